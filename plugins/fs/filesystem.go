@@ -1,0 +1,70 @@
+package fs
+
+import (
+	"context"
+	"iter"
+)
+
+// FileSystem is the ctx.fs seam: twelve primitives and one capability getter.
+// Every primitive that may do I/O takes a context first; a cancelled context
+// makes the call fail with an *Error of code FS_ABORTED ("<verb> aborted").
+type FileSystem interface {
+	// SandboxMode returns the mode a confining backend enforces by default, or
+	// "" when the backend never confines.
+	SandboxMode() SandboxMode
+
+	// Resolve turns a path into a Target. Relative paths resolve against
+	// opts.Cwd, else the backend default; absolute paths ignore Cwd. The same
+	// file yields the same key. A blank path fails FS_NOT_FOUND.
+	Resolve(ctx context.Context, path string, opts ResolveOptions) (Target, error)
+
+	// ProcessPath returns the canonical absolute path a subprocess in the same
+	// execution world can open.
+	ProcessPath(t Target) string
+
+	// FileURL returns the canonical file: URI of t.
+	FileURL(t Target) string
+
+	// Contains reports whether child is parent itself or a descendant of it.
+	Contains(parent, child Target) bool
+
+	// Stat returns metadata following symlinks, or (nil, nil) when absent
+	// (including "a parent segment is a file").
+	Stat(ctx context.Context, t Target) (*Info, error)
+
+	// Lstat probes a path (not a target) without following its final
+	// component; (nil, nil) when absent. A blank path fails FS_NOT_FOUND.
+	Lstat(ctx context.Context, path string, opts LstatOptions) (*PathInfo, error)
+
+	// ReadText returns the whole regular file as strictly decoded UTF-8 (a
+	// leading BOM is consumed; no newline normalization). A NUL within the
+	// first 8192 bytes fails FS_NOT_TEXT "binary file".
+	ReadText(ctx context.Context, t Target) (string, error)
+
+	// StreamText checks the target like ReadText and returns its text as decoded
+	// chunks whose concatenation equals ReadText's result. Chunk boundaries carry
+	// no meaning (never inside a UTF-8 sequence). The sequence yields ("", err)
+	// once and stops on failure; breaking out of the range releases the file.
+	// Each chunk is a fresh string: consumers that retain small pieces of a chunk
+	// should strings.Clone them so the chunk itself can be collected.
+	StreamText(ctx context.Context, t Target) (iter.Seq2[string, error], error)
+
+	// ReadBytes returns the raw bytes of a regular file, at most maxBytes
+	// (inclusive). A larger file fails FS_TOO_LARGE; it never truncates and
+	// never reads past maxBytes+1.
+	ReadBytes(ctx context.Context, t Target, maxBytes int64) ([]byte, error)
+
+	// ListDir returns the direct children of a directory in stable name order,
+	// without reading file contents.
+	ListDir(ctx context.Context, t Target) ([]DirEntry, error)
+
+	// WriteText atomically creates or replaces t with content. intent nil means
+	// unconditional. sandbox is the per-call policy (ignored by non-confining
+	// backends; nil = backend default).
+	WriteText(ctx context.Context, t Target, content string, intent *WriteIntent, sandbox *SandboxPolicy) (WriteOutcome, error)
+
+	// EditText applies a literal edit in one critical section. guard nil means
+	// unconditional; a given guard is checked before matching. A missing target
+	// fails FS_STALE_VERSION, guarded or not.
+	EditText(ctx context.Context, t Target, edit EditRequest, guard *EditGuard, sandbox *SandboxPolicy) (EditOutcome, error)
+}
