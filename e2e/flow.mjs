@@ -1,0 +1,163 @@
+// flow.mjs drives `harness serve` with the official MCP TypeScript SDK client through the tool flow of
+// the host issue: list tools, read, an unread overwrite refused, read, write, edit, a stale edit after an
+// external change; then the same flow with a composition that lacks fs-observation-policy
+// (unconditional, still atomic, writes). It exits non-zero on any mismatch.
+//
+// Usage: node e2e/flow.mjs            (builds ./cmd/harness with go)
+//        HARNESS=/path/to/harness node e2e/flow.mjs
+
+import { writeFileSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Checker, connect, harnessBinary, tempDir, textOf } from "./lib.mjs";
+
+const SCHEMAS = {
+  read: {
+    type: "object",
+    properties: {
+      file_path: { type: "string", description: "Path to read, resolved by the filesystem backend." },
+      offset: { type: "number", description: "1-based first line to return. Defaults to 1." },
+      limit: { type: "number", description: "Maximum number of lines to return. Defaults to 2000." },
+    },
+    required: ["file_path"],
+  },
+  write: {
+    type: "object",
+    properties: {
+      file_path: { type: "string", description: "Path to write, resolved by the filesystem backend." },
+      content: { type: "string", description: "Full UTF-8 text content to write." },
+    },
+    required: ["file_path", "content"],
+  },
+  edit: {
+    type: "object",
+    properties: {
+      file_path: { type: "string", description: "Path to edit, resolved by the filesystem backend." },
+      old_string: { type: "string", description: "Literal text to replace. Must match exactly." },
+      new_string: {
+        type: "string",
+        description: "Literal replacement text. Use an empty string to delete the match.",
+      },
+      replace_all: {
+        type: "boolean",
+        description: "Replace all matches. Defaults to false; when false, old_string must appear exactly once.",
+      },
+    },
+    required: ["file_path", "old_string", "new_string"],
+  },
+};
+
+const READ_GUIDANCE =
+  "Use the read tool — not shell commands like cat — to inspect text files. Results include line numbers. Use offset and limit to continue reading large files.";
+
+const envelope = (p, body) => `<path>${p}</path>\n<type>file</type>\n<content>\n${body}\n</content>`;
+const errorOf = (r) => r._meta?.error ?? null;
+
+async function listAndCheck(c, client) {
+  const { tools } = await client.listTools();
+  const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+  for (const name of ["read", "write", "edit"]) {
+    const t = byName[name];
+    if (!c.ok(`tools/list has ${name}`, t !== undefined)) continue;
+    c.eq(`${name} inputSchema`, t.inputSchema, SCHEMAS[name]);
+  }
+  c.eq("read annotations.readOnlyHint", byName.read?.annotations?.readOnlyHint, true);
+  c.eq("write annotations.destructiveHint", byName.write?.annotations?.destructiveHint, true);
+  c.eq("edit annotations.destructiveHint", byName.edit?.annotations?.destructiveHint, true);
+}
+
+/** guardedFlow runs the default composition: read-before-write and stale detection are enforced. */
+async function guardedFlow(c, bin) {
+  const dir = tempDir("cordon-flow-");
+  const file = join(dir, "notes.txt");
+  writeFileSync(file, "hello\nworld\n");
+  const { client, transport, stderr } = await connect(bin, ["serve", "--cwd", dir]);
+  try {
+    c.ok("server instructions carry the read guidance", (client.getInstructions() ?? "").includes(READ_GUIDANCE),
+      JSON.stringify(client.getInstructions()));
+    await listAndCheck(c, client);
+
+    let r = await client.callTool({ name: "write", arguments: { file_path: "notes.txt", content: "clobber\n" } });
+    c.eq("unread overwrite isError", r.isError, true);
+    c.eq("unread overwrite text", textOf(r),
+      `Error: cannot modify "${file}": file has not been read — read the file, then retry`);
+    c.eq("unread overwrite _meta.error", errorOf(r), { name: "FsError", code: "FS_NOT_OBSERVED" });
+    c.eq("unread overwrite left the file", readFileSync(file, "utf8"), "hello\nworld\n");
+
+    r = await client.callTool({ name: "read", arguments: { file_path: "notes.txt" } });
+    c.ok("read ok", !r.isError, textOf(r));
+    c.eq("read text", textOf(r), envelope(file, "1: hello\n2: world\n\n(End of file - total 2 lines)"));
+    c.eq("read structuredContent", r.structuredContent, {
+      path: file, offset: 1, lines: [{ number: 1, text: "hello" }, { number: 2, text: "world" }], totalLines: 2,
+    });
+
+    r = await client.callTool({ name: "write", arguments: { file_path: "notes.txt", content: "one\ntwo\nthree\n" } });
+    c.ok("write ok", !r.isError, textOf(r));
+    c.eq("write text", textOf(r), envelope(file, "Updated file"));
+    c.eq("write structuredContent.operation", r.structuredContent?.operation, "update");
+    c.eq("write on disk", readFileSync(file, "utf8"), "one\ntwo\nthree\n");
+
+    r = await client.callTool({ name: "edit", arguments: { file_path: "notes.txt", old_string: "two", new_string: "TWO" } });
+    c.ok("edit ok", !r.isError, textOf(r));
+    c.eq("edit text", textOf(r), `The file ${file} has been updated successfully.`);
+    c.eq("edit structuredContent", r.structuredContent, { path: file, before: "one\ntwo\nthree\n", after: "one\nTWO\nthree\n" });
+    c.eq("edit on disk", readFileSync(file, "utf8"), "one\nTWO\nthree\n");
+
+    writeFileSync(file, "one\nTWO\nthree\nfour (external)\n");
+    r = await client.callTool({ name: "edit", arguments: { file_path: "notes.txt", old_string: "one", new_string: "ONE" } });
+    c.eq("stale edit isError", r.isError, true);
+    c.eq("stale edit text", textOf(r),
+      `Error: cannot edit "${file}": file changed since it was read — re-read the file, then retry`);
+    c.eq("stale edit _meta.error", errorOf(r), { name: "FsError", code: "FS_STALE_VERSION" });
+    c.eq("stale edit left the file", readFileSync(file, "utf8"), "one\nTWO\nthree\nfour (external)\n");
+
+    r = await client.callTool({ name: "read", arguments: { file_path: "notes.txt", offset: 4 } });
+    c.eq("re-read text", textOf(r), envelope(file, "4: four (external)\n\n(End of file - total 4 lines)"));
+    r = await client.callTool({ name: "edit", arguments: { file_path: "notes.txt", old_string: "one", new_string: "ONE" } });
+    c.ok("edit after re-read ok", !r.isError, textOf(r));
+  } finally {
+    await client.close();
+  }
+  c.ok("stderr has the ready line", /ready/.test(stderr()), stderr());
+  void transport;
+}
+
+/** bareFlow runs a composition without fs-observation-policy: writes and edits are unconditional. */
+async function bareFlow(c, bin) {
+  const dir = tempDir("cordon-bare-");
+  const file = join(dir, "notes.txt");
+  writeFileSync(file, "hello\nworld\n");
+  const config = join(dir, "bare.yaml");
+  writeFileSync(config, [
+    "plugins:",
+    "  - name: fs-local",
+    `    config: { cwd: ${JSON.stringify(dir)} }`,
+    "  - name: tools",
+    "  - name: tool-fs",
+    "",
+  ].join("\n"));
+  const { client } = await connect(bin, ["serve", "--config", config]);
+  try {
+    await listAndCheck(c, client);
+    let r = await client.callTool({ name: "write", arguments: { file_path: "notes.txt", content: "clobber\n" } });
+    c.ok("bare: unread overwrite succeeds", !r.isError, textOf(r));
+    c.eq("bare: unread overwrite text", textOf(r), envelope(file, "Updated file"));
+    c.eq("bare: on disk", readFileSync(file, "utf8"), "clobber\n");
+
+    writeFileSync(file, "clobber\nexternal\n");
+    r = await client.callTool({ name: "edit", arguments: { file_path: "notes.txt", old_string: "external", new_string: "EXT" } });
+    c.ok("bare: edit after external change succeeds", !r.isError, textOf(r));
+    c.eq("bare: edit on disk", readFileSync(file, "utf8"), "clobber\nEXT\n");
+  } finally {
+    await client.close();
+  }
+}
+
+const c = new Checker();
+const bin = harnessBinary();
+try {
+  await guardedFlow(c, bin);
+  await bareFlow(c, bin);
+} catch (err) {
+  c.ok("flow ran to the end", false, err?.stack ?? String(err));
+}
+c.finish("e2e flow (TypeScript SDK)");

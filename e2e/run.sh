@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# run.sh runs the TypeScript SDK end-to-end flow against harness serve.
+# It skips (exit 0, with a clear message) when node or npm is missing; otherwise it installs the pinned
+# client from the committed lockfile (npm ci), builds ./cmd/harness and fails on any mismatch.
+#   bash e2e/run.sh          # flow
+#   bash e2e/run.sh bench    # side-by-side benchmark and start-up time (not part of CI)
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/.." && pwd)"
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  echo "e2e: SKIPPED: node/npm not found on PATH; the TypeScript SDK flow did not run"
+  exit 0
+fi
+major="$(node -p 'process.versions.node.split(".")[0]')"
+if [ "$major" -lt 18 ]; then
+  echo "e2e: SKIPPED: node $(node --version) is older than 18; the TypeScript SDK flow did not run"
+  exit 0
+fi
+(cd "$here" && npm ci --no-audit --no-fund --loglevel=error)
+bin="$(mktemp -d)/harness"
+(cd "$root" && go build -o "$bin" ./cmd/harness)
+case "${1:-flow}" in
+  flow) HARNESS="$bin" node "$here/flow.mjs" ;;
+  bench) shift; HARNESS="$bin" node "$here/bench.mjs" "$@" ;;
+  *) echo "usage: e2e/run.sh [flow|bench [--calls N] [--startups N]]" >&2; exit 2 ;;
+esac
