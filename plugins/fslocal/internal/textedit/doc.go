@@ -1,0 +1,7 @@
+// Package textedit holds the pure text rules of the fs-local provider's
+// mutations: leading UTF-8 BOM handling, CRLF detection, normalization and
+// restoration, and the literal (non-regex) edit algorithm.
+//
+// Nothing here touches the filesystem. Failures are reported as Failure values
+// so the caller can attach its own display path and error codes.
+package textedit

@@ -1,0 +1,122 @@
+package textedit
+
+import (
+	"bytes"
+	"strings"
+	"unicode/utf8"
+)
+
+// BOM is the UTF-8 encoding of U+FEFF, the byte order mark.
+const BOM = "\xEF\xBB\xBF"
+
+// detectSampleRunes is how many leading characters DetectLineEndings inspects.
+const detectSampleRunes = 4096
+
+// LineEndings is the dominant line-ending style of a text.
+type LineEndings int
+
+// The two line-ending styles.
+const (
+	LF LineEndings = iota
+	CRLF
+)
+
+// String returns "LF" or "CRLF".
+func (l LineEndings) String() string {
+	if l == CRLF {
+		return "CRLF"
+	}
+	return "LF"
+}
+
+// SplitBOM reports whether b starts with a UTF-8 BOM and returns b without it.
+func SplitBOM(b []byte) (rest []byte, hadBOM bool) {
+	if bytes.HasPrefix(b, []byte(BOM)) {
+		return b[len(BOM):], true
+	}
+	return b, false
+}
+
+// TrimBOM returns s without one leading UTF-8 BOM.
+func TrimBOM(s string) string {
+	return strings.TrimPrefix(s, BOM)
+}
+
+// NormalizeLF replaces every CRLF pair with LF in one left-to-right pass. A lone
+// CR (one not immediately followed by LF) is kept. When s has no CRLF pair, s
+// itself is returned without copying.
+func NormalizeLF(s string) string {
+	if !strings.Contains(s, "\r\n") {
+		return s
+	}
+	return strings.ReplaceAll(s, "\r\n", "\n")
+}
+
+// DetectLineEndings measures the dominant style on the first 4096 characters
+// (Unicode code points) of the raw, not yet normalized text: CRLF when CRLF
+// pairs outnumber bare LFs (LF not preceded by CR), LF otherwise (ties and texts
+// without newlines are LF). A CRLF pair cut by the sample boundary counts as
+// neither.
+func DetectLineEndings(raw string) LineEndings {
+	sample := raw
+	n := 0
+	for i := range raw {
+		if n == detectSampleRunes {
+			sample = raw[:i]
+			break
+		}
+		n++
+	}
+	crlf := strings.Count(sample, "\r\n")
+	bare := strings.Count(sample, "\n") - crlf
+	if crlf > bare {
+		return CRLF
+	}
+	return LF
+}
+
+// RestoreLineEndings converts LF-normalized text back to style le for
+// write-back. LF returns s unchanged. CRLF turns every LF into CRLF; because s
+// is already normalized, every CR that precedes an LF in s was a lone CR in the
+// source and is kept (so "\r\n" in s becomes "\r\r\n", the exact inverse of
+// NormalizeLF).
+func RestoreLineEndings(s string, le LineEndings) string {
+	if le == LF {
+		return s
+	}
+	return strings.ReplaceAll(s, "\n", "\r\n")
+}
+
+// Doc is a text file prepared for a literal edit.
+type Doc struct {
+	// Content is the decoded text, BOM removed, CRLF pairs replaced by LF.
+	Content string
+	// Endings is the style detected on the raw text (after the BOM).
+	Endings LineEndings
+	// BOM reports whether the file started with a UTF-8 BOM.
+	BOM bool
+}
+
+// Decode prepares raw file bytes for editing. A NUL byte anywhere fails with
+// Binary (checked first), invalid UTF-8 fails with InvalidUTF8.
+func Decode(b []byte) (Doc, Failure) {
+	if bytes.IndexByte(b, 0) >= 0 {
+		return Doc{}, Binary
+	}
+	body, bom := SplitBOM(b)
+	if !utf8.Valid(body) {
+		return Doc{}, InvalidUTF8
+	}
+	raw := string(body)
+	return Doc{Content: NormalizeLF(raw), Endings: DetectLineEndings(raw), BOM: bom}, None
+}
+
+// Encode renders edited LF content in the document's original style: line
+// endings restored and the BOM put back when the source had one.
+func (d Doc) Encode(edited string) string {
+	out := RestoreLineEndings(edited, d.Endings)
+	if d.BOM {
+		return BOM + out
+	}
+	return out
+}

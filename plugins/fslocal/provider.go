@@ -1,0 +1,83 @@
+package fslocal
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"go.uber.org/zap"
+
+	"github.com/cordon-dev/cordon/plugins/fs"
+)
+
+// DefaultDiffBasisMaxBytes is the default of Config.DiffBasisMaxBytes (10 MiB).
+const DefaultDiffBasisMaxBytes int64 = 10485760
+
+// MaxDiffBasisBytes is the largest accepted Config.DiffBasisMaxBytes: the
+// largest safe integer (2^53-1), which is also far below Go's maximum string
+// size on 64-bit platforms.
+const MaxDiffBasisBytes int64 = 1<<53 - 1
+
+// Config is the configuration of the fs-local plugin.
+type Config struct {
+	// Cwd is the base of relative paths when a call supplies none. It is a
+	// resolution default only, not a containment boundary. Default: the process
+	// working directory at load.
+	Cwd string `yaml:"cwd"`
+	// DiffBasisMaxBytes is the exclusive bound, in bytes, on both sides of the
+	// diff basis WriteText computes. Default 10485760.
+	DiffBasisMaxBytes int64 `yaml:"diffBasisMaxBytes"`
+}
+
+// Defaults sets the default values (called before decoding).
+func (c *Config) Defaults() {
+	c.DiffBasisMaxBytes = DefaultDiffBasisMaxBytes
+}
+
+// Validate checks the configuration with the reference message.
+func (c Config) Validate() error {
+	if c.DiffBasisMaxBytes <= 0 || c.DiffBasisMaxBytes > MaxDiffBasisBytes {
+		return fmt.Errorf("fs-local: diffBasisMaxBytes must be a positive safe integer no greater than %d", MaxDiffBasisBytes)
+	}
+	return nil
+}
+
+// Provider is the host filesystem provider. It implements fs.FileSystem.
+// It never confines: SandboxMode returns "" and the per-call sandbox policy is
+// ignored.
+type Provider struct {
+	cwd               string
+	diffBasisMaxBytes int64
+	log               *zap.Logger
+	locks             lockTable
+}
+
+// New returns a Provider. A zero Cwd means the process working directory (a
+// relative Cwd is made absolute against it); a zero DiffBasisMaxBytes means the
+// default. A nil logger means zap.NewNop().
+func New(cfg Config, log *zap.Logger) (*Provider, error) {
+	if cfg.DiffBasisMaxBytes == 0 {
+		cfg.DiffBasisMaxBytes = DefaultDiffBasisMaxBytes
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	cwd := cfg.Cwd
+	if cwd == "" || !filepath.IsAbs(cwd) {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("fs-local: cannot determine the working directory: %w", err)
+		}
+		cwd = filepath.Join(wd, cwd)
+	}
+	if log == nil {
+		log = zap.NewNop()
+	}
+	return &Provider{cwd: filepath.Clean(cwd), diffBasisMaxBytes: cfg.DiffBasisMaxBytes, log: log}, nil
+}
+
+// Cwd returns the provider's default base directory for relative paths.
+func (p *Provider) Cwd() string { return p.cwd }
+
+// SandboxMode returns "": the local provider never confines.
+func (p *Provider) SandboxMode() fs.SandboxMode { return "" }
