@@ -1,0 +1,54 @@
+package tools
+
+import (
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strings"
+)
+
+// DecodeArgs decodes tool arguments into dst. When dst points to a struct, the
+// top-level keys are matched to the fields' json names exactly (case
+// sensitive), unlike encoding/json, so `File_Path` never fills `file_path` and
+// unknown keys are ignored, as in the reference's open parameter root.
+// Anonymous (embedded) struct fields are not supported. Any other dst is
+// decoded with encoding/json.
+func DecodeArgs(args json.RawMessage, dst any) error {
+	rv := reflect.ValueOf(dst)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() {
+		return errors.New("tools.DecodeArgs: dst must be a non-nil pointer")
+	}
+	sv := rv.Elem()
+	if sv.Kind() != reflect.Struct {
+		return json.Unmarshal(args, dst)
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(args, &fields); err != nil {
+		return err
+	}
+	st := sv.Type()
+	for i := range st.NumField() {
+		f := st.Field(i)
+		if !f.IsExported() || f.Anonymous {
+			continue
+		}
+		name := f.Name
+		if tag, ok := f.Tag.Lookup("json"); ok {
+			n, _, _ := strings.Cut(tag, ",")
+			if n == "-" {
+				continue
+			}
+			if n != "" {
+				name = n
+			}
+		}
+		raw, ok := fields[name]
+		if !ok {
+			continue
+		}
+		if err := json.Unmarshal(raw, sv.Field(i).Addr().Interface()); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,75 @@
+// Package tools is the ctx.tools seam and its runtime (plugin "tools"): the
+// tool registry, the execution pipeline every tool call runs through, the
+// argument checks against each tool's JSON schema, and two optional seams
+// other plugins probe, Approval ("approval") and Models ("modelCatalog").
+//
+// # Registering
+//
+// A consumer plugin injects Service and registers Definitions with its own
+// kernel context, so each registration is an effect of the registering plugin:
+//
+//	rt := tools.Service.Must(kc)
+//	_, err := rt.Register(kc, tools.Definition{Name: "read", ...})
+//
+// Disposing that plugin removes its tools (and their guidance sections).
+// Duplicate names and the reserved name "run_code" are refused. Schemas()
+// lists what the model sees in registration order; GuidanceSections() and
+// Guidance() render the guidance of the registered tools only.
+//
+// # Executing
+//
+// Hosts call Runtime.Execute(ctx, Call). It never panics and never returns a
+// Go error; every outcome is a Result:
+//
+//  1. the arguments are snapshotted as compact lossless JSON (failure: the
+//     plain error `tool execution arguments must be losslessly
+//     JSON-serializable`);
+//  2. a cancelled ctx yields `tool call aborted before dispatch`
+//     {AbortError, ABORTED_BEFORE_DISPATCH} and nothing else runs;
+//  3. PreExecute (waterfall, default allow) decides allow, deny or ask; ask
+//     goes to the Approval service, degrading to deny without one (`tool "<n>"
+//     requires approval (not yet supported)` or the ask's reason) or without a
+//     session (`... but the call has no agent to route it through`); then the
+//     monotonic guards (Runtime.Guard) may deny;
+//  4. ExecuteStep (waterfall) wraps the body step, which resolves the tool
+//     (`unknown tool "<n>"`, {ToolNotFoundError, UNKNOWN_TOOL}), checks the
+//     arguments (`invalid arguments: <v1>; <v2>`, {ToolArgsError,
+//     INVALID_ARGS}), runs Definition.Execute (a panic becomes an error
+//     result), then validates the value against OutputSchema, renders it and
+//     projects the presentation meta of a top-level call (failures:
+//     {ToolOutputError, INVALID_TOOL_OUTPUT});
+//  5. PostExecute (waterfall, default accept) may replace content or value, or
+//     block;
+//  6. ResultEvent (emit, contained) reports the final result.
+//
+// Cancellation noticed after the body started turns a successful result into
+// `tool call aborted` {AbortError, ABORTED}; failures keep their own error.
+//
+// # The failure envelope
+//
+// A failure is IsError with exactly one text block "Error: <message>" and
+// Error{Message, Name, Code}; Name and Code are set only when errors.As finds a
+// Coded error (Code() string) in the chain, Name from Named (default
+// "HarnessError"). Plain errors carry no code. Error is this package's coded
+// error class.
+//
+// # Argument checks
+//
+// The supported schema subset is the reference's: one scalar type or oneOf,
+// object properties / required / boolean additionalProperties (the parameter
+// root is open unless it says otherwise: unknown keys are accepted and
+// ignored), array items, scalar enum / const, and the annotations description,
+// title, default, examples. Violations, in walk order: `missing required
+// property "<p>"`, `"<p>" must be a string|a number|a finite JSON number|an
+// integer|a boolean|null|an object|an array`, `"<p>" must be one of <JSON
+// array>`, `"<p>" must be <JSON>` (const), `"<p>" must match exactly one oneOf
+// branch (matched <n>)`, `"<p>" is not a declared property
+// (additionalProperties: false)`; the root is named "arguments". DecodeArgs
+// decodes validated arguments with exact (case-sensitive) key matching.
+//
+// # Sessions
+//
+// A Session is an agent session's identity plus a locked Header{Cwd, Model}.
+// Exec.SessionKey returns it (or an untyped nil) for policies that key state by
+// owner; Runtime.EndSession emits SessionEnded so they drop it.
+package tools

@@ -1,0 +1,406 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"slices"
+	"strings"
+
+	"go.uber.org/zap"
+)
+
+// errArgsNotLossless is the snapshot failure of step 1 (a plain error).
+var errArgsNotLossless = errors.New("tool execution arguments must be losslessly JSON-serializable")
+
+// callState is the per-call bookkeeping kept outside the shared Exec.
+type callState struct {
+	caller      context.Context
+	bodyInvoked bool
+}
+
+// Execute runs one call through the pipeline and returns its final result. It
+// never panics and never returns a Go error: every failure is a Result.
+//
+// Order: (1) snapshot the arguments as lossless JSON; (2) a cancelled ctx
+// yields ABORTED_BEFORE_DISPATCH; (3) tools/pre-execute (ask goes to the
+// Approval service or degrades to deny), then guards; (4) tools/execute around
+// the body, which resolves the tool (UNKNOWN_TOOL), checks the arguments
+// against its schema (INVALID_ARGS), runs it, and validates, renders and
+// projects its value; (5) tools/post-execute; (6) tools/result, contained.
+// Cancellation after the body started replaces a successful result with
+// ABORTED; a cancellation noticed before it started yields
+// ABORTED_BEFORE_DISPATCH.
+func (r *Runtime) Execute(ctx context.Context, call Call) (res Result) {
+	exec := &Exec{
+		CallID:     call.CallID,
+		RootCallID: call.RootCallID,
+		Name:       call.Name,
+		Session:    call.Session,
+		Parent:     call.Parent,
+	}
+	if exec.RootCallID == "" {
+		exec.RootCallID = exec.CallID
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			r.log.Error("tools: pipeline panicked", zap.String("tool", exec.Name), zap.Any("panic", p), zap.ByteString("stack", debug.Stack()))
+			res = ErrorResult(fmt.Errorf("tool %s failed: %s", quote(exec.Name), panicMessage(p)))
+		}
+		res.canon = nil
+		r.notify(ctx, exec, res)
+	}()
+
+	args, _, err := snapshotArgs(call.Args)
+	if err != nil {
+		return ErrorResult(errArgsNotLossless)
+	}
+	exec.Args = args
+	st := &callState{caller: ctx}
+	if ctx.Err() != nil {
+		return abortedBeforeDispatchResult()
+	}
+
+	pre, final := r.prepare(ctx, exec, st)
+	if final {
+		return pre
+	}
+	var dispatched Result
+	if pre.IsError {
+		dispatched = pre
+	} else {
+		dispatched, final = r.dispatch(ctx, exec, st)
+		if final {
+			return dispatched
+		}
+	}
+	post := r.postExecute(ctx, exec, dispatched)
+	if st.caller.Err() != nil && !post.IsError {
+		return r.cancellation(st)
+	}
+	return post
+}
+
+// prepare runs pre-execute, approval and guards. It returns (allowed zero
+// Result, false) to dispatch, (error result, false) for a result that still
+// goes through post-execute, or (result, true) for a final result.
+func (r *Runtime) prepare(ctx context.Context, exec *Exec, st *callState) (Result, bool) {
+	decision, err := PreExecute.Run(ctx, r.kc, exec, func() (Decision, error) { return Decision{Kind: Allow}, nil })
+	if err != nil {
+		return ErrorResult(err), true
+	}
+	approvalCancelled := false
+	switch decision.Kind {
+	case "", Allow, Deny:
+	case Ask:
+		decision, approvalCancelled, err = r.ask(ctx, exec, decision)
+		if err != nil {
+			return ErrorResult(err), true
+		}
+	default:
+		return ErrorResult(fmt.Errorf("tools/pre-execute returned unknown decision kind %s", quote(string(decision.Kind)))), true
+	}
+	if st.caller.Err() != nil && approvalCancelled {
+		return abortedBeforeDispatchResult(), false
+	}
+	var reason string
+	if decision.Kind == Deny {
+		reason = decision.Reason
+		if reason == "" {
+			reason = "tool " + quote(exec.Name) + " was denied by policy"
+		}
+	} else {
+		reason = r.guardReason(exec)
+	}
+	if reason != "" {
+		return denialResult(reason), false
+	}
+	if st.caller.Err() != nil {
+		return abortedBeforeDispatchResult(), false
+	}
+	return Result{}, false
+}
+
+func (r *Runtime) guardReason(exec *Exec) string {
+	r.mu.RLock()
+	guards := slices.Clone(r.guards)
+	r.mu.RUnlock()
+	for _, g := range guards {
+		if reason := g.fn(exec); reason != "" {
+			return reason
+		}
+	}
+	return ""
+}
+
+// ask resolves an Ask decision through the Approval seam.
+func (r *Runtime) ask(ctx context.Context, exec *Exec, d Decision) (Decision, bool, error) {
+	approver, ok := Approval.Get(r.kc)
+	if !ok || approver == nil {
+		reason := d.Reason
+		if reason == "" {
+			reason = "tool " + quote(exec.Name) + " requires approval (not yet supported)"
+		}
+		return Decision{Kind: Deny, Reason: reason}, false, nil
+	}
+	if exec.Session == nil {
+		return Decision{Kind: Deny, Reason: "tool " + quote(exec.Name) + " requires approval, but the call has no agent to route it through"}, false, nil
+	}
+	outcome, err := approver.Request(ctx, ApprovalRequest{Session: exec.Session, ToolName: exec.Name, CallID: exec.CallID, Reason: d.Reason})
+	if err != nil {
+		return Decision{}, false, err
+	}
+	switch outcome {
+	case AllowedOnce:
+		return Decision{Kind: Allow}, false, nil
+	case Rejected:
+		return Decision{Kind: Deny, Reason: "the user rejected tool " + quote(exec.Name)}, false, nil
+	case Cancelled:
+		return Decision{Kind: Deny, Reason: "approval for tool " + quote(exec.Name) + " was cancelled"}, true, nil
+	case Unavailable:
+		return Decision{Kind: Deny, Reason: "tool " + quote(exec.Name) + " requires approval, but no approval channel is available"}, false, nil
+	}
+	return Decision{}, false, fmt.Errorf("unknown approval outcome %s", quote(string(outcome)))
+}
+
+// dispatch runs tools/execute around the body. final reports a wrapper
+// failure, which skips post-execute.
+func (r *Runtime) dispatch(ctx context.Context, exec *Exec, st *callState) (res Result, final bool) {
+	d := &Dispatch{Exec: exec, Ctx: ctx}
+	res, err := ExecuteStep.Run(ctx, r.kc, d, func() (Result, error) { return r.runBody(d, st), nil })
+	if err != nil {
+		return ErrorResult(err), true
+	}
+	res = r.normalize(exec, res)
+	if st.caller.Err() != nil && !res.IsError {
+		return r.cancellation(st), false
+	}
+	return res, false
+}
+
+// normalize re-validates a success a wrapper authored itself.
+func (r *Runtime) normalize(exec *Exec, res Result) Result {
+	if res.canon == exec {
+		return res
+	}
+	if res.IsError {
+		if res.Error == nil {
+			res.Error = &ErrorInfo{Message: failureMessage(res.Content)}
+		}
+		res.canon = exec
+		return res
+	}
+	e := r.lookup(exec.Name)
+	if e == nil {
+		return r.canonical(exec, ErrorResult(newUnknownToolError(exec.Name)))
+	}
+	out, err := r.success(exec, e, res.Value)
+	if err != nil {
+		return r.canonical(exec, ErrorResult(err))
+	}
+	return out
+}
+
+func (r *Runtime) canonical(exec *Exec, res Result) Result {
+	res.canon = exec
+	return res
+}
+
+func (r *Runtime) cancellation(st *callState) Result {
+	if st.bodyInvoked {
+		return abortedResult()
+	}
+	return abortedBeforeDispatchResult()
+}
+
+// runBody is the innermost step of tools/execute.
+func (r *Runtime) runBody(d *Dispatch, st *callState) Result {
+	exec := d.Exec
+	bodyCtx, release := fuse(st.caller, d.Ctx)
+	defer release()
+	if bodyCtx.Err() != nil {
+		return r.canonical(exec, abortedBeforeDispatchResult())
+	}
+	e := r.lookup(exec.Name)
+	if e == nil {
+		return r.canonical(exec, ErrorResult(newUnknownToolError(exec.Name)))
+	}
+	st.bodyInvoked = true
+	argv, err := parseJSON(exec.Args)
+	if err != nil {
+		return r.canonical(exec, ErrorResult(errArgsNotLossless))
+	}
+	if violations := checkValue(e.params, argv, ""); len(violations) > 0 {
+		return r.canonical(exec, ErrorResult(newArgsError(violations)))
+	}
+	value, err := r.callBody(bodyCtx, e, exec)
+	if err != nil {
+		return r.canonical(exec, ErrorResult(err))
+	}
+	res, err := r.success(exec, e, value)
+	if err != nil {
+		return r.canonical(exec, ErrorResult(err))
+	}
+	if bodyCtx.Err() != nil {
+		return r.canonical(exec, abortedResult())
+	}
+	return res
+}
+
+// callBody runs Execute, recovering a panic into an error.
+func (r *Runtime) callBody(ctx context.Context, e *entry, exec *Exec) (value any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.log.Error("tool body panicked", zap.String("tool", exec.Name), zap.String("callId", exec.CallID),
+				zap.Any("panic", p), zap.ByteString("stack", debug.Stack()))
+			err = fmt.Errorf("tool %s panicked: %s", quote(exec.Name), panicMessage(p))
+		}
+	}()
+	return e.def.Execute(ctx, slices.Clone(exec.Args), exec)
+}
+
+// success snapshots and validates a value, renders it and, for a top-level
+// call, projects its presentation meta.
+func (r *Runtime) success(exec *Exec, e *entry, value any) (Result, error) {
+	name := e.def.Name
+	data, err := json.Marshal(value)
+	if err != nil {
+		var me *json.MarshalerError
+		if errors.As(err, &me) {
+			return Result{}, newOutputError(name, []string{"value snapshot failed: " + me.Err.Error()})
+		}
+		return Result{}, newOutputError(name, []string{"value is not lossless JSON"})
+	}
+	v, err := parseJSON(data)
+	if err != nil {
+		return Result{}, newOutputError(name, []string{"value is not lossless JSON"})
+	}
+	if violations := checkValue(e.output, v, "value"); len(violations) > 0 {
+		return Result{}, newOutputError(name, violations)
+	}
+	content, err := project(name, "render", func() []Content { return e.def.Render(slices.Clone(exec.Args), value) })
+	if err != nil {
+		return Result{}, err
+	}
+	for _, c := range content {
+		if c.Type != ContentText && c.Type != ContentImage {
+			return Result{}, newOutputError(name, []string{"output.render returned non-lossless JSON"})
+		}
+	}
+	res := Result{Content: content, Value: value, canon: exec}
+	if exec.Parent == nil && e.def.PresentationMeta != nil {
+		meta, err := project(name, "presentationMeta", func() any { return e.def.PresentationMeta(slices.Clone(exec.Args), value) })
+		if err != nil {
+			return Result{}, err
+		}
+		if meta != nil {
+			if b, err := json.Marshal(meta); err != nil {
+				return Result{}, newOutputError(name, []string{"output.presentationMeta returned non-lossless JSON"})
+			} else if _, err := parseJSON(b); err != nil {
+				return Result{}, newOutputError(name, []string{"output.presentationMeta returned non-lossless JSON"})
+			}
+		}
+		res.Meta = meta
+	}
+	return res, nil
+}
+
+// project runs a projector, turning a panic into INVALID_TOOL_OUTPUT.
+func project[T any](tool, projector string, fn func() T) (out T, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = newOutputError(tool, []string{"output." + projector + " failed: " + panicMessage(p)})
+		}
+	}()
+	return fn(), nil
+}
+
+// postExecute applies the tools/post-execute decision.
+func (r *Runtime) postExecute(ctx context.Context, exec *Exec, res Result) Result {
+	decision, err := PostExecute.Run(ctx, r.kc, PostArgs{Exec: exec, Result: cloneResult(res)}, func() (PostDecision, error) {
+		return PostDecision{Kind: Accept}, nil
+	})
+	if err != nil {
+		return ErrorResult(err)
+	}
+	switch decision.Kind {
+	case Block:
+		return Result{Content: decision.Feedback, IsError: true, Error: &ErrorInfo{Message: failureMessage(decision.Feedback)}, canon: exec}
+	case "", Accept:
+	default:
+		return ErrorResult(fmt.Errorf("tools/post-execute returned unknown decision kind %s", quote(string(decision.Kind))))
+	}
+	if decision.ReplaceValue {
+		if decision.Content != nil {
+			return ErrorResult(errors.New("tools/post-execute accept decision cannot replace both value and content"))
+		}
+		if res.IsError {
+			return ErrorResult(errors.New("tools/post-execute cannot replace the value of a failed result"))
+		}
+		e := r.lookup(exec.Name)
+		if e == nil {
+			return ErrorResult(newUnknownToolError(exec.Name))
+		}
+		out, err := r.success(exec, e, decision.Value)
+		if err != nil {
+			return ErrorResult(err)
+		}
+		return out
+	}
+	if decision.Content != nil {
+		res.Content = decision.Content
+	}
+	return res
+}
+
+// failureMessage derives a failure message from feedback blocks.
+func failureMessage(content []Content) string {
+	parts := make([]string, 0, len(content))
+	for _, c := range content {
+		if c.Type == ContentText {
+			parts = append(parts, c.Text)
+		} else {
+			parts = append(parts, "["+c.Type+" content]")
+		}
+	}
+	if text := strings.Join(parts, "\n"); text != "" {
+		return text
+	}
+	return "tool result blocked by post-execute policy"
+}
+
+// notify emits tools/result, contained, with a copy of the result.
+func (r *Runtime) notify(ctx context.Context, exec *Exec, res Result) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.log.Warn("tools/result dispatch panicked", zap.String("tool", exec.Name), zap.Any("panic", p))
+		}
+	}()
+	ResultEvent.EmitContained(context.WithoutCancel(ctx), r.kc, ResultArgs{Exec: exec, Result: cloneResult(res)})
+}
+
+// fuse returns a context cancelled when either the caller's or the wrapper's
+// context is, carrying the wrapper's values and deadline.
+func fuse(caller, wrapper context.Context) (context.Context, func()) {
+	if wrapper == nil || wrapper == caller {
+		return caller, func() {}
+	}
+	ctx, cancel := context.WithCancelCause(wrapper)
+	stop := context.AfterFunc(caller, func() { cancel(context.Cause(caller)) })
+	return ctx, func() {
+		stop()
+		cancel(nil)
+	}
+}
+
+func panicMessage(p any) string {
+	switch v := p.(type) {
+	case error:
+		return v.Error()
+	case string:
+		return v
+	}
+	return fmt.Sprint(p)
+}

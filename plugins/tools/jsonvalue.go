@@ -1,0 +1,374 @@
+package tools
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"math"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// jkind is the JSON type of a jval.
+type jkind uint8
+
+const (
+	jNull jkind = iota
+	jBool
+	jNumber
+	jString
+	jArray
+	jObject
+)
+
+// jval is a parsed JSON value that keeps object key order (first occurrence,
+// last value wins, as JSON.parse does) and the exact number literal.
+type jval struct {
+	kind jkind
+	b    bool
+	num  float64
+	str  string
+	arr  []*jval
+	keys []string
+	obj  map[string]*jval
+}
+
+// errNotLossless reports JSON that does not survive a lossless round trip:
+// invalid text, a non-finite number, or negative zero.
+var errNotLossless = errors.New("not lossless JSON")
+
+// parseJSON parses exactly one JSON value. Numbers outside float64 range and
+// negative zero are rejected as not lossless, like the reference's snapshot.
+func parseJSON(data []byte) (*jval, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	v, err := parseValue(dec)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errNotLossless
+	}
+	return v, nil
+}
+
+func parseValue(dec *json.Decoder) (*jval, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, errNotLossless
+	}
+	return parseFrom(dec, tok)
+}
+
+func parseFrom(dec *json.Decoder, tok json.Token) (*jval, error) {
+	switch t := tok.(type) {
+	case nil:
+		return &jval{kind: jNull}, nil
+	case bool:
+		return &jval{kind: jBool, b: t}, nil
+	case string:
+		return &jval{kind: jString, str: t}, nil
+	case json.Number:
+		f, err := strconv.ParseFloat(string(t), 64)
+		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) || (f == 0 && math.Signbit(f)) {
+			return nil, errNotLossless
+		}
+		return &jval{kind: jNumber, num: f}, nil
+	case json.Delim:
+		switch t {
+		case '[':
+			v := &jval{kind: jArray, arr: []*jval{}}
+			for dec.More() {
+				item, err := parseValue(dec)
+				if err != nil {
+					return nil, err
+				}
+				v.arr = append(v.arr, item)
+			}
+			if _, err := dec.Token(); err != nil {
+				return nil, errNotLossless
+			}
+			return v, nil
+		case '{':
+			v := &jval{kind: jObject, obj: map[string]*jval{}}
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					return nil, errNotLossless
+				}
+				key, ok := kt.(string)
+				if !ok {
+					return nil, errNotLossless
+				}
+				item, err := parseValue(dec)
+				if err != nil {
+					return nil, err
+				}
+				if _, seen := v.obj[key]; !seen {
+					v.keys = append(v.keys, key)
+				}
+				v.obj[key] = item
+			}
+			if _, err := dec.Token(); err != nil {
+				return nil, errNotLossless
+			}
+			return v, nil
+		}
+	}
+	return nil, errNotLossless
+}
+
+// snapshotArgs turns caller-supplied arguments into compact, lossless JSON
+// text: json.RawMessage, []byte and string are taken as JSON text; anything
+// else is encoded with encoding/json. nil fails (the reference rejects
+// undefined arguments).
+func snapshotArgs(args any) (json.RawMessage, *jval, error) {
+	var data []byte
+	switch a := args.(type) {
+	case nil:
+		return nil, nil, errNotLossless
+	case json.RawMessage:
+		data = a
+	case []byte:
+		data = a
+	default:
+		if rv := reflect.ValueOf(args); (rv.Kind() == reflect.Map || rv.Kind() == reflect.Pointer || rv.Kind() == reflect.Slice) && rv.IsNil() {
+			return nil, nil, errNotLossless
+		}
+		enc, err := json.Marshal(args)
+		if err != nil {
+			return nil, nil, err
+		}
+		data = enc
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, nil, errNotLossless
+	}
+	v, err := parseJSON(data)
+	if err != nil {
+		return nil, nil, err
+	}
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, data); err != nil {
+		return nil, nil, errNotLossless
+	}
+	return json.RawMessage(buf.Bytes()), v, nil
+}
+
+// fromGo converts a Go value into a jval without the lossless gate, so that
+// validation can report non-finite numbers the way the reference does. Types
+// it does not know are encoded with encoding/json and parsed.
+func fromGo(v any) (*jval, error) {
+	switch t := v.(type) {
+	case nil:
+		return &jval{kind: jNull}, nil
+	case *jval:
+		return t, nil
+	case bool:
+		return &jval{kind: jBool, b: t}, nil
+	case string:
+		return &jval{kind: jString, str: t}, nil
+	case float64:
+		return &jval{kind: jNumber, num: t}, nil
+	case float32:
+		return &jval{kind: jNumber, num: float64(t)}, nil
+	case int:
+		return &jval{kind: jNumber, num: float64(t)}, nil
+	case int64:
+		return &jval{kind: jNumber, num: float64(t)}, nil
+	case json.Number:
+		f, err := strconv.ParseFloat(string(t), 64)
+		if err != nil && !math.IsInf(f, 0) {
+			return nil, errNotLossless
+		}
+		return &jval{kind: jNumber, num: f}, nil
+	case json.RawMessage:
+		return parseJSON(t)
+	case []any:
+		out := &jval{kind: jArray, arr: make([]*jval, 0, len(t))}
+		for _, item := range t {
+			c, err := fromGo(item)
+			if err != nil {
+				return nil, err
+			}
+			out.arr = append(out.arr, c)
+		}
+		return out, nil
+	case map[string]any:
+		out := &jval{kind: jObject, obj: make(map[string]*jval, len(t))}
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			c, err := fromGo(t[k])
+			if err != nil {
+				return nil, err
+			}
+			out.keys = append(out.keys, k)
+			out.obj[k] = c
+		}
+		return out, nil
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return parseJSON(data)
+}
+
+// isJSONNumber reports a finite number that is not negative zero.
+func isJSONNumber(v *jval) bool {
+	return v.kind == jNumber && !math.IsInf(v.num, 0) && !math.IsNaN(v.num) && !(v.num == 0 && math.Signbit(v.num))
+}
+
+// scalarEqual is JavaScript's SameValueZero on JSON scalars (Array#includes).
+func scalarEqual(a, b *jval) bool {
+	if a.kind != b.kind {
+		return false
+	}
+	switch a.kind {
+	case jNull:
+		return true
+	case jBool:
+		return a.b == b.b
+	case jString:
+		return a.str == b.str
+	case jNumber:
+		if math.IsNaN(a.num) && math.IsNaN(b.num) {
+			return true
+		}
+		return a.num == b.num
+	}
+	return false
+}
+
+// jsStringify renders v as JavaScript's JSON.stringify would (no spaces).
+func jsStringify(v *jval) string {
+	var sb strings.Builder
+	writeJS(&sb, v)
+	return sb.String()
+}
+
+func writeJS(sb *strings.Builder, v *jval) {
+	switch v.kind {
+	case jNull:
+		sb.WriteString("null")
+	case jBool:
+		if v.b {
+			sb.WriteString("true")
+		} else {
+			sb.WriteString("false")
+		}
+	case jNumber:
+		if math.IsInf(v.num, 0) || math.IsNaN(v.num) {
+			sb.WriteString("null")
+		} else {
+			sb.WriteString(jsNumber(v.num))
+		}
+	case jString:
+		writeJSString(sb, v.str)
+	case jArray:
+		sb.WriteByte('[')
+		for i, item := range v.arr {
+			if i > 0 {
+				sb.WriteByte(',')
+			}
+			writeJS(sb, item)
+		}
+		sb.WriteByte(']')
+	case jObject:
+		sb.WriteByte('{')
+		for i, k := range v.keys {
+			if i > 0 {
+				sb.WriteByte(',')
+			}
+			writeJSString(sb, k)
+			sb.WriteByte(':')
+			writeJS(sb, v.obj[k])
+		}
+		sb.WriteByte('}')
+	}
+}
+
+const hexDigits = "0123456789abcdef"
+
+func writeJSString(sb *strings.Builder, s string) {
+	sb.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"':
+			sb.WriteString(`\"`)
+		case '\\':
+			sb.WriteString(`\\`)
+		case '\b':
+			sb.WriteString(`\b`)
+		case '\f':
+			sb.WriteString(`\f`)
+		case '\n':
+			sb.WriteString(`\n`)
+		case '\r':
+			sb.WriteString(`\r`)
+		case '\t':
+			sb.WriteString(`\t`)
+		default:
+			if r < 0x20 {
+				sb.WriteString(`\u00`)
+				sb.WriteByte(hexDigits[r>>4])
+				sb.WriteByte(hexDigits[r&0xf])
+			} else {
+				sb.WriteRune(r)
+			}
+		}
+	}
+	sb.WriteByte('"')
+}
+
+// jsNumber formats a finite float64 as JavaScript's Number#toString does.
+func jsNumber(f float64) string {
+	if f == 0 {
+		return "0"
+	}
+	neg := f < 0
+	if neg {
+		f = -f
+	}
+	// Shortest round-trip digits and the decimal exponent.
+	e := strconv.FormatFloat(f, 'e', -1, 64) // d.ddde±x
+	mant, expStr, _ := strings.Cut(e, "e")
+	digits := strings.Replace(mant, ".", "", 1)
+	exp, _ := strconv.Atoi(expStr)
+	n := exp + 1 // position of the decimal point relative to digits
+	k := len(digits)
+	var out string
+	switch {
+	case k <= n && n <= 21:
+		out = digits + strings.Repeat("0", n-k)
+	case 0 < n && n <= 21:
+		out = digits[:n] + "." + digits[n:]
+	case -6 < n && n <= 0:
+		out = "0." + strings.Repeat("0", -n) + digits
+	default:
+		sign := "+"
+		if n-1 < 0 {
+			sign = "-"
+		}
+		x := n - 1
+		if x < 0 {
+			x = -x
+		}
+		if k == 1 {
+			out = digits + "e" + sign + strconv.Itoa(x)
+		} else {
+			out = digits[:1] + "." + digits[1:] + "e" + sign + strconv.Itoa(x)
+		}
+	}
+	if neg {
+		return "-" + out
+	}
+	return out
+}

@@ -1,0 +1,227 @@
+package tools
+
+import (
+	"encoding/json"
+	"math"
+	"slices"
+	"strings"
+)
+
+// schemaNode is one compiled node of the enforced JSON Schema subset: one
+// scalar type or oneOf, object properties / required / boolean
+// additionalProperties, array items, scalar enum / const, and annotations.
+type schemaNode struct {
+	typ           string // "" when the node has no type (oneOf or unconstrained)
+	oneOf         []*schemaNode
+	propKeys      []string
+	props         map[string]*schemaNode
+	required      []string
+	closed        bool // additionalProperties: false
+	items         *schemaNode
+	enum          []*jval
+	hasEnum       bool
+	constV        *jval
+	hasConst      bool
+	annotationsOK bool
+}
+
+var schemaTypes = []string{"object", "array", "string", "number", "integer", "boolean", "null"}
+
+var constraintKeywords = map[string]bool{
+	"type": true, "oneOf": true, "properties": true, "required": true,
+	"additionalProperties": true, "items": true, "enum": true, "const": true,
+}
+
+var annotationKeywords = map[string]bool{"description": true, "title": true, "default": true, "examples": true}
+
+var oneOfSiblings = []string{"properties", "required", "additionalProperties", "items", "enum", "const"}
+
+var scalarTypes = []string{"string", "number", "integer", "boolean", "null"}
+
+// compileSchema parses and checks a raw schema. objectRoot additionally
+// requires type "object" at the root (tool parameters).
+func compileSchema(raw json.RawMessage, objectRoot bool) (*schemaNode, error) {
+	v, err := parseJSON(raw)
+	if err != nil {
+		return nil, newSchemaError([]string{"schema must be lossless JSON"})
+	}
+	var violations []string
+	node := checkSchema(v, "schema", &violations)
+	if len(violations) == 0 && objectRoot && node.typ != "object" {
+		violations = append(violations, `schema.type must be "object" (tool parameters are object-rooted)`)
+	}
+	if len(violations) > 0 {
+		return nil, newSchemaError(violations)
+	}
+	return node, nil
+}
+
+func scalarMatches(typ string, v *jval) bool {
+	switch typ {
+	case "string":
+		return v.kind == jString
+	case "number":
+		return isJSONNumber(v)
+	case "integer":
+		return isJSONNumber(v) && math.Trunc(v.num) == v.num
+	case "boolean":
+		return v.kind == jBool
+	case "null":
+		return v.kind == jNull
+	}
+	return false
+}
+
+// checkSchema compiles v, appending every violation of the subset in walk
+// order (messages follow the reference's assertSupportedJsonSchema).
+func checkSchema(v *jval, path string, violations *[]string) *schemaNode {
+	add := func(s string) { *violations = append(*violations, s) }
+	node := &schemaNode{}
+	if v.kind != jObject {
+		add(path + " must be a schema object")
+		return node
+	}
+	for _, key := range v.keys {
+		if constraintKeywords[key] || annotationKeywords[key] {
+			continue
+		}
+		add(path + "." + key + " is not a supported keyword (subset: type/oneOf/properties/required/additionalProperties/items/enum/const + annotations)")
+	}
+	if d, ok := v.obj["description"]; ok && d.kind != jString {
+		add(path + ".description must be a string")
+	}
+	if t, ok := v.obj["title"]; ok && t.kind != jString {
+		add(path + ".title must be a string")
+	}
+	typ, hasType := v.obj["type"]
+	oneOf, hasOneOf := v.obj["oneOf"]
+	if hasType && hasOneOf {
+		add(path + " cannot declare both type and oneOf")
+		return node
+	}
+	if !hasType && !hasOneOf {
+		for _, key := range oneOfSiblings {
+			if _, ok := v.obj[key]; ok {
+				add(path + "." + key + " requires type or oneOf")
+			}
+		}
+		return node
+	}
+	if hasOneOf {
+		if oneOf.kind != jArray || len(oneOf.arr) < 2 {
+			add(path + ".oneOf must be an array of at least two schemas")
+		} else {
+			for i, branch := range oneOf.arr {
+				node.oneOf = append(node.oneOf, checkSchema(branch, path+".oneOf["+itoa(i)+"]", violations))
+			}
+		}
+		for _, key := range oneOfSiblings {
+			if _, ok := v.obj[key]; ok {
+				add(path + "." + key + " is not supported beside oneOf")
+			}
+		}
+		return node
+	}
+	if typ.kind != jString || !slices.Contains(schemaTypes, typ.str) {
+		if typ.kind == jArray {
+			add(path + ".type must be a single type string (type arrays are not supported)")
+		} else {
+			add(path + ".type must be one of " + strings.Join(schemaTypes, "/"))
+		}
+		return node
+	}
+	node.typ = typ.str
+	allowedFor := []struct {
+		key   string
+		types []string
+	}{
+		{"properties", []string{"object"}},
+		{"required", []string{"object"}},
+		{"additionalProperties", []string{"object"}},
+		{"items", []string{"array"}},
+		{"enum", scalarTypes},
+		{"const", scalarTypes},
+	}
+	for _, a := range allowedFor {
+		if _, ok := v.obj[a.key]; ok && !slices.Contains(a.types, node.typ) {
+			add(path + "." + a.key + ` is not supported on type "` + node.typ + `"`)
+		}
+	}
+	switch node.typ {
+	case "object":
+		node.props = map[string]*schemaNode{}
+		props, hasProps := v.obj["properties"]
+		if hasProps {
+			if props.kind != jObject {
+				add(path + ".properties must be an object of schemas")
+			} else {
+				for _, key := range props.keys {
+					node.propKeys = append(node.propKeys, key)
+					node.props[key] = checkSchema(props.obj[key], path+".properties."+key, violations)
+				}
+			}
+		}
+		if req, ok := v.obj["required"]; ok {
+			valid := req.kind == jArray
+			if valid {
+				for _, e := range req.arr {
+					if e.kind != jString {
+						valid = false
+					}
+				}
+			}
+			if !valid {
+				add(path + ".required must be an array of strings")
+			} else {
+				for _, e := range req.arr {
+					if _, declared := node.props[e.str]; !declared {
+						add(path + `.required names "` + e.str + `" which is not in properties`)
+					}
+					node.required = append(node.required, e.str)
+				}
+			}
+		}
+		if ap, ok := v.obj["additionalProperties"]; ok {
+			if ap.kind != jBool {
+				add(path + ".additionalProperties must be a boolean")
+			} else {
+				node.closed = !ap.b
+			}
+		}
+	case "array":
+		if items, ok := v.obj["items"]; ok {
+			node.items = checkSchema(items, path+".items", violations)
+		}
+	default:
+		enum, hasEnum := v.obj["enum"]
+		enumValid := hasEnum && enum.kind == jArray && len(enum.arr) > 0
+		if enumValid {
+			for _, e := range enum.arr {
+				if !scalarMatches(node.typ, e) {
+					enumValid = false
+				}
+			}
+		}
+		if hasEnum && !enumValid {
+			add(path + ".enum must be a non-empty array of " + node.typ + " values")
+		}
+		if enumValid {
+			node.hasEnum, node.enum = true, enum.arr
+		}
+		if c, ok := v.obj["const"]; ok {
+			switch {
+			case !scalarMatches(node.typ, c):
+				add(path + ".const must be a " + node.typ + " value")
+			case enumValid && !slices.ContainsFunc(enum.arr, func(e *jval) bool { return scalarEqual(e, c) }):
+				add(path + ".const must be one of " + path + ".enum when both are declared")
+			default:
+				node.hasConst, node.constV = true, c
+			}
+		}
+	}
+	return node
+}
+
+func itoa(i int) string {
+	return jsNumber(float64(i))
+}

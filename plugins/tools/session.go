@@ -1,0 +1,107 @@
+package tools
+
+import (
+	"encoding/json"
+	"sync"
+)
+
+// Header is the mutable part of a session that tools read: the working
+// directory relative paths resolve against ("" = the provider default) and
+// the model the session talks to ("" = the model catalog's default).
+type Header struct {
+	Cwd   string
+	Model string
+}
+
+// Session is one agent session: an identity (the pointer) that policies key
+// their state by, an ID for logs and approval prompts, and a header guarded by
+// a lock. End it with Runtime.EndSession so policies drop its state.
+type Session struct {
+	id     string
+	mu     sync.RWMutex
+	header Header
+}
+
+// NewSession returns a session with an empty header.
+func NewSession(id string) *Session { return &Session{id: id} }
+
+// ID returns the identifier given to NewSession.
+func (s *Session) ID() string { return s.id }
+
+// Header returns a copy of the current header.
+func (s *Session) Header() Header {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.header
+}
+
+// SetHeader replaces the header.
+func (s *Session) SetHeader(h Header) {
+	s.mu.Lock()
+	s.header = h
+	s.mu.Unlock()
+}
+
+// UpdateHeader changes the header under the lock.
+func (s *Session) UpdateHeader(fn func(h *Header)) {
+	s.mu.Lock()
+	fn(&s.header)
+	s.mu.Unlock()
+}
+
+// Call is what a host hands to Runtime.Execute.
+type Call struct {
+	// CallID identifies the call (the model's tool-call id).
+	CallID string
+	// RootCallID is the model-requested call owning a nested call; "" means
+	// CallID.
+	RootCallID string
+	// Name is the tool name.
+	Name string
+	// Args are the arguments: JSON text (json.RawMessage, []byte) or a Go value
+	// encoded with encoding/json. They must be a lossless JSON value; nil fails.
+	Args any
+	// Session is the agent session the call runs in; nil for a call with no
+	// agent session.
+	Session *Session
+	// Parent is the enclosing execution of a nested call (no presentation meta
+	// is computed for nested calls); nil for a top-level call.
+	Parent *Exec
+}
+
+// Exec is the execution object of one call. The runtime creates it; every
+// listener, guard and the body receive the same pointer, and the fs seam gets
+// it as the opaque actor. Treat it as immutable.
+type Exec struct {
+	// CallID and RootCallID identify the call (RootCallID = CallID for a
+	// top-level call).
+	CallID     string
+	RootCallID string
+	// Name is the requested tool name (possibly unknown).
+	Name string
+	// Args is the compact, lossless JSON snapshot of the arguments, taken
+	// before any policy ran. Never modify it; the body gets its own copy.
+	Args json.RawMessage
+	// Session is the agent session; nil for a call with no agent session.
+	Session *Session
+	// Parent is the enclosing execution of a nested call.
+	Parent *Exec
+}
+
+// SessionKey returns the session the call runs in as an opaque owner key,
+// or nil (an untyped nil) when the call has no agent session. Policies that
+// key state by owner use it through a narrow interface.
+func (e *Exec) SessionKey() any {
+	if e == nil || e.Session == nil {
+		return nil
+	}
+	return e.Session
+}
+
+// Header returns the session header, or the zero Header without a session.
+func (e *Exec) Header() Header {
+	if e == nil || e.Session == nil {
+		return Header{}
+	}
+	return e.Session.Header()
+}

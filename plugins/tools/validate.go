@@ -1,0 +1,149 @@
+package tools
+
+import (
+	"encoding/json"
+	"math"
+)
+
+// diagnosticPath names the implicit parameter root "arguments".
+func diagnosticPath(path string) string {
+	if path == "" {
+		return "arguments"
+	}
+	return path
+}
+
+func propertyPath(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+// checkValue returns every violation of v against node, in walk order, with
+// the reference's messages. path "" is the parameter root ("arguments").
+func checkValue(node *schemaNode, v *jval, path string) []string {
+	q := `"` + diagnosticPath(path) + `"`
+	if node.oneOf != nil {
+		matches := 0
+		for _, branch := range node.oneOf {
+			if len(checkValue(branch, v, path)) == 0 {
+				matches++
+			}
+		}
+		if matches == 1 {
+			return nil
+		}
+		return []string{q + " must match exactly one oneOf branch (matched " + itoa(matches) + ")"}
+	}
+	switch node.typ {
+	case "":
+		return nil
+	case "object":
+		if v.kind != jObject {
+			return []string{q + " must be an object"}
+		}
+		var out []string
+		for _, key := range node.required {
+			if _, ok := v.obj[key]; !ok {
+				out = append(out, `missing required property "`+propertyPath(path, key)+`"`)
+			}
+		}
+		for _, key := range node.propKeys {
+			child, ok := v.obj[key]
+			if !ok {
+				continue
+			}
+			out = append(out, checkValue(node.props[key], child, propertyPath(path, key))...)
+		}
+		if node.closed {
+			for _, key := range v.keys {
+				if _, declared := node.props[key]; !declared {
+					out = append(out, `"`+propertyPath(path, key)+`" is not a declared property (additionalProperties: false)`)
+				}
+			}
+		}
+		return out
+	case "array":
+		if v.kind != jArray {
+			return []string{q + " must be an array"}
+		}
+		if node.items == nil {
+			return nil
+		}
+		var out []string
+		for i, item := range v.arr {
+			out = append(out, checkValue(node.items, item, path+"["+itoa(i)+"]")...)
+		}
+		return out
+	case "string":
+		if v.kind != jString {
+			return []string{q + " must be a string"}
+		}
+	case "number":
+		if v.kind != jNumber {
+			return []string{q + " must be a number"}
+		}
+		if !isJSONNumber(v) {
+			return []string{q + " must be a finite JSON number"}
+		}
+	case "integer":
+		if !isJSONNumber(v) || math.Trunc(v.num) != v.num {
+			return []string{q + " must be an integer"}
+		}
+	case "boolean":
+		if v.kind != jBool {
+			return []string{q + " must be a boolean"}
+		}
+	case "null":
+		if v.kind != jNull {
+			return []string{q + " must be null"}
+		}
+	}
+	return checkScalar(node, v, q)
+}
+
+func checkScalar(node *schemaNode, v *jval, q string) []string {
+	if node.hasEnum {
+		found := false
+		for _, e := range node.enum {
+			if scalarEqual(e, v) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return []string{q + " must be one of " + jsStringify(&jval{kind: jArray, arr: node.enum})}
+		}
+	}
+	if node.hasConst && !scalarEqual(node.constV, v) {
+		return []string{q + " must be " + jsStringify(node.constV)}
+	}
+	return nil
+}
+
+// ValidateArgs checks args against a parameter schema and returns the
+// violations in walk order (empty means valid), with the reference's
+// messages: `missing required property "<name>"`, `"<name>" must be a string`,
+// `"<name>" must be one of [...]`, `"arguments" must be an object`, ... The
+// schema must be supported (see Runtime.Register); args may be JSON text
+// (json.RawMessage / []byte) or a Go value (maps, slices, scalars, structs).
+// The runtime reports a non-empty result as `invalid arguments: <v1>; <v2>`
+// with code INVALID_ARGS.
+func ValidateArgs(schema json.RawMessage, args any) ([]string, error) {
+	node, err := compileSchema(schema, false)
+	if err != nil {
+		return nil, err
+	}
+	var v *jval
+	switch a := args.(type) {
+	case []byte:
+		v, err = parseJSON(a)
+	default:
+		v, err = fromGo(args)
+	}
+	if err != nil {
+		return []string{`"arguments" must be a lossless JSON value`}, nil
+	}
+	return checkValue(node, v, ""), nil
+}
