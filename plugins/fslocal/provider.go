@@ -31,6 +31,7 @@ type Config struct {
 
 // Defaults sets the default values (called before decoding).
 func (c *Config) Defaults() {
+	c.Cwd = defaultCwd()
 	c.DiffBasisMaxBytes = DefaultDiffBasisMaxBytes
 }
 
@@ -50,6 +51,8 @@ type Provider struct {
 	diffBasisMaxBytes int64
 	log               *zap.Logger
 	locks             lockTable
+
+	afterBytesStat func(fs.Target) // test hook: runs after the ReadBytes stat preflight
 }
 
 // New returns a Provider. A zero Cwd means the process working directory (a
@@ -81,3 +84,5 @@ func (p *Provider) Cwd() string { return p.cwd }
 
 // SandboxMode returns "": the local provider never confines.
 func (p *Provider) SandboxMode() fs.SandboxMode { return "" }
+
+var _ fs.FileSystem = (*Provider)(nil)

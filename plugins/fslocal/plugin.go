@@ -1,0 +1,36 @@
+package fslocal
+
+import (
+	"os"
+
+	"github.com/cordon-dev/cordon/kernel"
+	"github.com/cordon-dev/cordon/plugins/fs"
+)
+
+// ID is the catalog name of the plugin.
+const ID = "fs-local"
+
+// Plugin is the fs-local module: it provides the fs service with a Provider
+// built from Config. Load it with nil (defaults), a *Config from NewConfig or
+// a full Config value (a Config literal must set DiffBasisMaxBytes: 0 fails
+// validation, as in YAML).
+var Plugin = kernel.Define[Config](ID, apply)
+
+func apply(kc *kernel.Context, cfg Config) error {
+	p, err := New(cfg, kc.Logger())
+	if err != nil {
+		return err
+	}
+	_, err = fs.Service.Provide(kc, p)
+	return err
+}
+
+// defaultCwd is the process working directory ("" when unknown; New then
+// retries and fails with a clear error).
+func defaultCwd() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	return wd
+}

@@ -1,0 +1,50 @@
+package fslocal
+
+import (
+	"context"
+
+	"github.com/cordon-dev/cordon/plugins/fs"
+)
+
+// Stat implements fs.FileSystem: metadata of the key following symlinks, or
+// (nil, nil) when absent. Errors other than ENOENT/ENOTDIR are raw
+// *os.PathError values.
+func (p *Provider) Stat(ctx context.Context, t fs.Target) (*fs.Info, error) {
+	if err := checkAbort(ctx, fs.VerbStat); err != nil {
+		return nil, err
+	}
+	info, ok, err := probe(string(t.Key))
+	if err != nil {
+		return nil, err
+	}
+	if err := checkAbort(ctx, fs.VerbStat); err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, nil
+	}
+	return &fs.Info{Version: info.Version, Type: info.Type, Size: info.Size, HasSize: true}, nil
+}
+
+// Lstat implements fs.FileSystem: path is joined lexically to the base
+// (opts.Cwd, else the configured cwd) and probed without following its final
+// component or resolving any ancestor.
+func (p *Provider) Lstat(ctx context.Context, path string, opts fs.LstatOptions) (*fs.PathInfo, error) {
+	if err := checkAbort(ctx, fs.VerbLstat); err != nil {
+		return nil, err
+	}
+	if isBlank(path) {
+		return nil, fs.BlankPath()
+	}
+	info, ok, err := probeNoFollow(displayPathOf(p.base(opts.Cwd), path))
+	if err != nil {
+		return nil, err
+	}
+	if err := checkAbort(ctx, fs.VerbLstat); err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, nil
+	}
+	return &fs.PathInfo{Version: info.Version, Type: info.Type, Size: info.Size, HasSize: true}, nil
+}
