@@ -1,0 +1,140 @@
+package kernel
+
+import (
+	"context"
+	"errors"
+
+	"go.uber.org/zap"
+)
+
+// Event is an emit-mode key: every live listener runs, in order, and their errors are joined.
+//
+//	// Observed is emitted after a file was read or written. Mode: emit.
+//	var Observed = kernel.NewEvent[ObservedArgs]("fs/observed")
+type Event[P any] struct {
+	id   int64
+	name string
+}
+
+type emitFn[P any] = func(context.Context, P) error
+
+type asyncMsg[P any] struct {
+	ctx context.Context
+	p   P
+}
+
+// NewEvent declares an emit-mode event.
+func NewEvent[P any](name string) *Event[P] { return &Event[P]{id: keySeq.Add(1), name: name} }
+
+// Name returns the event name.
+func (e *Event[P]) Name() string { return e.name }
+
+// On registers fn as an effect of kc. With Async, fn runs on another goroutine.
+func (e *Event[P]) On(kc *Context, fn func(ctx context.Context, p P) error, opts ...ListenOption) (Disposer, error) {
+	var o listenOpts
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if !o.async {
+		return listen(kc, e.id, e.name, &listener[emitFn[P]]{fn: fn}, opts)
+	}
+	return e.onAsync(kc, fn, opts)
+}
+
+// Listeners returns how many live listeners the event has in kc's kernel.
+func (e *Event[P]) Listeners(kc *Context) int { return count[emitFn[P]](kc, e.id) }
+
+// Emit runs every live listener in order with no kernel lock held. A listener's error or panic
+// (as *PanicError) does not stop the others; the errors are joined.
+func (e *Event[P]) Emit(ctx context.Context, kc *Context, p P) error {
+	t := lookup[emitFn[P]](kc.k, e.id)
+	if t == nil {
+		return nil
+	}
+	var errs []error
+	for _, l := range t.snapshot() {
+		if !l.live() {
+			continue
+		}
+		if l.topic != "" {
+			kc.k.bus.Publish(l.topic, asyncMsg[P]{ctx: context.WithoutCancel(ctx), p: p})
+			continue
+		}
+		if err := e.call(l, ctx, p); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(errs) == 1 {
+		return errs[0]
+	}
+	return errors.Join(errs...)
+}
+
+// EmitContained is Emit for observers that must neither fail nor change the emitter's work:
+// errors and panics are logged at Warn on the listener's logger and never returned.
+func (e *Event[P]) EmitContained(ctx context.Context, kc *Context, p P) {
+	t := lookup[emitFn[P]](kc.k, e.id)
+	if t == nil {
+		return
+	}
+	for _, l := range t.snapshot() {
+		if !l.live() {
+			continue
+		}
+		if l.topic != "" {
+			kc.k.bus.Publish(l.topic, asyncMsg[P]{ctx: context.WithoutCancel(ctx), p: p})
+			continue
+		}
+		if err := e.call(l, ctx, p); err != nil {
+			l.kc.log.Warn("listener failed", zap.String("event", e.name), zap.Error(err))
+		}
+	}
+}
+
+func (e *Event[P]) call(l *listener[emitFn[P]], ctx context.Context, p P) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = recovered("event "+e.name, r)
+		}
+	}()
+	return l.fn(ctx, p)
+}
+
+func (e *Event[P]) onAsync(kc *Context, fn func(context.Context, P) error, opts []ListenOption) (Disposer, error) {
+	l := &listener[emitFn[P]]{fn: fn}
+	l.topic = e.name + "#" + itoa(kc.k.listenerSeq.Add(1))
+	handler := func(m asyncMsg[P]) {
+		if !l.kc.alive.Load() {
+			return
+		}
+		if err := e.call(l, m.ctx, m.p); err != nil {
+			l.kc.log.Warn("async listener failed", zap.String("event", e.name), zap.Error(err))
+		}
+	}
+	if err := kc.k.bus.SubscribeAsync(l.topic, handler, true); err != nil {
+		return nil, err
+	}
+	d, err := listen(kc, e.id, e.name, l, opts)
+	if err != nil {
+		_ = kc.k.bus.Unsubscribe(l.topic, handler)
+		return nil, err
+	}
+	_, err = kc.addEffect("async "+e.name, func() error { return kc.k.bus.Unsubscribe(l.topic, handler) })
+	if err != nil {
+		return nil, errors.Join(err, d())
+	}
+	return d, nil
+}
+
+func itoa(n int64) string {
+	var b [20]byte
+	i := len(b)
+	for {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+		if n == 0 {
+			return string(b[i:])
+		}
+	}
+}
