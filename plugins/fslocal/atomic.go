@@ -1,0 +1,265 @@
+package fslocal
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/cordon-dev/cordon/plugins/fs"
+)
+
+const (
+	// writeChunkBytes bounds one write syscall so cancellation is observed
+	// while a large content is written.
+	writeChunkBytes = 1 << 20
+	// newFilePerm is the mode of a file the provider creates (owner-only,
+	// whatever the umask).
+	newFilePerm os.FileMode = 0o600
+	// stagingDirPerm is the mode of the private staging directory.
+	stagingDirPerm os.FileMode = 0o700
+	// parentDirPerm is the mode (before umask) of missing parent directories.
+	parentDirPerm os.FileMode = 0o777
+)
+
+// atomicOptions are the parameters of writeFileAtomic.
+type atomicOptions struct {
+	// keepPerm applies perm to the file before publication (the permission
+	// bits of the file being replaced). Otherwise the file stays 0600.
+	keepPerm bool
+	perm     os.FileMode
+	// createIfAbsent publishes with a hard link, which never replaces an
+	// existing entry; a collision is reported with display.
+	createIfAbsent bool
+	display        string
+	// bom writes a UTF-8 BOM before content.
+	bom bool
+	// hooks replace system calls in tests; nil in production.
+	hooks *atomicHooks
+}
+
+// atomicHooks let tests inject races and faults into writeFileAtomic.
+type atomicHooks struct {
+	stagingName func(base string) string               // staging directory name
+	inspectTemp func(stagingDir, tempPath string)      // after write+fsync, before chmod and publication
+	link        func(oldname, newname string) error    // no-replace publication
+	lstat       func(path string) (os.FileInfo, error) // inspection after a failed link
+	removeAll   func(path string) error                // staging removal
+	rename      func(oldpath, newpath string) error    // replace publication
+}
+
+func (h *atomicHooks) name(base string) string {
+	if h != nil && h.stagingName != nil {
+		return h.stagingName(base)
+	}
+	return stagingName(base)
+}
+
+func (h *atomicHooks) doLink(o, n string) error {
+	if h != nil && h.link != nil {
+		return h.link(o, n)
+	}
+	return os.Link(o, n)
+}
+
+func (h *atomicHooks) doRename(o, n string) error {
+	if h != nil && h.rename != nil {
+		return h.rename(o, n)
+	}
+	return os.Rename(o, n)
+}
+
+func (h *atomicHooks) doLstat(p string) (os.FileInfo, error) {
+	if h != nil && h.lstat != nil {
+		return h.lstat(p)
+	}
+	return os.Lstat(p)
+}
+
+func (h *atomicHooks) doRemoveAll(p string) error {
+	if h != nil && h.removeAll != nil {
+		return h.removeAll(p)
+	}
+	return os.RemoveAll(p)
+}
+
+// stagingName is ".<base>.<pid>.<random-uuid>.tmpdir".
+func stagingName(base string) string {
+	return "." + base + "." + strconv.Itoa(os.Getpid()) + "." + randomUUID() + ".tmpdir"
+}
+
+// randomUUID returns a random (version 4) UUID in its canonical text form.
+func randomUUID() string {
+	var u [16]byte
+	_, _ = rand.Read(u[:]) // never fails (crypto/rand panics on failure)
+	u[6] = u[6]&0x0f | 0x40
+	u[8] = u[8]&0x3f | 0x80
+	var b [36]byte
+	hex.Encode(b[0:8], u[0:4])
+	b[8] = '-'
+	hex.Encode(b[9:13], u[4:6])
+	b[13] = '-'
+	hex.Encode(b[14:18], u[6:8])
+	b[18] = '-'
+	hex.Encode(b[19:23], u[8:10])
+	b[23] = '-'
+	hex.Encode(b[24:], u[10:])
+	return string(b[:])
+}
+
+// writeFileAtomic publishes content (preceded by a BOM when o.bom) at path so
+// that path always holds either its old content or the complete new content:
+//
+//  1. missing parent directories are created (and kept even on failure);
+//  2. a private staging directory ".<base>.<pid>.<uuid>.tmpdir" (0700) is
+//     created beside path, and in it "<base>.tmp" exclusively (0600);
+//  3. the content is written in chunks, fsynced, given the replaced file's
+//     permission bits (new files stay 0600) and closed;
+//  4. it is published with a hard link (createIfAbsent: never replaces) or a
+//     rename; the staging directory is removed and the parent directory
+//     fsynced so the publication is durable.
+//
+// ctx is checked before step 1, before step 2, between chunks and right before
+// publication (FS_ABORTED "write aborted"); after publication nothing aborts.
+// On any failure, and on a panic, the staging directory is removed; a failed
+// removal (or close) becomes the double-fault FS_NOT_FOUND error. Failures of
+// mkdir, of creating the staging directory (EEXIST leaves an existing
+// directory untouched) and of rename are returned as raw OS errors.
+func writeFileAtomic(ctx context.Context, path, content string, o atomicOptions) (err error) {
+	if err := checkAbort(ctx, fs.VerbWrite); err != nil {
+		return err
+	}
+	dir, base := filepath.Dir(path), filepath.Base(path)
+	if err := os.MkdirAll(dir, parentDirPerm); err != nil {
+		return err
+	}
+	if err := checkAbort(ctx, fs.VerbWrite); err != nil {
+		return err
+	}
+	staging := filepath.Join(dir, o.hooks.name(base))
+	if err := os.Mkdir(staging, stagingDirPerm); err != nil {
+		return err
+	}
+	var f *os.File
+	committed := false
+	defer func() {
+		// Runs on success, failure and panic alike.
+		if f != nil {
+			if cerr := f.Close(); cerr != nil && err != nil {
+				err = fs.WriteCloseFailed(err, cerr)
+			}
+		}
+		rerr := o.hooks.doRemoveAll(staging)
+		if committed {
+			// The target is committed: owner-only residue cannot fail it.
+			syncDir(dir)
+			return
+		}
+		if rerr != nil && err != nil {
+			err = fs.WriteCleanupFailed(err, rerr)
+		}
+	}()
+	if err := os.Chmod(staging, stagingDirPerm); err != nil {
+		return err
+	}
+	temp := filepath.Join(staging, base+".tmp")
+	f, err = os.OpenFile(temp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, newFilePerm)
+	if err != nil {
+		f = nil
+		return err
+	}
+	if err := f.Chmod(newFilePerm); err != nil {
+		return err
+	}
+	if err := writeContent(ctx, f, content, o.bom); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if o.hooks != nil && o.hooks.inspectTemp != nil {
+		o.hooks.inspectTemp(staging, temp)
+	}
+	if o.keepPerm {
+		if err := f.Chmod(o.perm & os.ModePerm); err != nil {
+			return err
+		}
+	}
+	cerr := f.Close()
+	f = nil
+	if cerr != nil {
+		return cerr
+	}
+	if err := checkAbort(ctx, fs.VerbWrite); err != nil {
+		return err
+	}
+	if o.createIfAbsent {
+		if err := o.hooks.doLink(temp, path); err != nil {
+			return guardedCreateFailure(err, path, o.display, o.hooks)
+		}
+	} else if err := o.hooks.doRename(temp, path); err != nil {
+		return err
+	}
+	committed = true
+	return nil
+}
+
+// writeContent writes the optional BOM and content in bounded chunks,
+// checking ctx before each chunk.
+func writeContent(ctx context.Context, f *os.File, content string, bom bool) error {
+	if bom {
+		if _, err := f.Write(utf8BOM); err != nil {
+			return err
+		}
+	}
+	for len(content) > 0 {
+		if err := checkAbort(ctx, fs.VerbWrite); err != nil {
+			return err
+		}
+		n := min(len(content), writeChunkBytes)
+		if _, err := f.WriteString(content[:n]); err != nil {
+			return err
+		}
+		content = content[n:]
+	}
+	return nil
+}
+
+// guardedCreateFailure classifies a failed no-replace publication by looking at
+// what now occupies path (without following a symlink): a regular file is
+// FS_NOT_OBSERVED, anything else (directory, symlink, dangling or not) is
+// FS_NOT_REGULAR_FILE; with no entry, EEXIST (a collision that vanished) is
+// still FS_NOT_OBSERVED and any other link error is FS_IO_ERROR (no hard-link
+// support). An inspection failure other than ENOENT/ENOTDIR is FS_IO_ERROR.
+func guardedCreateFailure(linkErr error, path, display string, h *atomicHooks) error {
+	fi, err := h.doLstat(path)
+	if err != nil && !isAbsentErr(err) {
+		return fs.WriteIOError(display, err)
+	}
+	if err == nil {
+		if !fi.Mode().IsRegular() {
+			return fs.WriteNotRegular(display, linkErr)
+		}
+		return fs.OverwriteNotObserved(display, linkErr)
+	}
+	if errors.Is(linkErr, unix.EEXIST) {
+		return fs.OverwriteNotObserved(display, linkErr)
+	}
+	return fs.WriteIOError(display, linkErr)
+}
+
+// syncDir fsyncs a directory so a rename or link in it survives a crash.
+// Failures are ignored (some filesystems refuse directory fsync).
+func syncDir(dir string) {
+	d, err := os.Open(dir)
+	if err != nil {
+		return
+	}
+	_ = d.Sync()
+	_ = d.Close()
+}

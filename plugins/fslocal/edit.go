@@ -1,0 +1,103 @@
+package fslocal
+
+import (
+	"context"
+	"io"
+	"os"
+
+	"github.com/cordon-dev/cordon/plugins/fs"
+)
+
+// EditText implements fs.FileSystem: a literal edit in one critical section
+// under t's per-target lock. Checks run in this order: missing target =>
+// FS_STALE_VERSION "file changed since it was read" (guarded or not);
+// non-regular => FS_NOT_REGULAR_FILE; guard version differs =>
+// FS_STALE_VERSION (before any matching); then the file is read and decoded
+// (FS_NOT_TEXT for a NUL anywhere or invalid UTF-8), the literal edit applied
+// to its LF-normalized text (FS_EDIT_NOT_FOUND, FS_AMBIGUOUS_EDIT), the
+// dominant line endings (measured on the first 4096 characters) and a leading
+// BOM restored, and the result published atomically with the file's permission
+// bits. Outcome.Before/After are the LF-normalized texts without BOM; Version
+// is valid as the guard of a follow-up edit. The sandbox policy is ignored.
+func (p *Provider) EditText(ctx context.Context, t fs.Target, req fs.EditRequest, guard *fs.EditGuard, _ *fs.SandboxPolicy) (fs.EditOutcome, error) {
+	release, err := p.locks.acquire(ctx, t.Key, fs.VerbEdit)
+	if err != nil {
+		return fs.EditOutcome{}, err
+	}
+	defer release()
+
+	key := string(t.Key)
+	existing, exists, err := probe(key)
+	if err != nil {
+		return fs.EditOutcome{}, err
+	}
+	switch {
+	case !exists:
+		return fs.EditOutcome{}, fs.EditChanged(t.DisplayPath)
+	case existing.Type != fs.TypeFile:
+		return fs.EditOutcome{}, fs.EditNotRegular(t.DisplayPath)
+	case guard != nil && guard.Version != existing.Version:
+		return fs.EditOutcome{}, fs.EditChanged(t.DisplayPath)
+	}
+
+	raw, err := readForEdit(ctx, t)
+	if err != nil {
+		return fs.EditOutcome{}, err
+	}
+	doc, err := decodeForEdit(raw, t.DisplayPath)
+	if err != nil {
+		return fs.EditOutcome{}, err
+	}
+	edited, err := applyLiteral(doc.Content, req, t.DisplayPath)
+	if err != nil {
+		return fs.EditOutcome{}, err
+	}
+	opts := atomicOptions{keepPerm: true, perm: existing.Perm, bom: doc.BOM, display: t.DisplayPath}
+	doc.BOM = false // written by writeFileAtomic, no copy of the content needed
+	if err := writeFileAtomic(ctx, key, doc.Encode(edited), opts); err != nil {
+		return fs.EditOutcome{}, err
+	}
+	return fs.EditOutcome{Version: p.versionAfter(t.Key), Before: doc.Content, After: edited}, nil
+}
+
+// readForEdit reads the whole file, checking ctx (FS_ABORTED "edit aborted")
+// before, between 1 MiB chunks and after. A file that vanished since the probe
+// is FS_STALE_VERSION; other OS errors are returned raw.
+func readForEdit(ctx context.Context, t fs.Target) ([]byte, error) {
+	if err := checkAbort(ctx, fs.VerbEdit); err != nil {
+		return nil, err
+	}
+	f, err := os.Open(string(t.Key))
+	if err != nil {
+		if isAbsentErr(err) {
+			return nil, fs.NewError(fs.CodeStaleVersion, fs.EditChanged(t.DisplayPath).Message, err)
+		}
+		return nil, err
+	}
+	defer f.Close()
+	var size int64
+	if fi, err := f.Stat(); err == nil {
+		size = fi.Size()
+	}
+	buf := make([]byte, 0, size+1)
+	for {
+		if err := checkAbort(ctx, fs.VerbEdit); err != nil {
+			return nil, err
+		}
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := f.Read(buf[len(buf):min(cap(buf), len(buf)+readChunkBytes)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if err := checkAbort(ctx, fs.VerbEdit); err != nil {
+		return nil, err
+	}
+	return buf, nil
+}

@@ -1,0 +1,35 @@
+package fslocal
+
+import (
+	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/fslocal/internal/textedit"
+)
+
+// decodeForEdit applies the edit text rules to the whole file (NUL anywhere
+// => FS_NOT_TEXT binary file, invalid UTF-8 => FS_NOT_TEXT invalid UTF-8 text;
+// a leading BOM is set aside and CRLF normalized to LF).
+func decodeForEdit(raw []byte, display string) (textedit.Doc, error) {
+	doc, f := textedit.Decode(raw)
+	switch f {
+	case textedit.Binary:
+		return textedit.Doc{}, fs.EditBinary(display)
+	case textedit.InvalidUTF8:
+		return textedit.Doc{}, fs.EditInvalidUTF8(display)
+	}
+	return doc, nil
+}
+
+// applyLiteral runs the literal edit on LF-normalized content and maps a
+// refusal to its seam error.
+func applyLiteral(content string, req fs.EditRequest, display string) (string, error) {
+	out, n, f := textedit.Apply(content, req.OldString, req.NewString, req.ReplaceAll)
+	switch f {
+	case textedit.EmptyOld:
+		return "", fs.OldStringEmpty()
+	case textedit.NotFound:
+		return "", fs.OldStringNotFound(display)
+	case textedit.Ambiguous:
+		return "", fs.AmbiguousEdit(n, display)
+	}
+	return out, nil
+}
