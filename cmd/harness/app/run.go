@@ -1,0 +1,209 @@
+package app
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+)
+
+// CodeInvalidRequest is the code of the error line that answers a malformed `run` input line.
+const CodeInvalidRequest = "INVALID_REQUEST"
+
+// errorNameRequest is the errorName of an INVALID_REQUEST line.
+const errorNameRequest = "RequestError"
+
+// runRequest is one decoded input line of `harness run`.
+type runRequest struct {
+	ID   json.RawMessage
+	Tool string
+	Args json.RawMessage
+	// Session is the session name; NoSession is true for `"session": null`.
+	Session   string
+	NoSession bool
+	Cwd       *string
+	Model     *string
+}
+
+// runResponse is one output line; the field order is the protocol's.
+type runResponse struct {
+	ID        json.RawMessage `json:"id"`
+	Tool      *string         `json:"tool"`
+	IsError   bool            `json:"isError"`
+	Text      string          `json:"text"`
+	Content   []block         `json:"content"`
+	Code      *string         `json:"code"`
+	ErrorName *string         `json:"errorName"`
+	Value     json.RawMessage `json:"value"`
+	Meta      json.RawMessage `json:"meta"`
+}
+
+// requestError is a malformed input line; its message is what the error line says.
+type requestError struct{ msg string }
+
+func (e *requestError) Error() string { return e.msg }
+
+// parseRunLine decodes one input line. The id is recovered whenever the line is a JSON object, so an
+// error line can still be matched to its request.
+func parseRunLine(line []byte) (runRequest, error) {
+	var req runRequest
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(line, &fields); err != nil || fields == nil {
+		return req, &requestError{"invalid request: expected one JSON object per line"}
+	}
+	req.ID = fields["id"]
+	tool, ok := fields["tool"]
+	if !ok || json.Unmarshal(tool, &req.Tool) != nil || req.Tool == "" {
+		return req, &requestError{`invalid request: "tool" must be a non-empty string`}
+	}
+	req.Args = fields["args"]
+	if len(req.Args) == 0 || string(req.Args) == "null" {
+		req.Args = json.RawMessage("{}")
+	}
+	req.Session = "default"
+	if s, ok := fields["session"]; ok {
+		if string(s) == "null" {
+			req.NoSession = true
+		} else if json.Unmarshal(s, &req.Session) != nil || req.Session == "" {
+			return req, &requestError{`invalid request: "session" must be a non-empty string or null`}
+		}
+	}
+	if c, ok := fields["cwd"]; ok {
+		var cwd string
+		if json.Unmarshal(c, &cwd) != nil || !filepath.IsAbs(cwd) {
+			return req, &requestError{`invalid request: "cwd" must be an absolute path`}
+		}
+		req.Cwd = &cwd
+	}
+	if m, ok := fields["model"]; ok {
+		var model string
+		if json.Unmarshal(m, &model) != nil || model == "" {
+			return req, &requestError{`invalid request: "model" must be a non-empty string`}
+		}
+		req.Model = &model
+	}
+	if (req.Cwd != nil || req.Model != nil) && req.NoSession {
+		return req, &requestError{`invalid request: "cwd" and "model" need a session`}
+	}
+	return req, nil
+}
+
+// runner executes the `run` protocol over one engine.
+type runner struct {
+	eng        engine
+	sessions   map[string]session
+	defaultCwd *string
+}
+
+func newRunner(eng engine, defaultCwd *string) *runner {
+	return &runner{eng: eng, sessions: map[string]session{}, defaultCwd: defaultCwd}
+}
+
+// serve reads input lines until EOF or ctx ends, writing and flushing one output line per input line,
+// in order. Every session it opened is ended before it returns.
+func (r *runner) serve(ctx context.Context, in io.Reader, out io.Writer) error {
+	defer r.close()
+	br := bufio.NewReaderSize(in, 64<<10)
+	bw := bufio.NewWriter(out)
+	enc := json.NewEncoder(bw)
+	enc.SetEscapeHTML(false)
+	for {
+		line, rerr := br.ReadBytes('\n')
+		if len(line) > 0 {
+			line = bytes.TrimRight(line, "\r\n")
+			if err := enc.Encode(r.handle(ctx, line)); err != nil {
+				return fmt.Errorf("run: write result: %w", err)
+			}
+			if err := bw.Flush(); err != nil {
+				return fmt.Errorf("run: write result: %w", err)
+			}
+		}
+		if errors.Is(rerr, io.EOF) {
+			return nil
+		}
+		if rerr != nil {
+			return fmt.Errorf("run: read input: %w", rerr)
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+	}
+}
+
+// handle answers one input line.
+func (r *runner) handle(ctx context.Context, line []byte) runResponse {
+	req, err := parseRunLine(line)
+	if err != nil {
+		return invalidLine(req, err)
+	}
+	var sess session
+	if !req.NoSession {
+		sess = r.session(req.Session)
+		if req.Cwd != nil || req.Model != nil {
+			sess.SetHeader(req.Cwd, req.Model)
+		}
+	}
+	return toRunResponse(req.ID, req.Tool, r.eng.Call(ctx, sess, req.Tool, req.Args))
+}
+
+// session returns the named session, opening it (with the default cwd) on first use.
+func (r *runner) session(name string) session {
+	if s, ok := r.sessions[name]; ok {
+		return s
+	}
+	s := r.eng.OpenSession(name)
+	if r.defaultCwd != nil {
+		s.SetHeader(r.defaultCwd, nil)
+	}
+	r.sessions[name] = s
+	return s
+}
+
+func (r *runner) close() {
+	for name, s := range r.sessions {
+		s.End()
+		delete(r.sessions, name)
+	}
+}
+
+func invalidLine(req runRequest, err error) runResponse {
+	text := "Error: " + err.Error()
+	code, name := CodeInvalidRequest, errorNameRequest
+	var tool *string
+	if req.Tool != "" {
+		tool = &req.Tool
+	}
+	return runResponse{
+		ID: nullIfEmpty(req.ID), Tool: tool, IsError: true, Text: text,
+		Content: []block{{Type: "text", Text: text}}, Code: &code, ErrorName: &name,
+		Value: json.RawMessage("null"), Meta: json.RawMessage("null"),
+	}
+}
+
+func toRunResponse(id json.RawMessage, tool string, o outcome) runResponse {
+	resp := runResponse{
+		ID: nullIfEmpty(id), Tool: &tool, IsError: o.IsError, Text: o.text(), Content: o.Content,
+		Value: nullIfEmpty(o.Value), Meta: nullIfEmpty(o.Meta),
+	}
+	if resp.Content == nil {
+		resp.Content = []block{}
+	}
+	if o.Code != "" {
+		resp.Code = &o.Code
+	}
+	if o.ErrorName != "" {
+		resp.ErrorName = &o.ErrorName
+	}
+	return resp
+}
+
+func nullIfEmpty(raw json.RawMessage) json.RawMessage {
+	if len(raw) == 0 {
+		return json.RawMessage("null")
+	}
+	return raw
+}

@@ -1,0 +1,146 @@
+package app
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// handshakeVersions are the MCP protocol versions `serve` negotiates: the ones that use the initialize
+// handshake and allow server-initiated requests (elicitation for approvals) during a tool call. The
+// 2026-07-28 protocol forbids those outside multi-round-trip results, which a blocking tool call
+// cannot produce.
+var handshakeVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+
+// mcpHost is the MCP front end: one *mcp.Server over an engine, one agent session per connection.
+type mcpHost struct {
+	eng    engine
+	cwd    *string
+	server *mcp.Server
+
+	mu       sync.Mutex
+	sessions map[*mcp.ServerSession]session
+}
+
+// newMCPHost builds the MCP server: the engine's visible tools with their schemas byte for byte,
+// annotations, and the guidance text as the server instructions.
+func newMCPHost(eng engine, version string, cwd *string) *mcpHost {
+	h := &mcpHost{eng: eng, cwd: cwd, sessions: map[*mcp.ServerSession]session{}}
+	h.server = mcp.NewServer(&mcp.Implementation{Name: "cordon", Title: "Cordon harness", Version: version},
+		&mcp.ServerOptions{
+			Instructions:              eng.Instructions(),
+			Capabilities:              &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
+			SupportedProtocolVersions: handshakeVersions,
+		})
+	for _, t := range eng.Tools() {
+		h.server.AddTool(mcpTool(t), h.call)
+	}
+	return h
+}
+
+// mcpTool converts a tool definition; the schemas are passed as raw JSON so they reach the client as
+// written.
+func mcpTool(t toolInfo) *mcp.Tool {
+	tool := &mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema}
+	if len(t.OutputSchema) > 0 {
+		tool.OutputSchema = t.OutputSchema
+	}
+	ann := &mcp.ToolAnnotations{ReadOnlyHint: t.ReadOnly}
+	if !t.ReadOnly {
+		d := t.Destructive
+		ann.DestructiveHint = &d
+	}
+	closed := false
+	ann.OpenWorldHint = &closed
+	tool.Annotations = ann
+	return tool
+}
+
+// serveConn serves one connection over transport until the client goes away or ctx ends, then ends
+// the connection's agent session.
+func (h *mcpHost) serveConn(ctx context.Context, t mcp.Transport) error {
+	ss, err := h.server.Connect(ctx, t, nil)
+	if err != nil {
+		return err
+	}
+	done := make(chan error, 1)
+	go func() { done <- ss.Wait() }()
+	select {
+	case err = <-done:
+	case <-ctx.Done():
+		_ = ss.Close()
+		<-done
+		err = ctx.Err()
+	}
+	h.endSession(ss)
+	return err
+}
+
+// sessionFor returns the agent session of a connection, opening it on the connection's first call.
+func (h *mcpHost) sessionFor(ss *mcp.ServerSession) session {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if s, ok := h.sessions[ss]; ok {
+		return s
+	}
+	id := "mcp"
+	if ss != nil && ss.ID() != "" {
+		id = "mcp-" + ss.ID()
+	}
+	s := h.eng.OpenSession(id)
+	if h.cwd != nil {
+		s.SetHeader(h.cwd, nil)
+	}
+	h.sessions[ss] = s
+	return s
+}
+
+func (h *mcpHost) endSession(ss *mcp.ServerSession) {
+	h.mu.Lock()
+	s, ok := h.sessions[ss]
+	delete(h.sessions, ss)
+	h.mu.Unlock()
+	if ok {
+		s.End()
+	}
+}
+
+// call is the tools/call handler: every outcome, failure included, is a CallToolResult.
+func (h *mcpHost) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	args := req.Params.Arguments
+	if len(args) == 0 {
+		args = json.RawMessage("{}")
+	}
+	sess := h.sessionFor(req.Session)
+	o := h.eng.Call(withElicitor(ctx, req.Session), sess, req.Params.Name, args)
+	return toCallToolResult(o), nil
+}
+
+// toCallToolResult maps an outcome onto MCP: content blocks, isError, structuredContent (the canonical
+// value, on success) and `_meta.error = {name, code}` on a coded failure.
+func toCallToolResult(o outcome) *mcp.CallToolResult {
+	res := &mcp.CallToolResult{IsError: o.IsError, Content: make([]mcp.Content, 0, len(o.Content))}
+	for _, b := range o.Content {
+		switch b.Type {
+		case "image":
+			data, err := base64.StdEncoding.DecodeString(b.Data)
+			if err != nil {
+				res.Content = append(res.Content, &mcp.TextContent{Text: "[image data unavailable]"})
+				continue
+			}
+			res.Content = append(res.Content, &mcp.ImageContent{Data: data, MIMEType: b.MediaType})
+		default:
+			res.Content = append(res.Content, &mcp.TextContent{Text: b.Text})
+		}
+	}
+	if !o.IsError && len(o.Value) > 0 && string(o.Value) != "null" {
+		res.StructuredContent = o.Value
+	}
+	if o.IsError && o.Code != "" {
+		res.Meta = mcp.Meta{"error": map[string]string{"name": o.ErrorName, "code": o.Code}}
+	}
+	return res
+}
