@@ -72,20 +72,26 @@ func (k *Kernel) Catalog() *Catalog { return k.catalog }
 // Logger returns the kernel's logger.
 func (k *Kernel) Logger() *zap.Logger { return k.log }
 
-// Close disposes every plugin instance in reverse order of loading, then waits for asynchronous
-// listeners to drain. The kernel's root context is inactive afterwards.
+// Close waits for asynchronous listeners to take what was emitted, then disposes every plugin
+// instance in reverse order of loading, then drains what the disposers emitted. The kernel's root context is inactive afterwards.
 func (k *Kernel) Close(ctx context.Context) error {
+	err := k.waitAsync(ctx)
 	unlock := k.life.lock()
-	err := k.root.unload(Disposed)
+	err = errors.Join(err, k.root.unload(Disposed))
 	unlock()
+	return errors.Join(err, k.waitAsync(ctx))
+}
+
+// waitAsync waits until asynchronous listeners have taken every published event, or ctx ends.
+func (k *Kernel) waitAsync(ctx context.Context) error {
 	done := make(chan struct{})
 	go func() { k.bus.WaitAsync(); close(done) }()
 	select {
 	case <-done:
+		return nil
 	case <-ctx.Done():
-		err = errors.Join(err, ctx.Err())
+		return ctx.Err()
 	}
-	return err
 }
 
 // Fibers returns the plugin instances that are not disposed, in load order.
