@@ -127,9 +127,9 @@ func (l *Loader) Apply(ctx context.Context, entries []Entry) error {
 
 // plan is the diff between the live slots and a prepared composition.
 type plan struct {
-	removes []*slot   // live slots to dispose, in composition order
-	updates []update  // kept slots whose config changed
-	loads   []*slot   // slots to load, in composition order
+	removes []*slot  // live slots to dispose, in composition order
+	updates []update // kept slots whose config changed
+	loads   []*slot  // slots to load, in composition order
 	slots   map[string]*slot
 }
 

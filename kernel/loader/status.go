@@ -36,7 +36,9 @@ func (s Status) describe() string {
 	return s.State
 }
 
-func oneLine(s string) string { return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", "; ")), " ") }
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", "; ")), " ")
+}
 
 // Status returns the state of every entry of the applied composition, in composition order.
 func (l *Loader) Status() []Status {
