@@ -1,0 +1,111 @@
+package app
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cordon-dev/cordon/kernel"
+	"github.com/cordon-dev/cordon/plugins/tools"
+)
+
+// Approve modes of `harness run --approve`.
+const (
+	approveAllowOnce = "allow-once"
+	approveReject    = "reject"
+)
+
+// hostApprover is the host's approval channel, provided as the "approval" service when the
+// composition provides none. A call that arrived over MCP asks the client through elicitation; any
+// other call gets the fixed --approve answer, or Unavailable without one.
+type hostApprover struct {
+	fixed string
+}
+
+var _ tools.Approver = (*hostApprover)(nil)
+
+func (a *hostApprover) Request(ctx context.Context, req tools.ApprovalRequest) (tools.ApprovalOutcome, error) {
+	if err := ctx.Err(); err != nil {
+		return tools.Cancelled, nil
+	}
+	if ss := elicitorFrom(ctx); ss != nil {
+		return elicitApproval(ctx, ss, req)
+	}
+	switch a.fixed {
+	case approveAllowOnce:
+		return tools.AllowedOnce, nil
+	case approveReject:
+		return tools.Rejected, nil
+	}
+	return tools.Unavailable, nil
+}
+
+// approvalSchema is the elicitation form: one required choice.
+var approvalSchema = map[string]any{
+	"type": "object",
+	"properties": map[string]any{
+		"decision": map[string]any{
+			"type":        "string",
+			"title":       "Decision",
+			"enum":        []string{approveAllowOnce, approveReject},
+			"description": "allow-once runs this one call; reject refuses it.",
+		},
+	},
+	"required": []string{"decision"},
+}
+
+// approvalMessage is the text the user sees.
+func approvalMessage(req tools.ApprovalRequest) string {
+	msg := fmt.Sprintf("Allow the %q tool call?", req.ToolName)
+	if req.Reason != "" {
+		msg += " " + req.Reason
+	}
+	return msg
+}
+
+// elicitApproval asks the MCP client. A client without elicitation yields Unavailable; decline is a
+// rejection and cancel a cancellation.
+func elicitApproval(ctx context.Context, ss *mcp.ServerSession, req tools.ApprovalRequest) (tools.ApprovalOutcome, error) {
+	if p := ss.InitializeParams(); p == nil || p.Capabilities == nil || p.Capabilities.Elicitation == nil {
+		return tools.Unavailable, nil
+	}
+	res, err := ss.Elicit(ctx, &mcp.ElicitParams{Message: approvalMessage(req), RequestedSchema: approvalSchema})
+	if err != nil {
+		if ctx.Err() != nil {
+			return tools.Cancelled, nil
+		}
+		return tools.Unavailable, nil
+	}
+	switch res.Action {
+	case "accept":
+		if d, _ := res.Content["decision"].(string); d == approveAllowOnce {
+			return tools.AllowedOnce, nil
+		}
+		return tools.Rejected, nil
+	case "decline":
+		return tools.Rejected, nil
+	}
+	return tools.Cancelled, nil
+}
+
+// hostServicesModule provides the host's approval channel into the kernel.
+func hostServicesModule(a tools.Approver) kernel.Module {
+	return kernel.Module{
+		ID: "harness-host",
+		Apply: func(kc *kernel.Context, _ any) error {
+			_, err := tools.Approval.Provide(kc, a)
+			return err
+		},
+	}
+}
+
+// provideHostServices loads the host's own services after the composition: the approval channel,
+// unless a composed plugin already provides "approval".
+func provideHostServices(k *kernel.Kernel, f *flags) error {
+	if _, ok := tools.Approval.Get(k.Root()); ok {
+		return nil
+	}
+	_, err := k.Root().Load(hostServicesModule(&hostApprover{fixed: f.approve}), nil)
+	return err
+}

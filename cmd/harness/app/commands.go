@@ -1,0 +1,152 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.uber.org/zap"
+)
+
+// cmdServe serves MCP on stdio until the client disconnects or the context ends.
+func cmdServe(ctx context.Context, e *env) error {
+	h, eng, err := composeEngine(ctx, e)
+	if err != nil {
+		return err
+	}
+	defer h.close()
+	mh := newMCPHost(eng, e.o.version, e.cwdHeader())
+	e.log.Info("ready: serving MCP on stdio", zap.String("config", h.source), zap.Strings("tools", toolNames(eng)))
+	t := &mcp.IOTransport{Reader: readCloser(e.o.stdin), Writer: nopWriteCloser{e.o.stdout}}
+	err = mh.serveConn(ctx, t)
+	if ctx.Err() != nil || isClosedErr(err) {
+		return nil
+	}
+	return err
+}
+
+// cmdRun executes the JSON-line protocol on stdin/stdout.
+func cmdRun(ctx context.Context, e *env) error {
+	h, eng, err := composeEngine(ctx, e)
+	if err != nil {
+		return err
+	}
+	defer h.close()
+	e.log.Info("ready: reading JSON lines on stdin", zap.String("config", h.source), zap.Strings("tools", toolNames(eng)))
+	err = newRunner(eng, e.cwdHeader()).serve(ctx, e.o.stdin, e.o.stdout)
+	if ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+// cmdTools prints the tool definitions exactly as tools/list sends them.
+func cmdTools(ctx context.Context, e *env) error {
+	h, eng, err := composeEngine(ctx, e)
+	if err != nil {
+		return err
+	}
+	defer h.close()
+	list := make([]*mcp.Tool, 0)
+	for _, t := range eng.Tools() {
+		list = append(list, mcpTool(t))
+	}
+	return writeJSON(e.o.stdout, list)
+}
+
+// cmdPlugins prints the catalog: one module per line with the services it waits for.
+func cmdPlugins(_ context.Context, e *env) error {
+	catalog, err := buildCatalog(e.o)
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	for _, m := range catalog.Modules() {
+		if len(m.Inject) == 0 {
+			fmt.Fprintln(&b, m.ID)
+			continue
+		}
+		deps := make([]string, len(m.Inject))
+		for i, d := range m.Inject {
+			deps[i] = d.Name()
+		}
+		fmt.Fprintf(&b, "%-24s needs: %s\n", m.ID, strings.Join(deps, ", "))
+	}
+	_, err = io.WriteString(e.o.stdout, b.String())
+	return err
+}
+
+// cmdConfig composes the tree (so a bad composition fails here too) and prints it with each entry's
+// state.
+func cmdConfig(ctx context.Context, e *env) error {
+	h, err := compose(ctx, e.o, e.f, e.log)
+	if err != nil {
+		return err
+	}
+	defer h.close()
+	out, err := h.ld.Dump()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.o.stdout, "# %s\n", h.source)
+	_, err = e.o.stdout.Write(out)
+	return err
+}
+
+func composeEngine(ctx context.Context, e *env) (*host, *toolsEngine, error) {
+	h, err := compose(ctx, e.o, e.f, e.log)
+	if err != nil {
+		return nil, nil, err
+	}
+	eng, err := newToolsEngine(h.k)
+	if err != nil {
+		h.close()
+		return nil, nil, fmt.Errorf("%s: %w", h.source, err)
+	}
+	return h, eng, nil
+}
+
+func toolNames(eng engine) []string {
+	var names []string
+	for _, t := range eng.Tools() {
+		names = append(names, t.Name)
+	}
+	return names
+}
+
+func writeJSON(w io.Writer, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+func readCloser(r io.Reader) io.ReadCloser {
+	if rc, ok := r.(io.ReadCloser); ok {
+		return rc
+	}
+	return io.NopCloser(r)
+}
+
+// nopWriteCloser keeps the process's stdout open when the MCP connection closes.
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// isClosedErr reports whether err only says that the client went away.
+func isClosedErr(err error) bool {
+	if err == nil {
+		return true
+	}
+	s := err.Error()
+	return strings.Contains(s, "EOF") || strings.Contains(s, "closed")
+}

@@ -1,0 +1,64 @@
+// Package app is the harness host as a library: the command line of cmd/harness (serve, run, tools,
+// plugins, config), reusable by custom hosts that add their own plugins.
+//
+// # Commands
+//
+//	harness serve   [--config FILE | --profile NAME] [--cwd DIR] [--log-level LEVEL]
+//	harness run     [--config FILE | --profile NAME] [--cwd DIR] [--log-level LEVEL] [--approve allow-once|reject]
+//	harness tools   print the tool definitions as JSON (exactly what tools/list sends)
+//	harness plugins print the catalog, one module per line with the services it waits for
+//	harness config  compose and print the plugin tree with each entry's state
+//
+// Without --config the embedded profile (default "default": fs-local with cwd = --cwd or the working
+// directory, fs-observation-policy, tools, tool-fs) is composed. Every enabled entry must become
+// active (the boot audit): an unknown plugin, an unknown config key, a bad value or a missing
+// dependency fails at start with a message naming the entry, and exit status 1. Usage errors exit
+// with 2. Logs go to stderr (zap, console encoding); stdout carries only the protocol or the
+// printed output. serve and run log one ready line naming the config and the tools.
+//
+// # serve
+//
+// MCP over stdio with the official Go SDK. One connection is one tools.Session, opened on the first
+// call and ended (Runtime.EndSession) when the connection closes; with --cwd the session header's
+// cwd is set to it, otherwise the provider's default applies. tools/list sends each visible tool's
+// parameter schema byte for byte (and its output schema), with annotations readOnlyHint /
+// destructiveHint; the guidance of the visible tools is the server instructions. tools/call returns
+// the content blocks (text, image), isError, structuredContent = the canonical value on success, and
+// _meta.error = {name, code} on a failure that carries a code. Approval prompts go to the client
+// through elicitation when it declares the capability; otherwise they are unavailable. The protocol
+// versions are limited to those with the initialize handshake, so elicitation during a call works.
+//
+// # run
+//
+// One JSON object per input line:
+//
+//	{"id": any, "tool": "read", "args": {...}, "session": "s1", "cwd": "/abs", "model": "m"}
+//
+// session defaults to "default"; calls naming the same session share one observation owner;
+// "session": null runs a call with no agent session; cwd (absolute) and model set that session's
+// header from this call on (a new session starts with --cwd when given). One line is written and
+// flushed per input line, in order:
+//
+//	{"id", "tool", "isError", "text", "content", "code", "errorName", "value", "meta"}
+//
+// text joins the text blocks with "\n"; content lists the blocks ({"type":"text","text"} or
+// {"type":"image","mediaType","data"}); code/errorName are the error's structured info or null; value
+// is the canonical value on success or null; meta the presentation meta or null. A malformed line
+// (not a JSON object, no tool, a bad session, cwd or model) is answered with isError, code
+// "INVALID_REQUEST", errorName "RequestError", and the run goes on. Every session ends at EOF.
+// Approval prompts are answered by --approve (none: unavailable).
+//
+// # Custom hosts
+//
+// A custom host is the stock harness plus its plugins, in a ten-line main:
+//
+//	func main() {
+//		os.Exit(app.Main(os.Args[1:],
+//			app.WithModules(auditlog.Plugin),
+//			app.WithEntries(app.MustEntry("audit-log", map[string]any{"path": "audit.jsonl"}))))
+//	}
+//
+// WithModules adds catalog entries (a composition names them); WithEntries appends them to the
+// embedded profiles; WithProfile adds or replaces a profile. Modules registered with kernel.Register
+// (blank imports) join the catalog too.
+package app

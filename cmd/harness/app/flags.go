@@ -1,0 +1,72 @@
+package app
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+)
+
+// errUsage marks a command-line error (exit status 2).
+var errUsage = errors.New("usage")
+
+// flags are the parsed command-line options of one command.
+type flags struct {
+	config   string
+	cwd      string // as given; "" when absent
+	profile  string
+	logLevel string
+	approve  string
+	workdir  string // absolute: --cwd or the process working directory
+}
+
+// commands lists the commands with their one-line help, in usage order.
+var commands = []struct{ name, help string }{
+	{"serve", "serve the composed tools over MCP on stdio (one connection = one session)"},
+	{"run", "execute JSON-line tool calls from stdin, one result line per input line on stdout"},
+	{"tools", "print the tool definitions as JSON"},
+	{"plugins", "print the plugin catalog"},
+	{"config", "print the composed plugin tree"},
+}
+
+func usage(w io.Writer, name string) {
+	fmt.Fprintf(w, "usage: %s <command> [flags]\n\ncommands:\n", name)
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.help)
+	}
+	fmt.Fprintf(w, "\nflags:\n"+
+		"  --config FILE      composition YAML (default: the embedded profile)\n"+
+		"  --profile NAME     embedded profile (default %q)\n"+
+		"  --cwd DIR          working directory of sessions and of fs-local (default: the current directory)\n"+
+		"  --log-level LEVEL  debug, info, warn or error (default info); logs go to stderr\n"+
+		"  --approve MODE     run only: answer approval prompts with allow-once or reject\n", DefaultProfile)
+}
+
+// parseFlags parses the flags of command cmd.
+func parseFlags(cmd string, args []string, stderr io.Writer) (*flags, error) {
+	f := &flags{}
+	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&f.config, "config", "", "composition YAML file")
+	fs.StringVar(&f.cwd, "cwd", "", "working directory")
+	fs.StringVar(&f.profile, "profile", "", "embedded profile")
+	fs.StringVar(&f.logLevel, "log-level", "info", "debug, info, warn or error")
+	if cmd == "run" {
+		fs.StringVar(&f.approve, "approve", "", "answer approval prompts: allow-once or reject")
+	}
+	if err := fs.Parse(args); err != nil {
+		return nil, fmt.Errorf("%w: %s: %v", errUsage, cmd, err)
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("%w: %s: unexpected argument %q", errUsage, cmd, fs.Arg(0))
+	}
+	if f.config != "" && f.profile != "" {
+		return nil, fmt.Errorf("%w: %s: --config and --profile are exclusive", errUsage, cmd)
+	}
+	switch f.approve {
+	case "", approveAllowOnce, approveReject:
+	default:
+		return nil, fmt.Errorf("%w: %s: --approve must be allow-once or reject (got %q)", errUsage, cmd, f.approve)
+	}
+	return f, nil
+}

@@ -1,0 +1,96 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"go.uber.org/zap"
+)
+
+// Main runs the harness command line (args without the program name) and returns the exit status:
+// 0 on success, 1 when the command fails (a bad composition included), 2 on a usage error. SIGINT and
+// SIGTERM end serve and run cleanly.
+func Main(args []string, opts ...Option) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return MainContext(ctx, args, opts...)
+}
+
+// MainContext is Main under a caller-supplied context; cancelling it ends serve and run.
+func MainContext(ctx context.Context, args []string, opts ...Option) int {
+	o := defaultOptions()
+	for _, opt := range opts {
+		opt(o)
+	}
+	err := dispatch(ctx, o, args)
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, errUsage):
+		fmt.Fprintf(o.stderr, "%s: %v\n\n", o.name, err)
+		usage(o.stderr, o.name)
+		return 2
+	default:
+		fmt.Fprintf(o.stderr, "%s: %v\n", o.name, err)
+		return 1
+	}
+}
+
+func dispatch(ctx context.Context, o *options, args []string) error {
+	if len(args) == 0 {
+		return fmt.Errorf("%w: no command", errUsage)
+	}
+	cmd := args[0]
+	if cmd == "help" || cmd == "-h" || cmd == "--help" {
+		usage(o.stdout, o.name)
+		return nil
+	}
+	run, ok := commandFuncs[cmd]
+	if !ok {
+		return fmt.Errorf("%w: unknown command %q", errUsage, cmd)
+	}
+	f, err := parseFlags(cmd, args[1:], o.stderr)
+	if err != nil {
+		return err
+	}
+	if f.workdir, err = resolveWorkdir(o, f.cwd); err != nil {
+		return err
+	}
+	log, err := newLogger(o.stderr, f.logLevel, o.name)
+	if err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	defer func() { _ = log.Sync() }()
+	return run(ctx, &env{o: o, f: f, log: log})
+}
+
+// env is what a command runs with.
+type env struct {
+	o   *options
+	f   *flags
+	log *zap.Logger
+}
+
+// cwdHeader is the session header cwd: --cwd when given, otherwise none (the provider default).
+func (e *env) cwdHeader() *string {
+	if e.f.cwd == "" {
+		return nil
+	}
+	return &e.f.workdir
+}
+
+var commandFuncs map[string]func(context.Context, *env) error
+
+func init() {
+	commandFuncs = map[string]func(context.Context, *env) error{
+		"serve":   cmdServe,
+		"run":     cmdRun,
+		"tools":   cmdTools,
+		"plugins": cmdPlugins,
+		"config":  cmdConfig,
+	}
+}

@@ -1,0 +1,133 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"sync/atomic"
+
+	"github.com/cordon-dev/cordon/kernel"
+	"github.com/cordon-dev/cordon/plugins/tools"
+)
+
+// errNoRuntime is returned when the composition has no tools runtime.
+var errNoRuntime = errors.New(`the composition provides no tools runtime (add the "tools" plugin)`)
+
+// toolsEngine adapts the tools runtime of a composed kernel to the front ends. The runtime is looked
+// up on every use, so a reloaded "tools" plugin is picked up.
+type toolsEngine struct {
+	root *kernel.Context
+	seq  atomic.Uint64
+}
+
+var _ engine = (*toolsEngine)(nil)
+
+func newToolsEngine(k *kernel.Kernel) (*toolsEngine, error) {
+	if _, ok := tools.Service.Get(k.Root()); !ok {
+		return nil, errNoRuntime
+	}
+	return &toolsEngine{root: k.Root()}, nil
+}
+
+func (e *toolsEngine) runtime() *tools.Runtime {
+	rt, _ := tools.Service.Get(e.root)
+	return rt
+}
+
+func (e *toolsEngine) Tools() []toolInfo {
+	rt := e.runtime()
+	if rt == nil {
+		return nil
+	}
+	defs := rt.List()
+	out := make([]toolInfo, len(defs))
+	for i, d := range defs {
+		params := d.Parameters
+		if len(params) == 0 {
+			params = json.RawMessage(`{"type":"object","properties":{}}`)
+		}
+		out[i] = toolInfo{
+			Name: d.Name, Description: d.Description, InputSchema: params, OutputSchema: d.OutputSchema,
+			ReadOnly: d.Annotations.ReadOnly, Destructive: d.Annotations.Destructive,
+		}
+	}
+	return out
+}
+
+func (e *toolsEngine) Instructions() string {
+	if rt := e.runtime(); rt != nil {
+		return rt.Guidance()
+	}
+	return ""
+}
+
+func (e *toolsEngine) OpenSession(id string) session {
+	return &toolsSession{eng: e, s: tools.NewSession(id)}
+}
+
+func (e *toolsEngine) Call(ctx context.Context, sess session, tool string, args json.RawMessage) outcome {
+	rt := e.runtime()
+	if rt == nil {
+		text := "Error: " + errNoRuntime.Error()
+		return outcome{IsError: true, Content: []block{{Type: "text", Text: text}}}
+	}
+	call := tools.Call{CallID: "call_" + strconv.FormatUint(e.seq.Add(1), 10), Name: tool, Args: args}
+	if ts, ok := sess.(*toolsSession); ok && ts != nil {
+		call.Session = ts.s
+	}
+	return fromResult(rt.Execute(ctx, call))
+}
+
+// fromResult normalizes a tools.Result.
+func fromResult(r tools.Result) outcome {
+	o := outcome{IsError: r.IsError, Content: make([]block, len(r.Content))}
+	for i, c := range r.Content {
+		o.Content[i] = block{Type: c.Type, Text: c.Text, MediaType: c.MediaType, Data: c.Data}
+	}
+	if r.Error != nil && r.Error.HasCode() {
+		o.Code, o.ErrorName = r.Error.Code, r.Error.Name
+	}
+	if !r.IsError {
+		o.Value = marshalOrNil(r.Value)
+		o.Meta = marshalOrNil(r.Meta)
+	}
+	return o
+}
+
+func marshalOrNil(v any) json.RawMessage {
+	if v == nil {
+		return nil
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+}
+
+// toolsSession is a tools.Session owned by a front end.
+type toolsSession struct {
+	eng *toolsEngine
+	s   *tools.Session
+}
+
+func (t *toolsSession) SetHeader(cwd, model *string) {
+	t.s.UpdateHeader(func(h *tools.Header) {
+		if cwd != nil {
+			h.Cwd = *cwd
+		}
+		if model != nil {
+			h.Model = *model
+		}
+	})
+}
+
+func (t *toolsSession) End() {
+	if rt := t.eng.runtime(); rt != nil {
+		rt.EndSession(context.Background(), t.s)
+	}
+}
