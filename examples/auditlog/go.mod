@@ -1,0 +1,26 @@
+module github.com/cordon-dev/cordon/examples/auditlog
+
+go 1.26.0
+
+require (
+	github.com/cordon-dev/cordon v0.0.0
+	github.com/stretchr/testify v1.12.1
+	go.uber.org/zap v1.28.0
+)
+
+require (
+	github.com/asaskevich/EventBus v0.0.0-20200907212545-49d423059eef // indirect
+	github.com/google/jsonschema-go v0.4.3 // indirect
+	github.com/modelcontextprotocol/go-sdk v1.8.0 // indirect
+	github.com/segmentio/asm v1.1.3 // indirect
+	github.com/segmentio/encoding v0.5.4 // indirect
+	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
+	go.uber.org/multierr v1.10.0 // indirect
+	go.yaml.in/yaml/v3 v3.0.6 // indirect
+	golang.org/x/oauth2 v0.35.0 // indirect
+	golang.org/x/sync v0.20.0 // indirect
+	golang.org/x/sys v0.50.0 // indirect
+	golang.org/x/time v0.15.0 // indirect
+)
+
+replace github.com/cordon-dev/cordon => ../..
