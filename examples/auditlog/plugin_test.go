@@ -25,8 +25,10 @@ var echoTool = kernel.Define[struct{}]("test-echo", func(kc *kernel.Context, _ s
 	render := func(_ json.RawMessage, v any) []tools.Content { return []tools.Content{tools.TextContent("ok")} }
 	if _, err := rt.Register(kc, tools.Definition{
 		Name: "echo", Description: "Echo.",
-		Execute: func(_ context.Context, args json.RawMessage, _ *tools.Exec) (any, error) { return map[string]any{}, nil },
-		Render:  render,
+		Execute: func(_ context.Context, args json.RawMessage, _ *tools.Exec) (any, error) {
+			return map[string]any{}, nil
+		},
+		Render: render,
 	}); err != nil {
 		return err
 	}
