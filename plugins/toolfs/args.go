@@ -1,0 +1,136 @@
+package toolfs
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+	"strconv"
+
+	"github.com/cordon-dev/cordon/plugins/tools"
+)
+
+// The tools' own argument errors: plain errors (no code), as in the reference.
+var (
+	errBlankPath      = errors.New("file_path must be a non-empty string")
+	errOffset         = errors.New("offset must be a positive integer")
+	errLimit          = errors.New("limit must be a positive integer")
+	errOldStringEmpty = errors.New("old_string must be a non-empty string")
+	errSameStrings    = errors.New("old_string and new_string must differ")
+)
+
+// readInput is a validated read request.
+type readInput struct {
+	filePath      string
+	offset, limit int
+}
+
+// parseReadArgs validates schema-valid read arguments, in order: a blank file_path, the offset,
+// the limit, then the limit against maxLimit (which is also the default limit).
+func parseReadArgs(raw json.RawMessage, maxLimit int) (readInput, error) {
+	var a struct {
+		FilePath string   `json:"file_path"`
+		Offset   *float64 `json:"offset"`
+		Limit    *float64 `json:"limit"`
+	}
+	if err := tools.DecodeArgs(raw, &a); err != nil {
+		return readInput{}, err
+	}
+	if isBlank(a.FilePath) {
+		return readInput{}, errBlankPath
+	}
+	in := readInput{filePath: a.FilePath, offset: 1, limit: maxLimit}
+	if a.Offset != nil {
+		if !isPositiveInteger(*a.Offset) {
+			return readInput{}, errOffset
+		}
+		in.offset = toInt(*a.Offset)
+	}
+	if a.Limit != nil {
+		if !isPositiveInteger(*a.Limit) {
+			return readInput{}, errLimit
+		}
+		if *a.Limit > float64(maxLimit) {
+			return readInput{}, errors.New("limit must be less than or equal to " + strconv.Itoa(maxLimit))
+		}
+		in.limit = int(math.Min(*a.Limit, float64(maxLimit)))
+	}
+	return in, nil
+}
+
+// writeInput is a validated write request; content may be empty.
+type writeInput struct {
+	filePath, content string
+}
+
+func parseWriteArgs(raw json.RawMessage) (writeInput, error) {
+	var a struct {
+		FilePath string `json:"file_path"`
+		Content  string `json:"content"`
+	}
+	if err := tools.DecodeArgs(raw, &a); err != nil {
+		return writeInput{}, err
+	}
+	if isBlank(a.FilePath) {
+		return writeInput{}, errBlankPath
+	}
+	return writeInput{filePath: a.FilePath, content: a.Content}, nil
+}
+
+// editInput is a validated edit request.
+type editInput struct {
+	filePath, oldString, newString string
+	replaceAll                     bool
+}
+
+// parseEditArgs validates, in order: a blank file_path, an empty (not trimmed) old_string, and
+// old_string equal to new_string (exact comparison, before any line-ending normalization).
+func parseEditArgs(raw json.RawMessage) (editInput, error) {
+	var a struct {
+		FilePath   string `json:"file_path"`
+		OldString  string `json:"old_string"`
+		NewString  string `json:"new_string"`
+		ReplaceAll *bool  `json:"replace_all"`
+	}
+	if err := tools.DecodeArgs(raw, &a); err != nil {
+		return editInput{}, err
+	}
+	if isBlank(a.FilePath) {
+		return editInput{}, errBlankPath
+	}
+	if a.OldString == "" {
+		return editInput{}, errOldStringEmpty
+	}
+	if a.OldString == a.NewString {
+		return editInput{}, errSameStrings
+	}
+	in := editInput{filePath: a.FilePath, oldString: a.OldString, newString: a.NewString}
+	if a.ReplaceAll != nil {
+		in.replaceAll = *a.ReplaceAll
+	}
+	return in, nil
+}
+
+// rawFilePath returns the file_path argument as given (presentation meta uses the raw, often
+// relative, spelling), or "" when it cannot be decoded.
+func rawFilePath(raw json.RawMessage) string {
+	var a struct {
+		FilePath string `json:"file_path"`
+	}
+	_ = tools.DecodeArgs(raw, &a)
+	return a.FilePath
+}
+
+// isBlank reports whether s is empty after trimming the characters JavaScript's String.trim
+// removes (WhiteSpace and LineTerminator, including U+FEFF but not U+0085).
+func isBlank(s string) bool {
+	for _, r := range s {
+		switch {
+		case r == '\t', r == '\n', r == '\v', r == '\f', r == '\r', r == ' ', r == 0xA0, r == 0x1680,
+			r >= 0x2000 && r <= 0x200A, r == 0x2028, r == 0x2029, r == 0x202F, r == 0x205F,
+			r == 0x3000, r == 0xFEFF:
+		default:
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,99 @@
+package toolfs
+
+import (
+	"fmt"
+	"math"
+)
+
+// Default read caps.
+const (
+	// DefaultReadLimit is the default and maximum number of lines of one read.
+	DefaultReadLimit = 2000
+	// DefaultReadMaxLineLength is the number of code points kept per line before truncation.
+	DefaultReadMaxLineLength = 2000
+	// DefaultReadMaxBytes is the byte cap on the selected lines of one read (50 KiB).
+	DefaultReadMaxBytes = 50 * 1024
+	// DefaultReadStreamMinSize is the size from which a file is streamed instead of read whole (10 MiB).
+	DefaultReadStreamMinSize = 10 * 1024 * 1024
+)
+
+// Config is the configuration of the tool-fs plugin. Every key must be a positive integer. The
+// fields are JSON numbers (float64) so that a fractional or NaN value decodes and is refused with
+// the reference message (`tool-fs: <key> must be a positive integer`) rather than a decoder error.
+// Go callers should start from DefaultConfig: a zero field is invalid, not "default".
+type Config struct {
+	// ReadLimit is the default and maximum limit of one read; it is also named in the schema.
+	ReadLimit float64 `json:"readLimit" yaml:"readLimit"`
+	// ReadMaxLineLength is the number of code points kept per line before the truncation suffix.
+	ReadMaxLineLength float64 `json:"readMaxLineLength" yaml:"readMaxLineLength"`
+	// ReadMaxBytes caps the bytes of the selected lines of one read.
+	ReadMaxBytes float64 `json:"readMaxBytes" yaml:"readMaxBytes"`
+	// ReadStreamMinSize: files whose size is at least this (or unknown) are streamed.
+	ReadStreamMinSize float64 `json:"readStreamMinSize" yaml:"readStreamMinSize"`
+}
+
+// DefaultConfig returns the configuration with every default applied.
+func DefaultConfig() Config {
+	var c Config
+	c.Defaults()
+	return c
+}
+
+// Defaults fills every field with its default (the kernel calls it before decoding).
+func (c *Config) Defaults() {
+	c.ReadLimit = DefaultReadLimit
+	c.ReadMaxLineLength = DefaultReadMaxLineLength
+	c.ReadMaxBytes = DefaultReadMaxBytes
+	c.ReadStreamMinSize = DefaultReadStreamMinSize
+}
+
+// Validate checks, in order, that readLimit, readMaxLineLength, readMaxBytes and readStreamMinSize
+// are positive integers.
+func (c *Config) Validate() error {
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{
+		{"readLimit", c.ReadLimit},
+		{"readMaxLineLength", c.ReadMaxLineLength},
+		{"readMaxBytes", c.ReadMaxBytes},
+		{"readStreamMinSize", c.ReadStreamMinSize},
+	} {
+		if !isPositiveInteger(f.v) {
+			return fmt.Errorf("tool-fs: %s must be a positive integer", f.name)
+		}
+	}
+	return nil
+}
+
+// isPositiveInteger reports whether v is finite, integral and at least 1.
+func isPositiveInteger(v float64) bool {
+	return !math.IsNaN(v) && !math.IsInf(v, 0) && v == math.Trunc(v) && v >= 1
+}
+
+// maxSafeInteger is 2^53, the largest count the caps need to represent exactly; larger values
+// saturate so that window arithmetic cannot overflow.
+const maxSafeInteger = 1 << 53
+
+// toInt converts a validated positive integer to int, saturating at maxSafeInteger.
+func toInt(v float64) int {
+	if v >= maxSafeInteger {
+		return maxSafeInteger
+	}
+	return int(v)
+}
+
+// caps are the resolved read caps.
+type caps struct {
+	limit, maxLineLength, maxBytes int
+	streamMinSize                  int64
+}
+
+func (c Config) caps() caps {
+	return caps{
+		limit:         toInt(c.ReadLimit),
+		maxLineLength: toInt(c.ReadMaxLineLength),
+		maxBytes:      toInt(c.ReadMaxBytes),
+		streamMinSize: int64(toInt(c.ReadStreamMinSize)),
+	}
+}

@@ -1,0 +1,49 @@
+// Package toolfs is the plugin "tool-fs": the model-facing read, write and edit tools over the
+// ctx.fs seam (package fs), registered in the ctx.tools runtime (package tools).
+//
+// The plugin owns the schemas, the argument checks, read windowing and rendering, the result
+// envelopes, the diff presentation meta, the model-facing remedies and the guidance sections. It
+// talks to the mounted fs.FileSystem directly and to any observation policy only through the fs/*
+// events: with no policy the intent waterfalls fall through to "no guard" and write and edit are
+// unconditional (still atomic).
+//
+// # Contract
+//
+//   - read: resolve (session cwd, spec 4.4), exactly one Stat, then ReadText for files below
+//     readStreamMinSize or StreamText otherwise (or when the size is unknown), the window, and
+//     fs/observed present at the Stat's version. A missing file emits fs/observed absent, then fails
+//     FS_NOT_FOUND; a non-regular file fails FS_NOT_REGULAR_FILE without an observation; an offset
+//     past the end fails FS_NOT_FOUND `offset N is out of range for "<p>" (T lines)` without one.
+//     read is concurrency-safe. Read errors are never remediated.
+//   - write: resolve, the fs/write-intent waterfall (default nil), WriteText, fs/observed present
+//     at the outcome's version. No Stat.
+//   - edit: resolve, the fs/edit-intent waterfall (default nil; a decider may refuse), EditText,
+//     fs/observed present at the outcome's version. No Stat.
+//   - Remedies (write and edit only): FS_STALE_VERSION keeps its reason and gains
+//     " — re-read the file, then retry"; every FS_NOT_OBSERVED becomes exactly
+//     `cannot modify "<p>": file has not been read — read the file, then retry` (DESIGN.md). The
+//     code is kept and the original error is the cause.
+//   - Every fs/* dispatch passes the call's *tools.Exec as the actor.
+//
+// # The read window
+//
+// Window consumes text in chunks (strings or bytes; boundaries carry no meaning) and never retains
+// them. Lines end at '\n' only, one trailing '\r' is dropped, a final '\n' starts no line. Memory is
+// bounded independently of the file: lines before the offset and after the selection are only
+// counted, in bulk, and the current line keeps at most readMaxLineLength+1 code points (the unit is
+// the Unicode code point, DESIGN.md). The byte cap counts the selected line texts (after
+// truncation, suffix included) plus one byte per joining newline.
+//
+// # Presentation meta
+//
+// read: {path, offset, lines, totalLines, lang?}, lang from the extension (LangFromPath).
+// write: {diffs: []} for a create or a declined basis, else the hunks of before/after.
+// edit: the hunks of before/after. Hunks (ComputeHunkDiffs) come from a line diff with three lines
+// of context; changes separated by at most six unchanged lines share a hunk. Diff paths use the raw
+// file_path argument.
+//
+// # Sandbox
+//
+// The per-call sandbox policy of write and edit (spec 4.10) is a hook (sandboxHook); this build
+// resolves no policy and advertises no escalation fields.
+package toolfs

@@ -1,0 +1,66 @@
+package toolfs
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/tools"
+)
+
+func (s *suite) editDefinition() tools.Definition {
+	return tools.Definition{
+		Name:         "edit",
+		Description:  editDescription,
+		Parameters:   editParameters,
+		OutputSchema: editOutputSchema,
+		Execute:      s.edit,
+		Render: func(args json.RawMessage, value any) []tools.Content {
+			replaceAll := false
+			if in, err := parseEditArgs(args); err == nil {
+				replaceAll = in.replaceAll
+			}
+			return []tools.Content{tools.TextContent(RenderEdit(asValue[EditValue](value), replaceAll))}
+		},
+		PresentationMeta: func(args json.RawMessage, value any) any {
+			v := asValue[EditValue](value)
+			return DiffMeta{Diffs: ComputeHunkDiffs(rawFilePath(args), v.Before, v.After)}
+		},
+		Guidance:    editGuidance(),
+		Annotations: tools.Annotations{Destructive: true},
+	}
+}
+
+// edit is the body of the edit tool: no Stat; the guard comes from the single-slot
+// fs/edit-intent waterfall (which may refuse), and both the refusal and the provider's failure are
+// remediated for the model.
+func (s *suite) edit(ctx context.Context, args json.RawMessage, exec *tools.Exec) (any, error) {
+	in, err := parseEditArgs(args)
+	if err != nil {
+		return nil, err
+	}
+	policy, err := s.sandbox.resolvePolicy(ctx, "edit", args, exec)
+	if err != nil {
+		return nil, err
+	}
+	target, err := s.fs.Resolve(ctx, in.filePath, fs.ResolveOptions{Cwd: mutationBase(policy, exec, in.filePath)})
+	if err != nil {
+		return nil, err
+	}
+	guard, err := fs.EditIntentEvent.Run(ctx, s.kc, fs.IntentArgs{Target: target, Actor: exec}, noEditGuard)
+	if err != nil {
+		return nil, remediate(s.sandbox.mapError(err, policy), target.DisplayPath)
+	}
+	req := fs.EditRequest{OldString: in.oldString, NewString: in.newString, ReplaceAll: in.replaceAll}
+	out, err := s.fs.EditText(ctx, target, req, guard, policy)
+	if err != nil {
+		return nil, remediate(s.sandbox.mapError(err, policy), target.DisplayPath)
+	}
+	if err := s.observe(ctx, target, fs.Present(out.Version), exec); err != nil {
+		return nil, err
+	}
+	return EditValue{Path: target.DisplayPath, Before: out.Before, After: out.After}, nil
+}
+
+// noEditGuard is the default of fs/edit-intent: no guard.
+func noEditGuard() (*fs.EditGuard, error) { return nil, nil }

@@ -1,0 +1,54 @@
+package toolfs
+
+import (
+	"encoding/json"
+
+	"github.com/cordon-dev/cordon/kernel"
+	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/tools"
+)
+
+// ID is the catalog name of the plugin.
+const ID = "tool-fs"
+
+// Plugin is the tool-fs module. It stays pending until both the fs and the tools services exist,
+// then registers read, write and edit (with their guidance sections) as effects of its own
+// context: disposing the plugin removes all three.
+var Plugin = kernel.Define[Config](ID, apply, fs.Service.Dep(), tools.Service.Dep())
+
+// suite is one loaded instance: the services it uses and its resolved caps.
+type suite struct {
+	kc      *kernel.Context
+	fs      fs.FileSystem
+	caps    caps
+	sandbox sandboxHook
+}
+
+func apply(kc *kernel.Context, cfg Config) error {
+	s := &suite{kc: kc, fs: fs.Service.Must(kc), caps: cfg.caps(), sandbox: noSandbox{}}
+	rt := tools.Service.Must(kc)
+	for _, def := range []tools.Definition{s.readDefinition(), s.writeDefinition(), s.editDefinition()} {
+		if _, err := rt.Register(kc, def); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// asValue converts a value the runtime hands back to a projector into T: the body's own value, or
+// (after a post-execute replacement) any JSON-shaped value.
+func asValue[T any](v any) T {
+	switch x := v.(type) {
+	case T:
+		return x
+	case *T:
+		if x != nil {
+			return *x
+		}
+	}
+	var out T
+	if b, err := json.Marshal(v); err == nil {
+		_ = json.Unmarshal(b, &out)
+	}
+	return out
+}

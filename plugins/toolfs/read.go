@@ -1,0 +1,106 @@
+package toolfs
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/tools"
+)
+
+func (s *suite) readDefinition() tools.Definition {
+	return tools.Definition{
+		Name:         "read",
+		Description:  readDescription,
+		Parameters:   readParameters(s.caps.limit),
+		OutputSchema: readOutputSchema,
+		Execute:      s.read,
+		Render: func(args json.RawMessage, value any) []tools.Content {
+			limit := s.caps.limit
+			if in, err := parseReadArgs(args, s.caps.limit); err == nil {
+				limit = in.limit
+			}
+			return []tools.Content{tools.TextContent(RenderRead(asValue[ReadValue](value), limit))}
+		},
+		PresentationMeta: func(_ json.RawMessage, value any) any {
+			return readMetaOf(asValue[ReadValue](value))
+		},
+		// Observation races fail closed: guarded mutations re-check the version under their lock.
+		ConcurrencySafe: func(json.RawMessage) bool { return true },
+		Guidance:        readGuidance(),
+		Annotations:     tools.Annotations{ReadOnly: true, Idempotent: true},
+	}
+}
+
+// read is the body of the read tool: resolve, one Stat, then the whole text or a stream into the
+// window, then the present observation at the Stat's version (spec 4.5 and 4.11).
+func (s *suite) read(ctx context.Context, args json.RawMessage, exec *tools.Exec) (any, error) {
+	in, err := parseReadArgs(args, s.caps.limit)
+	if err != nil {
+		return nil, err
+	}
+	target, err := s.fs.Resolve(ctx, in.filePath, fs.ResolveOptions{Cwd: sessionCwd(exec.Header().Cwd, in.filePath)})
+	if err != nil {
+		return nil, err
+	}
+	info, err := s.fs.Stat(ctx, target)
+	if err != nil {
+		return nil, err
+	}
+	if info == nil {
+		if err := s.observe(ctx, target, fs.Absent(), exec); err != nil {
+			return nil, err
+		}
+		return nil, fs.ReadNotFound(target.DisplayPath, nil)
+	}
+	if info.Type != fs.TypeFile {
+		return nil, fs.ReadNotRegular(target.DisplayPath)
+	}
+
+	w := NewWindow(WindowRequest{Offset: in.offset, Limit: in.limit, MaxLineLength: s.caps.maxLineLength, MaxBytes: s.caps.maxBytes})
+	if !info.HasSize || info.Size >= s.caps.streamMinSize {
+		if err := s.streamInto(ctx, target, w); err != nil {
+			return nil, err
+		}
+	} else {
+		text, err := s.fs.ReadText(ctx, target)
+		if err != nil {
+			return nil, err
+		}
+		_, _ = w.WriteString(text)
+	}
+	res, err := w.Finish(target.DisplayPath)
+	if err != nil {
+		var oe *OffsetOutOfRangeError
+		if errors.As(err, &oe) {
+			return nil, fs.OffsetOutOfRange(oe.Offset, oe.DisplayPath, oe.TotalLines)
+		}
+		return nil, err
+	}
+	if err := s.observe(ctx, target, fs.Present(info.Version), exec); err != nil {
+		return nil, err
+	}
+	return ReadValue{Path: target.DisplayPath, Offset: in.offset, Lines: res.Lines, TotalLines: res.TotalLines}, nil
+}
+
+// streamInto feeds the provider's text stream into w.
+func (s *suite) streamInto(ctx context.Context, target fs.Target, w *Window) error {
+	seq, err := s.fs.StreamText(ctx, target)
+	if err != nil {
+		return err
+	}
+	for chunk, err := range seq {
+		if err != nil {
+			return err
+		}
+		_, _ = w.WriteString(chunk)
+	}
+	return nil
+}
+
+// observe emits fs/observed with the call's execution as the actor. A listener's error fails the
+// call (the contract: recorders are side-effect-only and should not fail).
+func (s *suite) observe(ctx context.Context, target fs.Target, obs fs.Observation, exec *tools.Exec) error {
+	return fs.ObservedEvent.Emit(ctx, s.kc, fs.ObservedArgs{Target: target, Observation: obs, Actor: exec})
+}

@@ -1,0 +1,35 @@
+package toolfs
+
+import (
+	"errors"
+
+	"github.com/cordon-dev/cordon/plugins/fs"
+)
+
+// The remedies appended at the model boundary of write and edit (space, EM DASH, space).
+const (
+	staleRemedy       = " — re-read the file, then retry"
+	notObservedSuffix = ": file has not been read — read the file, then retry"
+)
+
+// remediate rewrites a failure of the mutation step of write or edit for the model:
+//
+//   - FS_STALE_VERSION keeps the provider's reason and gains " — re-read the file, then retry";
+//   - every FS_NOT_OBSERVED, whichever layer raised it, becomes exactly
+//     `cannot modify "<p>": file has not been read — read the file, then retry` (DESIGN.md);
+//   - anything else is returned unchanged (the same error value).
+//
+// The rewritten error keeps the code and has the original error as its cause.
+func remediate(err error, displayPath string) error {
+	var fe *fs.Error
+	if !errors.As(err, &fe) {
+		return err
+	}
+	switch fe.Kind {
+	case fs.CodeStaleVersion:
+		return fs.NewError(fs.CodeStaleVersion, fe.Message+staleRemedy, err)
+	case fs.CodeNotObserved:
+		return fs.NewError(fs.CodeNotObserved, `cannot modify "`+displayPath+`"`+notObservedSuffix, err)
+	}
+	return err
+}

@@ -1,0 +1,52 @@
+package toolfs
+
+import (
+	"encoding/json"
+	"strconv"
+)
+
+// The tool descriptions sent to the model.
+const (
+	readDescription  = "Read a UTF-8 text file and return line-numbered content."
+	writeDescription = "Create or fully replace a UTF-8 text file."
+	editDescription  = "Edit an existing UTF-8 text file by replacing literal text."
+)
+
+// readParameters is the read schema; limitDefault is interpolated into the limit description.
+func readParameters(limitDefault int) json.RawMessage {
+	return json.RawMessage(`{"type":"object","properties":{` +
+		`"file_path":{"type":"string","description":"Path to read, resolved by the filesystem backend."},` +
+		`"offset":{"type":"number","description":"1-based first line to return. Defaults to 1."},` +
+		`"limit":{"type":"number","description":"Maximum number of lines to return. Defaults to ` + strconv.Itoa(limitDefault) + `."}` +
+		`},"required":["file_path"]}`)
+}
+
+var writeParameters = json.RawMessage(`{"type":"object","properties":{` +
+	`"file_path":{"type":"string","description":"Path to write, resolved by the filesystem backend."},` +
+	`"content":{"type":"string","description":"Full UTF-8 text content to write."}` +
+	`},"required":["file_path","content"]}`)
+
+var editParameters = json.RawMessage(`{"type":"object","properties":{` +
+	`"file_path":{"type":"string","description":"Path to edit, resolved by the filesystem backend."},` +
+	`"old_string":{"type":"string","description":"Literal text to replace. Must match exactly."},` +
+	`"new_string":{"type":"string","description":"Literal replacement text. Use an empty string to delete the match."},` +
+	`"replace_all":{"type":"boolean","description":"Replace all matches. Defaults to false; when false, old_string must appear exactly once."}` +
+	`},"required":["file_path","old_string","new_string"]}`)
+
+// The output (canonical value) schemas: closed objects, every field required.
+var (
+	readOutputSchema = json.RawMessage(`{"type":"object","additionalProperties":false,"properties":{` +
+		`"path":{"type":"string"},"offset":{"type":"integer"},` +
+		`"lines":{"type":"array","items":{"type":"object","additionalProperties":false,` +
+		`"properties":{"number":{"type":"integer"},"text":{"type":"string"}},"required":["number","text"]}},` +
+		`"totalLines":{"type":"integer"}},"required":["path","offset","lines","totalLines"]}`)
+
+	writeOutputSchema = json.RawMessage(`{"type":"object","additionalProperties":false,"properties":{` +
+		`"path":{"type":"string"},"operation":{"type":"string","enum":["create","update"]},` +
+		`"before":{"oneOf":[{"type":"string"},{"type":"null"}]},"after":{"type":"string"}},` +
+		`"required":["path","operation","before","after"]}`)
+
+	editOutputSchema = json.RawMessage(`{"type":"object","additionalProperties":false,"properties":{` +
+		`"path":{"type":"string"},"before":{"type":"string"},"after":{"type":"string"}},` +
+		`"required":["path","before","after"]}`)
+)

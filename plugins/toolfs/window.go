@@ -1,0 +1,272 @@
+package toolfs
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"unsafe"
+)
+
+// Line is one numbered line of a read window: its 1-based number in the file and its text without
+// the line break (and without one trailing carriage return), possibly truncated.
+type Line struct {
+	Number int    `json:"number"`
+	Text   string `json:"text"`
+}
+
+// WindowRequest is a resolved read window: the caller has already applied its defaults and caps.
+// Every field must be at least 1.
+type WindowRequest struct {
+	// Offset is the 1-based first line to return.
+	Offset int
+	// Limit is the maximum number of lines to return.
+	Limit int
+	// MaxLineLength is the number of Unicode code points kept per line before the truncation suffix.
+	MaxLineLength int
+	// MaxBytes caps the UTF-8 bytes of the selected line texts plus one byte per joining newline.
+	MaxBytes int
+}
+
+// WindowResult is what a Window produces: the selected lines, the exact number of lines in the
+// input, and whether selection stopped at the byte cap.
+type WindowResult struct {
+	Lines            []Line
+	TotalLines       int
+	TruncatedByBytes bool
+}
+
+// ErrOffsetOutOfRange is the sentinel matched (errors.Is) by the error Window.Finish returns when
+// the requested offset lies past the end of the input.
+var ErrOffsetOutOfRange = fmt.Errorf("offset is out of range")
+
+// OffsetOutOfRangeError reports a window whose offset lies past the last line. Its message is the
+// model-facing text; the read tool wraps it in the seam's FS_NOT_FOUND error.
+type OffsetOutOfRangeError struct {
+	Offset      int
+	TotalLines  int
+	DisplayPath string
+}
+
+// Error renders `offset <offset> is out of range for "<p>" (<total> lines)`.
+func (e *OffsetOutOfRangeError) Error() string {
+	return "offset " + strconv.Itoa(e.Offset) + " is out of range for \"" + e.DisplayPath + "\" (" +
+		strconv.Itoa(e.TotalLines) + " lines)"
+}
+
+// Is makes errors.Is(err, ErrOffsetOutOfRange) true.
+func (e *OffsetOutOfRangeError) Is(target error) bool { return target == ErrOffsetOutOfRange }
+
+// Window builds one read window from text delivered in chunks whose boundaries carry no meaning.
+// Lines end at '\n' only; one trailing '\r' per line is dropped; a trailing '\n' at the end of the
+// input does not start another line. Scanning always runs to the end so TotalLines is exact.
+//
+// Memory is bounded independently of the input: the current line keeps at most MaxLineLength+1
+// code points (one more proves overflow), lines before the offset and after the selection are only
+// counted (newlines are counted in bulk), and the selected lines are bounded by Limit and MaxBytes.
+// Window never retains the chunks it is given. The zero Window is not usable; use NewWindow.
+type Window struct {
+	req WindowRequest
+
+	completed int  // lines completed so far
+	open      bool // at least one byte of the next line has been seen
+
+	line      []byte // bytes kept of the current selected line
+	lineRunes int    // code points started in line
+	lineFull  bool   // the current line overflowed the buffer; the rest is discarded
+
+	lines    []Line
+	outBytes int
+	capped   bool
+}
+
+// NewWindow returns a Window for req. Values below 1 are raised to 1.
+func NewWindow(req WindowRequest) *Window {
+	req.Offset = max(req.Offset, 1)
+	req.Limit = max(req.Limit, 1)
+	req.MaxLineLength = max(req.MaxLineLength, 1)
+	req.MaxBytes = max(req.MaxBytes, 1)
+	return &Window{req: req}
+}
+
+// selecting reports whether the next completed line may still be selected.
+func (w *Window) selecting() bool { return !w.capped && len(w.lines) < w.req.Limit }
+
+// WriteString consumes the next chunk of text. It never fails.
+func (w *Window) WriteString(s string) (int, error) {
+	if len(s) == 0 {
+		return 0, nil
+	}
+	// A read-only view: Write never mutates or retains its argument.
+	return w.Write(unsafe.Slice(unsafe.StringData(s), len(s)))
+}
+
+// Write consumes the next chunk of text. It never fails; it implements io.Writer so a Window can
+// be the destination of io.Copy.
+func (w *Window) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		if !w.selecting() {
+			w.countOnly(p)
+			return n, nil
+		}
+		if next := w.completed + 1; next < w.req.Offset {
+			rest, done := w.skip(p, w.req.Offset-next)
+			if !done {
+				return n, nil
+			}
+			p = rest
+			continue
+		}
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			w.appendLine(p)
+			w.open = true
+			return n, nil
+		}
+		w.appendLine(p[:i])
+		w.flushSelected()
+		p = p[i+1:]
+	}
+	return n, nil
+}
+
+// countOnly counts the lines of p in bulk (selection is over).
+func (w *Window) countOnly(p []byte) {
+	c := bytes.Count(p, newline)
+	w.completed += c
+	if c == 0 {
+		w.open = true
+	} else {
+		w.open = p[len(p)-1] != '\n'
+	}
+}
+
+// skip consumes up to need line breaks of p without keeping any text. It reports the rest of p
+// after the need-th break and true, or false when p held fewer breaks (all consumed).
+func (w *Window) skip(p []byte, need int) ([]byte, bool) {
+	c := bytes.Count(p, newline)
+	if c < need {
+		w.completed += c
+		if c == 0 {
+			w.open = true
+		} else {
+			w.open = p[len(p)-1] != '\n'
+		}
+		return nil, false
+	}
+	for range need {
+		i := bytes.IndexByte(p, '\n')
+		p = p[i+1:]
+	}
+	w.completed += need
+	w.open = false
+	return p, true
+}
+
+var newline = []byte{'\n'}
+
+// appendLine adds seg to the current selected line, keeping at most MaxLineLength+1 code points.
+// Code points are counted by their leading bytes, so a sequence split across chunks counts once.
+func (w *Window) appendLine(seg []byte) {
+	if w.lineFull || len(seg) == 0 {
+		return
+	}
+	limit := w.req.MaxLineLength + 1
+	// Fast path: even if every byte started a code point, the segment fits.
+	if w.lineRunes+len(seg) <= limit {
+		w.line = append(w.line, seg...)
+		w.lineRunes += countLeading(seg)
+		return
+	}
+	for i, b := range seg {
+		if b&0xC0 != 0x80 {
+			if w.lineRunes == limit {
+				w.line = append(w.line, seg[:i]...)
+				w.lineFull = true
+				return
+			}
+			w.lineRunes++
+		}
+	}
+	w.line = append(w.line, seg...)
+}
+
+// countLeading counts the bytes of p that are not UTF-8 continuation bytes.
+func countLeading(p []byte) int {
+	n := 0
+	for _, b := range p {
+		if b&0xC0 != 0x80 {
+			n++
+		}
+	}
+	return n
+}
+
+// flushSelected completes the current line, which is eligible for selection.
+func (w *Window) flushSelected() {
+	w.completed++
+	w.open = false
+	buf := w.line
+	if len(buf) > 0 && buf[len(buf)-1] == '\r' {
+		buf = buf[:len(buf)-1]
+	}
+	text := truncateLine(buf, w.req.MaxLineLength)
+	w.line = w.line[:0]
+	w.lineRunes = 0
+	w.lineFull = false
+
+	cost := len(text)
+	if len(w.lines) > 0 {
+		cost++
+	}
+	if w.outBytes+cost > w.req.MaxBytes {
+		w.capped = true
+		w.line = nil
+		return
+	}
+	w.outBytes += cost
+	w.lines = append(w.lines, Line{Number: w.completed, Text: text})
+	if !w.selecting() {
+		w.line = nil
+	}
+}
+
+// truncateLine returns buf as a string, cut to maxLen code points plus the truncation suffix when
+// it is longer.
+func truncateLine(buf []byte, maxLen int) string {
+	if len(buf) <= maxLen {
+		return string(buf)
+	}
+	seen := 0
+	for i := range buf {
+		if buf[i]&0xC0 != 0x80 {
+			if seen == maxLen {
+				return string(buf[:i]) + "... (line truncated to " + strconv.Itoa(maxLen) + " chars)"
+			}
+			seen++
+		}
+	}
+	return string(buf)
+}
+
+// Finish ends the input: a pending unterminated line is completed, then the offset is checked. It
+// returns *OffsetOutOfRangeError (naming displayPath) when the window is not byte-capped and the
+// offset lies past the last line, except offset 1 on empty input.
+func (w *Window) Finish(displayPath string) (WindowResult, error) {
+	if w.open {
+		if w.selecting() && w.completed+1 >= w.req.Offset {
+			w.flushSelected()
+		} else {
+			w.completed++
+			w.open = false
+		}
+	}
+	res := WindowResult{Lines: w.lines, TotalLines: w.completed, TruncatedByBytes: w.capped}
+	if res.Lines == nil {
+		res.Lines = []Line{}
+	}
+	if !w.capped && w.req.Offset > w.completed && !(w.completed == 0 && w.req.Offset == 1) {
+		return res, &OffsetOutOfRangeError{Offset: w.req.Offset, TotalLines: w.completed, DisplayPath: displayPath}
+	}
+	return res, nil
+}
