@@ -1,0 +1,30 @@
+// Package kernelfx wires a kernel into an fx application: fx wires the process, the kernel runs
+// the plugins.
+//
+// A plugin package contributes its module to the catalog with Plugin, which adds it to the fx
+// value group "kernel.modules"; it registers nothing at fx time:
+//
+//	var Module = fx.Module("fs-local", kernelfx.Plugin(Plugin))
+//
+// A host adds Module, supplies a *zap.Logger and a Composition (or YAML), and optionally WithZap
+// so that fx's own events go to the same logger:
+//
+//	fx.New(
+//		kernelfx.Module, kernelfx.WithZap(),
+//		fslocal.Module, toolfs.Module,
+//		kernelfx.YAML(config),
+//		fx.Supply(logger),
+//	)
+//
+// Module provides *kernel.Kernel and *loader.Loader. The kernel's catalog is kernel.DefaultCatalog
+// (modules registered from init) plus the group; the same module value arriving both ways is kept
+// once, while two different modules with one id fail the app (ErrDuplicateModule). Each plugin
+// instance logs through its own logger, named after its module under "kernel".
+//
+// On start the composition is applied (see package loader) and audited. Start fails, with an error
+// naming the entry, when an entry is unknown, has a bad config or fails to load, and when the audit
+// finds an entry Failed or, unless AllowPending is given, still Pending: an enabled entry that
+// never activates is almost always a missing provider. A failed start disposes whatever it loaded.
+// On stop every instance is disposed in reverse order and asynchronous listeners drain
+// (kernel.Kernel.Close).
+package kernelfx
