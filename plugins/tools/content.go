@@ -3,6 +3,7 @@ package tools
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // Content block types.
@@ -91,19 +92,13 @@ type Result struct {
 
 // Text returns the text blocks joined with "\n".
 func (r Result) Text() string {
-	out := ""
-	first := true
+	parts := make([]string, 0, len(r.Content))
 	for _, c := range r.Content {
-		if c.Type != ContentText {
-			continue
+		if c.Type == ContentText {
+			parts = append(parts, c.Text)
 		}
-		if !first {
-			out += "\n"
-		}
-		out += c.Text
-		first = false
 	}
-	return out
+	return strings.Join(parts, "\n")
 }
 
 // Code returns the structured error code, or "".

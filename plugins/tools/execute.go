@@ -378,7 +378,7 @@ func (r *Runtime) notify(ctx context.Context, exec *Exec, res Result) {
 			r.log.Warn("tools/result dispatch panicked", zap.String("tool", exec.Name), zap.Any("panic", p))
 		}
 	}()
-	ResultEvent.EmitContained(context.WithoutCancel(ctx), r.kc, ResultArgs{Exec: exec, Result: cloneResult(res)})
+	ResultEvent.EmitContained(context.WithoutCancel(ctx), r.kc, ResultArgs{Exec: exec, res: res})
 }
 
 // fuse returns a context cancelled when either the caller's or the wrapper's

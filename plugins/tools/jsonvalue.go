@@ -122,7 +122,7 @@ func parseFrom(dec *json.Decoder, tok json.Token) (*jval, error) {
 }
 
 // snapshotArgs turns caller-supplied arguments into compact, lossless JSON
-// text: json.RawMessage, []byte and string are taken as JSON text; anything
+// text: json.RawMessage and []byte are taken as JSON text; anything
 // else is encoded with encoding/json. nil fails (the reference rejects
 // undefined arguments).
 func snapshotArgs(args any) (json.RawMessage, *jval, error) {

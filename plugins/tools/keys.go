@@ -30,7 +30,7 @@ var PostExecute = kernel.NewWaterfall[PostArgs, PostDecision]("tools/post-execut
 
 // ResultEvent reports the final result of every call. It is dispatched
 // contained: a listener's error or panic is logged at Warn and can neither
-// fail nor change the result (listeners get a copy). Mode: emit.
+// fail nor change the result (ResultArgs.Result returns copies). Mode: emit.
 var ResultEvent = kernel.NewEvent[ResultArgs]("tools/result")
 
 // Change reports that the set of registered tools changed. Mode: emit
@@ -99,11 +99,16 @@ type PostDecision struct {
 	Feedback     []Content
 }
 
-// ResultArgs is the tools/result payload.
+// ResultArgs is the tools/result payload. Result returns a fresh copy of the
+// final result on every call, so one observer cannot change what another (or
+// the caller) sees.
 type ResultArgs struct {
-	Exec   *Exec
-	Result Result
+	Exec *Exec
+	res  Result
 }
+
+// Result returns a copy of the final result.
+func (a ResultArgs) Result() Result { return cloneResult(a.res) }
 
 // ApprovalOutcome is the closed answer of an Approver.
 type ApprovalOutcome string

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/cordon-dev/cordon/kernel"
@@ -238,14 +239,12 @@ func (r *Runtime) renderGuidance(name string, g *Guidance, visible func(string) 
 // Guidance returns the rendered guidance sections joined by a blank line
 // (what the MCP host sends as server instructions).
 func (r *Runtime) Guidance() string {
-	out := ""
-	for i, s := range r.GuidanceSections() {
-		if i > 0 {
-			out += "\n\n"
-		}
-		out += s.Text
+	sections := r.GuidanceSections()
+	texts := make([]string, len(sections))
+	for i, s := range sections {
+		texts[i] = s.Text
 	}
-	return out
+	return strings.Join(texts, "\n\n")
 }
 
 // ConcurrencySafe reports whether a call of name with args may overlap

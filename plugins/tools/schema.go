@@ -11,18 +11,17 @@ import (
 // scalar type or oneOf, object properties / required / boolean
 // additionalProperties, array items, scalar enum / const, and annotations.
 type schemaNode struct {
-	typ           string // "" when the node has no type (oneOf or unconstrained)
-	oneOf         []*schemaNode
-	propKeys      []string
-	props         map[string]*schemaNode
-	required      []string
-	closed        bool // additionalProperties: false
-	items         *schemaNode
-	enum          []*jval
-	hasEnum       bool
-	constV        *jval
-	hasConst      bool
-	annotationsOK bool
+	typ      string // "" when the node has no type (oneOf or unconstrained)
+	oneOf    []*schemaNode
+	propKeys []string
+	props    map[string]*schemaNode
+	required []string
+	closed   bool // additionalProperties: false
+	items    *schemaNode
+	enum     []*jval
+	hasEnum  bool
+	constV   *jval
+	hasConst bool
 }
 
 var schemaTypes = []string{"object", "array", "string", "number", "integer", "boolean", "null"}

@@ -1,0 +1,321 @@
+package tools_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/cordon-dev/cordon/plugins/tools"
+)
+
+func TestSuccessEnvelope(t *testing.T) {
+	e := newEnv(t)
+	e.load(t, echo())
+	res := e.exec("echo", json.RawMessage(`{"text":"hi"}`))
+	require.Equal(t, tools.Result{Content: []tools.Content{tools.TextContent("hi")}, Value: "hi"}, res)
+}
+
+func TestFailureEnvelopeCarriesInfoOnlyForCodedErrors(t *testing.T) {
+	coded := tools.NewError("FsError", "FS_NOT_FOUND", `cannot read "/a": not found`, nil)
+	cases := []struct {
+		name string
+		err  error
+		want *tools.ErrorInfo
+	}{
+		{"plain error", errors.New("file_path must be a non-empty string"), &tools.ErrorInfo{Message: "file_path must be a non-empty string"}},
+		{"coded error", coded, &tools.ErrorInfo{Message: `cannot read "/a": not found`, Name: "FsError", Code: "FS_NOT_FOUND"}},
+		{"wrapped coded error", fmt.Errorf("outer: %w", coded), &tools.ErrorInfo{Message: `outer: cannot read "/a": not found`, Name: "FsError", Code: "FS_NOT_FOUND"}},
+		{"coded without name", codeOnly{}, &tools.ErrorInfo{Message: "code only", Name: "HarnessError", Code: "X_CODE"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			e.load(t, tool("fail", func(context.Context, json.RawMessage, *tools.Exec) (any, error) { return nil, tc.err }))
+			res := e.exec("fail", json.RawMessage(`{}`))
+			require.True(t, res.IsError)
+			require.Equal(t, []tools.Content{tools.TextContent("Error: " + tc.want.Message)}, res.Content)
+			require.Equal(t, tc.want, res.Error)
+			require.Nil(t, res.Value)
+		})
+	}
+}
+
+type codeOnly struct{}
+
+func (codeOnly) Error() string { return "code only" }
+func (codeOnly) Code() string  { return "X_CODE" }
+
+func TestArgumentsMustBeLosslessJSON(t *testing.T) {
+	for name, args := range map[string]any{
+		"NaN":           map[string]any{"x": math.NaN()},
+		"negative zero": json.RawMessage(`{"x":-0}`),
+		"out of range":  json.RawMessage(`{"x":1e400}`),
+		"invalid text":  json.RawMessage(`{"x":`),
+		"nil":           nil,
+	} {
+		t.Run(name, func(t *testing.T) {
+			e := newEnv(t)
+			ran := false
+			e.load(t, tool("t", func(context.Context, json.RawMessage, *tools.Exec) (any, error) { ran = true; return "x", nil }))
+			pre := 0
+			_, err := tools.PreExecute.On(e.root, func(_ context.Context, _ *tools.Exec, next func() (tools.Decision, error)) (tools.Decision, error) {
+				pre++
+				return next()
+			})
+			require.NoError(t, err)
+			res := e.exec("t", args)
+			require.Equal(t, "Error: tool execution arguments must be losslessly JSON-serializable", res.Text())
+			require.Equal(t, &tools.ErrorInfo{Message: "tool execution arguments must be losslessly JSON-serializable"}, res.Error)
+			require.False(t, ran)
+			require.Zero(t, pre, "no policy runs for unserializable arguments")
+		})
+	}
+}
+
+func TestArgsSnapshotIsCompactAndPrivate(t *testing.T) {
+	e := newEnv(t)
+	var seen *tools.Exec
+	e.load(t, tool("t", func(_ context.Context, args json.RawMessage, exec *tools.Exec) (any, error) {
+		seen = exec
+		args[0] = 'X' // the body's copy; must not leak into exec.Args
+		return "ok", nil
+	}))
+	res := e.rt.Execute(context.Background(), tools.Call{CallID: "c9", Name: "t", Args: map[string]any{"b": 1, "a": "x"}})
+	require.False(t, res.IsError, res.Text())
+	require.Equal(t, `{"a":"x","b":1}`, string(seen.Args))
+	require.Equal(t, "c9", seen.RootCallID, "RootCallID defaults to CallID")
+}
+
+func TestAbortedBeforeDispatch(t *testing.T) {
+	e := newEnv(t)
+	ran := false
+	e.load(t, tool("t", func(context.Context, json.RawMessage, *tools.Exec) (any, error) { ran = true; return "x", nil }))
+	var results []tools.Result
+	_, err := tools.ResultEvent.On(e.root, func(_ context.Context, p tools.ResultArgs) error {
+		results = append(results, p.Result())
+		return nil
+	})
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res := e.rt.Execute(ctx, tools.Call{CallID: "c", Name: "t", Args: json.RawMessage(`{}`)})
+	want := tools.Result{
+		Content: []tools.Content{tools.TextContent("Error: tool call aborted before dispatch")},
+		IsError: true,
+		Error:   &tools.ErrorInfo{Message: "tool call aborted before dispatch", Name: "AbortError", Code: "ABORTED_BEFORE_DISPATCH"},
+	}
+	require.Equal(t, want, res)
+	require.False(t, ran)
+	require.Equal(t, []tools.Result{want}, results, "tools/result still reports the outcome")
+}
+
+func TestAbortedDuringPreExecute(t *testing.T) {
+	e := newEnv(t)
+	ran := false
+	e.load(t, tool("t", func(context.Context, json.RawMessage, *tools.Exec) (any, error) { ran = true; return "x", nil }))
+	ctx, cancel := context.WithCancel(context.Background())
+	_, err := tools.PreExecute.On(e.root, func(_ context.Context, _ *tools.Exec, next func() (tools.Decision, error)) (tools.Decision, error) {
+		cancel()
+		return next()
+	})
+	require.NoError(t, err)
+	res := e.rt.Execute(ctx, tools.Call{CallID: "c", Name: "t", Args: json.RawMessage(`{}`)})
+	require.Equal(t, "ABORTED_BEFORE_DISPATCH", res.Code())
+	require.False(t, ran)
+}
+
+func TestCancellationAfterBodyReplacesSuccess(t *testing.T) {
+	e := newEnv(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	e.load(t,
+		tool("ok", func(context.Context, json.RawMessage, *tools.Exec) (any, error) { cancel(); return "written", nil }),
+		tool("fail", func(context.Context, json.RawMessage, *tools.Exec) (any, error) {
+			cancel()
+			return nil, tools.NewError("FsError", "FS_STALE_VERSION", "stale", nil)
+		}),
+	)
+	res := e.rt.Execute(ctx, tools.Call{CallID: "c", Name: "ok", Args: json.RawMessage(`{}`)})
+	require.Equal(t, tools.Result{
+		Content: []tools.Content{tools.TextContent("Error: tool call aborted")},
+		IsError: true,
+		Error:   &tools.ErrorInfo{Message: "tool call aborted", Name: "AbortError", Code: "ABORTED"},
+	}, res)
+
+	ctx, cancel = context.WithCancel(context.Background())
+	defer cancel()
+	res = e.rt.Execute(ctx, tools.Call{CallID: "c", Name: "fail", Args: json.RawMessage(`{}`)})
+	require.Equal(t, "FS_STALE_VERSION", res.Code(), "a failure keeps its own error")
+}
+
+func TestUnknownTool(t *testing.T) {
+	e := newEnv(t)
+	var preSaw, postSaw string
+	_, err := tools.PreExecute.On(e.root, func(_ context.Context, x *tools.Exec, next func() (tools.Decision, error)) (tools.Decision, error) {
+		preSaw = x.Name
+		return next()
+	})
+	require.NoError(t, err)
+	_, err = tools.PostExecute.On(e.root, func(_ context.Context, p tools.PostArgs, next func() (tools.PostDecision, error)) (tools.PostDecision, error) {
+		postSaw = p.Result.Code()
+		return next()
+	})
+	require.NoError(t, err)
+	res := e.exec("nope", json.RawMessage(`{}`))
+	require.Equal(t, tools.Result{
+		Content: []tools.Content{tools.TextContent(`Error: unknown tool "nope"`)},
+		IsError: true,
+		Error:   &tools.ErrorInfo{Message: `unknown tool "nope"`, Name: "ToolNotFoundError", Code: "UNKNOWN_TOOL"},
+	}, res)
+	require.Equal(t, "nope", preSaw, "pre-execute sees unknown names")
+	require.Equal(t, "UNKNOWN_TOOL", postSaw, "post-execute sees the failure")
+}
+
+func TestPanickingBodyBecomesErrorResult(t *testing.T) {
+	e := newEnv(t)
+	e.load(t, tool("boom", func(context.Context, json.RawMessage, *tools.Exec) (any, error) { panic("kaboom") }))
+	res := e.exec("boom", json.RawMessage(`{}`))
+	require.True(t, res.IsError)
+	require.Equal(t, `Error: tool "boom" panicked: kaboom`, res.Text())
+	require.False(t, res.Error.HasCode())
+	require.Equal(t, "kaboom", e.logs.FilterMessage("tool body panicked").All()[0].ContextMap()["panic"])
+}
+
+func TestInvalidToolOutput(t *testing.T) {
+	type hostile struct{ V marshalFails }
+	cases := []struct {
+		name  string
+		def   tools.Definition
+		wantM string
+	}{
+		{"schema mismatch", func() tools.Definition {
+			d := tool("t", ok(42))
+			d.OutputSchema = json.RawMessage(`{"type":"string"}`)
+			return d
+		}(), `tool "t" returned invalid output: "value" must be a string`},
+		{"closed object", func() tools.Definition {
+			d := tool("t", ok(map[string]any{"path": 1, "x": true}))
+			d.OutputSchema = json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"},"ok":{"type":"boolean"}},"required":["path","ok"],"additionalProperties":false}`)
+			return d
+		}(), `tool "t" returned invalid output: missing required property "value.ok"; "value.path" must be a string; "value.x" is not a declared property (additionalProperties: false)`},
+		{"not lossless", tool("t", ok(math.Inf(1))), `tool "t" returned invalid output: value is not lossless JSON`},
+		{"negative zero", tool("t", ok(math.Copysign(0, -1))), `tool "t" returned invalid output: value is not lossless JSON`},
+		{"snapshot failure", tool("t", ok(hostile{})), `tool "t" returned invalid output: value snapshot failed: getter exploded`},
+		{"render panics", func() tools.Definition {
+			d := tool("t", ok("x"))
+			d.Render = func(json.RawMessage, any) []tools.Content { panic(errors.New("renderer exploded")) }
+			return d
+		}(), `tool "t" returned invalid output: output.render failed: renderer exploded`},
+		{"meta panics", func() tools.Definition {
+			d := tool("t", ok("x"))
+			d.PresentationMeta = func(json.RawMessage, any) any { panic("metadata exploded") }
+			return d
+		}(), `tool "t" returned invalid output: output.presentationMeta failed: metadata exploded`},
+		{"meta not lossless", func() tools.Definition {
+			d := tool("t", ok("x"))
+			d.PresentationMeta = func(json.RawMessage, any) any { return math.NaN() }
+			return d
+		}(), `tool "t" returned invalid output: output.presentationMeta returned non-lossless JSON`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			e.load(t, tc.def)
+			res := e.exec("t", json.RawMessage(`{}`))
+			require.Equal(t, &tools.ErrorInfo{Message: tc.wantM, Name: "ToolOutputError", Code: "INVALID_TOOL_OUTPUT"}, res.Error)
+			require.Equal(t, "Error: "+tc.wantM, res.Text())
+			require.Nil(t, res.Value)
+		})
+	}
+}
+
+type marshalFails struct{}
+
+func (marshalFails) MarshalJSON() ([]byte, error) { return nil, errors.New("getter exploded") }
+
+func TestPresentationMetaOnlyForTopLevelCalls(t *testing.T) {
+	e := newEnv(t)
+	d := tool("t", ok("v"))
+	d.PresentationMeta = func(args json.RawMessage, v any) any { return map[string]any{"diffs": []any{}, "v": v} }
+	e.load(t, d)
+	res := e.exec("t", json.RawMessage(`{}`))
+	require.Equal(t, map[string]any{"diffs": []any{}, "v": "v"}, res.Meta)
+
+	parent := &tools.Exec{CallID: "outer"}
+	nested := e.rt.Execute(context.Background(), tools.Call{CallID: "inner", RootCallID: "outer", Name: "t", Args: json.RawMessage(`{}`), Parent: parent})
+	require.False(t, nested.IsError)
+	require.Nil(t, nested.Meta)
+}
+
+func TestExecuteWrapperControlsBodyContext(t *testing.T) {
+	e := newEnv(t)
+	e.load(t, tool("slow", func(ctx context.Context, _ json.RawMessage, _ *tools.Exec) (any, error) {
+		<-ctx.Done()
+		return nil, fmt.Errorf("slow: %w", context.Cause(ctx))
+	}))
+	// A timeout wrapper on tools/execute: it narrows the body's context.
+	_, err := tools.ExecuteStep.On(e.root, func(ctx context.Context, d *tools.Dispatch, next func() (tools.Result, error)) (tools.Result, error) {
+		prev := d.Ctx
+		c, cancel := context.WithTimeoutCause(prev, time.Millisecond, errors.New("timed out"))
+		defer cancel()
+		d.Ctx = c
+		defer func() { d.Ctx = prev }()
+		return next()
+	})
+	require.NoError(t, err)
+	res := e.exec("slow", json.RawMessage(`{}`))
+	require.Equal(t, "Error: slow: timed out", res.Text())
+}
+
+func TestExecuteWrapperCannotDetachCallerCancellation(t *testing.T) {
+	e := newEnv(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	e.load(t, tool("wait", func(c context.Context, _ json.RawMessage, _ *tools.Exec) (any, error) {
+		cancel()
+		<-c.Done()
+		return "late", nil
+	}))
+	_, err := tools.ExecuteStep.On(e.root, func(_ context.Context, d *tools.Dispatch, next func() (tools.Result, error)) (tools.Result, error) {
+		d.Ctx = context.Background() // tries to detach
+		return next()
+	})
+	require.NoError(t, err)
+	res := e.rt.Execute(ctx, tools.Call{CallID: "c", Name: "wait", Args: json.RawMessage(`{}`)})
+	require.Equal(t, "ABORTED", res.Code())
+}
+
+func TestExecuteWrapperFailureSkipsPostExecute(t *testing.T) {
+	e := newEnv(t)
+	e.load(t, tool("t", ok("x")))
+	post := 0
+	_, err := tools.ExecuteStep.On(e.root, func(context.Context, *tools.Dispatch, func() (tools.Result, error)) (tools.Result, error) {
+		return tools.Result{}, errors.New("wrapper failed")
+	})
+	require.NoError(t, err)
+	_, err = tools.PostExecute.On(e.root, func(_ context.Context, _ tools.PostArgs, next func() (tools.PostDecision, error)) (tools.PostDecision, error) {
+		post++
+		return next()
+	})
+	require.NoError(t, err)
+	res := e.exec("t", json.RawMessage(`{}`))
+	require.Equal(t, "Error: wrapper failed", res.Text())
+	require.Zero(t, post)
+}
+
+func TestExecuteWrapperAuthoredSuccessIsValidated(t *testing.T) {
+	e := newEnv(t)
+	d := tool("t", ok("x"))
+	d.OutputSchema = json.RawMessage(`{"type":"string"}`)
+	e.load(t, d)
+	_, err := tools.ExecuteStep.On(e.root, func(context.Context, *tools.Dispatch, func() (tools.Result, error)) (tools.Result, error) {
+		return tools.Result{Value: 7, Content: []tools.Content{tools.TextContent("cached")}}, nil
+	})
+	require.NoError(t, err)
+	res := e.exec("t", json.RawMessage(`{}`))
+	require.Equal(t, "INVALID_TOOL_OUTPUT", res.Code())
+}

@@ -1,0 +1,103 @@
+package tools_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"go.uber.org/zap/zapcore"
+	"go.uber.org/zap/zaptest/observer"
+
+	"github.com/cordon-dev/cordon/kernel"
+	"github.com/cordon-dev/cordon/kernel/kerneltest"
+	"github.com/cordon-dev/cordon/plugins/tools"
+)
+
+// env is a kernel with the tools plugin loaded.
+type env struct {
+	root *kernel.Context
+	rt   *tools.Runtime
+	logs *observer.ObservedLogs
+	f    *kernel.Fiber
+}
+
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	root, logs := kerneltest.NewObservedRoot(t, zapcore.WarnLevel)
+	f := kerneltest.RequireLoad(t, root, tools.Plugin, nil)
+	kerneltest.RequireActive(t, f)
+	rt, ok := tools.Service.Get(root)
+	if !ok {
+		t.Fatal("tools service not provided")
+	}
+	return &env{root: root, rt: rt, logs: logs, f: f}
+}
+
+// consumer is a plugin that registers defs against its own context.
+func consumer(id string, defs ...tools.Definition) kernel.Module {
+	return kernel.Module{
+		ID:     id,
+		Inject: []kernel.Dep{tools.Service.Dep()},
+		Apply: func(kc *kernel.Context, _ any) error {
+			rt := tools.Service.Must(kc)
+			for _, d := range defs {
+				if _, err := rt.Register(kc, d); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+	}
+}
+
+// load registers defs through a consumer plugin and returns its fiber.
+func (e *env) load(t *testing.T, defs ...tools.Definition) *kernel.Fiber {
+	t.Helper()
+	f := kerneltest.RequireLoad(t, e.root, consumer("test-consumer", defs...), nil)
+	kerneltest.RequireActive(t, f)
+	return f
+}
+
+func (e *env) exec(name string, args any) tools.Result {
+	return e.rt.Execute(context.Background(), tools.Call{CallID: "c1", Name: name, Args: args})
+}
+
+type echoArgs struct {
+	Text string `json:"text"`
+}
+
+// echo returns its text argument.
+func echo() tools.Definition {
+	return tools.Definition{
+		Name:         "echo",
+		Description:  "echo arguments back",
+		Parameters:   json.RawMessage(`{"type":"object","properties":{"text":{"type":"string","description":"what to echo"}},"required":["text"]}`),
+		OutputSchema: json.RawMessage(`{"type":"string"}`),
+		Execute: func(_ context.Context, args json.RawMessage, _ *tools.Exec) (any, error) {
+			var a echoArgs
+			if err := tools.DecodeArgs(args, &a); err != nil {
+				return nil, err
+			}
+			return a.Text, nil
+		},
+		Render: func(_ json.RawMessage, v any) []tools.Content {
+			return []tools.Content{tools.TextContent(v.(string))}
+		},
+	}
+}
+
+// tool returns a definition whose body is fn and whose output is any JSON.
+func tool(name string, fn func(ctx context.Context, args json.RawMessage, exec *tools.Exec) (any, error)) tools.Definition {
+	return tools.Definition{
+		Name:    name,
+		Execute: fn,
+		Render: func(_ json.RawMessage, v any) []tools.Content {
+			b, _ := json.Marshal(v)
+			return []tools.Content{tools.TextContent(string(b))}
+		},
+	}
+}
+
+func ok(v any) func(context.Context, json.RawMessage, *tools.Exec) (any, error) {
+	return func(context.Context, json.RawMessage, *tools.Exec) (any, error) { return v, nil }
+}

@@ -1,0 +1,78 @@
+package tools
+
+import (
+	"encoding/json"
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestJSNumberMatchesJavaScript(t *testing.T) {
+	cases := map[float64]string{
+		0: "0", 1: "1", -1: "-1", 2.5: "2.5", 100: "100", 1e20: "100000000000000000000",
+		1e21: "1e+21", 1.5e21: "1.5e+21", 0.000001: "0.000001", 0.0000001: "1e-7",
+		1.2345e-7: "1.2345e-7", 123456.789: "123456.789", 0.1: "0.1", math.MaxFloat64: "1.7976931348623157e+308",
+		5e-324: "5e-324", 9007199254740993: "9007199254740992",
+	}
+	for in, want := range cases {
+		require.Equal(t, want, jsNumber(in), "%v", in)
+	}
+}
+
+func TestJSStringifyEscapes(t *testing.T) {
+	v := &jval{kind: jArray, arr: []*jval{
+		{kind: jString, str: "a\"b\\c\n\t\x01<&>\u2028é"},
+		{kind: jNull}, {kind: jBool, b: true}, {kind: jNumber, num: 3},
+	}}
+	require.Equal(t, `["a\"b\\c\n\t\u0001<&>`+"\u2028"+`é",null,true,3]`, jsStringify(v))
+}
+
+func TestParseJSONKeepsOrderAndLastDuplicate(t *testing.T) {
+	v, err := parseJSON([]byte(`{"b":1,"a":2,"b":3}`))
+	require.NoError(t, err)
+	require.Equal(t, []string{"b", "a"}, v.keys)
+	require.Equal(t, float64(3), v.obj["b"].num)
+	for _, bad := range []string{`{"x":-0}`, `1e400`, `{"a":1} {}`, ``, `{`, `[1,]`, `-0.0`} {
+		_, err := parseJSON([]byte(bad))
+		require.ErrorIs(t, err, errNotLossless, bad)
+	}
+	v, err = parseJSON([]byte(`1e-400`))
+	require.NoError(t, err, "underflow to +0 is lossless in JavaScript too")
+	require.Zero(t, v.num)
+}
+
+func TestSnapshotArgs(t *testing.T) {
+	raw, _, err := snapshotArgs(json.RawMessage(" {\"a\" : [1, 2]}\n"))
+	require.NoError(t, err)
+	require.Equal(t, `{"a":[1,2]}`, string(raw))
+	for _, bad := range []any{nil, map[string]any(nil), json.RawMessage(nil), []byte("  "), func() {}} {
+		_, _, err := snapshotArgs(bad)
+		require.Error(t, err, "%#v", bad)
+	}
+	raw, _, err = snapshotArgs("plain string")
+	require.NoError(t, err, "a Go string is a JSON string value")
+	require.Equal(t, `"plain string"`, string(raw))
+}
+
+func FuzzValidate(f *testing.F) {
+	node, err := compileSchema(json.RawMessage(`{"type":"object","properties":{
+		"s":{"type":"string","enum":["a","b"]},"n":{"type":"number"},"i":{"type":"integer","const":3},
+		"o":{"oneOf":[{"type":"array","items":{"type":"boolean"}},{"type":"null"}]},
+		"c":{"type":"object","properties":{"x":{"type":"string"}},"required":["x"],"additionalProperties":false}},
+		"required":["s"]}`), true)
+	require.NoError(f, err)
+	for _, seed := range []string{`{}`, `{"s":"a","n":1,"i":3,"o":[true],"c":{"x":"y"}}`, `[]`, `{"s":1,"o":{},"c":{"z":1}}`, `null`, `"x"`} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v, err := parseJSON(data)
+		if err != nil {
+			return
+		}
+		violations := checkValue(node, v, "")
+		if v.kind != jObject {
+			require.Equal(t, []string{`"arguments" must be an object`}, violations)
+		}
+	})
+}

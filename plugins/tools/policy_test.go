@@ -1,0 +1,209 @@
+package tools_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/cordon-dev/cordon/kernel"
+	"github.com/cordon-dev/cordon/kernel/kerneltest"
+	"github.com/cordon-dev/cordon/plugins/tools"
+)
+
+type fakeApprover struct {
+	outcome tools.ApprovalOutcome
+	err     error
+	got     []tools.ApprovalRequest
+}
+
+func (a *fakeApprover) Request(_ context.Context, req tools.ApprovalRequest) (tools.ApprovalOutcome, error) {
+	a.got = append(a.got, req)
+	return a.outcome, a.err
+}
+
+func (e *env) provideApprover(t *testing.T, a tools.Approver) {
+	t.Helper()
+	m := kernel.Module{ID: "test-approval", Apply: func(kc *kernel.Context, _ any) error {
+		_, err := tools.Approval.Provide(kc, a)
+		return err
+	}}
+	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, e.root, m, nil))
+}
+
+func (e *env) decide(t *testing.T, d tools.Decision) {
+	t.Helper()
+	_, err := tools.PreExecute.Decide(e.root, func(context.Context, *tools.Exec) (tools.Decision, error) { return d, nil })
+	require.NoError(t, err)
+}
+
+// countingTool counts body runs.
+func countingTool(n *int) tools.Definition {
+	return tool("t", func(context.Context, json.RawMessage, *tools.Exec) (any, error) { *n++; return "ran", nil })
+}
+
+func TestPreExecuteDeny(t *testing.T) {
+	e := newEnv(t)
+	runs := 0
+	e.load(t, countingTool(&runs))
+	e.decide(t, tools.Decision{Kind: tools.Deny, Reason: "writes are frozen"})
+	var post *tools.Result
+	_, err := tools.PostExecute.On(e.root, func(_ context.Context, p tools.PostArgs, next func() (tools.PostDecision, error)) (tools.PostDecision, error) {
+		post = &p.Result
+		return next()
+	})
+	require.NoError(t, err)
+	res := e.exec("t", json.RawMessage(`{}`))
+	require.Equal(t, tools.Result{
+		Content: []tools.Content{tools.TextContent("Error: writes are frozen")},
+		IsError: true,
+		Error:   &tools.ErrorInfo{Message: "writes are frozen"},
+	}, res)
+	require.Zero(t, runs)
+	require.NotNil(t, post, "a denial still reaches post-execute")
+}
+
+func TestPreExecuteListenerErrorIsFinal(t *testing.T) {
+	e := newEnv(t)
+	runs := 0
+	e.load(t, countingTool(&runs))
+	_, err := tools.PreExecute.Decide(e.root, func(context.Context, *tools.Exec) (tools.Decision, error) {
+		return tools.Decision{}, tools.NewError("", "POLICY_BROKEN", "policy failed", nil)
+	})
+	require.NoError(t, err)
+	res := e.exec("t", json.RawMessage(`{}`))
+	require.Equal(t, &tools.ErrorInfo{Message: "policy failed", Name: "HarnessError", Code: "POLICY_BROKEN"}, res.Error)
+	require.Zero(t, runs)
+}
+
+func TestPreExecuteAsk(t *testing.T) {
+	session := tools.NewSession("s1")
+	cases := []struct {
+		name     string
+		approver *fakeApprover // nil: no approval service
+		reason   string
+		session  *tools.Session
+		want     string // "" = the body ran
+	}{
+		{"no approval service", nil, "", session, `tool "t" requires approval (not yet supported)`},
+		{"no approval service keeps the ask reason", nil, "needs a human", session, "needs a human"},
+		{"no session", &fakeApprover{outcome: tools.AllowedOnce}, "", nil, `tool "t" requires approval, but the call has no agent to route it through`},
+		{"allowed once", &fakeApprover{outcome: tools.AllowedOnce}, "why", session, ""},
+		{"rejected", &fakeApprover{outcome: tools.Rejected}, "", session, `the user rejected tool "t"`},
+		{"cancelled", &fakeApprover{outcome: tools.Cancelled}, "", session, `approval for tool "t" was cancelled`},
+		{"unavailable", &fakeApprover{outcome: tools.Unavailable}, "", session, `tool "t" requires approval, but no approval channel is available`},
+		{"unknown outcome", &fakeApprover{outcome: "maybe"}, "", session, `unknown approval outcome "maybe"`},
+		{"approver error", &fakeApprover{err: errors.New("approval.request() outside an open turn")}, "", session, "approval.request() outside an open turn"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			runs := 0
+			e.load(t, countingTool(&runs))
+			if tc.approver != nil {
+				e.provideApprover(t, tc.approver)
+			}
+			e.decide(t, tools.Decision{Kind: tools.Ask, Reason: tc.reason})
+			res := e.rt.Execute(context.Background(), tools.Call{CallID: "c7", Name: "t", Args: json.RawMessage(`{}`), Session: tc.session})
+			if tc.want == "" {
+				require.False(t, res.IsError, res.Text())
+				require.Equal(t, 1, runs)
+				require.Equal(t, []tools.ApprovalRequest{{Session: session, ToolName: "t", CallID: "c7", Reason: "why"}}, tc.approver.got)
+				return
+			}
+			require.Equal(t, "Error: "+tc.want, res.Text())
+			require.False(t, res.Error.HasCode())
+			require.Zero(t, runs)
+		})
+	}
+}
+
+func TestGuardDenialCannotBeOverruled(t *testing.T) {
+	e := newEnv(t)
+	runs := 0
+	e.load(t, countingTool(&runs))
+	dispose, err := e.rt.Guard(e.root, func(x *tools.Exec) string {
+		if x.Name == "t" {
+			return "guarded"
+		}
+		return ""
+	})
+	require.NoError(t, err)
+	e.decide(t, tools.Decision{Kind: tools.Allow})
+	require.Equal(t, "Error: guarded", e.exec("t", json.RawMessage(`{}`)).Text())
+	require.Zero(t, runs)
+
+	require.NoError(t, dispose())
+	require.False(t, e.exec("t", json.RawMessage(`{}`)).IsError)
+	require.Equal(t, 1, runs)
+}
+
+func TestPostExecuteDecisions(t *testing.T) {
+	schema := json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"required":["text"],"additionalProperties":false}`)
+	def := func() tools.Definition {
+		d := tool("t", ok(map[string]any{"text": "body"}))
+		d.OutputSchema = schema
+		d.Render = func(_ json.RawMessage, v any) []tools.Content {
+			b, _ := json.Marshal(v)
+			return []tools.Content{tools.TextContent("render:" + string(b))}
+		}
+		d.PresentationMeta = func(_ json.RawMessage, v any) any { return v }
+		return d
+	}
+	cases := []struct {
+		name     string
+		decision tools.PostDecision
+		check    func(t *testing.T, res tools.Result)
+	}{
+		{"accept keeps the result", tools.PostDecision{}, func(t *testing.T, res tools.Result) {
+			require.Equal(t, `render:{"text":"body"}`, res.Text())
+		}},
+		{"content replacement keeps value and meta", tools.PostDecision{Kind: tools.Accept, Content: []tools.Content{tools.TextContent("policy content")}}, func(t *testing.T, res tools.Result) {
+			require.Equal(t, "policy content", res.Text())
+			require.Equal(t, map[string]any{"text": "body"}, res.Value)
+			require.Equal(t, map[string]any{"text": "body"}, res.Meta)
+		}},
+		{"value replacement re-renders", tools.PostDecision{Kind: tools.Accept, ReplaceValue: true, Value: map[string]any{"text": "policy"}}, func(t *testing.T, res tools.Result) {
+			require.Equal(t, `render:{"text":"policy"}`, res.Text())
+			require.Equal(t, map[string]any{"text": "policy"}, res.Meta)
+		}},
+		{"invalid replacement value", tools.PostDecision{Kind: tools.Accept, ReplaceValue: true, Value: map[string]any{"text": 1}}, func(t *testing.T, res tools.Result) {
+			require.Equal(t, `Error: tool "t" returned invalid output: "value.text" must be a string`, res.Text())
+		}},
+		{"both replacements", tools.PostDecision{Kind: tools.Accept, ReplaceValue: true, Value: "x", Content: []tools.Content{}}, func(t *testing.T, res tools.Result) {
+			require.Equal(t, "Error: tools/post-execute accept decision cannot replace both value and content", res.Text())
+		}},
+		{"block", tools.PostDecision{Kind: tools.Block, Feedback: []tools.Content{tools.TextContent("line one"), tools.ImageContent("image/png", "AA==")}}, func(t *testing.T, res tools.Result) {
+			require.True(t, res.IsError)
+			require.Equal(t, []tools.Content{tools.TextContent("line one"), tools.ImageContent("image/png", "AA==")}, res.Content)
+			require.Equal(t, &tools.ErrorInfo{Message: "line one\n[image content]"}, res.Error)
+			require.Nil(t, res.Value)
+		}},
+		{"block without feedback", tools.PostDecision{Kind: tools.Block}, func(t *testing.T, res tools.Result) {
+			require.Equal(t, "tool result blocked by post-execute policy", res.Error.Message)
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			e.load(t, def())
+			_, err := tools.PostExecute.Decide(e.root, func(context.Context, tools.PostArgs) (tools.PostDecision, error) { return tc.decision, nil })
+			require.NoError(t, err)
+			tc.check(t, e.exec("t", json.RawMessage(`{}`)))
+		})
+	}
+}
+
+func TestPostExecuteCannotReplaceValueOfFailure(t *testing.T) {
+	e := newEnv(t)
+	e.load(t, tool("t", func(context.Context, json.RawMessage, *tools.Exec) (any, error) {
+		return nil, errors.New("body failed")
+	}))
+	_, err := tools.PostExecute.Decide(e.root, func(context.Context, tools.PostArgs) (tools.PostDecision, error) {
+		return tools.PostDecision{Kind: tools.Accept, ReplaceValue: true, Value: "x"}, nil
+	})
+	require.NoError(t, err)
+	require.Equal(t, "Error: tools/post-execute cannot replace the value of a failed result", e.exec("t", json.RawMessage(`{}`)).Text())
+}
