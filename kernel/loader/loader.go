@@ -145,7 +145,8 @@ func (l *Loader) plan(next []prepared) plan {
 	p := plan{slots: map[string]*slot{}}
 	old := make([]*int, len(next))
 	for i, n := range next {
-		if s := l.slots[n.entry.ID]; s != nil && !n.entry.Disabled && s.entry.Name == n.entry.Name {
+		if s := l.slots[n.entry.ID]; s != nil && !n.entry.Disabled && s.entry.Name == n.entry.Name &&
+			s.fiber.State() != kernel.Disposed { // an instance that disposed itself loads again
 			r := s.rank
 			old[i] = &r
 		}

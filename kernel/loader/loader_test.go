@@ -247,3 +247,15 @@ func TestRemovingThePolicyDegradesGracefully(t *testing.T) {
 		}
 	}
 }
+
+func TestApplyReloadsAnInstanceThatWasDisposedOutsideTheLoader(t *testing.T) {
+	l, j := newLoader(t)
+	src := "plugins: [{id: a, name: greet}]"
+	require.NoError(t, l.Apply(t.Context(), parse(t, src)))
+	kerneltest.RequireDispose(t, l.Fiber("a"))
+	require.Equal(t, "disposed", l.Status()[0].State)
+	require.Error(t, l.Audit(), "a disposed entry is not active")
+	require.NoError(t, l.Apply(t.Context(), parse(t, src)))
+	require.Equal(t, []string{"apply a hello", "dispose a", "apply a hello"}, j.take())
+	require.NoError(t, l.Audit())
+}

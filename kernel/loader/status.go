@@ -68,10 +68,12 @@ func (l *Loader) Status() []Status {
 	return out
 }
 
-// AuditError lists the enabled entries that did not become active: failed ones with their error,
+// AuditError lists the enabled entries that are not active: failed ones with their error,
 // pending ones with the services they wait for.
 type AuditError struct {
-	Failed  []Status
+	Failed []Status
+	// Pending holds every other enabled entry that is not active: pending ones, and instances
+	// disposed behind the loader's back (state "disposed").
 	Pending []Status
 }
 
