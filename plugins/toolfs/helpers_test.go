@@ -1,0 +1,209 @@
+package toolfs_test
+
+import (
+	"context"
+	"encoding/json"
+	"iter"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"testing"
+
+	"github.com/cordon-dev/cordon/kernel"
+	"github.com/cordon-dev/cordon/kernel/kerneltest"
+	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/fslocal"
+	"github.com/cordon-dev/cordon/plugins/fspolicy"
+	"github.com/cordon-dev/cordon/plugins/toolfs"
+	"github.com/cordon-dev/cordon/plugins/tools"
+	"github.com/stretchr/testify/require"
+)
+
+// recordingFS wraps a provider and records the primitives the tools call, in order.
+type recordingFS struct {
+	fs.FileSystem
+	mu  sync.Mutex
+	ops []string
+}
+
+var _ fs.FileSystem = (*recordingFS)(nil)
+
+func (r *recordingFS) record(op string) {
+	r.mu.Lock()
+	r.ops = append(r.ops, op)
+	r.mu.Unlock()
+}
+
+// take returns and clears the recorded operations.
+func (r *recordingFS) take() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := r.ops
+	r.ops = nil
+	return out
+}
+
+// count returns how many times op was recorded (without clearing).
+func (r *recordingFS) count(op string) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := 0
+	for _, o := range r.ops {
+		if o == op {
+			n++
+		}
+	}
+	return n
+}
+
+func (r *recordingFS) Resolve(ctx context.Context, p string, o fs.ResolveOptions) (fs.Target, error) {
+	r.record("resolve")
+	return r.FileSystem.Resolve(ctx, p, o)
+}
+
+func (r *recordingFS) Stat(ctx context.Context, t fs.Target) (*fs.Info, error) {
+	r.record("stat")
+	return r.FileSystem.Stat(ctx, t)
+}
+
+func (r *recordingFS) ReadText(ctx context.Context, t fs.Target) (string, error) {
+	r.record("readText")
+	return r.FileSystem.ReadText(ctx, t)
+}
+
+func (r *recordingFS) StreamText(ctx context.Context, t fs.Target) (iter.Seq2[string, error], error) {
+	r.record("streamText")
+	return r.FileSystem.StreamText(ctx, t)
+}
+
+func (r *recordingFS) WriteText(ctx context.Context, t fs.Target, c string, i *fs.WriteIntent, s *fs.SandboxPolicy) (fs.WriteOutcome, error) {
+	if i == nil {
+		r.record("writeText(nil)")
+	} else {
+		r.record("writeText(" + string(i.Kind) + ")")
+	}
+	return r.FileSystem.WriteText(ctx, t, c, i, s)
+}
+
+func (r *recordingFS) EditText(ctx context.Context, t fs.Target, e fs.EditRequest, g *fs.EditGuard, s *fs.SandboxPolicy) (fs.EditOutcome, error) {
+	if g == nil {
+		r.record("editText(nil)")
+	} else {
+		r.record("editText(guard)")
+	}
+	return r.FileSystem.EditText(ctx, t, e, g, s)
+}
+
+// env is a kernel with a recording fs-local provider, optionally the observation policy, the
+// tools runtime and tool-fs.
+type env struct {
+	root    *kernel.Context
+	rt      *tools.Runtime
+	fsys    *recordingFS
+	dir     string
+	session *tools.Session
+	toolFs  *kernel.Fiber
+	calls   int
+}
+
+type envOptions struct {
+	bare   bool           // no fs-observation-policy
+	config *toolfs.Config // nil: defaults
+}
+
+func newEnv(t *testing.T, opt envOptions) *env {
+	t.Helper()
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	root := kerneltest.NewRoot(t)
+	rec := &recordingFS{}
+	provider := kernel.Module{ID: "recording-fs", Apply: func(kc *kernel.Context, _ any) error {
+		p, err := fslocal.New(fslocal.Config{Cwd: dir, DiffBasisMaxBytes: fslocal.DefaultDiffBasisMaxBytes}, kc.Logger())
+		if err != nil {
+			return err
+		}
+		rec.FileSystem = p
+		_, err = fs.Service.Provide(kc, rec)
+		return err
+	}}
+	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, root, provider, nil))
+	if !opt.bare {
+		kerneltest.RequireActive(t, kerneltest.RequireLoad(t, root, fspolicy.Plugin, nil))
+	}
+	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, root, tools.Plugin, nil))
+	var cfg any
+	if opt.config != nil {
+		cfg = *opt.config
+	}
+	f := kerneltest.RequireLoad(t, root, toolfs.Plugin, cfg)
+	kerneltest.RequireActive(t, f)
+	rt, ok := tools.Service.Get(root)
+	require.True(t, ok)
+	rec.take()
+	return &env{root: root, rt: rt, fsys: rec, dir: dir, session: tools.NewSession("s1"), toolFs: f}
+}
+
+// call runs a tool in the env's session.
+func (e *env) call(name string, args any) tools.Result {
+	return e.callIn(e.session, name, args)
+}
+
+// callIn runs a tool in session s (nil: no agent session).
+func (e *env) callIn(s *tools.Session, name string, args any) tools.Result {
+	e.calls++
+	return e.rt.Execute(context.Background(), tools.Call{CallID: "call-" + strconv.Itoa(e.calls), Name: name, Args: args, Session: s})
+}
+
+// path returns the absolute path of name in the provider's directory.
+func (e *env) path(name string) string { return filepath.Join(e.dir, name) }
+
+func (e *env) writeFile(t *testing.T, name, content string) {
+	t.Helper()
+	require.NoError(t, os.WriteFile(e.path(name), []byte(content), 0o644))
+}
+
+func (e *env) readFile(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(e.path(name))
+	require.NoError(t, err)
+	return string(b)
+}
+
+type args = map[string]any
+
+// requireOK fails unless r succeeded.
+func requireOK(t *testing.T, r tools.Result) {
+	t.Helper()
+	if r.IsError {
+		t.Fatalf("unexpected failure: %s (code %q)", r.Text(), r.Code())
+	}
+}
+
+// requireFailure fails unless r failed with exactly text and code ("" = no code).
+func requireFailure(t *testing.T, r tools.Result, text, code string) {
+	t.Helper()
+	require.True(t, r.IsError, "expected a failure, got %s", r.Text())
+	require.Equal(t, text, r.Text())
+	require.Len(t, r.Content, 1)
+	require.Equal(t, code, r.Code())
+	if code != "" {
+		require.Equal(t, fs.ErrorName, r.Error.Name)
+	}
+}
+
+// metaJSON returns the presentation meta as JSON text.
+func metaJSON(t *testing.T, r tools.Result) string {
+	t.Helper()
+	b, err := json.Marshal(r.Meta)
+	require.NoError(t, err)
+	return string(b)
+}
+
+// valueJSON returns the canonical value as JSON text.
+func valueJSON(t *testing.T, r tools.Result) string {
+	t.Helper()
+	b, err := json.Marshal(r.Value)
+	require.NoError(t, err)
+	return string(b)
+}
