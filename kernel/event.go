@@ -12,8 +12,9 @@ import (
 //	// Observed is emitted after a file was read or written. Mode: emit.
 //	var Observed = kernel.NewEvent[ObservedArgs]("fs/observed")
 type Event[P any] struct {
-	id   int64
-	name string
+	id    int64
+	name  string
+	cache keyCache[emitFn[P]]
 }
 
 type emitFn[P any] = func(context.Context, P) error
@@ -47,7 +48,7 @@ func (e *Event[P]) Listeners(kc *Context) int { return count[emitFn[P]](kc, e.id
 // Emit runs every live listener in order with no kernel lock held. A listener's error or panic
 // (as *PanicError) does not stop the others; the errors are joined.
 func (e *Event[P]) Emit(ctx context.Context, kc *Context, p P) error {
-	t := lookup[emitFn[P]](kc.k, e.id)
+	t := e.cache.get(kc.k, e.id)
 	if t == nil {
 		return nil
 	}
@@ -73,7 +74,7 @@ func (e *Event[P]) Emit(ctx context.Context, kc *Context, p P) error {
 // EmitContained is Emit for observers that must neither fail nor change the emitter's work:
 // errors and panics are logged at Warn on the listener's logger and never returned.
 func (e *Event[P]) EmitContained(ctx context.Context, kc *Context, p P) {
-	t := lookup[emitFn[P]](kc.k, e.id)
+	t := e.cache.get(kc.k, e.id)
 	if t == nil {
 		return
 	}

@@ -65,11 +65,18 @@ func (s *Service[T]) Provide(kc *Context, v T) (Disposer, error) {
 	return kc.disposer(eff), nil
 }
 
-// Get returns the service if a plugin provides it, like Cordis's ctx.get: a one-time probe that
-// does not make the caller reload when the service comes or goes.
+// Get returns the service if an Active plugin provides it (or kc's own plugin does), like
+// Cordis's ctx.get: a one-time probe that does not make the caller reload when the service comes
+// or goes.
 func (s *Service[T]) Get(kc *Context) (T, bool) {
 	e := (*kc.k.services.Load())[s.name]
 	if e == nil {
+		var zero T
+		return zero, false
+	}
+	// Visible once the provider is Active, and while it unloads so that dependents can still
+	// reach it in their own cleanup.
+	if st := e.owner.f.State(); st != Active && st != Unloading && e.owner.f != kc.f {
 		var zero T
 		return zero, false
 	}

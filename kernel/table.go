@@ -185,3 +185,23 @@ func count[F any](kc *Context, id int64) int {
 	}
 	return n
 }
+
+// keyCache remembers the table of the kernel an event key was last dispatched in, so that the
+// common one-kernel process skips the table index on the hot path.
+type keyCache[F any] struct{ p atomic.Pointer[cachedTable[F]] }
+
+type cachedTable[F any] struct {
+	k *Kernel
+	t *table[F]
+}
+
+func (c *keyCache[F]) get(k *Kernel, id int64) *table[F] {
+	if ct := c.p.Load(); ct != nil && ct.k == k {
+		return ct.t
+	}
+	t := lookup[F](k, id)
+	if t != nil {
+		c.p.Store(&cachedTable[F]{k: k, t: t})
+	}
+	return t
+}

@@ -16,6 +16,7 @@ type Waterfall[P, R any] struct {
 	id     int64
 	name   string
 	single bool
+	cache  keyCache[wfFn[P, R]]
 }
 
 type wfFn[P, R any] struct {
@@ -69,7 +70,7 @@ func (w *Waterfall[P, R]) Listeners(kc *Context) int { return count[wfFn[P, R]](
 // Run dispatches p. inner is the default at the bottom of the chain; nil means the zero R.
 // Errors travel back up through next, so an outer listener may translate them.
 func (w *Waterfall[P, R]) Run(ctx context.Context, kc *Context, p P, inner func() (R, error)) (R, error) {
-	t := lookup[wfFn[P, R]](kc.k, w.id)
+	t := w.cache.get(kc.k, w.id)
 	if t == nil {
 		return runInner(inner)
 	}
