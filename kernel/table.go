@@ -188,7 +188,9 @@ func count[F any](kc *Context, id int64) int {
 
 // keyCache remembers the table of the kernel an event key was last dispatched in, so that the
 // common one-kernel process skips the table index on the hot path.
-type keyCache[F any] struct{ p atomic.Pointer[cachedTable[F]] }
+type keyCache[F any] struct {
+	p atomic.Pointer[cachedTable[F]]
+}
 
 type cachedTable[F any] struct {
 	k *Kernel
