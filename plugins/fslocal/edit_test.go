@@ -39,7 +39,7 @@ func TestEditTextLineEndingsAndBOM(t *testing.T) {
 	const bom = "\uFEFF"
 	cases := []struct {
 		name, file, old, new, disk, before, after string
-		replaceAll                                 bool
+		replaceAll                                bool
 	}{
 		{"lf kept", "a\nb\n", "a", "A", "A\nb\n", "a\nb\n", "A\nb\n", false},
 		{"lf-dominant file loses its CRLFs", "a\r\nb\nc\n", "c", "C", "a\nb\nC\n", "a\nb\nc\n", "a\nb\nC\n", false},
