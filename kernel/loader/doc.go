@@ -31,8 +31,9 @@
 // removed and disabled ones dispose (last first), entries whose config changed restart through
 // kernel.Fiber.Update, and an entry whose module name changed is disposed and loaded again. Every
 // entry is checked (module known, ids unique, config decoded and valid) before anything is
-// touched. Apply is transactional: when a load or a restart fails, the steps already taken are
-// undone in reverse and the composition in force stays the previous one. Removals run before
+// touched. Apply is transactional: when a load or a restart fails, or a dependent fails because its
+// provider arrived or changed, the steps already taken are undone in reverse and the composition
+// in force stays the previous one. Removals run before
 // loads, so a provider can be swapped for another provider of the same service.
 //
 // Entry order is composition rank (kernel.Rank), so listeners of earlier entries run first and a

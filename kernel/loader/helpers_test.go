@@ -65,6 +65,18 @@ type deciderConfig struct {
 	Answer string `yaml:"answer"`
 }
 
+type providerConfig struct {
+	Value string `yaml:"value"`
+}
+
+func (c *providerConfig) Defaults() { c.Value = "value" }
+
+// provider provides svc with its configured value.
+var provider = kernel.Define("provider", func(kc *kernel.Context, cfg providerConfig) error {
+	_, err := svc.Provide(kc, cfg.Value)
+	return err
+})
+
 // newCatalog returns a catalog of toy modules that write to j.
 func newCatalog(t testing.TB, j *journal) *kernel.Catalog {
 	t.Helper()
@@ -81,13 +93,12 @@ func newCatalog(t testing.TB, j *journal) *kernel.Catalog {
 		j.add("apply %s", kc.Fiber().Entry())
 		return nil
 	}}
-	provider := kernel.Define("provider", func(kc *kernel.Context, _ struct{}) error {
-		_, err := svc.Provide(kc, "value")
-		return err
-	})
 	consumer := kernel.Define("consumer", func(kc *kernel.Context, cfg greetConfig) error {
 		if cfg.Fail {
 			return errors.New("consumer refused to start")
+		}
+		if v := svc.Must(kc); v == "poison" {
+			return fmt.Errorf("consumer refused service value %q", v)
 		}
 		j.add("consume %s %s", kc.Fiber().Entry(), svc.Must(kc))
 		return nil

@@ -105,10 +105,12 @@ func prepare(catalog *kernel.Catalog, entries []Entry) ([]prepared, []Entry, err
 // its rank, and so its listeners' place, while the entries around it come and go; an entry that
 // moved past a kept neighbour, or whose name changed, is disposed and loaded again.
 //
-// Apply is transactional: if a load or restart fails, every step already taken is undone in
-// reverse (removed entries load again with their previous config and rank) and the error, an
-// *EntryError naming the entry, is returned. An entry left Pending (missing services) is not a
-// failure; see Audit. ctx is checked between steps; cancelling it rolls back like a failure.
+// Apply is transactional: if a load or restart fails, or an instance of the composition ends
+// Failed because of it (a dependent whose Apply fails once its provider arrives or changes), every
+// step already taken is undone in reverse (removed entries load again with their previous config
+// and rank, dependents that failed start again) and the error, an *EntryError naming the entry,
+// is returned. An entry left Pending (missing services) is not a failure; see Audit. ctx is
+// checked between steps; cancelling it rolls back like a failure.
 func (l *Loader) Apply(ctx context.Context, entries []Entry) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -130,6 +132,7 @@ type plan struct {
 	removes []*slot  // live slots to dispose, in composition order
 	updates []update // kept slots whose config changed
 	loads   []*slot  // slots to load, in composition order
+	order   []*slot  // every enabled slot of the new composition, in order
 	slots   map[string]*slot
 }
 
@@ -161,6 +164,7 @@ func (l *Loader) plan(next []prepared) plan {
 			s := l.slots[n.entry.ID]
 			keep[n.entry.ID] = true
 			p.slots[n.entry.ID] = s
+			p.order = append(p.order, s)
 			if !sameConfig(&s.entry.Config, &n.entry.Config) {
 				p.updates = append(p.updates, update{s: s, oldCfg: s.cfg, newCfg: n.cfg, oldEnt: s.entry, newEnt: n.entry})
 			} else {
@@ -170,6 +174,7 @@ func (l *Loader) plan(next []prepared) plan {
 		}
 		s := &slot{entry: n.entry, mod: n.mod, cfg: n.cfg, rank: ranks[i]}
 		p.slots[n.entry.ID] = s
+		p.order = append(p.order, s)
 		p.loads = append(p.loads, s)
 	}
 	for _, e := range l.entries {
@@ -180,12 +185,29 @@ func (l *Loader) plan(next []prepared) plan {
 	return p
 }
 
-// run executes a plan, undoing the steps taken when one fails.
+// run executes a plan, undoing the steps taken when one fails. An instance that ends Failed
+// because of the plan (a dependent whose Apply fails once its provider arrives or restarts) fails
+// the plan too.
 func (l *Loader) run(ctx context.Context, p plan) error {
+	failedBefore := map[*kernel.Fiber]bool{}
+	for _, s := range l.slots {
+		if s.fiber.State() == kernel.Failed {
+			failedBefore[s.fiber] = true
+		}
+	}
 	var undo []func()
 	fail := func(err error) error {
 		for i := len(undo) - 1; i >= 0; i-- {
 			undo[i]()
+		}
+		// A dependent that failed when its provider changed stays Failed when the provider comes
+		// back; give it one more start with its previous config.
+		for _, s := range l.slots {
+			if s.fiber.State() == kernel.Failed && !failedBefore[s.fiber] {
+				if err := s.fiber.Update(s.cfg); err != nil {
+					l.log.Error("restore failed", zap.String("entry", s.entry.ID), zap.Error(err))
+				}
+			}
 		}
 		return err
 	}
@@ -224,6 +246,11 @@ func (l *Loader) run(ctx context.Context, p plan) error {
 			return fail(l.entryErr(s.entry, err))
 		}
 		undo = append(undo, func() { _ = s.fiber.Dispose() })
+	}
+	for _, s := range p.order {
+		if s.fiber.State() == kernel.Failed && !failedBefore[s.fiber] {
+			return fail(l.entryErr(s.entry, s.fiber.Err()))
+		}
 	}
 	return nil
 }

@@ -133,6 +133,40 @@ func TestApplyIsTransactional(t *testing.T) {
 	}
 }
 
+// TestApplyFailsWhenADependentFails: a dependent that fails because of the new composition (its
+// provider arrives or changes) fails Apply, and the previous tree comes back, dependent included.
+func TestApplyFailsWhenADependentFails(t *testing.T) {
+	tests := []struct {
+		name    string
+		start   string
+		next    string
+		wantErr string
+		want    []string
+	}{
+		{"provider arrives, dependent fails",
+			"plugins: [{name: consumer, config: {fail: true}}]",
+			"plugins: [{name: consumer, config: {fail: true}}, {name: provider}]",
+			`entry "consumer": consumer refused to start`,
+			nil},
+		{"provider changes, dependent fails and is restored",
+			"plugins: [{name: consumer}, {name: provider}]",
+			"plugins: [{name: consumer}, {name: provider, config: {value: poison}}]",
+			`entry "consumer": consumer refused service value "poison"`,
+			[]string{"consume consumer value"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l, j := newLoader(t)
+			require.NoError(t, l.Apply(t.Context(), parse(t, tt.start)))
+			before := l.Status()
+			j.take()
+			require.EqualError(t, l.Apply(t.Context(), parse(t, tt.next)), tt.wantErr)
+			require.Equal(t, tt.want, j.take())
+			require.Equal(t, before, l.Status())
+		})
+	}
+}
+
 func TestApplyCancelledContextChangesNothing(t *testing.T) {
 	l, j := newLoader(t)
 	require.NoError(t, l.Apply(t.Context(), parse(t, "plugins: [{id: a, name: greet}]")))
@@ -159,9 +193,9 @@ func TestAuditReportsPendingAndFailed(t *testing.T) {
 	require.Equal(t, []string{"consume consumer value"}, j.take(), "the pending entry activated when its service came")
 	require.NoError(t, l.Audit())
 
-	// A dependent that fails when its provider arrives does not fail Apply; the audit reports it.
+	// A dependent that fails when a provider arrives from outside the loader: the audit reports it.
 	require.NoError(t, l.Apply(t.Context(), parse(t, "plugins: [{name: consumer, config: {fail: true}}]")))
-	require.NoError(t, l.Apply(t.Context(), parse(t, "plugins: [{name: consumer, config: {fail: true}}, {name: provider}]")))
+	kerneltest.RequireLoad(t, l.Kernel().Root(), provider, nil)
 	err = l.Audit()
 	require.EqualError(t, err, "boot audit:\n  entry \"consumer\": failed: consumer refused to start")
 	var ee *loader.EntryError
