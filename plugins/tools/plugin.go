@@ -4,7 +4,10 @@ import (
 	"errors"
 	"fmt"
 
+	"go.uber.org/fx"
+
 	"github.com/cordon-dev/cordon/kernel"
+	"github.com/cordon-dev/cordon/kernel/kernelfx"
 )
 
 // Presentation modes of Config.Mode.
@@ -46,6 +49,13 @@ func (c *Config) Validate() error {
 
 // Plugin is the "tools" module: it provides Service (the Runtime).
 var Plugin = kernel.Define[Config]("tools", apply)
+
+// Module contributes Plugin to the kernel catalog of an fx host.
+var Module = fx.Module("tools", kernelfx.Plugin(Plugin))
+
+// init registers Plugin in kernel.DefaultCatalog for hosts that import this
+// package without fx.
+func init() { kernel.Register(Plugin) }
 
 func apply(kc *kernel.Context, cfg Config) error {
 	if cfg.Mode != ModeNative {
