@@ -8,9 +8,13 @@ import (
 	"path/filepath"
 	"time"
 
+	"go.uber.org/fx"
+	"go.uber.org/fx/fxevent"
 	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
 
 	"github.com/cordon-dev/cordon/kernel"
+	"github.com/cordon-dev/cordon/kernel/kernelfx"
 	"github.com/cordon-dev/cordon/kernel/loader"
 )
 
@@ -20,34 +24,22 @@ var cwdKeys = map[string]string{"fs-local": "cwd"}
 
 // host is a composed kernel: the plugins of one composition, loaded and audited.
 type host struct {
+	app    *fx.App
 	k      *kernel.Kernel
 	ld     *loader.Loader
 	log    *zap.Logger
 	source string // "profile <name>" or the --config path
 }
 
-// buildCatalog returns the host catalog: the stock plugins, then modules registered with
-// kernel.Register (a stock id wins), then the host's extra modules (a duplicate is an error).
+// catalogModules are the modules the host contributes: the stock plugins, then the extra ones.
+func catalogModules(o *options) []kernel.Module {
+	return append(stockModules(), o.modules...)
+}
+
+// buildCatalog returns the catalog the kernel will have: modules registered with kernel.Register,
+// the stock plugins and the host's extra modules (two different modules with one id are an error).
 func buildCatalog(o *options) (*kernel.Catalog, error) {
-	c := kernel.NewCatalog()
-	for _, m := range stockModules() {
-		if err := c.Register(m); err != nil {
-			return nil, err
-		}
-	}
-	for _, m := range kernel.DefaultCatalog().Modules() {
-		if _, taken := c.Lookup(m.ID); !taken {
-			if err := c.Register(m); err != nil {
-				return nil, err
-			}
-		}
-	}
-	for _, m := range o.modules {
-		if err := c.Register(m); err != nil {
-			return nil, err
-		}
-	}
-	return c, nil
+	return kernelfx.BuildCatalog(kernel.DefaultCatalog(), catalogModules(o))
 }
 
 // composition reads the entries to load: the --config file, or the selected embedded profile plus the
@@ -87,41 +79,49 @@ func composition(o *options, f *flags) ([]loader.Entry, string, error) {
 	return entries, "profile " + name, nil
 }
 
-// compose loads the composition into a new kernel and runs the boot audit: every enabled entry must
-// be active. On failure the kernel is closed again.
+// compose builds the process with fx (kernelfx.Module plus one kernelfx.Plugin per catalog module),
+// starts it (the composition is applied and audited: every enabled entry must be active), and adds
+// the host's own services. On failure everything loaded is disposed again.
 func compose(ctx context.Context, o *options, f *flags, log *zap.Logger) (*host, error) {
-	catalog, err := buildCatalog(o)
-	if err != nil {
-		return nil, err
-	}
 	entries, source, err := composition(o, f)
 	if err != nil {
 		return nil, err
 	}
-	k := kernel.New(kernel.WithLogger(log), kernel.WithCatalog(catalog))
-	ld := loader.New(k)
-	err = ld.Apply(ctx, entries)
-	if err == nil {
-		err = ld.Audit()
+	h := &host{log: log, source: source}
+	opts := []fx.Option{
+		fx.WithLogger(func() fxevent.Logger {
+			l := &fxevent.ZapLogger{Logger: log.Named("fx")}
+			l.UseLogLevel(zapcore.DebugLevel)
+			l.UseErrorLevel(zapcore.DebugLevel) // the host reports start errors itself
+			return l
+		}),
+		fx.Supply(log, kernelfx.Composition(entries)),
+		kernelfx.Module,
+		fx.Populate(&h.k, &h.ld),
 	}
-	if err == nil {
-		err = provideHostServices(k, f)
+	for _, m := range catalogModules(o) {
+		opts = append(opts, kernelfx.Plugin(m))
 	}
-	if err != nil {
-		closeKernel(k, log)
+	h.app = fx.New(opts...)
+	if err := h.app.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", source, rootCause(err))
+	}
+	if err := h.app.Start(ctx); err != nil {
+		return nil, fmt.Errorf("%s: %w", source, rootCause(err))
+	}
+	if err := provideHostServices(h.k, f); err != nil {
+		h.close()
 		return nil, fmt.Errorf("%s: %w", source, err)
 	}
-	return &host{k: k, ld: ld, log: log, source: source}, nil
+	return h, nil
 }
 
 // close disposes the plugin tree in reverse order, draining async listeners.
-func (h *host) close() { closeKernel(h.k, h.log) }
-
-func closeKernel(k *kernel.Kernel, log *zap.Logger) {
+func (h *host) close() {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := k.Close(ctx); err != nil && !errors.Is(err, context.Canceled) {
-		log.Warn("shutdown", zap.Error(err))
+	if err := h.app.Stop(ctx); err != nil && !errors.Is(err, context.Canceled) {
+		h.log.Warn("shutdown", zap.Error(err))
 	}
 }
 
@@ -143,4 +143,18 @@ func resolveWorkdir(o *options, dir string) (string, error) {
 		return "", fmt.Errorf("--cwd %s: not a directory", abs)
 	}
 	return abs, nil
+}
+
+// rootCause strips fx's wrapping ("OnStart hook added by ... failed: ...") down to the error the
+// composition produced, which names the entry; other errors are returned unchanged.
+func rootCause(err error) error {
+	var entryErr *loader.EntryError
+	if errors.As(err, &entryErr) {
+		return entryErr
+	}
+	var auditErr *loader.AuditError
+	if errors.As(err, &auditErr) {
+		return auditErr
+	}
+	return err
 }

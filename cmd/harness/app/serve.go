@@ -140,7 +140,13 @@ func toCallToolResult(o outcome) *mcp.CallToolResult {
 		res.StructuredContent = o.Value
 	}
 	if o.IsError && o.Code != "" {
-		res.Meta = mcp.Meta{"error": map[string]string{"name": o.ErrorName, "code": o.Code}}
+		res.Meta = mcp.Meta{"error": metaError{Name: o.ErrorName, Code: o.Code}}
 	}
 	return res
+}
+
+// metaError is `_meta.error`, keys in the order name, code.
+type metaError struct {
+	Name string `json:"name"`
+	Code string `json:"code"`
 }

@@ -61,6 +61,9 @@ func TestServeCallResults(t *testing.T) {
 	assert.Equal(t, "Error: boom", bad.Content[0].(*mcp.TextContent).Text)
 	assert.Nil(t, bad.StructuredContent)
 	assert.Equal(t, map[string]any{"name": "FsError", "code": "FS_BOOM"}, bad.Meta["error"])
+	raw, err := json.Marshal(toCallToolResult(outcome{IsError: true, Code: "C", ErrorName: "N"}).Meta)
+	require.NoError(t, err)
+	assert.Equal(t, `{"error":{"name":"N","code":"C"}}`, string(raw))
 
 	require.NoError(t, cs.Close())
 	require.NoError(t, <-done)

@@ -4,6 +4,7 @@ import (
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/plugins/fslocal"
 	"github.com/cordon-dev/cordon/plugins/fspolicy"
+	"github.com/cordon-dev/cordon/plugins/toolfs"
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
@@ -13,5 +14,6 @@ func stockModules() []kernel.Module {
 		fslocal.Plugin,
 		fspolicy.Plugin,
 		tools.Plugin,
+		toolfs.Plugin,
 	}
 }
