@@ -23,8 +23,9 @@ import (
 // recordingFS wraps a provider and records the primitives the tools call, in order.
 type recordingFS struct {
 	fs.FileSystem
-	mu  sync.Mutex
-	ops []string
+	mu        sync.Mutex
+	ops       []string
+	lastGuard fs.Version
 }
 
 var _ fs.FileSystem = (*recordingFS)(nil)
@@ -91,6 +92,9 @@ func (r *recordingFS) EditText(ctx context.Context, t fs.Target, e fs.EditReques
 		r.record("editText(nil)")
 	} else {
 		r.record("editText(guard)")
+		r.mu.Lock()
+		r.lastGuard = g.Version
+		r.mu.Unlock()
 	}
 	return r.FileSystem.EditText(ctx, t, e, g, s)
 }
@@ -114,6 +118,23 @@ type envOptions struct {
 
 func newEnv(t *testing.T, opt envOptions) *env {
 	t.Helper()
+	root, rec, dir := newBase(t, opt.bare)
+	var cfg any
+	if opt.config != nil {
+		cfg = *opt.config
+	}
+	f := kerneltest.RequireLoad(t, root, toolfs.Plugin, cfg)
+	kerneltest.RequireActive(t, f)
+	rt, ok := tools.Service.Get(root)
+	require.True(t, ok)
+	rec.take()
+	return &env{root: root, rt: rt, fsys: rec, dir: dir, session: tools.NewSession("s1"), toolFs: f}
+}
+
+// newBase loads the recording provider over a fresh directory, the policy (unless bare) and the
+// tools runtime.
+func newBase(t *testing.T, bare bool) (*kernel.Context, *recordingFS, string) {
+	t.Helper()
 	dir, err := filepath.EvalSymlinks(t.TempDir())
 	require.NoError(t, err)
 	root := kerneltest.NewRoot(t)
@@ -128,20 +149,11 @@ func newEnv(t *testing.T, opt envOptions) *env {
 		return err
 	}}
 	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, root, provider, nil))
-	if !opt.bare {
+	if !bare {
 		kerneltest.RequireActive(t, kerneltest.RequireLoad(t, root, fspolicy.Plugin, nil))
 	}
 	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, root, tools.Plugin, nil))
-	var cfg any
-	if opt.config != nil {
-		cfg = *opt.config
-	}
-	f := kerneltest.RequireLoad(t, root, toolfs.Plugin, cfg)
-	kerneltest.RequireActive(t, f)
-	rt, ok := tools.Service.Get(root)
-	require.True(t, ok)
-	rec.take()
-	return &env{root: root, rt: rt, fsys: rec, dir: dir, session: tools.NewSession("s1"), toolFs: f}
+	return root, rec, dir
 }
 
 // call runs a tool in the env's session.

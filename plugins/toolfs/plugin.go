@@ -3,7 +3,10 @@ package toolfs
 import (
 	"encoding/json"
 
+	"go.uber.org/fx"
+
 	"github.com/cordon-dev/cordon/kernel"
+	"github.com/cordon-dev/cordon/kernel/kernelfx"
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
@@ -15,6 +18,12 @@ const ID = "tool-fs"
 // then registers read, write and edit (with their guidance sections) as effects of its own
 // context: disposing the plugin removes all three.
 var Plugin = kernel.Define[Config](ID, apply, fs.Service.Dep(), tools.Service.Dep())
+
+// Module contributes Plugin to the kernel catalog of an fx host.
+var Module = fx.Module(ID, kernelfx.Plugin(Plugin))
+
+// Hosts that blank-import the package find the plugin in kernel.DefaultCatalog.
+func init() { kernel.Register(Plugin) }
 
 // suite is one loaded instance: the services it uses and its resolved caps.
 type suite struct {
