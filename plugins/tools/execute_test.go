@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -254,15 +253,21 @@ func TestPresentationMetaOnlyForTopLevelCalls(t *testing.T) {
 
 func TestExecuteWrapperControlsBodyContext(t *testing.T) {
 	e := newEnv(t)
+	started := make(chan struct{})
 	e.load(t, tool("slow", func(ctx context.Context, _ json.RawMessage, _ *tools.Exec) (any, error) {
+		close(started)
 		<-ctx.Done()
 		return nil, fmt.Errorf("slow: %w", context.Cause(ctx))
 	}))
-	// A timeout wrapper on tools/execute: it narrows the body's context.
-	_, err := tools.ExecuteStep.On(e.root, func(ctx context.Context, d *tools.Dispatch, next func() (tools.Result, error)) (tools.Result, error) {
+	// A timeout wrapper on tools/execute narrows the body's context.
+	_, err := tools.ExecuteStep.On(e.root, func(_ context.Context, d *tools.Dispatch, next func() (tools.Result, error)) (tools.Result, error) {
 		prev := d.Ctx
-		c, cancel := context.WithTimeoutCause(prev, time.Millisecond, errors.New("timed out"))
-		defer cancel()
+		c, cancel := context.WithCancelCause(prev)
+		defer cancel(nil)
+		go func() {
+			<-started
+			cancel(errors.New("timed out"))
+		}()
 		d.Ctx = c
 		defer func() { d.Ctx = prev }()
 		return next()
@@ -270,6 +275,21 @@ func TestExecuteWrapperControlsBodyContext(t *testing.T) {
 	require.NoError(t, err)
 	res := e.exec("slow", json.RawMessage(`{}`))
 	require.Equal(t, "Error: slow: timed out", res.Text())
+}
+
+func TestExecuteWrapperCancelledContextSkipsBody(t *testing.T) {
+	e := newEnv(t)
+	runs := 0
+	e.load(t, countingTool(&runs))
+	_, err := tools.ExecuteStep.On(e.root, func(_ context.Context, d *tools.Dispatch, next func() (tools.Result, error)) (tools.Result, error) {
+		c, cancel := context.WithCancel(d.Ctx)
+		cancel()
+		d.Ctx = c
+		return next()
+	})
+	require.NoError(t, err)
+	require.Equal(t, "ABORTED_BEFORE_DISPATCH", e.exec("t", json.RawMessage(`{}`)).Code())
+	require.Zero(t, runs)
 }
 
 func TestExecuteWrapperCannotDetachCallerCancellation(t *testing.T) {
