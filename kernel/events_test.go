@@ -3,7 +3,6 @@ package kernel_test
 import (
 	"context"
 	"errors"
-	"strconv"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -257,366 +256,65 @@ func TestListenerMayEmitRegisterLoadAndDispose(t *testing.T) {
 	assert.Equal(t, 1, e.Listeners(root))
 }
 
-// Cordis events.spec "ctx.waterfall()", first half: the first listener is outermost; each calls next
-// and adds its value, and after the last listener the inner default runs: 1 + (1 + 2) = 4.
-func TestWaterfallChainRunsOuterFirstThenInnerDefault(t *testing.T) {
+// C.5 order key: a child plugin's listeners take the composition rank of the entry that loaded it,
+// so a child of an earlier entry runs before a later entry's listener even when registered after it.
+func TestChildListenersTakeTheirEntryRank(t *testing.T) {
 	root := kerneltest.NewRoot(t)
-	w := kernel.NewWaterfall[int, int]("test/waterfall")
+	e := kernel.NewEvent[string]("test/child-rank")
 	var tr trace
-	add := func(label string) func(context.Context, int, func() (int, error)) (int, error) {
-		return func(_ context.Context, v int, next func() (int, error)) (int, error) {
-			tr.add("%s in", label)
-			r, err := next()
-			tr.add("%s out", label)
-			return v + r, err
-		}
-	}
-	_, err := w.On(root, add("cb1"))
-	require.NoError(t, err)
-	_, err = w.On(root, add("cb2"))
-	require.NoError(t, err)
-
-	got, err := w.Run(bg, root, 1, func() (int, error) { tr.add("inner"); return 2, nil })
-	require.NoError(t, err)
-	assert.Equal(t, 4, got)
-	assert.Equal(t, []string{"cb1 in", "cb2 in", "inner", "cb2 out", "cb1 out"}, tr.take())
-}
-
-// Cordis events.spec "ctx.waterfall()", second half: a listener that returns without calling next
-// short-circuits every later listener and the inner default: 1 + 1 + 1 = 3, cb4 never runs.
-func TestWaterfallListenerThatSkipsNextShortCircuits(t *testing.T) {
-	root := kerneltest.NewRoot(t)
-	w := kernel.NewWaterfall[int, int]("test/waterfall-short")
-	var calls [4]atomic.Int32
-	chain := func(i int) func(context.Context, int, func() (int, error)) (int, error) {
-		return func(_ context.Context, v int, next func() (int, error)) (int, error) {
-			calls[i].Add(1)
-			r, err := next()
-			return v + r, err
-		}
-	}
-	for _, fn := range []func(context.Context, int, func() (int, error)) (int, error){
-		chain(0), chain(1),
-		func(_ context.Context, v int, _ func() (int, error)) (int, error) { calls[2].Add(1); return v, nil },
-		chain(3),
-	} {
-		_, err := w.On(root, fn)
-		require.NoError(t, err)
-	}
-	var inner atomic.Int32
-	got, err := w.Run(bg, root, 1, func() (int, error) { inner.Add(1); return 2, nil })
-	require.NoError(t, err)
-	assert.Equal(t, 3, got)
-	assert.Equal(t, []int32{1, 1, 1, 0}, []int32{calls[0].Load(), calls[1].Load(), calls[2].Load(), calls[3].Load()})
-	assert.Zero(t, inner.Load())
-}
-
-// A.7 "with zero listeners the inner default runs": how removing a policy degrades a tool.
-func TestWaterfallWithoutListenerRunsInnerDefault(t *testing.T) {
-	root := kerneltest.NewRoot(t)
-	w := kernel.NewWaterfall[string, string]("test/waterfall-empty")
-	got, err := w.Run(bg, root, "p", func() (string, error) { return "inner", nil })
-	require.NoError(t, err)
-	assert.Equal(t, "inner", got)
-
-	innerErr := errors.New("inner failed")
-	_, err = w.Run(bg, root, "p", func() (string, error) { return "", innerErr })
-	assert.ErrorIs(t, err, innerErr)
-}
-
-// C.4 Decide: a decider never calls next, so neither later listeners nor the inner default run.
-func TestWaterfallDeciderShortCircuits(t *testing.T) {
-	root := kerneltest.NewRoot(t)
-	w := kernel.NewWaterfall[string, string]("test/decide")
-	var later atomic.Int32
-	_, err := w.Decide(root, func(_ context.Context, p string) (string, error) { return "decided " + p, nil })
-	require.NoError(t, err)
-	_, err = w.On(root, func(_ context.Context, _ string, next func() (string, error)) (string, error) {
-		later.Add(1)
-		return next()
-	})
-	require.NoError(t, err)
-	got, err := w.Run(bg, root, "x", func() (string, error) { t.Error("inner default ran"); return "", nil })
-	require.NoError(t, err)
-	assert.Equal(t, "decided x", got)
-	assert.Zero(t, later.Load())
-}
-
-// C.8 Waterfall: errors travel up through next, no later listener runs after an error, and an outer
-// listener may translate the error (same as Cordis).
-func TestWaterfallErrorTravelsUpThroughNext(t *testing.T) {
-	root := kerneltest.NewRoot(t)
-	w := kernel.NewWaterfall[int, string]("test/waterfall-error")
-	denied := errors.New("denied")
-	var sawErr atomic.Value
-	var after atomic.Int32
-	_, err := w.On(root, func(_ context.Context, p int, next func() (string, error)) (string, error) {
-		r, err := next()
-		if err != nil {
-			sawErr.Store(err)
-			if p == 1 {
-				return "translated", nil
-			}
-		}
-		return r, err
-	})
-	require.NoError(t, err)
-	_, err = w.On(root, func(context.Context, int, func() (string, error)) (string, error) { return "", denied })
-	require.NoError(t, err)
-	_, err = w.On(root, func(_ context.Context, _ int, next func() (string, error)) (string, error) {
-		after.Add(1)
-		return next()
-	})
-	require.NoError(t, err)
-
-	got, err := w.Run(bg, root, 1, func() (string, error) { return "inner", nil })
-	require.NoError(t, err)
-	assert.Equal(t, "translated", got)
-	assert.ErrorIs(t, sawErr.Load().(error), denied)
-
-	_, err = w.Run(bg, root, 2, func() (string, error) { return "inner", nil })
-	assert.ErrorIs(t, err, denied)
-	assert.Zero(t, after.Load())
-}
-
-// C.8: a waterfall listener panic becomes a *kernel.PanicError travelling up like an error.
-func TestWaterfallListenerPanicBecomesPanicError(t *testing.T) {
-	root := kerneltest.NewRoot(t)
-	w := kernel.NewWaterfall[int, int]("test/waterfall-panic")
-	_, err := w.On(root, func(context.Context, int, func() (int, error)) (int, error) { panic("decider panicked") })
-	require.NoError(t, err)
-	_, err = w.Run(bg, root, 0, func() (int, error) { return 0, nil })
-	var pe *kernel.PanicError
-	require.ErrorAs(t, err, &pe)
-	assert.Equal(t, "decider panicked", pe.Value)
-}
-
-// C.5 single slot: with two live deciders on a SingleSlot waterfall, the first in the composition
-// wins and the kernel logs a warning that names both plugins. A waterfall not declared single-slot
-// logs nothing.
-func TestSingleSlotWaterfallWarnsNamingBothPlugins(t *testing.T) {
-	root, logs := kerneltest.NewObservedRoot(t, zapcore.WarnLevel)
-	single := kernel.NewWaterfall[string, string]("test/single-slot", kernel.SingleSlot())
-	multi := kernel.NewWaterfall[string, string]("test/multi-slot")
-	decider := func(id, answer string) kernel.Module {
-		return plugin(id, func(kc *kernel.Context) error {
-			fn := func(context.Context, string) (string, error) { return answer, nil }
-			if _, err := single.Decide(kc, fn); err != nil {
-				return err
-			}
-			_, err := multi.Decide(kc, fn)
-			return err
-		})
-	}
-	// The later entry loads first; the earlier entry must still win.
-	kerneltest.RequireLoad(t, root, decider("policy-late", "late"), nil, kernel.Rank(2))
-	kerneltest.RequireLoad(t, root, decider("policy-early", "early"), nil, kernel.Rank(1))
-
-	inner := func() (string, error) { return "inner", nil }
-	got, err := single.Run(bg, root, "", inner)
-	require.NoError(t, err)
-	assert.Equal(t, "early", got, "first in the composition wins")
-	got, err = multi.Run(bg, root, "", inner)
-	require.NoError(t, err)
-	assert.Equal(t, "early", got)
-
-	warns := logs.FilterLevelExact(zapcore.WarnLevel)
-	assert.NotEmpty(t, logsContaining(warns, "policy-early", "policy-late"),
-		"want a warning naming both deciders, got %d warnings: %v", warns.Len(), warns.All())
-	assert.Empty(t, logsContaining(warns, "test/multi-slot"), "a waterfall without SingleSlot must not warn")
-}
-
-// Cordis events.spec "ctx.bail()": the first listener that reports handled stops the chain; with no
-// listener the result is the zero value and not handled.
-func TestBailStopsAtFirstHandled(t *testing.T) {
-	root := kerneltest.NewRoot(t)
-	b := kernel.NewBail[string, int]("test/bail")
-	r, ok, err := b.Run(bg, root, "x")
-	require.NoError(t, err)
-	assert.False(t, ok)
-	assert.Zero(t, r)
-
-	var tr trace
-	_, err = b.On(root, func(context.Context, string) (int, bool, error) { tr.add("pass"); return 7, false, nil })
-	require.NoError(t, err)
-	_, err = b.On(root, func(context.Context, string) (int, bool, error) { tr.add("handle"); return 42, true, nil })
-	require.NoError(t, err)
-	_, err = b.On(root, func(context.Context, string) (int, bool, error) { tr.add("never"); return 0, true, nil })
-	require.NoError(t, err)
-
-	r, ok, err = b.Run(bg, root, "x")
-	require.NoError(t, err)
-	assert.True(t, ok)
-	assert.Equal(t, 42, r)
-	assert.Equal(t, []string{"pass", "handle"}, tr.take())
-}
-
-// Cordis events.spec "ctx.bail()" (throwing listener) and C.8: the first error stops the chain and
-// is returned; a panic becomes a *kernel.PanicError and stops it too.
-func TestBailStopsAtFirstErrorOrPanic(t *testing.T) {
-	root := kerneltest.NewRoot(t)
-	b := kernel.NewBail[int, int]("test/bail-error")
-	failed := errors.New("message")
-	var later atomic.Int32
-	_, err := b.On(root, func(_ context.Context, p int) (int, bool, error) {
-		if p == 1 {
-			return 0, false, failed
-		}
-		panic("bail panicked")
-	})
-	require.NoError(t, err)
-	_, err = b.On(root, func(context.Context, int) (int, bool, error) { later.Add(1); return 1, true, nil })
-	require.NoError(t, err)
-
-	_, _, err = b.Run(bg, root, 1)
-	assert.ErrorIs(t, err, failed)
-	_, _, err = b.Run(bg, root, 2)
-	var pe *kernel.PanicError
-	assert.ErrorAs(t, err, &pe)
-	assert.Zero(t, later.Load())
-}
-
-// Cordis events.spec "ctx.parallel()": listeners run concurrently and a failing listener does not
-// short-circuit the others; as in the harness's vendored copy (not upstream's Promise.all) all
-// failures are returned, joined (C.8). A panic is one of the joined errors.
-func TestParallelRunsConcurrentlyAndJoinsErrors(t *testing.T) {
-	root := kerneltest.NewRoot(t)
-	p := kernel.NewParallel[int]("test/parallel")
-	require.NoError(t, p.Run(bg, root, 0), "no listener")
-
-	const n = 3
-	var started atomic.Int32
-	all := make(chan struct{})
-	errTest, errAsync := errors.New("test"), errors.New("async")
-	wait := func() error {
-		if started.Add(1) == n {
-			close(all)
-		}
-		select {
-		case <-all:
-			return nil
-		case <-time.After(5 * time.Second):
-			return errors.New("listeners did not run concurrently")
-		}
-	}
-	var settled atomic.Bool
-	fns := []func(context.Context, int) error{
-		func(context.Context, int) error {
-			if err := wait(); err != nil {
-				return err
-			}
-			return errTest
-		},
-		func(context.Context, int) error {
-			if err := wait(); err != nil {
-				return err
-			}
-			settled.Store(true)
-			return errAsync
-		},
-		func(context.Context, int) error {
-			if err := wait(); err != nil {
-				return err
-			}
-			panic("parallel panicked")
-		},
-	}
-	for _, fn := range fns {
-		_, err := p.On(root, fn)
-		require.NoError(t, err)
-	}
-	err := p.Run(bg, root, 1)
-	require.Error(t, err)
-	assert.ErrorIs(t, err, errTest)
-	assert.ErrorIs(t, err, errAsync)
-	var pe *kernel.PanicError
-	assert.ErrorAs(t, err, &pe)
-	assert.True(t, settled.Load(), "Run returned before every listener finished")
-}
-
-// DESIGN "Kernel decisions": Async listeners are delivered through EventBus, one topic per listener,
-// transactionally, so each listener sees events in emit order; Close drains them.
-func TestAsyncListenersReceiveEventsInOrderAndCloseDrains(t *testing.T) {
-	k := kerneltest.NewKernel(t)
-	root := k.Root()
-	e := kernel.NewEvent[int]("test/async")
-	const n = 200
-	var a, b trace
-	var syncCalls atomic.Int32
-	slow := func(r *trace) func(context.Context, int) error {
-		return func(_ context.Context, i int) error {
-			if i%50 == 0 {
-				time.Sleep(time.Millisecond)
-			}
-			r.add("%d", i)
-			return nil
-		}
-	}
-	mustOn(t, e, root, slow(&a), kernel.Async())
-	mustOn(t, e, root, slow(&b), kernel.Async())
-	mustOn(t, e, root, func(context.Context, int) error { syncCalls.Add(1); return nil })
-	assert.Equal(t, 3, e.Listeners(root))
-
-	for i := range n {
-		require.NoError(t, e.Emit(bg, root, i))
-	}
-	assert.EqualValues(t, n, syncCalls.Load(), "sync listeners run before Emit returns")
-	require.NoError(t, k.Close(bg))
-
-	want := make([]string, n)
-	for i := range want {
-		want[i] = strconv.Itoa(i)
-	}
-	assert.Equal(t, want, a.take(), "listener a: all events, in order, after Close")
-	assert.Equal(t, want, b.take(), "listener b: all events, in order, after Close")
-}
-
-// C.12 "recovered panics": EventBus crashes the process on a panicking async handler; the kernel
-// recovers it and the listener keeps receiving later events.
-func TestAsyncListenerPanicIsRecovered(t *testing.T) {
-	k := kerneltest.NewKernel(t)
-	root := k.Root()
-	e := kernel.NewEvent[int]("test/async-panic")
-	var got trace
-	mustOn(t, e, root, func(_ context.Context, i int) error {
-		if i == 1 {
-			panic("async panicked")
-		}
-		got.add("%d", i)
-		return nil
-	}, kernel.Async())
-	for i := range 3 {
-		require.NoError(t, e.Emit(bg, root, i))
-	}
-	_ = k.Close(bg)
-	assert.Equal(t, []string{"0", "2"}, got.take())
-}
-
-// Async listeners are effects like any other: disposing their plugin removes them, and no event
-// emitted after Dispose returned reaches them. Events emitted before may or may not be delivered
-// (the stale-listener rule), but those delivered are an in-order prefix.
-func TestAsyncListenerRemovedWithItsPlugin(t *testing.T) {
-	k := kerneltest.NewKernel(t)
-	root := k.Root()
-	e := kernel.NewEvent[int]("test/async-dispose")
-	var got trace
-	f := kerneltest.RequireLoad(t, root, plugin("async-owner", func(kc *kernel.Context) error {
-		_, err := e.On(kc, func(_ context.Context, i int) error { got.add("%d", i); return nil }, kernel.Async())
+	kerneltest.RequireLoad(t, root, plugin("later-entry", func(kc *kernel.Context) error {
+		_, err := e.On(kc, tr.listener("later entry"))
 		return err
-	}), nil)
-	assert.Equal(t, 1, e.Listeners(root))
-	for i := range 10 {
-		require.NoError(t, e.Emit(bg, root, i))
-	}
-	kerneltest.RequireDispose(t, f)
-	assert.Equal(t, 0, e.Listeners(root))
-	for i := 10; i < 20; i++ {
-		require.NoError(t, e.Emit(bg, root, i))
-	}
-	require.NoError(t, k.Close(bg))
-	seen := got.take()
-	require.LessOrEqual(t, len(seen), 10, "events emitted after Dispose were delivered: %v", seen)
-	for i, s := range seen {
-		assert.Equal(t, strconv.Itoa(i), s)
-	}
+	}), nil, kernel.Rank(2))
+	kerneltest.RequireLoad(t, root, plugin("earlier-entry", func(kc *kernel.Context) error {
+		_, err := kc.Load(plugin("earlier-child", func(kc *kernel.Context) error {
+			_, err := e.On(kc, tr.listener("earlier child"))
+			return err
+		}), nil)
+		return err
+	}), nil, kernel.Rank(1))
+	require.NoError(t, e.Emit(bg, root, ""))
+	assert.Equal(t, []string{"earlier child", "later entry"}, tr.take())
+}
+
+// C.5 order key (band, rank, seq): the Prepend band comes before every rank, so a prepended listener
+// of a later entry still runs before an earlier entry's ordinary listener.
+func TestPrependBandPrecedesCompositionRank(t *testing.T) {
+	root := kerneltest.NewRoot(t)
+	e := kernel.NewEvent[string]("test/prepend-rank")
+	var tr trace
+	kerneltest.RequireLoad(t, root, plugin("early", func(kc *kernel.Context) error {
+		_, err := e.On(kc, tr.listener("early"))
+		return err
+	}), nil, kernel.Rank(1))
+	kerneltest.RequireLoad(t, root, plugin("late", func(kc *kernel.Context) error {
+		if _, err := e.On(kc, tr.listener("late")); err != nil {
+			return err
+		}
+		_, err := e.On(kc, tr.listener("late prepended"), kernel.Prepend())
+		return err
+	}), nil, kernel.Rank(2))
+	require.NoError(t, e.Emit(bg, root, ""))
+	assert.Equal(t, []string{"late prepended", "early", "late"}, tr.take())
+}
+
+type ctxKey struct{}
+
+// DESIGN "Cancellation is context.Context": listeners receive the emitter's context, values and
+// cancellation included.
+func TestListenerReceivesEmitterContext(t *testing.T) {
+	root := kerneltest.NewRoot(t)
+	e := kernel.NewEvent[string]("test/context")
+	var got any
+	var cancelled bool
+	mustOn(t, e, root, func(ctx context.Context, _ string) error {
+		got = ctx.Value(ctxKey{})
+		cancelled = ctx.Err() != nil
+		return nil
+	})
+	ctx, cancel := context.WithCancel(context.WithValue(bg, ctxKey{}, "session-1"))
+	cancel()
+	require.NoError(t, e.Emit(ctx, root, ""))
+	assert.Equal(t, "session-1", got)
+	assert.True(t, cancelled)
 }

@@ -213,3 +213,25 @@ func TestApplyRunsWhileLoading(t *testing.T) {
 	assert.Equal(t, kernel.Loading, during)
 	kerneltest.RequireActive(t, f)
 }
+
+// Update of an instance that waits for a service stores the new config and stays Pending; the
+// instance applies with that config once the service arrives.
+func TestUpdatePendingFiberAppliesNewConfigLater(t *testing.T) {
+	root := kerneltest.NewRoot(t)
+	svc := kernel.NewService[int]("test.pending-update")
+	var got []string
+	mod := kernel.Define("pending-updatable", func(_ *kernel.Context, cfg greeterConfig) error {
+		got = append(got, cfg.Greeting)
+		return nil
+	}, svc.Dep())
+	f := kerneltest.RequireLoad(t, root, mod, greeterConfig{Greeting: "first"})
+	kerneltest.RequirePending(t, f)
+	require.NoError(t, f.Update(greeterConfig{Greeting: "second"}))
+	kerneltest.RequirePending(t, f)
+	assert.Empty(t, got)
+
+	_, err := svc.Provide(root, 1)
+	require.NoError(t, err)
+	kerneltest.RequireActive(t, f)
+	assert.Equal(t, []string{"second"}, got)
+}

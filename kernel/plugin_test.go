@@ -241,3 +241,25 @@ func TestContextIdentifiesItsPlugin(t *testing.T) {
 	assert.NotNil(t, k.Logger())
 	assert.Same(t, k, k.Root().Kernel())
 }
+
+// A child that is still Pending (its service is missing) is disposed with its parent and never
+// applies afterwards.
+func TestPendingChildDisposedWithParent(t *testing.T) {
+	k := kerneltest.NewKernel(t)
+	svc := kernel.NewService[int]("test.pending-child")
+	var applied atomic.Int32
+	var child *kernel.Fiber
+	parent := kerneltest.RequireLoad(t, k.Root(), plugin("parent", func(kc *kernel.Context) error {
+		var err error
+		child, err = kc.Load(plugin("waiting-child", func(*kernel.Context) error { applied.Add(1); return nil }, svc.Dep()), nil)
+		return err
+	}), nil)
+	kerneltest.RequirePending(t, child)
+	kerneltest.RequireDispose(t, parent)
+	kerneltest.RequireDisposed(t, child)
+	assert.Empty(t, k.Fibers())
+	_, err := svc.Provide(k.Root(), 1)
+	require.NoError(t, err)
+	kerneltest.RequireDisposed(t, child)
+	assert.Zero(t, applied.Load())
+}
