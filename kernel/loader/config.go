@@ -61,18 +61,20 @@ func strictDecode(node *yaml.Node, out any) error {
 		return fmt.Errorf("re-encode: %w", err)
 	}
 	text := buf.Bytes()
+	dec := yaml.NewDecoder(bytes.NewReader(text))
+	dec.KnownFields(true)
+	err := dec.Decode(out)
+	if err == nil {
+		return nil
+	}
+	// Map the lines of the re-encoded text back to the source for the error message.
 	var copied yaml.Node
-	if err := yaml.Unmarshal(text, &copied); err != nil {
-		return fmt.Errorf("re-encode: %w", err)
+	if uerr := yaml.Unmarshal(text, &copied); uerr != nil {
+		return fmt.Errorf("re-encode: %w", uerr)
 	}
 	lines := map[int]int{}
 	mapLines(&copied, src, lines)
-	dec := yaml.NewDecoder(bytes.NewReader(text))
-	dec.KnownFields(true)
-	if err := dec.Decode(out); err != nil {
-		return translate(err, lines, "", nil)
-	}
-	return nil
+	return translate(err, lines, "", nil)
 }
 
 // expand returns a deep copy of n with aliases replaced by copies of their anchors, so that the

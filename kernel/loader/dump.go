@@ -20,8 +20,7 @@ func Dump(entries []Entry) ([]byte, error) {
 // comment on its id line ("# active", "# pending: missing fs", "# failed: ...", "# disabled").
 // The output is still a valid composition.
 func (l *Loader) Dump() ([]byte, error) {
-	status := l.Status()
-	entries := l.Entries()
+	entries, status := l.snapshot()
 	return render(entries, func(i int) string { return status[i].describe() })
 }
 

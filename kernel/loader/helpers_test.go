@@ -137,3 +137,5 @@ func decide(t testing.TB, l *loader.Loader) string {
 	require.NoError(t, err)
 	return got
 }
+
+func errorsAs[T error](err error, target *T) bool { return errors.As(err, target) }

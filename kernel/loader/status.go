@@ -42,6 +42,12 @@ func oneLine(s string) string {
 
 // Status returns the state of every entry of the applied composition, in composition order.
 func (l *Loader) Status() []Status {
+	_, status := l.snapshot()
+	return status
+}
+
+// snapshot returns the applied composition and its status, consistent with each other.
+func (l *Loader) snapshot() ([]Entry, []Status) {
 	l.mu.Lock()
 	entries := append([]Entry(nil), l.entries...)
 	fibers := make([]*kernel.Fiber, len(entries))
@@ -65,7 +71,7 @@ func (l *Loader) Status() []Status {
 		}
 		out[i] = st
 	}
-	return out
+	return entries, out
 }
 
 // AuditError lists the enabled entries that are not active: failed ones with their error,
