@@ -68,6 +68,19 @@ func TestApplyReportsEveryBadEntryAndLoadsNothing(t *testing.T) {
 	require.Empty(t, j.take())
 }
 
+func TestApplyRejectsProgrammaticEntriesWithoutName(t *testing.T) {
+	l, _ := newLoader(t)
+	for _, entries := range [][]loader.Entry{{{ID: "x"}}, {{}}} {
+		err := l.Apply(t.Context(), entries)
+		require.ErrorIs(t, err, loader.ErrNoName)
+		var ee *loader.EntryError
+		require.ErrorAs(t, err, &ee)
+		require.Equal(t, 0, ee.Index)
+	}
+	require.EqualError(t, l.Apply(t.Context(), []loader.Entry{{ID: "x"}}), `entry "x": name is required`)
+	require.EqualError(t, l.Apply(t.Context(), []loader.Entry{{}}), `entry #1: name is required`)
+}
+
 func TestDecodeConfig(t *testing.T) {
 	j := &journal{}
 	greet, _ := newCatalog(t, j).Lookup("greet")
@@ -104,4 +117,19 @@ func TestDecodeConfigWithoutNewConfig(t *testing.T) {
 	entries = parse(t, "plugins:\n  - name: bare\n    config: [1]\n")
 	_, err = loader.DecodeConfig(m, &entries[0].Config)
 	require.True(t, errors.Is(err, loader.ErrNoConfig))
+}
+
+// TestApplyProgrammaticConfig: a config built with yaml.Node.Encode has no source lines; errors
+// then carry none.
+func TestApplyProgrammaticConfig(t *testing.T) {
+	l, j := newLoader(t)
+	e := loader.Entry{Name: "greet"}
+	require.NoError(t, e.Config.Encode(map[string]any{"greeting": "hey"}))
+	require.NoError(t, l.Apply(t.Context(), []loader.Entry{e}))
+	require.Equal(t, []string{"apply greet hey"}, j.take())
+
+	bad := loader.Entry{Name: "greet"}
+	require.NoError(t, bad.Config.Encode(map[string]any{"foo": 1}))
+	require.EqualError(t, l.Apply(t.Context(), []loader.Entry{bad}),
+		`entry "greet": config: unknown key "foo" in loader_test.greetConfig`)
 }

@@ -80,6 +80,10 @@ func prepare(catalog *kernel.Catalog, entries []Entry) ([]prepared, []Entry, err
 	out := make([]prepared, len(resolved))
 	var errs []error
 	for i, e := range resolved {
+		if e.Name == "" {
+			errs = append(errs, &EntryError{Index: i, ID: e.ID, Err: ErrNoName})
+			continue
+		}
 		m, ok := catalog.Lookup(e.Name)
 		if !ok {
 			errs = append(errs, &EntryError{Index: i, ID: e.ID, Name: e.Name, Err: ErrUnknownModule})
