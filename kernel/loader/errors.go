@@ -88,3 +88,10 @@ func (e *SyntaxError) Error() string {
 	}
 	return e.Msg
 }
+
+var (
+	_ error = (*EntryError)(nil)
+	_ error = (*UnknownKeyError)(nil)
+	_ error = (*SyntaxError)(nil)
+	_ error = (*AuditError)(nil)
+)
