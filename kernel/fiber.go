@@ -65,8 +65,9 @@ type Fiber struct {
 type LoadOption func(*Fiber)
 
 // Rank sets the instance's place in the composition. Listener order follows rank before
-// registration order, so an instance that reloads keeps its place. The loader passes the entry's
-// index; programmatic loads without Rank are placed after every ranked entry, in call order.
+// registration order, so an instance that reloads keeps its place. The loader passes ranks that
+// grow with the entry's position (spaced, non-negative, below 1<<30); programmatic loads without
+// Rank are placed after every ranked entry, in call order.
 func Rank(n int) LoadOption { return func(f *Fiber) { f.rank = n } }
 
 // EntryID names the composition entry the instance belongs to, for logs and diagnostics.
