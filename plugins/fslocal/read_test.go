@@ -146,6 +146,7 @@ func TestStreamTextBreakAndCancelBetweenChunks(t *testing.T) {
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	seq, err = p.StreamText(ctx, tg)
 	require.NoError(t, err)
 	n := 0
