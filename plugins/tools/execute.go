@@ -18,6 +18,7 @@ var errArgsNotLossless = errors.New("tool execution arguments must be losslessly
 // callState is the per-call bookkeeping kept outside the shared Exec.
 type callState struct {
 	caller      context.Context
+	argv        *jval // the parsed argument snapshot
 	bodyInvoked bool
 }
 
@@ -53,12 +54,12 @@ func (r *Runtime) Execute(ctx context.Context, call Call) (res Result) {
 		r.notify(ctx, exec, res)
 	}()
 
-	args, _, err := snapshotArgs(call.Args)
+	args, argv, err := snapshotArgs(call.Args)
 	if err != nil {
 		return ErrorResult(errArgsNotLossless)
 	}
 	exec.Args = args
-	st := &callState{caller: ctx}
+	st := &callState{caller: ctx, argv: argv}
 	if ctx.Err() != nil {
 		return abortedBeforeDispatchResult()
 	}
@@ -228,11 +229,7 @@ func (r *Runtime) runBody(d *Dispatch, st *callState) Result {
 		return r.canonical(exec, ErrorResult(newUnknownToolError(exec.Name)))
 	}
 	st.bodyInvoked = true
-	argv, err := parseJSON(exec.Args)
-	if err != nil {
-		return r.canonical(exec, ErrorResult(errArgsNotLossless))
-	}
-	if violations := checkValue(e.params, argv, ""); len(violations) > 0 {
+	if violations := checkValue(e.params, st.argv, ""); len(violations) > 0 {
 		return r.canonical(exec, ErrorResult(newArgsError(violations)))
 	}
 	value, err := r.callBody(bodyCtx, e, exec)

@@ -76,3 +76,73 @@ func FuzzValidate(f *testing.F) {
 		}
 	})
 }
+
+// toAny converts a jval to the value encoding/json produces for any.
+func toAny(v *jval) any {
+	switch v.kind {
+	case jBool:
+		return v.b
+	case jNumber:
+		return v.num
+	case jString:
+		return v.str
+	case jArray:
+		out := make([]any, len(v.arr))
+		for i, x := range v.arr {
+			out[i] = toAny(x)
+		}
+		return out
+	case jObject:
+		out := make(map[string]any, len(v.obj))
+		for k, x := range v.obj {
+			out[k] = toAny(x)
+		}
+		return out
+	}
+	return nil
+}
+
+func hasNegativeZero(v any) bool {
+	switch t := v.(type) {
+	case float64:
+		return t == 0 && math.Signbit(t)
+	case []any:
+		for _, x := range t {
+			if hasNegativeZero(x) {
+				return true
+			}
+		}
+	case map[string]any:
+		for _, x := range t {
+			if hasNegativeZero(x) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// FuzzParseJSONAgreesWithEncodingJSON checks the hand-written parser against
+// encoding/json: same accepted texts (minus the lossless gate) and same values.
+func FuzzParseJSONAgreesWithEncodingJSON(f *testing.F) {
+	for _, seed := range []string{
+		`{}`, `[]`, `{"a":[1,2.5,-3e2,true,false,null,"x"]}`, `"\u00e9\ud83d\ude00\n\"\\\/"`, `"\ud800"`, `"\ud800\u0041"`,
+		` 1 `, `-0`, `1e400`, `0.0`, `01`, `1.`, `.5`, `{"a":1,"a":2}`, `[1,]`, `{"a" 1}`, "\"\x01\"", "\"\xff\"", `tru`, `nulls`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v, err := parseJSON(data)
+		var want any
+		stdErr := json.Unmarshal(data, &want)
+		if err == nil {
+			require.True(t, json.Valid(data), "accepted invalid JSON %q", data)
+			require.NoError(t, stdErr)
+			require.Equal(t, want, toAny(v))
+			return
+		}
+		if json.Valid(data) {
+			require.True(t, stdErr != nil || hasNegativeZero(want), "rejected lossless JSON %q", data)
+		}
+	})
+}
