@@ -167,3 +167,20 @@ type ModelCatalog interface {
 	// ModelInfo{ID: id} with nil InputModalities and no error.
 	ResolveModel(ctx context.Context, id string) (ModelInfo, error)
 }
+
+// ModelFor returns the model a call runs against: its session's header model,
+// else the catalog's default model. It returns "" for a call without a
+// session (the route cannot be resolved) and when neither names a model;
+// catalog may be nil.
+func ModelFor(exec *Exec, catalog ModelCatalog) string {
+	if exec == nil || exec.Session == nil {
+		return ""
+	}
+	if m := exec.Session.Header().Model; m != "" {
+		return m
+	}
+	if catalog == nil {
+		return ""
+	}
+	return catalog.DefaultModel()
+}
