@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"iter"
 
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/tools"
@@ -84,8 +85,31 @@ func (s *suite) read(ctx context.Context, args json.RawMessage, exec *tools.Exec
 	return ReadValue{Path: target.DisplayPath, Offset: in.offset, Lines: res.Lines, TotalLines: res.TotalLines}, nil
 }
 
-// streamInto feeds the provider's text stream into w.
+// TextByteStreamer is optionally implemented by a provider whose text stream can lend its buffer:
+// StreamTextBytes has the semantics of fs.FileSystem.StreamText (same checks, same errors, the
+// concatenated chunks equal ReadText's result), but each chunk is a view into the provider's
+// buffer, valid only until the loop body returns. The read tool prefers it: it consumes each chunk
+// before the next is produced, so a stream needs no allocation per chunk.
+type TextByteStreamer interface {
+	StreamTextBytes(ctx context.Context, t fs.Target) (iter.Seq2[[]byte, error], error)
+}
+
+// streamInto feeds the provider's text stream into w, through lent byte chunks when the provider
+// offers them.
 func (s *suite) streamInto(ctx context.Context, target fs.Target, w *Window) error {
+	if bs, ok := s.fs.(TextByteStreamer); ok {
+		seq, err := bs.StreamTextBytes(ctx, target)
+		if err != nil {
+			return err
+		}
+		for chunk, err := range seq {
+			if err != nil {
+				return err
+			}
+			_, _ = w.Write(chunk)
+		}
+		return nil
+	}
 	seq, err := s.fs.StreamText(ctx, target)
 	if err != nil {
 		return err
