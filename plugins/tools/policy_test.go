@@ -207,3 +207,23 @@ func TestPostExecuteCannotReplaceValueOfFailure(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "Error: tools/post-execute cannot replace the value of a failed result", e.exec("t", json.RawMessage(`{}`)).Text())
 }
+
+type cancellingApprover struct{ cancel context.CancelFunc }
+
+func (a cancellingApprover) Request(context.Context, tools.ApprovalRequest) (tools.ApprovalOutcome, error) {
+	a.cancel()
+	return tools.Cancelled, nil
+}
+
+func TestAskCancelledByTheCallerIsAbortedBeforeDispatch(t *testing.T) {
+	e := newEnv(t)
+	runs := 0
+	e.load(t, countingTool(&runs))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	e.provideApprover(t, cancellingApprover{cancel})
+	e.decide(t, tools.Decision{Kind: tools.Ask})
+	res := e.rt.Execute(ctx, tools.Call{CallID: "c", Name: "t", Args: json.RawMessage(`{}`), Session: tools.NewSession("s")})
+	require.Equal(t, "ABORTED_BEFORE_DISPATCH", res.Code())
+	require.Zero(t, runs)
+}
