@@ -56,8 +56,9 @@ type outcome struct {
 	Code      string
 	ErrorName string
 	// Value is the canonical value on success (nil on failure); Meta the presentation meta or nil.
-	Value json.RawMessage
-	Meta  json.RawMessage
+	// Both are encoded with encoding/json only where a front end sends them.
+	Value any
+	Meta  any
 }
 
 // text joins the text blocks with "\n".

@@ -78,7 +78,7 @@ func (f *fakeEngine) Call(_ context.Context, sess session, tool string, args jso
 	switch tool {
 	case "echo":
 		return outcome{Content: []block{{Type: "text", Text: "a"}, {Type: "image", MediaType: "image/png", Data: "AAE="}, {Type: "text", Text: "b"}},
-			Value: args, Meta: json.RawMessage(`{"m":1}`)}
+			Value: args, Meta: json.RawMessage(`{"m":1}`)} // pre-encoded values pass through
 	case "fail":
 		text := "Error: boom"
 		return outcome{IsError: true, Content: []block{{Type: "text", Text: text}}, Code: "FS_BOOM", ErrorName: "FsError"}

@@ -38,8 +38,8 @@ type runResponse struct {
 	Content   []block         `json:"content"`
 	Code      *string         `json:"code"`
 	ErrorName *string         `json:"errorName"`
-	Value     json.RawMessage `json:"value"`
-	Meta      json.RawMessage `json:"meta"`
+	Value     any             `json:"value"`
+	Meta      any             `json:"meta"`
 }
 
 // requestError is a malformed input line; its message is what the error line says.
@@ -180,14 +180,13 @@ func invalidLine(req runRequest, err error) runResponse {
 	return runResponse{
 		ID: nullIfEmpty(req.ID), Tool: tool, IsError: true, Text: text,
 		Content: []block{{Type: "text", Text: text}}, Code: &code, ErrorName: &name,
-		Value: json.RawMessage("null"), Meta: json.RawMessage("null"),
 	}
 }
 
 func toRunResponse(id json.RawMessage, tool string, o outcome) runResponse {
 	resp := runResponse{
 		ID: nullIfEmpty(id), Tool: &tool, IsError: o.IsError, Text: o.text(), Content: o.Content,
-		Value: nullIfEmpty(o.Value), Meta: nullIfEmpty(o.Meta),
+		Value: o.Value, Meta: o.Meta,
 	}
 	if resp.Content == nil {
 		resp.Content = []block{}

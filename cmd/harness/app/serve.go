@@ -136,7 +136,7 @@ func toCallToolResult(o outcome) *mcp.CallToolResult {
 			res.Content = append(res.Content, &mcp.TextContent{Text: b.Text})
 		}
 	}
-	if !o.IsError && len(o.Value) > 0 && string(o.Value) != "null" {
+	if !o.IsError && o.Value != nil {
 		res.StructuredContent = o.Value
 	}
 	if o.IsError && o.Code != "" {

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -90,23 +89,9 @@ func fromResult(r tools.Result) outcome {
 		o.Code, o.ErrorName = r.Error.Code, r.Error.Name
 	}
 	if !r.IsError {
-		o.Value = marshalOrNil(r.Value)
-		o.Meta = marshalOrNil(r.Meta)
+		o.Value, o.Meta = r.Value, r.Meta
 	}
 	return o
-}
-
-func marshalOrNil(v any) json.RawMessage {
-	if v == nil {
-		return nil
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }
 
 // toolsSession is a tools.Session owned by a front end.

@@ -1,0 +1,68 @@
+package app_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cordon-dev/cordon/cmd/harness/app"
+)
+
+// bigFile writes a 2,000-line file (about 44 KB) into dir.
+func bigFile(tb testing.TB, dir string) string {
+	tb.Helper()
+	var b strings.Builder
+	for i := 1; i <= 2000; i++ {
+		fmt.Fprintf(&b, "line %05d abcdefghij\n", i)
+	}
+	p := filepath.Join(dir, "big.txt")
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return p
+}
+
+// benchRun drives `run` in process with n copies of line (after one read so edits are allowed).
+func benchRun(b *testing.B, line func(i int) string) {
+	dir := b.TempDir()
+	p := bigFile(b, dir)
+	var in strings.Builder
+	fmt.Fprintf(&in, `{"id":0,"tool":"read","args":{"file_path":%q}}`+"\n", p)
+	for i := range b.N {
+		in.WriteString(strings.ReplaceAll(line(i), "$P", p) + "\n")
+	}
+	var out, errb bytes.Buffer
+	b.ResetTimer()
+	code := app.MainContext(context.Background(), []string{"run", "--cwd", dir, "--log-level", "error"},
+		app.WithIO(strings.NewReader(in.String()), &out, &errb))
+	b.StopTimer()
+	if code != 0 {
+		b.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if n := strings.Count(out.String(), `"isError":true`); n > 0 {
+		b.Fatalf("%d failed calls: %.500s", n, out.String())
+	}
+}
+
+// BenchmarkRunRead2000 reads a 2,000-line file through the whole host (run protocol, JSON encoding
+// included). Start-up is included once; use -benchtime=500x for the e2e comparison's call count.
+func BenchmarkRunRead2000(b *testing.B) {
+	benchRun(b, func(int) string { return `{"id":1,"tool":"read","args":{"file_path":"$P"}}` })
+}
+
+// BenchmarkRunEdit2000 edits one line of a 2,000-line file per call.
+func BenchmarkRunEdit2000(b *testing.B) {
+	spell := func(i int) string {
+		if i%2 == 0 {
+			return "line 01000 abcdefghij"
+		}
+		return "line 01000 ABCDEFGHIJ"
+	}
+	benchRun(b, func(i int) string {
+		return fmt.Sprintf(`{"id":1,"tool":"edit","args":{"file_path":"$P","old_string":%q,"new_string":%q}}`, spell(i), spell(i+1))
+	})
+}

@@ -1,0 +1,147 @@
+package main_test
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestToolsCommand(t *testing.T) {
+	out, stderr, code := runHarness(t, "", "tools", "--cwd", realTemp(t))
+	require.Equal(t, 0, code, stderr)
+	var tools []struct {
+		Name        string          `json:"name"`
+		Description string          `json:"description"`
+		InputSchema json.RawMessage `json:"inputSchema"`
+		Annotations map[string]any  `json:"annotations"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &tools), out)
+	require.Len(t, tools, 3)
+	want := map[string]string{
+		"read":  "Read a UTF-8 text file and return line-numbered content.",
+		"write": "Create or fully replace a UTF-8 text file.",
+		"edit":  "Edit an existing UTF-8 text file by replacing literal text.",
+	}
+	for _, tool := range tools {
+		assert.Equal(t, want[tool.Name], tool.Description)
+		assert.JSONEq(t, wantSchemas[tool.Name], string(tool.InputSchema))
+		assert.Equal(t, tool.Name == "read", tool.Annotations["readOnlyHint"])
+	}
+	assert.Equal(t, []string{"read", "write", "edit"}, []string{tools[0].Name, tools[1].Name, tools[2].Name},
+		"harness tools keeps registration order")
+}
+
+func TestPluginsCommand(t *testing.T) {
+	out, stderr, code := runHarness(t, "", "plugins")
+	require.Equal(t, 0, code, stderr)
+	var ids []string
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		ids = append(ids, strings.Fields(line)[0])
+	}
+	for _, id := range []string{"fs-local", "fs-observation-policy", "tools", "tool-fs"} {
+		assert.Contains(t, ids, id)
+	}
+	assert.Regexp(t, `(?m)^tool-fs\s+needs: .*tools`, out)
+}
+
+func TestConfigCommand(t *testing.T) {
+	dir := realTemp(t)
+	out, stderr, code := runHarness(t, "", "config", "--cwd", dir)
+	require.Equal(t, 0, code, stderr)
+	want := "# profile default\nplugins:\n" +
+		"  - id: fs-local # active\n    name: fs-local\n    config:\n      cwd: " + dir + "\n" +
+		"  - id: fs-observation-policy # active\n    name: fs-observation-policy\n" +
+		"  - id: tools # active\n    name: tools\n" +
+		"  - id: tool-fs # active\n    name: tool-fs\n"
+	assert.Equal(t, want, out)
+
+	out, stderr, code = runHarness(t, "", "config", "--config", bareConfig(t, dir))
+	require.Equal(t, 0, code, stderr)
+	assert.NotContains(t, out, "fs-observation-policy")
+	assert.Contains(t, out, "id: tool-fs # active")
+}
+
+func TestBadCompositionFailsAtStart(t *testing.T) {
+	dir := realTemp(t)
+	tests := []struct {
+		name, yaml string
+		want       []string
+	}{
+		{"unknown config key", "plugins:\n  - name: fs-local\n    config: { cwdd: x }\n", []string{`entry "fs-local"`, `unknown key "cwdd"`}},
+		{"bad value", "plugins:\n  - name: tools\n  - name: tool-fs\n    config: { readLimit: 0 }\n  - name: fs-local\n", []string{`entry "tool-fs"`, "readLimit must be a positive integer"}},
+		{"unknown plugin", "plugins:\n  - name: fs-lokal\n", []string{`entry "fs-lokal"`, "unknown module"}},
+		{"missing dependency", "plugins:\n  - name: fs-local\n  - name: tool-fs\n", []string{`tool-fs`, "tools"}},
+		{"unknown entry key", "plugins:\n  - name: tools\n    confg: {}\n", []string{`confg`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := filepath.Join(dir, strings.ReplaceAll(tt.name, " ", "-")+".yaml")
+			writeFile(t, cfg, tt.yaml)
+			for _, cmd := range []string{"serve", "run", "config", "tools"} {
+				out, stderr, code := runHarness(t, "", cmd, "--config", cfg)
+				assert.Equal(t, 1, code, "%s: %s", cmd, stderr)
+				assert.Empty(t, out, "nothing on stdout")
+				for _, w := range tt.want {
+					assert.Contains(t, stderr, w, cmd)
+				}
+				assert.Contains(t, stderr, "harness: "+cfg+": ", "the message names the file")
+			}
+		})
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{nil, "no command"},
+		{[]string{"bogus"}, `unknown command "bogus"`},
+		{[]string{"serve", "--nope"}, "flag provided but not defined: -nope"},
+		{[]string{"serve", "--approve", "allow-once"}, "-approve"},
+		{[]string{"run", "--approve", "maybe"}, `--approve must be allow-once or reject (got "maybe")`},
+		{[]string{"run", "--config", "x.yaml", "--profile", "default"}, "--config and --profile are exclusive"},
+		{[]string{"serve", "extra"}, `unexpected argument "extra"`},
+		{[]string{"serve", "--log-level", "loud"}, "--log-level"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			out, stderr, code := runHarness(t, "", tt.args...)
+			assert.Equal(t, 2, code, stderr)
+			assert.Empty(t, out)
+			assert.Contains(t, stderr, tt.want)
+			assert.Contains(t, stderr, "usage: harness <command> [flags]")
+		})
+	}
+}
+
+func TestStartErrors(t *testing.T) {
+	dir := realTemp(t)
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"serve", "--profile", "nope"}, `--profile: unknown profile "nope" (known: default`},
+		{[]string{"run", "--config", filepath.Join(dir, "missing.yaml")}, "--config: open "},
+		{[]string{"serve", "--cwd", filepath.Join(dir, "missing")}, "--cwd: "},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			_, stderr, code := runHarness(t, "", tt.args...)
+			assert.Equal(t, 1, code, stderr)
+			assert.Contains(t, stderr, tt.want)
+		})
+	}
+}
+
+func TestHelp(t *testing.T) {
+	out, _, code := runHarness(t, "", "help")
+	assert.Equal(t, 0, code)
+	for _, c := range []string{"serve", "run", "tools", "plugins", "config", "--approve"} {
+		assert.Contains(t, out, c)
+	}
+}

@@ -1,0 +1,209 @@
+package main_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// lockedBuffer collects the server's stderr while the client runs.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// serve starts `harness serve args...` and connects the Go SDK client to it over stdio.
+func serve(t *testing.T, args ...string) (*mcp.ClientSession, *lockedBuffer) {
+	t.Helper()
+	cmd := exec.Command(harnessBin, append([]string{"serve"}, args...)...)
+	stderr := &lockedBuffer{}
+	cmd.Stderr = stderr
+	client := mcp.NewClient(&mcp.Implementation{Name: "harness-test", Version: "0"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second}, nil)
+	require.NoError(t, err, stderr.String())
+	t.Cleanup(func() { _ = cs.Close() })
+	return cs, stderr
+}
+
+func call(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any) *mcp.CallToolResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+	require.NoError(t, err)
+	return res
+}
+
+func text(res *mcp.CallToolResult) string {
+	var parts []string
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			parts = append(parts, tc.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+func envelope(path, body string) string {
+	return "<path>" + path + "</path>\n<type>file</type>\n<content>\n" + body + "\n</content>"
+}
+
+// The reference schemas, as the model sees them (spec/fs.md 4.3).
+var wantSchemas = map[string]string{
+	"read":  `{"type":"object","properties":{"file_path":{"type":"string","description":"Path to read, resolved by the filesystem backend."},"offset":{"type":"number","description":"1-based first line to return. Defaults to 1."},"limit":{"type":"number","description":"Maximum number of lines to return. Defaults to 2000."}},"required":["file_path"]}`,
+	"write": `{"type":"object","properties":{"file_path":{"type":"string","description":"Path to write, resolved by the filesystem backend."},"content":{"type":"string","description":"Full UTF-8 text content to write."}},"required":["file_path","content"]}`,
+	"edit":  `{"type":"object","properties":{"file_path":{"type":"string","description":"Path to edit, resolved by the filesystem backend."},"old_string":{"type":"string","description":"Literal text to replace. Must match exactly."},"new_string":{"type":"string","description":"Literal replacement text. Use an empty string to delete the match."},"replace_all":{"type":"boolean","description":"Replace all matches. Defaults to false; when false, old_string must appear exactly once."}},"required":["file_path","old_string","new_string"]}`,
+}
+
+func checkToolList(t *testing.T, cs *mcp.ClientSession) {
+	t.Helper()
+	res, err := cs.ListTools(context.Background(), nil)
+	require.NoError(t, err)
+	names := make([]string, len(res.Tools))
+	for i, tool := range res.Tools {
+		names[i] = tool.Name
+		schema, err := json.Marshal(tool.InputSchema)
+		require.NoError(t, err)
+		assert.JSONEq(t, wantSchemas[tool.Name], string(schema), tool.Name)
+		require.NotNil(t, tool.Annotations, tool.Name)
+		if tool.Name == "read" {
+			assert.True(t, tool.Annotations.ReadOnlyHint)
+		} else {
+			assert.False(t, tool.Annotations.ReadOnlyHint)
+			require.NotNil(t, tool.Annotations.DestructiveHint)
+			assert.True(t, *tool.Annotations.DestructiveHint, tool.Name)
+		}
+	}
+	// The SDK lists tools sorted by name (it pages by name); registration order is not kept.
+	assert.ElementsMatch(t, []string{"read", "write", "edit"}, names)
+}
+
+func TestServeFlowWithObservationPolicy(t *testing.T) {
+	dir := realTemp(t)
+	file := filepath.Join(dir, "notes.txt")
+	writeFile(t, file, "hello\nworld\n")
+	cs, stderr := serve(t, "--cwd", dir)
+
+	assert.Contains(t, cs.InitializeResult().Instructions, "Use the read tool — not shell commands like cat — to inspect text files.")
+	checkToolList(t, cs)
+
+	res := call(t, cs, "write", map[string]any{"file_path": "notes.txt", "content": "clobber\n"})
+	assert.True(t, res.IsError)
+	assert.Equal(t, `Error: cannot modify "`+file+`": file has not been read — read the file, then retry`, text(res))
+	assert.Equal(t, map[string]any{"name": "FsError", "code": "FS_NOT_OBSERVED"}, res.Meta["error"])
+	assert.Nil(t, res.StructuredContent)
+	assert.Equal(t, "hello\nworld\n", readFile(t, file), "the refused overwrite left the file alone")
+
+	res = call(t, cs, "read", map[string]any{"file_path": "notes.txt"})
+	require.False(t, res.IsError, text(res))
+	assert.Equal(t, envelope(file, "1: hello\n2: world\n\n(End of file - total 2 lines)"), text(res))
+	assert.Equal(t, map[string]any{
+		"path": file, "offset": float64(1), "totalLines": float64(2),
+		"lines": []any{map[string]any{"number": float64(1), "text": "hello"}, map[string]any{"number": float64(2), "text": "world"}},
+	}, res.StructuredContent)
+	assert.Nil(t, res.Meta["error"])
+
+	res = call(t, cs, "write", map[string]any{"file_path": "notes.txt", "content": "one\ntwo\nthree\n"})
+	require.False(t, res.IsError, text(res))
+	assert.Equal(t, envelope(file, "Updated file"), text(res))
+	assert.Equal(t, "one\ntwo\nthree\n", readFile(t, file))
+
+	res = call(t, cs, "edit", map[string]any{"file_path": "notes.txt", "old_string": "two", "new_string": "TWO"})
+	require.False(t, res.IsError, text(res))
+	assert.Equal(t, "The file "+file+" has been updated successfully.", text(res))
+	assert.Equal(t, map[string]any{"path": file, "before": "one\ntwo\nthree\n", "after": "one\nTWO\nthree\n"}, res.StructuredContent)
+
+	writeFile(t, file, "one\nTWO\nthree\nfour (external)\n")
+	res = call(t, cs, "edit", map[string]any{"file_path": "notes.txt", "old_string": "one", "new_string": "ONE"})
+	assert.True(t, res.IsError)
+	assert.Equal(t, `Error: cannot edit "`+file+`": file changed since it was read — re-read the file, then retry`, text(res))
+	assert.Equal(t, map[string]any{"name": "FsError", "code": "FS_STALE_VERSION"}, res.Meta["error"])
+	assert.Equal(t, "one\nTWO\nthree\nfour (external)\n", readFile(t, file))
+
+	require.NoError(t, cs.Close())
+	log := stderr.String()
+	assert.Contains(t, log, "ready: serving MCP on stdio")
+	assert.Contains(t, log, `"config": "profile default"`)
+	assert.Contains(t, log, `"tools": ["read", "write", "edit"]`)
+}
+
+func TestServeFlowWithoutObservationPolicy(t *testing.T) {
+	dir := realTemp(t)
+	file := filepath.Join(dir, "notes.txt")
+	writeFile(t, file, "hello\nworld\n")
+	cs, _ := serve(t, "--config", bareConfig(t, dir))
+	checkToolList(t, cs)
+
+	res := call(t, cs, "write", map[string]any{"file_path": "notes.txt", "content": "clobber\n"})
+	require.False(t, res.IsError, "without the policy an unread overwrite is unconditional: %s", text(res))
+	assert.Equal(t, envelope(file, "Updated file"), text(res))
+	assert.Equal(t, "clobber\n", readFile(t, file))
+
+	writeFile(t, file, "clobber\nexternal\n")
+	res = call(t, cs, "edit", map[string]any{"file_path": "notes.txt", "old_string": "external", "new_string": "EXT"})
+	require.False(t, res.IsError, "an edit after an external change is unconditional: %s", text(res))
+	assert.Equal(t, "clobber\nEXT\n", readFile(t, file))
+
+	res = call(t, cs, "read", map[string]any{"file_path": "missing.txt"})
+	assert.True(t, res.IsError)
+	assert.Equal(t, `Error: cannot read "`+filepath.Join(dir, "missing.txt")+`": not found`, text(res))
+	assert.Equal(t, map[string]any{"name": "FsError", "code": "FS_NOT_FOUND"}, res.Meta["error"])
+}
+
+func TestServeConnectionsAreSessions(t *testing.T) {
+	dir := realTemp(t)
+	file := filepath.Join(dir, "a.txt")
+	writeFile(t, file, "a\n")
+	// Each serve process is one connection and so one session: a read in one does not let the other
+	// overwrite.
+	first, _ := serve(t, "--cwd", dir)
+	second, _ := serve(t, "--cwd", dir)
+	require.False(t, call(t, first, "read", map[string]any{"file_path": "a.txt"}).IsError)
+	res := call(t, second, "write", map[string]any{"file_path": "a.txt", "content": "b\n"})
+	assert.True(t, res.IsError)
+	assert.Equal(t, map[string]any{"name": "FsError", "code": "FS_NOT_OBSERVED"}, res.Meta["error"])
+	assert.False(t, call(t, first, "write", map[string]any{"file_path": "a.txt", "content": "b\n"}).IsError)
+}
+
+// BenchmarkServeStartup measures spawning `harness serve` until initialize and tools/list are answered.
+func BenchmarkServeStartup(b *testing.B) {
+	dir := b.TempDir()
+	for b.Loop() {
+		cmd := exec.Command(harnessBin, "serve", "--cwd", dir, "--log-level", "error")
+		client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "0"}, nil)
+		cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := cs.ListTools(context.Background(), nil); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		_ = cs.Close()
+		b.StartTimer()
+	}
+}
