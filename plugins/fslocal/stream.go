@@ -6,6 +6,7 @@ import (
 	"io"
 	"iter"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/cordon-dev/cordon/plugins/fs"
 )
@@ -15,8 +16,10 @@ const streamChunkBytes = 64 << 10
 
 // StreamText implements fs.FileSystem. The regular-file preflight runs now;
 // the file is opened when the sequence is ranged over and closed when the range
-// ends (normally, on error or on break). Memory is bounded by one 64 KiB
-// buffer plus the chunk handed to the consumer, whatever the file size.
+// ends (normally, on error or on break). Each chunk is read into a fresh
+// 64 KiB buffer that becomes the chunk string without a copy; the decoder
+// holds only the buffer being filled, so memory stays bounded by what the
+// consumer retains, whatever the file size.
 func (p *Provider) StreamText(ctx context.Context, t fs.Target) (iter.Seq2[string, error], error) {
 	if _, err := statRegular(ctx, t); err != nil {
 		return nil, err
@@ -29,6 +32,7 @@ func (p *Provider) StreamText(ctx context.Context, t fs.Target) (iter.Seq2[strin
 		}
 		defer f.Close()
 		d := newStreamDecoder(ctx, f, t.DisplayPath, make([]byte, streamChunkBytes))
+		d.fresh = true
 		for {
 			chunk, err := d.Next()
 			if err == io.EOF {
@@ -38,7 +42,9 @@ func (p *Provider) StreamText(ctx context.Context, t fs.Target) (iter.Seq2[strin
 				yield("", err)
 				return
 			}
-			if !yield(string(chunk), nil) {
+			// With fresh set, the decoder never writes to a buffer again once
+			// it handed out a view of it: the string may share its memory.
+			if !yield(unsafe.String(&chunk[0], len(chunk)), nil) {
 				return
 			}
 		}
@@ -62,6 +68,8 @@ type streamDecoder struct {
 	started   bool  // the first text (and so the BOM decision) was produced
 	eof       bool
 	done      bool
+	fresh     bool // read into a new buffer after a view of the current one was handed out
+	handedOut bool // a view of buf was returned by Next
 }
 
 func newStreamDecoder(ctx context.Context, r io.Reader, display string, buf []byte) *streamDecoder {
@@ -87,7 +95,11 @@ func (d *streamDecoder) next() ([]byte, error) {
 		if d.done {
 			return nil, io.EOF
 		}
-		carry := copy(d.buf, d.buf[d.tailStart:d.tailStart+d.tailLen])
+		tail := d.buf[d.tailStart : d.tailStart+d.tailLen]
+		if d.fresh && d.handedOut {
+			d.buf, d.handedOut = make([]byte, len(d.buf)), false
+		}
+		carry := copy(d.buf, tail)
 		d.tailStart, d.tailLen = 0, 0
 		if d.eof {
 			if carry > 0 {
@@ -111,6 +123,7 @@ func (d *streamDecoder) next() ([]byte, error) {
 			text = bytes.TrimPrefix(text, utf8BOM)
 		}
 		if len(text) > 0 {
+			d.handedOut = true
 			return text, nil
 		}
 	}

@@ -34,8 +34,9 @@ func (r *chunkReader) Read(p []byte) (int, error) {
 }
 
 // decodeStream runs the stream decoder over data split by sizes.
-func decodeStream(data, sizes []byte) (string, error) {
+func decodeStream(data, sizes []byte, fresh bool) (string, error) {
 	d := newStreamDecoder(context.Background(), &chunkReader{data: data, sizes: sizes}, "/f", nil)
+	d.fresh = fresh
 	var out []byte
 	for {
 		chunk, err := d.Next()
@@ -89,19 +90,21 @@ func FuzzStreamDecode(f *testing.F) {
 			sizes = append(sizes, 1) // avoid a reader that never makes progress
 		}
 		wantText, wantErr := decodeWhole(bytes.Clone(data), "/f")
-		got, err := decodeStream(data, sizes)
-		if wantErr != nil {
-			var fe *fs.Error
-			if !errors.As(err, &fe) || fe.Message != wantErr.Error() || fe.Kind != fs.CodeNotText {
-				t.Fatalf("whole read failed with %q, stream gave %v", wantErr, err)
+		for _, fresh := range []bool{false, true} {
+			got, err := decodeStream(data, sizes, fresh)
+			if wantErr != nil {
+				var fe *fs.Error
+				if !errors.As(err, &fe) || fe.Message != wantErr.Error() || fe.Kind != fs.CodeNotText {
+					t.Fatalf("fresh=%v: whole read failed with %q, stream gave %v", fresh, wantErr, err)
+				}
+				continue
 			}
-			return
-		}
-		if err != nil {
-			t.Fatalf("whole read succeeded, stream failed: %v", err)
-		}
-		if got != string(wantText) {
-			t.Fatalf("stream text differs (len %d vs %d)", len(got), len(wantText))
+			if err != nil {
+				t.Fatalf("fresh=%v: whole read succeeded, stream failed: %v", fresh, err)
+			}
+			if got != string(wantText) {
+				t.Fatalf("fresh=%v: stream text differs (len %d vs %d)", fresh, len(got), len(wantText))
+			}
 		}
 	})
 }
