@@ -198,10 +198,8 @@ func (r *Runtime) success(exec *Exec, e *entry, value any) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	for _, c := range content {
-		if c.Type != ContentText && c.Type != ContentImage {
-			return Result{}, newOutputError(name, []string{"output.render returned non-lossless JSON"})
-		}
+	if !validContent(content) {
+		return Result{}, newOutputError(name, []string{"output.render returned non-lossless JSON"})
 	}
 	res := Result{Content: content, Value: value, canon: exec}
 	if exec.Parent == nil && e.def.PresentationMeta != nil {

@@ -210,6 +210,11 @@ func TestInvalidToolOutput(t *testing.T) {
 			d.Render = func(json.RawMessage, any) []tools.Content { panic(errors.New("renderer exploded")) }
 			return d
 		}(), `tool "t" returned invalid output: output.render failed: renderer exploded`},
+		{"render returns an unknown block type", func() tools.Definition {
+			d := tool("t", ok("x"))
+			d.Render = func(json.RawMessage, any) []tools.Content { return []tools.Content{{Type: "video"}} }
+			return d
+		}(), `tool "t" returned invalid output: output.render returned non-lossless JSON`},
 		{"meta panics", func() tools.Definition {
 			d := tool("t", ok("x"))
 			d.PresentationMeta = func(json.RawMessage, any) any { panic("metadata exploded") }

@@ -100,6 +100,9 @@ func (r *Runtime) postExecute(ctx context.Context, exec *Exec, res Result) Resul
 	}
 	switch decision.Kind {
 	case Block:
+		if !validContent(decision.Feedback) {
+			return ErrorResult(errResultNotLossless)
+		}
 		return Result{Content: decision.Feedback, IsError: true, Error: &ErrorInfo{Message: failureMessage(decision.Feedback)}, canon: exec}
 	case "", Accept:
 	default:
@@ -123,9 +126,25 @@ func (r *Runtime) postExecute(ctx context.Context, exec *Exec, res Result) Resul
 		return out
 	}
 	if decision.Content != nil {
-		res.Content = decision.Content
+		if !validContent(decision.Content) {
+			return ErrorResult(errResultNotLossless)
+		}
+		res.Content = slices.Clone(decision.Content)
 	}
 	return res
+}
+
+// errResultNotLossless rejects policy-supplied content that hosts cannot encode.
+var errResultNotLossless = errors.New("tool result must be losslessly JSON-serializable")
+
+// validContent reports whether every block is a text or image block.
+func validContent(content []Content) bool {
+	for _, c := range content {
+		if c.Type != ContentText && c.Type != ContentImage {
+			return false
+		}
+	}
+	return true
 }
 
 // failureMessage derives a failure message from feedback blocks.

@@ -181,6 +181,9 @@ func TestPostExecuteDecisions(t *testing.T) {
 			require.Equal(t, &tools.ErrorInfo{Message: "line one\n[image content]"}, res.Error)
 			require.Nil(t, res.Value)
 		}},
+		{"content of an unknown type", tools.PostDecision{Kind: tools.Accept, Content: []tools.Content{{Type: "audio"}}}, func(t *testing.T, res tools.Result) {
+			require.Equal(t, "Error: tool result must be losslessly JSON-serializable", res.Text())
+		}},
 		{"block without feedback", tools.PostDecision{Kind: tools.Block}, func(t *testing.T, res tools.Result) {
 			require.Equal(t, "tool result blocked by post-execute policy", res.Error.Message)
 		}},
