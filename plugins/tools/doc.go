@@ -42,6 +42,10 @@
 //     block;
 //  6. ResultEvent (emit, contained) reports the final result.
 //
+// The zero Decision allows and the zero PostDecision accepts; a Deny without
+// a reason is reported as `tool "<n>" was denied by policy` (the reference
+// would let it through). Unknown decision kinds fail the call.
+//
 // Cancellation noticed after the body started turns a successful result into
 // `tool call aborted` {AbortError, ABORTED}; failures keep their own error.
 //
@@ -71,5 +75,14 @@
 //
 // A Session is an agent session's identity plus a locked Header{Cwd, Model}.
 // Exec.SessionKey returns it (or an untyped nil) for policies that key state by
-// owner; Runtime.EndSession emits SessionEnded so they drop it.
+// owner; Runtime.EndSession emits SessionEnded so they drop it. ModelFor picks
+// the model a call runs against (the session's, else the Models catalog's
+// default; none without a session).
+//
+// # Plugin
+//
+// Plugin ("tools", config {mode: native, maxParallelSubCalls: 10}) provides
+// Service; Module contributes it to an fx host and init registers it in
+// kernel.DefaultCatalog. Modes "code" and "both" fail to load: this build has
+// no code runtime.
 package tools
