@@ -1,0 +1,34 @@
+// Package fslocal is the fs-local plugin: the host filesystem provider of the
+// fs seam (package fs). It never confines (SandboxMode is "") and its cwd is a
+// resolution default, not a boundary.
+//
+// Identity: Resolve joins the path lexically to the base (the call's Cwd, else
+// the configured cwd) into the DisplayPath; the Key is the physical path
+// (realpath), or for a missing path the realpath of the nearest existing
+// ancestor plus the missing suffix, so a key is stable across creation and
+// symlink aliases share it. Resolving through a regular file fails
+// FS_NOT_FOUND; there is no "~" expansion.
+//
+// Versions: "<dev>:<ino>:<size>:<mtimeNs>:<ctimeNs>" of a stat that follows
+// symlinks, so every atomic rewrite (a new inode) and any same-size rewrite
+// (a new ctime) changes the version.
+//
+// Reads: ReadText, StreamText and ReadBytes check for a regular file first.
+// Text reads reject a NUL in the first 8192 bytes (FS_NOT_TEXT "binary file")
+// before strict UTF-8 validation (FS_NOT_TEXT "invalid UTF-8 text"), consume a
+// leading BOM and never normalize newlines. StreamText yields the same text
+// in chunks with memory bounded independently of the file size. ReadBytes
+// never reads past maxBytes+1.
+//
+// ListDir: children in a pinned collation approximating the reference's
+// locale-aware order (see compareNames), resolved against the parent's key.
+//
+// Mutations: WriteText and EditText run under a per-key FIFO lock and publish
+// atomically through a private staging directory (see write.go, edit.go and
+// atomic.go).
+//
+// Errors: coded failures are *fs.Error with the exact messages of the spec;
+// OS failures the spec leaves raw (e.g. ELOOP or EACCES while resolving) are
+// *os.PathError values. Cancellation of the context fails with FS_ABORTED
+// "<verb> aborted" at the checkpoints of the spec.
+package fslocal
