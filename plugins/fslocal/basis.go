@@ -86,7 +86,7 @@ func readPrior(ctx context.Context, path string, maxBytes int64, wantBasis bool)
 	if int64(total) != size || bytes.IndexByte(buf, 0) >= 0 || !utf8.Valid(body) {
 		return prior, nil
 	}
-	text := textedit.NormalizeLF(string(body))
+	text := textedit.NormalizeLF(textedit.OwnedString(body)) // buf is not used again
 	prior.basis = &text
 	return prior, nil
 }

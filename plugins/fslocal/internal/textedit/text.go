@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // BOM is the UTF-8 encoding of U+FEFF, the byte order mark.
@@ -87,6 +88,15 @@ func RestoreLineEndings(s string, le LineEndings) string {
 	return strings.ReplaceAll(s, "\n", "\r\n")
 }
 
+// OwnedString returns b as a string without copying. The caller hands b over:
+// it must never be modified again.
+func OwnedString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
 // Doc is a text file prepared for a literal edit.
 type Doc struct {
 	// Content is the decoded text, BOM removed, CRLF pairs replaced by LF.
@@ -99,6 +109,9 @@ type Doc struct {
 
 // Decode prepares raw file bytes for editing. A NUL byte anywhere fails with
 // Binary (checked first), invalid UTF-8 fails with InvalidUTF8.
+//
+// Decode takes ownership of b: the returned Content may share its memory, so
+// the caller must not modify b afterwards.
 func Decode(b []byte) (Doc, Failure) {
 	if bytes.IndexByte(b, 0) >= 0 {
 		return Doc{}, Binary
@@ -107,7 +120,7 @@ func Decode(b []byte) (Doc, Failure) {
 	if !utf8.Valid(body) {
 		return Doc{}, InvalidUTF8
 	}
-	raw := string(body)
+	raw := OwnedString(body)
 	return Doc{Content: NormalizeLF(raw), Endings: DetectLineEndings(raw), BOM: bom}, None
 }
 
