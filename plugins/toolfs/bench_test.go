@@ -226,3 +226,24 @@ func BenchmarkEditOneLine16MiB(b *testing.B) {
 	b.StopTimer()
 	b.ReportMetric(stop(), "peak-heap-MiB")
 }
+
+// BenchmarkComputeHunkDiffs16MiB is the diff-meta share of BenchmarkEditOneLine16MiB: one changed
+// line in the middle of 16 MiB.
+func BenchmarkComputeHunkDiffs16MiB(b *testing.B) {
+	const n = 16 << 20 / 107
+	var sb strings.Builder
+	pad := strings.Repeat("x", 120)
+	for i := 1; i <= n; i++ {
+		s := strconv.Itoa(i) + " " + pad
+		sb.WriteString(s[:106])
+		sb.WriteByte('\n')
+	}
+	before := sb.String()
+	after := strings.Replace(before, strconv.Itoa(n/2)+" xxx", strconv.Itoa(n/2)+" yyy", 1)
+	b.SetBytes(int64(len(before)))
+	for b.Loop() {
+		if d := toolfs.ComputeHunkDiffs("f", before, after); len(d) != 1 {
+			b.Fatal(len(d))
+		}
+	}
+}

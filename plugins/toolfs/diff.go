@@ -17,6 +17,9 @@ type FileDiff struct {
 	NewText string  `json:"newText"`
 }
 
+// lineDiffFunc is lineDiff; tests compare it with a plain implementation.
+var lineDiffFunc = lineDiff
+
 // lineOp is one run of whole lines of a line diff.
 type lineOp struct {
 	op    diffmatchpatch.Operation
@@ -31,7 +34,7 @@ func ComputeHunkDiffs(path, before, after string) []FileDiff {
 	if before == after {
 		return diffs
 	}
-	ops := lineDiff(before, after)
+	ops := lineDiffFunc(before, after)
 	var (
 		open     bool
 		old, new []string
@@ -84,42 +87,99 @@ func ComputeHunkDiffs(path, before, after string) []FileDiff {
 }
 
 // lineDiff computes a line-mode diff (lines compared with their '\n') and returns runs of whole
-// lines. Common leading and trailing lines are trimmed before the diff engine runs.
+// lines. The common leading and trailing lines are found by comparing bytes, and only the context
+// they can contribute is split into lines: the leading run keeps its last DiffContext lines and
+// the trailing run its first DiffContext lines (as the first and last runs, nothing else of them
+// is ever shown). Only the differing middle goes to the diff engine.
 func lineDiff(before, after string) []lineOp {
-	a, b := splitKeepNL(before), splitKeepNL(after)
-	pre := 0
-	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
-		pre++
-	}
-	suf := 0
-	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
-		suf++
-	}
+	pre := commonPrefixLines(before, after)
+	suf := commonSuffixLines(before[pre:], after[pre:])
 	var ops []lineOp
-	push := func(op diffmatchpatch.Operation, lines []string) {
-		if len(lines) == 0 {
-			return
-		}
-		if n := len(ops); n > 0 && ops[n-1].op == op {
-			ops[n-1].lines = append(ops[n-1].lines, lines...)
-			return
-		}
-		ops = append(ops, lineOp{op: op, lines: lines})
+	if pre > 0 {
+		ops = append(ops, lineOp{op: diffmatchpatch.DiffEqual, lines: lastLines(before[:pre], DiffContext)})
 	}
-	push(diffmatchpatch.DiffEqual, trimNL(a[:pre]))
-	midA, midB := a[pre:len(a)-suf], b[pre:len(b)-suf]
+	midA, midB := before[pre:len(before)-suf], after[pre:len(after)-suf]
 	switch {
-	case len(midA) == 0:
-		push(diffmatchpatch.DiffInsert, trimNL(midB))
-	case len(midB) == 0:
-		push(diffmatchpatch.DiffDelete, trimNL(midA))
+	case midA == "":
+		ops = append(ops, lineOp{op: diffmatchpatch.DiffInsert, lines: trimNL(splitKeepNL(midB))})
+	case midB == "":
+		ops = append(ops, lineOp{op: diffmatchpatch.DiffDelete, lines: trimNL(splitKeepNL(midA))})
 	default:
-		for _, op := range middleDiff(midA, midB) {
-			push(op.op, op.lines)
-		}
+		ops = append(ops, middleDiff(splitKeepNL(midA), splitKeepNL(midB))...)
 	}
-	push(diffmatchpatch.DiffEqual, trimNL(a[len(a)-suf:]))
+	if suf > 0 {
+		ops = append(ops, lineOp{op: diffmatchpatch.DiffEqual, lines: firstLines(before[len(before)-suf:], DiffContext)})
+	}
 	return ops
+}
+
+// commonPrefixLines returns the byte length of the longest common prefix of a and b made of
+// whole lines (each ending with '\n').
+func commonPrefixLines(a, b string) int {
+	n := min(len(a), len(b))
+	i := 0
+	for i+blockSize <= n && a[i:i+blockSize] == b[i:i+blockSize] {
+		i += blockSize
+	}
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return strings.LastIndexByte(a[:i], '\n') + 1
+}
+
+// commonSuffixLines returns the byte length of the longest common suffix of a and b made of whole
+// lines (the last may lack its '\n'), where a and b each start at a line boundary.
+func commonSuffixLines(a, b string) int {
+	n := min(len(a), len(b))
+	s := 0
+	for s+blockSize <= n && a[len(a)-s-blockSize:len(a)-s] == b[len(b)-s-blockSize:len(b)-s] {
+		s += blockSize
+	}
+	for s < n && a[len(a)-s-1] == b[len(b)-s-1] {
+		s++
+	}
+	atLineStart := func(x string, at int) bool { return at == 0 || x[at-1] == '\n' }
+	if atLineStart(a, len(a)-s) && atLineStart(b, len(b)-s) {
+		return s
+	}
+	common := a[len(a)-s:]
+	i := strings.IndexByte(common, '\n')
+	if i < 0 {
+		return 0
+	}
+	return s - (i + 1)
+}
+
+// blockSize is the stride of the bulk comparisons.
+const blockSize = 4096
+
+// lastLines returns the last k lines of s (which ends with '\n'), without their '\n'.
+func lastLines(s string, k int) []string {
+	start := len(s)
+	for range k {
+		if start == 0 {
+			break
+		}
+		start = strings.LastIndexByte(s[:start-1], '\n') + 1
+	}
+	return trimNL(splitKeepNL(s[start:]))
+}
+
+// firstLines returns the first k lines of s, without their '\n'.
+func firstLines(s string, k int) []string {
+	end := 0
+	for range k {
+		if end == len(s) {
+			break
+		}
+		i := strings.IndexByte(s[end:], '\n')
+		if i < 0 {
+			end = len(s)
+			break
+		}
+		end += i + 1
+	}
+	return trimNL(splitKeepNL(s[:end]))
 }
 
 // middleDiff diffs two line lists with go-diff by encoding each distinct line as one rune.
