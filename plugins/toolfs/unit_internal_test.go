@@ -13,7 +13,7 @@ import (
 
 func TestRemediate(t *testing.T) {
 	plain := errors.New("boom")
-	assert.Same(t, plain, remediate(plain, "/p").(error))
+	assert.Same(t, plain, remediate(plain, "/p"))
 
 	other := fs.OldStringNotFound("/p")
 	assert.Same(t, other, remediate(other, "/p"))
