@@ -266,3 +266,29 @@ func TestLockWaitIsCancellable(t *testing.T) {
 	assert.Zero(t, p.lockCount())
 	assert.NoFileExists(t, string(tg.Key))
 }
+
+// secondCallCancels is a context whose Err reports cancellation from its
+// second call on (the checkpoint right after the parent directories exist).
+type secondCallCancels struct {
+	context.Context
+	calls int
+}
+
+func (c *secondCallCancels) Err() error {
+	c.calls++
+	if c.calls >= 2 {
+		return context.Canceled
+	}
+	return nil
+}
+
+func TestAtomicAbortKeepsCreatedParents(t *testing.T) {
+	dir := tempDir(t)
+	target := filepath.Join(dir, "a", "b", "t")
+	err := writeFileAtomic(&secondCallCancels{Context: context.Background()}, target, "x", atomicOptions{})
+	var fe *fs.Error
+	require.ErrorAs(t, err, &fe)
+	assert.Equal(t, "write aborted", fe.Message)
+	assert.DirExists(t, filepath.Join(dir, "a", "b"), "parents stay")
+	assert.Empty(t, entries(t, filepath.Join(dir, "a", "b")), "no staging, no target")
+}
