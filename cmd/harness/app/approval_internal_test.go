@@ -21,8 +21,10 @@ var guarded = kernel.Define[struct{}]("test-guarded", func(kc *kernel.Context, _
 	rt := tools.Service.Must(kc)
 	if _, err := rt.Register(kc, tools.Definition{
 		Name: "guarded", Description: "Needs approval.",
-		Execute: func(context.Context, json.RawMessage, *tools.Exec) (any, error) { return map[string]any{"ran": true}, nil },
-		Render:  func(json.RawMessage, any) []tools.Content { return []tools.Content{tools.TextContent("ran")} },
+		Execute: func(context.Context, json.RawMessage, *tools.Exec) (any, error) {
+			return map[string]any{"ran": true}, nil
+		},
+		Render: func(json.RawMessage, any) []tools.Content { return []tools.Content{tools.TextContent("ran")} },
 	}); err != nil {
 		return err
 	}
