@@ -12,6 +12,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/fslocal/internal/textedit"
 )
 
 const (
@@ -213,7 +214,7 @@ func writeFileAtomic(ctx context.Context, path, content string, o atomicOptions)
 // checking ctx before each chunk.
 func writeContent(ctx context.Context, f *os.File, content string, bom bool) error {
 	if bom {
-		if _, err := f.Write(utf8BOM); err != nil {
+		if _, err := f.WriteString(textedit.BOM); err != nil {
 			return err
 		}
 	}

@@ -96,5 +96,5 @@ func readPrior(ctx context.Context, path string, maxBytes int64, wantBasis bool)
 func sniffBOM(f *os.File) bool {
 	var b [3]byte
 	n, _ := io.ReadFull(f, b[:])
-	return n == len(b) && bytes.Equal(b[:], utf8BOM)
+	return n == len(b) && string(b[:]) == textedit.BOM
 }

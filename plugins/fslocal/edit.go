@@ -8,6 +8,10 @@ import (
 	"github.com/cordon-dev/cordon/plugins/fs"
 )
 
+// editReadChunkBytes bounds one read of the file being edited so cancellation
+// is observed between chunks.
+const editReadChunkBytes = 1 << 20
+
 // EditText implements fs.FileSystem: a literal edit in one critical section
 // under t's per-target lock. Checks run in this order: missing target =>
 // FS_STALE_VERSION "file changed since it was read" (guarded or not);
@@ -87,7 +91,7 @@ func readForEdit(ctx context.Context, t fs.Target) ([]byte, error) {
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
 		}
-		n, err := f.Read(buf[len(buf):min(cap(buf), len(buf)+readChunkBytes)])
+		n, err := f.Read(buf[len(buf):min(cap(buf), len(buf)+editReadChunkBytes)])
 		buf = buf[:len(buf)+n]
 		if err == io.EOF {
 			break
