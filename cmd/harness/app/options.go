@@ -67,11 +67,16 @@ func WithIO(stdin io.Reader, stdout, stderr io.Writer) Option {
 
 // Entry builds a composition entry for name whose config is the YAML encoding of config (a struct
 // with yaml tags, a map, or nil for the module's defaults).
-func Entry(name string, config any) (loader.Entry, error) {
-	e := loader.Entry{Name: name}
+func Entry(name string, config any) (e loader.Entry, err error) {
+	e = loader.Entry{Name: name}
 	if config == nil {
 		return e, nil
 	}
+	defer func() { // yaml.v3 panics on values it cannot represent (funcs, channels)
+		if p := recover(); p != nil {
+			err = fmt.Errorf("entry %q: encode config: %v", name, p)
+		}
+	}()
 	if err := e.Config.Encode(config); err != nil {
 		return e, fmt.Errorf("entry %q: encode config: %w", name, err)
 	}

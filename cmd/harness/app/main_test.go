@@ -1,0 +1,91 @@
+package app_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cordon-dev/cordon/cmd/harness/app"
+	"github.com/cordon-dev/cordon/kernel"
+)
+
+// mainRun runs the command line in process and returns stdout, stderr and the exit status.
+func mainRun(t *testing.T, stdin string, args []string, opts ...app.Option) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	opts = append(opts, app.WithIO(strings.NewReader(stdin), &out, &errb))
+	code := app.MainContext(context.Background(), args, opts...)
+	return out.String(), errb.String(), code
+}
+
+var noop = kernel.Define[struct{}]("noop", func(*kernel.Context, struct{}) error { return nil })
+
+func TestWithModulesAndEntries(t *testing.T) {
+	dir := t.TempDir()
+	out, stderr, code := mainRun(t, "", []string{"config", "--cwd", dir},
+		app.WithModules(noop), app.WithEntries(app.MustEntry("noop", nil)))
+	require.Equal(t, 0, code, stderr)
+	assert.True(t, strings.HasSuffix(out, "  - id: noop # active\n    name: noop\n"), out)
+
+	out, stderr, code = mainRun(t, "", []string{"plugins"}, app.WithModules(noop))
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, out, "noop\n")
+
+	_, stderr, code = mainRun(t, "", []string{"plugins"}, app.WithModules(noop, noop2()))
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, `"noop"`)
+}
+
+// noop2 is a different module under the id "noop".
+func noop2() kernel.Module {
+	return kernel.Define[struct{}]("noop", func(*kernel.Context, struct{}) error { return nil })
+}
+
+func TestWithProfileAndName(t *testing.T) {
+	dir := t.TempDir()
+	opts := []app.Option{app.WithName("myhost"), app.WithProfile("tiny", []byte("plugins:\n  - name: tools\n"))}
+	out, stderr, code := mainRun(t, "", []string{"config", "--profile", "tiny", "--cwd", dir}, opts...)
+	require.Equal(t, 0, code, stderr)
+	assert.Equal(t, "# profile tiny\nplugins:\n  - id: tools # active\n    name: tools\n", out)
+
+	_, stderr, code = mainRun(t, "", []string{"serve", "--profile", "nope"}, opts...)
+	assert.Equal(t, 1, code)
+	assert.Equal(t, "myhost: --profile: unknown profile \"nope\" (known: default, tiny)\n", stderr)
+}
+
+func TestEntryEncodesConfig(t *testing.T) {
+	e, err := app.Entry("fs-local", map[string]any{"cwd": "/x"})
+	require.NoError(t, err)
+	assert.Equal(t, "fs-local", e.Name)
+	assert.Equal(t, "cwd", e.Config.Content[0].Value)
+	assert.Equal(t, "/x", e.Config.Content[1].Value)
+	_, err = app.Entry("x", func() {})
+	assert.Error(t, err)
+	assert.Panics(t, func() { app.MustEntry("x", func() {}) })
+}
+
+func TestProfileDefaultIsEmbedded(t *testing.T) {
+	data, err := app.Profile(app.DefaultProfile)
+	require.NoError(t, err)
+	for _, name := range []string{"fs-local", "fs-observation-policy", "tools", "tool-fs"} {
+		assert.Contains(t, string(data), "name: "+name)
+	}
+	_, err = app.Profile("nope")
+	assert.EqualError(t, err, `unknown profile "nope" (known: default)`)
+}
+
+func TestRunInProcess(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a\n"), 0o644))
+	out, stderr, code := mainRun(t, `{"id":1,"tool":"read","args":{"file_path":"a.txt"}}`+"\n", []string{"run", "--cwd", dir, "--log-level", "debug"})
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, out, `"isError":false`)
+	assert.Contains(t, stderr, "ready: reading JSON lines on stdin")
+	assert.NotContains(t, out, "ready", "logs never reach stdout")
+}
