@@ -68,3 +68,17 @@ type FileSystem interface {
 	// fails FS_STALE_VERSION, guarded or not.
 	EditText(ctx context.Context, t Target, edit EditRequest, guard *EditGuard, sandbox *SandboxPolicy) (EditOutcome, error)
 }
+
+// TextByteStreamer is optionally implemented by a FileSystem whose text stream can lend its
+// buffer. StreamTextBytes has StreamText's semantics (same checks, same errors, the concatenated
+// chunks equal ReadText's result), but each chunk is a view into the provider's buffer, valid only
+// until the loop body returns. Consumers that handle each chunk before the next (a line counter,
+// a hash) prefer it: such a stream needs no allocation per chunk.
+//
+//	if bs, ok := fsys.(fs.TextByteStreamer); ok {
+//		seq, err := bs.StreamTextBytes(ctx, target)
+//		...
+//	}
+type TextByteStreamer interface {
+	StreamTextBytes(ctx context.Context, t Target) (iter.Seq2[[]byte, error], error)
+}

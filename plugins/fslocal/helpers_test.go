@@ -68,3 +68,20 @@ func streamAll(t *testing.T, p *fslocal.Provider, ctx context.Context, tg fs.Tar
 	}
 	return string(out), nil
 }
+
+func streamBytesAll(t *testing.T, p *fslocal.Provider, ctx context.Context, tg fs.Target) (string, error) {
+	t.Helper()
+	seq, err := p.StreamTextBytes(ctx, tg)
+	if err != nil {
+		return "", err
+	}
+	var out []byte
+	for chunk, err := range seq {
+		if err != nil {
+			return string(out), err
+		}
+		require.NotEmpty(t, chunk, "chunks are never empty")
+		out = append(out, chunk...)
+	}
+	return string(out), nil
+}

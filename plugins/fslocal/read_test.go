@@ -51,16 +51,20 @@ func TestReadTextAndStreamTextAgree(t *testing.T) {
 			tg := resolve(t, p, path)
 			got, err := p.ReadText(context.Background(), tg)
 			streamed, serr := streamAll(t, p, context.Background(), tg)
+			lent, lerr := streamBytesAll(t, p, context.Background(), tg)
 			if c.code != "" {
 				msg := `cannot read "` + path + `": ` + c.errText
 				requireFsError(t, err, c.code, msg)
 				requireFsError(t, serr, c.code, msg)
+				requireFsError(t, lerr, c.code, msg)
 				return
 			}
 			require.NoError(t, err)
 			require.NoError(t, serr)
+			require.NoError(t, lerr)
 			assert.Equal(t, c.want, got)
 			assert.Equal(t, c.want, streamed)
+			assert.Equal(t, c.want, lent)
 		})
 	}
 }
@@ -132,6 +136,9 @@ func TestStreamTextLargeMultiChunk(t *testing.T) {
 	}
 	assert.Greater(t, chunks, 10)
 	assert.Equal(t, content[3:], b.String())
+	lent, err := streamBytesAll(t, p, context.Background(), tg)
+	require.NoError(t, err)
+	assert.Equal(t, content[3:], lent, "lent 1 MiB chunks decode the same text")
 }
 
 func TestStreamTextBreakAndCancelBetweenChunks(t *testing.T) {

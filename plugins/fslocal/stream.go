@@ -11,8 +11,14 @@ import (
 	"github.com/cordon-dev/cordon/plugins/fs"
 )
 
-// streamChunkBytes is the size of one streamed read.
-const streamChunkBytes = 64 << 10
+// streamChunkBytes is the size of one streamed read for StreamText; lentChunkBytes for
+// StreamTextBytes, whose single buffer is reused.
+const (
+	streamChunkBytes = 64 << 10
+	lentChunkBytes   = 1 << 20
+)
+
+var _ fs.TextByteStreamer = (*Provider)(nil)
 
 // StreamText implements fs.FileSystem. The regular-file preflight runs now;
 // the file is opened when the sequence is ranged over and closed when the range
@@ -21,30 +27,55 @@ const streamChunkBytes = 64 << 10
 // holds only the buffer being filled, so memory stays bounded by what the
 // consumer retains, whatever the file size.
 func (p *Provider) StreamText(ctx context.Context, t fs.Target) (iter.Seq2[string, error], error) {
-	if _, err := statRegular(ctx, t); err != nil {
+	seq, err := p.stream(ctx, t, streamChunkBytes, true)
+	if err != nil {
 		return nil, err
 	}
 	return func(yield func(string, error) bool) {
+		for chunk, err := range seq {
+			// With fresh set, the decoder never writes to a buffer again once
+			// it handed out a view of it: the string may share its memory.
+			if err != nil {
+				yield("", err)
+				return
+			}
+			if !yield(unsafe.String(&chunk[0], len(chunk)), nil) {
+				return
+			}
+		}
+	}, nil
+}
+
+// StreamTextBytes implements fs.TextByteStreamer: StreamText's semantics, with
+// each chunk a view into one reused 1 MiB buffer, valid until the loop body
+// returns. A stream allocates nothing per chunk.
+func (p *Provider) StreamTextBytes(ctx context.Context, t fs.Target) (iter.Seq2[[]byte, error], error) {
+	return p.stream(ctx, t, lentChunkBytes, false)
+}
+
+func (p *Provider) stream(ctx context.Context, t fs.Target, size int, fresh bool) (iter.Seq2[[]byte, error], error) {
+	if _, err := statRegular(ctx, t); err != nil {
+		return nil, err
+	}
+	return func(yield func([]byte, error) bool) {
 		f, err := openRegular(t)
 		if err != nil {
-			yield("", err)
+			yield(nil, err)
 			return
 		}
 		defer f.Close()
-		d := newStreamDecoder(ctx, f, t.DisplayPath, make([]byte, streamChunkBytes))
-		d.fresh = true
+		d := newStreamDecoder(ctx, f, t.DisplayPath, make([]byte, size))
+		d.fresh = fresh
 		for {
 			chunk, err := d.Next()
 			if err == io.EOF {
 				return
 			}
 			if err != nil {
-				yield("", err)
+				yield(nil, err)
 				return
 			}
-			// With fresh set, the decoder never writes to a buffer again once
-			// it handed out a view of it: the string may share its memory.
-			if !yield(unsafe.String(&chunk[0], len(chunk)), nil) {
+			if !yield(chunk, nil) {
 				return
 			}
 		}

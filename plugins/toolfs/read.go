@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"iter"
 
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/tools"
@@ -85,14 +84,8 @@ func (s *suite) read(ctx context.Context, args json.RawMessage, exec *tools.Exec
 	return ReadValue{Path: target.DisplayPath, Offset: in.offset, Lines: res.Lines, TotalLines: res.TotalLines}, nil
 }
 
-// TextByteStreamer is optionally implemented by a provider whose text stream can lend its buffer:
-// StreamTextBytes has the semantics of fs.FileSystem.StreamText (same checks, same errors, the
-// concatenated chunks equal ReadText's result), but each chunk is a view into the provider's
-// buffer, valid only until the loop body returns. The read tool prefers it: it consumes each chunk
-// before the next is produced, so a stream needs no allocation per chunk.
-type TextByteStreamer interface {
-	StreamTextBytes(ctx context.Context, t fs.Target) (iter.Seq2[[]byte, error], error)
-}
+// TextByteStreamer is fs.TextByteStreamer, kept as an alias for callers of this package.
+type TextByteStreamer = fs.TextByteStreamer
 
 // streamInto feeds the provider's text stream into w, through lent byte chunks when the provider
 // offers them.
