@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
+	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/zap"
@@ -142,11 +145,9 @@ type nopWriteCloser struct{ io.Writer }
 
 func (nopWriteCloser) Close() error { return nil }
 
-// isClosedErr reports whether err only says that the client went away.
+// isClosedErr reports whether err only says that the client went away (EOF on stdin, a closed
+// connection or a broken stdout pipe).
 func isClosedErr(err error) bool {
-	if err == nil {
-		return true
-	}
-	s := err.Error()
-	return strings.Contains(s, "EOF") || strings.Contains(s, "closed")
+	return err == nil || errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) ||
+		errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, os.ErrClosed) || errors.Is(err, syscall.EPIPE)
 }
