@@ -119,3 +119,60 @@ func raceFile(t *testing.T, p *fslocal.Provider, dir string, f, rounds int) {
 		cur = next[winner]
 	}
 }
+
+// TestUnguardedWritesSerialize runs unguarded writes and createIfAbsent
+// writes on one file concurrently: every unguarded write succeeds atomically
+// (the file ends as one writer's complete content), exactly one guarded create
+// wins and the others get FS_NOT_OBSERVED, and nothing is left behind.
+func TestUnguardedWritesSerialize(t *testing.T) {
+	p, dir := newProvider(t)
+	const n = 16
+	for round := range 10 {
+		tg := resolve(t, p, fmt.Sprintf("r%d/f.txt", round))
+		contents := make([]string, n)
+		errs := make([]error, n)
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		for i := range n {
+			contents[i] = fmt.Sprintf("%02d", i) + string(make([]byte, 64<<10))
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				var intent *fs.WriteIntent
+				if i%2 == 0 {
+					intent = fs.CreateIfAbsent()
+				}
+				_, errs[i] = p.WriteText(context.Background(), tg, contents[i], intent, nil)
+			}()
+		}
+		close(start)
+		wg.Wait()
+		creators := 0
+		for i, err := range errs {
+			switch {
+			case i%2 == 1 && err != nil:
+				t.Fatalf("unguarded write %d: %v", i, err)
+			case i%2 == 0 && err == nil:
+				creators++
+			case i%2 == 0 && fs.CodeOf(err) != fs.CodeNotObserved:
+				t.Fatalf("guarded create %d: %v", i, err)
+			}
+		}
+		if creators > 1 {
+			t.Fatalf("round %d: %d guarded creates won", round, creators)
+		}
+		got, err := os.ReadFile(string(tg.Key))
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, c := range contents {
+			found = found || string(got) == c
+		}
+		if !found {
+			t.Fatalf("round %d: file is not one writer's complete content", round)
+		}
+	}
+	requireClean(t, p, dir)
+}
