@@ -3,7 +3,10 @@ package fslocal
 import (
 	"os"
 
+	"go.uber.org/fx"
+
 	"github.com/cordon-dev/cordon/kernel"
+	"github.com/cordon-dev/cordon/kernel/kernelfx"
 	"github.com/cordon-dev/cordon/plugins/fs"
 )
 
@@ -15,6 +18,12 @@ const ID = "fs-local"
 // a full Config value (a Config literal must set DiffBasisMaxBytes: 0 fails
 // validation, as in YAML).
 var Plugin = kernel.Define[Config](ID, apply)
+
+// Module contributes Plugin to the kernel catalog of an fx host.
+var Module = fx.Module(ID, kernelfx.Plugin(Plugin))
+
+// Hosts that blank-import the package find the plugin in kernel.DefaultCatalog.
+func init() { kernel.Register(Plugin) }
 
 func apply(kc *kernel.Context, cfg Config) error {
 	p, err := New(cfg, kc.Logger())
