@@ -6,13 +6,15 @@
 // Usage: node e2e/bench.mjs [--calls 500] [--startups 20]
 //        HARNESS=/path/to/harness node e2e/bench.mjs
 
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { loadavg as osLoadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import { connect, harnessBinary, tempDir } from "./lib.mjs";
 
 const require = createRequire(import.meta.url);
+const loadavg = () => osLoadavg().map((x) => x.toFixed(2)).join(" ");
 const argv = process.argv.slice(2);
 const opt = (name, dflt) => {
   const i = argv.indexOf(`--${name}`);
@@ -37,12 +39,26 @@ async function expectOk(p, label) {
   return r;
 }
 
-/** measure runs fn(i) for WARMUP + n iterations and returns calls per second over the last n. */
-async function measure(n, fn) {
+/** cpuMs returns the CPU time (user + system) a process has used, in ms, or NaN off Linux. */
+function cpuMs(pid) {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return (Number(f[11]) + Number(f[12])) * 10; // clock ticks of 10 ms
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * measure runs fn(i) for WARMUP + n iterations and returns calls per second over the last n and the
+ * server's CPU time per call (a figure that a busy machine distorts less than wall time).
+ */
+async function measure(pid, n, fn) {
   for (let i = 0; i < WARMUP; i++) await fn(i);
+  const c0 = cpuMs(pid);
   const t0 = performance.now();
   for (let i = 0; i < n; i++) await fn(WARMUP + i);
-  return n / ((performance.now() - t0) / 1000);
+  return { rate: n / ((performance.now() - t0) / 1000), cpu: (cpuMs(pid) - c0) / n };
 }
 
 // The edited line toggles between two spellings so every call changes exactly one line.
@@ -51,10 +67,10 @@ const spell = (i) => (i % 2 === 0 ? "line 01000 abcdefghij" : "line 01000 ABCDEF
 async function benchCordon(bin) {
   const dir = tempDir("cordon-bench-");
   const file = makeFile(dir);
-  const { client } = await connect(bin, ["serve", "--cwd", dir, "--log-level", "error"]);
+  const { client, transport } = await connect(bin, ["serve", "--cwd", dir, "--log-level", "error"]);
   try {
-    const read = await measure(CALLS, () => expectOk(client.callTool({ name: "read", arguments: { file_path: file } }), "read"));
-    const edit = await measure(CALLS, (i) =>
+    const read = await measure(transport.pid, CALLS, () => expectOk(client.callTool({ name: "read", arguments: { file_path: file } }), "read"));
+    const edit = await measure(transport.pid, CALLS, (i) =>
       expectOk(client.callTool({ name: "edit", arguments: { file_path: file, old_string: spell(i), new_string: spell(i + 1) } }), "edit"));
     return { read, edit };
   } finally {
@@ -66,10 +82,10 @@ async function benchPeer() {
   const dir = tempDir("cordon-peer-");
   const file = makeFile(dir);
   const entry = require.resolve("@modelcontextprotocol/server-filesystem/dist/index.js");
-  const { client } = await connect(process.execPath, [entry, dir]);
+  const { client, transport } = await connect(process.execPath, [entry, dir]);
   try {
-    const read = await measure(CALLS, () => expectOk(client.callTool({ name: "read_text_file", arguments: { path: file } }), "read_text_file"));
-    const edit = await measure(CALLS, (i) =>
+    const read = await measure(transport.pid, CALLS, () => expectOk(client.callTool({ name: "read_text_file", arguments: { path: file } }), "read_text_file"));
+    const edit = await measure(transport.pid, CALLS, (i) =>
       expectOk(client.callTool({ name: "edit_file", arguments: { path: file, edits: [{ oldText: spell(i), newText: spell(i + 1) }] } }), "edit_file"));
     return { read, edit };
   } finally {
@@ -94,11 +110,13 @@ async function startup(bin) {
 const bin = harnessBinary();
 const cordon = await benchCordon(bin);
 const peer = await benchPeer();
-const f = (x) => x.toFixed(0).padStart(7);
-console.log(`calls: ${CALLS} sequential per operation (after ${WARMUP} warm-up), file: ${LINES} lines`);
-console.log(`operation   cordon calls/s   server-filesystem calls/s   ratio`);
-console.log(`read        ${f(cordon.read)}          ${f(peer.read)}                     ${(cordon.read / peer.read).toFixed(2)}x`);
-console.log(`edit        ${f(cordon.edit)}          ${f(peer.edit)}                     ${(cordon.edit / peer.edit).toFixed(2)}x`);
+const f = (x, d = 0) => x.toFixed(d).padStart(8);
+console.log(`calls: ${CALLS} sequential per operation (after ${WARMUP} warm-up), file: ${LINES} lines, load average: ${loadavg()}`);
+console.log(`operation   cordon calls/s  server-filesystem calls/s   ratio   server CPU ms/call: cordon  server-filesystem`);
+for (const op of ["read", "edit"]) {
+  console.log(`${op.padEnd(10)} ${f(cordon[op].rate)}        ${f(peer[op].rate)}              ${(cordon[op].rate / peer[op].rate).toFixed(2).padStart(6)}x` +
+    `                   ${f(cordon[op].cpu, 2)}  ${f(peer[op].cpu, 2)}`);
+}
 const s = await startup(bin);
 console.log(`harness serve start -> initialize + tools/list answered (node client, ${STARTUPS} runs): ` +
   `median ${s.median.toFixed(1)} ms, min ${s.min.toFixed(1)} ms, max ${s.max.toFixed(1)} ms`);

@@ -6,15 +6,25 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 
 	"go.uber.org/zap"
 )
 
+// gcPercent is the GC target Main sets when GOGC is unset: a tool call allocates several times the
+// small live heap (a 2,000-line read is a few MB of short-lived JSON), so the default 100 collects
+// on almost every call.
+const gcPercent = 400
+
 // Main runs the harness command line (args without the program name) and returns the exit status:
 // 0 on success, 1 when the command fails (a bad composition included), 2 on a usage error. SIGINT and
-// SIGTERM end serve and run cleanly.
+// SIGTERM end serve and run cleanly. Main owns the process: it also sets the GC target (GOGC=400
+// unless GOGC is set). Embedders that share their process use MainContext.
 func Main(args []string, opts ...Option) int {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(gcPercent)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return MainContext(ctx, args, opts...)
