@@ -292,3 +292,29 @@ func TestAtomicAbortKeepsCreatedParents(t *testing.T) {
 	assert.DirExists(t, filepath.Join(dir, "a", "b"), "parents stay")
 	assert.Empty(t, entries(t, filepath.Join(dir, "a", "b")), "no staging, no target")
 }
+
+func TestPriorReadersDoNotBlockOnAFIFO(t *testing.T) {
+	dir := tempDir(t)
+	fifo := filepath.Join(dir, "fifo")
+	require.NoError(t, unix.Mkfifo(fifo, 0o600))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		prior, err := readPrior(context.Background(), fifo, 1<<20, true)
+		assert.NoError(t, err)
+		assert.Nil(t, prior.basis)
+		prior, err = readPrior(context.Background(), fifo, 1<<20, false)
+		assert.NoError(t, err)
+		assert.False(t, prior.bom)
+		_, err = readForEdit(context.Background(), fs.Target{Key: fs.TargetKey(fifo), DisplayPath: "/d/fifo"})
+		var fe *fs.Error
+		if assert.ErrorAs(t, err, &fe) {
+			assert.Equal(t, `cannot edit "/d/fifo": not a regular file`, fe.Message)
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("blocked opening a FIFO")
+	}
+}

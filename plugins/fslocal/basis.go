@@ -7,6 +7,8 @@ import (
 	"os"
 	"unicode/utf8"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/fslocal/internal/textedit"
 )
@@ -35,12 +37,15 @@ func readPrior(ctx context.Context, path string, maxBytes int64, wantBasis bool)
 			return priorFile{}, err
 		}
 	}
-	f, err := os.Open(path)
+	f, err := openNonBlocking(path)
 	if err != nil {
 		return priorFile{}, nil
 	}
 	defer f.Close()
 	if !wantBasis {
+		if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+			return priorFile{}, nil
+		}
 		return priorFile{bom: sniffBOM(f)}, nil
 	}
 	if err := checkAbort(ctx, fs.VerbRead); err != nil {
@@ -89,6 +94,13 @@ func readPrior(ctx context.Context, path string, maxBytes int64, wantBasis bool)
 	text := textedit.NormalizeLF(textedit.OwnedString(body)) // buf is not used again
 	prior.basis = &text
 	return prior, nil
+}
+
+// openNonBlocking opens path read-only without blocking when the regular
+// file that was probed has meanwhile been replaced by a FIFO (a plain open
+// would wait for a writer forever). Reads of a regular file are unaffected.
+func openNonBlocking(path string) (*os.File, error) {
+	return os.OpenFile(path, os.O_RDONLY|unix.O_NONBLOCK, 0)
 }
 
 // sniffBOM reports whether the file starts with a UTF-8 BOM (read from its

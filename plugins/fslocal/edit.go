@@ -3,7 +3,6 @@ package fslocal
 import (
 	"context"
 	"io"
-	"os"
 
 	"github.com/cordon-dev/cordon/plugins/fs"
 )
@@ -66,12 +65,13 @@ func (p *Provider) EditText(ctx context.Context, t fs.Target, req fs.EditRequest
 
 // readForEdit reads the whole file, checking ctx (FS_ABORTED "edit aborted")
 // before, between 1 MiB chunks and after. A file that vanished since the probe
-// is FS_STALE_VERSION; other OS errors are returned raw.
+// is FS_STALE_VERSION, one replaced by a non-regular entry FS_NOT_REGULAR_FILE;
+// other OS errors are returned raw.
 func readForEdit(ctx context.Context, t fs.Target) ([]byte, error) {
 	if err := checkAbort(ctx, fs.VerbEdit); err != nil {
 		return nil, err
 	}
-	f, err := os.Open(string(t.Key))
+	f, err := openNonBlocking(string(t.Key))
 	if err != nil {
 		if isAbsentErr(err) {
 			return nil, fs.NewError(fs.CodeStaleVersion, fs.EditChanged(t.DisplayPath).Message, err)
@@ -79,10 +79,14 @@ func readForEdit(ctx context.Context, t fs.Target) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	var size int64
-	if fi, err := f.Stat(); err == nil {
-		size = fi.Size()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
 	}
+	if !fi.Mode().IsRegular() {
+		return nil, fs.EditNotRegular(t.DisplayPath) // replaced since the probe
+	}
+	size := fi.Size()
 	buf := make([]byte, 0, size+1)
 	for {
 		if err := checkAbort(ctx, fs.VerbEdit); err != nil {
