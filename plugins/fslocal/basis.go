@@ -32,6 +32,12 @@ type priorFile struct {
 // wantBasis it only sniffs the BOM and never looks at ctx. OS errors never
 // fail the write: they decline the basis and report no BOM.
 func readPrior(ctx context.Context, path string, maxBytes int64, wantBasis bool) (priorFile, error) {
+	return readPriorHooked(ctx, path, maxBytes, wantBasis, nil)
+}
+
+// readPriorHooked is readPrior with a test hook that runs right after the
+// descriptor's fstat.
+func readPriorHooked(ctx context.Context, path string, maxBytes int64, wantBasis bool, afterStat func()) (priorFile, error) {
 	if wantBasis {
 		if err := checkAbort(ctx, fs.VerbRead); err != nil {
 			return priorFile{}, err
@@ -54,6 +60,9 @@ func readPrior(ctx context.Context, path string, maxBytes int64, wantBasis bool)
 	fi, err := f.Stat()
 	if err != nil {
 		return priorFile{}, nil
+	}
+	if afterStat != nil {
+		afterStat()
 	}
 	if err := checkAbort(ctx, fs.VerbRead); err != nil {
 		return priorFile{}, err
