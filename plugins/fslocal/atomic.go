@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"go.uber.org/zap"
 	"golang.org/x/sys/unix"
 
 	"github.com/cordon-dev/cordon/plugins/fs"
@@ -42,6 +43,8 @@ type atomicOptions struct {
 	bom bool
 	// hooks replace system calls in tests; nil in production.
 	hooks *atomicHooks
+	// log, when set, hears about staging residue after a committed write.
+	log *zap.Logger
 }
 
 // atomicHooks let tests inject races and faults into writeFileAtomic.
@@ -158,6 +161,10 @@ func writeFileAtomic(ctx context.Context, path, content string, o atomicOptions)
 		rerr := o.hooks.doRemoveAll(staging)
 		if committed {
 			// The target is committed: owner-only residue cannot fail it.
+			if rerr != nil && o.log != nil {
+				o.log.Warn("staging directory left behind after a committed write",
+					zap.String("dir", staging), zap.Error(rerr))
+			}
 			syncDir(dir)
 			return
 		}

@@ -12,6 +12,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest/observer"
 	"golang.org/x/sys/unix"
 
 	"github.com/cordon-dev/cordon/plugins/fs"
@@ -201,11 +203,13 @@ func TestAtomicCleanupFailures(t *testing.T) {
 		require.ErrorAs(t, err, &fe)
 		assert.Equal(t, "write failed (write aborted) and temp cleanup failed (device busy)", fe.Message)
 	})
-	t.Run("after publication => ignored", func(t *testing.T) {
+	t.Run("after publication => ignored, logged", func(t *testing.T) {
 		dir := tempDir(t)
 		h := &atomicHooks{removeAll: func(string) error { return cleanupErr }}
 		target := filepath.Join(dir, "t")
-		require.NoError(t, writeFileAtomic(context.Background(), target, "x", atomicOptions{hooks: h}))
+		core, logs := observer.New(zap.WarnLevel)
+		require.NoError(t, writeFileAtomic(context.Background(), target, "x", atomicOptions{hooks: h, log: zap.New(core)}))
+		assert.Equal(t, 1, logs.FilterMessage("staging directory left behind after a committed write").Len())
 		b, err := os.ReadFile(target)
 		require.NoError(t, err)
 		assert.Equal(t, "x", string(b))

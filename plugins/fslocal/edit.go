@@ -55,7 +55,7 @@ func (p *Provider) EditText(ctx context.Context, t fs.Target, req fs.EditRequest
 	if err != nil {
 		return fs.EditOutcome{}, err
 	}
-	opts := atomicOptions{keepPerm: true, perm: existing.Perm, bom: doc.BOM, display: t.DisplayPath}
+	opts := atomicOptions{keepPerm: true, perm: existing.Perm, bom: doc.BOM, display: t.DisplayPath, log: p.log}
 	doc.BOM = false // written by writeFileAtomic, no copy of the content needed
 	if err := writeFileAtomic(ctx, key, doc.Encode(edited), opts); err != nil {
 		return fs.EditOutcome{}, err

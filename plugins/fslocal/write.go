@@ -56,6 +56,7 @@ func (p *Provider) WriteText(ctx context.Context, t fs.Target, content string, i
 		perm:     existing.Perm,
 		bom:      prior.bom && !hasBOM(content),
 		display:  t.DisplayPath,
+		log:      p.log,
 	}
 	if intent != nil && intent.Kind == fs.IntentCreateIfAbsent {
 		opts.createIfAbsent = true
