@@ -104,32 +104,59 @@ func newRunner(eng engine, defaultCwd *string) *runner {
 }
 
 // serve reads input lines until EOF or ctx ends, writing and flushing one output line per input line,
-// in order. Every session it opened is ended before it returns.
+// in order. Every session it opened is ended before it returns. When ctx ends while a read is
+// blocked, serve returns at once and the reading goroutine ends with the next read from in.
 func (r *runner) serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	defer r.close()
-	br := bufio.NewReaderSize(in, 64<<10)
 	bw := bufio.NewWriter(out)
 	enc := json.NewEncoder(bw)
 	enc.SetEscapeHTML(false)
+	lines := make(chan inputLine)
+	stop := make(chan struct{})
+	defer close(stop)
+	go readLines(in, lines, stop)
 	for {
-		line, rerr := br.ReadBytes('\n')
-		if len(line) > 0 {
-			line = bytes.TrimRight(line, "\r\n")
-			if err := enc.Encode(r.handle(ctx, line)); err != nil {
+		var in inputLine
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case in = <-lines:
+		}
+		if len(in.line) > 0 {
+			if err := enc.Encode(r.handle(ctx, bytes.TrimRight(in.line, "\r\n"))); err != nil {
 				return fmt.Errorf("run: write result: %w", err)
 			}
 			if err := bw.Flush(); err != nil {
 				return fmt.Errorf("run: write result: %w", err)
 			}
 		}
-		if errors.Is(rerr, io.EOF) {
+		if errors.Is(in.err, io.EOF) {
 			return nil
 		}
-		if rerr != nil {
-			return fmt.Errorf("run: read input: %w", rerr)
+		if in.err != nil {
+			return fmt.Errorf("run: read input: %w", in.err)
 		}
-		if err := ctx.Err(); err != nil {
-			return err
+	}
+}
+
+// inputLine is one line read from the input (with its newline), or the read error that ended it.
+type inputLine struct {
+	line []byte
+	err  error
+}
+
+// readLines sends the lines of in until a read fails or stop is closed.
+func readLines(in io.Reader, lines chan<- inputLine, stop <-chan struct{}) {
+	br := bufio.NewReaderSize(in, 64<<10)
+	for {
+		line, err := br.ReadBytes('\n')
+		select {
+		case lines <- inputLine{line, err}:
+		case <-stop:
+			return
+		}
+		if err != nil {
+			return
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -149,4 +150,39 @@ func TestRunFlushesEachLine(t *testing.T) {
 	}
 	close(l.lines)
 	require.NoError(t, <-done)
+}
+
+// blockingReader never returns until closed.
+type blockingReader struct{ done chan struct{} }
+
+func (b *blockingReader) Read([]byte) (int, error) {
+	<-b.done
+	return 0, io.EOF
+}
+
+func TestRunEndsWhenContextEnds(t *testing.T) {
+	eng := newFakeEngine()
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &blockingReader{done: make(chan struct{})}
+	defer close(r.done)
+	done := make(chan error, 1)
+	runner := newRunner(eng, nil)
+	go func() {
+		done <- runner.serve(ctx, io.MultiReader(strings.NewReader(`{"tool":"echo"}`+"\n"), r), io.Discard)
+	}()
+	require.Eventually(t, func() bool {
+		eng.mu.Lock()
+		defer eng.mu.Unlock()
+		return len(eng.calls) == 1
+	}, 5*time.Second, time.Millisecond)
+	cancel()
+	select {
+	case err := <-done:
+		assert.ErrorIs(t, err, context.Canceled)
+	case <-time.After(5 * time.Second):
+		t.Fatal("serve did not return after the context ended")
+	}
+	eng.mu.Lock()
+	defer eng.mu.Unlock()
+	assert.Equal(t, []string{"default"}, eng.ended, "sessions end on the way out")
 }
