@@ -35,9 +35,12 @@ type toolInfo struct {
 	InputSchema json.RawMessage `json:"inputSchema"`
 	// OutputSchema is the canonical value's schema, or nil.
 	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
-	// ReadOnly and Destructive are the MCP annotation hints.
-	ReadOnly    bool `json:"readOnly"`
-	Destructive bool `json:"destructive"`
+	// Title and the hints are the MCP tool annotations.
+	Title       string `json:"title,omitempty"`
+	ReadOnly    bool   `json:"readOnly"`
+	Destructive bool   `json:"destructive"`
+	Idempotent  bool   `json:"idempotent"`
+	OpenWorld   bool   `json:"openWorld"`
 }
 
 // block is one model-facing content block: text, or an image with base64 data.

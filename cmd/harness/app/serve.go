@@ -48,13 +48,11 @@ func mcpTool(t toolInfo) *mcp.Tool {
 	if len(t.OutputSchema) > 0 {
 		tool.OutputSchema = t.OutputSchema
 	}
-	ann := &mcp.ToolAnnotations{ReadOnlyHint: t.ReadOnly}
-	if !t.ReadOnly {
-		d := t.Destructive
-		ann.DestructiveHint = &d
+	ann := &mcp.ToolAnnotations{Title: t.Title, ReadOnlyHint: t.ReadOnly, OpenWorldHint: &t.OpenWorld}
+	if !t.ReadOnly { // destructive and idempotent mean something only for a tool that writes
+		ann.DestructiveHint = &t.Destructive
+		ann.IdempotentHint = t.Idempotent
 	}
-	closed := false
-	ann.OpenWorldHint = &closed
 	tool.Annotations = ann
 	return tool
 }

@@ -49,7 +49,8 @@ func (e *toolsEngine) Tools() []toolInfo {
 		}
 		out[i] = toolInfo{
 			Name: d.Name, Description: d.Description, InputSchema: params, OutputSchema: d.OutputSchema,
-			ReadOnly: d.Annotations.ReadOnly, Destructive: d.Annotations.Destructive,
+			Title: d.Annotations.Title, ReadOnly: d.Annotations.ReadOnly, Destructive: d.Annotations.Destructive,
+			Idempotent: d.Annotations.Idempotent, OpenWorld: d.Annotations.OpenWorld,
 		}
 	}
 	return out
