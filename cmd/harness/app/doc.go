@@ -22,7 +22,8 @@
 // call and ended (Runtime.EndSession) when the connection closes; with --cwd the session header's
 // cwd is set to it, otherwise the provider's default applies. tools/list sends each visible tool's
 // parameter schema byte for byte (and its output schema), with annotations readOnlyHint /
-// destructiveHint; the guidance of the visible tools is the server instructions. tools/call returns
+// destructiveHint (the SDK lists tools sorted by name); the guidance of the visible tools is the
+// server instructions. tools/call returns
 // the content blocks (text, image), isError, structuredContent = the canonical value on success, and
 // _meta.error = {name, code} on a failure that carries a code. Approval prompts go to the client
 // through elicitation when it declares the capability; otherwise they are unavailable. The protocol
@@ -60,5 +61,6 @@
 //
 // WithModules adds catalog entries (a composition names them); WithEntries appends them to the
 // embedded profiles; WithProfile adds or replaces a profile. Modules registered with kernel.Register
-// (blank imports) join the catalog too.
+// (blank imports) join the catalog too. Main owns the process (signals, GOGC=400 unless GOGC is set);
+// MainContext runs the same command line under a caller's context without touching process state.
 package app
