@@ -126,7 +126,9 @@ func randomUUID() string {
 //     permission bits (new files stay 0600) and closed;
 //  4. it is published with a hard link (createIfAbsent: never replaces) or a
 //     rename; the staging directory is removed and the parent directory
-//     fsynced so the publication is durable.
+//     fsynced so the publication is durable; the first committed write to
+//     path in this process also removes staging directories that killed
+//     processes left beside it (sweepResidue).
 //
 // ctx is checked before step 1, before step 2, between chunks and right before
 // publication (FS_ABORTED "write aborted"); after publication nothing aborts.
@@ -166,6 +168,7 @@ func writeFileAtomic(ctx context.Context, path, content string, o atomicOptions)
 					zap.String("dir", staging), zap.Error(rerr))
 			}
 			syncDir(dir)
+			sweepResidue(path, o.log)
 			return
 		}
 		if rerr != nil && err != nil {
