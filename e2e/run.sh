@@ -5,7 +5,9 @@
 #   bash e2e/run.sh          # flow
 #   bash e2e/run.sh bench    # side-by-side benchmark and start-up time (not part of CI)
 set -euo pipefail
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+src="${BASH_SOURCE[0]}"
+[ "${src#*/}" = "$src" ] && src="./$src"
+here="$(cd "${src%/*}" && pwd)"
 root="$(cd "$here/.." && pwd)"
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
   echo "e2e: SKIPPED: node/npm not found on PATH; the TypeScript SDK flow did not run"
