@@ -67,10 +67,14 @@ export class Checker {
     return false;
   }
 
-  /** finish prints the summary and sets the exit code: non-zero on any mismatch. */
+  /**
+   * finish prints the summary and sets the exit code: non-zero on any mismatch. The last line has the
+   * plain "<word>: N passed, N failed" form that CI log readers recognise.
+   */
   finish(name) {
     for (const f of this.failures) console.error(`FAIL ${f}`);
-    console.log(`${name}: ${this.passes} passed, ${this.failures.length} failed`);
+    console.log(name);
+    console.log(`e2e: ${this.passes} passed, ${this.failures.length} failed`);
     process.exitCode = this.failures.length === 0 ? 0 : 1;
   }
 }
