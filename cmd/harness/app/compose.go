@@ -83,6 +83,9 @@ func composition(o *options, f *flags) ([]loader.Entry, string, error) {
 // starts it (the composition is applied and audited: every enabled entry must be active), and adds
 // the host's own services. On failure everything loaded is disposed again.
 func compose(ctx context.Context, o *options, f *flags, log *zap.Logger) (*host, error) {
+	if _, err := buildCatalog(o); err != nil { // the same check kernelfx makes, without fx's wrapping
+		return nil, err
+	}
 	entries, source, err := composition(o, f)
 	if err != nil {
 		return nil, err

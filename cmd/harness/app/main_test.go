@@ -37,9 +37,11 @@ func TestWithModulesAndEntries(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, out, "noop\n")
 
-	_, stderr, code = mainRun(t, "", []string{"plugins"}, app.WithModules(noop, noop2()))
-	assert.Equal(t, 1, code)
-	assert.Contains(t, stderr, `"noop"`)
+	for _, cmd := range []string{"plugins", "tools"} {
+		_, stderr, code = mainRun(t, "", []string{cmd}, app.WithModules(noop, noop2()))
+		assert.Equal(t, 1, code)
+		assert.Equal(t, "harness: kernelfx: duplicate module id: \"noop\" (group kernel.modules) is already taken by another module\n", stderr)
+	}
 }
 
 // noop2 is a different module under the id "noop".
