@@ -96,15 +96,17 @@ async function benchPeer() {
 async function startup(bin) {
   const dir = tempDir("cordon-start-");
   const times = [];
+  const cpus = [];
   for (let i = 0; i < STARTUPS; i++) {
     const t0 = performance.now();
-    const { client } = await connect(bin, ["serve", "--cwd", dir, "--log-level", "error"]);
+    const { client, transport } = await connect(bin, ["serve", "--cwd", dir, "--log-level", "error"]);
     await client.listTools();
     times.push(performance.now() - t0);
+    cpus.push(cpuMs(transport.pid));
     await client.close();
   }
-  times.sort((a, b) => a - b);
-  return { median: times[Math.floor(times.length / 2)], min: times[0], max: times[times.length - 1] };
+  const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  return { median: median(times), min: times[0], max: times[times.length - 1], cpu: median(cpus) };
 }
 
 const bin = harnessBinary();
@@ -119,4 +121,4 @@ for (const op of ["read", "edit"]) {
 }
 const s = await startup(bin);
 console.log(`harness serve start -> initialize + tools/list answered (node client, ${STARTUPS} runs): ` +
-  `median ${s.median.toFixed(1)} ms, min ${s.min.toFixed(1)} ms, max ${s.max.toFixed(1)} ms`);
+  `median ${s.median.toFixed(1)} ms, min ${s.min.toFixed(1)} ms, max ${s.max.toFixed(1)} ms; server CPU median ${s.cpu.toFixed(0)} ms`);
