@@ -116,25 +116,25 @@ func (r *runner) serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	defer close(stop)
 	go readLines(in, lines, stop)
 	for {
-		var in inputLine
+		var next inputLine
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case in = <-lines:
+		case next = <-lines:
 		}
-		if len(in.line) > 0 {
-			if err := enc.Encode(r.handle(ctx, bytes.TrimRight(in.line, "\r\n"))); err != nil {
+		if len(next.line) > 0 {
+			if err := enc.Encode(r.handle(ctx, bytes.TrimRight(next.line, "\r\n"))); err != nil {
 				return fmt.Errorf("run: write result: %w", err)
 			}
 			if err := bw.Flush(); err != nil {
 				return fmt.Errorf("run: write result: %w", err)
 			}
 		}
-		if errors.Is(in.err, io.EOF) {
+		if errors.Is(next.err, io.EOF) {
 			return nil
 		}
-		if in.err != nil {
-			return fmt.Errorf("run: read input: %w", in.err)
+		if next.err != nil {
+			return fmt.Errorf("run: read input: %w", next.err)
 		}
 	}
 }
