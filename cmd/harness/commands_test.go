@@ -121,6 +121,8 @@ func TestUsageErrors(t *testing.T) {
 
 func TestStartErrors(t *testing.T) {
 	dir := realTemp(t)
+	noTools := filepath.Join(dir, "no-tools.yaml")
+	writeFile(t, noTools, "plugins:\n  - name: fs-local\n")
 	tests := []struct {
 		args []string
 		want string
@@ -128,6 +130,8 @@ func TestStartErrors(t *testing.T) {
 		{[]string{"serve", "--profile", "nope"}, `--profile: unknown profile "nope" (known: default`},
 		{[]string{"run", "--config", filepath.Join(dir, "missing.yaml")}, "--config: open "},
 		{[]string{"serve", "--cwd", filepath.Join(dir, "missing")}, "--cwd: "},
+		{[]string{"serve", "--config", noTools}, `the composition provides no tools runtime (add the "tools" plugin)`},
+		{[]string{"run", "--config", noTools}, `the composition provides no tools runtime (add the "tools" plugin)`},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
