@@ -179,16 +179,12 @@ func (r *Runtime) callBody(ctx context.Context, e *entry, exec *Exec) (value any
 // call, projects its presentation meta.
 func (r *Runtime) success(exec *Exec, e *entry, value any) (Result, error) {
 	name := e.def.Name
-	data, err := json.Marshal(value)
+	v, err := snapshotValue(value)
 	if err != nil {
 		var me *json.MarshalerError
 		if errors.As(err, &me) {
 			return Result{}, newOutputError(name, []string{"value snapshot failed: " + me.Err.Error()})
 		}
-		return Result{}, newOutputError(name, []string{"value is not lossless JSON"})
-	}
-	v, err := parseJSON(data)
-	if err != nil {
 		return Result{}, newOutputError(name, []string{"value is not lossless JSON"})
 	}
 	if violations := checkValue(e.output, v, "value"); len(violations) > 0 {
@@ -208,9 +204,7 @@ func (r *Runtime) success(exec *Exec, e *entry, value any) (Result, error) {
 			return Result{}, err
 		}
 		if meta != nil {
-			if b, err := json.Marshal(meta); err != nil {
-				return Result{}, newOutputError(name, []string{"output.presentationMeta returned non-lossless JSON"})
-			} else if _, err := parseJSON(b); err != nil {
+			if _, err := snapshotValue(meta); err != nil {
 				return Result{}, newOutputError(name, []string{"output.presentationMeta returned non-lossless JSON"})
 			}
 		}

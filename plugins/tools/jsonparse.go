@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"math"
 	"strconv"
 	"strings"
@@ -107,10 +108,7 @@ func (p *parser) object(depth int) (*jval, error) {
 		if err != nil {
 			return nil, err
 		}
-		if _, seen := v.obj[key]; !seen {
-			v.keys = append(v.keys, key)
-		}
-		v.obj[key] = item
+		v.set(key, item)
 		p.skip()
 		if p.i >= len(p.data) {
 			return nil, errNotLossless
@@ -202,25 +200,34 @@ func (p *parser) number() (*jval, error) {
 func (p *parser) str() (string, error) {
 	p.i++ // opening quote
 	start := p.i
-	// Fast path: no escapes and plain ASCII or valid UTF-8.
-	for p.i < len(p.data) {
-		c := p.data[p.i]
-		if c == '"' {
-			s := p.data[start:p.i]
-			p.i++
-			if utf8.Valid(s) {
-				return string(s), nil
-			}
-			return fixUTF8(string(s)), nil
-		}
-		if c == '\\' || c < 0x20 {
-			break
-		}
+	// Fast path: no escapes, the bytes are the string.
+	for p.i < len(p.data) && plainStringByte[p.data[p.i]] {
 		p.i++
 	}
+	if p.i < len(p.data) && p.data[p.i] == '"' {
+		s := p.data[start:p.i]
+		p.i++
+		if utf8.Valid(s) {
+			return string(s), nil
+		}
+		return fixUTF8(string(s)), nil
+	}
 	var sb strings.Builder
+	if end := p.closingQuote(p.i); end >= 0 {
+		sb.Grow(end - start) // escapes only shrink: the decoded text fits
+	}
 	sb.Write(p.data[start:p.i])
 	for p.i < len(p.data) {
+		// Copy the run of plain bytes up to the next quote, backslash or
+		// control byte in one write.
+		run := p.i
+		for p.i < len(p.data) && plainStringByte[p.data[p.i]] {
+			p.i++
+		}
+		sb.Write(p.data[run:p.i])
+		if p.i >= len(p.data) {
+			break
+		}
 		c := p.data[p.i]
 		switch {
 		case c == '"':
@@ -274,13 +281,39 @@ func (p *parser) str() (string, error) {
 			default:
 				return "", errNotLossless
 			}
-		default:
-			sb.WriteByte(c)
-			p.i++
 		}
 	}
 	return "", errNotLossless
 }
+
+// closingQuote returns the index of the first unescaped quote at or after i
+// (a quote preceded by an even run of backslashes), or -1.
+func (p *parser) closingQuote(i int) int {
+	for {
+		q := bytes.IndexByte(p.data[i:], '"')
+		if q < 0 {
+			return -1
+		}
+		q += i
+		backslashes := 0
+		for j := q - 1; j >= 0 && p.data[j] == '\\'; j-- {
+			backslashes++
+		}
+		if backslashes%2 == 0 {
+			return q
+		}
+		i = q + 1
+	}
+}
+
+// plainStringByte marks the bytes a string literal holds as they are: all but
+// the quote, the backslash and the control bytes.
+var plainStringByte = func() (t [256]bool) {
+	for c := 0x20; c < 256; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 // fixUTF8 replaces each invalid byte with U+FFFD, as encoding/json does.
 func fixUTF8(s string) string {

@@ -128,6 +128,7 @@ func FuzzParseJSONAgreesWithEncodingJSON(f *testing.F) {
 	for _, seed := range []string{
 		`{}`, `[]`, `{"a":[1,2.5,-3e2,true,false,null,"x"]}`, `"\u00e9\ud83d\ude00\n\"\\\/"`, `"\ud800"`, `"\ud800\u0041"`,
 		` 1 `, `-0`, `1e400`, `0.0`, `01`, `1.`, `.5`, `{"a":1,"a":2}`, `[1,]`, `{"a" 1}`, "\"\x01\"", "\"\xff\"", `tru`, `nulls`,
+		`"run\nrun\\u00e9\ud83d\ude00run"`, "\"\xffa\\n\xc3\"", "\"a\\nb\x1f\"", `"a\nb`, `"\u12"`,
 	} {
 		f.Add([]byte(seed))
 	}
