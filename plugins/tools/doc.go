@@ -71,6 +71,18 @@
 // (additionalProperties: false)`; the root is named "arguments". DecodeArgs
 // decodes validated arguments with exact (case-sensitive) key matching.
 //
+// # Output values
+//
+// A value is checked as the JSON encoding/json makes of it, read back by the
+// runtime's parser (non-finite numbers and negative zero are not lossless).
+// Values built of plain Go shapes (structs without embedded fields whose json
+// tags use only a name, "-" or omitempty; string-keyed maps; slices other than
+// []byte; arrays; pointers; interfaces; strings, bools and numbers) are walked
+// directly, without encoding them, so a large string costs a UTF-8 check, not
+// an encode and a parse; a value with a marshaler, []byte, other tag options
+// or non-string map keys anywhere in it is encoded and parsed as a whole. Both
+// routes give the same JSON, the same violations and the same errors.
+//
 // # Sessions
 //
 // A Session is an agent session's identity plus a locked Header{Cwd, Model}.

@@ -45,6 +45,7 @@ var errNotLossless = errors.New("not lossless JSON")
 // undefined arguments).
 func snapshotArgs(args any) (json.RawMessage, *jval, error) {
 	var data []byte
+	compact := false // encoding/json's output is compact already
 	switch a := args.(type) {
 	case nil:
 		return nil, nil, errNotLossless
@@ -60,7 +61,7 @@ func snapshotArgs(args any) (json.RawMessage, *jval, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		data = enc
+		data, compact = enc, true
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, nil, errNotLossless
@@ -68,6 +69,9 @@ func snapshotArgs(args any) (json.RawMessage, *jval, error) {
 	v, err := parseJSON(data)
 	if err != nil {
 		return nil, nil, err
+	}
+	if compact {
+		return json.RawMessage(data), v, nil
 	}
 	var buf bytes.Buffer
 	if err := json.Compact(&buf, data); err != nil {

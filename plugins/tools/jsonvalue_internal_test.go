@@ -53,6 +53,9 @@ func TestSnapshotArgs(t *testing.T) {
 	raw, _, err = snapshotArgs("plain string")
 	require.NoError(t, err, "a Go string is a JSON string value")
 	require.Equal(t, `"plain string"`, string(raw))
+	raw, _, err = snapshotArgs(map[string]any{"b": json.RawMessage(" [1, 2] "), "a": "x y"})
+	require.NoError(t, err)
+	require.Equal(t, `{"a":"x y","b":[1,2]}`, string(raw), "encoding/json compacts embedded raw JSON")
 }
 
 func FuzzValidate(f *testing.F) {
