@@ -82,19 +82,20 @@ type snapLine struct {
 }
 
 type snapPlain struct {
-	S      string     `json:"s"`
-	P      *string    `json:"p"`
-	B      bool       `json:"b,omitempty"`
-	I8     int8       `json:"i8"`
-	U      uint64     `json:"u"`
-	F32    float32    `json:"f32"`
-	F64    float64    `json:"f64"`
-	Arr    [2]int     `json:"arr"`
-	Lines  []snapLine `json:"lines"`
-	NilSl  []int      `json:"nilSl"`
-	M      map[string]any
-	I      any         `json:"i"`
-	Skip   string      `json:"-"`
+	S     string     `json:"s"`
+	P     *string    `json:"p"`
+	B     bool       `json:"b,omitempty"`
+	I8    int8       `json:"i8"`
+	U     uint64     `json:"u"`
+	F32   float32    `json:"f32"`
+	F64   float64    `json:"f64"`
+	Arr   [2]int     `json:"arr"`
+	Lines []snapLine `json:"lines"`
+	NilSl []int      `json:"nilSl"`
+	M     map[string]any
+	I     any    `json:"i"`
+	Skip  string `json:"-"`
+	//lint:ignore SA5008 the "-," tag (a member named "-") is under test
 	Dash   string      `json:"-,"`
 	Empty  string      `json:",omitempty"`
 	EmptyM map[int]int `json:"em,omitempty"`
@@ -118,6 +119,7 @@ type (
 		X int
 	}
 	snapTagName struct {
+		//lint:ignore SA5008 a tag name encoding/json rejects is under test
 		A int `json:"a\"b"`
 	}
 	snapPtrMarshaler struct{ N int }
