@@ -3,6 +3,7 @@ package fslocal_test
 import (
 	"bufio"
 	"context"
+	"iter"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -68,11 +69,26 @@ func benchFile(b *testing.B) (string, int64) {
 // alloc-B/MiB, the bytes allocated per MiB streamed (one string copy per
 // chunk): both must stay flat as CORDON_BENCH_STREAM_MB grows.
 func BenchmarkStreamText(b *testing.B) {
+	benchStream(b, func(p *fslocal.Provider) func(context.Context, fs.Target) (iter.Seq2[string, error], error) {
+		return p.StreamText
+	})
+}
+
+// BenchmarkStreamTextBytes is BenchmarkStreamText through the lending stream
+// (one reused buffer): alloc-B/MiB should be near zero.
+func BenchmarkStreamTextBytes(b *testing.B) {
+	benchStream(b, func(p *fslocal.Provider) func(context.Context, fs.Target) (iter.Seq2[[]byte, error], error) {
+		return p.StreamTextBytes
+	})
+}
+
+func benchStream[T string | []byte](b *testing.B, open func(*fslocal.Provider) func(context.Context, fs.Target) (iter.Seq2[T, error], error)) {
 	path, size := benchFile(b)
 	p, err := fslocal.New(fslocal.Config{Cwd: filepath.Dir(path)}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
+	stream := open(p)
 	ctx := context.Background()
 	tg, err := p.Resolve(ctx, path, fs.ResolveOptions{})
 	if err != nil {
@@ -86,7 +102,7 @@ func BenchmarkStreamText(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		seq, err := p.StreamText(ctx, tg)
+		seq, err := stream(ctx, tg)
 		if err != nil {
 			b.Fatal(err)
 		}
