@@ -48,23 +48,8 @@ func (e *Event[P]) Listeners(kc *Context) int { return count[emitFn[P]](kc, e.id
 // Emit runs every live listener in order with no kernel lock held. A listener's error or panic
 // (as *PanicError) does not stop the others; the errors are joined.
 func (e *Event[P]) Emit(ctx context.Context, kc *Context, p P) error {
-	t := e.cache.get(kc.k, e.id)
-	if t == nil {
-		return nil
-	}
 	var errs []error
-	for _, l := range t.snapshot() {
-		if !l.live() {
-			continue
-		}
-		if l.topic != "" {
-			kc.k.bus.Publish(l.topic, asyncMsg[P]{ctx: context.WithoutCancel(ctx), p: p})
-			continue
-		}
-		if err := e.call(l, ctx, p); err != nil {
-			errs = append(errs, err)
-		}
-	}
+	e.dispatch(ctx, kc, p, func(_ *listener[emitFn[P]], err error) { errs = append(errs, err) })
 	if len(errs) == 1 {
 		return errs[0]
 	}
@@ -74,6 +59,13 @@ func (e *Event[P]) Emit(ctx context.Context, kc *Context, p P) error {
 // EmitContained is Emit for observers that must neither fail nor change the emitter's work:
 // errors and panics are logged at Warn on the listener's logger and never returned.
 func (e *Event[P]) EmitContained(ctx context.Context, kc *Context, p P) {
+	e.dispatch(ctx, kc, p, func(l *listener[emitFn[P]], err error) {
+		l.kc.log.Warn("listener failed", zap.String("event", e.name), zap.Error(err))
+	})
+}
+
+// dispatch runs the live listeners in order, handing each failure to fail.
+func (e *Event[P]) dispatch(ctx context.Context, kc *Context, p P, fail func(*listener[emitFn[P]], error)) {
 	t := e.cache.get(kc.k, e.id)
 	if t == nil {
 		return
@@ -87,7 +79,7 @@ func (e *Event[P]) EmitContained(ctx context.Context, kc *Context, p P) {
 			continue
 		}
 		if err := e.call(l, ctx, p); err != nil {
-			l.kc.log.Warn("listener failed", zap.String("event", e.name), zap.Error(err))
+			fail(l, err)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package fslocal_test
 
 import (
 	"context"
+	"iter"
 	"os"
 	"path/filepath"
 	"testing"
@@ -54,24 +55,18 @@ func requireFsError(t *testing.T, err error, code fs.Code, msg string) {
 
 func streamAll(t *testing.T, p *fslocal.Provider, ctx context.Context, tg fs.Target) (string, error) {
 	t.Helper()
-	seq, err := p.StreamText(ctx, tg)
-	if err != nil {
-		return "", err
-	}
-	var out []byte
-	for chunk, err := range seq {
-		if err != nil {
-			return string(out), err
-		}
-		require.NotEmpty(t, chunk, "chunks are never empty")
-		out = append(out, chunk...)
-	}
-	return string(out), nil
+	return collect(t, ctx, tg, p.StreamText)
 }
 
 func streamBytesAll(t *testing.T, p *fslocal.Provider, ctx context.Context, tg fs.Target) (string, error) {
 	t.Helper()
-	seq, err := p.StreamTextBytes(ctx, tg)
+	return collect(t, ctx, tg, p.StreamTextBytes)
+}
+
+// collect concatenates a text stream, requiring every chunk to be non-empty.
+func collect[T string | []byte](t *testing.T, ctx context.Context, tg fs.Target, stream func(context.Context, fs.Target) (iter.Seq2[T, error], error)) (string, error) {
+	t.Helper()
+	seq, err := stream(ctx, tg)
 	if err != nil {
 		return "", err
 	}
