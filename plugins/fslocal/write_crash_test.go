@@ -67,19 +67,14 @@ func TestHelperProcess(t *testing.T) {
 }
 
 // TestCrashConsistency kills a process that keeps rewriting a 4 MiB file
-// through WriteText with SIGKILL at random moments, 200 times (60 in a -race
-// build, whose children start several times slower and where the race
-// detector adds nothing to this property; 20 with -short), on four files at
-// once. After every kill the file must hold one
+// through WriteText with SIGKILL at random moments, 200 times (20 with
+// -short), on four files at once. After every kill the file must hold one
 // complete version: exactly 4 MiB of a single fill byte. Staging directories
 // left behind by killed writers are counted, logged and removed.
 func TestCrashConsistency(t *testing.T) {
 	kills := 200
-	switch {
-	case testing.Short():
+	if testing.Short() {
 		kills = 20
-	case raceEnabled:
-		kills = 60
 	}
 	const workers = 4
 	// maxKillDelay spans a few write cycles after the helper is ready (the

@@ -1,6 +1,0 @@
-//go:build race
-
-package fslocal_test
-
-// raceEnabled reports a -race build (its child processes start slowly).
-const raceEnabled = true
