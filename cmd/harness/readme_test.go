@@ -1,7 +1,9 @@
 package main_test
 
 import (
+	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -9,22 +11,39 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestReadmeRunExample runs the README's `harness run` example and compares every output line byte
-// for byte (with the example's /tmp/demo replaced by the test directory).
+// TestReadmeRunExample runs the `harness run` example of README.md, as printed there, and compares
+// every output line byte for byte (with the example's /tmp/demo replaced by the test directory), so
+// the README cannot drift from the program.
 func TestReadmeRunExample(t *testing.T) {
+	in, want := readmeRunExample(t)
+	require.Len(t, in, 3, "the README example has three input lines")
+	require.Len(t, want, len(in), "one output line per input line")
 	dir := realTemp(t)
 	writeFile(t, filepath.Join(dir, "notes.txt"), "hello\nworld\n")
-	in := strings.Join([]string{
-		`{"id":1,"tool":"read","args":{"file_path":"notes.txt"}}`,
-		`{"id":2,"tool":"edit","args":{"file_path":"notes.txt","old_string":"world","new_string":"there"}}`,
-		`{"id":3,"tool":"write","args":{"file_path":"notes.txt","content":"x"},"session":"other"}`,
-	}, "\n") + "\n"
-	want := strings.Join([]string{
-		`{"id":1,"tool":"read","isError":false,"text":"<path>/tmp/demo/notes.txt</path>\n<type>file</type>\n<content>\n1: hello\n2: world\n\n(End of file - total 2 lines)\n</content>","content":[{"type":"text","text":"<path>/tmp/demo/notes.txt</path>\n<type>file</type>\n<content>\n1: hello\n2: world\n\n(End of file - total 2 lines)\n</content>"}],"code":null,"errorName":null,"value":{"path":"/tmp/demo/notes.txt","offset":1,"lines":[{"number":1,"text":"hello"},{"number":2,"text":"world"}],"totalLines":2},"meta":{"path":"/tmp/demo/notes.txt","offset":1,"lines":[{"number":1,"text":"hello"},{"number":2,"text":"world"}],"totalLines":2}}`,
-		`{"id":2,"tool":"edit","isError":false,"text":"The file /tmp/demo/notes.txt has been updated successfully.","content":[{"type":"text","text":"The file /tmp/demo/notes.txt has been updated successfully."}],"code":null,"errorName":null,"value":{"path":"/tmp/demo/notes.txt","before":"hello\nworld\n","after":"hello\nthere\n"},"meta":{"diffs":[{"path":"notes.txt","oldText":"hello\nworld","newText":"hello\nthere"}]}}`,
-		`{"id":3,"tool":"write","isError":true,"text":"Error: cannot modify \"/tmp/demo/notes.txt\": file has not been read — read the file, then retry","content":[{"type":"text","text":"Error: cannot modify \"/tmp/demo/notes.txt\": file has not been read — read the file, then retry"}],"code":"FS_NOT_OBSERVED","errorName":"FsError","value":null,"meta":null}`,
-	}, "\n") + "\n"
-	out, stderr, code := runHarness(t, in, "run", "--cwd", dir)
+	out, stderr, code := runHarness(t, strings.Join(in, "\n")+"\n", "run", "--cwd", dir)
 	require.Equal(t, 0, code, stderr)
-	assert.Equal(t, strings.ReplaceAll(want, "/tmp/demo", dir), out)
+	assert.Equal(t, strings.ReplaceAll(strings.Join(want, "\n")+"\n", "/tmp/demo", dir), out)
+}
+
+// readmeRunExample extracts the input lines (the quoted JSON of the printf) and the expected output
+// lines of the first sh block in the README's "The `run` protocol" section.
+func readmeRunExample(t *testing.T) (in, out []string) {
+	t.Helper()
+	b, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	_, section, ok := strings.Cut(string(b), "## The `run` protocol")
+	require.True(t, ok, "README has a run protocol section")
+	_, block, ok := strings.Cut(section, "```sh\n")
+	require.True(t, ok)
+	block, _, ok = strings.Cut(block, "```")
+	require.True(t, ok)
+	quoted := regexp.MustCompile(`^\s*'(\{.*\})' \\$`)
+	for _, line := range strings.Split(block, "\n") {
+		if m := quoted.FindStringSubmatch(line); m != nil {
+			in = append(in, m[1])
+		} else if strings.HasPrefix(line, `{"id"`) {
+			out = append(out, line)
+		}
+	}
+	return in, out
 }
