@@ -79,7 +79,8 @@ func (e *ErrorInfo) HasCode() bool { return e != nil && e.Code != "" }
 // "Error: <message>" (unless a post-execute policy supplied feedback), and
 // Error filled. On success Value is the canonical value the body returned
 // (validated against the output schema; treat it as read-only) and Meta the
-// presentation meta (top-level calls only; nil when the tool declares none).
+// presentation meta (top-level calls only; nil when the tool declares none
+// or the call set Call.SkipMeta).
 type Result struct {
 	Content []Content
 	IsError bool

@@ -36,8 +36,8 @@
 //     arguments (`invalid arguments: <v1>; <v2>`, {ToolArgsError,
 //     INVALID_ARGS}), runs Definition.Execute (a panic becomes an error
 //     result), then validates the value against OutputSchema, renders it and
-//     projects the presentation meta of a top-level call (failures:
-//     {ToolOutputError, INVALID_TOOL_OUTPUT});
+//     projects the presentation meta of a top-level call unless the call set
+//     SkipMeta (failures: {ToolOutputError, INVALID_TOOL_OUTPUT});
 //  5. PostExecute (waterfall, default accept) may replace content or value, or
 //     block;
 //  6. ResultEvent (emit, contained) reports the final result.
@@ -82,6 +82,11 @@
 // an encode and a parse; a value with a marshaler, []byte, other tag options
 // or non-string map keys anywhere in it is encoded and parsed as a whole. Both
 // routes give the same JSON, the same violations and the same errors.
+// Before either route, a reflect walk of the Go value against the compiled
+// output schema (fastConforms) tries to prove the value valid without building
+// anything; it answers only "valid" or "not proven" (anything unusual: invalid
+// UTF-8, a oneOf it cannot decide, a value the direct walk does not model), and
+// "not proven" takes the exact route above for the verdict and its messages.
 //
 // # Sessions
 //

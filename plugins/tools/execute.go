@@ -40,6 +40,7 @@ func (r *Runtime) Execute(ctx context.Context, call Call) (res Result) {
 		Name:       call.Name,
 		Session:    call.Session,
 		Parent:     call.Parent,
+		skipMeta:   call.SkipMeta,
 	}
 	if exec.RootCallID == "" {
 		exec.RootCallID = exec.CallID
@@ -179,16 +180,8 @@ func (r *Runtime) callBody(ctx context.Context, e *entry, exec *Exec) (value any
 // call, projects its presentation meta.
 func (r *Runtime) success(exec *Exec, e *entry, value any) (Result, error) {
 	name := e.def.Name
-	v, err := snapshotValue(value)
-	if err != nil {
-		var me *json.MarshalerError
-		if errors.As(err, &me) {
-			return Result{}, newOutputError(name, []string{"value snapshot failed: " + me.Err.Error()})
-		}
-		return Result{}, newOutputError(name, []string{"value is not lossless JSON"})
-	}
-	if violations := checkValue(e.output, v, "value"); len(violations) > 0 {
-		return Result{}, newOutputError(name, violations)
+	if err := checkOutput(name, e.output, value); err != nil {
+		return Result{}, err
 	}
 	content, err := project(name, "render", func() []Content { return e.def.Render(slices.Clone(exec.Args), value) })
 	if err != nil {
@@ -198,12 +191,12 @@ func (r *Runtime) success(exec *Exec, e *entry, value any) (Result, error) {
 		return Result{}, newOutputError(name, []string{"output.render returned non-lossless JSON"})
 	}
 	res := Result{Content: content, Value: value, canon: exec}
-	if exec.Parent == nil && e.def.PresentationMeta != nil {
+	if exec.Parent == nil && !exec.skipMeta && e.def.PresentationMeta != nil {
 		meta, err := project(name, "presentationMeta", func() any { return e.def.PresentationMeta(slices.Clone(exec.Args), value) })
 		if err != nil {
 			return Result{}, err
 		}
-		if meta != nil {
+		if meta != nil && !fastConforms(nil, meta) {
 			if _, err := snapshotValue(meta); err != nil {
 				return Result{}, newOutputError(name, []string{"output.presentationMeta returned non-lossless JSON"})
 			}
@@ -211,6 +204,28 @@ func (r *Runtime) success(exec *Exec, e *entry, value any) (Result, error) {
 		res.Meta = meta
 	}
 	return res, nil
+}
+
+// checkOutput validates a body's value against the compiled output schema:
+// fastConforms proves the common case without building the snapshot; when it
+// cannot, the snapshot and checkValue decide and word the failure. The
+// snapshot is used for nothing else: the Result keeps the Go value.
+func checkOutput(name string, output *schemaNode, value any) error {
+	if fastConforms(output, value) {
+		return nil
+	}
+	v, err := snapshotValue(value)
+	if err != nil {
+		var me *json.MarshalerError
+		if errors.As(err, &me) {
+			return newOutputError(name, []string{"value snapshot failed: " + me.Err.Error()})
+		}
+		return newOutputError(name, []string{"value is not lossless JSON"})
+	}
+	if violations := checkValue(output, v, "value"); len(violations) > 0 {
+		return newOutputError(name, violations)
+	}
+	return nil
 }
 
 // project runs a projector, turning a panic into INVALID_TOOL_OUTPUT.

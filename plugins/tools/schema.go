@@ -16,12 +16,14 @@ type schemaNode struct {
 	propKeys []string
 	props    map[string]*schemaNode
 	required []string
-	closed   bool // additionalProperties: false
-	items    *schemaNode
-	enum     []*jval
-	hasEnum  bool
-	constV   *jval
-	hasConst bool
+	// requiredSet holds the distinct required names (fastConforms counts them).
+	requiredSet map[string]bool
+	closed      bool // additionalProperties: false
+	items       *schemaNode
+	enum        []*jval
+	hasEnum     bool
+	constV      *jval
+	hasConst    bool
 }
 
 var schemaTypes = []string{"object", "array", "string", "number", "integer", "boolean", "null"}
@@ -177,6 +179,10 @@ func checkSchema(v *jval, path string, violations *[]string) *schemaNode {
 						add(path + `.required names "` + e.str + `" which is not in properties`)
 					}
 					node.required = append(node.required, e.str)
+					if node.requiredSet == nil {
+						node.requiredSet = map[string]bool{}
+					}
+					node.requiredSet[e.str] = true
 				}
 			}
 		}

@@ -67,6 +67,13 @@ type Call struct {
 	// Parent is the enclosing execution of a nested call (no presentation meta
 	// is computed for nested calls); nil for a top-level call.
 	Parent *Exec
+	// SkipMeta skips Definition.PresentationMeta for this call: Result.Meta
+	// stays nil and the projector is neither run nor checked. A host sets it
+	// when it never sends the presentation meta anywhere (an MCP server); a
+	// host that reports meta (the run protocol) leaves it false. The content,
+	// value and every error are the same either way, except a failure the
+	// projector itself would have caused (a panic or non-lossless meta).
+	SkipMeta bool
 }
 
 // Exec is the execution object of one call. The runtime creates it; every
@@ -86,6 +93,8 @@ type Exec struct {
 	Session *Session
 	// Parent is the enclosing execution of a nested call.
 	Parent *Exec
+
+	skipMeta bool // Call.SkipMeta
 }
 
 // SessionKey returns the session the call runs in as an opaque owner key,

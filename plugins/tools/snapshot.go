@@ -99,22 +99,32 @@ func walkValue(v reflect.Value, depth int) (*jval, error) {
 	return nil, errWalkFallback
 }
 
-// walkFloat accepts only what survives the round trip: a finite number that is
-// not negative zero. A float32 is read back from its 32-bit shortest form, as
-// encoding/json writes it.
+// walkFloat accepts only what survives the round trip (see snapshotFloat).
 func walkFloat(v reflect.Value) (*jval, error) {
+	f, err := snapshotFloat(v)
+	if err != nil {
+		return nil, err
+	}
+	return &jval{kind: jNumber, num: f}, nil
+}
+
+// snapshotFloat is the number a float reads back as, or errWalkFallback when
+// it does not survive the round trip: it must be finite and not negative
+// zero. A float32 is read back from its 32-bit shortest form, as
+// encoding/json writes it.
+func snapshotFloat(v reflect.Value) (float64, error) {
 	f := v.Float()
 	if math.IsInf(f, 0) || math.IsNaN(f) || (f == 0 && math.Signbit(f)) {
-		return nil, errWalkFallback
+		return 0, errWalkFallback
 	}
 	if v.Kind() == reflect.Float32 {
 		back, err := strconv.ParseFloat(strconv.FormatFloat(f, 'g', -1, 32), 64)
 		if err != nil {
-			return nil, errWalkFallback
+			return 0, errWalkFallback
 		}
 		f = back
 	}
-	return &jval{kind: jNumber, num: f}, nil
+	return f, nil
 }
 
 func walkArray(v reflect.Value, depth int) (*jval, error) {

@@ -133,7 +133,16 @@ func (*snapPtrMarshaler) MarshalJSON() ([]byte, error) { return []byte(`"custom"
 func (snapText) MarshalText() ([]byte, error)          { return []byte("text"), nil }
 func (snapTextKey) MarshalText() ([]byte, error)       { return []byte("key"), nil }
 
-func TestSnapshotValueMatchesTheRoundTrip(t *testing.T) {
+// snapCase is one snapshot test value and whether the direct walk models it.
+type snapCase struct {
+	name   string
+	value  any
+	direct bool
+}
+
+// snapshotCases are the values the snapshot tests (and the fast conformance
+// check's soundness test) run over.
+func snapshotCases() []snapCase {
 	str := "p"
 	cycle := &snapCycle{}
 	cycle.Next = cycle
@@ -146,11 +155,7 @@ func TestSnapshotValueMatchesTheRoundTrip(t *testing.T) {
 		Arr: [2]int{1, 2}, Lines: []snapLine{{1, "x"}, {2, ""}}, M: map[string]any{"b": 1, "a": []any{nil, true}},
 		I: map[string]string{"k": "v"}, Skip: "no", Dash: "dash", hidden: 3,
 	}
-	cases := []struct {
-		name   string
-		value  any
-		direct bool
-	}{
+	return []snapCase{
 		{"nil", nil, true},
 		{"plain struct", plain, true},
 		{"pointer to struct", &plain, true},
@@ -193,7 +198,10 @@ func TestSnapshotValueMatchesTheRoundTrip(t *testing.T) {
 		{"channel", make(chan int), false},
 		{"marshaler error", []any{1, marshalFails{}}, false},
 	}
-	for _, tc := range cases {
+}
+
+func TestSnapshotValueMatchesTheRoundTrip(t *testing.T) {
+	for _, tc := range snapshotCases() {
 		t.Run(tc.name, func(t *testing.T) {
 			require.Equal(t, tc.direct, requireSameSnapshot(t, tc.value), "direct walk")
 		})
@@ -230,27 +238,7 @@ func FuzzSnapshotValueAgreesWithTheRoundTrip(f *testing.F) {
 	f.Add("k", "\xed\xa0\x80<>&", int64(math.MaxInt64), math.Inf(-1), float32(math.NaN()), uint8(255))
 	f.Add("", "", int64(1<<53+1), 5e-324, float32(1e-45), uint8(7))
 	f.Fuzz(func(t *testing.T, s, k string, n int64, fl float64, f32 float32, shape uint8) {
-		v := snapFuzzValue{Path: s, Num: n, U: uint32(n), F: fl, F32: f32, Flag: shape&1 == 1}
-		if shape&2 != 0 {
-			v.Opt = &k
-		}
-		for i := range int(shape % 5) {
-			v.Lines = append(v.Lines, snapLine{Number: int(n) + i, Text: s + k})
-		}
-		if shape&4 != 0 {
-			v.Meta = map[string]any{k: fl, s: []any{n, k}, k + s: nil}
-		}
-		switch shape % 3 {
-		case 0:
-			v.Any = map[string]any{s: map[string]string{k: s}}
-		case 1:
-			v.Any = []float32{f32}
-		default:
-			v.Any = &v.Lines
-		}
-		if shape&8 != 0 {
-			v.Tags = map[string]*string{k: nil, s: &s}
-		}
+		v := fuzzSnapValue(s, k, n, fl, f32, shape)
 		requireSameSnapshot(t, v)
 		requireSameSnapshot(t, v.Any)
 		requireSameSnapshot(t, []any{s, k, fl, f32, n})

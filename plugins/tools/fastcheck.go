@@ -1,0 +1,313 @@
+package tools
+
+import (
+	"math"
+	"reflect"
+	"unicode/utf8"
+)
+
+// fastConforms reports, without building a jval tree, that value is lossless
+// JSON whose snapshot conforms to node; node nil means "any lossless JSON".
+//
+// It is sound, not complete: true means snapshotValue(value) succeeds and
+// checkValue(node, snapshot, ...) has no violations; false means only "not
+// proven", and the caller then takes the exact slow path (snapshot, check)
+// for the result and its messages. It returns false for everything the
+// direct walk does not model (see walkValue: marshalers, []byte, tag options,
+// non-string keys, non-finite numbers, negative zero, deep nesting), for
+// strings and map keys that are not valid UTF-8 (their snapshot is rewritten),
+// and for a oneOf it cannot decide branch by branch.
+func fastConforms(node *schemaNode, value any) bool {
+	return fastValue(node, reflect.ValueOf(value), 0)
+}
+
+// fastValue mirrors walkValue's recursion (same depth accounting) and
+// checkValue's rules on the value walkValue would build.
+func fastValue(node *schemaNode, v reflect.Value, depth int) bool {
+	if node != nil && node.oneOf != nil {
+		return fastOneOf(node, v, depth)
+	}
+	if node != nil && node.typ == "" {
+		node = nil // unconstrained: only losslessness is left to prove
+	}
+	if !v.IsValid() {
+		return fastScalar(node, jNull, v)
+	}
+	if depth > maxWalkDepth || !typeInfoOf(v.Type()).plain {
+		return false
+	}
+	switch v.Kind() {
+	case reflect.Bool:
+		return fastScalar(node, jBool, v)
+	case reflect.String:
+		return utf8.ValidString(v.String()) && fastScalar(node, jString, v)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64:
+		return fastScalar(node, jNumber, v)
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			return fastScalar(node, jNull, v)
+		}
+		return fastValue(node, v.Elem(), depth+1)
+	case reflect.Slice:
+		if v.IsNil() {
+			return fastScalar(node, jNull, v)
+		}
+		return fastArray(node, v, depth)
+	case reflect.Array:
+		return fastArray(node, v, depth)
+	case reflect.Map:
+		if v.IsNil() {
+			return fastScalar(node, jNull, v)
+		}
+		return fastMap(node, v, depth)
+	case reflect.Struct:
+		return fastStruct(node, v, typeInfoOf(v.Type()).fields, depth)
+	}
+	return false
+}
+
+// fastScalar checks a scalar (or null) of JSON kind k: type, then enum and
+// const, as checkValue does. v is invalid for a nil interface value.
+func fastScalar(node *schemaNode, k jkind, v reflect.Value) bool {
+	var num float64
+	if k == jNumber {
+		f, ok := numberOf(v)
+		if !ok {
+			return false
+		}
+		num = f
+	}
+	if node == nil {
+		return true
+	}
+	switch node.typ {
+	case "string", "boolean", "null":
+		if k != kindOfType(node.typ) {
+			return false
+		}
+	case "number":
+		if k != jNumber {
+			return false
+		}
+	case "integer":
+		if k != jNumber || math.Trunc(num) != num {
+			return false
+		}
+	default: // "object", "array"
+		return false
+	}
+	if !node.hasEnum && !node.hasConst {
+		return true
+	}
+	if node.hasEnum {
+		found := false
+		for _, e := range node.enum {
+			if scalarMatchesValue(e, k, v, num) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return !node.hasConst || scalarMatchesValue(node.constV, k, v, num)
+}
+
+// kindOfType is the JSON kind a scalar schema type requires.
+func kindOfType(typ string) jkind {
+	switch typ {
+	case "string":
+		return jString
+	case "boolean":
+		return jBool
+	case "null":
+		return jNull
+	case "object":
+		return jObject
+	case "array":
+		return jArray
+	}
+	return jNumber
+}
+
+// scalarMatchesValue is scalarEqual(e, snapshot of v) for a scalar of kind k
+// (num is its number when k is jNumber; the string is valid UTF-8).
+func scalarMatchesValue(e *jval, k jkind, v reflect.Value, num float64) bool {
+	if e.kind != k {
+		return false
+	}
+	switch k {
+	case jNull:
+		return true
+	case jBool:
+		return e.b == v.Bool()
+	case jString:
+		return e.str == v.String()
+	case jNumber:
+		return e.num == num // num is finite, so NaN never matches, as in scalarEqual
+	}
+	return false
+}
+
+// numberOf is the number the snapshot holds for a numeric v, or false where
+// walkValue falls back (non-finite, negative zero).
+func numberOf(v reflect.Value) (float64, bool) {
+	switch v.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return float64(v.Int()), true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return float64(v.Uint()), true
+	case reflect.Float32, reflect.Float64:
+		f, err := snapshotFloat(v)
+		return f, err == nil
+	}
+	return 0, false
+}
+
+func fastArray(node *schemaNode, v reflect.Value, depth int) bool {
+	var items *schemaNode
+	if node != nil {
+		if node.typ != "array" {
+			return false
+		}
+		items = node.items
+	}
+	for i := range v.Len() {
+		if !fastValue(items, v.Index(i), depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// member returns the schema a member named key must conform to (nil: any),
+// or false when the member is not allowed (a closed object).
+func member(node *schemaNode, key string) (*schemaNode, bool) {
+	if node == nil {
+		return nil, true
+	}
+	if child, ok := node.props[key]; ok {
+		return child, true
+	}
+	return nil, !node.closed
+}
+
+// fastMap requires valid UTF-8 keys: then keys are distinct after the
+// snapshot and each required name is present at most once.
+func fastMap(node *schemaNode, v reflect.Value, depth int) bool {
+	if node != nil && node.typ != "object" {
+		return false
+	}
+	present := 0
+	for it := v.MapRange(); it.Next(); {
+		k := it.Key().String()
+		if !utf8.ValidString(k) {
+			return false
+		}
+		child, ok := member(node, k)
+		if !ok || !fastValue(child, it.Value(), depth+1) {
+			return false
+		}
+		if node != nil && node.requiredSet[k] {
+			present++
+		}
+	}
+	return node == nil || present == len(node.requiredSet)
+}
+
+// fastStruct relies on structFields: member names are distinct and plain.
+func fastStruct(node *schemaNode, v reflect.Value, fields []walkField, depth int) bool {
+	if node != nil && node.typ != "object" {
+		return false
+	}
+	present := 0
+	for _, f := range fields {
+		fv := v.Field(f.index)
+		if f.omitEmpty && isEmptyJSON(fv) {
+			continue
+		}
+		child, ok := member(node, f.name)
+		if !ok || !fastValue(child, fv, depth+1) {
+			return false
+		}
+		if node != nil && node.requiredSet[f.name] {
+			present++
+		}
+	}
+	return node == nil || present == len(node.requiredSet)
+}
+
+// fastOneOf proves "exactly one branch matches": one branch conforms and every
+// other branch is a typed branch whose type the value's JSON kind rules out.
+func fastOneOf(node *schemaNode, v reflect.Value, depth int) bool {
+	k, ok := jsonKindOf(v)
+	if !ok {
+		return false
+	}
+	matched := false
+	for _, branch := range node.oneOf {
+		if branch.oneOf == nil && branch.typ != "" && !typeAdmitsKind(branch.typ, k) {
+			continue // certainly a violation on the slow path
+		}
+		if matched || !fastValue(branch, v, depth) {
+			return false
+		}
+		matched = true
+	}
+	return matched
+}
+
+// typeAdmitsKind reports whether a value of JSON kind k can satisfy type typ.
+func typeAdmitsKind(typ string, k jkind) bool {
+	if typ == "number" || typ == "integer" {
+		return k == jNumber
+	}
+	return kindOfType(typ) == k
+}
+
+// jsonKindOf is the JSON kind of v's snapshot, following pointers and
+// interfaces; false when v is not plain (the kind could be anything).
+func jsonKindOf(v reflect.Value) (jkind, bool) {
+	for depth := 0; ; depth++ {
+		if !v.IsValid() {
+			return jNull, true
+		}
+		if depth > maxWalkDepth || !typeInfoOf(v.Type()).plain {
+			return 0, false
+		}
+		switch v.Kind() {
+		case reflect.Bool:
+			return jBool, true
+		case reflect.String:
+			return jString, true
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+			reflect.Float32, reflect.Float64:
+			return jNumber, true
+		case reflect.Pointer, reflect.Interface:
+			if v.IsNil() {
+				return jNull, true
+			}
+			v = v.Elem()
+		case reflect.Slice:
+			if v.IsNil() {
+				return jNull, true
+			}
+			return jArray, true
+		case reflect.Array:
+			return jArray, true
+		case reflect.Map:
+			if v.IsNil() {
+				return jNull, true
+			}
+			return jObject, true
+		case reflect.Struct:
+			return jObject, true
+		default:
+			return 0, false
+		}
+	}
+}
