@@ -256,6 +256,43 @@ func TestPresentationMetaOnlyForTopLevelCalls(t *testing.T) {
 	require.Nil(t, nested.Meta)
 }
 
+// TestSkipMetaSkipsTheProjector pins Call.SkipMeta: the projector does not
+// run (so it cannot fail the call) and everything else is unchanged.
+func TestSkipMetaSkipsTheProjector(t *testing.T) {
+	cases := []struct {
+		name string
+		meta func(json.RawMessage, any) any
+	}{
+		{"meta", func(_ json.RawMessage, v any) any { return map[string]any{"v": v} }},
+		{"failing meta", func(json.RawMessage, any) any { panic("metadata exploded") }},
+		{"non-lossless meta", func(json.RawMessage, any) any { return math.NaN() }},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			calls := 0
+			d := tool("t", ok(map[string]any{"a": "v"}))
+			d.PresentationMeta = func(args json.RawMessage, v any) any { calls++; return tc.meta(args, v) }
+			e.load(t, d)
+			res := e.rt.Execute(context.Background(), tools.Call{CallID: "c", Name: "t", Args: json.RawMessage(`{}`), SkipMeta: true})
+			require.False(t, res.IsError, res.Text())
+			require.Nil(t, res.Meta)
+			require.Equal(t, map[string]any{"a": "v"}, res.Value)
+			require.Equal(t, `{"a":"v"}`, res.Text())
+			require.Zero(t, calls)
+
+			full := e.exec("t", json.RawMessage(`{}`))
+			require.Equal(t, 1, calls)
+			if tc.name == "meta" {
+				require.Equal(t, map[string]any{"v": map[string]any{"a": "v"}}, full.Meta)
+				require.Equal(t, res.Content, full.Content)
+			} else {
+				require.True(t, full.IsError)
+			}
+		})
+	}
+}
+
 func TestExecuteWrapperControlsBodyContext(t *testing.T) {
 	e := newEnv(t)
 	started := make(chan struct{})

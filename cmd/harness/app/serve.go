@@ -26,8 +26,10 @@ type mcpHost struct {
 }
 
 // newMCPHost builds the MCP server: the engine's visible tools with their schemas byte for byte,
-// annotations, and the guidance text as the server instructions.
+// annotations, and the guidance text as the server instructions. MCP results never carry the
+// presentation meta, so the calls skip it (tools.Call.SkipMeta).
 func newMCPHost(eng engine, version string, cwd *string) *mcpHost {
+	eng = withoutMeta(eng)
 	h := &mcpHost{eng: eng, cwd: cwd, sessions: map[*mcp.ServerSession]session{}}
 	h.server = mcp.NewServer(&mcp.Implementation{Name: "cordon", Title: "Cordon harness", Version: version},
 		&mcp.ServerOptions{

@@ -68,16 +68,40 @@ func (e *toolsEngine) OpenSession(id string) session {
 }
 
 func (e *toolsEngine) Call(ctx context.Context, sess session, tool string, args json.RawMessage) outcome {
+	return e.call(ctx, sess, tool, args, false)
+}
+
+// call executes one tool call; skipMeta sets tools.Call.SkipMeta (the outcome then has no Meta).
+func (e *toolsEngine) call(ctx context.Context, sess session, tool string, args json.RawMessage, skipMeta bool) outcome {
 	rt := e.runtime()
 	if rt == nil {
 		text := "Error: " + errNoRuntime.Error()
 		return outcome{IsError: true, Content: []block{{Type: "text", Text: text}}}
 	}
-	call := tools.Call{CallID: "call_" + strconv.FormatUint(e.seq.Add(1), 10), Name: tool, Args: args}
+	call := tools.Call{CallID: "call_" + strconv.FormatUint(e.seq.Add(1), 10), Name: tool, Args: args, SkipMeta: skipMeta}
 	if ts, ok := sess.(*toolsSession); ok && ts != nil {
 		call.Session = ts.s
 	}
 	return fromResult(rt.Execute(ctx, call))
+}
+
+// metalessEngine is a toolsEngine for a front end that never sends the presentation meta (MCP):
+// its calls set tools.Call.SkipMeta, so the runtime neither projects nor checks the meta.
+type metalessEngine struct{ *toolsEngine }
+
+var _ engine = metalessEngine{}
+
+func (e metalessEngine) Call(ctx context.Context, sess session, tool string, args json.RawMessage) outcome {
+	return e.call(ctx, sess, tool, args, true)
+}
+
+// withoutMeta returns eng with presentation meta skipped when it is the tools runtime's engine;
+// any other engine (a test fake) is returned as is.
+func withoutMeta(eng engine) engine {
+	if te, ok := eng.(*toolsEngine); ok && te != nil {
+		return metalessEngine{te}
+	}
+	return eng
 }
 
 // fromResult normalizes a tools.Result.
