@@ -33,7 +33,19 @@ func fastValue(node *schemaNode, v reflect.Value, depth int) bool {
 	if !v.IsValid() {
 		return fastScalar(node, jNull, v)
 	}
-	if depth > maxWalkDepth || !typeInfoOf(v.Type()).plain {
+	return fastTyped(node, v, nil, depth)
+}
+
+// fastTyped is fastValue on a valid v with node's oneOf handled; info is
+// typeInfoOf(v.Type()) when the caller knows it, else nil.
+func fastTyped(node *schemaNode, v reflect.Value, info *walkTypeInfo, depth int) bool {
+	if depth > maxWalkDepth {
+		return false
+	}
+	if info == nil {
+		info = fastTypeInfo(v.Type())
+	}
+	if !info.plain {
 		return false
 	}
 	switch v.Kind() {
@@ -63,9 +75,28 @@ func fastValue(node *schemaNode, v reflect.Value, depth int) bool {
 		}
 		return fastMap(node, v, depth)
 	case reflect.Struct:
-		return fastStruct(node, v, typeInfoOf(v.Type()).fields, depth)
+		return fastStruct(node, v, info.fields, depth)
 	}
 	return false
+}
+
+// plainScalar is the type info of the predeclared scalar types, which have no
+// methods (neither has a pointer to them), so no lookup is needed.
+var plainScalar = &walkTypeInfo{plain: true}
+
+// fastTypeInfo is typeInfoOf(t), answered without the shared cache for the
+// predeclared scalar types (the bulk of a large value's leaves).
+func fastTypeInfo(t reflect.Type) *walkTypeInfo {
+	switch t.Kind() {
+	case reflect.Bool, reflect.String,
+		reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64:
+		if t.PkgPath() == "" { // a scalar kind without a package path is predeclared
+			return plainScalar
+		}
+	}
+	return typeInfoOf(t)
 }
 
 // fastScalar checks a scalar (or null) of JSON kind k: type, then enum and
@@ -175,8 +206,26 @@ func fastArray(node *schemaNode, v reflect.Value, depth int) bool {
 		}
 		items = node.items
 	}
-	for i := range v.Len() {
-		if !fastValue(items, v.Index(i), depth+1) {
+	n := v.Len()
+	if n == 0 {
+		return true
+	}
+	elem := v.Type().Elem()
+	if elem.Kind() == reflect.Interface || elem.Kind() == reflect.Pointer || (items != nil && items.oneOf != nil) {
+		for i := range n {
+			if !fastValue(items, v.Index(i), depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	// Every element is a valid value of one concrete type: look its info up once.
+	if items != nil && items.typ == "" {
+		items = nil
+	}
+	info := fastTypeInfo(elem)
+	for i := range n {
+		if !fastTyped(items, v.Index(i), info, depth+1) {
 			return false
 		}
 	}
