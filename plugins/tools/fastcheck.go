@@ -224,12 +224,76 @@ func fastArray(node *schemaNode, v reflect.Value, depth int) bool {
 		items = nil
 	}
 	info := fastTypeInfo(elem)
+	if !info.plain || depth+1 > maxWalkDepth {
+		return false
+	}
+	if elem.Kind() == reflect.Struct {
+		plan, ok := planStruct(items, info.fields)
+		if !ok {
+			return false
+		}
+		for i := range n {
+			if !fastPlanned(plan, v.Index(i), depth+1) {
+				return false
+			}
+		}
+		return true
+	}
 	for i := range n {
 		if !fastTyped(items, v.Index(i), info, depth+1) {
 			return false
 		}
 	}
 	return true
+}
+
+// structPlan is a struct type's fields resolved against one object schema
+// (nil: any), for the elements of a slice or array of that struct type.
+type structPlan struct {
+	fields    []walkField
+	children  []*schemaNode // per field: its schema, nil for any
+	required  []bool        // per field: a required name
+	allowed   []bool        // per field: may be present (declared or the object is open)
+	nRequired int
+}
+
+// planStruct resolves fields against node once; false when node cannot hold
+// an object at all.
+func planStruct(node *schemaNode, fields []walkField) (*structPlan, bool) {
+	if node != nil && node.typ != "object" {
+		return nil, false
+	}
+	p := &structPlan{fields: fields, children: make([]*schemaNode, len(fields)),
+		required: make([]bool, len(fields)), allowed: make([]bool, len(fields))}
+	for i, f := range fields {
+		p.children[i], p.allowed[i] = member(node, f.name)
+		if p.children[i] != nil && p.children[i].oneOf == nil && p.children[i].typ == "" {
+			p.children[i] = nil
+		}
+		p.required[i] = node != nil && node.requiredSet[f.name]
+	}
+	if node != nil {
+		p.nRequired = len(node.requiredSet)
+	}
+	return p, true
+}
+
+// fastPlanned is fastStruct with the schema lookups done by planStruct.
+func fastPlanned(p *structPlan, v reflect.Value, depth int) bool {
+	present := 0
+	for i, f := range p.fields {
+		fv := v.Field(f.index)
+		if f.omitEmpty && isEmptyJSON(fv) {
+			continue
+		}
+		if !p.allowed[i] || !fastValue(p.children[i], fv, depth+1) {
+			return false
+		}
+		if p.required[i] {
+			present++
+		}
+	}
+	return present == p.nRequired
 }
 
 // member returns the schema a member named key must conform to (nil: any),

@@ -10,6 +10,12 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// readLikeOutput is toolfs's read output schema.
+const readLikeOutput = `{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string"},"offset":{"type":"integer"},` +
+	`"lines":{"type":"array","items":{"type":"object","additionalProperties":false,` +
+	`"properties":{"number":{"type":"integer"},"text":{"type":"string"}},"required":["number","text"]}},` +
+	`"totalLines":{"type":"integer"}},"required":["path","offset","lines","totalLines"]}`
+
 // fastSchemas is the schema pool the soundness tests cross with every value:
 // the fs tools' output schemas, the shapes of the snapshot test values, every
 // scalar rule, and oneOf forms the fast check decides and ones it must not.
@@ -43,10 +49,7 @@ var fastSchemas = []string{
 	`{"oneOf":[{"oneOf":[{"type":"string"},{"type":"null"}]},{"type":"number"}]}`,
 	`{"oneOf":[{"type":"array","items":{"type":"string"}},{"type":"array","items":{"type":"number"}}]}`,
 	// The fs tools' output schemas.
-	`{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string"},"offset":{"type":"integer"},` +
-		`"lines":{"type":"array","items":{"type":"object","additionalProperties":false,` +
-		`"properties":{"number":{"type":"integer"},"text":{"type":"string"}},"required":["number","text"]}},` +
-		`"totalLines":{"type":"integer"}},"required":["path","offset","lines","totalLines"]}`,
+	readLikeOutput,
 	`{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string"},"operation":{"type":"string","enum":["create","update"]},` +
 		`"before":{"oneOf":[{"type":"string"},{"type":"null"}]},"after":{"type":"string"}},"required":["path","operation","before","after"]}`,
 	`{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string"},"before":{"type":"string"},"after":{"type":"string"}},` +
@@ -68,6 +71,15 @@ var fastSchemas = []string{
 		`"u":{"type":"integer"},"f":{"type":"integer"},"f32":{"type":"integer"},"flag":{"type":"boolean","const":false},` +
 		`"lines":{},"meta":{},"any":{"type":"array"}},"required":["path"]}`,
 	`{"type":"object","properties":{"a":{"type":"array","items":{"type":"string"}},"b":{"type":"string"}},"required":["b"],"additionalProperties":false}`,
+	// Arrays of structs (one field plan per array).
+	`{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"number":{"type":"integer"}}}}`,
+	`{"type":"array","items":{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"]}}`,
+	`{"type":"array","items":{"type":"object","properties":{"a":{},"number":{"oneOf":[{"type":"integer"},{"type":"null"}]}}}}`,
+}
+
+// optA has a required-by-schema member that omitempty may drop.
+type optA struct {
+	A int `json:"a,omitempty"`
 }
 
 func compiledFastSchemas(t testing.TB) []*schemaNode {
@@ -121,6 +133,7 @@ func fastValues() []any {
 		map[string]any{"number": 1},
 		[]any{}, []any{1, 2.5}, []any{"x", "y"}, []any{[]any{}, []any{1}},
 		"x", "key", "p", "a\ufffdb", "a\xffb", 1, 0.1, float32(0.1), 2.5, 1e21, 255, uint64(1 << 53), true, false,
+		[]optA{{1}, {0}}, []optA{{1}, {2}}, [2]optA{{1}, {2}}, []snapLine{{1, "x"}}, [1]snapLine{{1, "x"}}, []snapLine{{1, "\xff"}},
 		editLikeValue{Path: "/f", Before: "a", After: "b"},
 		struct {
 			Path      string  `json:"path"`
@@ -195,7 +208,7 @@ func TestFastConformsDecides(t *testing.T) {
 	read := schema(`{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string"},"offset"`)
 	write := schema(`{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string"},"operation"`)
 	edit := schema(`{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string"},"before"`)
-	values := fastValues()
+	values := fastValues() // ends with edit, write (update, create), read (struct, map) values
 	cases := []struct {
 		name string
 		node *schemaNode
@@ -232,6 +245,15 @@ func TestFastConformsDecides(t *testing.T) {
 			map[string]any{"number": 1}, false},
 		{"duplicate required names", schema(`{"type":"object","properties":{"number":{"type":"number"}`), snapLine{1, "x"}, true},
 		{"undeclared member of a closed object", schema(`{"type":"object","additionalProperties":false}`), map[string]any{"a": 1}, false},
+		{"structs with an undeclared member", schema(`{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"number"`),
+			[]snapLine{{1, "x"}}, false},
+		{"structs with the undeclared member left out", schema(`{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"number"`),
+			[]optA{}, true},
+		{"structs missing a required member", schema(`{"type":"array","items":{"type":"object","properties":{"a"`), []optA{{1}, {0}}, false},
+		{"structs with every required member", schema(`{"type":"array","items":{"type":"object","properties":{"a"`), [2]optA{{1}, {2}}, true},
+		{"structs against open items", schema(`{"type":"array","items":{"type":"object","properties":{"a":{},`), []snapLine{{1, "x"}}, true},
+		{"structs with an invalid UTF-8 member", schema(`{"type":"array","items":{"type":"object","properties":{"a":{},`), []snapLine{{1, "\xff"}}, false},
+		{"structs against string items", schema(`{"type":"array","items":{"type":"string"}}`), []snapLine{{1, "x"}}, false},
 		{"empty closed object", schema(`{"type":"object","additionalProperties":false}`), struct{}{}, true},
 	}
 	for _, tc := range cases {

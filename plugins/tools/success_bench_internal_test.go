@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // editLikeValue is the shape of toolfs's edit value.
@@ -83,6 +85,46 @@ func BenchmarkSuccessTwo16MiBStrings(b *testing.B) {
 		for b.Loop() {
 			if _, err := parseJSON(data); err != nil {
 				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkSuccessRead2000 measures Runtime.success on a read value of 2,000
+// lines: "fast" is the path a valid value takes (fastConforms), "exact" the
+// snapshot and checkValue it falls back to (what every value paid before).
+//
+//	go test -run '^$' -bench SuccessRead2000 -benchmem ./plugins/tools/
+func BenchmarkSuccessRead2000(b *testing.B) {
+	value := readValue(2000)
+	output, err := compileSchema(json.RawMessage(readLikeOutput), false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	require.True(b, fastConforms(output, value))
+	e := &entry{output: output, def: Definition{
+		Name:   "read",
+		Render: func(json.RawMessage, any) []Content { return []Content{TextContent("ok")} },
+	}}
+	r := &Runtime{}
+	exec := &Exec{Name: "read", Args: json.RawMessage(`{}`)}
+	b.Run("fast", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := r.success(exec, e, value); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("exact", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			v, err := snapshotValue(value)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if violations := checkValue(output, v, "value"); len(violations) > 0 {
+				b.Fatal(violations)
 			}
 		}
 	})
