@@ -22,6 +22,9 @@ var (
 type readInput struct {
 	filePath      string
 	offset, limit int
+	// offsetText is the offset as JavaScript prints the number (it differs from offset only
+	// past 2^53, where offset saturates), for the out-of-range message.
+	offsetText string
 }
 
 // parseReadArgs validates schema-valid read arguments, in order: a blank file_path, the offset,
@@ -38,12 +41,13 @@ func parseReadArgs(raw json.RawMessage, maxLimit int) (readInput, error) {
 	if isBlank(a.FilePath) {
 		return readInput{}, errBlankPath
 	}
-	in := readInput{filePath: a.FilePath, offset: 1, limit: maxLimit}
+	in := readInput{filePath: a.FilePath, offset: 1, limit: maxLimit, offsetText: "1"}
 	if a.Offset != nil {
 		if !isPositiveInteger(*a.Offset) {
 			return readInput{}, errOffset
 		}
 		in.offset = toInt(*a.Offset)
+		in.offsetText = jsInteger(*a.Offset)
 	}
 	if a.Limit != nil {
 		if !isPositiveInteger(*a.Limit) {
@@ -133,4 +137,13 @@ func isBlank(s string) bool {
 		}
 	}
 	return true
+}
+
+// jsInteger formats a positive integral float64 as JavaScript's Number#toString does: all digits
+// below 1e21, exponent notation (`1e+21`, `1.5e+300`) from there on.
+func jsInteger(v float64) string {
+	if v < 1e21 {
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(v, 'e', -1, 64)
 }

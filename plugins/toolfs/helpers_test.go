@@ -26,6 +26,8 @@ type recordingFS struct {
 	mu        sync.Mutex
 	ops       []string
 	lastGuard fs.Version
+	// statHook, when set, rewrites what Stat reports (a backend without sizes, a huge size).
+	statHook func(*fs.Info)
 }
 
 var _ fs.FileSystem = (*recordingFS)(nil)
@@ -65,7 +67,11 @@ func (r *recordingFS) Resolve(ctx context.Context, p string, o fs.ResolveOptions
 
 func (r *recordingFS) Stat(ctx context.Context, t fs.Target) (*fs.Info, error) {
 	r.record("stat")
-	return r.FileSystem.Stat(ctx, t)
+	info, err := r.FileSystem.Stat(ctx, t)
+	if info != nil && r.statHook != nil {
+		r.statHook(info)
+	}
+	return info, err
 }
 
 func (r *recordingFS) ReadText(ctx context.Context, t fs.Target) (string, error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strconv"
 
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/tools"
@@ -74,7 +75,10 @@ func (s *suite) read(ctx context.Context, args json.RawMessage, exec *tools.Exec
 	if err != nil {
 		var oe *OffsetOutOfRangeError
 		if errors.As(err, &oe) {
-			return nil, fs.OffsetOutOfRange(oe.Offset, oe.DisplayPath, oe.TotalLines)
+			// The offset as requested, also past 2^53 where the window's offset saturates
+			// (the reference prints the JavaScript number: `offset 1e+21 is out of range ...`).
+			return nil, fs.NewError(fs.CodeNotFound, "offset "+in.offsetText+" is out of range for \""+
+				oe.DisplayPath+"\" ("+strconv.Itoa(oe.TotalLines)+" lines)", nil)
 		}
 		return nil, err
 	}

@@ -1,0 +1,203 @@
+package toolfs_test
+
+// Cases of the reference's tool-fs suites (tests/tools.spec.ts, tests/integration.spec.ts) that no
+// other test here pins; each test names the reference case it follows.
+
+import (
+	"context"
+	"math"
+	"os"
+	"testing"
+
+	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/tools"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// tools.spec.ts "rejects a non-JSON numeric offset before tool-specific validation".
+func TestReadNaNOffsetIsNotLossless(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	r := e.call("read", args{"file_path": "a.txt", "offset": math.NaN()})
+	require.True(t, r.IsError)
+	assert.Equal(t, "Error: tool execution arguments must be losslessly JSON-serializable", r.Text())
+	assert.Empty(t, r.Code())
+	assert.Empty(t, e.fsys.take())
+}
+
+// The out-of-range message prints the offset as requested, as the reference's template string
+// prints the JavaScript number, also where the window saturates (past 2^53).
+func TestReadOutOfRangeSpellsTheRequestedOffset(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	e.writeFile(t, "a.txt", "x\n")
+	for _, tc := range []struct {
+		offset float64
+		text   string
+	}{
+		{2, "2"}, {1e9, "1000000000"}, {1e20, "100000000000000000000"}, {1e21, "1e+21"}, {1.5e300, "1.5e+300"},
+	} {
+		requireFailure(t, e.call("read", args{"file_path": "a.txt", "offset": tc.offset}),
+			`Error: offset `+tc.text+` is out of range for "`+e.path("a.txt")+`" (1 lines)`, "FS_NOT_FOUND")
+	}
+}
+
+// tools.spec.ts "streams a large file (size at/above the cap) instead of reading whole" (the
+// default readStreamMinSize, 10 MiB, faked through Stat) and "streams when the backend reports no
+// size (never buffers a size-less file)".
+func TestReadStreamsAtDefaultCapOrUnknownSize(t *testing.T) {
+	cases := []struct {
+		name string
+		hook func(*fs.Info)
+		op   string
+	}{
+		{"just below the default cap", func(i *fs.Info) { i.Size = 10*1024*1024 - 1 }, "readText"},
+		{"at the default cap", func(i *fs.Info) { i.Size = 10 * 1024 * 1024 }, "streamText"},
+		{"no size", func(i *fs.Info) { i.Size, i.HasSize = 0, false }, "streamText"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, envOptions{})
+			e.fsys.statHook = tc.hook
+			e.writeFile(t, "big.txt", "alpha\nbeta")
+			r := e.call("read", args{"file_path": "big.txt"})
+			requireOK(t, r)
+			assert.Equal(t, envelope(e.path("big.txt"), "1: alpha\n2: beta\n\n(End of file - total 2 lines)"), r.Text())
+			assert.Equal(t, []string{"resolve", "stat", tc.op}, e.fsys.take())
+		})
+	}
+}
+
+// tools.spec.ts "omits the lang hint in meta for an extension that maps to no language".
+func TestReadMetaWithoutLang(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	e.writeFile(t, "notes", "plain")
+	r := e.call("read", args{"file_path": "notes"})
+	requireOK(t, r)
+	assert.JSONEq(t, `{"path":"`+e.path("notes")+`","offset":1,"lines":[{"number":1,"text":"plain"}],"totalLines":1}`, metaJSON(t, r))
+}
+
+// tools.spec.ts "edit: execute attaches the applied hunk as meta { diffs }" and "write OVERWRITE
+// ...", "write CREATE ..." and "write OVERWRITE with identical content ..." (the meta half; the
+// presenters are not ported).
+func TestMutationMetaMatchesReference(t *testing.T) {
+	const withContext = "a\nb\nc\nOLD\nd\ne\nf\n"
+	const hunk = `{"diffs":[{"path":"a.txt","oldText":"a\nb\nc\nOLD\nd\ne\nf","newText":"a\nb\nc\nNEW\nd\ne\nf"}]}`
+
+	e := newEnv(t, envOptions{})
+	e.writeFile(t, "a.txt", withContext)
+	requireOK(t, e.call("read", args{"file_path": "a.txt"}))
+	r := e.call("edit", args{"file_path": "a.txt", "old_string": "OLD", "new_string": "NEW"})
+	requireOK(t, r)
+	assert.JSONEq(t, hunk, metaJSON(t, r))
+
+	e.writeFile(t, "a.txt", withContext)
+	requireOK(t, e.call("read", args{"file_path": "a.txt"}))
+	r = e.call("write", args{"file_path": "a.txt", "content": "a\nb\nc\nNEW\nd\ne\nf\n"})
+	requireOK(t, r)
+	assert.JSONEq(t, hunk, metaJSON(t, r))
+
+	r = e.call("write", args{"file_path": "new.txt", "content": "fresh\n"})
+	requireOK(t, r)
+	assert.JSONEq(t, `{"diffs":[]}`, metaJSON(t, r))
+
+	e.writeFile(t, "same.txt", "same\n")
+	requireOK(t, e.call("read", args{"file_path": "same.txt"}))
+	r = e.call("write", args{"file_path": "same.txt", "content": "same\n"})
+	requireOK(t, r)
+	assert.JSONEq(t, `{"diffs":[]}`, metaJSON(t, r))
+	assert.JSONEq(t, `{"path":"`+e.path("same.txt")+`","operation":"update","before":"same\n","after":"same\n"}`, valueJSON(t, r))
+}
+
+// integration.spec.ts "a pre-aborted registry call skips read/write/edit with
+// ABORTED_BEFORE_DISPATCH".
+func TestPreAbortedCallsNeverRun(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	e.writeFile(t, "a.txt", "hello")
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	aborted := func(name string, a args) {
+		t.Helper()
+		r := e.rt.Execute(cancelled, tools.Call{CallID: "c-" + name, Name: name, Args: a, Session: e.session})
+		require.True(t, r.IsError)
+		assert.Equal(t, "Error: tool call aborted before dispatch", r.Text())
+		assert.Equal(t, &tools.ErrorInfo{Message: "tool call aborted before dispatch", Name: "AbortError", Code: "ABORTED_BEFORE_DISPATCH"}, r.Error)
+	}
+	aborted("read", args{"file_path": "a.txt"})
+	aborted("write", args{"file_path": "new.txt", "content": "x"})
+	_, err := os.Stat(e.path("new.txt"))
+	assert.True(t, os.IsNotExist(err))
+	requireOK(t, e.call("read", args{"file_path": "a.txt"}))
+	aborted("edit", args{"file_path": "a.txt", "old_string": "hello", "new_string": "bye"})
+	assert.Equal(t, "hello", e.readFile(t, "a.txt"))
+	assert.Equal(t, []string{"resolve", "stat", "readText"}, e.fsys.take(), "only the unaborted read touched the provider")
+}
+
+// integration.spec.ts "a stale observed version from an older read fails closed at edit CAS".
+func TestOlderObservationFailsClosed(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	e.writeFile(t, "a.txt", "older content\n")
+	ctx := context.Background()
+	target, err := e.fsys.Resolve(ctx, "a.txt", fs.ResolveOptions{})
+	require.NoError(t, err)
+	first, err := e.fsys.Stat(ctx, target)
+	require.NoError(t, err)
+	requireOK(t, e.call("read", args{"file_path": "a.txt"}))
+
+	e.writeFile(t, "a.txt", "newer current content\n")
+	second, err := e.fsys.Stat(ctx, target)
+	require.NoError(t, err)
+	require.NotEqual(t, first.Version, second.Version)
+	requireOK(t, e.call("read", args{"file_path": "a.txt"}))
+
+	// An older concurrent read wins the observation race: last writer wins, the edit fails closed.
+	require.NoError(t, fs.ObservedEvent.Emit(ctx, e.root, fs.ObservedArgs{Target: target, Observation: fs.Present(first.Version), Actor: &tools.Exec{Session: e.session}}))
+	requireFailure(t, e.call("edit", args{"file_path": "a.txt", "old_string": "newer", "new_string": "edited"}),
+		`Error: cannot edit "`+e.path("a.txt")+`": file changed since it was read — re-read the file, then retry`, "FS_STALE_VERSION")
+	assert.Equal(t, "newer current content\n", e.readFile(t, "a.txt"))
+}
+
+// integration.spec.ts "a direct ctx.fs.readText records no observed-state, so a later edit
+// rejects".
+func TestDirectProviderReadRecordsNothing(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	e.writeFile(t, "a.txt", "hello world")
+	ctx := context.Background()
+	target, err := e.fsys.Resolve(ctx, "a.txt", fs.ResolveOptions{})
+	require.NoError(t, err)
+	_, err = e.fsys.ReadText(ctx, target)
+	require.NoError(t, err)
+	requireFailure(t, e.call("edit", args{"file_path": "a.txt", "old_string": "world", "new_string": "there"}), notRead(e.path("a.txt")), "FS_NOT_OBSERVED")
+	assert.Equal(t, "hello world", e.readFile(t, "a.txt"))
+}
+
+// integration.spec.ts bare deployment: "write unconditionally creates a new file" and "read works
+// (it never needed policy)".
+func TestBareWriteCreatesAndReads(t *testing.T) {
+	e := newEnv(t, envOptions{bare: true})
+	r := e.call("write", args{"file_path": "new.txt", "content": "fresh"})
+	requireOK(t, r)
+	assert.Equal(t, envelope(e.path("new.txt"), "Created file"), r.Text())
+	assert.Equal(t, "fresh", e.readFile(t, "new.txt"))
+	r = e.call("read", args{"file_path": "new.txt"})
+	requireOK(t, r)
+	assert.Contains(t, r.Text(), "1: fresh")
+}
+
+// DESIGN.md "Our own decisions": a leading BOM survives edit and write-over, and stays out of the
+// values, the read output and the diffs (the reference drops it).
+func TestBOMPreservedThroughTheTools(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	e.writeFile(t, "b.txt", "\ufeffkeep me\n")
+	r := e.call("read", args{"file_path": "b.txt"})
+	requireOK(t, r)
+	assert.Equal(t, envelope(e.path("b.txt"), "1: keep me\n\n(End of file - total 1 lines)"), r.Text())
+	r = e.call("edit", args{"file_path": "b.txt", "old_string": "keep", "new_string": "kept"})
+	requireOK(t, r)
+	assert.JSONEq(t, `{"path":"`+e.path("b.txt")+`","before":"keep me\n","after":"kept me\n"}`, valueJSON(t, r))
+	assert.JSONEq(t, `{"diffs":[{"path":"b.txt","oldText":"keep me","newText":"kept me"}]}`, metaJSON(t, r))
+	assert.Equal(t, "\ufeffkept me\n", e.readFile(t, "b.txt"))
+	r = e.call("write", args{"file_path": "b.txt", "content": "rewritten\n"})
+	requireOK(t, r)
+	assert.JSONEq(t, `{"path":"`+e.path("b.txt")+`","operation":"update","before":"kept me\n","after":"rewritten\n"}`, valueJSON(t, r))
+	assert.Equal(t, "\ufeffrewritten\n", e.readFile(t, "b.txt"))
+}
