@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"unicode/utf8"
 
 	"go.uber.org/zap"
 	"golang.org/x/sys/unix"
@@ -92,9 +93,30 @@ func (h *atomicHooks) doRemoveAll(p string) error {
 	return os.RemoveAll(p)
 }
 
-// stagingName is ".<base>.<pid>.<random-uuid>.tmpdir".
+// stagingName is ".<base>.<pid>.<random-uuid>.tmpdir", base shortened by
+// stagingBase.
 func stagingName(base string) string {
-	return "." + base + "." + strconv.Itoa(os.Getpid()) + "." + randomUUID() + ".tmpdir"
+	return "." + stagingBase(base) + "." + strconv.Itoa(os.Getpid()) + "." + randomUUID() + ".tmpdir"
+}
+
+// maxStagingBase is how many bytes of the target's name the staging names
+// keep: a staging directory name with a 10-digit pid then fits the 255-byte
+// name limit of Linux and macOS file systems, so any name the target itself
+// can have is writable.
+const maxStagingBase = 255 - len(".") - len(".") - 10 - len(".") - 36 - len(".tmpdir")
+
+// stagingBase is base, cut to at most maxStagingBase bytes at a UTF-8
+// boundary. It is the same in every process, so the residue sweep recognises
+// the staging directories of any process.
+func stagingBase(base string) string {
+	if len(base) <= maxStagingBase {
+		return base
+	}
+	n := maxStagingBase
+	for n > 0 && !utf8.RuneStart(base[n]) {
+		n--
+	}
+	return base[:n]
 }
 
 // randomUUID returns a random (version 4) UUID in its canonical text form.
@@ -121,7 +143,8 @@ func randomUUID() string {
 //
 //  1. missing parent directories are created (and kept even on failure);
 //  2. a private staging directory ".<base>.<pid>.<uuid>.tmpdir" (0700) is
-//     created beside path, and in it "<base>.tmp" exclusively (0600);
+//     created beside path, and in it "<base>.tmp" exclusively (0600), base
+//     being shortened (stagingBase) so that both names fit NAME_MAX;
 //  3. the content is written in chunks, fsynced, given the replaced file's
 //     permission bits (new files stay 0600) and closed;
 //  4. it is published with a hard link (createIfAbsent: never replaces) or a
@@ -178,7 +201,7 @@ func writeFileAtomic(ctx context.Context, path, content string, o atomicOptions)
 	if err := os.Chmod(staging, stagingDirPerm); err != nil {
 		return err
 	}
-	temp := filepath.Join(staging, base+".tmp")
+	temp := filepath.Join(staging, stagingBase(base)+".tmp")
 	f, err = os.OpenFile(temp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, newFilePerm)
 	if err != nil {
 		f = nil

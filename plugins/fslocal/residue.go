@@ -31,7 +31,7 @@ func sweepResidue(path string, log *zap.Logger) {
 	}
 	names, _ := d.Readdirnames(-1)
 	_ = d.Close()
-	prefix, self := "."+base+".", os.Getpid()
+	prefix, self := "."+stagingBase(base)+".", os.Getpid()
 	for _, name := range names {
 		pid, ok := stagingPID(name, prefix)
 		if !ok || pid == self || pid <= 0 || !errors.Is(unix.Kill(pid, 0), unix.ESRCH) {

@@ -61,6 +61,11 @@ func resolveLocal(base, path string) (fs.Target, error) {
 		return fs.Target{}, fs.BlankPath()
 	}
 	display := displayPathOf(base, path)
+	if strings.IndexByte(display, 0) >= 0 {
+		// No system call accepts a NUL; refuse it before the ancestor walk
+		// could build a key around it.
+		return fs.Target{}, realpathError(display, unix.EINVAL)
+	}
 	real, err := realpath(display)
 	if err == nil {
 		return fs.Target{Key: fs.TargetKey(real), DisplayPath: display}, nil

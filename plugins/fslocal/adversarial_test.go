@@ -1,0 +1,160 @@
+package fslocal_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
+
+	"github.com/cordon-dev/cordon/plugins/fs"
+)
+
+// A path with a NUL byte is refused by Resolve and Lstat with a raw EINVAL
+// (no system call accepts it), even when the NUL sits in a missing suffix the
+// ancestor walk would otherwise have re-appended to the key.
+func TestNULInPathIsRefused(t *testing.T) {
+	p, _ := newProvider(t)
+	for _, path := range []string{"a\x00b", "missing/\x00", "\x00", "/abs/x\x00"} {
+		_, err := p.Resolve(context.Background(), path, fs.ResolveOptions{})
+		require.ErrorIs(t, err, unix.EINVAL, "%q", path)
+		assert.Empty(t, fs.CodeOf(err), "raw OS error, like the reference's invalid-argument throw")
+		_, err = p.Lstat(context.Background(), path, fs.LstatOptions{})
+		require.ErrorIs(t, err, unix.EINVAL, "%q", path)
+	}
+}
+
+// Any name the file system accepts is writable: the staging names keep only
+// a prefix of a long target name, so they fit NAME_MAX (255 bytes) too. A
+// name past NAME_MAX fails Resolve with the raw ENAMETOOLONG.
+func TestLongNamesAreWritable(t *testing.T) {
+	names := map[string]string{
+		"199 bytes":           strings.Repeat("a", 199),
+		"230 bytes":           strings.Repeat("b", 230),
+		"255 bytes":           strings.Repeat("c", 255),
+		"254 bytes multibyte": strings.Repeat("é", 127),
+		"255 bytes mixed":     "x" + strings.Repeat("世", 84) + "z",
+	}
+	for label, name := range names {
+		t.Run(label, func(t *testing.T) {
+			p, dir := newProvider(t)
+			ctx := context.Background()
+			tg := resolve(t, p, name)
+			out, err := p.WriteText(ctx, tg, "one", fs.CreateIfAbsent(), nil)
+			require.NoError(t, err)
+			assert.Equal(t, fs.OperationCreate, out.Operation)
+			_, err = p.WriteText(ctx, tg, "two", fs.CreateIfAbsent(), nil)
+			requireFsError(t, err, fs.CodeNotObserved, `cannot overwrite existing "`+tg.DisplayPath+`" without reading it first`)
+			_, err = p.WriteText(ctx, tg, "three", fs.ReplaceIfVersion(out.Version), nil)
+			require.NoError(t, err)
+			_, err = p.EditText(ctx, tg, edit("three", "four"), nil, nil)
+			require.NoError(t, err)
+			assert.Equal(t, "four", readDisk(t, filepath.Join(dir, name)))
+			requireClean(t, p, dir)
+		})
+	}
+	p, _ := newProvider(t)
+	_, err := p.Resolve(context.Background(), strings.Repeat("d", 256), fs.ResolveOptions{})
+	require.ErrorIs(t, err, unix.ENAMETOOLONG)
+}
+
+// The residue sweep recognises the shortened staging names of a long target.
+func TestSweepRecognisesLongNames(t *testing.T) {
+	p, dir := newProvider(t)
+	name := strings.Repeat("L", 240)
+	dead := exec.Command("true")
+	require.NoError(t, dead.Run())
+	// The staging name of a dead process: the first 199 bytes of the name.
+	stale := filepath.Join(dir, "."+name[:199]+"."+strconv.Itoa(dead.Process.Pid)+".0b8f1c2e-3d4a-4b5c-8d6e-7f8091a2b3c4.tmpdir")
+	require.NoError(t, os.Mkdir(stale, 0o700))
+	_, err := p.WriteText(context.Background(), resolve(t, p, name), "x", nil, nil)
+	require.NoError(t, err)
+	assert.NoDirExists(t, stale)
+	requireClean(t, p, dir)
+}
+
+// A path longer than PATH_MAX fails every primitive with a raw ENAMETOOLONG
+// and leaves nothing behind.
+func TestPathTooLong(t *testing.T) {
+	p, dir := newProvider(t)
+	tg := resolve(t, p, strings.Repeat("dddddddddd/", 420)+"f")
+	ctx := context.Background()
+	_, err := p.WriteText(ctx, tg, "x", nil, nil)
+	require.ErrorIs(t, err, unix.ENAMETOOLONG)
+	_, err = p.WriteText(ctx, tg, "x", fs.CreateIfAbsent(), nil)
+	require.ErrorIs(t, err, unix.ENAMETOOLONG)
+	_, err = p.EditText(ctx, tg, edit("x", "y"), nil, nil)
+	require.ErrorIs(t, err, unix.ENAMETOOLONG)
+	_, err = p.ReadText(ctx, tg)
+	require.ErrorIs(t, err, unix.ENAMETOOLONG)
+	requireClean(t, p, dir)
+	assert.NoDirExists(t, filepath.Join(dir, "dddddddddd"), "no parent directories were created")
+}
+
+// A symlink loop as the target (reachable with a key resolved before the
+// loop appeared) fails every primitive with ELOOP: raw for the probes and
+// mutations, FS_IO_ERROR for ListDir (reference: "translates preflight
+// metadata IO failures into FS_IO_ERROR"). Nothing is left behind.
+func TestSymlinkLoopTargets(t *testing.T) {
+	p, dir := newProvider(t)
+	require.NoError(t, os.Symlink("self", filepath.Join(dir, "self")))
+	require.NoError(t, os.Symlink("lb", filepath.Join(dir, "la")))
+	require.NoError(t, os.Symlink("la", filepath.Join(dir, "lb")))
+	ctx := context.Background()
+	for _, name := range []string{"self", "la", "self/child"} {
+		t.Run(name, func(t *testing.T) {
+			_, err := p.Resolve(ctx, name, fs.ResolveOptions{})
+			require.ErrorIs(t, err, unix.ELOOP)
+			tg := fs.Target{Key: fs.TargetKey(filepath.Join(dir, name)), DisplayPath: filepath.Join(dir, name)}
+			_, err = p.Stat(ctx, tg)
+			require.ErrorIs(t, err, unix.ELOOP)
+			_, err = p.ReadText(ctx, tg)
+			require.ErrorIs(t, err, unix.ELOOP)
+			for _, intent := range []*fs.WriteIntent{nil, fs.CreateIfAbsent(), fs.ReplaceIfVersion("v")} {
+				_, err = p.WriteText(ctx, tg, "x", intent, nil)
+				require.ErrorIs(t, err, unix.ELOOP)
+			}
+			_, err = p.EditText(ctx, tg, edit("x", "y"), nil, nil)
+			require.ErrorIs(t, err, unix.ELOOP)
+			_, err = p.ListDir(ctx, tg)
+			var fe *fs.Error
+			require.ErrorAs(t, err, &fe)
+			assert.Equal(t, fs.CodeIOError, fe.Kind)
+			assert.True(t, strings.HasPrefix(fe.Message, `cannot list "`+tg.DisplayPath+`": `), fe.Message)
+			assert.ErrorIs(t, err, unix.ELOOP)
+			requireClean(t, p, dir)
+		})
+	}
+}
+
+// A read-only parent directory fails a write with the raw EACCES of the
+// staging directory and leaves the target untouched (root bypasses mode
+// bits, so this runs only unprivileged).
+func TestReadOnlyParentDirectory(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root bypasses directory permissions")
+	}
+	p, dir := newProvider(t)
+	ro := filepath.Join(dir, "ro")
+	writeFile(t, filepath.Join(ro, "f"), "old")
+	require.NoError(t, os.Chmod(ro, 0o555))
+	t.Cleanup(func() { _ = os.Chmod(ro, 0o755) })
+	tg := resolve(t, p, "ro/f")
+	for _, intent := range []*fs.WriteIntent{nil, fs.ReplaceIfVersion(versionOf(t, p, tg))} {
+		_, err := p.WriteText(context.Background(), tg, "new", intent, nil)
+		require.True(t, errors.Is(err, unix.EACCES) || errors.Is(err, unix.EPERM), "%v", err)
+	}
+	_, err := p.EditText(context.Background(), tg, edit("old", "new"), nil, nil)
+	require.True(t, errors.Is(err, unix.EACCES) || errors.Is(err, unix.EPERM), "%v", err)
+	_, err = p.WriteText(context.Background(), resolve(t, p, "ro/new"), "x", fs.CreateIfAbsent(), nil)
+	require.True(t, errors.Is(err, unix.EACCES) || errors.Is(err, unix.EPERM), "%v", err)
+	assert.Equal(t, "old", readDisk(t, filepath.Join(ro, "f")))
+	requireClean(t, p, dir)
+}
