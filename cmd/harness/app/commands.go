@@ -24,8 +24,9 @@ func cmdServe(ctx context.Context, e *env) error {
 	defer h.close()
 	mh := newMCPHost(eng, e.o.version, e.cwdHeader())
 	e.log.Info("ready: serving MCP on stdio", zap.String("config", h.source), zap.Strings("tools", toolNames(eng)))
-	t := &mcp.IOTransport{Reader: readCloser(e.o.stdin), Writer: nopWriteCloser{e.o.stdout}}
-	err = mh.serveConn(ctx, t)
+	sp := newSplicer(e.o.stdout)
+	t := &mcp.IOTransport{Reader: readCloser(e.o.stdin), Writer: nopWriteCloser{sp}}
+	err = mh.serveConn(ctx, t, sp)
 	if ctx.Err() != nil || isClosedErr(err) {
 		return nil
 	}

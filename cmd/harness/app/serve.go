@@ -23,6 +23,7 @@ type mcpHost struct {
 
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]session
+	splicers map[*mcp.ServerSession]*splicer
 }
 
 // newMCPHost builds the MCP server: the engine's visible tools with their schemas byte for byte,
@@ -30,13 +31,15 @@ type mcpHost struct {
 // presentation meta, so the calls skip it (tools.Call.SkipMeta).
 func newMCPHost(eng engine, version string, cwd *string) *mcpHost {
 	eng = withoutMeta(eng)
-	h := &mcpHost{eng: eng, cwd: cwd, sessions: map[*mcp.ServerSession]session{}}
+	h := &mcpHost{eng: eng, cwd: cwd, sessions: map[*mcp.ServerSession]session{},
+		splicers: map[*mcp.ServerSession]*splicer{}}
 	h.server = mcp.NewServer(&mcp.Implementation{Name: "cordon", Title: "Cordon harness", Version: version},
 		&mcp.ServerOptions{
 			Instructions:              eng.Instructions(),
 			Capabilities:              &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
 			SupportedProtocolVersions: handshakeVersions,
 		})
+	h.server.AddReceivingMiddleware(h.wireResults)
 	for _, t := range eng.Tools() {
 		h.server.AddTool(mcpTool(t), h.call)
 	}
@@ -60,11 +63,18 @@ func mcpTool(t toolInfo) *mcp.Tool {
 }
 
 // serveConn serves one connection over transport until the client goes away or ctx ends, then ends
-// the connection's agent session.
-func (h *mcpHost) serveConn(ctx context.Context, t mcp.Transport) error {
+// the connection's agent session. sp, when not nil, is the splicer that the transport writes
+// through: tool results on this connection are then spliced in by it (see splicer).
+func (h *mcpHost) serveConn(ctx context.Context, t mcp.Transport, sp *splicer) error {
 	ss, err := h.server.Connect(ctx, t, nil)
 	if err != nil {
 		return err
+	}
+	if sp != nil {
+		h.mu.Lock()
+		h.splicers[ss] = sp
+		h.mu.Unlock()
+		defer sp.discard()
 	}
 	done := make(chan error, 1)
 	go func() { done <- ss.Wait() }()
@@ -102,6 +112,7 @@ func (h *mcpHost) endSession(ss *mcp.ServerSession) {
 	h.mu.Lock()
 	s, ok := h.sessions[ss]
 	delete(h.sessions, ss)
+	delete(h.splicers, ss)
 	h.mu.Unlock()
 	if ok {
 		s.End()

@@ -1,0 +1,123 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// wireResult is a tools/call result with a one-pass JSON encoding. The SDK's own
+// (*mcp.CallToolResult).MarshalJSON nests json.Marshal calls (each content block, then the result),
+// and encoding/json re-validates and re-compacts a Marshaler's output at every level, so a large
+// text block was scanned three times before jsonrpc2 scanned the whole result twice more. Here each
+// block and the structured value are encoded once into one buffer; the JSON values are the SDK's:
+// `_meta`, `content`, `structuredContent`, `isError`, in that order, empty ones omitted as the SDK
+// omits them. A result using what this encoder does not cover (input requests, request state,
+// multi-round-trip results) is encoded by the SDK.
+type wireResult struct{ *mcp.CallToolResult }
+
+// MarshalJSON encodes the result in one pass (see wireResult).
+func (r wireResult) MarshalJSON() ([]byte, error) {
+	res := r.CallToolResult
+	if res.InputRequests != nil || res.RequestState != "" || res.NeedsInput() {
+		return res.MarshalJSON()
+	}
+	var buf bytes.Buffer
+	size := 64
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			size += len(tc.Text) + len(tc.Text)/8
+		}
+	}
+	buf.Grow(size)
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	value := func(v any) error { // Encode adds a newline; drop it
+		if err := enc.Encode(v); err != nil {
+			return err
+		}
+		buf.Truncate(buf.Len() - 1)
+		return nil
+	}
+	buf.WriteByte('{')
+	if len(res.Meta) > 0 {
+		buf.WriteString(`"_meta":`)
+		if err := value(res.Meta); err != nil {
+			return nil, err
+		}
+		buf.WriteByte(',')
+	}
+	buf.WriteString(`"content":[`)
+	for i, c := range res.Content {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		if tc, ok := c.(*mcp.TextContent); ok && tc.Meta == nil && tc.Annotations == nil {
+			buf.WriteString(`{"type":"text","text":`)
+			if err := value(tc.Text); err != nil {
+				return nil, err
+			}
+			buf.WriteByte('}')
+			continue
+		}
+		b, err := c.MarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		buf.Write(b)
+	}
+	buf.WriteByte(']')
+	if res.StructuredContent != nil {
+		buf.WriteString(`,"structuredContent":`)
+		if err := value(res.StructuredContent); err != nil {
+			return nil, err
+		}
+	}
+	if res.IsError {
+		buf.WriteString(`,"isError":true`)
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), nil
+}
+
+// splicedResult is a wireResult that the connection's splicer writes: it encodes as the token
+// the splicer replaces with the result's one-pass encoding.
+type splicedResult struct {
+	*mcp.CallToolResult
+	sp *splicer
+}
+
+// MarshalJSON registers the result's encoding with the splicer and returns its token.
+func (r splicedResult) MarshalJSON() ([]byte, error) {
+	b, err := wireResult{r.CallToolResult}.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return r.sp.register(b), nil
+}
+
+// wireResults is receiving middleware that hands tools/call results to jsonrpc2 as wireResult, or
+// as splicedResult on a connection whose writer is a splicer. Nothing after the middleware reads the
+// result but the JSON encoder: results of the sessionless 2026-07-28 protocol (which the SDK
+// annotates after the middleware) never occur, because serve does not negotiate that version and the
+// SDK refuses such requests before any handler runs.
+func (h *mcpHost) wireResults(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		ctr, ok := res.(*mcp.CallToolResult)
+		if !ok || err != nil || ctr == nil {
+			return res, err
+		}
+		if ss, _ := req.GetSession().(*mcp.ServerSession); ss != nil {
+			h.mu.Lock()
+			sp := h.splicers[ss]
+			h.mu.Unlock()
+			if sp != nil {
+				return splicedResult{ctr, sp}, nil
+			}
+		}
+		return wireResult{ctr}, nil
+	}
+}
