@@ -45,5 +45,8 @@
 // # Sandbox
 //
 // The per-call sandbox policy of write and edit (spec 4.10) is a hook (sandboxHook); this build
-// resolves no policy and advertises no escalation fields.
+// resolves no policy and advertises no escalation fields. The escalation arguments, which the open
+// parameter root still lets through, are validated for pairing (`invalid escalation: ...`) and
+// then refused: `sandbox_permissions is not available in this composition (no sandboxing
+// filesystem to escalate)`.
 package toolfs

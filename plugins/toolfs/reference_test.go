@@ -201,3 +201,39 @@ func TestBOMPreservedThroughTheTools(t *testing.T) {
 	assert.JSONEq(t, `{"path":"`+e.path("b.txt")+`","operation":"update","before":"kept me\n","after":"rewritten\n"}`, valueJSON(t, r))
 	assert.Equal(t, "\ufeffrewritten\n", e.readFile(t, "b.txt"))
 }
+
+// tools.spec.ts "sandbox_permissions under a non-confining backend fails closed (unadvertised
+// field still reaches execute)", and the pairing rules of spec 4.10, which run for every write
+// and edit before any I/O.
+func TestEscalationArgumentsUnderNonConfiningProvider(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	e.writeFile(t, "a.txt", "x")
+	base := map[string]args{
+		"write": {"file_path": "a.txt", "content": "y"},
+		"edit":  {"file_path": "a.txt", "old_string": "x", "new_string": "y"},
+	}
+	cases := []struct {
+		extra args
+		text  string
+	}{
+		{args{"sandbox_permissions": "workspace-write", "justification": "why"}, "Error: sandbox_permissions is not available in this composition (no sandboxing filesystem to escalate)"},
+		{args{"sandbox_permissions": "danger-full-access"}, "Error: invalid escalation: sandbox_permissions requires a justification"},
+		{args{"justification": "why"}, "Error: invalid escalation: justification is only valid together with sandbox_permissions"},
+		{args{"sandbox_permissions": "workspace-write", "justification": "  "}, "Error: invalid justification: expected a non-empty sentence"},
+		{args{"sandbox_permissions": nil}, "Error: invalid escalation: sandbox_permissions requires a justification"},
+	}
+	for _, tool := range []string{"write", "edit"} {
+		for _, tc := range cases {
+			a := args{}
+			for k, v := range base[tool] {
+				a[k] = v
+			}
+			for k, v := range tc.extra {
+				a[k] = v
+			}
+			requireFailure(t, e.call(tool, a), tc.text, "")
+		}
+	}
+	assert.Empty(t, e.fsys.take(), "refused before any I/O")
+	assert.Equal(t, "x", e.readFile(t, "a.txt"))
+}

@@ -13,8 +13,9 @@ import (
 // failures into the sandbox marker text. The policy's WorkspaceRoot, when set, replaces the session
 // cwd as the resolve base, and the policy is passed to WriteText/EditText.
 //
-// This build has no sandbox support yet: the hook resolves no policy and maps nothing, which is
-// the behaviour of a non-confining provider without escalation arguments.
+// This build has no confining provider yet: the hook resolves no policy and maps nothing, which
+// is the behaviour of a non-confining provider; escalation arguments are still validated and then
+// refused (tools.spec.ts "sandbox_permissions under a non-confining backend fails closed").
 type sandboxHook interface {
 	// resolvePolicy returns the policy of one write or edit call (nil: the backend default).
 	resolvePolicy(ctx context.Context, tool string, args json.RawMessage, exec *tools.Exec) (*fs.SandboxPolicy, error)
@@ -27,7 +28,14 @@ type noSandbox struct{}
 
 var _ sandboxHook = noSandbox{}
 
-func (noSandbox) resolvePolicy(context.Context, string, json.RawMessage, *tools.Exec) (*fs.SandboxPolicy, error) {
+func (noSandbox) resolvePolicy(_ context.Context, _ string, args json.RawMessage, _ *tools.Exec) (*fs.SandboxPolicy, error) {
+	esc, err := parseEscalationArgs(args)
+	if err != nil {
+		return nil, err
+	}
+	if esc.requested() {
+		return nil, errEscalationUnavailable
+	}
 	return nil, nil
 }
 
