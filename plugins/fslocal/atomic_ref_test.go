@@ -1,0 +1,86 @@
+package fslocal
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
+
+	"github.com/cordon-dev/cordon/plugins/fs"
+)
+
+// Reference writeFileAtomic cases on the causes a guarded-create failure
+// carries: "maps a non-collision guarded-create publication failure" (cause =
+// the link error), "maps a guarded-create target-inspection failure" (cause =
+// the inspection error) and "rejects a guarded-create collision that vanishes
+// before inspection" (cause = the collision). The target stays absent and the
+// staging directory is removed in each case.
+func TestAtomicGuardedCreateCauses(t *testing.T) {
+	denied := &os.LinkError{Op: "link", Err: unix.EACCES}
+	linkFailure := &os.LinkError{Op: "link", Err: unix.EIO}
+	inspection := &os.PathError{Op: "lstat", Err: unix.EACCES}
+	collision := &os.LinkError{Op: "link", Err: unix.EEXIST}
+	cases := []struct {
+		name  string
+		link  error
+		lstat error
+		code  fs.Code
+		cause error
+	}{
+		{"link denied", denied, nil, fs.CodeIOError, denied},
+		{"inspection fails", linkFailure, inspection, fs.CodeIOError, inspection},
+		{"collision vanished", collision, nil, fs.CodeNotObserved, collision},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := tempDir(t)
+			target := filepath.Join(dir, "a.txt")
+			h := &atomicHooks{link: func(string, string) error { return tc.link }}
+			if tc.lstat != nil {
+				h.lstat = func(string) (os.FileInfo, error) { return nil, tc.lstat }
+			}
+			err := writeFileAtomic(context.Background(), target, "ours", atomicOptions{createIfAbsent: true, display: target, hooks: h})
+			var fe *fs.Error
+			require.ErrorAs(t, err, &fe)
+			assert.Equal(t, tc.code, fe.Kind)
+			assert.True(t, errors.Is(err, tc.cause), "cause %v reachable from %v", tc.cause, err)
+			assert.NoFileExists(t, target)
+			assert.Empty(t, entries(t, dir), "staging removed")
+		})
+	}
+}
+
+// Reference: "does not turn post-commit staging cleanup failure into a failed
+// guarded write".
+func TestAtomicGuardedCreateIgnoresPostCommitCleanupFailure(t *testing.T) {
+	dir := tempDir(t)
+	target := filepath.Join(dir, "a.txt")
+	h := &atomicHooks{removeAll: func(string) error { return errors.New("staging cleanup failed") }}
+	require.NoError(t, writeFileAtomic(context.Background(), target, "ours", atomicOptions{createIfAbsent: true, display: target, hooks: h}))
+	b, err := os.ReadFile(target)
+	require.NoError(t, err)
+	assert.Equal(t, "ours", string(b))
+}
+
+// stagingBase keeps names up to maxStagingBase bytes and cuts longer ones at
+// a UTF-8 boundary, so a staging directory name always fits 255 bytes.
+func TestStagingBase(t *testing.T) {
+	assert.Equal(t, 199, maxStagingBase)
+	cases := []struct{ in, want string }{
+		{"note.txt", "note.txt"},
+		{strings.Repeat("a", 199), strings.Repeat("a", 199)},
+		{strings.Repeat("a", 255), strings.Repeat("a", 199)},
+		{"x" + strings.Repeat("世", 84), "x" + strings.Repeat("世", 66)},   // 1+66*3 = 199
+		{"xy" + strings.Repeat("世", 84), "xy" + strings.Repeat("世", 65)}, // 2+65*3 = 197: no split rune
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.want, stagingBase(c.in))
+		assert.LessOrEqual(t, len(stagingName(c.in)), 255)
+	}
+}
