@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/toolfs"
 	"github.com/cordon-dev/cordon/plugins/tools"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -236,4 +237,31 @@ func TestEscalationArgumentsUnderNonConfiningProvider(t *testing.T) {
 	}
 	assert.Empty(t, e.fsys.take(), "refused before any I/O")
 	assert.Equal(t, "x", e.readFile(t, "a.txt"))
+}
+
+// The canonical value of a window that selects nothing keeps `lines: []` (never null), and the
+// footer loops on the same offset (spec 6.4).
+func TestReadByteCapSelectingNothingValue(t *testing.T) {
+	cfg := toolfs.DefaultConfig()
+	cfg.ReadMaxBytes = 3
+	e := newEnv(t, envOptions{config: &cfg})
+	e.writeFile(t, "f.txt", "1\n2\n3\n4\nlong line\n")
+	r := e.call("read", args{"file_path": "f.txt", "offset": 5})
+	requireOK(t, r)
+	assert.JSONEq(t, `{"path":"`+e.path("f.txt")+`","offset":5,"lines":[],"totalLines":5}`, valueJSON(t, r))
+	assert.Equal(t, envelope(e.path("f.txt"), "(Output capped. Showing lines 5-4. Use offset=5 to continue.)"), r.Text())
+}
+
+// Observations belong to the session that made them (integration.spec.ts "read + edit both
+// resolve against the session cwd" uses ONE session object for that reason): another session's
+// read does not authorize an edit or an overwrite.
+func TestObservationsAreOwnedBySession(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	e.writeFile(t, "a.txt", "hello")
+	requireOK(t, e.call("read", args{"file_path": "a.txt"}))
+	other := tools.NewSession("other")
+	requireFailure(t, e.callIn(other, "edit", args{"file_path": "a.txt", "old_string": "hello", "new_string": "bye"}), notRead(e.path("a.txt")), "FS_NOT_OBSERVED")
+	requireFailure(t, e.callIn(other, "write", args{"file_path": "a.txt", "content": "bye"}), notRead(e.path("a.txt")), "FS_NOT_OBSERVED")
+	requireOK(t, e.call("edit", args{"file_path": "a.txt", "old_string": "hello", "new_string": "bye"}))
+	assert.Equal(t, "bye", e.readFile(t, "a.txt"))
 }
