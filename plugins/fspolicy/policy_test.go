@@ -298,3 +298,18 @@ func TestConcurrentOwners(t *testing.T) {
 		<-done
 	}
 }
+
+// Reference: "registers no service API (it is a plugin, not ctx.fsPolicy)"
+// and "mounts with no inject": in an empty kernel it mounts, provides no fs
+// service and registers exactly one decider per intent event and one
+// fs/observed recorder.
+func TestRegistersListenersOnly(t *testing.T) {
+	h := newHarness(t)
+	h.load(t)
+	_, ok := fs.Service.Get(h.kc)
+	assert.False(t, ok, "the policy is not a filesystem service")
+	assert.Equal(t, 1, fs.WriteIntentEvent.Listeners(h.kc))
+	assert.Equal(t, 1, fs.EditIntentEvent.Listeners(h.kc))
+	assert.Equal(t, 1, fs.ObservedEvent.Listeners(h.kc))
+	assert.Equal(t, "fs-observation-policy", fspolicy.ID)
+}
