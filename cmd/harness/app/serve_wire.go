@@ -20,18 +20,36 @@ type wireResult struct{ *mcp.CallToolResult }
 
 // MarshalJSON encodes the result in one pass (see wireResult).
 func (r wireResult) MarshalJSON() ([]byte, error) {
+	b, _, err := r.encode(0)
+	return b, err
+}
+
+// spliceRoom is the room encode leaves around a spliced result for the message around it (the
+// JSON-RPC envelope), so the splicer can write the whole message without copying the result.
+const spliceRoom = 128
+
+// encode encodes the result in one pass: it returns b and at, the encoding being b[at:], with at
+// equal to room and at least room bytes of capacity free after the encoding (at is 0 for a result
+// the SDK encodes).
+func (r wireResult) encode(room int) (b []byte, at int, err error) {
 	res := r.CallToolResult
 	if res.InputRequests != nil || res.RequestState != "" || res.NeedsInput() {
-		return res.MarshalJSON()
+		b, err = res.MarshalJSON()
+		return b, 0, err
 	}
 	var buf bytes.Buffer
-	size := 64
+	text := 0
 	for _, c := range res.Content {
 		if tc, ok := c.(*mcp.TextContent); ok {
-			size += len(tc.Text) + len(tc.Text)/8
+			text += len(tc.Text)
 		}
 	}
+	size := 2*room + 64 + text + text/8
+	if res.StructuredContent != nil { // typically the text's data again, with keys
+		size += 2 * text
+	}
 	buf.Grow(size)
+	buf.Write(make([]byte, room))
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	value := func(v any) error { // Encode adds a newline; drop it
@@ -45,7 +63,7 @@ func (r wireResult) MarshalJSON() ([]byte, error) {
 	if len(res.Meta) > 0 {
 		buf.WriteString(`"_meta":`)
 		if err := value(res.Meta); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		buf.WriteByte(',')
 	}
@@ -57,29 +75,30 @@ func (r wireResult) MarshalJSON() ([]byte, error) {
 		if tc, ok := c.(*mcp.TextContent); ok && tc.Meta == nil && tc.Annotations == nil {
 			buf.WriteString(`{"type":"text","text":`)
 			if err := value(tc.Text); err != nil {
-				return nil, err
+				return nil, 0, err
 			}
 			buf.WriteByte('}')
 			continue
 		}
-		b, err := c.MarshalJSON()
+		raw, err := c.MarshalJSON()
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
-		buf.Write(b)
+		buf.Write(raw)
 	}
 	buf.WriteByte(']')
 	if res.StructuredContent != nil {
 		buf.WriteString(`,"structuredContent":`)
 		if err := value(res.StructuredContent); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 	}
 	if res.IsError {
 		buf.WriteString(`,"isError":true`)
 	}
 	buf.WriteByte('}')
-	return buf.Bytes(), nil
+	buf.Grow(room)
+	return buf.Bytes(), room, nil
 }
 
 // splicedResult is a wireResult that the connection's splicer writes: it encodes as the token
@@ -91,11 +110,11 @@ type splicedResult struct {
 
 // MarshalJSON registers the result's encoding with the splicer and returns its token.
 func (r splicedResult) MarshalJSON() ([]byte, error) {
-	b, err := wireResult{r.CallToolResult}.MarshalJSON()
+	b, at, err := wireResult{r.CallToolResult}.encode(spliceRoom)
 	if err != nil {
 		return nil, err
 	}
-	return r.sp.register(b), nil
+	return r.sp.register(b, at), nil
 }
 
 // wireResults is receiving middleware that hands tools/call results to jsonrpc2 as wireResult, or

@@ -64,7 +64,7 @@ func TestSplicerReplacesOnlyRegisteredTokens(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 6, n)
 
-	a, b := sp.register([]byte(`{"a":1}`)), sp.register([]byte(`[2]`))
+	a, b := sp.register([]byte(`{"a":1}`), 0), sp.register([]byte(`[2]`), 0)
 	stale := strings.Replace(string(a), ".1\"", ".99\"", 1) // same nonce, never registered
 	msg := `[{"result":` + string(a) + `},{"result":` + string(b) + `},"` + stale[1:] + `,"cordon.splice.x"]` + "\n"
 	out.Reset()
@@ -78,7 +78,16 @@ func TestSplicerReplacesOnlyRegisteredTokens(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, string(a)+"\n", out.String(), "a token is spliced once")
 
-	c := sp.register([]byte(`3`))
+	for _, at := range []int{4, 40} { // too little room before the result (copy), room enough (in place)
+		buf := append(make([]byte, at, at+64), `{"r":1}`...)
+		tok := sp.register(buf, at)
+		out.Reset()
+		_, err = sp.Write([]byte(`{"id":1,"result":` + string(tok) + "}\n"))
+		require.NoError(t, err)
+		assert.Equal(t, `{"id":1,"result":{"r":1}}`+"\n", out.String(), "room %d", at)
+	}
+
+	c := sp.register([]byte(`3`), 0)
 	sp.discard()
 	out.Reset()
 	_, err = sp.Write([]byte(string(c)))

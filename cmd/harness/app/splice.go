@@ -27,22 +27,30 @@ type splicer struct {
 
 	mu      sync.Mutex
 	seq     uint64
-	pending map[uint64][]byte
+	pending map[uint64]spliced
+}
+
+// spliced is a registered result: its encoding is b[at:]; the bytes before it and the spare
+// capacity after it are free for the message around it.
+type spliced struct {
+	b  []byte
+	at int
 }
 
 func newSplicer(w io.Writer) *splicer {
 	var nonce [8]byte
 	_, _ = rand.Read(nonce[:]) // crypto/rand.Read never fails
 	return &splicer{w: w, prefix: []byte(`"cordon.splice.` + hex.EncodeToString(nonce[:]) + `.`),
-		pending: map[uint64][]byte{}}
+		pending: map[uint64]spliced{}}
 }
 
-// register keeps encoded (valid compact JSON) until Write meets the token it returns.
-func (s *splicer) register(encoded []byte) []byte {
+// register keeps the encoding b[at:] (valid compact JSON) until Write meets the token it returns.
+// b is the splicer's from then on: Write may fill b[:at] and the spare capacity after it.
+func (s *splicer) register(b []byte, at int) []byte {
 	s.mu.Lock()
 	s.seq++
 	n := s.seq
-	s.pending[n] = encoded
+	s.pending[n] = spliced{b: b, at: at}
 	s.mu.Unlock()
 	tok := append(append([]byte(nil), s.prefix...), strconv.FormatUint(n, 10)...)
 	return append(tok, '"')
@@ -62,7 +70,10 @@ func (s *splicer) Write(p []byte) (int, error) {
 		s.mu.Unlock()
 		return s.w.Write(p)
 	}
-	var out [][]byte
+	var (
+		out  [][]byte
+		last spliced
+	)
 	rest := p
 	for {
 		i := bytes.Index(rest, s.prefix)
@@ -72,19 +83,28 @@ func (s *splicer) Write(p []byte) (int, error) {
 		digits := rest[i+len(s.prefix):]
 		j := bytes.IndexByte(digits, '"')
 		n, err := strconv.ParseUint(string(digits[:max(j, 0)]), 10, 64)
-		enc, ok := s.pending[n]
+		r, ok := s.pending[n]
 		if j < 0 || err != nil || !ok {
 			out = append(out, rest[:i+1])
 			rest = rest[i+1:]
 			continue
 		}
 		delete(s.pending, n)
-		out = append(out, rest[:i], enc)
-		rest = digits[j+1:]
+		out = append(out, rest[:i], r.b[r.at:])
+		last, rest = r, digits[j+1:]
 	}
 	s.mu.Unlock()
 	if out == nil {
 		return s.w.Write(p)
+	}
+	if before := out[0]; len(out) == 2 && len(before) <= last.at && cap(last.b)-len(last.b) >= len(rest) {
+		// One result (the usual response): write the message from the result's buffer, no copy.
+		msg := append(last.b, rest...)
+		copy(msg[last.at-len(before):], before)
+		if _, err := s.w.Write(msg[last.at-len(before):]); err != nil {
+			return 0, err
+		}
+		return len(p), nil
 	}
 	out = append(out, rest)
 	size := 0
