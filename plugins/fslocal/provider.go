@@ -38,9 +38,14 @@ func (c *Config) Defaults() {
 // Validate checks the configuration with the reference message.
 func (c Config) Validate() error {
 	if c.DiffBasisMaxBytes <= 0 || c.DiffBasisMaxBytes > MaxDiffBasisBytes {
-		return fmt.Errorf("fs-local: diffBasisMaxBytes must be a positive safe integer no greater than %d", MaxDiffBasisBytes)
+		return diffBasisError()
 	}
 	return nil
+}
+
+// diffBasisError is the reference's refusal of a diffBasisMaxBytes value.
+func diffBasisError() error {
+	return fmt.Errorf("fs-local: diffBasisMaxBytes must be a positive safe integer no greater than %d", MaxDiffBasisBytes)
 }
 
 // Provider is the host filesystem provider. It implements fs.FileSystem.
