@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/fslocal"
 )
 
 // A path with a NUL byte is refused by Resolve and Lstat with a raw EINVAL
@@ -156,5 +157,25 @@ func TestReadOnlyParentDirectory(t *testing.T) {
 	_, err = p.WriteText(context.Background(), resolve(t, p, "ro/new"), "x", fs.CreateIfAbsent(), nil)
 	require.True(t, errors.Is(err, unix.EACCES) || errors.Is(err, unix.EPERM), "%v", err)
 	assert.Equal(t, "old", readDisk(t, filepath.Join(ro, "f")))
+	requireClean(t, p, dir)
+}
+
+// A target this provider cannot have produced (a zero Target, a relative
+// key) is refused by the mutations before anything is created: they would
+// otherwise write relative to the process working directory.
+func TestForeignTargetsAreRefusedByMutations(t *testing.T) {
+	p, dir := newProvider(t)
+	t.Chdir(dir)
+	for _, tg := range []fs.Target{{}, {Key: "rel/x", DisplayPath: "rel/x"}} {
+		for _, intent := range []*fs.WriteIntent{nil, fs.CreateIfAbsent(), fs.ReplaceIfVersion("v")} {
+			_, err := p.WriteText(context.Background(), tg, "x", intent, nil)
+			require.ErrorIs(t, err, fslocal.ErrForeignTarget)
+		}
+		_, err := p.EditText(context.Background(), tg, edit("x", "y"), nil, nil)
+		require.ErrorIs(t, err, fslocal.ErrForeignTarget)
+	}
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Empty(t, entries, "nothing created in the working directory")
 	requireClean(t, p, dir)
 }

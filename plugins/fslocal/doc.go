@@ -25,7 +25,9 @@
 //
 // Mutations: WriteText and EditText run under a per-key FIFO lock and publish
 // atomically through a private staging directory (see write.go, edit.go and
-// atomic.go).
+// atomic.go). They refuse a target whose key is not absolute (one Resolve
+// cannot have produced) with ErrForeignTarget. Any name the file system
+// accepts is writable: the staging names keep a prefix of a long name.
 //
 // Errors: coded failures are *fs.Error with the exact messages of the spec;
 // OS failures the spec leaves raw (e.g. ELOOP or EACCES while resolving) are

@@ -23,6 +23,9 @@ const editReadChunkBytes = 1 << 20
 // bits. Outcome.Before/After are the LF-normalized texts without BOM; Version
 // is valid as the guard of a follow-up edit. The sandbox policy is ignored.
 func (p *Provider) EditText(ctx context.Context, t fs.Target, req fs.EditRequest, guard *fs.EditGuard, _ *fs.SandboxPolicy) (fs.EditOutcome, error) {
+	if err := checkKey(t); err != nil {
+		return fs.EditOutcome{}, err
+	}
 	release, err := p.locks.acquire(ctx, t.Key, fs.VerbEdit)
 	if err != nil {
 		return fs.EditOutcome{}, err

@@ -26,6 +26,9 @@ import (
 // Outcome.Before and Outcome.After are LF-normalized and never show a leading
 // BOM. The sandbox policy is ignored: this provider never confines.
 func (p *Provider) WriteText(ctx context.Context, t fs.Target, content string, intent *fs.WriteIntent, _ *fs.SandboxPolicy) (fs.WriteOutcome, error) {
+	if err := checkKey(t); err != nil {
+		return fs.WriteOutcome{}, err
+	}
 	release, err := p.locks.acquire(ctx, t.Key, fs.VerbWrite)
 	if err != nil {
 		return fs.WriteOutcome{}, err
