@@ -47,7 +47,7 @@ func parseReadArgs(raw json.RawMessage, maxLimit int) (readInput, error) {
 			return readInput{}, errOffset
 		}
 		in.offset = toInt(*a.Offset)
-		in.offsetText = jsInteger(*a.Offset)
+		in.offsetText = jsNumber(*a.Offset)
 	}
 	if a.Limit != nil {
 		if !isPositiveInteger(*a.Limit) {
@@ -137,13 +137,4 @@ func isBlank(s string) bool {
 		}
 	}
 	return true
-}
-
-// jsInteger formats a positive integral float64 as JavaScript's Number#toString does: all digits
-// below 1e21, exponent notation (`1e+21`, `1.5e+300`) from there on.
-func jsInteger(v float64) string {
-	if v < 1e21 {
-		return strconv.FormatFloat(v, 'f', -1, 64)
-	}
-	return strconv.FormatFloat(v, 'e', -1, 64)
 }

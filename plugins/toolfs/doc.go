@@ -42,6 +42,13 @@
 // of context; changes separated by at most six unchanged lines share a hunk. Diff paths use the raw
 // file_path argument.
 //
+// # UI presenters
+//
+// PresentReadCall, PresentWriteCall, PresentEditCall and PresentReadResult, PresentWriteResult,
+// PresentEditResult are the pure, replay-safe views of spec 4.5 to 4.7 for a user interface; they
+// decline (nil) for arguments that do not match the schema, error results and malformed meta
+// (DiffsFromMeta, ReadMetaFromMeta). The model-facing path never uses them.
+//
 // # Sandbox
 //
 // The per-call sandbox policy of write and edit (spec 4.10) is a hook (sandboxHook); this build
