@@ -28,6 +28,9 @@
 // _meta.error = {name, code} on a failure that carries a code. Approval prompts go to the client
 // through elicitation when it declares the capability; otherwise they are unavailable. The protocol
 // versions are limited to those with the initialize handshake, so elicitation during a call works.
+// A tools/call result is encoded once, by receiving middleware (wireResult), and on stdio spliced
+// into its JSON-RPC message by the output writer (splicer), so the SDK's re-compaction passes scan a
+// short token instead of the result; the JSON values on the wire are the SDK's.
 //
 // # run
 //
