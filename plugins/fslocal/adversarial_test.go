@@ -179,3 +179,25 @@ func TestForeignTargetsAreRefusedByMutations(t *testing.T) {
 	assert.Empty(t, entries, "nothing created in the working directory")
 	requireClean(t, p, dir)
 }
+
+// A missing target under a dangling symlink resolves (the key keeps the
+// link's spelling), but a write cannot create its parent: the raw mkdir error
+// (EEXIST) is returned, the dangling link is left alone and nothing else is
+// created.
+func TestWriteUnderDanglingSymlinkParent(t *testing.T) {
+	p, dir := newProvider(t)
+	require.NoError(t, os.Symlink(filepath.Join(dir, "nowhere"), filepath.Join(dir, "dl")))
+	for _, path := range []string{"dl/child", "dl/a/b"} {
+		tg := resolve(t, p, path)
+		for _, intent := range []*fs.WriteIntent{nil, fs.CreateIfAbsent()} {
+			_, err := p.WriteText(context.Background(), tg, "x", intent, nil)
+			require.ErrorIs(t, err, unix.EEXIST, path)
+			assert.Empty(t, fs.CodeOf(err))
+		}
+	}
+	assert.NoFileExists(t, filepath.Join(dir, "nowhere"))
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	require.Len(t, entries, 1)
+	requireClean(t, p, dir)
+}
