@@ -35,6 +35,10 @@ func TestEditTextCRLFExample(t *testing.T) {
 	requireClean(t, p, dir)
 }
 
+// TestEditTextLineEndingsAndBOM pins the line-ending rules of the reference
+// ("round-trips CRLF: matches on LF, writes back CRLF") and one decided
+// deviation (DESIGN.md: BOM preserved): the reference's edit writes a BOM file
+// back without its BOM; ours keeps it ("BOM kept, invisible").
 func TestEditTextLineEndingsAndBOM(t *testing.T) {
 	const bom = "\uFEFF"
 	cases := []struct {
