@@ -265,3 +265,20 @@ func TestObservationsAreOwnedBySession(t *testing.T) {
 	requireOK(t, e.call("edit", args{"file_path": "a.txt", "old_string": "hello", "new_string": "bye"}))
 	assert.Equal(t, "bye", e.readFile(t, "a.txt"))
 }
+
+// A directory target reports FS_NOT_REGULAR_FILE whatever the guard (spec 6.7), unremediated;
+// under the policy an unread edit is refused before the provider looks at the target.
+func TestMutationOfADirectory(t *testing.T) {
+	for _, bare := range []bool{false, true} {
+		e := newEnv(t, envOptions{bare: bare})
+		require.NoError(t, os.Mkdir(e.path("d"), 0o755))
+		requireFailure(t, e.call("write", args{"file_path": "d", "content": "x"}),
+			`Error: cannot write "`+e.path("d")+`": not a regular file`, "FS_NOT_REGULAR_FILE")
+		edit := e.call("edit", args{"file_path": "d", "old_string": "x", "new_string": "y"})
+		if bare {
+			requireFailure(t, edit, `Error: cannot edit "`+e.path("d")+`": not a regular file`, "FS_NOT_REGULAR_FILE")
+		} else {
+			requireFailure(t, edit, notRead(e.path("d")), "FS_NOT_OBSERVED")
+		}
+	}
+}
