@@ -9,6 +9,8 @@ import (
 	"os"
 	"testing"
 
+	"github.com/cordon-dev/cordon/kernel"
+	"github.com/cordon-dev/cordon/kernel/kerneltest"
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/toolfs"
 	"github.com/cordon-dev/cordon/plugins/tools"
@@ -281,4 +283,22 @@ func TestMutationOfADirectory(t *testing.T) {
 			requireFailure(t, edit, notRead(e.path("d")), "FS_NOT_OBSERVED")
 		}
 	}
+}
+
+// Spec 4.2 / 6.19: a cancellation that lands after the body started replaces a successful write
+// with `tool call aborted` (ABORTED), although the file is already written.
+func TestCancellationAfterTheBodyReplacesSuccess(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	canceller := kernel.Module{ID: "canceller", Apply: func(kc *kernel.Context, _ any) error {
+		_, err := fs.ObservedEvent.On(kc, func(context.Context, fs.ObservedArgs) error { cancel(); return nil })
+		return err
+	}}
+	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, e.root, canceller, nil))
+	r := e.rt.Execute(ctx, tools.Call{CallID: "c", Name: "write", Args: args{"file_path": "w.txt", "content": "durable"}, Session: e.session})
+	require.True(t, r.IsError)
+	assert.Equal(t, "Error: tool call aborted", r.Text())
+	assert.Equal(t, &tools.ErrorInfo{Message: "tool call aborted", Name: "AbortError", Code: "ABORTED"}, r.Error)
+	assert.Equal(t, "durable", e.readFile(t, "w.txt"))
 }
