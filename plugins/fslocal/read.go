@@ -42,13 +42,25 @@ func statRegular(ctx context.Context, t fs.Target) (probeInfo, error) {
 }
 
 // openRegular opens the key read-only; ENOENT/ENOTDIR become "not found".
+// The open never blocks (a FIFO swapped in after the preflight would wait for
+// a writer) and the opened descriptor must still be a regular file, else
+// "not a regular file".
 func openRegular(t fs.Target) (*os.File, error) {
-	f, err := os.Open(string(t.Key))
+	f, err := openNonBlocking(string(t.Key))
 	if err != nil {
 		if isAbsentErr(err) {
 			return nil, fs.ReadNotFound(t.DisplayPath, err)
 		}
 		return nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		_ = f.Close()
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		_ = f.Close()
+		return nil, fs.ReadNotRegular(t.DisplayPath)
 	}
 	return f, nil
 }
