@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/cordon-dev/cordon/plugins/fs"
 )
 
@@ -29,7 +31,7 @@ func (p *Provider) ListDir(ctx context.Context, t fs.Target) ([]fs.DirEntry, err
 	if info.Type != fs.TypeDirectory {
 		return nil, fs.ListNotDirectory(t.DisplayPath)
 	}
-	names, err := readNames(string(t.Key))
+	names, err := readNames(string(t.Key), t.DisplayPath)
 	if err != nil {
 		return nil, listError(t.DisplayPath, err)
 	}
@@ -67,9 +69,17 @@ func (p *Provider) ListDir(ctx context.Context, t fs.Target) ([]fs.DirEntry, err
 	return out, nil
 }
 
-func readNames(dir string) ([]string, error) {
-	f, err := os.Open(dir)
+// readNames reads the entry names of dir. The open never blocks and accepts
+// only a directory, so a FIFO or file swapped in after the probe is
+// FS_NOT_DIRECTORY (not a hang, not "not found").
+func readNames(dir, display string) ([]string, error) {
+	f, err := os.OpenFile(dir, os.O_RDONLY|unix.O_DIRECTORY|unix.O_NONBLOCK, 0)
 	if err != nil {
+		if errors.Is(err, unix.ENOTDIR) {
+			if info, ok, perr := probe(dir); perr == nil && ok && info.Type != fs.TypeDirectory {
+				return nil, fs.ListNotDirectory(display)
+			}
+		}
 		return nil, err
 	}
 	defer f.Close()
