@@ -287,10 +287,16 @@ func guardedCreateFailure(linkErr error, path, display string, h *atomicHooks) e
 	return fs.WriteIOError(display, linkErr)
 }
 
+// openDir opens a directory without ever blocking (a FIFO swapped in for it
+// fails ENOTDIR).
+func openDir(dir string) (*os.File, error) {
+	return os.OpenFile(dir, os.O_RDONLY|unix.O_DIRECTORY|unix.O_NONBLOCK, 0)
+}
+
 // syncDir fsyncs a directory so a rename or link in it survives a crash.
 // Failures are ignored (some filesystems refuse directory fsync).
 func syncDir(dir string) {
-	d, err := os.Open(dir)
+	d, err := openDir(dir)
 	if err != nil {
 		return
 	}

@@ -3,7 +3,6 @@ package fslocal
 import (
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"slices"
 
@@ -73,7 +72,7 @@ func (p *Provider) ListDir(ctx context.Context, t fs.Target) ([]fs.DirEntry, err
 // only a directory, so a FIFO or file swapped in after the probe is
 // FS_NOT_DIRECTORY (not a hang, not "not found").
 func readNames(dir, display string) ([]string, error) {
-	f, err := os.OpenFile(dir, os.O_RDONLY|unix.O_DIRECTORY|unix.O_NONBLOCK, 0)
+	f, err := openDir(dir)
 	if err != nil {
 		if errors.Is(err, unix.ENOTDIR) {
 			if info, ok, perr := probe(dir); perr == nil && ok && info.Type != fs.TypeDirectory {

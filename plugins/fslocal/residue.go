@@ -25,7 +25,7 @@ func sweepResidue(path string, log *zap.Logger) {
 		return
 	}
 	dir, base := filepath.Dir(path), filepath.Base(path)
-	d, err := os.Open(dir)
+	d, err := openDir(dir)
 	if err != nil {
 		return
 	}
