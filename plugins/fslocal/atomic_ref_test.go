@@ -84,3 +84,16 @@ func TestStagingBase(t *testing.T) {
 		assert.LessOrEqual(t, len(stagingName(c.in)), 255)
 	}
 }
+
+// Spec 2.3: when the post-write probe finds the file gone (a concurrent
+// unlink after publication) the committed mutation reports the version
+// "missing:<key>".
+func TestVersionAfterMissingSentinel(t *testing.T) {
+	dir := tempDir(t)
+	p, err := New(Config{Cwd: dir}, nil)
+	require.NoError(t, err)
+	key := fs.TargetKey(filepath.Join(dir, "gone.txt"))
+	assert.Equal(t, fs.Version("missing:"+string(key)), p.versionAfter(key))
+	require.NoError(t, os.WriteFile(string(key), []byte("x"), 0o600))
+	assert.Regexp(t, `^\d+:\d+:1:\d+:\d+$`, string(p.versionAfter(key)))
+}
