@@ -19,6 +19,11 @@
 //   - ObservedEvent ("fs/observed"): synchronous emit; listeners are
 //     side-effect-only recorders and their errors reach the emitter.
 //
+// Invariant ("fs-invariant") is an optional development companion: loaded
+// explicitly, it checks every fs/* payload first (non-empty key and display
+// path; a present observation carries a version) and fails the dispatch with
+// an *InvariantError (errors.Is ErrInvariant) carrying the reference text.
+//
 // Errors: every provider failure with a code is an *Error. Match codes with
 // errors.Is(err, fs.ErrStaleVersion) (any message) or fs.CodeOf / fs.HasCode.
 // Message constructors (ReadNotFound, WriteChanged, ...) return the exact
