@@ -13,7 +13,9 @@
 // symlinks, so every atomic rewrite (a new inode) and any same-size rewrite
 // (a new ctime) changes the version.
 //
-// Reads: ReadText, StreamText and ReadBytes check for a regular file first.
+// Reads: ReadText, StreamText and ReadBytes check for a regular file first,
+// and again on the descriptor they open without blocking (a FIFO swapped in
+// meanwhile is FS_NOT_REGULAR_FILE, never a hang).
 // Text reads reject a NUL in the first 8192 bytes (FS_NOT_TEXT "binary file")
 // before strict UTF-8 validation (FS_NOT_TEXT "invalid UTF-8 text"), consume a
 // leading BOM and never normalize newlines. StreamText yields the same text
@@ -22,6 +24,7 @@
 //
 // ListDir: children in a pinned collation approximating the reference's
 // locale-aware order (see compareNames), resolved against the parent's key.
+// Directories are opened O_DIRECTORY|O_NONBLOCK.
 //
 // Mutations: WriteText and EditText run under a per-key FIFO lock and publish
 // atomically through a private staging directory (see write.go, edit.go and
