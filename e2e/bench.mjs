@@ -1,12 +1,14 @@
 // bench.mjs compares `harness serve` with @modelcontextprotocol/server-filesystem (both over stdio, both
 // driven by the same official TypeScript SDK client): N calls of reading a 2,000-line file and N calls of
 // editing one line of it, sequentially, after a warm-up. It prints calls/s for each server and the ratio,
-// then the start-up time of `harness serve` (spawn to `initialize` + `tools/list` answered).
+// then the client-side ceiling (a no-work server replaying Cordon's recorded responses, e2e/replay.mjs)
+// and the start-up time of `harness serve` (spawn to `initialize` + `tools/list` answered).
 //
 // Usage: node e2e/bench.mjs [--calls 500] [--startups 20]
 //        HARNESS=/path/to/harness node e2e/bench.mjs
 
 import { readFileSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { loadavg as osLoadavg } from "node:os";
@@ -72,6 +74,31 @@ async function benchCordon(bin) {
     const read = await measure(transport.pid, CALLS, () => expectOk(client.callTool({ name: "read", arguments: { file_path: file } }), "read"));
     const edit = await measure(transport.pid, CALLS, (i) =>
       expectOk(client.callTool({ name: "edit", arguments: { file_path: file, old_string: spell(i), new_string: spell(i + 1) } }), "edit"));
+    // Record one response of each for the replay ceiling (the file now holds spell(WARMUP + CALLS)).
+    const n = WARMUP + CALLS;
+    const recorded = {
+      tools: (await client.listTools()).tools,
+      results: {
+        read: await expectOk(client.callTool({ name: "read", arguments: { file_path: file } }), "read"),
+        edit: await expectOk(client.callTool({ name: "edit", arguments: { file_path: file, old_string: spell(n), new_string: spell(n + 1) } }), "edit"),
+      },
+    };
+    const recording = join(dir, "recorded.json");
+    writeFileSync(recording, JSON.stringify(recorded));
+    return { read, edit, recording };
+  } finally {
+    await client.close();
+  }
+}
+
+// benchReplay drives e2e/replay.mjs, which answers with Cordon's recorded responses and does no work.
+async function benchReplay(recording) {
+  const replay = fileURLToPath(new URL("./replay.mjs", import.meta.url));
+  const { client, transport } = await connect(process.execPath, [replay, recording]);
+  try {
+    const read = await measure(transport.pid, CALLS, () => expectOk(client.callTool({ name: "read", arguments: { file_path: "x" } }), "read"));
+    const edit = await measure(transport.pid, CALLS, (i) =>
+      expectOk(client.callTool({ name: "edit", arguments: { file_path: "x", old_string: spell(i), new_string: spell(i + 1) } }), "edit"));
     return { read, edit };
   } finally {
     await client.close();
@@ -112,6 +139,7 @@ async function startup(bin) {
 const bin = harnessBinary();
 const cordon = await benchCordon(bin);
 const peer = await benchPeer();
+const ceiling = await benchReplay(cordon.recording);
 const f = (x, d = 0) => x.toFixed(d).padStart(8);
 console.log(`calls: ${CALLS} sequential per operation (after ${WARMUP} warm-up), file: ${LINES} lines, load average: ${loadavg()}`);
 console.log(`operation   cordon calls/s  server-filesystem calls/s   ratio   server CPU ms/call: cordon  server-filesystem`);
@@ -119,6 +147,8 @@ for (const op of ["read", "edit"]) {
   console.log(`${op.padEnd(10)} ${f(cordon[op].rate)}        ${f(peer[op].rate)}              ${(cordon[op].rate / peer[op].rate).toFixed(2).padStart(6)}x` +
     `                   ${f(cordon[op].cpu, 2)}  ${f(peer[op].cpu, 2)}`);
 }
+console.log(`client ceiling: a no-work server replaying Cordon's exact responses (e2e/replay.mjs) reaches ` +
+  ["read", "edit"].map((op) => `${op} ${ceiling[op].rate.toFixed(0)} calls/s (${(ceiling[op].rate / peer[op].rate).toFixed(2)}x the peer)`).join(", "));
 const s = await startup(bin);
 console.log(`harness serve start -> initialize + tools/list answered (node client, ${STARTUPS} runs): ` +
   `median ${s.median.toFixed(1)} ms, min ${s.min.toFixed(1)} ms, max ${s.max.toFixed(1)} ms; server CPU median ${s.cpu.toFixed(0)} ms`);
