@@ -3,8 +3,6 @@ package kernelfx_test
 import (
 	"context"
 	"errors"
-	"fmt"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -23,26 +21,6 @@ import (
 
 func TestMain(m *testing.M) { kerneltest.VerifyTestMain(m) }
 
-// journal records what the test modules do.
-type journal struct {
-	mu    sync.Mutex
-	lines []string
-}
-
-func (j *journal) add(format string, args ...any) {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	j.lines = append(j.lines, fmt.Sprintf(format, args...))
-}
-
-func (j *journal) take() []string {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	out := j.lines
-	j.lines = nil
-	return out
-}
-
 type greetConfig struct {
 	Greeting string `yaml:"greeting"`
 	Fail     bool   `yaml:"fail"`
@@ -52,32 +30,32 @@ func (c *greetConfig) Defaults() { c.Greeting = "hello" }
 
 // defaultJournal receives the default-catalog module's applies (init-time registration cannot
 // capture a per-test journal).
-var defaultJournal = &journal{}
+var defaultJournal = &kerneltest.Journal{}
 
 var defaultModule = kernel.Define("kernelfx-test-default", func(kc *kernel.Context, _ struct{}) error {
-	defaultJournal.add("apply %s", kc.Fiber().Entry())
-	return kc.OnDispose(func(context.Context) error { defaultJournal.add("dispose %s", kc.Fiber().Entry()); return nil })
+	defaultJournal.Add("apply %s", kc.Fiber().Entry())
+	return kc.OnDispose(func(context.Context) error { defaultJournal.Add("dispose %s", kc.Fiber().Entry()); return nil })
 })
 
 func init() { kernel.Register(defaultModule) }
 
 var svc = kernel.NewService[string]("kernelfx-test/svc")
 
-func greetModule(j *journal) kernel.Module {
+func greetModule(j *kerneltest.Journal) kernel.Module {
 	return kernel.Define("greet", func(kc *kernel.Context, cfg greetConfig) error {
 		if cfg.Fail {
 			return errors.New("greet refused to start")
 		}
 		entry := kc.Fiber().Entry()
-		j.add("apply %s %s (logger %s)", entry, cfg.Greeting, kc.Logger().Name())
-		return kc.OnDispose(func(context.Context) error { j.add("dispose %s", entry); return nil })
+		j.Add("apply %s %s (logger %s)", entry, cfg.Greeting, kc.Logger().Name())
+		return kc.OnDispose(func(context.Context) error { j.Add("dispose %s", entry); return nil })
 	})
 }
 
 var consumer = kernel.Define("consumer", func(kc *kernel.Context, _ struct{}) error { return nil }, svc.Dep())
 
 // app builds an fx app with the kernel module, a test logger and the given composition.
-func app(t *testing.T, j *journal, src string, opts ...fx.Option) *fx.App {
+func app(t *testing.T, j *kerneltest.Journal, src string, opts ...fx.Option) *fx.App {
 	t.Helper()
 	all := append([]fx.Option{
 		kernelfx.Module,
@@ -91,7 +69,7 @@ func app(t *testing.T, j *journal, src string, opts ...fx.Option) *fx.App {
 }
 
 func TestStartLoadsCompositionStopDisposesInReverse(t *testing.T) {
-	j := &journal{}
+	j := &kerneltest.Journal{}
 	var l *loader.Loader
 	var k *kernel.Kernel
 	a := fxtest.New(t,
@@ -105,18 +83,18 @@ func TestStartLoadsCompositionStopDisposesInReverse(t *testing.T) {
 		}),
 		fx.Populate(&l, &k),
 	)
-	defaultJournal.take()
+	defaultJournal.Take()
 	a.RequireStart()
-	require.Equal(t, []string{"apply a hello (logger kernel.greet)", "apply b hello (logger kernel.greet)"}, j.take())
-	require.Equal(t, []string{"apply d"}, defaultJournal.take(), "default-catalog modules are in the catalog")
+	require.Equal(t, []string{"apply a hello (logger kernel.greet)", "apply b hello (logger kernel.greet)"}, j.Take())
+	require.Equal(t, []string{"apply d"}, defaultJournal.Take(), "default-catalog modules are in the catalog")
 	for _, s := range l.Status() {
 		require.Equal(t, "active", s.State, s.ID)
 	}
 	_, ok := k.Catalog().Lookup("greet")
 	require.True(t, ok)
 	a.RequireStop()
-	require.Equal(t, []string{"dispose b", "dispose a"}, j.take())
-	require.Equal(t, []string{"dispose d"}, defaultJournal.take())
+	require.Equal(t, []string{"dispose b", "dispose a"}, j.Take())
+	require.Equal(t, []string{"dispose d"}, defaultJournal.Take())
 	require.Empty(t, k.Fibers())
 }
 
@@ -142,7 +120,7 @@ func TestStartFailures(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			j := &journal{}
+			j := &kerneltest.Journal{}
 			var k *kernel.Kernel
 			a := app(t, j, tt.src, fx.Populate(&k))
 			err := a.Err()
@@ -164,13 +142,13 @@ func TestStartFailures(t *testing.T) {
 			for i := len(tt.applied) - 1; i >= 0; i-- {
 				want = append(want, "dispose "+tt.applied[i])
 			}
-			require.Equal(t, want, j.take(), "whatever applied before the failure is disposed again")
+			require.Equal(t, want, j.Take(), "whatever applied before the failure is disposed again")
 		})
 	}
 }
 
 func TestAllowPending(t *testing.T) {
-	j := &journal{}
+	j := &kerneltest.Journal{}
 	var l *loader.Loader
 	a := app(t, j, "plugins:\n  - name: consumer\n", kernelfx.AllowPending(), fx.Populate(&l))
 	require.NoError(t, a.Err())
@@ -180,7 +158,7 @@ func TestAllowPending(t *testing.T) {
 }
 
 func TestDuplicateModuleIDFailsTheApp(t *testing.T) {
-	j := &journal{}
+	j := &kerneltest.Journal{}
 	other := kernel.Define("greet", func(*kernel.Context, struct{}) error { return nil })
 	a := app(t, j, "plugins: []\n", kernelfx.Plugin(other))
 	require.ErrorIs(t, a.Err(), kernelfx.ErrDuplicateModule)
@@ -192,7 +170,7 @@ func TestDuplicateModuleIDFailsTheApp(t *testing.T) {
 }
 
 func TestSameModuleFromGroupAndDefaultCatalogIsOne(t *testing.T) {
-	j := &journal{}
+	j := &kerneltest.Journal{}
 	g := greetModule(j)
 	a := fx.New(kernelfx.Module, kernelfx.Plugin(defaultModule), kernelfx.Plugin(g), kernelfx.Plugin(g),
 		kernelfx.YAML([]byte("plugins: [{name: kernelfx-test-default}, {name: greet}]\n")),
@@ -216,7 +194,7 @@ func TestBuildCatalog(t *testing.T) {
 
 func TestWithZapLogsFxEvents(t *testing.T) {
 	core, logs := observer.New(zapcore.InfoLevel)
-	j := &journal{}
+	j := &kerneltest.Journal{}
 	a := fxtest.New(t,
 		kernelfx.Module,
 		kernelfx.WithZap(),

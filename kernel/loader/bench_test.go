@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/cordon-dev/cordon/kernel"
+	"github.com/cordon-dev/cordon/kernel/kerneltest"
 	"github.com/cordon-dev/cordon/kernel/loader"
 )
 
@@ -21,7 +22,7 @@ func composition(n int, greeting string) string {
 
 // quietLoader is newLoader with a no-op logger, so that log output does not dominate timings.
 func quietLoader(b *testing.B) *loader.Loader {
-	k := kernel.New(kernel.WithCatalog(newCatalog(b, &journal{})))
+	k := kernel.New(kernel.WithCatalog(newCatalog(b, &kerneltest.Journal{})))
 	b.Cleanup(func() { _ = k.Close(context.Background()) })
 	return loader.New(k)
 }

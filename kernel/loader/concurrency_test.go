@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/cordon-dev/cordon/kernel/kerneltest"
 	"github.com/cordon-dev/cordon/kernel/loader"
 )
 
@@ -45,7 +46,7 @@ func FuzzDecodeConfig(f *testing.F) {
 	} {
 		f.Add(seed)
 	}
-	j := &journal{}
+	j := &kerneltest.Journal{}
 	greet, _ := newCatalog(f, j).Lookup("greet")
 	f.Fuzz(func(t *testing.T, cfg string) {
 		src := "plugins:\n  - name: greet\n    config:\n" + indent(cfg)

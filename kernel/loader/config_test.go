@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cordon-dev/cordon/kernel"
+	"github.com/cordon-dev/cordon/kernel/kerneltest"
 	"github.com/cordon-dev/cordon/kernel/loader"
 )
 
@@ -48,7 +49,7 @@ func TestApplyRejectsBadConfig(t *testing.T) {
 			if tt.is != nil {
 				require.ErrorIs(t, err, tt.is)
 			}
-			require.Empty(t, j.take(), "nothing may load when a check fails")
+			require.Empty(t, j.Take(), "nothing may load when a check fails")
 			require.Empty(t, l.Entries())
 		})
 	}
@@ -65,7 +66,7 @@ func TestApplyReportsEveryBadEntryAndLoadsNothing(t *testing.T) {
 	require.Error(t, err)
 	require.Contains(t, err.Error(), `entry "greet#2" (greet): config: line 4: unknown key "bogus"`)
 	require.Contains(t, err.Error(), `entry "missing": unknown module`)
-	require.Empty(t, j.take())
+	require.Empty(t, j.Take())
 }
 
 func TestApplyRejectsProgrammaticEntriesWithoutName(t *testing.T) {
@@ -82,7 +83,7 @@ func TestApplyRejectsProgrammaticEntriesWithoutName(t *testing.T) {
 }
 
 func TestDecodeConfig(t *testing.T) {
-	j := &journal{}
+	j := &kerneltest.Journal{}
 	greet, _ := newCatalog(t, j).Lookup("greet")
 	tests := []struct {
 		name string
@@ -126,7 +127,7 @@ func TestApplyProgrammaticConfig(t *testing.T) {
 	e := loader.Entry{Name: "greet"}
 	require.NoError(t, e.Config.Encode(map[string]any{"greeting": "hey"}))
 	require.NoError(t, l.Apply(t.Context(), []loader.Entry{e}))
-	require.Equal(t, []string{"apply greet hey"}, j.take())
+	require.Equal(t, []string{"apply greet hey"}, j.Take())
 
 	bad := loader.Entry{Name: "greet"}
 	require.NoError(t, bad.Config.Encode(map[string]any{"foo": 1}))

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -34,27 +33,6 @@ func (c greetConfig) Validate() error {
 	return nil
 }
 
-// journal records applies and disposals of the test modules, as "apply <entry> <greeting>" and
-// "dispose <entry>".
-type journal struct {
-	mu    sync.Mutex
-	lines []string
-}
-
-func (j *journal) add(format string, args ...any) {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	j.lines = append(j.lines, fmt.Sprintf(format, args...))
-}
-
-func (j *journal) take() []string {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	out := j.lines
-	j.lines = nil
-	return out
-}
-
 // svc is a toy service that "consumer" injects and "provider" provides.
 var svc = kernel.NewService[string]("svc")
 
@@ -78,19 +56,19 @@ var provider = kernel.Define("provider", func(kc *kernel.Context, cfg providerCo
 })
 
 // newCatalog returns a catalog of toy modules that write to j.
-func newCatalog(t testing.TB, j *journal) *kernel.Catalog {
+func newCatalog(t testing.TB, j *kerneltest.Journal) *kernel.Catalog {
 	t.Helper()
 	greet := kernel.Define("greet", func(kc *kernel.Context, cfg greetConfig) error {
 		entry := kc.Fiber().Entry()
 		if cfg.Fail {
-			j.add("fail %s", entry)
+			j.Add("fail %s", entry)
 			return errors.New("greet refused to start")
 		}
-		j.add("apply %s %s", entry, cfg.Greeting)
-		return kc.OnDispose(func(context.Context) error { j.add("dispose %s", entry); return nil })
+		j.Add("apply %s %s", entry, cfg.Greeting)
+		return kc.OnDispose(func(context.Context) error { j.Add("dispose %s", entry); return nil })
 	})
 	bare := kernel.Module{ID: "bare", Apply: func(kc *kernel.Context, _ any) error {
-		j.add("apply %s", kc.Fiber().Entry())
+		j.Add("apply %s", kc.Fiber().Entry())
 		return nil
 	}}
 	consumer := kernel.Define("consumer", func(kc *kernel.Context, cfg greetConfig) error {
@@ -100,7 +78,7 @@ func newCatalog(t testing.TB, j *journal) *kernel.Catalog {
 		if v := svc.Must(kc); v == "poison" {
 			return fmt.Errorf("consumer refused service value %q", v)
 		}
-		j.add("consume %s %s", kc.Fiber().Entry(), svc.Must(kc))
+		j.Add("consume %s %s", kc.Fiber().Entry(), svc.Must(kc))
 		return nil
 	}, svc.Dep())
 	decider := kernel.Define("decider", func(kc *kernel.Context, cfg deciderConfig) error {
@@ -115,9 +93,9 @@ func newCatalog(t testing.TB, j *journal) *kernel.Catalog {
 }
 
 // newLoader returns a loader over a test kernel with the toy catalog.
-func newLoader(t testing.TB) (*loader.Loader, *journal) {
+func newLoader(t testing.TB) (*loader.Loader, *kerneltest.Journal) {
 	t.Helper()
-	j := &journal{}
+	j := &kerneltest.Journal{}
 	k := kerneltest.NewKernel(t, kernel.WithCatalog(newCatalog(t, j)))
 	return loader.New(k), j
 }

@@ -68,7 +68,7 @@ func TestApplyReconciles(t *testing.T) {
 	}
 	for _, s := range steps {
 		require.NoError(t, l.Apply(t.Context(), parse(t, s.src)), s.name)
-		require.Equal(t, s.want, j.take(), s.name)
+		require.Equal(t, s.want, j.Take(), s.name)
 	}
 	require.Empty(t, l.Status())
 }
@@ -118,12 +118,12 @@ func TestApplyIsTransactional(t *testing.T) {
 			l, j := newLoader(t)
 			require.NoError(t, l.Apply(t.Context(), parse(t, start)))
 			before := l.Entries()
-			j.take()
+			j.Take()
 			err := l.Apply(t.Context(), parse(t, tt.src))
 			require.EqualError(t, err, tt.wantErr)
 			var ee *loader.EntryError
 			require.ErrorAs(t, err, &ee)
-			require.Equal(t, tt.want, j.take())
+			require.Equal(t, tt.want, j.Take())
 			require.Equal(t, before, l.Entries(), "the applied composition is the previous one")
 			for _, s := range l.Status() {
 				require.Equal(t, "active", s.State, s.ID)
@@ -159,9 +159,9 @@ func TestApplyFailsWhenADependentFails(t *testing.T) {
 			l, j := newLoader(t)
 			require.NoError(t, l.Apply(t.Context(), parse(t, tt.start)))
 			before := l.Status()
-			j.take()
+			j.Take()
 			require.EqualError(t, l.Apply(t.Context(), parse(t, tt.next)), tt.wantErr)
-			require.Equal(t, tt.want, j.take())
+			require.Equal(t, tt.want, j.Take())
 			require.Equal(t, before, l.Status())
 		})
 	}
@@ -170,12 +170,12 @@ func TestApplyFailsWhenADependentFails(t *testing.T) {
 func TestApplyCancelledContextChangesNothing(t *testing.T) {
 	l, j := newLoader(t)
 	require.NoError(t, l.Apply(t.Context(), parse(t, "plugins: [{id: a, name: greet}]")))
-	j.take()
+	j.Take()
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	err := l.Apply(ctx, parse(t, "plugins: [{id: b, name: greet}]"))
 	require.ErrorIs(t, err, context.Canceled)
-	require.Empty(t, j.take())
+	require.Empty(t, j.Take())
 	require.NotNil(t, l.Fiber("a"))
 }
 
@@ -190,7 +190,7 @@ func TestAuditReportsPendingAndFailed(t *testing.T) {
 	require.Equal(t, []string{"svc"}, ae.Pending[0].Missing)
 
 	require.NoError(t, l.Apply(t.Context(), parse(t, "plugins: [{name: consumer}, {name: provider}]")))
-	require.Equal(t, []string{"consume consumer value"}, j.take(), "the pending entry activated when its service came")
+	require.Equal(t, []string{"consume consumer value"}, j.Take(), "the pending entry activated when its service came")
 	require.NoError(t, l.Audit())
 
 	// A dependent that fails when a provider arrives from outside the loader: the audit reports it.
@@ -290,6 +290,6 @@ func TestApplyReloadsAnInstanceThatWasDisposedOutsideTheLoader(t *testing.T) {
 	require.Equal(t, "disposed", l.Status()[0].State)
 	require.Error(t, l.Audit(), "a disposed entry is not active")
 	require.NoError(t, l.Apply(t.Context(), parse(t, src)))
-	require.Equal(t, []string{"apply a hello", "dispose a", "apply a hello"}, j.take())
+	require.Equal(t, []string{"apply a hello", "dispose a", "apply a hello"}, j.Take())
 	require.NoError(t, l.Audit())
 }
