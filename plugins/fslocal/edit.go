@@ -26,7 +26,7 @@ func (p *Provider) EditText(ctx context.Context, t fs.Target, req fs.EditRequest
 	if err := checkKey(t); err != nil {
 		return fs.EditOutcome{}, err
 	}
-	release, err := p.locks.acquire(ctx, t.Key, fs.VerbEdit)
+	release, err := p.lockTarget(ctx, t.Key, fs.VerbEdit)
 	if err != nil {
 		return fs.EditOutcome{}, err
 	}

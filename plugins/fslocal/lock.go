@@ -29,6 +29,6 @@ func (l *lockTable) acquire(ctx context.Context, key fs.TargetKey, verb string) 
 // len reports how many keys are held or awaited.
 func (l *lockTable) len() int { return l.t.Len() }
 
-// lockCount reports how many target keys currently have a mutation running or
+// lockCount reports how many target keys (and their directories) currently have a mutation running or
 // queued (tests assert it is 0 after success, failure and cancellation).
-func (p *Provider) lockCount() int { return p.locks.len() }
+func (p *Provider) lockCount() int { return p.locks.len() + p.dirLocks.len() }

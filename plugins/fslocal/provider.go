@@ -56,6 +56,7 @@ type Provider struct {
 	diffBasisMaxBytes int64
 	log               *zap.Logger
 	locks             lockTable
+	dirLocks          lockTable
 
 	afterBytesStat func(fs.Target) // test hook: runs after the ReadBytes stat preflight
 }

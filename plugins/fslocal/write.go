@@ -29,7 +29,7 @@ func (p *Provider) WriteText(ctx context.Context, t fs.Target, content string, i
 	if err := checkKey(t); err != nil {
 		return fs.WriteOutcome{}, err
 	}
-	release, err := p.locks.acquire(ctx, t.Key, fs.VerbWrite)
+	release, err := p.lockTarget(ctx, t.Key, fs.VerbWrite)
 	if err != nil {
 		return fs.WriteOutcome{}, err
 	}
