@@ -1,8 +1,8 @@
 // bench.mjs compares `harness serve` with @modelcontextprotocol/server-filesystem (both over stdio, both
 // driven by the same official TypeScript SDK client): N calls of reading a 2,000-line file and N calls of
 // editing one line of it, sequentially, after a warm-up. It prints calls/s for each server and the ratio,
-// then the client-side ceiling (a no-work server replaying Cordon's recorded responses, e2e/replay.mjs)
-// and the start-up time of `harness serve` (spawn to `initialize` + `tools/list` answered).
+// then the client-side ceilings (a no-work server replaying each server's recorded responses,
+// e2e/replay.mjs) and the start-up time of `harness serve` (spawn to `initialize` + `tools/list` answered).
 //
 // Usage: node e2e/bench.mjs [--calls 500] [--startups 20]
 //        HARNESS=/path/to/harness node e2e/bench.mjs
@@ -52,15 +52,18 @@ function cpuMs(pid) {
 }
 
 /**
- * measure runs fn(i) for WARMUP + n iterations and returns calls per second over the last n and the
- * server's CPU time per call (a figure that a busy machine distorts less than wall time).
+ * measure runs fn(i) for WARMUP + n iterations and returns, over the last n: calls per second, the
+ * server's CPU time per call (a figure that a busy machine distorts less than wall time) and this
+ * client's CPU time per call (all its threads: parsing and validating the responses).
  */
 async function measure(pid, n, fn) {
   for (let i = 0; i < WARMUP; i++) await fn(i);
   const c0 = cpuMs(pid);
+  const u0 = process.cpuUsage();
   const t0 = performance.now();
   for (let i = 0; i < n; i++) await fn(WARMUP + i);
-  return { rate: n / ((performance.now() - t0) / 1000), cpu: (cpuMs(pid) - c0) / n };
+  const u = process.cpuUsage(u0);
+  return { rate: n / ((performance.now() - t0) / 1000), cpu: (cpuMs(pid) - c0) / n, client: (u.user + u.system) / 1000 / n };
 }
 
 // The edited line toggles between two spellings so every call changes exactly one line.
@@ -91,14 +94,16 @@ async function benchCordon(bin) {
   }
 }
 
-// benchReplay drives e2e/replay.mjs, which answers with Cordon's recorded responses and does no work.
-async function benchReplay(recording) {
+// benchReplay drives e2e/replay.mjs, which answers with a server's recorded responses and does no
+// work; the calls use the recorded tool names so the client validates them as it did live.
+async function benchReplay(recording, names) {
   const replay = fileURLToPath(new URL("./replay.mjs", import.meta.url));
   const { client, transport } = await connect(process.execPath, [replay, recording]);
   try {
-    const read = await measure(transport.pid, CALLS, () => expectOk(client.callTool({ name: "read", arguments: { file_path: "x" } }), "read"));
+    await client.listTools(); // as live: the client caches the output schemas
+    const read = await measure(transport.pid, CALLS, () => expectOk(client.callTool({ name: names.read, arguments: { file_path: "x" } }), names.read));
     const edit = await measure(transport.pid, CALLS, (i) =>
-      expectOk(client.callTool({ name: "edit", arguments: { file_path: "x", old_string: spell(i), new_string: spell(i + 1) } }), "edit"));
+      expectOk(client.callTool({ name: names.edit, arguments: { file_path: "x", old_string: spell(i), new_string: spell(i + 1) } }), names.edit));
     return { read, edit };
   } finally {
     await client.close();
@@ -114,7 +119,17 @@ async function benchPeer() {
     const read = await measure(transport.pid, CALLS, () => expectOk(client.callTool({ name: "read_text_file", arguments: { path: file } }), "read_text_file"));
     const edit = await measure(transport.pid, CALLS, (i) =>
       expectOk(client.callTool({ name: "edit_file", arguments: { path: file, edits: [{ oldText: spell(i), newText: spell(i + 1) }] } }), "edit_file"));
-    return { read, edit };
+    const n = WARMUP + CALLS;
+    const recorded = {
+      tools: (await client.listTools()).tools,
+      results: {
+        read_text_file: await expectOk(client.callTool({ name: "read_text_file", arguments: { path: file } }), "read_text_file"),
+        edit_file: await expectOk(client.callTool({ name: "edit_file", arguments: { path: file, edits: [{ oldText: spell(n), newText: spell(n + 1) }] } }), "edit_file"),
+      },
+    };
+    const recording = join(dir, "recorded.json");
+    writeFileSync(recording, JSON.stringify(recorded));
+    return { read, edit, recording };
   } finally {
     await client.close();
   }
@@ -139,16 +154,20 @@ async function startup(bin) {
 const bin = harnessBinary();
 const cordon = await benchCordon(bin);
 const peer = await benchPeer();
-const ceiling = await benchReplay(cordon.recording);
+const ceiling = await benchReplay(cordon.recording, { read: "read", edit: "edit" });
+const peerCeiling = await benchReplay(peer.recording, { read: "read_text_file", edit: "edit_file" });
 const f = (x, d = 0) => x.toFixed(d).padStart(8);
 console.log(`calls: ${CALLS} sequential per operation (after ${WARMUP} warm-up), file: ${LINES} lines, load average: ${loadavg()}`);
-console.log(`operation   cordon calls/s  server-filesystem calls/s   ratio   server CPU ms/call: cordon  server-filesystem`);
+console.log(`operation   cordon calls/s  server-filesystem calls/s   ratio   server CPU ms/call: cordon  peer   client CPU ms/call: cordon  peer`);
 for (const op of ["read", "edit"]) {
   console.log(`${op.padEnd(10)} ${f(cordon[op].rate)}        ${f(peer[op].rate)}              ${(cordon[op].rate / peer[op].rate).toFixed(2).padStart(6)}x` +
-    `                   ${f(cordon[op].cpu, 2)}  ${f(peer[op].cpu, 2)}`);
+    `                   ${f(cordon[op].cpu, 2)} ${f(peer[op].cpu, 2)}                ${f(cordon[op].client, 2)} ${f(peer[op].client, 2)}`);
 }
-console.log(`client ceiling: a no-work server replaying Cordon's exact responses (e2e/replay.mjs) reaches ` +
-  ["read", "edit"].map((op) => `${op} ${ceiling[op].rate.toFixed(0)} calls/s (${(ceiling[op].rate / peer[op].rate).toFixed(2)}x the peer)`).join(", "));
+// The ceilings: e2e/replay.mjs does no work, so its rate is bounded by the client alone.
+const ceilingLine = (who, c) => `client ceiling, a no-work server replaying ${who} exact responses (e2e/replay.mjs): ` +
+  ["read", "edit"].map((op) => `${op} ${c[op].rate.toFixed(0)} calls/s (${(c[op].rate / peer[op].rate).toFixed(2)}x the peer; client CPU ${c[op].client.toFixed(2)} ms/call)`).join(", ");
+console.log(ceilingLine("Cordon's", ceiling));
+console.log(ceilingLine("server-filesystem's", peerCeiling));
 const s = await startup(bin);
 console.log(`harness serve start -> initialize + tools/list answered (node client, ${STARTUPS} runs): ` +
   `median ${s.median.toFixed(1)} ms, min ${s.min.toFixed(1)} ms, max ${s.max.toFixed(1)} ms; server CPU median ${s.cpu.toFixed(0)} ms`);

@@ -49,6 +49,15 @@ func benchRun(b *testing.B, line func(i int) string) {
 	}
 }
 
+// spell is the edited line of the 2,000-line file: it toggles between two spellings so every call
+// changes exactly one line.
+func spell(i int) string {
+	if i%2 == 0 {
+		return "line 01000 abcdefghij"
+	}
+	return "line 01000 ABCDEFGHIJ"
+}
+
 // errorScan counts failed result lines without keeping the output.
 type errorScan struct{ failed int }
 
@@ -65,12 +74,6 @@ func BenchmarkRunRead2000(b *testing.B) {
 
 // BenchmarkRunEdit2000 edits one line of a 2,000-line file per call.
 func BenchmarkRunEdit2000(b *testing.B) {
-	spell := func(i int) string {
-		if i%2 == 0 {
-			return "line 01000 abcdefghij"
-		}
-		return "line 01000 ABCDEFGHIJ"
-	}
 	benchRun(b, func(i int) string {
 		return fmt.Sprintf(`{"id":1,"tool":"edit","args":{"file_path":"$P","old_string":%q,"new_string":%q}}`, spell(i), spell(i+1))
 	})

@@ -6,6 +6,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/cordon-dev/cordon/cmd/harness/app"
@@ -15,6 +17,20 @@ import (
 // transport over pipes, driven by a minimal JSON-RPC client (one request in flight, responses only
 // scanned), so nearly all the measured CPU is the server's: the call and the MCP/JSON-RPC encoding.
 func BenchmarkServeRead2000(b *testing.B) {
+	benchServe(b, func(int) string { return `{"name":"read","arguments":{"file_path":"$P"}}` })
+}
+
+// BenchmarkServeEdit2000 edits one line of a 2,000-line file per call through `serve` in process
+// (after one read, so the observation policy allows the edits).
+func BenchmarkServeEdit2000(b *testing.B) {
+	benchServe(b, func(i int) string {
+		return fmt.Sprintf(`{"name":"edit","arguments":{"file_path":"$P","old_string":%q,"new_string":%q}}`, spell(i), spell(i+1))
+	})
+}
+
+// benchServe drives `serve` over pipes with one tools/call per iteration; params(i) is the call's
+// params object with $P standing for the 2,000-line file's path. A read is sent first, untimed.
+func benchServe(b *testing.B, params func(i int) string) {
 	dir := b.TempDir()
 	p := bigFile(b, dir)
 	inR, inW := io.Pipe()
@@ -49,11 +65,17 @@ func BenchmarkServeRead2000(b *testing.B) {
 	send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"0"}}}`)
 	recv()
 	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	call := fmt.Sprintf(`{"jsonrpc":"2.0","id":%%d,"method":"tools/call","params":{"name":"read","arguments":{"file_path":%q}}}`, p)
+	quoted := strconv.Quote(p)
+	call := func(id int, params string) string {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":%s}`, id,
+			strings.ReplaceAll(params, `"$P"`, quoted))
+	}
+	send(call(1, `{"name":"read","arguments":{"file_path":"$P"}}`))
+	recv()
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := range b.N {
-		send(fmt.Sprintf(call, i+1))
+		send(call(i+2, params(i)))
 		resp := recv()
 		if i == 0 && !bytes.Contains(resp, []byte(`"structuredContent":{"path":`)) ||
 			bytes.Contains(resp[max(len(resp)-64, 0):], []byte(`"isError":true`)) { // isError comes last
