@@ -1,0 +1,63 @@
+package sandbox
+
+import (
+	"fmt"
+
+	"github.com/cordon-dev/cordon/plugins/fs"
+)
+
+// Modes lists every sandbox mode, narrow to wide (spec sandbox 1.1, SANDBOX_MODES).
+var Modes = []fs.SandboxMode{fs.SandboxReadOnly, fs.SandboxWorkspaceWrite, fs.SandboxDangerFullAccess}
+
+// EscalationTargets is the closed enum the write and edit schemas advertise for
+// sandbox_permissions (ESCALATION_TARGETS): read-only is the floor, nothing escalates to it.
+var EscalationTargets = []fs.SandboxMode{fs.SandboxWorkspaceWrite, fs.SandboxDangerFullAccess}
+
+// ValidMode reports whether m is one of Modes.
+func ValidMode(m fs.SandboxMode) bool {
+	for _, x := range Modes {
+		if m == x {
+			return true
+		}
+	}
+	return false
+}
+
+// Wider returns the modes strictly wider than effective (WIDER_MODES); an unknown mode and
+// danger-full-access have none.
+func Wider(effective fs.SandboxMode) []fs.SandboxMode {
+	switch effective {
+	case fs.SandboxReadOnly:
+		return []fs.SandboxMode{fs.SandboxWorkspaceWrite, fs.SandboxDangerFullAccess}
+	case fs.SandboxWorkspaceWrite:
+		return []fs.SandboxMode{fs.SandboxDangerFullAccess}
+	}
+	return nil
+}
+
+// IsWider reports whether requested is strictly wider than effective.
+func IsWider(requested, effective fs.SandboxMode) bool {
+	for _, m := range Wider(effective) {
+		if m == requested {
+			return true
+		}
+	}
+	return false
+}
+
+// Subjects of the escalation texts: fs tools speak of an operation, shell tools of a command.
+const (
+	SubjectOperation = "operation"
+	SubjectCommand   = "command"
+)
+
+// DenialMarker is the model-facing marker of a sandbox denial under mode (spec sandbox 3.7).
+func DenialMarker(mode fs.SandboxMode) string {
+	return fmt.Sprintf("[sandbox: file access denied under %s mode]", mode)
+}
+
+// EscalationHint is the same-turn escalation hint that follows a denial marker.
+func EscalationHint(subject string) string {
+	return "[sandbox: escalation available — retry this exact " + subject +
+		" once with sandbox_permissions (the narrowest wider mode that suffices) + justification; the approval prompt asks the user]"
+}
