@@ -1,0 +1,29 @@
+package sandbox
+
+import (
+	"github.com/cordon-dev/cordon/kernel"
+	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/tools"
+)
+
+// PolicyService is the ctx.sandboxPolicy seam ("sandboxPolicy"), provided by the "sandbox-policy"
+// plugin: the single owner of the deployment default mode, the fallback workspace root, the
+// per-session override and per-call resolution (spec sandbox 4).
+var PolicyService = kernel.NewService[Policy]("sandboxPolicy")
+
+// Policy resolves the execution policy of one confined call.
+type Policy interface {
+	// DefaultMode is the configured deployment default mode.
+	DefaultMode() fs.SandboxMode
+	// WorkspaceRoot is the absolute configured fallback workspace root.
+	WorkspaceRoot() string
+	// Resolve returns the execution policy of one call. session nil means an agentless call
+	// (no SessionID, the configured root); explicit "" means no explicit mode, so the session
+	// override, else DefaultMode, applies. WorkspaceRoot is canonicalized on every call.
+	Resolve(session *tools.Session, explicit fs.SandboxMode) fs.SandboxPolicy
+	// OverrideOf returns the session's override mode, if one was set.
+	OverrideOf(session *tools.Session) (fs.SandboxMode, bool)
+	// SetMode records a session override (the reference's sandbox/mode event); an unknown mode is
+	// refused.
+	SetMode(session *tools.Session, mode fs.SandboxMode) error
+}
