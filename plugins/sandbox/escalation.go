@@ -1,0 +1,117 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/tools"
+)
+
+// The kinds of an escalation failure. Match them with errors.Is; the model sees only the
+// *EscalationError's message (escalation failures carry no code, spec sandbox 1.6).
+var (
+	// ErrNotWider: the requested mode is not strictly wider than the call's effective mode
+	// (the same mode and unknown strings included). Nobody was asked.
+	ErrNotWider = errors.New("sandbox escalation not strictly wider")
+	// ErrNoApprovalService: no approval service is composed.
+	ErrNoApprovalService = errors.New("sandbox escalation without an approval service")
+	// ErrNoAgent: the call has no agent session to route the ask through.
+	ErrNoAgent = errors.New("sandbox escalation without an agent")
+	// ErrEscalationRejected: the user rejected the escalation.
+	ErrEscalationRejected = errors.New("sandbox escalation rejected")
+	// ErrEscalationCancelled: the ask was cancelled.
+	ErrEscalationCancelled = errors.New("sandbox escalation cancelled")
+	// ErrEscalationUnavailable: no approval channel could answer.
+	ErrEscalationUnavailable = errors.New("sandbox escalation unavailable")
+	// ErrUnknownOutcome: the approver returned an outcome outside the closed vocabulary.
+	ErrUnknownOutcome = errors.New("sandbox escalation: unknown approval outcome")
+)
+
+// EscalationError is a failed escalation: Kind is one of the Err* kinds above, Message the exact
+// model-facing text.
+type EscalationError struct {
+	Kind    error
+	Message string
+}
+
+// Error returns the model-facing message.
+func (e *EscalationError) Error() string { return e.Message }
+
+// Unwrap returns the kind, so errors.Is(err, ErrEscalationRejected) holds.
+func (e *EscalationError) Unwrap() error { return e.Kind }
+
+func escalationError(kind error, format string, args ...any) error {
+	return &EscalationError{Kind: kind, Message: fmt.Sprintf(format, args...)}
+}
+
+// EscalationRequest is one sandbox_permissions request as ApproveEscalation judges it.
+type EscalationRequest struct {
+	// Requested is the requested target mode: untrusted, so any string (an unknown one is
+	// "not strictly wider").
+	Requested fs.SandboxMode
+	// Justification is the model's one sentence, quoted verbatim in the approval reason.
+	Justification string
+	// Effective is the call's standing mode (session override, else the deployment default).
+	Effective fs.SandboxMode
+	// Subject is the noun of the escalated action: SubjectOperation (fs) or SubjectCommand (shell).
+	Subject string
+}
+
+// EscalationApproval holds what the calling tool knows about the approval route.
+type EscalationApproval struct {
+	// Approver is the composed approval service; nil when none is composed.
+	Approver tools.Approver
+	// Session is the calling agent's session; nil for a call without an agent.
+	Session *tools.Session
+	// ToolName and CallID identify the call the approval prompt is about.
+	ToolName string
+	CallID   string
+}
+
+// EscalationReason is the approval reason of an escalation to requested (the audit text).
+func EscalationReason(requested fs.SandboxMode, justification string) string {
+	return "escalate sandbox to " + string(requested) + ": " + justification
+}
+
+// ApproveEscalation resolves a sandbox escalation before anything executes, in a fixed,
+// fail-closed order (spec sandbox 3.4): the request must strictly widen the effective mode
+// (checked without asking anyone), an approval service must be composed, the call must have an
+// agent, and then the approver is asked exactly once with the reason
+// "escalate sandbox to <requested>: <justification>". It returns the granted mode for exactly
+// this call on allowed-once and an *EscalationError with the verbatim text for every other
+// path. An error returned by the approver itself (for example an approval service refusing to
+// ask) is returned unchanged. ctx rides the ask (its cancellation is the request's signal).
+func ApproveEscalation(ctx context.Context, req EscalationRequest, approval EscalationApproval) (fs.SandboxMode, error) {
+	mode := req.Requested
+	if !IsWider(mode, req.Effective) {
+		return "", escalationError(ErrNotWider, `sandbox escalation to "%s" is not strictly wider than this call's current "%s" mode`, string(mode), string(req.Effective))
+	}
+	if approval.Approver == nil {
+		return "", escalationError(ErrNoApprovalService, `sandbox escalation to "%s" requires approval, but no approval service is composed`, string(mode))
+	}
+	if approval.Session == nil {
+		return "", escalationError(ErrNoAgent, `sandbox escalation to "%s" requires approval, but the call has no agent to route it through`, string(mode))
+	}
+	outcome, err := approval.Approver.Request(ctx, tools.ApprovalRequest{
+		Session:  approval.Session,
+		ToolName: approval.ToolName,
+		CallID:   approval.CallID,
+		Reason:   EscalationReason(mode, req.Justification),
+	})
+	if err != nil {
+		return "", err
+	}
+	switch outcome {
+	case tools.AllowedOnce:
+		return mode, nil
+	case tools.Rejected:
+		return "", escalationError(ErrEscalationRejected, `the user rejected escalating this %s to "%s"`, req.Subject, string(mode))
+	case tools.Cancelled:
+		return "", escalationError(ErrEscalationCancelled, `approval for escalating to "%s" was cancelled`, string(mode))
+	case tools.Unavailable:
+		return "", escalationError(ErrEscalationUnavailable, `sandbox escalation to "%s" requires approval, but no approval channel is available`, string(mode))
+	}
+	return "", escalationError(ErrUnknownOutcome, `unexpected approval outcome "%s"`, string(outcome))
+}

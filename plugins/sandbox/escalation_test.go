@@ -1,0 +1,202 @@
+package sandbox_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/sandbox"
+	"github.com/cordon-dev/cordon/plugins/tools"
+)
+
+// fixedApprover records every request and answers with a fixed outcome (or error).
+type fixedApprover struct {
+	outcome tools.ApprovalOutcome
+	err     error
+	seen    []tools.ApprovalRequest
+	ctxs    []context.Context
+}
+
+func (a *fixedApprover) Request(ctx context.Context, req tools.ApprovalRequest) (tools.ApprovalOutcome, error) {
+	a.seen = append(a.seen, req)
+	a.ctxs = append(a.ctxs, ctx)
+	return a.outcome, a.err
+}
+
+func escalationReq(over func(*sandbox.EscalationRequest)) sandbox.EscalationRequest {
+	r := sandbox.EscalationRequest{
+		Requested:     fs.SandboxWorkspaceWrite,
+		Justification: "the user asked to write in the workspace",
+		Effective:     fs.SandboxReadOnly,
+		Subject:       sandbox.SubjectCommand,
+	}
+	if over != nil {
+		over(&r)
+	}
+	return r
+}
+
+func ingredients(a tools.Approver, s *tools.Session) sandbox.EscalationApproval {
+	return sandbox.EscalationApproval{Approver: a, Session: s, ToolName: "bash", CallID: "call-1"}
+}
+
+// escalation.spec.ts "grants: returns the requested mode, asking through the approver with the
+// audit reason".
+func TestApproveEscalationGrants(t *testing.T) {
+	a := &fixedApprover{outcome: tools.AllowedOnce}
+	s := tools.NewSession("s1")
+	type key struct{}
+	ctx := context.WithValue(context.Background(), key{}, "signal")
+	got, err := sandbox.ApproveEscalation(ctx, escalationReq(nil), ingredients(a, s))
+	require.NoError(t, err)
+	assert.Equal(t, fs.SandboxWorkspaceWrite, got)
+	require.Len(t, a.seen, 1, "asked exactly once")
+	assert.Equal(t, tools.ApprovalRequest{
+		Session: s, ToolName: "bash", CallID: "call-1",
+		Reason: "escalate sandbox to workspace-write: the user asked to write in the workspace",
+	}, a.seen[0])
+	assert.Equal(t, "signal", a.ctxs[0].Value(key{}), "the ask rides the caller's context")
+}
+
+// escalation.spec.ts "a non-widening request fails closed with its own text and never asks".
+func TestApproveEscalationNotWider(t *testing.T) {
+	cases := []struct {
+		requested, effective fs.SandboxMode
+		text                 string
+	}{
+		{fs.SandboxReadOnly, fs.SandboxReadOnly, `sandbox escalation to "read-only" is not strictly wider than this call's current "read-only" mode`},
+		{fs.SandboxWorkspaceWrite, fs.SandboxWorkspaceWrite, `sandbox escalation to "workspace-write" is not strictly wider than this call's current "workspace-write" mode`},
+		{fs.SandboxWorkspaceWrite, fs.SandboxDangerFullAccess, `sandbox escalation to "workspace-write" is not strictly wider than this call's current "danger-full-access" mode`},
+		{fs.SandboxDangerFullAccess, fs.SandboxDangerFullAccess, `sandbox escalation to "danger-full-access" is not strictly wider than this call's current "danger-full-access" mode`},
+		{fs.SandboxReadOnly, fs.SandboxWorkspaceWrite, `sandbox escalation to "read-only" is not strictly wider than this call's current "workspace-write" mode`},
+		{"yolo", fs.SandboxReadOnly, `sandbox escalation to "yolo" is not strictly wider than this call's current "read-only" mode`},
+		{fs.SandboxDangerFullAccess, "bogus", `sandbox escalation to "danger-full-access" is not strictly wider than this call's current "bogus" mode`},
+	}
+	for _, c := range cases {
+		a := &fixedApprover{outcome: tools.AllowedOnce}
+		// Even without an approver or an agent the widening check comes first.
+		for _, in := range []sandbox.EscalationApproval{ingredients(a, tools.NewSession("s")), {}} {
+			got, err := sandbox.ApproveEscalation(context.Background(), escalationReq(func(r *sandbox.EscalationRequest) {
+				r.Requested, r.Effective = c.requested, c.effective
+			}), in)
+			require.Error(t, err)
+			assert.Equal(t, c.text, err.Error())
+			assert.ErrorIs(t, err, sandbox.ErrNotWider)
+			assert.Empty(t, got)
+		}
+		assert.Empty(t, a.seen, "never asks")
+	}
+}
+
+// escalation.spec.ts "a missing approval service and an agent-less call each fail closed with
+// distinct text" (in that order: the service check comes first).
+func TestApproveEscalationMissingRoute(t *testing.T) {
+	_, err := sandbox.ApproveEscalation(context.Background(), escalationReq(nil), ingredients(nil, tools.NewSession("s")))
+	require.Error(t, err)
+	assert.Equal(t, `sandbox escalation to "workspace-write" requires approval, but no approval service is composed`, err.Error())
+	assert.ErrorIs(t, err, sandbox.ErrNoApprovalService)
+
+	_, err = sandbox.ApproveEscalation(context.Background(), escalationReq(nil), ingredients(nil, nil))
+	assert.ErrorIs(t, err, sandbox.ErrNoApprovalService, "no service wins over no agent")
+
+	a := &fixedApprover{outcome: tools.AllowedOnce}
+	_, err = sandbox.ApproveEscalation(context.Background(), escalationReq(nil), ingredients(a, nil))
+	require.Error(t, err)
+	assert.Equal(t, `sandbox escalation to "workspace-write" requires approval, but the call has no agent to route it through`, err.Error())
+	assert.ErrorIs(t, err, sandbox.ErrNoAgent)
+	assert.Empty(t, a.seen)
+}
+
+// escalation.spec.ts "maps each non-grant outcome to its distinct verbatim text (subject in the
+// rejection)".
+func TestApproveEscalationOutcomes(t *testing.T) {
+	cases := []struct {
+		outcome tools.ApprovalOutcome
+		subject string
+		kind    error
+		text    string
+	}{
+		{tools.Rejected, sandbox.SubjectOperation, sandbox.ErrEscalationRejected, `the user rejected escalating this operation to "workspace-write"`},
+		{tools.Rejected, sandbox.SubjectCommand, sandbox.ErrEscalationRejected, `the user rejected escalating this command to "workspace-write"`},
+		{tools.Cancelled, sandbox.SubjectCommand, sandbox.ErrEscalationCancelled, `approval for escalating to "workspace-write" was cancelled`},
+		{tools.Unavailable, sandbox.SubjectCommand, sandbox.ErrEscalationUnavailable, `sandbox escalation to "workspace-write" requires approval, but no approval channel is available`},
+	}
+	for _, c := range cases {
+		a := &fixedApprover{outcome: c.outcome}
+		got, err := sandbox.ApproveEscalation(context.Background(), escalationReq(func(r *sandbox.EscalationRequest) { r.Subject = c.subject }), ingredients(a, tools.NewSession("s")))
+		require.Error(t, err, c.outcome)
+		assert.Equal(t, c.text, err.Error())
+		assert.ErrorIs(t, err, c.kind)
+		var ee *sandbox.EscalationError
+		require.ErrorAs(t, err, &ee)
+		assert.Empty(t, got)
+		assert.Len(t, a.seen, 1)
+		_, coded := err.(tools.Coded)
+		assert.False(t, coded, "escalation failures carry no code")
+	}
+}
+
+// escalation.spec.ts "an outcome outside the closed union trips the exhaustiveness guard".
+func TestApproveEscalationUnknownOutcome(t *testing.T) {
+	a := &fixedApprover{outcome: "bogus"}
+	got, err := sandbox.ApproveEscalation(context.Background(), escalationReq(nil), ingredients(a, tools.NewSession("s")))
+	require.ErrorIs(t, err, sandbox.ErrUnknownOutcome)
+	assert.Empty(t, got)
+}
+
+// An approver's own failure (e.g. an approval service refusing to ask) propagates unchanged.
+func TestApproveEscalationApproverError(t *testing.T) {
+	boom := errors.New("approval.request() outside an open turn")
+	a := &fixedApprover{outcome: tools.AllowedOnce, err: boom}
+	got, err := sandbox.ApproveEscalation(context.Background(), escalationReq(nil), ingredients(a, tools.NewSession("s")))
+	assert.Same(t, boom, err)
+	assert.Empty(t, got)
+}
+
+// The ladder: every (requested, effective) pair of known modes is granted exactly when it
+// widens, with danger-full-access reachable from both confined modes.
+func TestApproveEscalationLadder(t *testing.T) {
+	for _, eff := range sandbox.Modes {
+		for _, req := range sandbox.Modes {
+			a := &fixedApprover{outcome: tools.AllowedOnce}
+			got, err := sandbox.ApproveEscalation(context.Background(), sandbox.EscalationRequest{Requested: req, Justification: "j", Effective: eff, Subject: sandbox.SubjectOperation}, ingredients(a, tools.NewSession("s")))
+			if sandbox.IsWider(req, eff) {
+				require.NoError(t, err)
+				assert.Equal(t, req, got)
+			} else {
+				assert.ErrorIs(t, err, sandbox.ErrNotWider)
+			}
+		}
+	}
+}
+
+// escalation.spec.ts validateEscalationArgs: accepts neither field or both with a non-empty
+// justification; rejects one without the other and a blank justification, in order.
+func TestValidateEscalationArgs(t *testing.T) {
+	str := func(s string) *string { return &s }
+	assert.NoError(t, sandbox.ValidateEscalationArgs(nil, nil))
+	assert.NoError(t, sandbox.ValidateEscalationArgs(str("workspace-write"), str("because the workspace needs it")))
+	assert.NoError(t, sandbox.ValidateEscalationArgs(str("bogus"), str(" x ")), "the mode is judged later")
+	cases := []struct {
+		p, j *string
+		want error
+		text string
+	}{
+		{str("workspace-write"), nil, sandbox.ErrEscalationNoJustification, "invalid escalation: sandbox_permissions requires a justification"},
+		{nil, str("orphan reason"), sandbox.ErrEscalationNoPermissions, "invalid escalation: justification is only valid together with sandbox_permissions"},
+		{nil, str("   "), sandbox.ErrEscalationNoPermissions, "invalid escalation: justification is only valid together with sandbox_permissions"},
+		{str("workspace-write"), str("   "), sandbox.ErrEscalationBlank, "invalid justification: expected a non-empty sentence"},
+		{str("workspace-write"), str(""), sandbox.ErrEscalationBlank, "invalid justification: expected a non-empty sentence"},
+		{str("workspace-write"), str("\u00a0\u2028\ufeff\t\r\n\u3000"), sandbox.ErrEscalationBlank, "invalid justification: expected a non-empty sentence"},
+	}
+	for _, c := range cases {
+		err := sandbox.ValidateEscalationArgs(c.p, c.j)
+		require.ErrorIs(t, err, c.want)
+		assert.Equal(t, c.text, err.Error())
+	}
+	assert.False(t, sandbox.IsBlank("\u200b"), "ZERO WIDTH SPACE is not trimmed by JavaScript")
+}
