@@ -1,0 +1,41 @@
+package sandboxpolicy
+
+import (
+	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/tools"
+)
+
+// The model-facing runtime-context contribution of the policy (spec sandbox 4.4): a host that
+// assembles a runtime context before each model request renders ContextText under this name, in
+// this order.
+const (
+	ContextName  = "sandbox:policy"
+	ContextOrder = 110
+)
+
+// PolicyText is the model-facing statement of the standing policy p (verbatim texts of spec
+// sandbox 4.4). The workspace root is embedded with JSON.stringify semantics (see JSONString);
+// temp areas are never enumerated, so the text does not change with TMPDIR. A mode outside the
+// vocabulary yields "".
+func PolicyText(p fs.SandboxPolicy) string {
+	switch p.Mode {
+	case fs.SandboxReadOnly:
+		return "Current TOH file policy: read-only. Any available operation enforced by the TOH file sandbox cannot modify files in the standing mode. Do not refuse a required modification from this policy alone: try an available tool normally and follow any denial and escalation guidance it returns."
+	case fs.SandboxWorkspaceWrite:
+		return "Current TOH file policy: workspace-write. Any available operation enforced by the TOH file sandbox may modify files under the session workspace: " +
+			JSONString(p.WorkspaceRoot) + ". Some platform temporary areas may also be writable."
+	case fs.SandboxDangerFullAccess:
+		return "Current TOH file policy: danger-full-access. The TOH file sandbox does not restrict file modifications by available operations."
+	}
+	return ""
+}
+
+// ContextText is the sandbox:policy text of an agent session: PolicyText of the session's
+// standing policy (override, else default; the session cwd, else the configured root), resolved
+// now. It is "" without a session (no agent).
+func (s *Service) ContextText(session *tools.Session) string {
+	if session == nil {
+		return ""
+	}
+	return PolicyText(s.Resolve(session, ""))
+}

@@ -1,0 +1,134 @@
+package sandboxpolicy_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/sandbox/sandboxpolicy"
+)
+
+const (
+	readOnlyText = "Current TOH file policy: read-only. Any available operation enforced by the TOH file sandbox cannot modify files in the standing mode. Do not refuse a required modification from this policy alone: try an available tool normally and follow any denial and escalation guidance it returns."
+	dangerText   = "Current TOH file policy: danger-full-access. The TOH file sandbox does not restrict file modifications by available operations."
+)
+
+func workspaceText(root string) string {
+	return "Current TOH file policy: workspace-write. Any available operation enforced by the TOH file sandbox may modify files under the session workspace: " +
+		root + ". Some platform temporary areas may also be writable."
+}
+
+func service(t *testing.T, cfg sandboxpolicy.Config) *sandboxpolicy.Service {
+	t.Helper()
+	p, _, _ := mounted(t, cfg)
+	s, ok := p.(*sandboxpolicy.Service)
+	require.True(t, ok)
+	return s
+}
+
+// policy.spec.ts "renders the exact <mode> policy without a capability inventory".
+func TestContextTextPerMode(t *testing.T) {
+	noPath(t, "/projects")
+	want := map[fs.SandboxMode]string{
+		fs.SandboxReadOnly:         readOnlyText,
+		fs.SandboxWorkspaceWrite:   workspaceText(`"/projects/current"`),
+		fs.SandboxDangerFullAccess: dangerText,
+	}
+	for mode, text := range want {
+		s := service(t, sandboxpolicy.Config{Mode: mode, WorkspaceRoot: "/fallback"})
+		assert.Equal(t, text, s.ContextText(session("sess-"+string(mode), "/projects/../projects/current")), mode)
+	}
+	assert.Equal(t, "", sandboxpolicy.PolicyText(fs.SandboxPolicy{Mode: "yolo"}))
+}
+
+// policy.spec.ts "keeps the complete rendered prompt byte-stable across TMPDIR changes".
+func TestContextTextStableAcrossTmpdir(t *testing.T) {
+	noPath(t, "/projects")
+	s := service(t, sandboxpolicy.Config{Mode: fs.SandboxWorkspaceWrite})
+	active := session("sess-tmpdir-stability", "/projects/current")
+	t.Setenv("TMPDIR", "/tmp/first-host-temp")
+	first := s.ContextText(active)
+	t.Setenv("TMPDIR", "/tmp/second-host-temp")
+	assert.Equal(t, first, s.ContextText(active))
+	assert.NotContains(t, first, "host-temp")
+	assert.Equal(t, workspaceText(`"/projects/current"`), first)
+}
+
+// policy.spec.ts "reflects the latest durable switch on the next assembly and stays byte-stable
+// otherwise".
+func TestContextTextFollowsSwitches(t *testing.T) {
+	noPath(t, "/projects")
+	s := service(t, sandboxpolicy.Config{Mode: fs.SandboxReadOnly})
+	active := session("sess-switch", "/projects/current")
+	first := s.ContextText(active)
+	assert.Equal(t, readOnlyText, first)
+	assert.Equal(t, first, s.ContextText(active))
+	require.NoError(t, s.SetMode(active, fs.SandboxDangerFullAccess))
+	assert.Equal(t, dangerText, s.ContextText(active))
+	assert.Equal(t, dangerText, s.ContextText(active))
+	require.NoError(t, s.SetMode(active, fs.SandboxWorkspaceWrite))
+	assert.Equal(t, workspaceText(`"/projects/current"`), s.ContextText(active))
+}
+
+// policy.spec.ts "... omits diagnostics without an agent".
+func TestContextTextWithoutAgent(t *testing.T) {
+	s := service(t, sandboxpolicy.Config{Mode: fs.SandboxWorkspaceWrite})
+	assert.Equal(t, "", s.ContextText(nil))
+	assert.Equal(t, "sandbox:policy", sandboxpolicy.ContextName)
+	assert.Equal(t, 110, sandboxpolicy.ContextOrder)
+}
+
+// The workspace root is embedded with JSON.stringify semantics, not encoding/json's.
+func TestJSONString(t *testing.T) {
+	cases := map[string]string{
+		"/ws":                `"/ws"`,
+		`/a "b" \c`:          `"/a \"b\" \\c"`,
+		"/x<y>&z":            `"/x<y>&z"`,
+		"/l\u2028p\u2029":    "\"/l\u2028p\u2029\"",
+		"\b\t\n\f\r\x00\x1f": `"\b\t\n\f\r\u0000\u001f"`,
+		"\x7f/é/日本":          "\"\x7f/é/日本\"",
+		"a\xffb":             "\"a\uFFFDb\"",
+		"":                   `""`,
+	}
+	for in, want := range cases {
+		assert.Equal(t, want, sandboxpolicy.JSONString(in), "%q", in)
+	}
+	assert.Equal(t, workspaceText(`"/w s/\"q\""`), sandboxpolicy.PolicyText(fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: `/w s/"q"`}))
+}
+
+// FuzzJSONString: the output is one valid JSON string that decodes to the input (each invalid
+// UTF-8 byte read as U+FFFD), with no raw control character and no escape JavaScript would not
+// produce.
+func FuzzJSONString(f *testing.F) {
+	for _, s := range []string{"", "/ws", "a\"b\\c", "\x00\x1f\x7f", "\u2028<&>", "a\xff\xfeb", "日本"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out := sandboxpolicy.JSONString(s)
+		var back string
+		if err := json.Unmarshal([]byte(out), &back); err != nil {
+			t.Fatalf("invalid JSON %q: %v", out, err)
+		}
+		if want := string([]rune(s)); back != want {
+			t.Fatalf("round trip: got %q want %q", back, want)
+		}
+		if !utf8.ValidString(out) {
+			t.Fatalf("invalid UTF-8 output %q", out)
+		}
+		for _, c := range []byte(out) {
+			if c < 0x20 {
+				t.Fatalf("raw control byte in %q", out)
+			}
+		}
+		for _, esc := range []string{`\u003c`, `\u003e`, `\u0026`, `\u2028`, `\u2029`, `\/`} {
+			if strings.Contains(out, esc) && !strings.Contains(s, esc) {
+				t.Fatalf("non-JavaScript escape %s in %q", esc, out)
+			}
+		}
+	})
+}

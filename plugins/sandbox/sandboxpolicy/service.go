@@ -1,0 +1,146 @@
+package sandboxpolicy
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"go.uber.org/zap"
+
+	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/sandbox"
+	"github.com/cordon-dev/cordon/plugins/tools"
+)
+
+// ErrNoSession refuses SetMode without a session: an override belongs to one session.
+var ErrNoSession = errors.New("sandbox-policy: a mode override needs a session")
+
+// Service is the sandbox policy (spec sandbox 4.2): the deployment default mode, the fallback
+// workspace root and the per-session overrides. It implements sandbox.Policy and is safe for
+// concurrent use.
+//
+// The reference keeps an override as the last sandbox/mode event of the session log. Sessions
+// here have no event log, so the service keeps the last SetMode of each session in memory
+// (validated when written) until EndSession drops it.
+type Service struct {
+	defaultMode fs.SandboxMode
+	root        string
+	log         *zap.Logger
+
+	mu        sync.Mutex
+	overrides map[*tools.Session]fs.SandboxMode
+}
+
+var _ sandbox.Policy = (*Service)(nil)
+
+// New returns a Service for cfg, which is validated. An empty WorkspaceRoot is the process
+// working directory; the root is stored as the absolute form of its canonical path. log may be
+// nil.
+func New(cfg Config, log *zap.Logger) (*Service, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	root := cfg.WorkspaceRoot
+	if root == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, errors.New("sandbox-policy: no workspaceRoot configured and the process working directory is unknown: " + err.Error())
+		}
+		root = wd
+	}
+	if log == nil {
+		log = zap.NewNop()
+	}
+	return &Service{
+		defaultMode: cfg.Mode,
+		root:        resolveRoot(root),
+		log:         log,
+		overrides:   make(map[*tools.Session]fs.SandboxMode),
+	}, nil
+}
+
+// resolveRoot is absolute(CanonicalPath(p)): the physical identity is taken before lexical
+// normalization, so "<dir>/link/.." is the physical parent of the link's target. A path that
+// does not resolve is kept as spelled, made absolute and cleaned.
+func resolveRoot(p string) string {
+	c := sandbox.CanonicalPath(p)
+	if abs, err := filepath.Abs(c); err == nil {
+		return abs
+	}
+	return filepath.Clean(c)
+}
+
+// DefaultMode returns the configured deployment default mode.
+func (s *Service) DefaultMode() fs.SandboxMode { return s.defaultMode }
+
+// WorkspaceRoot returns the absolute configured fallback root.
+func (s *Service) WorkspaceRoot() string { return s.root }
+
+// Resolve returns the execution policy of one call. Mode: explicit when not "", else the
+// session's override, else DefaultMode. WorkspaceRoot: absolute(CanonicalPath(...)) of the
+// session's header cwd, else of the configured root, recomputed on every call. SessionID: the
+// session's ID; "" for an agentless call (session nil).
+func (s *Service) Resolve(session *tools.Session, explicit fs.SandboxMode) fs.SandboxPolicy {
+	mode := explicit
+	if mode == "" {
+		if o, ok := s.OverrideOf(session); ok {
+			mode = o
+		} else {
+			mode = s.defaultMode
+		}
+	}
+	base := s.root
+	p := fs.SandboxPolicy{Mode: mode}
+	if session != nil {
+		if cwd := session.Header().Cwd; cwd != "" {
+			base = cwd
+		}
+		p.SessionID = session.ID()
+	}
+	p.WorkspaceRoot = resolveRoot(base)
+	return p
+}
+
+// OverrideOf returns the session's override: the mode of its last SetMode, if any.
+func (s *Service) OverrideOf(session *tools.Session) (fs.SandboxMode, bool) {
+	if session == nil {
+		return "", false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m, ok := s.overrides[session]
+	return m, ok
+}
+
+// SetMode records mode as the session's override; the last one wins and applies from the
+// session's next call. A mode outside the vocabulary is refused with an *UnknownModeError
+// (`sandbox/mode carries unknown mode "<m>"`) and changes nothing; a nil session is
+// ErrNoSession.
+func (s *Service) SetMode(session *tools.Session, mode fs.SandboxMode) error {
+	if session == nil {
+		return ErrNoSession
+	}
+	if !sandbox.ValidMode(mode) {
+		return &UnknownModeError{Mode: mode}
+	}
+	s.mu.Lock()
+	s.overrides[session] = mode
+	s.mu.Unlock()
+	s.log.Debug("sandbox mode override", zap.String("session", session.ID()), zap.String("mode", string(mode)))
+	return nil
+}
+
+// EndSession drops the session's override.
+func (s *Service) EndSession(session *tools.Session) {
+	s.mu.Lock()
+	delete(s.overrides, session)
+	s.mu.Unlock()
+}
+
+// Reset drops every override.
+func (s *Service) Reset() {
+	s.mu.Lock()
+	clear(s.overrides)
+	s.mu.Unlock()
+}

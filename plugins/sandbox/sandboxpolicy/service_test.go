@@ -1,0 +1,269 @@
+package sandboxpolicy_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/zap/zaptest"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/cordon-dev/cordon/kernel"
+	"github.com/cordon-dev/cordon/kernel/loader"
+	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/sandbox"
+	"github.com/cordon-dev/cordon/plugins/sandbox/sandboxpolicy"
+	"github.com/cordon-dev/cordon/plugins/tools"
+)
+
+// policy.spec.ts "defaults to read-only under the process cwd".
+func TestDefaultsReadOnlyUnderProcessCwd(t *testing.T) {
+	p, _, _ := mounted(t, nil)
+	assert.Equal(t, fs.SandboxReadOnly, p.DefaultMode())
+	wd, err := os.Getwd()
+	require.NoError(t, err)
+	real, err := filepath.EvalSymlinks(wd)
+	require.NoError(t, err)
+	assert.Equal(t, real, p.WorkspaceRoot())
+}
+
+// policy.spec.ts "carries a configured mode and resolves the workspace root absolute".
+func TestConfiguredModeAndAbsoluteRoot(t *testing.T) {
+	noPath(t, "/ws")
+	p, _, _ := mounted(t, sandboxpolicy.Config{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: "/ws/../ws/./sub"})
+	assert.Equal(t, fs.SandboxWorkspaceWrite, p.DefaultMode())
+	assert.Equal(t, "/ws/sub", p.WorkspaceRoot())
+
+	// A relative root is taken against the process working directory.
+	p, _, _ = mounted(t, &sandboxpolicy.Config{Mode: fs.SandboxReadOnly, WorkspaceRoot: "no-such-dir/x/.."})
+	assert.Equal(t, abs(t, "no-such-dir"), p.WorkspaceRoot())
+}
+
+// The configured root is canonical: a symlinked spelling stores the physical directory.
+func TestConfiguredRootIsCanonical(t *testing.T) {
+	dir := realDir(t)
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "physical"), 0o755))
+	require.NoError(t, os.Symlink(filepath.Join(dir, "physical"), filepath.Join(dir, "link")))
+	p, _, _ := mounted(t, sandboxpolicy.Config{Mode: fs.SandboxReadOnly, WorkspaceRoot: filepath.Join(dir, "link")})
+	assert.Equal(t, filepath.Join(dir, "physical"), p.WorkspaceRoot())
+}
+
+// policy.spec.ts "resolves the deployment policy for an agentless call".
+func TestResolveAgentless(t *testing.T) {
+	noPath(t, "/fallback")
+	p, _, _ := mounted(t, sandboxpolicy.Config{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: "/fallback"})
+	assert.Equal(t, fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: "/fallback"}, p.Resolve(nil, ""))
+}
+
+// policy.spec.ts "resolves each session mode and cwd together without changing the fallback".
+func TestResolvePerSession(t *testing.T) {
+	noPath(t, "/projects")
+	p, _, _ := mounted(t, sandboxpolicy.Config{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: "/fallback"})
+	first := session("sess-first", "/projects/first")
+	second := session("sess-second", "/projects/second")
+	require.NoError(t, p.SetMode(second, fs.SandboxReadOnly))
+
+	assert.Equal(t, fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: "/projects/first", SessionID: "sess-first"}, p.Resolve(first, ""))
+	assert.Equal(t, fs.SandboxPolicy{Mode: fs.SandboxReadOnly, WorkspaceRoot: "/projects/second", SessionID: "sess-second"}, p.Resolve(second, ""))
+	_, ok := p.OverrideOf(first)
+	assert.False(t, ok)
+	m, ok := p.OverrideOf(second)
+	assert.True(t, ok)
+	assert.Equal(t, fs.SandboxReadOnly, m)
+	assert.Equal(t, fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: "/fallback"}, p.Resolve(nil, ""))
+	_, ok = p.OverrideOf(nil)
+	assert.False(t, ok)
+}
+
+// policy.spec.ts "resolves a symlink-sensitive session cwd with POSIX component semantics".
+func TestResolveSymlinkSensitiveCwd(t *testing.T) {
+	root := realDir(t)
+	lexical := filepath.Join(root, "lexical")
+	physical := filepath.Join(root, "physical")
+	child := filepath.Join(physical, "child")
+	require.NoError(t, os.Mkdir(lexical, 0o755))
+	require.NoError(t, os.MkdirAll(child, 0o755))
+	link := filepath.Join(lexical, "link")
+	require.NoError(t, os.Symlink(child, link))
+	p, _, _ := mounted(t, sandboxpolicy.Config{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: "/fallback"})
+	assert.Equal(t, fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: physical, SessionID: "sess-symlink-parent"},
+		p.Resolve(session("sess-symlink-parent", link+string(filepath.Separator)+".."), ""))
+}
+
+// policy.spec.ts "lets an approved mode outrank the session mode while retaining its root".
+func TestResolveExplicitOutranksOverride(t *testing.T) {
+	noPath(t, "/projects")
+	p, _, _ := mounted(t, sandboxpolicy.Config{Mode: fs.SandboxReadOnly, WorkspaceRoot: "/fallback"})
+	active := session("sess-approved", "/projects/approved")
+	require.NoError(t, p.SetMode(active, fs.SandboxReadOnly))
+	assert.Equal(t, fs.SandboxPolicy{Mode: fs.SandboxDangerFullAccess, WorkspaceRoot: "/projects/approved", SessionID: "sess-approved"},
+		p.Resolve(active, fs.SandboxDangerFullAccess))
+	assert.Equal(t, fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: "/fallback"}, p.Resolve(nil, fs.SandboxWorkspaceWrite))
+	m, _ := p.OverrideOf(active)
+	assert.Equal(t, fs.SandboxReadOnly, m, "an explicit mode is never recorded")
+	assert.Equal(t, fs.SandboxReadOnly, p.Resolve(active, "").Mode)
+}
+
+// policy.spec.ts "uses the configured root when a session has no cwd".
+func TestResolveSessionWithoutCwd(t *testing.T) {
+	noPath(t, "/fallback")
+	p, _, _ := mounted(t, sandboxpolicy.Config{Mode: fs.SandboxReadOnly, WorkspaceRoot: "/fallback"})
+	assert.Equal(t, fs.SandboxPolicy{Mode: fs.SandboxReadOnly, WorkspaceRoot: "/fallback", SessionID: "sess-no-cwd"}, p.Resolve(session("sess-no-cwd", ""), ""))
+}
+
+// The canonical root is taken at every call, not at configuration time: a root that appears as
+// a symlink later resolves to its target from then on; a header cwd change applies at once.
+func TestResolveRecomputesCanonicalRoot(t *testing.T) {
+	dir := realDir(t)
+	target := filepath.Join(dir, "target")
+	require.NoError(t, os.Mkdir(target, 0o755))
+	later := filepath.Join(dir, "later")
+	p, _, _ := mounted(t, sandboxpolicy.Config{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: later})
+	assert.Equal(t, later, p.Resolve(nil, "").WorkspaceRoot, "missing: kept as spelled")
+	require.NoError(t, os.Symlink(target, later))
+	assert.Equal(t, target, p.Resolve(nil, "").WorkspaceRoot)
+	assert.Equal(t, later, p.WorkspaceRoot(), "the configured root itself is fixed at load")
+
+	s := session("s", later)
+	assert.Equal(t, target, p.Resolve(s, "").WorkspaceRoot)
+	s.SetHeader(tools.Header{Cwd: dir})
+	assert.Equal(t, dir, p.Resolve(s, "").WorkspaceRoot)
+}
+
+// policy.spec.ts "rejects a mode outside the closed vocabulary at load".
+func TestRejectsUnknownModeAtLoad(t *testing.T) {
+	k := kernel.New(kernel.WithLogger(zaptest.NewLogger(t)))
+	t.Cleanup(func() { _ = k.Close(context.Background()) })
+	for _, bad := range []fs.SandboxMode{"yolo", "", "READ-ONLY"} {
+		_, err := k.Root().Load(sandboxpolicy.Plugin, sandboxpolicy.Config{Mode: bad})
+		require.Error(t, err, bad)
+		assert.ErrorIs(t, err, &sandboxpolicy.UnknownModeError{})
+		_, ok := sandbox.PolicyService.Get(k.Root())
+		assert.False(t, ok, "nothing provided")
+	}
+	_, err := sandboxpolicy.New(sandboxpolicy.Config{Mode: "yolo"}, nil)
+	require.Error(t, err)
+	assert.Equal(t, `sandbox-policy: mode must be one of "read-only", "workspace-write" or "danger-full-access" (got "yolo")`, err.Error())
+}
+
+// The composition decodes the config strictly: unknown keys fail, mode defaults to read-only.
+func TestConfigYAML(t *testing.T) {
+	decode := func(src string) (any, error) {
+		var n yaml.Node
+		require.NoError(t, yaml.Unmarshal([]byte(src), &n))
+		return loader.DecodeConfig(sandboxpolicy.Plugin, &n)
+	}
+	cfg, err := decode("workspaceRoot: /srv/ws")
+	require.NoError(t, err)
+	assert.Equal(t, sandboxpolicy.Config{Mode: fs.SandboxReadOnly, WorkspaceRoot: "/srv/ws"}, *cfg.(*sandboxpolicy.Config))
+	cfg, err = decode("mode: danger-full-access")
+	require.NoError(t, err)
+	assert.Equal(t, sandboxpolicy.Config{Mode: fs.SandboxDangerFullAccess}, *cfg.(*sandboxpolicy.Config))
+	cfg, err = decode("")
+	require.NoError(t, err)
+	assert.Equal(t, sandboxpolicy.Config{Mode: fs.SandboxReadOnly}, *cfg.(*sandboxpolicy.Config))
+
+	_, err = decode("mode: yolo")
+	require.Error(t, err)
+	assert.Equal(t, `sandbox-policy: mode must be one of "read-only", "workspace-write" or "danger-full-access" (got "yolo")`, err.Error())
+	_, err = decode("mode: workspace-write\nrunner: bwrap")
+	var uk *loader.UnknownKeyError
+	require.ErrorAs(t, err, &uk)
+	assert.Equal(t, "runner", uk.Key)
+	_, err = decode("mode: [read-only]")
+	require.Error(t, err)
+}
+
+// policy.spec.ts "disposes the service ... (HMR safety)": disposal withdraws the service and
+// drops the overrides.
+func TestDisposeWithdrawsService(t *testing.T) {
+	p, kc, f := mounted(t, nil)
+	s := session("sess-hmr", "")
+	require.NoError(t, p.SetMode(s, fs.SandboxDangerFullAccess))
+	require.NoError(t, f.Dispose())
+	_, ok := sandbox.PolicyService.Get(kc)
+	assert.False(t, ok)
+	_, ok = p.OverrideOf(s)
+	assert.False(t, ok, "state dropped on dispose")
+}
+
+// policy.spec.ts "effectiveSandboxMode folds to the last switch" and "setSandboxMode appends
+// exactly one sandbox/mode event per switch": the last SetMode wins; an invalid one is refused
+// at write time and changes nothing.
+func TestSetModeLastWinsAndValidates(t *testing.T) {
+	p, _, _ := mounted(t, nil)
+	s := session("sess-fold", "")
+	_, ok := p.OverrideOf(s)
+	assert.False(t, ok)
+	require.NoError(t, p.SetMode(s, fs.SandboxWorkspaceWrite))
+	require.NoError(t, p.SetMode(s, fs.SandboxReadOnly))
+	m, ok := p.OverrideOf(s)
+	assert.True(t, ok)
+	assert.Equal(t, fs.SandboxReadOnly, m)
+
+	err := p.SetMode(s, "yolo")
+	require.Error(t, err)
+	assert.Equal(t, `sandbox/mode carries unknown mode "yolo"`, err.Error())
+	assert.ErrorIs(t, err, &sandboxpolicy.UnknownModeError{})
+	assert.Equal(t, `sandbox/mode carries unknown mode "a\"b\n"`, p.SetMode(s, "a\"b\n").Error())
+	m, _ = p.OverrideOf(s)
+	assert.Equal(t, fs.SandboxReadOnly, m, "a refused switch changes nothing")
+
+	assert.True(t, errors.Is(p.SetMode(nil, fs.SandboxReadOnly), sandboxpolicy.ErrNoSession))
+
+	// Two session objects are two sessions even with the same ID.
+	twin := session("sess-fold", "")
+	_, ok = p.OverrideOf(twin)
+	assert.False(t, ok)
+}
+
+// tools.SessionEnded drops the ended session's override only (fspolicy does the same).
+func TestSessionEndedDropsOverride(t *testing.T) {
+	p, kc, _ := mounted(t, nil)
+	ended, kept := session("a", ""), session("b", "")
+	require.NoError(t, p.SetMode(ended, fs.SandboxDangerFullAccess))
+	require.NoError(t, p.SetMode(kept, fs.SandboxWorkspaceWrite))
+	require.NoError(t, tools.SessionEnded.Emit(context.Background(), kc, ended))
+	require.NoError(t, tools.SessionEnded.Emit(context.Background(), kc, nil))
+	_, ok := p.OverrideOf(ended)
+	assert.False(t, ok)
+	assert.Equal(t, fs.SandboxReadOnly, p.Resolve(ended, "").Mode, "back to the default")
+	m, ok := p.OverrideOf(kept)
+	assert.True(t, ok)
+	assert.Equal(t, fs.SandboxWorkspaceWrite, m)
+}
+
+// policy.spec.ts "SANDBOX_MODES lists every mode for advertisement and validation".
+func TestModesVocabulary(t *testing.T) {
+	assert.Equal(t, []fs.SandboxMode{"read-only", "workspace-write", "danger-full-access"}, sandbox.Modes)
+}
+
+// Overrides and resolution are safe for concurrent use (run with -race).
+func TestConcurrentOverrides(t *testing.T) {
+	p, _, _ := mounted(t, sandboxpolicy.Config{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: t.TempDir()})
+	sessions := []*tools.Session{session("a", ""), session("b", ""), session("c", "")}
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range 200 {
+				s := sessions[(i+j)%len(sessions)]
+				_ = p.SetMode(s, sandbox.Modes[j%len(sandbox.Modes)])
+				got := p.Resolve(s, "")
+				if !sandbox.ValidMode(got.Mode) {
+					t.Errorf("invalid mode %q", got.Mode)
+				}
+				if svc, ok := p.(*sandboxpolicy.Service); ok && j%50 == 0 {
+					svc.EndSession(s)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
