@@ -12,7 +12,7 @@ func (s *suite) editDefinition() tools.Definition {
 	return tools.Definition{
 		Name:         "edit",
 		Description:  editDescription,
-		Parameters:   editParameters,
+		Parameters:   s.sandbox.parameters(editParameters),
 		OutputSchema: editOutputSchema,
 		Execute:      s.edit,
 		Render: func(args json.RawMessage, value any) []tools.Content {

@@ -2,18 +2,15 @@ package toolfs
 
 import (
 	"encoding/json"
-	"errors"
 
+	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/sandbox"
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
-// The escalation argument errors (plain errors, no code), spec 4.10.
-var (
-	errEscalationNoJustification = errors.New("invalid escalation: sandbox_permissions requires a justification")
-	errEscalationNoPermissions   = errors.New("invalid escalation: justification is only valid together with sandbox_permissions")
-	errEscalationBlank           = errors.New("invalid justification: expected a non-empty sentence")
-	errEscalationUnavailable     = errors.New("sandbox_permissions is not available in this composition (no sandboxing filesystem to escalate)")
-)
+// errEscalationUnavailable refuses sandbox_permissions under a filesystem that never confines
+// (a plain error, no code; spec 4.10).
+var errEscalationUnavailable = sandbox.ErrEscalationNotAvailable
 
 // escalationArgs are the two escalation arguments of write and edit, as sent: a key that is
 // present (JSON null included, as a JavaScript `!== undefined` sees it) has a non-empty raw value.
@@ -25,27 +22,46 @@ type escalationArgs struct {
 // requested reports whether both escalation arguments are present.
 func (e escalationArgs) requested() bool { return len(e.Permissions) > 0 && len(e.Justification) > 0 }
 
-// parseEscalationArgs validates the pairing of the escalation arguments (spec 4.10, in order):
-// sandbox_permissions needs a justification, a justification needs sandbox_permissions, and the
-// justification must not be blank. It runs for every write and edit, sandboxed or not (the open
-// parameter root lets unadvertised fields through). A justification that is not a string is
-// refused as blank (the reference fails on it with a JavaScript TypeError).
+// mode returns the requested mode: the sandbox_permissions string, or its raw JSON text when it
+// is not a string (only reachable where the schema does not advertise the field; such a value
+// is never strictly wider, so it is refused without asking anyone).
+func (e escalationArgs) mode() fs.SandboxMode {
+	var s string
+	if json.Unmarshal(e.Permissions, &s) != nil {
+		return fs.SandboxMode(e.Permissions)
+	}
+	return fs.SandboxMode(s)
+}
+
+// justification returns the justification as sent (not trimmed); "" when it is not a string.
+func (e escalationArgs) justification() string {
+	var s string
+	_ = json.Unmarshal(e.Justification, &s)
+	return s
+}
+
+// parseEscalationArgs validates the pairing of the escalation arguments (spec 4.10, in order,
+// through sandbox.ValidateEscalationArgs): sandbox_permissions needs a justification, a
+// justification needs sandbox_permissions, and the justification must not be blank. It runs for
+// every write and edit, sandboxed or not (the open parameter root lets unadvertised fields
+// through). A justification that is not a string is refused as blank (the reference fails on it
+// with a JavaScript TypeError).
 func parseEscalationArgs(raw json.RawMessage) (escalationArgs, error) {
 	var e escalationArgs
 	if err := tools.DecodeArgs(raw, &e); err != nil {
 		return escalationArgs{}, err
 	}
-	hasPermissions, hasJustification := len(e.Permissions) > 0, len(e.Justification) > 0
-	switch {
-	case hasPermissions && !hasJustification:
-		return escalationArgs{}, errEscalationNoJustification
-	case hasJustification && !hasPermissions:
-		return escalationArgs{}, errEscalationNoPermissions
-	case hasJustification:
-		var s string
-		if json.Unmarshal(e.Justification, &s) != nil || isBlank(s) {
-			return escalationArgs{}, errEscalationBlank
-		}
+	var permissions, justification *string
+	if len(e.Permissions) > 0 {
+		p := string(e.mode())
+		permissions = &p
+	}
+	if len(e.Justification) > 0 {
+		j := e.justification()
+		justification = &j
+	}
+	if err := sandbox.ValidateEscalationArgs(permissions, justification); err != nil {
+		return escalationArgs{}, err
 	}
 	return e, nil
 }

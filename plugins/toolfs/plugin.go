@@ -34,7 +34,12 @@ type suite struct {
 }
 
 func apply(kc *kernel.Context, cfg Config) error {
-	s := &suite{kc: kc, fs: fs.Service.Must(kc), caps: cfg.caps(), sandbox: noSandbox{}}
+	fsys := fs.Service.Must(kc)
+	hook, err := newSandboxHook(kc, fsys)
+	if err != nil {
+		return err
+	}
+	s := &suite{kc: kc, fs: fsys, caps: cfg.caps(), sandbox: hook}
 	rt := tools.Service.Must(kc)
 	for _, def := range []tools.Definition{s.readDefinition(), s.writeDefinition(), s.editDefinition()} {
 		if _, err := rt.Register(kc, def); err != nil {

@@ -1,32 +1,61 @@
 package toolfs
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 
+	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/sandbox"
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
-// sandboxHook is where write and edit consult the sandbox (spec 4.10): it resolves the per-call
-// policy before anything executes (escalation pairing, approval) and rewrites FS_SANDBOX_DENIED
-// failures into the sandbox marker text. The policy's WorkspaceRoot, when set, replaces the session
-// cwd as the resolve base, and the policy is passed to WriteText/EditText.
+// errSandboxPolicyMissing fails the load of a confining composition without a policy service.
+var errSandboxPolicyMissing = errors.New("tool-fs: the mounted filesystem confines but ctx.sandboxPolicy is missing")
+
+// sandboxHook is where write and edit consult the sandbox (spec 4.10, spec sandbox 3): it
+// decides the write and edit parameters, resolves the per-call policy before anything executes
+// (escalation pairing, approval) and rewrites FS_SANDBOX_DENIED failures into the sandbox marker
+// text. The policy's WorkspaceRoot, when set, replaces the session cwd as the resolve base, and
+// the policy is passed to WriteText/EditText.
 //
-// This build has no confining provider yet: the hook resolves no policy and maps nothing, which
-// is the behaviour of a non-confining provider; escalation arguments are still validated and then
-// refused (tools.spec.ts "sandbox_permissions under a non-confining backend fails closed").
+// The hook is chosen once, at load, from the mounted filesystem's capability fact
+// (fs.FileSystem.SandboxMode): noSandbox when it never confines, confiningSandbox otherwise.
 type sandboxHook interface {
+	// parameters returns the parameter schema of write or edit from its base schema.
+	parameters(base json.RawMessage) json.RawMessage
 	// resolvePolicy returns the policy of one write or edit call (nil: the backend default).
 	resolvePolicy(ctx context.Context, tool string, args json.RawMessage, exec *tools.Exec) (*fs.SandboxPolicy, error)
 	// mapError rewrites a mutation failure under policy; other errors pass through unchanged.
 	mapError(err error, policy *fs.SandboxPolicy) error
 }
 
-// noSandbox is the hook of a composition without sandbox support.
+// newSandboxHook returns the hook for the mounted filesystem fsys: noSandbox when it does not
+// confine; otherwise a confiningSandbox over the composed sandbox.PolicyService, whose absence
+// fails the load with `tool-fs: the mounted filesystem confines but ctx.sandboxPolicy is
+// missing`.
+func newSandboxHook(kc *kernel.Context, fsys fs.FileSystem) (sandboxHook, error) {
+	mode := fsys.SandboxMode()
+	if mode == "" {
+		return noSandbox{}, nil
+	}
+	policy, ok := sandbox.PolicyService.Get(kc)
+	if !ok || policy == nil {
+		return nil, errSandboxPolicyMissing
+	}
+	return &confiningSandbox{kc: kc, policy: policy, defaultMode: mode}, nil
+}
+
+// noSandbox is the hook of a filesystem that never confines: no escalation fields, no policy,
+// nothing mapped. Escalation arguments are still validated and then refused (tools.spec.ts
+// "sandbox_permissions under a non-confining backend fails closed").
 type noSandbox struct{}
 
 var _ sandboxHook = noSandbox{}
+
+func (noSandbox) parameters(base json.RawMessage) json.RawMessage { return base }
 
 func (noSandbox) resolvePolicy(_ context.Context, _ string, args json.RawMessage, _ *tools.Exec) (*fs.SandboxPolicy, error) {
 	esc, err := parseEscalationArgs(args)
@@ -40,6 +69,101 @@ func (noSandbox) resolvePolicy(_ context.Context, _ string, args json.RawMessage
 }
 
 func (noSandbox) mapError(err error, _ *fs.SandboxPolicy) error { return err }
+
+// confiningSandbox is the hook of a confining filesystem (spec sandbox 3.1-3.3, 3.6, 3.7).
+type confiningSandbox struct {
+	kc          *kernel.Context
+	policy      sandbox.Policy
+	defaultMode fs.SandboxMode // the provider's SandboxMode, used only if a denial has no policy
+}
+
+var _ sandboxHook = (*confiningSandbox)(nil)
+
+// parameters appends sandbox_permissions (the full EscalationTargets enum) and justification
+// to the base properties; neither is required.
+func (*confiningSandbox) parameters(base json.RawMessage) json.RawMessage {
+	return withEscalationFields(base)
+}
+
+// resolvePolicy validates the escalation pairing, resolves the standing policy of the calling
+// session (the agentless policy without one) and, when both escalation arguments are present,
+// runs sandbox.ApproveEscalation through the composed approval service (probed per call): a
+// grant replaces only the mode, for this call alone; nothing is recorded.
+func (c *confiningSandbox) resolvePolicy(ctx context.Context, tool string, args json.RawMessage, exec *tools.Exec) (*fs.SandboxPolicy, error) {
+	esc, err := parseEscalationArgs(args)
+	if err != nil {
+		return nil, err
+	}
+	var session *tools.Session
+	var callID string
+	if exec != nil {
+		session, callID = exec.Session, exec.CallID
+	}
+	standing := c.policy.Resolve(session, "")
+	if !esc.requested() {
+		return &standing, nil
+	}
+	var approver tools.Approver
+	if a, ok := tools.Approval.Get(c.kc); ok {
+		approver = a
+	}
+	granted, err := sandbox.ApproveEscalation(ctx,
+		sandbox.EscalationRequest{Requested: esc.mode(), Justification: esc.justification(), Effective: standing.Mode, Subject: sandbox.SubjectOperation},
+		sandbox.EscalationApproval{Approver: approver, Session: session, ToolName: tool, CallID: callID})
+	if err != nil {
+		return nil, err
+	}
+	standing.Mode = granted
+	return &standing, nil
+}
+
+// mapError rewrites an FS_SANDBOX_DENIED failure into the model-facing denial: the marker of the
+// mode stamped on the call, a newline and the escalation hint, still FS_SANDBOX_DENIED, with the
+// original error as the cause. Anything else is returned unchanged.
+func (c *confiningSandbox) mapError(err error, policy *fs.SandboxPolicy) error {
+	var fe *fs.Error
+	if !errors.As(err, &fe) || fe.Kind != fs.CodeSandboxDenied {
+		return err
+	}
+	mode := c.defaultMode
+	if policy != nil {
+		mode = policy.Mode
+	}
+	return fs.NewError(fs.CodeSandboxDenied, sandbox.DenialMarker(mode)+"\n"+sandbox.EscalationHint(sandbox.SubjectOperation), err)
+}
+
+// The descriptions of the escalation parameters (spec sandbox 3.1, verbatim).
+const (
+	sandboxPermissionsDescription = "The wider sandbox mode this file operation needs. Only valid as a one-shot retry of an operation the sandbox just denied; requires justification and user approval."
+	justificationDescription      = "Required with sandbox_permissions: one sentence for the user explaining why this exact file operation needs the wider access."
+)
+
+// escalationProperties is the JSON text of the two escalation properties.
+var escalationProperties = func() []byte {
+	enum, _ := json.Marshal(sandbox.EscalationTargets)
+	desc1, _ := json.Marshal(sandboxPermissionsDescription)
+	desc2, _ := json.Marshal(justificationDescription)
+	return []byte(`"sandbox_permissions":{"type":"string","enum":` + string(enum) + `,"description":` + string(desc1) + `},` +
+		`"justification":{"type":"string","description":` + string(desc2) + `}`)
+}()
+
+// propertiesEnd is where the properties object of the write and edit schemas closes.
+var propertiesEnd = []byte(`},"required":`)
+
+// withEscalationFields returns base with the escalation properties appended after its own
+// properties (property order is part of the schema text). base is one of this package's
+// parameter schemas, whose properties object is followed by "required".
+func withEscalationFields(base json.RawMessage) json.RawMessage {
+	i := bytes.LastIndex(base, propertiesEnd)
+	if i < 0 {
+		return base
+	}
+	out := make([]byte, 0, len(base)+len(escalationProperties)+1)
+	out = append(out, base[:i]...)
+	out = append(out, ',')
+	out = append(out, escalationProperties...)
+	return append(out, base[i:]...)
+}
 
 // mutationBase returns the directory a write or edit resolves against: the policy's workspace
 // root when a policy names one, else the session cwd (spec 4.4).

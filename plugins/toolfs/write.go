@@ -12,7 +12,7 @@ func (s *suite) writeDefinition() tools.Definition {
 	return tools.Definition{
 		Name:         "write",
 		Description:  writeDescription,
-		Parameters:   writeParameters,
+		Parameters:   s.sandbox.parameters(writeParameters),
 		OutputSchema: writeOutputSchema,
 		Execute:      s.write,
 		Render: func(_ json.RawMessage, value any) []tools.Content {

@@ -1,0 +1,76 @@
+package toolfs
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cordon-dev/cordon/plugins/fs"
+)
+
+// mapError keeps the code, chains the original as the cause and names the stamped mode; other
+// errors are returned as the same value (spec sandbox 3.7).
+func TestConfiningMapError(t *testing.T) {
+	c := &confiningSandbox{defaultMode: fs.SandboxReadOnly}
+	orig := fs.NewError(fs.CodeSandboxDenied, `cannot write "/x": file access denied under workspace-write mode`, nil)
+	got := c.mapError(orig, &fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite})
+	var fe *fs.Error
+	require.ErrorAs(t, got, &fe)
+	assert.Equal(t, fs.CodeSandboxDenied, fe.Kind)
+	assert.Equal(t, "[sandbox: file access denied under workspace-write mode]\n[sandbox: escalation available — retry this exact operation once with sandbox_permissions (the narrowest wider mode that suffices) + justification; the approval prompt asks the user]", fe.Message)
+	assert.Same(t, orig, errors.Unwrap(got))
+	assert.True(t, errors.Is(got, fs.ErrSandboxDenied))
+
+	// The remedy wrapper leaves the mapped denial alone.
+	assert.Same(t, got, remediate(got, "/x"))
+
+	// Without a policy (never on the tool path) the provider's default mode is named.
+	assert.Contains(t, c.mapError(orig, nil).Error(), "[sandbox: file access denied under read-only mode]")
+
+	for _, other := range []error{fs.NewError(fs.CodeIOError, "boom", nil), errors.New("plain"), fs.NewError(fs.CodeNotObserved, "n", nil)} {
+		assert.Same(t, other, c.mapError(other, &fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite}))
+	}
+	// The non-confining hook never maps.
+	assert.Same(t, orig, noSandbox{}.mapError(orig, nil))
+}
+
+// withEscalationFields appends the two properties after the base ones and leaves a schema
+// without a properties/required boundary unchanged; the result stays valid JSON.
+func TestWithEscalationFields(t *testing.T) {
+	for _, base := range []json.RawMessage{writeParameters, editParameters} {
+		got := withEscalationFields(base)
+		assert.True(t, json.Valid(got))
+		var m map[string]any
+		require.NoError(t, json.Unmarshal(got, &m))
+		props := m["properties"].(map[string]any)
+		assert.Contains(t, props, "sandbox_permissions")
+		assert.Contains(t, props, "justification")
+		assert.Equal(t, string(base), string(noSandbox{}.parameters(base)))
+	}
+	odd := json.RawMessage(`{"type":"object"}`)
+	assert.Equal(t, string(odd), string(withEscalationFields(odd)))
+}
+
+// The escalation argument accessors read what the model sent.
+func TestEscalationArgsAccessors(t *testing.T) {
+	e, err := parseEscalationArgs(json.RawMessage(`{"sandbox_permissions":"workspace-write","justification":" why "}`))
+	require.NoError(t, err)
+	assert.True(t, e.requested())
+	assert.Equal(t, fs.SandboxWorkspaceWrite, e.mode())
+	assert.Equal(t, " why ", e.justification(), "not trimmed")
+
+	e, err = parseEscalationArgs(json.RawMessage(`{"sandbox_permissions":7,"justification":"why"}`))
+	require.NoError(t, err)
+	assert.Equal(t, fs.SandboxMode("7"), e.mode(), "a non-string value is never a mode")
+
+	_, err = parseEscalationArgs(json.RawMessage(`{"sandbox_permissions":"workspace-write","justification":3}`))
+	assert.EqualError(t, err, "invalid justification: expected a non-empty sentence")
+	_, err = parseEscalationArgs(json.RawMessage(`{"justification":null}`))
+	assert.EqualError(t, err, "invalid escalation: justification is only valid together with sandbox_permissions")
+	e, err = parseEscalationArgs(json.RawMessage(`{}`))
+	require.NoError(t, err)
+	assert.False(t, e.requested())
+}
