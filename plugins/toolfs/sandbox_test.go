@@ -15,6 +15,7 @@ import (
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/toolfs"
 	"github.com/cordon-dev/cordon/plugins/tools"
+	"github.com/cordon-dev/cordon/plugins/userapproval"
 )
 
 const escalationProps = `"sandbox_permissions":{"type":"string","enum":["workspace-write","danger-full-access"],"description":"The wider sandbox mode this file operation needs. Only valid as a one-shot retry of an operation the sandbox just denied; requires justification and user approval."},` +
@@ -332,4 +333,31 @@ type approverFunc func(ctx context.Context, req tools.ApprovalRequest) (tools.Ap
 
 func (f approverFunc) Request(ctx context.Context, req tools.ApprovalRequest) (tools.ApprovalOutcome, error) {
 	return f(ctx, req)
+}
+
+// tools.spec.ts "an approved escalation stamps the granted mode onto that write", through the
+// real user-approval service and an approval/request answerer; under the never policy the same
+// request is rejected without reaching the answerer (spec sandbox 3.5).
+func TestSandboxEscalationThroughUserApproval(t *testing.T) {
+	e := newSandboxEnv(t, sandboxOptions{mode: fs.SandboxReadOnly})
+	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, e.root, userapproval.Plugin, nil))
+	var reasons []string
+	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, e.root, kernel.Module{ID: "answerer", Apply: func(kc *kernel.Context, _ any) error {
+		_, err := userapproval.RequestEvent.On(kc, func(_ context.Context, req *userapproval.Request, _ func() (tools.ApprovalOutcome, error)) (tools.ApprovalOutcome, error) {
+			reasons = append(reasons, req.ToolName+": "+req.Reason)
+			return tools.AllowedOnce, nil
+		})
+		return err
+	}}, nil))
+	escalate := args{"file_path": "a.txt", "content": "x", "sandbox_permissions": "danger-full-access", "justification": "the test needs it"}
+	requireOK(t, e.call("write", escalate))
+	assert.Equal(t, []*fs.SandboxPolicy{{Mode: fs.SandboxDangerFullAccess, WorkspaceRoot: e.project, SessionID: "s1"}}, e.fsys.takeStamps())
+	assert.Equal(t, []string{"write: escalate sandbox to danger-full-access: the test needs it"}, reasons)
+
+	a, ok := tools.Approval.Get(e.root)
+	require.True(t, ok)
+	require.NoError(t, a.(*userapproval.Service).SetPolicy(e.session, userapproval.PolicyNever))
+	requireFailure(t, e.call("write", escalate), `Error: the user rejected escalating this operation to "danger-full-access"`, "")
+	assert.Len(t, reasons, 1, "never decides before any answerer")
+	assert.Empty(t, e.fsys.takeStamps())
 }

@@ -4,10 +4,11 @@
 //
 // Configuration (strict: unknown keys are errors):
 //
-//   - name: sandbox-policy
-//     config:
-//     mode: workspace-write   # read-only (default) | workspace-write | danger-full-access
-//     workspaceRoot: /srv/ws  # default: the process working directory at load
+//	plugins:
+//	  - name: sandbox-policy
+//	    config:
+//	      mode: workspace-write   # read-only (default) | workspace-write | danger-full-access
+//	      workspaceRoot: /srv/ws  # default: the process working directory at load
 //
 // A mode outside the vocabulary fails the load. The configured root is stored as
 // absolute(CanonicalPath(root)).
