@@ -41,11 +41,19 @@ func newSandboxHook(kc *kernel.Context, fsys fs.FileSystem) (sandboxHook, error)
 	if mode == "" {
 		return noSandbox{}, nil
 	}
+	if _, err := currentPolicy(kc); err != nil {
+		return nil, err
+	}
+	return &confiningSandbox{kc: kc, defaultMode: mode}, nil
+}
+
+// currentPolicy returns the composed policy service, or errSandboxPolicyMissing.
+func currentPolicy(kc *kernel.Context) (sandbox.Policy, error) {
 	policy, ok := sandbox.PolicyService.Get(kc)
 	if !ok || policy == nil {
 		return nil, errSandboxPolicyMissing
 	}
-	return &confiningSandbox{kc: kc, policy: policy, defaultMode: mode}, nil
+	return policy, nil
 }
 
 // noSandbox is the hook of a filesystem that never confines: no escalation fields, no policy,
@@ -71,9 +79,12 @@ func (noSandbox) resolvePolicy(_ context.Context, _ string, args json.RawMessage
 func (noSandbox) mapError(err error, _ *fs.SandboxPolicy) error { return err }
 
 // confiningSandbox is the hook of a confining filesystem (spec sandbox 3.1-3.3, 3.6, 3.7).
+//
+// The policy service is probed on every call, like the approval service: a policy plugin that
+// was reloaded is used at once, and one that went away (tool-fs does not inject it, so it stays
+// loaded) fails the call closed with the load-time text before anything executes.
 type confiningSandbox struct {
 	kc          *kernel.Context
-	policy      sandbox.Policy
 	defaultMode fs.SandboxMode // the provider's SandboxMode, used only if a denial has no policy
 }
 
@@ -94,12 +105,16 @@ func (c *confiningSandbox) resolvePolicy(ctx context.Context, tool string, args 
 	if err != nil {
 		return nil, err
 	}
+	policy, err := currentPolicy(c.kc)
+	if err != nil {
+		return nil, err
+	}
 	var session *tools.Session
 	var callID string
 	if exec != nil {
 		session, callID = exec.Session, exec.CallID
 	}
-	standing := c.policy.Resolve(session, "")
+	standing := policy.Resolve(session, "")
 	if !esc.requested() {
 		return &standing, nil
 	}

@@ -9,7 +9,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/sandbox"
 )
+
+var sandboxIsBlank = sandbox.IsBlank
 
 // mapError keeps the code, chains the original as the cause and names the stamped mode; other
 // errors are returned as the same value (spec sandbox 3.7).
@@ -73,4 +76,34 @@ func TestEscalationArgsAccessors(t *testing.T) {
 	e, err = parseEscalationArgs(json.RawMessage(`{}`))
 	require.NoError(t, err)
 	assert.False(t, e.requested())
+}
+
+// FuzzParseEscalationArgs: any argument object is either refused with one of the three pairing
+// errors (or a decoding error) or accepted with both fields present or neither; an accepted
+// request always carries a non-blank string justification. Nothing panics.
+func FuzzParseEscalationArgs(f *testing.F) {
+	for _, s := range []string{`{}`, `{"sandbox_permissions":"workspace-write","justification":"why"}`,
+		`{"sandbox_permissions":null}`, `{"justification":" "}`, `{"sandbox_permissions":1,"justification":"x"}`,
+		`{"sandbox_permissions":"a","justification":"\u2028"}`, `[]`, `null`, `{"justification":{"a":1},"sandbox_permissions":[]}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		e, err := parseEscalationArgs(json.RawMessage(raw))
+		if err != nil {
+			return
+		}
+		hasP, hasJ := len(e.Permissions) > 0, len(e.Justification) > 0
+		if hasP != hasJ {
+			t.Fatalf("accepted a lone field: %s", raw)
+		}
+		if hasJ {
+			var s string
+			if json.Unmarshal(e.Justification, &s) != nil || sandboxIsBlank(s) {
+				t.Fatalf("accepted a blank or non-string justification: %s", raw)
+			}
+			if e.justification() != s {
+				t.Fatalf("justification changed: %q vs %q", e.justification(), s)
+			}
+		}
+	})
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/kernel/kerneltest"
 	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/sandbox/sandboxpolicy"
 	"github.com/cordon-dev/cordon/plugins/toolfs"
 	"github.com/cordon-dev/cordon/plugins/tools"
 	"github.com/cordon-dev/cordon/plugins/userapproval"
@@ -360,4 +361,26 @@ func TestSandboxEscalationThroughUserApproval(t *testing.T) {
 	requireFailure(t, e.call("write", escalate), `Error: the user rejected escalating this operation to "danger-full-access"`, "")
 	assert.Len(t, reasons, 1, "never decides before any answerer")
 	assert.Empty(t, e.fsys.takeStamps())
+}
+
+// The policy service is probed per call: once it is gone, write and edit fail closed before any
+// I/O; a policy composed again is used at once.
+func TestSandboxPolicyProbedPerCall(t *testing.T) {
+	e := newSandboxEnv(t, sandboxOptions{})
+	var policyFiber *kernel.Fiber
+	for _, f := range e.root.Kernel().Fibers() {
+		if f.Module().ID == sandboxpolicy.ID {
+			policyFiber = f
+		}
+	}
+	require.NotNil(t, policyFiber)
+	kerneltest.RequireDispose(t, policyFiber)
+	r := e.call("write", args{"file_path": "a.txt", "content": "x"})
+	requireFailure(t, r, "Error: tool-fs: the mounted filesystem confines but ctx.sandboxPolicy is missing", "")
+	assert.Empty(t, e.fsys.takeStamps())
+	assert.NoFileExists(t, filepath.Join(e.project, "a.txt"))
+
+	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, e.root, sandboxpolicy.Plugin, sandboxpolicy.Config{Mode: fs.SandboxDangerFullAccess, WorkspaceRoot: e.dir}))
+	requireOK(t, e.call("write", args{"file_path": "a.txt", "content": "x"}))
+	assert.Equal(t, []*fs.SandboxPolicy{{Mode: fs.SandboxDangerFullAccess, WorkspaceRoot: e.project, SessionID: "s1"}}, e.fsys.takeStamps())
 }
