@@ -396,3 +396,11 @@ func TestConcurrentRequests(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// The plugin is in the default catalog under its reference name.
+func TestCatalogRegistration(t *testing.T) {
+	m, ok := kernel.DefaultCatalog().Lookup("user-approval")
+	require.True(t, ok)
+	assert.Equal(t, userapproval.ID, m.ID)
+	assert.Empty(t, m.Inject, "mounts immediately")
+}

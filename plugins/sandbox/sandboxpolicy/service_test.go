@@ -267,3 +267,11 @@ func TestConcurrentOverrides(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// The plugin is in the default catalog under its reference name.
+func TestCatalogRegistration(t *testing.T) {
+	m, ok := kernel.DefaultCatalog().Lookup("sandbox-policy")
+	require.True(t, ok)
+	assert.Equal(t, sandboxpolicy.ID, m.ID)
+	assert.Empty(t, m.Inject, "mounts immediately")
+}
