@@ -18,13 +18,14 @@
 //
 // # Configuration
 //
-//	- name: model-catalog
-//	  config:
-//	    defaultModel: vision
-//	    models:
-//	      - { id: vision, input: [text, image] }
-//	      - { id: text-only, input: [text] }
-//	      - { id: legacy }            # capability unknown
+//	plugins:
+//	  - name: model-catalog
+//	    config:
+//	      defaultModel: vision
+//	      models:
+//	        - { id: vision, input: [text, image] }
+//	        - { id: text-only, input: [text] }
+//	        - { id: legacy }            # capability unknown
 //
 // Decoding is strict (unknown keys, in the entry or in a model, are errors). Validate refuses a
 // blank defaultModel, a blank or duplicate (case-insensitive) model id, an empty input list, an
