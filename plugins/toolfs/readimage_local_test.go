@@ -16,6 +16,7 @@ import (
 	"github.com/cordon-dev/cordon/kernel/kerneltest"
 	"github.com/cordon-dev/cordon/plugins/attachments"
 	attachmentlocal "github.com/cordon-dev/cordon/plugins/attachments/local"
+	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
 // localEnv is an imgEnv whose attachment service is the real attachment-local store, homed in a
@@ -185,4 +186,72 @@ func TestReadImageLocalLifecycle(t *testing.T) {
 	require.Equal(t, []string{"edit", "read", "read_image", "write"}, toolNames(e.rt))
 	e.writeBytes(t, "red.png", png1x1)
 	requireOK(t, e.readImage(vision(e.imgEnv), "red.png"))
+}
+
+// openFDs counts this process's open descriptors (Linux), or -1 when it cannot.
+func openFDs() int {
+	entries, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return -1
+	}
+	return len(entries)
+}
+
+// TestReadImageConcurrentLocal: parallel read_image calls of one file (and of a refused one)
+// all succeed with the same object, and the run leaves no goroutine and no descriptor behind.
+func TestReadImageConcurrentLocal(t *testing.T) {
+	ignore := kerneltest.IgnoreCurrent()
+	before := openFDs()
+	t.Run("calls", func(t *testing.T) {
+		e := newLocalEnv(t, nil)
+		data := encodeImage(t, "jpeg", 40, 30)
+		e.writeBytes(t, "photo.jpg", data)
+		e.writeBytes(t, "bad.png", data)
+		const n = 8
+		session := vision(e.imgEnv)
+		call := func(i int, p string) tools.Result { // env.call's counter is not goroutine-safe
+			return e.rt.Execute(context.Background(), tools.Call{CallID: "par-" + itoa(i), Name: "read_image", Args: args{"file_path": p}, Session: session})
+		}
+		ids := make(chan string, n)
+		done := make(chan struct{})
+		for i := range n {
+			go func() {
+				defer func() { done <- struct{}{} }()
+				if i%4 == 3 {
+					res := call(i, "bad.png")
+					if !res.IsError || res.Code() != "IMAGE_TYPE_MISMATCH" {
+						t.Errorf("bad.png: %s", res.Text())
+					}
+					return
+				}
+				res := call(i, "photo.jpg")
+				if res.IsError {
+					t.Errorf("photo.jpg: %s", res.Text())
+					return
+				}
+				var v struct {
+					Image attachments.ImageRef `json:"image"`
+				}
+				b, _ := json.Marshal(res.Value)
+				_ = json.Unmarshal(b, &v)
+				ids <- string(v.Image.AttachmentID)
+			}()
+		}
+		for range n {
+			<-done
+		}
+		close(ids)
+		var first string
+		for id := range ids {
+			if first == "" {
+				first = id
+			}
+			assert.Equal(t, first, id, "one content-addressed object")
+		}
+		assert.NotEmpty(t, first)
+	})
+	kerneltest.VerifyNone(t, ignore)
+	if before >= 0 {
+		assert.Equal(t, before, openFDs(), "no descriptor leaked")
+	}
 }
