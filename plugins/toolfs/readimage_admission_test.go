@@ -12,6 +12,7 @@ import (
 
 	"github.com/cordon-dev/cordon/kernel/kerneltest"
 	"github.com/cordon-dev/cordon/plugins/attachments"
+	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
@@ -248,4 +249,30 @@ func TestReadImageCancelled(t *testing.T) {
 	require.True(t, res.IsError)
 	assert.Equal(t, "Error: "+context.Canceled.Error(), res.Text(), "the store fails with the context's cause, unwrapped")
 	assert.Empty(t, e.takeObserved(), "the verified read fails on the cancelled context before the observation")
+}
+
+// TestReadImageObservationFeedsThePolicy: the present observation of read_image is the policy's
+// record, so a later write over the image is authorized, while an unread existing file is not.
+func TestReadImageObservationFeedsThePolicy(t *testing.T) {
+	e := newImgEnv(t, imgOptions{})
+	e.writeBytes(t, "red.png", png1x1)
+	e.writeBytes(t, "other.png", png1x1)
+	s := vision(e)
+	requireFailure(t, e.callIn(s, "write", args{"file_path": "other.png", "content": "x"}),
+		`Error: cannot modify "`+e.path("other.png")+`": file has not been read — read the file, then retry`, "FS_NOT_OBSERVED")
+	requireOK(t, e.readImage(s, "red.png"))
+	requireOK(t, e.callIn(s, "write", args{"file_path": "red.png", "content": "replaced"}))
+	assert.Equal(t, "replaced", e.readFile(t, "red.png"))
+}
+
+// TestReadImageObserverFailure: the present observation is a plain emit, so a failing listener
+// fails the call.
+func TestReadImageObserverFailure(t *testing.T) {
+	e := newImgEnv(t, imgOptions{})
+	e.writeBytes(t, "red.png", png1x1)
+	_, err := fs.ObservedEvent.On(e.root, func(context.Context, fs.ObservedArgs) error { return errors.New("recorder broke") })
+	require.NoError(t, err)
+	res := e.readImage(vision(e), "red.png")
+	require.True(t, res.IsError)
+	assert.Equal(t, "Error: recorder broke", res.Text())
 }
