@@ -1,5 +1,6 @@
 // Package toolfs is the plugin "tool-fs": the model-facing read, write and edit tools over the
-// ctx.fs seam (package fs), registered in the ctx.tools runtime (package tools).
+// ctx.fs seam (package fs), registered in the ctx.tools runtime (package tools), and read_image
+// over the fs and attachments seams.
 //
 // The plugin owns the schemas, the argument checks, read windowing and rendering, the result
 // envelopes, the diff presentation meta, the model-facing remedies and the guidance sections. It
@@ -24,6 +25,18 @@
 //     `cannot modify "<p>": file has not been read — read the file, then retry` (DESIGN.md). The
 //     code is kept and the original error is the cause.
 //   - Every fs/* dispatch passes the call's *tools.Exec as the actor.
+//   - read_image (readimage*.go, spec attachments 3 with the extension-less variant of 3.12):
+//     registered by a child instance that injects attachments.Service, so it exists exactly while
+//     a store is mounted. Before any I/O: a blank path; the extension (Node extname, lower-cased;
+//     none is accepted, a non-image one refused); the store (defensive); the declared type against
+//     the deployment's media types; the route gate (tools.ModelFor: the session's model, else the
+//     catalog's default; no session, catalog or model: unresolved; a model without image input
+//     refused). Then resolve, one Stat (absent observed, then FS_NOT_FOUND; non-regular refused),
+//     ReadBytes capped at min(maxImageBytes, maxMessageImageBytes), the signature check of an
+//     extension-less file, SaveImage (remedies keep the store error as cause), a verified
+//     ReadImage for the image block's bytes, and fs/observed present at the Stat's version. The
+//     value is {path, image: ref}; the content is the envelope text and the image block; the meta
+//     is {path}.
 //
 // # The read window
 //

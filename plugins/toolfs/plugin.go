@@ -16,7 +16,8 @@ const ID = "tool-fs"
 
 // Plugin is the tool-fs module. It stays pending until both the fs and the tools services exist,
 // then registers read, write and edit (with their guidance sections) as effects of its own
-// context: disposing the plugin removes all three.
+// context, and read_image while an attachments service is mounted: disposing the plugin removes
+// them all.
 var Plugin = kernel.Define[Config](ID, apply, fs.Service.Dep(), tools.Service.Dep())
 
 // Module contributes Plugin to the kernel catalog of an fx host.
@@ -46,7 +47,7 @@ func apply(kc *kernel.Context, cfg Config) error {
 			return err
 		}
 	}
-	return nil
+	return s.mountReadImage(kc)
 }
 
 // asValue converts a value the runtime hands back to a projector into T: the body's own value, or

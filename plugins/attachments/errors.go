@@ -1,0 +1,134 @@
+package attachments
+
+import "errors"
+
+// Code is the stable code of an *Error. The set is closed.
+type Code string
+
+// The closed set of attachment error codes. The first nine are the
+// caller-correctable image admission codes (see IsImageAdmissionError).
+const (
+	CodeTooManyImages          Code = "TOO_MANY_IMAGES"
+	CodeImagesTooLarge         Code = "IMAGES_TOO_LARGE"
+	CodeUnsupportedImageType   Code = "UNSUPPORTED_IMAGE_TYPE"
+	CodeInvalidImageBase64     Code = "INVALID_IMAGE_BASE64"
+	CodeInvalidImage           Code = "INVALID_IMAGE"
+	CodeImageTypeMismatch      Code = "IMAGE_TYPE_MISMATCH"
+	CodeImageTooLarge          Code = "IMAGE_TOO_LARGE"
+	CodeImageTooManyPixels     Code = "IMAGE_TOO_MANY_PIXELS"
+	CodeImageDimensionTooLarge Code = "IMAGE_DIMENSION_TOO_LARGE"
+	CodeInvalidAttachmentRef   Code = "INVALID_ATTACHMENT_REF"
+	CodeAttachmentCorrupt      Code = "ATTACHMENT_CORRUPT"
+	CodeWriteFailed            Code = "ATTACHMENT_WRITE_FAILED"
+	CodeNotFound               Code = "ATTACHMENT_NOT_FOUND"
+	CodeReadFailed             Code = "ATTACHMENT_READ_FAILED"
+	CodeProjectionUnsupported  Code = "ATTACHMENT_PROJECTION_UNSUPPORTED"
+)
+
+// Codes lists every Code in the order of the specification.
+var Codes = []Code{
+	CodeTooManyImages, CodeImagesTooLarge, CodeUnsupportedImageType, CodeInvalidImageBase64,
+	CodeInvalidImage, CodeImageTypeMismatch, CodeImageTooLarge, CodeImageTooManyPixels,
+	CodeImageDimensionTooLarge, CodeInvalidAttachmentRef, CodeAttachmentCorrupt, CodeWriteFailed,
+	CodeNotFound, CodeReadFailed, CodeProjectionUnsupported,
+}
+
+// AdmissionCode reports whether c is one of the nine caller-correctable image
+// admission codes.
+func (c Code) AdmissionCode() bool {
+	switch c {
+	case CodeTooManyImages, CodeImagesTooLarge, CodeUnsupportedImageType, CodeInvalidImageBase64,
+		CodeInvalidImage, CodeImageTypeMismatch, CodeImageTooLarge, CodeImageTooManyPixels,
+		CodeImageDimensionTooLarge:
+		return true
+	}
+	return false
+}
+
+// ErrorName is the Name of every *Error.
+const ErrorName = "AttachmentError"
+
+// Error is the attachment error: a stable Kind (its code), the exact message
+// (never raw bytes or host paths) and an optional cause. Its Name is
+// "AttachmentError" and Code() returns the code as a string, so a tool
+// envelope can expose {name, code}.
+type Error struct {
+	Kind    Code
+	Message string
+	Cause   error
+}
+
+// Error returns the message.
+func (e *Error) Error() string { return e.Message }
+
+// Code returns the code as a string.
+func (e *Error) Code() string { return string(e.Kind) }
+
+// Name returns "AttachmentError".
+func (e *Error) Name() string { return ErrorName }
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Cause }
+
+// Is reports whether target is an *Error with the same code and either an
+// empty message (a code sentinel such as ErrAttachmentCorrupt) or the same
+// message.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	if !ok || t == nil || e == nil {
+		return false
+	}
+	return t.Kind == e.Kind && (t.Message == "" || t.Message == e.Message)
+}
+
+// Code sentinels: errors.Is(err, ErrImageTooLarge) matches any *Error in err's
+// chain with that code, whatever its message.
+var (
+	ErrTooManyImages          = &Error{Kind: CodeTooManyImages}
+	ErrImagesTooLarge         = &Error{Kind: CodeImagesTooLarge}
+	ErrUnsupportedImageType   = &Error{Kind: CodeUnsupportedImageType}
+	ErrInvalidImageBase64     = &Error{Kind: CodeInvalidImageBase64}
+	ErrInvalidImage           = &Error{Kind: CodeInvalidImage}
+	ErrImageTypeMismatch      = &Error{Kind: CodeImageTypeMismatch}
+	ErrImageTooLarge          = &Error{Kind: CodeImageTooLarge}
+	ErrImageTooManyPixels     = &Error{Kind: CodeImageTooManyPixels}
+	ErrImageDimensionTooLarge = &Error{Kind: CodeImageDimensionTooLarge}
+	ErrInvalidAttachmentRef   = &Error{Kind: CodeInvalidAttachmentRef}
+	ErrAttachmentCorrupt      = &Error{Kind: CodeAttachmentCorrupt}
+	ErrWriteFailed            = &Error{Kind: CodeWriteFailed}
+	ErrNotFound               = &Error{Kind: CodeNotFound}
+	ErrReadFailed             = &Error{Kind: CodeReadFailed}
+	ErrProjectionUnsupported  = &Error{Kind: CodeProjectionUnsupported}
+)
+
+// NewError returns an *Error with the given code, message and cause.
+func NewError(code Code, message string, cause error) *Error {
+	return &Error{Kind: code, Message: message, Cause: cause}
+}
+
+// CodeOf returns the code of the first *Error in err's chain, or "" if none.
+func CodeOf(err error) Code {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Kind
+	}
+	return ""
+}
+
+// HasCode reports whether err's chain holds an *Error with the given code.
+func HasCode(err error, code Code) bool {
+	return errors.Is(err, &Error{Kind: code})
+}
+
+// IsImageAdmissionError reports whether err is a caller-correctable image
+// admission failure. Like the reference it is structural: the first error in
+// err's chain that has a `Code() string` method decides, so a foreign error
+// type with code "IMAGE_TOO_LARGE" counts, and an *Error with a storage code
+// (ATTACHMENT_CORRUPT, ATTACHMENT_WRITE_FAILED, ...) does not.
+func IsImageAdmissionError(err error) bool {
+	var c interface{ Code() string }
+	if !errors.As(err, &c) {
+		return false
+	}
+	return Code(c.Code()).AdmissionCode()
+}

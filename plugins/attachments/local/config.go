@@ -1,0 +1,259 @@
+package attachmentlocal
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Defaults of spec 1.5.
+const (
+	DefaultMaxImageBytes               = 20 * 1024 * 1024
+	DefaultMaxImagesPerMessage         = 20
+	DefaultMaxMessageImageBytes        = 200 * 1024 * 1024
+	DefaultMaxImagePixels              = 64_000_000
+	DefaultMaxImageDimension           = 8192
+	DefaultNormalizedImageMaxDimension = 2048
+	DefaultNormalizedImageMaxBytes     = 4 * 1024 * 1024
+	DefaultImageCompressionConcurrency = 2
+	// MaxImageCompressionConcurrency is the largest accepted concurrency.
+	MaxImageCompressionConcurrency = 8
+)
+
+// maxSafeInteger is JavaScript's Number.MAX_SAFE_INTEGER, the largest
+// accepted numeric option.
+const maxSafeInteger = 1<<53 - 1
+
+// Config is the configuration of the attachment-local plugin. Option names
+// are the reference's. Every numeric option is an integer >= 1;
+// ImageCompressionConcurrency is at most 8. Go callers start from
+// DefaultConfig: a zero numeric field is invalid, not "default".
+type Config struct {
+	// TohHome is the explicit home; nil follows $TOH_HOME (when not blank),
+	// then the user's state directory ($XDG_STATE_HOME/cordon when
+	// XDG_STATE_HOME is absolute, else ~/.local/state/cordon). A leading
+	// "~", "~/" or "~\" is expanded; the result is made absolute, so an
+	// explicit "" is the working directory.
+	TohHome *string `yaml:"tohHome"`
+	// MaxImageBytes caps one source image (refused, not shrunk).
+	MaxImageBytes int `yaml:"maxImageBytes"`
+	// MaxImagesPerMessage caps the images of one batch.
+	MaxImagesPerMessage int `yaml:"maxImagesPerMessage"`
+	// MaxMessageImageBytes caps the summed source bytes of one batch.
+	MaxMessageImageBytes int `yaml:"maxMessageImageBytes"`
+	// MaxImagePixels caps the oriented width×height of one source.
+	MaxImagePixels int `yaml:"maxImagePixels"`
+	// MaxImageDimension caps each oriented side of one source.
+	MaxImageDimension int `yaml:"maxImageDimension"`
+	// NormalizedImageMaxDimension is the long-edge cap of the stored image.
+	NormalizedImageMaxDimension int `yaml:"normalizedImageMaxDimension"`
+	// NormalizedImageMaxBytes is the byte cap of the stored image.
+	NormalizedImageMaxBytes int `yaml:"normalizedImageMaxBytes"`
+	// ImageCompressionConcurrency is the number of simultaneous transforms
+	// per store (1..8).
+	ImageCompressionConcurrency int `yaml:"imageCompressionConcurrency"`
+}
+
+// DefaultConfig returns the configuration with every default applied.
+func DefaultConfig() Config {
+	var c Config
+	c.Defaults()
+	return c
+}
+
+// Defaults fills every numeric field with its default and leaves TohHome
+// unset (the kernel calls it before decoding).
+func (c *Config) Defaults() {
+	*c = Config{
+		MaxImageBytes:               DefaultMaxImageBytes,
+		MaxImagesPerMessage:         DefaultMaxImagesPerMessage,
+		MaxMessageImageBytes:        DefaultMaxMessageImageBytes,
+		MaxImagePixels:              DefaultMaxImagePixels,
+		MaxImageDimension:           DefaultMaxImageDimension,
+		NormalizedImageMaxDimension: DefaultNormalizedImageMaxDimension,
+		NormalizedImageMaxBytes:     DefaultNormalizedImageMaxBytes,
+		ImageCompressionConcurrency: DefaultImageCompressionConcurrency,
+	}
+}
+
+// numeric lists the numeric options in declaration order.
+func (c *Config) numeric() []struct {
+	name string
+	v    *int
+} {
+	return []struct {
+		name string
+		v    *int
+	}{
+		{"maxImageBytes", &c.MaxImageBytes},
+		{"maxImagesPerMessage", &c.MaxImagesPerMessage},
+		{"maxMessageImageBytes", &c.MaxMessageImageBytes},
+		{"maxImagePixels", &c.MaxImagePixels},
+		{"maxImageDimension", &c.MaxImageDimension},
+		{"normalizedImageMaxDimension", &c.NormalizedImageMaxDimension},
+		{"normalizedImageMaxBytes", &c.NormalizedImageMaxBytes},
+		{"imageCompressionConcurrency", &c.ImageCompressionConcurrency},
+	}
+}
+
+// concurrencyError is the reference's refusal of a concurrency value.
+func concurrencyError() error {
+	return fmt.Errorf("attachment-local: imageCompressionConcurrency must be an integer from 1 through %d", MaxImageCompressionConcurrency)
+}
+
+// positiveError refuses any other numeric option.
+func positiveError(name string) error {
+	return fmt.Errorf("attachment-local: %s must be a positive integer", name)
+}
+
+// Validate checks every numeric option (an integer from 1 to 2^53-1) in
+// declaration order, and the concurrency (1..8) with the reference message.
+func (c Config) Validate() error {
+	for _, f := range c.numeric() {
+		if f.name == "imageCompressionConcurrency" {
+			if *f.v < 1 || *f.v > MaxImageCompressionConcurrency {
+				return concurrencyError()
+			}
+			continue
+		}
+		if *f.v < 1 || *f.v > maxSafeInteger {
+			return positiveError(f.name)
+		}
+	}
+	return nil
+}
+
+// UnmarshalYAML decodes a config mapping strictly: an unknown key is the
+// decoder's usual "field ... not found in type" error with its line; a
+// numeric option must be a whole number (8 and 8.0 are accepted; 1.5, .inf,
+// a string are refused with the validation message rather than a decoder
+// error or a silent truncation); tohHome is a string (null = unset).
+func (c *Config) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind != yaml.MappingNode {
+		return &yaml.TypeError{Errors: []string{fmt.Sprintf("line %d: attachment-local config must be a mapping", n.Line)}}
+	}
+	var unknown []string
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Value == "tohHome" {
+			if v.ShortTag() == "!!null" {
+				c.TohHome = nil
+				continue
+			}
+			var s string
+			if err := v.Decode(&s); err != nil {
+				return err
+			}
+			c.TohHome = &s
+			continue
+		}
+		found := false
+		for _, f := range c.numeric() {
+			if f.name != k.Value {
+				continue
+			}
+			found = true
+			x, ok := wholeNumber(v)
+			if !ok {
+				if f.name == "imageCompressionConcurrency" {
+					return concurrencyError()
+				}
+				return positiveError(f.name)
+			}
+			*f.v = x
+		}
+		if !found {
+			unknown = append(unknown, fmt.Sprintf("line %d: field %s not found in type attachmentlocal.Config", k.Line, k.Value))
+		}
+	}
+	if len(unknown) > 0 {
+		return &yaml.TypeError{Errors: unknown}
+	}
+	return nil
+}
+
+// wholeNumber decodes an integral numeric scalar within ±2^53.
+func wholeNumber(v *yaml.Node) (int, bool) {
+	if v.Kind != yaml.ScalarNode || (v.ShortTag() != "!!int" && v.ShortTag() != "!!float") {
+		return 0, false
+	}
+	var f float64
+	if err := v.Decode(&f); err != nil {
+		return 0, false
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) || f != math.Trunc(f) || math.Abs(f) > maxSafeInteger+1 {
+		return 0, false
+	}
+	return int(f), true
+}
+
+// envLookup is os.LookupEnv (replaced in tests).
+var envLookup = os.LookupEnv
+
+// resolveHome is spec 1.5 with the Cordon default location: an explicit
+// home (even ""), else $TOH_HOME when not blank, else the state directory.
+func resolveHome(explicit *string) (string, error) {
+	var p string
+	switch {
+	case explicit != nil:
+		p = *explicit
+	default:
+		if v, ok := envLookup("TOH_HOME"); ok && strings.TrimSpace(v) != "" {
+			p = v
+		} else {
+			d, err := stateHome()
+			if err != nil {
+				return "", err
+			}
+			p = filepath.Join(d, "cordon")
+		}
+	}
+	p, err := expandTilde(p)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Abs(p)
+}
+
+// stateHome is $XDG_STATE_HOME when absolute, else ~/.local/state.
+func stateHome() (string, error) {
+	if v, ok := envLookup("XDG_STATE_HOME"); ok && filepath.IsAbs(v) {
+		return v, nil
+	}
+	home, err := userHome()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(home, ".local", "state"), nil
+}
+
+// userHome is $HOME, else os.UserHomeDir.
+func userHome() (string, error) {
+	if v, ok := envLookup("HOME"); ok && v != "" {
+		return v, nil
+	}
+	h, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("attachment-local: cannot determine the home directory: %w", err)
+	}
+	return h, nil
+}
+
+// expandTilde expands a leading "~", "~/" or "~\".
+func expandTilde(p string) (string, error) {
+	if p != "~" && !strings.HasPrefix(p, "~/") && !strings.HasPrefix(p, `~\`) {
+		return p, nil
+	}
+	home, err := userHome()
+	if err != nil {
+		return "", err
+	}
+	if p == "~" {
+		return home, nil
+	}
+	return filepath.Join(home, p[2:]), nil
+}

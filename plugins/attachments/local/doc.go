@@ -1,0 +1,70 @@
+// Package attachmentlocal is the attachment-local plugin: the local backend
+// of the attachments seam (package attachments). Images are admitted,
+// normalized and stored content-addressed below <home>/attachments/v1.
+//
+// Home: Config.TohHome when set (an explicit "" is the working directory),
+// else $TOH_HOME when not blank, else the user's state directory:
+// $XDG_STATE_HOME/cordon when XDG_STATE_HOME is absolute, otherwise
+// ~/.local/state/cordon. A leading "~" is expanded; the result is absolute.
+// New performs no I/O.
+//
+// Admission (SaveImage, SaveImages, ValidateImage) follows spec 1.6 in its
+// observable order: byte limit, empty, header (format by signature only:
+// PNG, JPEG, GIF, WebP; dimensions orientation-applied), pixel limit,
+// per-side limit, full decode of the first frame, declared-type check,
+// normalization. The limits are checked on header dimensions
+// (image.DecodeConfig plus small container walks) before any pixel buffer
+// is allocated. Transforms run in a FIFO limiter of
+// imageCompressionConcurrency slots; commits are not limited.
+//
+// Normalization (spec 2): a clean, single-frame, 8-bit sRGB PNG/JPEG/WebP
+// within normalizedImageMaxDimension and normalizedImageMaxBytes passes
+// through byte-identically (its id is the SHA-256 of the upload). Anything
+// else (GIF, animation, EXIF/XMP/ICC/IPTC/text metadata, any orientation
+// tag, greyscale, 16-bit, CMYK, too large) is decoded, auto-oriented,
+// converted to 8-bit sRGB(A), resized (Catmull-Rom, premultiplied) to fit
+// the long-edge cap, and encoded with a lazy candidate ladder inside a
+// byte-budget loop, then verified by a full re-decode.
+//
+// Divergences from the reference (libvips), recorded here:
+//   - Go has no WebP encoder, so every WebP candidate is replaced (spec 5.2
+//     option b): low-colour opaque sources try a palette PNG, then JPEG q85,
+//     q80, q75; sources with alpha try a truecolour RGBA PNG, then a
+//     256-colour median-cut palette PNG with transparency; opaque photos try
+//     JPEG q85, q80, q75. Transparency is never flattened; alpha sources
+//     shrink further under the byte cap than with WebP.
+//   - A PNG output of a source that declares alpha always carries alpha,
+//     even when every pixel is opaque (no compatibility exception needed).
+//   - ICC profiles are stripped and the pixels are taken as sRGB (no colour
+//     management: Display-P3 or Adobe RGB sources shift); CMYK JPEG uses the
+//     naive conversion; 16-bit samples keep their high byte.
+//   - Palette quantization maps to the nearest entry without dithering.
+//   - Animated WebP (ANMF) and APNG: x/image/webp cannot decode animated
+//     WebP, so it is INVALID_IMAGE; an APNG (acTL) is converted from its
+//     default image. Arithmetic-coded and 12-bit JPEG are INVALID_IMAGE.
+//   - Output bytes differ from libvips; ids of converted images depend on
+//     the Go version's encoders (compress/flate, image/jpeg).
+//   - mkdir/chmod failures while proving the home durable are wrapped as
+//     ATTACHMENT_WRITE_FAILED (the reference leaks them with host paths).
+//
+// Publication (spec 1.9): the home is proven durable once per process
+// (created and chmodded 0700, every ancestor fsynced up to "/"); each
+// commit creates and fsyncs the bucket and staging chains, writes
+// tmp/<uuid> (exclusive, 0600, fsync), hard-links it to
+// objects/<h[0:2]>/<h> (an existing object must hash to h), fsyncs the
+// bucket and objects directories, and unlinks the staging file. No partial
+// object is ever visible; concurrent admissions of one image are safe.
+//
+// Reads (spec 1.10) re-hash the object and re-derive header facts (never
+// pixels, never current admission limits). ReadImageRequest is not
+// implemented (request-image variants are out of scope): it fails with
+// ATTACHMENT_PROJECTION_UNSUPPORTED.
+//
+// Mount: the plugin sweeps crash residue older than the process start from
+// tmp/ and request-images/*/*.tmp (spec 1.14), logs at debug, never fails
+// the mount for it, and provides attachments.Service. Objects are never
+// deleted (spec 1.15).
+//
+// Cancellation: a done context makes every method return context.Cause(ctx)
+// unchanged.
+package attachmentlocal

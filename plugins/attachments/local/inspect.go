@@ -1,0 +1,318 @@
+package attachmentlocal
+
+import (
+	"bytes"
+	"encoding/binary"
+	"image"
+	"image/gif"
+	"image/jpeg"
+	"image/png"
+
+	"golang.org/x/image/webp"
+
+	"github.com/cordon-dev/cordon/plugins/attachments"
+)
+
+// Sample depths and colour spaces, with the libvips names of spec 2.1.
+const (
+	depthUchar  = "uchar"
+	depthUshort = "ushort"
+	spaceSRGB   = "srgb"
+	spaceBW     = "b-w"
+	spaceRGB16  = "rgb16"
+	spaceGrey16 = "grey16"
+	spaceCMYK   = "cmyk"
+)
+
+// facts are the detected source facts of spec 2.1, read from the header and
+// a container walk (never from pixels).
+type facts struct {
+	mediaType attachments.MediaType
+	// rawW, rawH are the stored axes; width, height are orientation-applied.
+	rawW, rawH    int
+	width, height int
+	// orientation is the EXIF orientation (1..8) or 0 without a valid tag.
+	orientation int
+	// animated: more than one frame (GIF, WebP ANMF) or an APNG acTL chunk.
+	animated bool
+	// metadata: EXIF, XMP, IPTC, ICC, Photoshop data or text comments.
+	metadata bool
+	depth    string
+	space    string
+	hasAlpha bool
+}
+
+var (
+	sigPNG  = []byte("\x89PNG\r\n\x1a\n")
+	sigJPEG = []byte{0xFF, 0xD8, 0xFF}
+)
+
+// sniff identifies the format by its content signature only.
+func sniff(b []byte) (attachments.MediaType, bool) {
+	switch {
+	case bytes.HasPrefix(b, sigPNG):
+		return attachments.MediaTypePNG, true
+	case bytes.HasPrefix(b, sigJPEG):
+		return attachments.MediaTypeJPEG, true
+	case bytes.HasPrefix(b, []byte("GIF87a")), bytes.HasPrefix(b, []byte("GIF89a")):
+		return attachments.MediaTypeGIF, true
+	case len(b) >= 12 && string(b[:4]) == "RIFF" && string(b[8:12]) == "WEBP":
+		return attachments.MediaTypeWebP, true
+	}
+	return "", false
+}
+
+// inspect reads the facts of b without decoding pixels. An unknown format or
+// an unparsable header is INVALID_IMAGE "Unsupported or malformed image
+// data.". The container walk is lenient: it stops at truncation, leaving
+// the full decode to refuse such bytes.
+func inspect(b []byte) (f facts, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = attachments.InvalidImage(panicError(r))
+		}
+	}()
+	mt, ok := sniff(b)
+	if !ok {
+		return facts{}, attachments.InvalidImage(nil)
+	}
+	var cfg image.Config
+	r := bytes.NewReader(b)
+	switch mt {
+	case attachments.MediaTypePNG:
+		cfg, err = png.DecodeConfig(r)
+	case attachments.MediaTypeJPEG:
+		cfg, err = jpeg.DecodeConfig(r)
+	case attachments.MediaTypeGIF:
+		cfg, err = gif.DecodeConfig(r)
+	case attachments.MediaTypeWebP:
+		cfg, err = webp.DecodeConfig(r)
+	}
+	if err != nil {
+		return facts{}, attachments.InvalidImage(err)
+	}
+	if cfg.Width <= 0 || cfg.Height <= 0 {
+		return facts{}, attachments.InvalidImage(nil)
+	}
+	f = facts{mediaType: mt, rawW: cfg.Width, rawH: cfg.Height, depth: depthUchar, space: spaceSRGB}
+	switch mt {
+	case attachments.MediaTypePNG:
+		scanPNG(b, &f)
+	case attachments.MediaTypeJPEG:
+		scanJPEG(b, &f)
+	case attachments.MediaTypeGIF:
+		scanGIF(b, &f)
+	case attachments.MediaTypeWebP:
+		scanWebP(b, &f)
+	}
+	f.width, f.height = f.rawW, f.rawH
+	if f.orientation >= 5 {
+		f.width, f.height = f.rawH, f.rawW
+	}
+	return f, nil
+}
+
+// scanPNG walks the chunks: IHDR bit depth and colour type, tRNS (alpha),
+// iCCP, eXIf (with orientation) and text chunks (metadata), acTL (APNG).
+// pHYs, gAMA, cHRM, sRGB and tIME are not metadata.
+func scanPNG(b []byte, f *facts) {
+	var bitDepth, colourType byte = 8, 2
+	trns := false
+	for p := len(sigPNG); p+8 <= len(b); {
+		n := int(binary.BigEndian.Uint32(b[p : p+4]))
+		typ := string(b[p+4 : p+8])
+		start := p + 8
+		if n < 0 || n > len(b)-start {
+			break
+		}
+		data := b[start : start+n]
+		switch typ {
+		case "IHDR":
+			if n >= 10 {
+				bitDepth, colourType = data[8], data[9]
+			}
+		case "tRNS":
+			trns = true
+		case "iCCP", "tEXt", "zTXt", "iTXt":
+			f.metadata = true
+		case "eXIf":
+			f.metadata = true
+			f.orientation = exifOrientation(data)
+		case "acTL":
+			f.animated = true
+		case "IEND":
+			p = len(b)
+			continue
+		}
+		p = start + n + 4
+	}
+	if bitDepth == 16 {
+		f.depth = depthUshort
+	}
+	switch colourType {
+	case 0, 4:
+		f.space = spaceBW
+		if bitDepth == 16 {
+			f.space = spaceGrey16
+		}
+	case 2, 6:
+		if bitDepth == 16 {
+			f.space = spaceRGB16
+		}
+	}
+	f.hasAlpha = colourType == 4 || colourType == 6 || trns
+}
+
+// scanJPEG walks the marker segments up to the first SOS: APP1 Exif (with
+// orientation) and XMP, APP2 ICC_PROFILE, APP13 Photoshop, COM are
+// metadata; JFIF APP0 and Adobe APP14 are not; SOFn gives precision and
+// component count.
+func scanJPEG(b []byte, f *facts) {
+	p := 2
+	for p+4 <= len(b) {
+		if b[p] != 0xFF {
+			return
+		}
+		m := b[p+1]
+		if m == 0xFF { // fill byte
+			p++
+			continue
+		}
+		if m == 0x01 || (m >= 0xD0 && m <= 0xD8) {
+			p += 2
+			continue
+		}
+		if m == 0xD9 || m == 0xDA {
+			return
+		}
+		n := int(binary.BigEndian.Uint16(b[p+2 : p+4]))
+		if n < 2 || p+2+n > len(b) {
+			return
+		}
+		data := b[p+4 : p+2+n]
+		switch {
+		case m == 0xE1 && bytes.HasPrefix(data, exifHeader):
+			f.metadata = true
+			f.orientation = exifOrientation(data)
+		case m == 0xE1 && bytes.HasPrefix(data, []byte("http://ns.adobe.com/")):
+			f.metadata = true
+		case m == 0xE2 && bytes.HasPrefix(data, []byte("ICC_PROFILE\x00")):
+			f.metadata = true
+		case m == 0xED && bytes.HasPrefix(data, []byte("Photoshop 3.0\x00")):
+			f.metadata = true
+		case m == 0xFE:
+			f.metadata = true
+		case m >= 0xC0 && m <= 0xCF && m != 0xC4 && m != 0xC8 && m != 0xCC:
+			if len(data) >= 6 {
+				if data[0] > 8 {
+					f.depth = depthUshort
+				}
+				switch data[5] {
+				case 1:
+					f.space = spaceBW
+				case 4:
+					f.space = spaceCMYK
+				}
+			}
+		}
+		p += 2 + n
+	}
+}
+
+// scanGIF counts image descriptors with a block walk (frames are never
+// materialized). libvips reports every GIF as having alpha.
+func scanGIF(b []byte, f *facts) {
+	f.hasAlpha = true
+	if len(b) < 13 {
+		return
+	}
+	p := 13
+	if b[10]&0x80 != 0 {
+		p += 3 << (int(b[10]&7) + 1)
+	}
+	frames := 0
+	skipBlocks := func() bool {
+		for p < len(b) {
+			n := int(b[p])
+			p++
+			if n == 0 {
+				return true
+			}
+			p += n
+		}
+		return false
+	}
+	for p < len(b) {
+		switch b[p] {
+		case 0x2C:
+			frames++
+			if frames > 1 {
+				f.animated = true
+				return
+			}
+			if p+10 > len(b) {
+				return
+			}
+			flags := b[p+9]
+			p += 10
+			if flags&0x80 != 0 {
+				p += 3 << (int(flags&7) + 1)
+			}
+			p++ // LZW minimum code size
+			if !skipBlocks() {
+				return
+			}
+		case 0x21:
+			if p+2 > len(b) {
+				return
+			}
+			if b[p+1] == 0xFE {
+				f.metadata = true
+			}
+			p += 2
+			if !skipBlocks() {
+				return
+			}
+		default: // 0x3B trailer or garbage
+			return
+		}
+	}
+}
+
+// scanWebP walks the RIFF chunks: VP8X flags, ICCP/EXIF/XMP (metadata),
+// ANMF (frames), ALPH and the VP8L alpha bit.
+func scanWebP(b []byte, f *facts) {
+	frames := 0
+	for p := 12; p+8 <= len(b); {
+		id := string(b[p : p+4])
+		n := int(binary.LittleEndian.Uint32(b[p+4 : p+8]))
+		start := p + 8
+		if n < 0 || n > len(b)-start {
+			break
+		}
+		data := b[start : start+n]
+		switch id {
+		case "VP8X":
+			if n >= 1 {
+				fl := data[0]
+				f.metadata = f.metadata || fl&0x2C != 0
+				f.hasAlpha = f.hasAlpha || fl&0x10 != 0
+			}
+		case "ICCP", "XMP ":
+			f.metadata = true
+		case "EXIF":
+			f.metadata = true
+			f.orientation = exifOrientation(data)
+		case "ANMF":
+			frames++
+		case "ALPH":
+			f.hasAlpha = true
+		case "VP8L":
+			if n >= 5 && data[0] == 0x2f {
+				f.hasAlpha = f.hasAlpha || binary.LittleEndian.Uint32(data[1:5])>>28&1 == 1
+			}
+		}
+		p = start + n + n&1
+	}
+	f.animated = frames > 1
+}

@@ -1,0 +1,142 @@
+package attachmentlocal
+
+import (
+	"errors"
+	"image"
+	"math"
+	"strings"
+
+	"github.com/cordon-dev/cordon/plugins/attachments"
+)
+
+// NormalizationPolicy bounds the stored normalized image (spec 2).
+type NormalizationPolicy struct {
+	// MaxDimension caps the long edge in pixels.
+	MaxDimension int `json:"maxDimension"`
+	// MaxBytes caps the encoded bytes.
+	MaxBytes int `json:"maxBytes"`
+}
+
+// normalized is the stored image: bytes and their facts.
+type normalized struct {
+	data          []byte
+	mediaType     attachments.MediaType
+	width, height int
+}
+
+// Byte-budget loop constants (spec 2.7).
+const (
+	minScaleStep = 0.9
+	safetyFactor = 0.95
+)
+
+// canPassThrough is spec 2.2: clean, single-frame, 8-bit sRGB, not GIF and
+// inside both normalization limits.
+func canPassThrough(f facts, n int, p NormalizationPolicy) bool {
+	return f.mediaType != attachments.MediaTypeGIF &&
+		!f.animated &&
+		!f.metadata &&
+		f.orientation == 0 &&
+		f.depth == depthUchar &&
+		f.space == spaceSRGB &&
+		n <= p.MaxBytes &&
+		max(f.width, f.height) <= p.MaxDimension
+}
+
+// conversionSource names the source in the conversion error of spec 2.9:
+// "16-bit PNG" for a 16-bit PNG, otherwise "<depth> <TYPE>".
+func conversionSource(f facts) string {
+	typ := strings.ToUpper(strings.TrimPrefix(string(f.mediaType), "image/"))
+	if f.mediaType == attachments.MediaTypePNG && f.depth != depthUchar {
+		if f.depth == depthUshort {
+			return "16-bit PNG"
+		}
+		return f.depth + " PNG"
+	}
+	return f.depth + " " + typ
+}
+
+// normalize produces the stored image of a fully decoded source (spec 2):
+// the source bytes themselves when they pass through, otherwise the first
+// candidate of the ladder that fits maxBytes at the largest size the
+// byte-budget loop reaches, verified by a full re-decode. A non-attachment
+// failure (encoder error, panic) is ATTACHMENT_WRITE_FAILED with the
+// conversion message; *attachments.Error values propagate unchanged.
+func normalize(data []byte, f facts, img image.Image, p NormalizationPolicy) (out normalized, err error) {
+	if canPassThrough(f, len(data), p) {
+		return normalized{data, f.mediaType, f.width, f.height}, nil
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = panicError(r)
+		}
+		var ae *attachments.Error
+		if err != nil && !errors.As(err, &ae) {
+			out, err = normalized{}, attachments.ConversionFailed(conversionSource(f), err)
+		}
+	}()
+	src, opaque := toNRGBA(img)
+	src = orient(src, f.orientation)
+	low := lowColour(src)
+	hasAlpha := f.hasAlpha || !opaque
+	keepAlpha := f.hasAlpha && f.mediaType != attachments.MediaTypeGIF
+	cands := ladder(low, hasAlpha, keepAlpha)
+	w, h := targetSize(f.width, f.height, p.MaxDimension)
+	for {
+		rw, rh := fitInside(f.width, f.height, w, h)
+		resized := resize(src, rw, rh, !hasAlpha)
+		var smallest *encoded
+		for _, c := range cands {
+			e, err := c(resized)
+			if err != nil {
+				return normalized{}, err
+			}
+			if len(e.data) <= p.MaxBytes {
+				return verifyNormalized(e, f)
+			}
+			if smallest == nil || len(e.data) < len(smallest.data) {
+				smallest = &e
+			}
+		}
+		if w == 1 && h == 1 {
+			return normalized{}, attachments.NewError(attachments.CodeImageTooLarge, attachments.MsgNormalizedTooLarge, nil)
+		}
+		s := math.Min(minScaleStep, math.Sqrt(float64(p.MaxBytes)/float64(len(smallest.data)))*safetyFactor)
+		w = max(1, int(math.Floor(float64(w)*s)))
+		h = max(1, int(math.Floor(float64(h)*s)))
+	}
+}
+
+// verifyNormalized is spec 2.8: the chosen output is decoded again and must
+// be a single-frame, metadata-free, 8-bit sRGB image of the candidate's
+// media type and size whose alpha is compatible with the source. A failed
+// re-decode is INVALID_IMAGE (unchanged); any other mismatch is
+// ATTACHMENT_WRITE_FAILED with the self-check message.
+func verifyNormalized(e encoded, src facts) (normalized, error) {
+	got, err := inspect(e.data)
+	if err != nil {
+		return normalized{}, err
+	}
+	if _, err := decodeFull(e.data, got); err != nil {
+		return normalized{}, err
+	}
+	var expected *bool
+	if src.mediaType != attachments.MediaTypeGIF {
+		expected = &src.hasAlpha
+	}
+	if got.mediaType != e.mediaType || got.width != e.width || got.height != e.height ||
+		got.animated || got.metadata || got.orientation != 0 ||
+		got.depth != depthUchar || got.space != spaceSRGB ||
+		!alphaCompatible(expected, got) {
+		return normalized{}, attachments.NewError(attachments.CodeWriteFailed, attachments.MsgNormalizedSelfCheck, nil)
+	}
+	return normalized(e), nil
+}
+
+// alphaCompatible is spec 2.8: compatible when the expectation is unknown
+// (nil, GIF sources), when the alpha facts agree, or when an alpha source
+// became WebP without alpha (libwebp drops an all-opaque plane).
+func alphaCompatible(expected *bool, out facts) bool {
+	return expected == nil || out.hasAlpha == *expected ||
+		(*expected && !out.hasAlpha && out.mediaType == attachments.MediaTypeWebP)
+}

@@ -1,0 +1,203 @@
+package toolfs
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+
+	"github.com/cordon-dev/cordon/kernel"
+	"github.com/cordon-dev/cordon/plugins/attachments"
+	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/tools"
+)
+
+// readImageModuleID is the id of the child instance that holds the read_image registration.
+const readImageModuleID = ID + "/read-image"
+
+// mountReadImage loads, as a child of the tool-fs instance, the module that registers read_image.
+// It injects the attachments service, so the tool exists exactly while a store is mounted: the
+// child stays pending without one, unloads (withdrawing the tool) when the store goes and loads
+// again when one returns. The other tools are unaffected.
+func (s *suite) mountReadImage(kc *kernel.Context) error {
+	m := kernel.Module{
+		ID:     readImageModuleID,
+		Inject: []kernel.Dep{attachments.Service.Dep()},
+		Apply: func(child *kernel.Context, _ any) error {
+			_, err := tools.Service.Must(child).Register(child, s.readImageDefinition())
+			return err
+		},
+	}
+	_, err := kc.Load(m, nil)
+	return err
+}
+
+func (s *suite) readImageDefinition() tools.Definition {
+	return tools.Definition{
+		Name:         "read_image",
+		Description:  readImageDescription,
+		Parameters:   readImageParameters,
+		OutputSchema: readImageOutputSchema,
+		Execute:      s.readImage,
+		Render: func(_ json.RawMessage, value any) []tools.Content {
+			v := asValue[ReadImageValue](value)
+			return []tools.Content{
+				tools.TextContent(RenderReadImage(v.Path, v.Image)),
+				tools.ImageContent(string(v.Image.MediaType), base64.StdEncoding.EncodeToString(s.imageBytes(v))),
+			}
+		},
+		PresentationMeta: func(_ json.RawMessage, value any) any {
+			return ReadImageMeta{Path: asValue[ReadImageValue](value).Path}
+		},
+		// Content-addressed attachment writes are idempotent: concurrent reads cannot conflict.
+		ConcurrencySafe: func(json.RawMessage) bool { return true },
+		Annotations:     tools.Annotations{ReadOnly: true, Idempotent: true},
+	}
+}
+
+// imageBytes returns the stored bytes of a value: those the body read, or (for a value a
+// post-execute policy replaced, which carries only the reference) a verified read from the store.
+// It panics when neither is available, which the runtime reports as INVALID_TOOL_OUTPUT.
+func (s *suite) imageBytes(v ReadImageValue) []byte {
+	if v.data != nil {
+		return v.data
+	}
+	store, ok := attachments.Service.Get(s.kc)
+	if !ok {
+		panic("read_image: the image bytes are unavailable (no attachment service is mounted)")
+	}
+	stored, err := store.ReadImage(context.Background(), v.Image)
+	if err != nil {
+		panic("read_image: the image bytes are unavailable: " + err.Error())
+	}
+	return stored.Data
+}
+
+// readImage is the body of the read_image tool (spec attachments 3.3 with the extension-less
+// variant of 3.12): every gate runs before any filesystem I/O; then resolve, one Stat, a bounded
+// read, the signature check of an extension-less file, SaveImage, a verified read of the stored
+// bytes, and the present observation at the Stat's version.
+func (s *suite) readImage(ctx context.Context, args json.RawMessage, exec *tools.Exec) (any, error) {
+	var a struct {
+		FilePath string `json:"file_path"`
+	}
+	if err := tools.DecodeArgs(args, &a); err != nil {
+		return nil, err
+	}
+	p := a.FilePath
+	if isBlank(p) {
+		return nil, errBlankPath
+	}
+	ext, declared := imageExtension(p)
+	if declared == "" && ext != "" {
+		return nil, errors.New(`cannot read "` + p + `": the ` + ext + ` extension does not declare a supported image format; ` +
+			`read_image accepts PNG/JPEG/WebP/GIF files, including extension-less files in those formats`)
+	}
+	store, ok := attachments.Service.Get(s.kc)
+	if !ok {
+		return nil, errors.New(`cannot read "` + p + `" as an image: no attachment service is mounted`)
+	}
+	limits := store.ImageLimits()
+	if declared != "" && !limits.Accepts(declared) {
+		return nil, notAccepted(p, declared)
+	}
+	if err := s.requireImageRoute(ctx, exec, p); err != nil {
+		return nil, err
+	}
+
+	target, err := s.fs.Resolve(ctx, p, fs.ResolveOptions{Cwd: sessionCwd(exec.Header().Cwd, p)})
+	if err != nil {
+		return nil, err
+	}
+	dp := target.DisplayPath
+	info, err := s.fs.Stat(ctx, target)
+	if err != nil {
+		return nil, err
+	}
+	if info == nil {
+		if err := s.observe(ctx, target, fs.Absent(), exec); err != nil {
+			return nil, err
+		}
+		return nil, fs.ReadNotFound(dp, nil)
+	}
+	if info.Type != fs.TypeFile {
+		return nil, fs.ReadNotRegular(dp)
+	}
+	// One tool result is one message carrying one image: the per-message bound applies too.
+	data, err := s.fs.ReadBytes(ctx, target, int64(min(limits.MaxImageBytes, limits.MaxMessageImageBytes)))
+	if err != nil {
+		return nil, err
+	}
+
+	claim := imageClaim{mediaType: declared, ext: ext}
+	if declared == "" {
+		claim = imageClaim{mediaType: SniffImageType(data), sniffed: true}
+		if claim.mediaType == "" {
+			return nil, errors.New(`cannot read "` + dp + `": the file content is not a supported image format; read_image accepts PNG/JPEG/WebP/GIF`)
+		}
+		if !limits.Accepts(claim.mediaType) {
+			return nil, notAccepted(dp, claim.mediaType)
+		}
+	} else {
+		// The mismatch remedy names the display path's extension.
+		claim.ext, _ = imageExtension(dp)
+	}
+
+	// Persist before returning: the image block must reference a durable object by the time
+	// the tool result is recorded.
+	ref, err := store.SaveImage(ctx, attachments.SaveImage{Data: data, MediaType: claim.mediaType, Name: baseName(dp)})
+	if err != nil {
+		return nil, remapSaveError(err, dp, limits, claim)
+	}
+	stored, err := store.ReadImage(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.observe(ctx, target, fs.Present(info.Version), exec); err != nil {
+		return nil, err
+	}
+	return ReadImageValue{Path: dp, Image: ref, data: stored.Data}, nil
+}
+
+// notAccepted is the refusal of a media type the deployment does not accept; p is the raw
+// argument (declared type, before I/O) or the display path (sniffed type, after the read).
+func notAccepted(p string, m attachments.MediaType) error {
+	return errors.New(`cannot read "` + p + `": ` + string(m) + ` images are not accepted by this deployment`)
+}
+
+// baseName is Node's POSIX path.basename: the last segment, trailing '/' ignored.
+func baseName(p string) string {
+	end := len(p)
+	for end > 0 && p[end-1] == '/' {
+		end--
+	}
+	start := end
+	for start > 0 && p[start-1] != '/' {
+		start--
+	}
+	return p[start:end]
+}
+
+// requireImageRoute is the route gate (spec attachments 3.5, through the tools.Models seam): the
+// call's model is its session's header model, else the catalog's default model. Without a session,
+// a catalog or a model the route cannot be resolved; a resolve error propagates unchanged; a model
+// that does not declare image input (unknown capability included) is refused.
+func (s *suite) requireImageRoute(ctx context.Context, exec *tools.Exec, p string) error {
+	catalog, ok := tools.Models.Get(s.kc)
+	model := ""
+	if ok {
+		model = tools.ModelFor(exec, catalog)
+	}
+	if model == "" {
+		return errors.New(`cannot read "` + p + `" as an image: the current model route could not be resolved`)
+	}
+	info, err := catalog.ResolveModel(ctx, model)
+	if err != nil {
+		return err
+	}
+	if !info.AcceptsImages() {
+		return errors.New(`cannot read "` + p + `" as an image: model "` + model +
+			`" does not declare image input; switch to an image-capable model to read images`)
+	}
+	return nil
+}

@@ -1,0 +1,27 @@
+package toolfs
+
+import "encoding/json"
+
+// readImageDescription is the read_image description: the reference text with the sentence of
+// the extension-less variant after the first sentence (DESIGN.md, spec attachments 3.12).
+const readImageDescription = "Read a PNG/JPEG/WebP/GIF file and return the image itself. " +
+	"A path without a file extension is accepted; the format is detected from the file content, so normalized attachment paths can be passed directly without copying or renaming. " +
+	"Harness validates and downscales large supported images before the next model request, so use this tool directly instead of installing image libraries or creating thumbnails merely to inspect an image. " +
+	"Independent files may be read concurrently in small batches. Requires the current model to accept image input."
+
+var readImageParameters = json.RawMessage(`{"type":"object","properties":{` +
+	`"file_path":{"type":"string","description":"Path to the image file, resolved by the filesystem backend."}` +
+	`},"required":["file_path"]}`)
+
+// readImageOutputSchema is closed at both levels; name and originalDimensions are optional.
+var readImageOutputSchema = json.RawMessage(`{"type":"object","additionalProperties":false,"properties":{` +
+	`"path":{"type":"string"},` +
+	`"image":{"type":"object","additionalProperties":false,"properties":{` +
+	`"attachmentId":{"type":"string"},` +
+	`"mediaType":{"type":"string","enum":["image/png","image/jpeg","image/webp","image/gif"]},` +
+	`"bytes":{"type":"integer"},"width":{"type":"integer"},"height":{"type":"integer"},` +
+	`"name":{"type":"string"},` +
+	`"originalDimensions":{"type":"object","additionalProperties":false,` +
+	`"properties":{"width":{"type":"integer"},"height":{"type":"integer"}},"required":["width","height"]}` +
+	`},"required":["attachmentId","mediaType","bytes","width","height"]}` +
+	`},"required":["path","image"]}`)
