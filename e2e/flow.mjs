@@ -49,12 +49,16 @@ const SCHEMAS = {
 const READ_GUIDANCE =
   "Use the read tool — not shell commands like cat — to inspect text files. Results include line numbers. Use offset and limit to continue reading large files.";
 
+// A 1x1 RGBA PNG.
+const PNG_1X1 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+
 const envelope = (p, body) => `<path>${p}</path>\n<type>file</type>\n<content>\n${body}\n</content>`;
 const errorOf = (r) => r._meta?.error ?? null;
 
-async function listAndCheck(c, client) {
+async function listAndCheck(c, client, names) {
   const { tools } = await client.listTools();
   const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+  c.eq("tools/list names", tools.map((t) => t.name).sort(), names);
   for (const name of ["read", "write", "edit"]) {
     const t = byName[name];
     if (!c.ok(`tools/list has ${name}`, t !== undefined)) continue;
@@ -74,7 +78,7 @@ async function guardedFlow(c, bin) {
   try {
     c.ok("server instructions carry the read guidance", (client.getInstructions() ?? "").includes(READ_GUIDANCE),
       JSON.stringify(client.getInstructions()));
-    await listAndCheck(c, client);
+    await listAndCheck(c, client, ["edit", "read", "read_image", "write"]);
 
     let r = await client.callTool({ name: "write", arguments: { file_path: "notes.txt", content: "clobber\n" } });
     c.eq("unread overwrite isError", r.isError, true);
@@ -114,6 +118,17 @@ async function guardedFlow(c, bin) {
     c.eq("re-read text", textOf(r), envelope(file, "4: four (external)\n\n(End of file - total 4 lines)"));
     r = await client.callTool({ name: "edit", arguments: { file_path: "notes.txt", old_string: "one", new_string: "ONE" } });
     c.ok("edit after re-read ok", !r.isError, textOf(r));
+
+    // read_image through the default composition's attachment store: the client validates the
+    // structured value against the advertised output schema and receives an MCP image block.
+    writeFileSync(join(dir, "dot.png"), Buffer.from(PNG_1X1, "base64"));
+    r = await client.callTool({ name: "read_image", arguments: { file_path: "dot.png" } });
+    c.ok("read_image ok", !r.isError, textOf(r));
+    c.eq("read_image blocks", r.content?.map((b) => b.type), ["text", "image"]);
+    c.eq("read_image image block mimeType", r.content?.[1]?.mimeType, "image/png");
+    c.ok("read_image image block data is base64 PNG", Buffer.from(r.content?.[1]?.data ?? "", "base64").subarray(1, 4).toString() === "PNG");
+    c.eq("read_image structured image size", [r.structuredContent?.image?.width, r.structuredContent?.image?.height], [1, 1]);
+    c.ok("read_image attachmentId", /^sha256:[0-9a-f]{64}$/.test(r.structuredContent?.image?.attachmentId ?? ""), JSON.stringify(r.structuredContent));
   } finally {
     await client.close();
   }
@@ -137,7 +152,7 @@ async function bareFlow(c, bin) {
   ].join("\n"));
   const { client } = await connect(bin, ["serve", "--config", config]);
   try {
-    await listAndCheck(c, client);
+    await listAndCheck(c, client, ["edit", "read", "write"]);
     let r = await client.callTool({ name: "write", arguments: { file_path: "notes.txt", content: "clobber\n" } });
     c.ok("bare: unread overwrite succeeds", !r.isError, textOf(r));
     c.eq("bare: unread overwrite text", textOf(r), envelope(file, "Updated file"));

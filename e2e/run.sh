@@ -19,6 +19,8 @@ if [ "$major" -lt 18 ]; then
   echo "e2e: SKIPPED: node $(node --version) is older than 18; the TypeScript SDK flow did not run"
   exit 0
 fi
+# harness serve's default composition keeps its attachment store under the state directory.
+export XDG_STATE_HOME="$(mktemp -d)"
 (cd "$here" && npm ci --no-audit --no-fund --loglevel=error)
 bin="$(mktemp -d)/harness"
 (cd "$root" && go build -o "$bin" ./cmd/harness)

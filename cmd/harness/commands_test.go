@@ -20,18 +20,20 @@ func TestToolsCommand(t *testing.T) {
 		Annotations map[string]any  `json:"annotations"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(out), &tools), out)
-	require.Len(t, tools, 3)
+	require.Len(t, tools, 4)
 	want := map[string]string{
 		"read":  "Read a UTF-8 text file and return line-numbered content.",
 		"write": "Create or fully replace a UTF-8 text file.",
 		"edit":  "Edit an existing UTF-8 text file by replacing literal text.",
+		// spec/attachments.md 3.2 with the sentence of 3.12 (DESIGN.md: extension-less paths are accepted).
+		"read_image": "Read a PNG/JPEG/WebP/GIF file and return the image itself. A path without a file extension is accepted; the format is detected from the file content, so normalized attachment paths can be passed directly without copying or renaming. Harness validates and downscales large supported images before the next model request, so use this tool directly instead of installing image libraries or creating thumbnails merely to inspect an image. Independent files may be read concurrently in small batches. Requires the current model to accept image input.",
 	}
 	for _, tool := range tools {
 		assert.Equal(t, want[tool.Name], tool.Description)
 		assert.JSONEq(t, wantSchemas[tool.Name], string(tool.InputSchema))
-		assert.Equal(t, tool.Name == "read", tool.Annotations["readOnlyHint"])
+		assert.Equal(t, tool.Name == "read" || tool.Name == "read_image", tool.Annotations["readOnlyHint"], tool.Name)
 	}
-	assert.Equal(t, []string{"read", "write", "edit"}, []string{tools[0].Name, tools[1].Name, tools[2].Name},
+	assert.Equal(t, []string{"read", "write", "edit", "read_image"}, []string{tools[0].Name, tools[1].Name, tools[2].Name, tools[3].Name},
 		"harness tools keeps registration order")
 }
 
@@ -56,7 +58,9 @@ func TestConfigCommand(t *testing.T) {
 		"  - id: fs-local # active\n    name: fs-local\n    config:\n      cwd: " + dir + "\n" +
 		"  - id: fs-observation-policy # active\n    name: fs-observation-policy\n" +
 		"  - id: tools # active\n    name: tools\n" +
-		"  - id: tool-fs # active\n    name: tool-fs\n"
+		"  - id: tool-fs # active\n    name: tool-fs\n" +
+		"  - id: attachment-local # active\n    name: attachment-local\n" +
+		"  - id: model-catalog # active\n    name: model-catalog\n"
 	assert.Equal(t, want, out)
 
 	out, stderr, code = runHarness(t, "", "config", "--config", bareConfig(t, dir))

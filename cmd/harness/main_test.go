@@ -21,6 +21,12 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	harnessBin = filepath.Join(dir, "harness")
+	// The default composition's attachment store lives under the user's state directory: keep the
+	// tests' images in the temporary directory (the subprocesses inherit the environment).
+	if err := os.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state")); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 	build := exec.Command("go", "build", "-o", harnessBin, ".")
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {

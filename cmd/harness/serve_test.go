@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"image"
+	imagepng "image/png"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -77,9 +79,11 @@ var wantSchemas = map[string]string{
 	"read":  `{"type":"object","properties":{"file_path":{"type":"string","description":"Path to read, resolved by the filesystem backend."},"offset":{"type":"number","description":"1-based first line to return. Defaults to 1."},"limit":{"type":"number","description":"Maximum number of lines to return. Defaults to 2000."}},"required":["file_path"]}`,
 	"write": `{"type":"object","properties":{"file_path":{"type":"string","description":"Path to write, resolved by the filesystem backend."},"content":{"type":"string","description":"Full UTF-8 text content to write."}},"required":["file_path","content"]}`,
 	"edit":  `{"type":"object","properties":{"file_path":{"type":"string","description":"Path to edit, resolved by the filesystem backend."},"old_string":{"type":"string","description":"Literal text to replace. Must match exactly."},"new_string":{"type":"string","description":"Literal replacement text. Use an empty string to delete the match."},"replace_all":{"type":"boolean","description":"Replace all matches. Defaults to false; when false, old_string must appear exactly once."}},"required":["file_path","old_string","new_string"]}`,
+	// spec/attachments.md 3.2
+	"read_image": `{"type":"object","properties":{"file_path":{"type":"string","description":"Path to the image file, resolved by the filesystem backend."}},"required":["file_path"]}`,
 }
 
-func checkToolList(t *testing.T, cs *mcp.ClientSession) {
+func checkToolList(t *testing.T, cs *mcp.ClientSession, want ...string) {
 	t.Helper()
 	res, err := cs.ListTools(context.Background(), nil)
 	require.NoError(t, err)
@@ -90,8 +94,8 @@ func checkToolList(t *testing.T, cs *mcp.ClientSession) {
 		require.NoError(t, err)
 		assert.JSONEq(t, wantSchemas[tool.Name], string(schema), tool.Name)
 		require.NotNil(t, tool.Annotations, tool.Name)
-		if tool.Name == "read" {
-			assert.True(t, tool.Annotations.ReadOnlyHint)
+		if tool.Name == "read" || tool.Name == "read_image" {
+			assert.True(t, tool.Annotations.ReadOnlyHint, tool.Name)
 		} else {
 			assert.False(t, tool.Annotations.ReadOnlyHint)
 			require.NotNil(t, tool.Annotations.DestructiveHint)
@@ -99,7 +103,7 @@ func checkToolList(t *testing.T, cs *mcp.ClientSession) {
 		}
 	}
 	// The SDK lists tools sorted by name (it pages by name); registration order is not kept.
-	assert.ElementsMatch(t, []string{"read", "write", "edit"}, names)
+	assert.ElementsMatch(t, want, names)
 }
 
 func TestServeFlowWithObservationPolicy(t *testing.T) {
@@ -109,7 +113,7 @@ func TestServeFlowWithObservationPolicy(t *testing.T) {
 	cs, stderr := serve(t, "--cwd", dir)
 
 	assert.Contains(t, cs.InitializeResult().Instructions, "Use the read tool — not shell commands like cat — to inspect text files.")
-	checkToolList(t, cs)
+	checkToolList(t, cs, "read", "write", "edit", "read_image")
 
 	res := call(t, cs, "write", map[string]any{"file_path": "notes.txt", "content": "clobber\n"})
 	assert.True(t, res.IsError)
@@ -144,11 +148,35 @@ func TestServeFlowWithObservationPolicy(t *testing.T) {
 	assert.Equal(t, map[string]any{"name": "FsError", "code": "FS_STALE_VERSION"}, res.Meta["error"])
 	assert.Equal(t, "one\nTWO\nthree\nfour (external)\n", readFile(t, file))
 
+	// read_image: the image block reaches the client as MCP image content, the canonical value as
+	// structuredContent; the store is the default composition's attachment-local.
+	img := filepath.Join(dir, "pixel.png")
+	var png bytes.Buffer
+	require.NoError(t, imagepng.Encode(&png, image.NewGray(image.Rect(0, 0, 3, 2))))
+	writeFile(t, img, png.String())
+	res = call(t, cs, "read_image", map[string]any{"file_path": "pixel.png"})
+	require.False(t, res.IsError, text(res))
+	require.Len(t, res.Content, 2)
+	ic, ok := res.Content[1].(*mcp.ImageContent)
+	require.True(t, ok, "the second block is an image: %#v", res.Content[1])
+	assert.Equal(t, "image/png", ic.MIMEType)
+	cfg, err := imagepng.DecodeConfig(bytes.NewReader(ic.Data))
+	require.NoError(t, err, "the block carries the stored PNG")
+	assert.Equal(t, [2]int{3, 2}, [2]int{cfg.Width, cfg.Height})
+	sc, _ := res.StructuredContent.(map[string]any)
+	require.NotNil(t, sc)
+	assert.Equal(t, img, sc["path"])
+	im, _ := sc["image"].(map[string]any)
+	assert.Equal(t, "image/png", im["mediaType"])
+	assert.Equal(t, float64(3), im["width"])
+	assert.Equal(t, float64(2), im["height"])
+	assert.Regexp(t, `^sha256:[0-9a-f]{64}$`, im["attachmentId"])
+
 	require.NoError(t, cs.Close())
 	log := stderr.String()
 	assert.Contains(t, log, "ready: serving MCP on stdio")
 	assert.Contains(t, log, `"config": "profile default"`)
-	assert.Contains(t, log, `"tools": ["read", "write", "edit"]`)
+	assert.Contains(t, log, `"tools": ["read", "write", "edit", "read_image"]`)
 }
 
 func TestServeFlowWithoutObservationPolicy(t *testing.T) {
@@ -156,7 +184,7 @@ func TestServeFlowWithoutObservationPolicy(t *testing.T) {
 	file := filepath.Join(dir, "notes.txt")
 	writeFile(t, file, "hello\nworld\n")
 	cs, _ := serve(t, "--config", bareConfig(t, dir))
-	checkToolList(t, cs)
+	checkToolList(t, cs, "read", "write", "edit")
 
 	res := call(t, cs, "write", map[string]any{"file_path": "notes.txt", "content": "clobber\n"})
 	require.False(t, res.IsError, "without the policy an unread overwrite is unconditional: %s", text(res))

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/plugins/tools"
+	"github.com/cordon-dev/cordon/plugins/userapproval"
 )
 
 // Approve modes of `harness run --approve`.
@@ -89,23 +90,31 @@ func elicitApproval(ctx context.Context, ss *mcp.ServerSession, req tools.Approv
 	return tools.Cancelled, nil
 }
 
-// hostServicesModule provides the host's approval channel into the kernel.
-func hostServicesModule(a tools.Approver) kernel.Module {
+// hostServicesModule loads the host's approval channel into the kernel: as the "approval" service
+// when provide is set (no composed plugin provides one), and always as an answerer of user-approval's
+// approval/request waterfall, so a composed user-approval plugin routes its questions to the same
+// channel (MCP elicitation, or the --approve answer).
+func hostServicesModule(a tools.Approver, provide bool) kernel.Module {
 	return kernel.Module{
 		ID: "harness-host",
 		Apply: func(kc *kernel.Context, _ any) error {
+			if _, err := userapproval.RequestEvent.Decide(kc, func(ctx context.Context, r *userapproval.Request) (tools.ApprovalOutcome, error) {
+				return a.Request(ctx, tools.ApprovalRequest{Session: r.Session, ToolName: r.ToolName, CallID: r.CallID, Reason: r.Reason})
+			}); err != nil {
+				return err
+			}
+			if !provide {
+				return nil
+			}
 			_, err := tools.Approval.Provide(kc, a)
 			return err
 		},
 	}
 }
 
-// provideHostServices loads the host's own services after the composition: the approval channel,
-// unless a composed plugin already provides "approval".
+// provideHostServices loads the host's own services after the composition (see hostServicesModule).
 func provideHostServices(k *kernel.Kernel, f *flags) error {
-	if _, ok := tools.Approval.Get(k.Root()); ok {
-		return nil
-	}
-	_, err := k.Root().Load(hostServicesModule(&hostApprover{fixed: f.approve}), nil)
+	_, composed := tools.Approval.Get(k.Root())
+	_, err := k.Root().Load(hostServicesModule(&hostApprover{fixed: f.approve}, !composed), nil)
 	return err
 }

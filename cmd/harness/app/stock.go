@@ -2,10 +2,14 @@ package app
 
 import (
 	"github.com/cordon-dev/cordon/kernel"
+	attachmentlocal "github.com/cordon-dev/cordon/plugins/attachments/local"
 	"github.com/cordon-dev/cordon/plugins/fslocal"
 	"github.com/cordon-dev/cordon/plugins/fspolicy"
+	"github.com/cordon-dev/cordon/plugins/modelcatalog"
+	"github.com/cordon-dev/cordon/plugins/sandbox/sandboxpolicy"
 	"github.com/cordon-dev/cordon/plugins/toolfs"
 	"github.com/cordon-dev/cordon/plugins/tools"
+	"github.com/cordon-dev/cordon/plugins/userapproval"
 )
 
 // stockModules are the plugins every harness build knows: the only place that names them all.
@@ -15,5 +19,9 @@ func stockModules() []kernel.Module {
 		fspolicy.Plugin,
 		tools.Plugin,
 		toolfs.Plugin,
+		attachmentlocal.Plugin,
+		modelcatalog.Plugin,
+		sandboxpolicy.Plugin,
+		userapproval.Plugin,
 	}
 }
