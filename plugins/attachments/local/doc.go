@@ -22,8 +22,10 @@
 // through byte-identically (its id is the SHA-256 of the upload). Anything
 // else (GIF, animation, EXIF/XMP/ICC/IPTC/text metadata, any orientation
 // tag, greyscale, 16-bit, CMYK, too large) is decoded, auto-oriented,
-// converted to 8-bit sRGB(A), resized (Catmull-Rom, premultiplied) to fit
-// the long-edge cap, and encoded with a lazy candidate ladder inside a
+// converted to 8-bit sRGB(A), resized to fit the long-edge cap (the
+// Catmull-Rom kernel of x/image/draw, premultiplied, in a streaming float32
+// resampler that keeps a few rows instead of x/image/draw's dstW×srcH
+// float64 buffer), and encoded with a lazy candidate ladder inside a
 // byte-budget loop, then verified by a full re-decode.
 //
 // Divergences from the reference (libvips), recorded here:

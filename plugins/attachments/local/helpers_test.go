@@ -310,3 +310,19 @@ func pngBomb(w, h int) []byte {
 	out = append(out, pngChunk("IDAT", []byte{0x78, 0x9c, 0x63, 0, 0, 0, 1, 0, 1})...)
 	return append(out, pngChunk("IEND", nil)...)
 }
+
+func saveInput(b []byte) attachments.SaveImage {
+	mt, _ := sniff(b)
+	return attachments.SaveImage{Data: b, MediaType: mt}
+}
+
+// photoAlpha is photo with a horizontal alpha ramp.
+func photoAlpha(w, h int) *image.NRGBA {
+	m := photo(w, h)
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			m.Pix[m.PixOffset(x, y)+3] = uint8(128 + x*127/max(1, w-1))
+		}
+	}
+	return m
+}

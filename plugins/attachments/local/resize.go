@@ -3,8 +3,6 @@ package attachmentlocal
 import (
 	"image"
 	"math"
-
-	xdraw "golang.org/x/image/draw"
 )
 
 // roundHalfUp is JavaScript's Math.round for non-negative values.
@@ -33,42 +31,15 @@ func fitInside(w, h, bw, bh int) (int, int) {
 	return min(bw, max(1, roundHalfUp(float64(w)*sy))), bh
 }
 
-// resize scales src to exactly w×h with Catmull-Rom (antialiased when
-// shrinking) in premultiplied space and returns non-premultiplied pixels.
-// An opaque image is scaled in 8-bit RGBA (exact when alpha is 255) and
-// every output alpha is forced to 255, so kernel rounding never adds
-// transparency; an image with alpha is scaled in 16-bit premultiplied RGBA
-// so un-premultiplying keeps the colour of translucent pixels. The source
-// is returned as is when the size is unchanged.
+// resize scales src to exactly w×h (Catmull-Rom, premultiplied; see
+// resample) and returns non-premultiplied pixels. When opaque is true every
+// output alpha is 255, so kernel rounding never adds transparency. The
+// source is returned as is when the size is unchanged.
 func resize(src *image.NRGBA, w, h int, opaque bool) *image.NRGBA {
 	if src.Rect.Dx() == w && src.Rect.Dy() == h {
 		return src
 	}
-	if opaque {
-		tmp := image.NewRGBA(image.Rect(0, 0, w, h))
-		xdraw.CatmullRom.Scale(tmp, tmp.Rect, src, src.Rect, xdraw.Src, nil)
-		for i := 3; i < len(tmp.Pix); i += 4 {
-			tmp.Pix[i] = 0xff
-		}
-		return &image.NRGBA{Pix: tmp.Pix, Stride: tmp.Stride, Rect: tmp.Rect}
-	}
-	tmp := image.NewRGBA64(image.Rect(0, 0, w, h))
-	xdraw.CatmullRom.Scale(tmp, tmp.Rect, src, src.Rect, xdraw.Src, nil)
-	dst := image.NewNRGBA(tmp.Rect)
-	for i, j := 0, 0; i < len(dst.Pix); i, j = i+4, j+8 {
-		p := tmp.Pix[j : j+8 : j+8]
-		a := uint32(p[6])<<8 | uint32(p[7])
-		if a == 0 {
-			continue
-		}
-		for c := 0; c < 3; c++ {
-			v := uint32(p[2*c])<<8 | uint32(p[2*c+1])
-			v = min(0xffff, (v*0xffff+a/2)/a)
-			dst.Pix[i+c] = uint8((v*255 + 0x7fff) / 0xffff)
-		}
-		dst.Pix[i+3] = uint8((a*255 + 0x7fff) / 0xffff)
-	}
-	return dst
+	return resample(src, w, h, opaque)
 }
 
 // Low-colour classification (spec 2.5).
