@@ -326,3 +326,13 @@ func photoAlpha(w, h int) *image.NRGBA {
 	}
 	return m
 }
+
+// interlaced1x1 is a 1×1 Adam7-interlaced RGB PNG (pass 1 holds the pixel).
+func interlaced1x1() []byte {
+	p := rawPNG(1, 1, 8, 2, func(x, y int) []byte { return []byte{10, 200, 30} })
+	ihdr := append([]byte{}, p[16:29]...)
+	ihdr[12] = 1
+	out := append([]byte{}, p[:8]...)
+	out = append(out, pngChunk("IHDR", ihdr)...)
+	return append(out, p[8+25:]...)
+}
