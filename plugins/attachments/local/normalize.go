@@ -79,7 +79,7 @@ func normalize(data []byte, f facts, img image.Image, p NormalizationPolicy) (ou
 	src = orient(src, f.orientation)
 	low := lowColour(src)
 	hasAlpha := f.hasAlpha || !opaque
-	keepAlpha := f.hasAlpha && f.mediaType != attachments.MediaTypeGIF
+	keepAlpha := f.hasAlpha && f.mediaType != attachments.MediaTypeGIF && f.webpFrames == 0
 	cands := ladder(low, hasAlpha, keepAlpha)
 	w, h := targetSize(f.width, f.height, p.MaxDimension)
 	for {
@@ -138,7 +138,7 @@ func verifyNormalized(e encoded, src facts) (normalized, error) {
 		return normalized{}, err
 	}
 	var expected *bool
-	if src.mediaType != attachments.MediaTypeGIF {
+	if src.mediaType != attachments.MediaTypeGIF && src.webpFrames == 0 {
 		expected = &src.hasAlpha
 	}
 	if got.mediaType != e.mediaType || got.width != e.width || got.height != e.height ||
@@ -151,8 +151,9 @@ func verifyNormalized(e encoded, src facts) (normalized, error) {
 }
 
 // alphaCompatible is spec 2.8: compatible when the expectation is unknown
-// (nil, GIF sources), when the alpha facts agree, or when an alpha source
-// became WebP without alpha (libwebp drops an all-opaque plane).
+// (nil: GIF and animated WebP sources), when the alpha facts agree, or when
+// an alpha source became WebP without alpha (libwebp drops an all-opaque
+// plane; this port never encodes WebP, so the case is kept for fidelity).
 func alphaCompatible(expected *bool, out facts) bool {
 	return expected == nil || out.hasAlpha == *expected ||
 		(*expected && !out.hasAlpha && out.mediaType == attachments.MediaTypeWebP)

@@ -300,9 +300,43 @@ func TestWebPSources(t *testing.T) {
 	p, _, _ = mustAdmit(t, s, exif, "image/webp")
 	assert.Equal(t, []int{100, 150}, []int{p.ref.Width, p.ref.Height}, "oriented")
 
-	anim := webpFile([2][]byte{[]byte("VP8X"), {0x02, 0, 0, 0, 0, 0, 0, 0, 0, 0}}, [2][]byte{[]byte("ANIM"), make([]byte, 6)}, [2][]byte{[]byte("ANMF"), make([]byte, 16)}, [2][]byte{[]byte("ANMF"), make([]byte, 16)})
-	_, err := admit(t, s, anim, "image/webp")
-	assert.True(t, errorIsExactly(err, attachments.CodeInvalidImage, attachments.MsgInvalidImage), "%v", err)
+	// Animated WebP: only the first frame is decoded, drawn at its offset on
+	// a transparent canvas.
+	vp8 := webpChunk(t, lossy, "VP8 ")
+	anmf := func(x, y int, chunks ...[2][]byte) []byte {
+		h := []byte{byte(x / 2), 0, 0, byte(y / 2), 0, 0, 149, 0, 0, 99, 0, 0, 100, 0, 0, 0}
+		return append(h, webpFile(chunks...)[12:]...)
+	}
+	vp8x := func(w, h int) []byte {
+		return []byte{0x02 | 0x10, 0, 0, 0, byte(w - 1), byte((w - 1) >> 8), 0, byte(h - 1), byte((h - 1) >> 8), 0}
+	}
+	anim := webpFile([2][]byte{[]byte("VP8X"), vp8x(150, 100)}, [2][]byte{[]byte("ANIM"), make([]byte, 6)},
+		[2][]byte{[]byte("ANMF"), anmf(0, 0, [2][]byte{[]byte("VP8 "), vp8})},
+		[2][]byte{[]byte("ANMF"), make([]byte, 16)})
+	p, _, img := mustAdmit(t, s, anim, "image/webp")
+	assert.Equal(t, []int{150, 100}, []int{p.ref.Width, p.ref.Height})
+	_, want := decodedFacts(t, lossy)
+	wr, wg, wb, _ := want.At(75, 50).RGBA()
+	gr, gg, gb, _ := img.At(75, 50).RGBA()
+	assert.InDelta(t, float64(wr>>8), float64(gr>>8), 24)
+	assert.InDelta(t, float64(wg>>8), float64(gg>>8), 24)
+	assert.InDelta(t, float64(wb>>8), float64(gb>>8), 24)
+	offset := webpFile([2][]byte{[]byte("VP8X"), vp8x(170, 120)}, [2][]byte{[]byte("ANIM"), make([]byte, 6)},
+		[2][]byte{[]byte("ANMF"), anmf(10, 20, [2][]byte{[]byte("VP8 "), vp8})})
+	p, f, img = mustAdmit(t, s, offset, "image/webp")
+	assert.Equal(t, []int{170, 120}, []int{p.ref.Width, p.ref.Height})
+	assert.True(t, f.hasAlpha)
+	assert.Equal(t, uint8(0), color.NRGBAModel.Convert(img.At(2, 2)).(color.NRGBA).A, "outside the frame is transparent")
+	assert.Equal(t, uint8(255), color.NRGBAModel.Convert(img.At(80, 70)).(color.NRGBA).A)
+	// A frame outside the canvas, or an animation without frame data, is
+	// INVALID_IMAGE.
+	for _, bad := range [][]byte{
+		webpFile([2][]byte{[]byte("VP8X"), vp8x(100, 100)}, [2][]byte{[]byte("ANMF"), anmf(0, 0, [2][]byte{[]byte("VP8 "), vp8})}),
+		webpFile([2][]byte{[]byte("VP8X"), vp8x(150, 100)}, [2][]byte{[]byte("ANIM"), make([]byte, 6)}, [2][]byte{[]byte("ANMF"), make([]byte, 16)}, [2][]byte{[]byte("ANMF"), make([]byte, 16)}),
+	} {
+		_, err := admit(t, s, bad, "image/webp")
+		assert.True(t, errorIsExactly(err, attachments.CodeInvalidImage, attachments.MsgInvalidImage), "%v", err)
+	}
 }
 
 // Spec 2.7: the byte-budget loop shrinks until the cap holds, and the
