@@ -24,6 +24,9 @@ func FuzzAdmit(f *testing.F) {
 	f.Add(readTestdata(f, "gopher-doc.with-alpha.lossless.webp"))
 	f.Add(readTestdata(f, "blue-purple-pink.lossy.webp"))
 	f.Add(pngBomb(1<<20, 1<<20))
+	lossy := readTestdata(f, "blue-purple-pink.lossy.webp")
+	frame := append([]byte{0, 0, 0, 0, 0, 0, 149, 0, 0, 99, 0, 0, 100, 0, 0, 0}, lossy[12:]...)
+	f.Add(webpFile([2][]byte{[]byte("VP8X"), {0x12, 0, 0, 0, 149, 0, 0, 99, 0, 0}}, [2][]byte{[]byte("ANIM"), make([]byte, 6)}, [2][]byte{[]byte("ANMF"), frame}))
 	cfg := DefaultConfig()
 	home := filepath.Join(f.TempDir(), "home")
 	cfg.TohHome = &home
