@@ -81,3 +81,40 @@ func TestLowColourDecidedBeforeResize(t *testing.T) {
 	_, isPal := img.(*image.Paletted)
 	assert.True(t, isPal)
 }
+
+// Spec 2.3 step 3: CMYK JPEG is converted (naive formula) to sRGB.
+func TestCMYKJPEG(t *testing.T) {
+	s := newStore(t)
+	src := readTestdata(t, "video-001.cmyk.jpeg")
+	f, _ := decodedFacts(t, src)
+	require.Equal(t, "cmyk", f.space)
+	p, _, _ := mustAdmit(t, s, src, "image/jpeg")
+	assert.NotEqual(t, sha(src), string(p.ref.AttachmentID))
+	assert.Equal(t, []int{150, 103}, []int{p.ref.Width, p.ref.Height})
+}
+
+// Spec 1.6 step 6: strict decoding refuses truncation (image/jpeg fails
+// on a missing EOI or a cut scan, progressive or baseline); an EXIF
+// thumbnail's own EOI does not make a truncated image complete.
+func TestTruncatedJPEGIsInvalid(t *testing.T) {
+	s := newStore(t)
+	prog := readTestdata(t, "video-001.q50.420.progressive.jpeg")
+	full := encJPEG(t, photo(64, 48), 90)
+	thumb := encJPEG(t, photo(8, 6), 50)
+	withThumb := withJPEGSegment(full, 0xE1, append([]byte("Exif\x00\x00"), append(exifTIFF(1, false), thumb...)...))
+	_, err := admit(t, s, withThumb, "image/jpeg")
+	require.NoError(t, err)
+	for _, b := range [][]byte{prog, full, withThumb} {
+		for _, cut := range []int{2, 1, len(b) / 3} {
+			_, err := admit(t, s, b[:len(b)-cut], "image/jpeg")
+			assert.True(t, errorIsExactly(err, attachments.CodeInvalidImage, attachments.MsgInvalidImage), "cut %d: %v", cut, err)
+		}
+	}
+}
+
+// An interlaced GIF decodes and converts like any GIF.
+func TestInterlacedGIF(t *testing.T) {
+	s := newStore(t)
+	p, _, _ := mustAdmit(t, s, readTestdata(t, "video-001.interlaced.gif"), "image/gif")
+	assert.Equal(t, []int{150, 103}, []int{p.ref.Width, p.ref.Height})
+}
