@@ -48,7 +48,11 @@ func decodeFull(b []byte, f facts) (img image.Image, err error) {
 			img = canvas
 		}
 	case attachments.MediaTypeWebP:
-		img, err = webp.Decode(r)
+		if f.webpFrames > 0 {
+			img, err = decodeWebPFirstFrame(b, f)
+		} else {
+			img, err = webp.Decode(r)
+		}
 	default:
 		err = fmt.Errorf("unsupported media type %q", f.mediaType)
 	}

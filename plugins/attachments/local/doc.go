@@ -22,8 +22,10 @@
 // through byte-identically (its id is the SHA-256 of the upload). Anything
 // else (GIF, animation, EXIF/XMP/ICC/IPTC/text metadata, any orientation
 // tag, greyscale, 16-bit, CMYK, too large) is decoded, auto-oriented,
-// converted to 8-bit sRGB(A), resized (Catmull-Rom, premultiplied) to fit
-// the long-edge cap, and encoded with a lazy candidate ladder inside a
+// converted to 8-bit sRGB(A), resized to fit the long-edge cap (the
+// Catmull-Rom kernel of x/image/draw, premultiplied, in a streaming float32
+// resampler that keeps a few rows instead of x/image/draw's dstW×srcH
+// float64 buffer), and encoded with a lazy candidate ladder inside a
 // byte-budget loop, then verified by a full re-decode.
 //
 // Divergences from the reference (libvips), recorded here:
@@ -39,9 +41,11 @@
 //     management: Display-P3 or Adobe RGB sources shift); CMYK JPEG uses the
 //     naive conversion; 16-bit samples keep their high byte.
 //   - Palette quantization maps to the nearest entry without dithering.
-//   - Animated WebP (ANMF) and APNG: x/image/webp cannot decode animated
-//     WebP, so it is INVALID_IMAGE; an APNG (acTL) is converted from its
-//     default image. Arithmetic-coded and 12-bit JPEG are INVALID_IMAGE.
+//   - Animated WebP: x/image/webp decodes only stills, so the first ANMF
+//     frame is rewrapped as a still WebP, decoded and drawn at its offset on
+//     a transparent canvas (later frames are never decoded); its alpha
+//     expectation is "unknown", like GIF. An APNG (acTL) is converted from
+//     its default image. Arithmetic-coded and 12-bit JPEG are INVALID_IMAGE.
 //   - Output bytes differ from libvips; ids of converted images depend on
 //     the Go version's encoders (compress/flate, image/jpeg).
 //   - mkdir/chmod failures while proving the home durable are wrapped as

@@ -2,6 +2,7 @@ package attachmentlocal
 
 import (
 	"bytes"
+	"compress/zlib"
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
@@ -243,16 +244,95 @@ func save(t testing.TB, s *Store, data []byte, mt attachments.MediaType) attachm
 	return ref
 }
 
-// tree lists every path below dir (relative), for "nothing written" checks.
-func tree(t testing.TB, dir string) []string {
-	t.Helper()
-	var out []string
-	_ = filepath.Walk(dir, func(p string, _ os.FileInfo, err error) error {
-		if err == nil && p != dir {
-			r, _ := filepath.Rel(dir, p)
-			out = append(out, r)
+// rawPNG writes a non-interlaced PNG with the given bit depth and colour
+// type from packed rows (filter 0), plus optional extra chunks before IDAT.
+func rawPNG(w, h int, bitDepth, colourType byte, pixel func(x, y int) []byte, extra ...[]byte) []byte {
+	var raw bytes.Buffer
+	for y := 0; y < h; y++ {
+		raw.WriteByte(0)
+		for x := 0; x < w; x++ {
+			raw.Write(pixel(x, y))
 		}
-		return nil
-	})
-	return out
+	}
+	var z bytes.Buffer
+	zw := zlib.NewWriter(&z)
+	_, _ = zw.Write(raw.Bytes())
+	_ = zw.Close()
+	ihdr := binary.BigEndian.AppendUint32(nil, uint32(w))
+	ihdr = binary.BigEndian.AppendUint32(ihdr, uint32(h))
+	ihdr = append(ihdr, bitDepth, colourType, 0, 0, 0)
+	out := append([]byte{}, sigPNG...)
+	out = append(out, pngChunk("IHDR", ihdr)...)
+	for _, c := range extra {
+		out = append(out, c...)
+	}
+	out = append(out, pngChunk("IDAT", z.Bytes())...)
+	return append(out, pngChunk("IEND", nil)...)
+}
+
+// rgba16 is one 16-bit sample set, big-endian.
+func rgba16(vs ...uint16) []byte {
+	var b []byte
+	for _, v := range vs {
+		b = binary.BigEndian.AppendUint16(b, v)
+	}
+	return b
+}
+
+// opaquePaletted is a w×h paletted image whose palette has no transparency.
+func opaquePaletted(w, h int) *image.Paletted {
+	p := image.NewPaletted(image.Rect(0, 0, w, h), color.Palette{color.NRGBA{255, 0, 0, 255}, color.NRGBA{0, 128, 0, 255}})
+	for i := range p.Pix {
+		p.Pix[i] = uint8(i % 2)
+	}
+	return p
+}
+
+// gifEncodeScreen writes a single-frame GIF89a whose logical screen is
+// sw×sh and whose frame is m (at its own bounds), via image/gif and a
+// patched logical-screen descriptor.
+func gifEncodeScreen(w *bytes.Buffer, m *image.Paletted, sw, sh int) error {
+	var b bytes.Buffer
+	if err := gif.EncodeAll(&b, &gif.GIF{Image: []*image.Paletted{m}, Delay: []int{0}, Config: image.Config{ColorModel: m.Palette, Width: sw, Height: sh}}); err != nil {
+		return err
+	}
+	w.Write(b.Bytes())
+	return nil
+}
+
+// pngBomb is a PNG whose IHDR claims w×h (8-bit RGB) over a tiny IDAT.
+func pngBomb(w, h int) []byte {
+	ihdr := binary.BigEndian.AppendUint32(nil, uint32(w))
+	ihdr = binary.BigEndian.AppendUint32(ihdr, uint32(h))
+	ihdr = append(ihdr, 8, 2, 0, 0, 0)
+	out := append([]byte{}, sigPNG...)
+	out = append(out, pngChunk("IHDR", ihdr)...)
+	out = append(out, pngChunk("IDAT", []byte{0x78, 0x9c, 0x63, 0, 0, 0, 1, 0, 1})...)
+	return append(out, pngChunk("IEND", nil)...)
+}
+
+func saveInput(b []byte) attachments.SaveImage {
+	mt, _ := sniff(b)
+	return attachments.SaveImage{Data: b, MediaType: mt}
+}
+
+// photoAlpha is photo with a horizontal alpha ramp.
+func photoAlpha(w, h int) *image.NRGBA {
+	m := photo(w, h)
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			m.Pix[m.PixOffset(x, y)+3] = uint8(128 + x*127/max(1, w-1))
+		}
+	}
+	return m
+}
+
+// interlaced1x1 is a 1×1 Adam7-interlaced RGB PNG (pass 1 holds the pixel).
+func interlaced1x1() []byte {
+	p := rawPNG(1, 1, 8, 2, func(x, y int) []byte { return []byte{10, 200, 30} })
+	ihdr := append([]byte{}, p[16:29]...)
+	ihdr[12] = 1
+	out := append([]byte{}, p[:8]...)
+	out = append(out, pngChunk("IHDR", ihdr)...)
+	return append(out, p[8+25:]...)
 }

@@ -40,6 +40,8 @@ type facts struct {
 	depth    string
 	space    string
 	hasAlpha bool
+	// webpFrames counts ANMF chunks (0 for a still WebP).
+	webpFrames int
 }
 
 var (
@@ -315,4 +317,5 @@ func scanWebP(b []byte, f *facts) {
 		p = start + n + n&1
 	}
 	f.animated = frames > 1
+	f.webpFrames = frames
 }

@@ -79,32 +79,49 @@ func normalize(data []byte, f facts, img image.Image, p NormalizationPolicy) (ou
 	src = orient(src, f.orientation)
 	low := lowColour(src)
 	hasAlpha := f.hasAlpha || !opaque
-	keepAlpha := f.hasAlpha && f.mediaType != attachments.MediaTypeGIF
+	keepAlpha := f.hasAlpha && f.mediaType != attachments.MediaTypeGIF && f.webpFrames == 0
 	cands := ladder(low, hasAlpha, keepAlpha)
 	w, h := targetSize(f.width, f.height, p.MaxDimension)
 	for {
 		rw, rh := fitInside(f.width, f.height, w, h)
-		resized := resize(src, rw, rh, !hasAlpha)
-		var smallest *encoded
-		for _, c := range cands {
-			e, err := c(resized)
-			if err != nil {
-				return normalized{}, err
-			}
-			if len(e.data) <= p.MaxBytes {
-				return verifyNormalized(e, f)
-			}
-			if smallest == nil || len(e.data) < len(smallest.data) {
-				smallest = &e
-			}
+		fit, smallest, err := runLadder(cands, resize(src, rw, rh, !hasAlpha), p.MaxBytes)
+		if err != nil {
+			return normalized{}, err
+		}
+		if fit != nil {
+			return verifyNormalized(*fit, f)
 		}
 		if w == 1 && h == 1 {
 			return normalized{}, attachments.NewError(attachments.CodeImageTooLarge, attachments.MsgNormalizedTooLarge, nil)
 		}
-		s := math.Min(minScaleStep, math.Sqrt(float64(p.MaxBytes)/float64(len(smallest.data)))*safetyFactor)
-		w = max(1, int(math.Floor(float64(w)*s)))
-		h = max(1, int(math.Floor(float64(h)*s)))
+		w, h = shrinkBox(w, h, p.MaxBytes, len(smallest.data))
 	}
+}
+
+// runLadder runs the candidates lazily in order: the first output of at
+// most maxBytes wins and no later candidate runs. Otherwise it returns the
+// smallest output seen (a later one replaces it only when strictly smaller).
+func runLadder(cands []candidate, img *image.NRGBA, maxBytes int) (fit, smallest *encoded, err error) {
+	for _, c := range cands {
+		e, err := c(img)
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(e.data) <= maxBytes {
+			return &e, nil, nil
+		}
+		if smallest == nil || len(e.data) < len(smallest.data) {
+			smallest = &e
+		}
+	}
+	return nil, smallest, nil
+}
+
+// shrinkBox is one step of the byte-budget loop (spec 2.7): scale by
+// min(0.9, sqrt(maxBytes/smallest)*0.95), floor each side, at least 1.
+func shrinkBox(w, h, maxBytes, smallest int) (int, int) {
+	s := math.Min(minScaleStep, math.Sqrt(float64(maxBytes)/float64(smallest))*safetyFactor)
+	return max(1, int(math.Floor(float64(w)*s))), max(1, int(math.Floor(float64(h)*s)))
 }
 
 // verifyNormalized is spec 2.8: the chosen output is decoded again and must
@@ -121,7 +138,7 @@ func verifyNormalized(e encoded, src facts) (normalized, error) {
 		return normalized{}, err
 	}
 	var expected *bool
-	if src.mediaType != attachments.MediaTypeGIF {
+	if src.mediaType != attachments.MediaTypeGIF && src.webpFrames == 0 {
 		expected = &src.hasAlpha
 	}
 	if got.mediaType != e.mediaType || got.width != e.width || got.height != e.height ||
@@ -134,8 +151,9 @@ func verifyNormalized(e encoded, src facts) (normalized, error) {
 }
 
 // alphaCompatible is spec 2.8: compatible when the expectation is unknown
-// (nil, GIF sources), when the alpha facts agree, or when an alpha source
-// became WebP without alpha (libwebp drops an all-opaque plane).
+// (nil: GIF and animated WebP sources), when the alpha facts agree, or when
+// an alpha source became WebP without alpha (libwebp drops an all-opaque
+// plane; this port never encodes WebP, so the case is kept for fidelity).
 func alphaCompatible(expected *bool, out facts) bool {
 	return expected == nil || out.hasAlpha == *expected ||
 		(*expected && !out.hasAlpha && out.mediaType == attachments.MediaTypeWebP)

@@ -3,8 +3,6 @@ package attachmentlocal
 import (
 	"image"
 	"math"
-
-	xdraw "golang.org/x/image/draw"
 )
 
 // roundHalfUp is JavaScript's Math.round for non-negative values.
@@ -33,32 +31,15 @@ func fitInside(w, h, bw, bh int) (int, int) {
 	return min(bw, max(1, roundHalfUp(float64(w)*sy))), bh
 }
 
-// resize scales src to exactly w×h with Catmull-Rom (antialiased when
-// shrinking) in premultiplied space and returns non-premultiplied pixels.
-// When opaque is true every output alpha is forced to 255 so that rounding
-// in the kernel can never add transparency. The source is returned as is
-// when the size is unchanged.
+// resize scales src to exactly w×h (Catmull-Rom, premultiplied; see
+// resample) and returns non-premultiplied pixels. When opaque is true every
+// output alpha is 255, so kernel rounding never adds transparency. The
+// source is returned as is when the size is unchanged.
 func resize(src *image.NRGBA, w, h int, opaque bool) *image.NRGBA {
 	if src.Rect.Dx() == w && src.Rect.Dy() == h {
 		return src
 	}
-	tmp := image.NewRGBA(image.Rect(0, 0, w, h))
-	xdraw.CatmullRom.Scale(tmp, tmp.Rect, src, src.Rect, xdraw.Src, nil)
-	dst := &image.NRGBA{Pix: tmp.Pix, Stride: tmp.Stride, Rect: tmp.Rect}
-	for i := 0; i < len(dst.Pix); i += 4 {
-		a := dst.Pix[i+3]
-		switch {
-		case opaque || a == 0xff:
-			dst.Pix[i+3] = 0xff
-		case a == 0:
-			dst.Pix[i], dst.Pix[i+1], dst.Pix[i+2] = 0, 0, 0
-		default:
-			for c := 0; c < 3; c++ {
-				dst.Pix[i+c] = uint8(min(255, (int(dst.Pix[i+c])*255+int(a)/2)/int(a)))
-			}
-		}
-	}
-	return dst
+	return resample(src, w, h, opaque)
 }
 
 // Low-colour classification (spec 2.5).

@@ -1,0 +1,62 @@
+package attachmentlocal
+
+import (
+	"image"
+	"image/color"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// Spec 2.3 step 3 / 5.2: every decoded pixel format becomes 8-bit
+// non-premultiplied sRGB(A) at the origin.
+func TestToNRGBA(t *testing.T) {
+	r := image.Rect(2, 3, 5, 5) // a non-zero origin
+	ycc := image.NewYCbCr(r, image.YCbCrSubsampleRatio444)
+	for i := range ycc.Y {
+		ycc.Y[i], ycc.Cb[i], ycc.Cr[i] = 100, 128, 128
+	}
+	g16 := image.NewGray16(r)
+	n64 := image.NewNRGBA64(r)
+	r64 := image.NewRGBA64(r)
+	rgba := image.NewRGBA(r)
+	cmyk := image.NewCMYK(r)
+	pal := image.NewPaletted(r, color.Palette{color.NRGBA{1, 2, 3, 4}})
+	gray := image.NewGray(r)
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			g16.SetGray16(x, y, color.Gray16{0x12ff})
+			n64.SetNRGBA64(x, y, color.NRGBA64{0x1000, 0x2000, 0x30ff, 0x8000})
+			r64.SetRGBA64(x, y, color.RGBA64{0x1111, 0x2222, 0x3333, 0xffff})
+			rgba.SetRGBA(x, y, color.RGBA{50, 25, 0, 100})
+			cmyk.SetCMYK(x, y, color.CMYK{0, 255, 255, 0})
+			gray.SetGray(x, y, color.Gray{77})
+		}
+	}
+	cases := []struct {
+		name   string
+		img    image.Image
+		want   color.NRGBA
+		opaque bool
+	}{
+		{"ycbcr", ycc, color.NRGBA{100, 100, 100, 255}, true},
+		{"gray", gray, color.NRGBA{77, 77, 77, 255}, true},
+		{"gray16", g16, color.NRGBA{0x12, 0x12, 0x12, 255}, true},
+		{"nrgba64", n64, color.NRGBA{0x10, 0x20, 0x30, 0x80}, false},
+		{"rgba64", r64, color.NRGBA{0x11, 0x22, 0x33, 255}, true},
+		{"rgba premultiplied", rgba, color.NRGBA{127, 63, 0, 100}, false},
+		{"cmyk naive", cmyk, color.NRGBA{255, 0, 0, 255}, true},
+		{"paletted", pal, color.NRGBA{1, 2, 3, 4}, false},
+		{"nrgba sub-image", flat(9, 9, color.NRGBA{5, 6, 7, 8}).SubImage(r), color.NRGBA{5, 6, 7, 8}, false},
+	}
+	for _, c := range cases {
+		got, opaque := toNRGBA(c.img)
+		assert.Equal(t, image.Rect(0, 0, 3, 2), got.Rect, c.name)
+		assert.Equal(t, c.opaque, opaque, c.name)
+		for y := 0; y < 2; y++ {
+			for x := 0; x < 3; x++ {
+				assert.Equal(t, c.want, got.NRGBAAt(x, y), "%s (%d,%d)", c.name, x, y)
+			}
+		}
+	}
+}
