@@ -79,7 +79,7 @@ func TestPluginValidation(t *testing.T) {
 	_, err := k.Root().Load(policyPlugin(&fakePolicy{mode: fs.SandboxReadOnly, root: t.TempDir()}), nil)
 	require.NoError(t, err)
 	for cfg, msg := range map[*fssandbox.Config]string{
-		{DiffBasisMaxBytes: -1}:                                "fs-local: diffBasisMaxBytes must be a positive safe integer no greater than 9007199254740991",
+		{DiffBasisMaxBytes: -1}:                                  "fs-local: diffBasisMaxBytes must be a positive safe integer no greater than 9007199254740991",
 		{DiffBasisMaxBytes: 8, ProtectedPaths: []string{"/abs"}}: `fs-sandbox: protectedPaths[0] must be a clean relative path inside the writable root, got "/abs"`,
 	} {
 		f, err := k.Root().Load(fssandbox.Plugin, *cfg)
