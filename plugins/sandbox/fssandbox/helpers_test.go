@@ -195,3 +195,9 @@ func requireNoResidue(t testing.TB, dir string) {
 		assert.False(t, strings.HasSuffix(n, ".tmpdir") || strings.HasSuffix(n, ".tmp"), "staging residue %s", n)
 	}
 }
+
+// within reports whether path is dir or lies beneath it (filepath.Rel does not climb out).
+func within(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}

@@ -117,7 +117,7 @@ func TestProtectedPathsOption(t *testing.T) {
 	})
 }
 
-func entriesOf(t *testing.T, dir string) []string {
+func entriesOf(t testing.TB, dir string) []string {
 	t.Helper()
 	des, err := os.ReadDir(dir)
 	require.NoError(t, err)

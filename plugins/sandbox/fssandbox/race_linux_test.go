@@ -154,8 +154,3 @@ func TestSymlinkSwapRaceControl(t *testing.T) {
 	t.Logf("unconfined control: %d landed, %d refused by the check, %d failed; %d entries leaked outside",
 		ok, denied, other, len(tree(t, out)))
 }
-
-func within(path, dir string) bool {
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && rel != ".." && (len(rel) < 3 || rel[:3] != "../")
-}
