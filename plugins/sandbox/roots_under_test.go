@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -142,4 +143,17 @@ func TestIsPathUnderPropagatesStatErrors(t *testing.T) {
 	_, err := sandbox.IsPathUnder(filepath.Join(locked, "inner", "f"), ws)
 	require.Error(t, err)
 	assert.ErrorIs(t, err, os.ErrPermission)
+}
+
+// A stat failure that is not "missing" (here ENAMETOOLONG, which root cannot bypass) propagates
+// from the identity walk.
+func TestIsPathUnderPropagatesNonMissingErrors(t *testing.T) {
+	base := realTemp(t)
+	ws := filepath.Join(base, "ws")
+	require.NoError(t, os.Mkdir(ws, 0o755))
+	long := filepath.Join(base, "out", strings.Repeat("a", 300), "f")
+	ok, err := sandbox.IsPathUnder(long, ws)
+	require.Error(t, err)
+	assert.False(t, ok)
+	assert.ErrorIs(t, err, syscall.ENAMETOOLONG)
 }
