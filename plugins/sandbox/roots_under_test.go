@@ -151,6 +151,7 @@ func TestIsPathUnderPropagatesNonMissingErrors(t *testing.T) {
 	base := realTemp(t)
 	ws := filepath.Join(base, "ws")
 	require.NoError(t, os.Mkdir(ws, 0o755))
+	require.NoError(t, os.Mkdir(filepath.Join(base, "out"), 0o755))
 	long := filepath.Join(base, "out", strings.Repeat("a", 300), "f")
 	ok, err := sandbox.IsPathUnder(long, ws)
 	require.Error(t, err)
