@@ -74,3 +74,43 @@ func TestBeneathSwapRace(t *testing.T) {
 		assert.Positive(t, refused.Load())
 	})
 }
+
+// Confined mutations, refused or not, leave no descriptor open.
+func TestBeneathLeaksNoDescriptor(t *testing.T) {
+	resolvers(t, func(t *testing.T) {
+		fx := newBeneathFixture(t)
+		require.NoError(t, os.Symlink(fx.out, filepath.Join(fx.ws, "link")))
+		require.NoError(t, os.WriteFile(filepath.Join(fx.ws, "e.txt"), []byte("a"), 0o644))
+		fds := func() int {
+			des, err := os.ReadDir("/proc/self/fd")
+			require.NoError(t, err)
+			return len(des)
+		}
+		run := func() {
+			for _, rel := range []string{"a/b/c.txt", "link/x.txt", "top.txt", "e.txt"} {
+				tg, err := fx.p.Resolve(context.Background(), filepath.Join(fx.ws, rel), fs.ResolveOptions{})
+				require.NoError(t, err)
+				_, _ = fx.p.WriteTextBeneath(context.Background(), tg, "x", nil, fx.beneath)
+				_, _ = fx.p.WriteTextBeneath(context.Background(), tg, "x", fs.CreateIfAbsent(), fx.beneath)
+				_, _ = fx.p.EditTextBeneath(context.Background(), tg, fs.EditRequest{OldString: "x", NewString: "y"}, nil, fx.beneath)
+			}
+			// A swap after the check, refused at the syscall.
+			d := filepath.Join(fx.ws, "d")
+			require.NoError(t, os.MkdirAll(d, 0o755))
+			tg, err := fx.p.Resolve(context.Background(), filepath.Join(d, "f"), fs.ResolveOptions{})
+			require.NoError(t, err)
+			require.NoError(t, os.RemoveAll(d))
+			require.NoError(t, os.Symlink(fx.out, d))
+			_, err = fx.write(tg, "x", nil, &atomicHooks{})
+			require.ErrorIs(t, err, ErrEscape)
+			require.NoError(t, os.Remove(d))
+		}
+		run() // warm up lazily opened descriptors
+		before := fds()
+		for range 5 {
+			run()
+		}
+		assert.Equal(t, before, fds())
+		assert.Empty(t, entries(t, fx.out))
+	})
+}
