@@ -185,7 +185,7 @@ func writeFileAtomic(ctx context.Context, path, content string, o atomicOptions)
 	}
 	stagingName := o.hooks.name(base)
 	staging := filepath.Join(dir, stagingName)
-	if err := d.makeStaging(stagingName); err != nil {
+	if err := d.makeStaging(stagingName, staging); err != nil {
 		return err
 	}
 	var f *os.File
@@ -213,7 +213,7 @@ func writeFileAtomic(ctx context.Context, path, content string, o atomicOptions)
 	}()
 	tempName := stagingBase(base) + ".tmp"
 	temp := filepath.Join(staging, tempName)
-	f, err = d.createTemp(tempName)
+	f, err = d.createTemp(tempName, temp)
 	if err != nil {
 		f = nil
 		return err
@@ -244,10 +244,10 @@ func writeFileAtomic(ctx context.Context, path, content string, o atomicOptions)
 		return err
 	}
 	if o.createIfAbsent {
-		if err := d.publish(base, true); err != nil {
-			return guardedCreateFailure(err, o.display, func() (os.FileMode, error) { return d.inspect(base) })
+		if err := d.publish(base, path, true); err != nil {
+			return guardedCreateFailure(err, o.display, func() (os.FileMode, error) { return d.inspect(base, path) })
 		}
-	} else if err := d.publish(base, false); err != nil {
+	} else if err := d.publish(base, path, false); err != nil {
 		return err
 	}
 	committed = true
@@ -255,19 +255,21 @@ func writeFileAtomic(ctx context.Context, path, content string, o atomicOptions)
 }
 
 // atomicDir is the parent directory of one atomic publication and the
-// directory operations writeFileAtomic runs in it. Names are single
-// components relative to the parent; errors are raw OS errors.
+// directory operations writeFileAtomic runs in it. Each operation gets the
+// single-component name (relative to the parent, or to the staging directory
+// for the temp file) and the full path of the same entry; errors are raw OS
+// errors.
 type atomicDir interface {
 	// makeStaging creates the private staging directory name (0700).
-	makeStaging(name string) error
+	makeStaging(name, path string) error
 	// createTemp makes the staging directory owner-only and creates the temp
 	// file name in it exclusively (0600).
-	createTemp(name string) (*os.File, error)
+	createTemp(name, path string) (*os.File, error)
 	// publish moves the temp file to base: a hard link that never replaces
 	// (noReplace) or a rename.
-	publish(base string, noReplace bool) error
+	publish(base, path string, noReplace bool) error
 	// inspect reports the type of the entry base without following it.
-	inspect(base string) (os.FileMode, error)
+	inspect(base, path string) (os.FileMode, error)
 	// removeStaging removes the staging directory and whatever it holds.
 	removeStaging() error
 	// commit makes a publication durable and sweeps the residue of dead

@@ -2,7 +2,6 @@ package fslocal
 
 import (
 	"os"
-	"path/filepath"
 
 	"go.uber.org/zap"
 )
@@ -17,28 +16,28 @@ type pathDir struct {
 	hooks   *atomicHooks
 }
 
-func (d *pathDir) makeStaging(name string) error {
-	d.staging = filepath.Join(d.dir, name)
-	return os.Mkdir(d.staging, stagingDirPerm)
+func (d *pathDir) makeStaging(_, path string) error {
+	d.staging = path
+	return os.Mkdir(path, stagingDirPerm)
 }
 
-func (d *pathDir) createTemp(name string) (*os.File, error) {
+func (d *pathDir) createTemp(_, path string) (*os.File, error) {
 	if err := os.Chmod(d.staging, stagingDirPerm); err != nil {
 		return nil, err
 	}
-	d.temp = filepath.Join(d.staging, name)
-	return os.OpenFile(d.temp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, newFilePerm)
+	d.temp = path
+	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, newFilePerm)
 }
 
-func (d *pathDir) publish(base string, noReplace bool) error {
+func (d *pathDir) publish(_, path string, noReplace bool) error {
 	if noReplace {
-		return d.hooks.doLink(d.temp, filepath.Join(d.dir, base))
+		return d.hooks.doLink(d.temp, path)
 	}
-	return d.hooks.doRename(d.temp, filepath.Join(d.dir, base))
+	return d.hooks.doRename(d.temp, path)
 }
 
-func (d *pathDir) inspect(base string) (os.FileMode, error) {
-	fi, err := d.hooks.doLstat(filepath.Join(d.dir, base))
+func (d *pathDir) inspect(_, path string) (os.FileMode, error) {
+	fi, err := d.hooks.doLstat(path)
 	if err != nil {
 		return 0, err
 	}

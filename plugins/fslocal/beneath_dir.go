@@ -3,7 +3,6 @@ package fslocal
 import (
 	"errors"
 	"os"
-	"path/filepath"
 
 	"go.uber.org/zap"
 	"golang.org/x/sys/unix"
@@ -15,12 +14,14 @@ import (
 // operation names a single component relative to one of them, so nothing
 // after the descriptors were opened can redirect it.
 type beneathDir struct {
-	b       *Beneath
-	dir     string // the parent's path, for messages
-	fd      int    // the parent directory
-	staging string // staging directory name, once made
-	sfd     int    // the staging directory, once opened; -1 before
-	temp    string // temp file name, once created
+	b           *Beneath
+	dir         string // the parent's path, for messages
+	fd          int    // the parent directory
+	staging     string // staging directory name, once made
+	stagingPath string // and its full path
+	sfd         int    // the staging directory, once opened; -1 before
+	temp        string // temp file name, once created
+	tempPath    string // and its full path
 }
 
 // openBeneathDir creates the missing directories of dir beneath o.beneath.Root
@@ -41,17 +42,17 @@ func openBeneathDir(dir string, o atomicOptions) (atomicDir, error) {
 	return &beneathDir{b: b, dir: dir, fd: fd, sfd: -1}, nil
 }
 
-func (d *beneathDir) makeStaging(name string) error {
-	d.staging = name
+func (d *beneathDir) makeStaging(name, path string) error {
+	d.staging, d.stagingPath = name, path
 	err := ignoringEINTR(func() error { return unix.Mkdirat(d.fd, name, uint32(stagingDirPerm)) })
 	if err != nil {
-		return &os.PathError{Op: "mkdir", Path: filepath.Join(d.dir, name), Err: err}
+		return &os.PathError{Op: "mkdir", Path: path, Err: err}
 	}
 	return nil
 }
 
-func (d *beneathDir) createTemp(name string) (*os.File, error) {
-	staging := filepath.Join(d.dir, d.staging)
+func (d *beneathDir) createTemp(name, path string) (*os.File, error) {
+	staging := d.stagingPath
 	sfd, err := openDirNoFollow(d.fd, d.staging)
 	if err != nil {
 		if isSymlinkErr(d.fd, d.staging, err) {
@@ -63,20 +64,20 @@ func (d *beneathDir) createTemp(name string) (*os.File, error) {
 	if err := ignoringEINTR(func() error { return unix.Fchmod(sfd, uint32(stagingDirPerm)) }); err != nil {
 		return nil, &os.PathError{Op: "chmod", Path: staging, Err: err}
 	}
-	d.temp = name
+	d.temp, d.tempPath = name, path
 	var fd int
 	err = ignoringEINTR(func() (err error) {
 		fd, err = unix.Openat(sfd, name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, uint32(newFilePerm))
 		return err
 	})
 	if err != nil {
-		return nil, &os.PathError{Op: "open", Path: filepath.Join(staging, name), Err: err}
+		return nil, &os.PathError{Op: "open", Path: path, Err: err}
 	}
-	return os.NewFile(uintptr(fd), filepath.Join(staging, name)), nil
+	return os.NewFile(uintptr(fd), path), nil
 }
 
-func (d *beneathDir) publish(base string, noReplace bool) error {
-	temp, path := filepath.Join(d.dir, d.staging, d.temp), filepath.Join(d.dir, base)
+func (d *beneathDir) publish(base, path string, noReplace bool) error {
+	temp := d.tempPath
 	if noReplace {
 		if err := ignoringEINTR(func() error { return unix.Linkat(d.sfd, d.temp, d.fd, base, 0) }); err != nil {
 			return &os.LinkError{Op: "link", Old: temp, New: path, Err: err}
@@ -89,11 +90,11 @@ func (d *beneathDir) publish(base string, noReplace bool) error {
 	return nil
 }
 
-func (d *beneathDir) inspect(base string) (os.FileMode, error) {
+func (d *beneathDir) inspect(base, path string) (os.FileMode, error) {
 	var st unix.Stat_t
 	err := ignoringEINTR(func() error { return unix.Fstatat(d.fd, base, &st, unix.AT_SYMLINK_NOFOLLOW) })
 	if err != nil {
-		return 0, &os.PathError{Op: "lstat", Path: filepath.Join(d.dir, base), Err: err}
+		return 0, &os.PathError{Op: "lstat", Path: path, Err: err}
 	}
 	switch uint32(st.Mode) & unix.S_IFMT {
 	case unix.S_IFREG:
@@ -112,7 +113,7 @@ func (d *beneathDir) removeStaging() error {
 		d.sfd = -1
 	}
 	if err := removeAllAt(d.fd, d.staging); err != nil {
-		return &os.PathError{Op: "unlinkat", Path: filepath.Join(d.dir, d.staging), Err: err}
+		return &os.PathError{Op: "unlinkat", Path: d.stagingPath, Err: err}
 	}
 	return nil
 }
