@@ -1,6 +1,7 @@
 package fssandbox_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"sync"
@@ -10,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/fslocal"
 )
 
 // Spec 2.4 step 2: danger-full-access delegates the caller's target unchanged: no
@@ -68,4 +70,31 @@ func TestConfinedWritesSerializeOnTheFreshKey(t *testing.T) {
 	assert.Equal(t, 1, wins)
 	assert.Equal(t, "w", readDisk(t, path))
 	requireNoResidue(t, w.ws)
+}
+
+// The fence adds no cancellation checkpoint: a cancelled call that the fence allows fails
+// exactly as the same call on fs-local does (the reference re-resolves without the signal), and
+// one it denies is denied.
+func TestCancelledCallsFailLikeFsLocal(t *testing.T) {
+	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	local, err := fslocal.New(fslocal.Config{Cwd: w.ws}, nil)
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	existing := filepath.Join(w.ws, "e.txt")
+	require.NoError(t, os.WriteFile(existing, []byte("a"), 0o644))
+	for _, path := range []string{existing, filepath.Join(w.ws, "new", "n.txt")} {
+		tg := w.target(t, path)
+		_, want := local.WriteText(ctx, tg, "x", nil, nil)
+		_, got := w.fs.WriteText(ctx, tg, "x", nil, nil)
+		require.Error(t, want)
+		assert.Equal(t, want.Error(), got.Error(), path)
+		assert.Equal(t, fs.CodeOf(want), fs.CodeOf(got))
+		_, want = local.EditText(ctx, tg, fs.EditRequest{OldString: "a", NewString: "b"}, nil, nil)
+		_, got = w.fs.EditText(ctx, tg, fs.EditRequest{OldString: "a", NewString: "b"}, nil, nil)
+		assert.Equal(t, want.Error(), got.Error(), path)
+	}
+	assert.Equal(t, "a", readDisk(t, existing))
+	_, err = w.fs.WriteText(ctx, w.target(t, filepath.Join(w.out, "x")), "x", nil, nil)
+	requireDenied(t, err, filepath.Join(w.out, "x"), fs.SandboxWorkspaceWrite)
 }

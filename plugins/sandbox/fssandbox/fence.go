@@ -60,7 +60,9 @@ func (p *Provider) fence(ctx context.Context, t fs.Target, policy *fs.SandboxPol
 	default:
 		return decision{}, p.deny(t, pol.Mode, nil)
 	}
-	fresh, err := p.local.Resolve(ctx, t.DisplayPath, fs.ResolveOptions{})
+	// The re-resolution is part of the fence, not a checkpoint of its own: a
+	// cancelled call fails in the mutation, with fs-local's verb.
+	fresh, err := p.local.Resolve(context.WithoutCancel(ctx), t.DisplayPath, fs.ResolveOptions{})
 	if err != nil {
 		return decision{}, err
 	}
