@@ -46,16 +46,19 @@ type atomicOptions struct {
 	hooks *atomicHooks
 	// log, when set, hears about staging residue after a committed write.
 	log *zap.Logger
+	// beneath, when set, confines every directory operation beneath a root.
+	beneath *Beneath
 }
 
 // atomicHooks let tests inject races and faults into writeFileAtomic.
 type atomicHooks struct {
-	stagingName func(base string) string               // staging directory name
-	inspectTemp func(stagingDir, tempPath string)      // after write+fsync, before chmod and publication
-	link        func(oldname, newname string) error    // no-replace publication
-	lstat       func(path string) (os.FileInfo, error) // inspection after a failed link
-	removeAll   func(path string) error                // staging removal
-	rename      func(oldpath, newpath string) error    // replace publication
+	stagingName  func(base string) string               // staging directory name
+	beforeParent func(dir string)                       // before the parent directory is created or opened
+	inspectTemp  func(stagingDir, tempPath string)      // after write+fsync, before chmod and publication
+	link         func(oldname, newname string) error    // no-replace publication
+	lstat        func(path string) (os.FileInfo, error) // inspection after a failed link
+	removeAll    func(path string) error                // staging removal
+	rename       func(oldpath, newpath string) error    // replace publication
 }
 
 func (h *atomicHooks) name(base string) string {
@@ -159,19 +162,30 @@ func randomUUID() string {
 // removal (or close) becomes the double-fault FS_NOT_FOUND error. Failures of
 // mkdir, of creating the staging directory (EEXIST leaves an existing
 // directory untouched) and of rename are returned as raw OS errors.
+//
+// The directory operations go through an atomicDir: by path (pathDir), or,
+// when o.beneath is set, relative to descriptors reached beneath a root
+// without following any symlink (beneathDir), so that a component swapped
+// for a symlink after the caller's check is refused instead of followed.
 func writeFileAtomic(ctx context.Context, path, content string, o atomicOptions) (err error) {
 	if err := checkAbort(ctx, fs.VerbWrite); err != nil {
 		return err
 	}
 	dir, base := filepath.Dir(path), filepath.Base(path)
-	if err := os.MkdirAll(dir, parentDirPerm); err != nil {
+	if o.hooks != nil && o.hooks.beforeParent != nil {
+		o.hooks.beforeParent(dir)
+	}
+	d, err := openAtomicDir(dir, o)
+	if err != nil {
 		return err
 	}
+	defer d.close()
 	if err := checkAbort(ctx, fs.VerbWrite); err != nil {
 		return err
 	}
-	staging := filepath.Join(dir, o.hooks.name(base))
-	if err := os.Mkdir(staging, stagingDirPerm); err != nil {
+	stagingName := o.hooks.name(base)
+	staging := filepath.Join(dir, stagingName)
+	if err := d.makeStaging(stagingName, staging); err != nil {
 		return err
 	}
 	var f *os.File
@@ -183,26 +197,23 @@ func writeFileAtomic(ctx context.Context, path, content string, o atomicOptions)
 				err = fs.WriteCloseFailed(err, cerr)
 			}
 		}
-		rerr := o.hooks.doRemoveAll(staging)
+		rerr := d.removeStaging()
 		if committed {
 			// The target is committed: owner-only residue cannot fail it.
 			if rerr != nil && o.log != nil {
 				o.log.Warn("staging directory left behind after a committed write",
 					zap.String("dir", staging), zap.Error(rerr))
 			}
-			syncDir(dir)
-			sweepResidue(path, o.log)
+			d.commit(path, o.log)
 			return
 		}
 		if rerr != nil && err != nil {
 			err = fs.WriteCleanupFailed(err, rerr)
 		}
 	}()
-	if err := os.Chmod(staging, stagingDirPerm); err != nil {
-		return err
-	}
-	temp := filepath.Join(staging, stagingBase(base)+".tmp")
-	f, err = os.OpenFile(temp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, newFilePerm)
+	tempName := stagingBase(base) + ".tmp"
+	temp := filepath.Join(staging, tempName)
+	f, err = d.createTemp(tempName, temp)
 	if err != nil {
 		f = nil
 		return err
@@ -233,14 +244,51 @@ func writeFileAtomic(ctx context.Context, path, content string, o atomicOptions)
 		return err
 	}
 	if o.createIfAbsent {
-		if err := o.hooks.doLink(temp, path); err != nil {
-			return guardedCreateFailure(err, path, o.display, o.hooks)
+		if err := d.publish(base, path, true); err != nil {
+			return guardedCreateFailure(err, o.display, func() (os.FileMode, error) { return d.inspect(base, path) })
 		}
-	} else if err := o.hooks.doRename(temp, path); err != nil {
+	} else if err := d.publish(base, path, false); err != nil {
 		return err
 	}
 	committed = true
 	return nil
+}
+
+// atomicDir is the parent directory of one atomic publication and the
+// directory operations writeFileAtomic runs in it. Each operation gets the
+// single-component name (relative to the parent, or to the staging directory
+// for the temp file) and the full path of the same entry; errors are raw OS
+// errors.
+type atomicDir interface {
+	// makeStaging creates the private staging directory name (0700).
+	makeStaging(name, path string) error
+	// createTemp makes the staging directory owner-only and creates the temp
+	// file name in it exclusively (0600).
+	createTemp(name, path string) (*os.File, error)
+	// publish moves the temp file to base: a hard link that never replaces
+	// (noReplace) or a rename.
+	publish(base, path string, noReplace bool) error
+	// inspect reports the type of the entry base without following it.
+	inspect(base, path string) (os.FileMode, error)
+	// removeStaging removes the staging directory and whatever it holds.
+	removeStaging() error
+	// commit makes a publication durable and sweeps the residue of dead
+	// processes beside path.
+	commit(path string, log *zap.Logger)
+	// close releases what the directory holds.
+	close()
+}
+
+// openAtomicDir creates the missing directories of dir and returns it as an
+// atomicDir: confined beneath o.beneath.Root when set, by path otherwise.
+func openAtomicDir(dir string, o atomicOptions) (atomicDir, error) {
+	if o.beneath != nil {
+		return openBeneathDir(dir, o)
+	}
+	if err := os.MkdirAll(dir, parentDirPerm); err != nil {
+		return nil, err
+	}
+	return &pathDir{dir: dir, hooks: o.hooks}, nil
 }
 
 // writeContent writes the optional BOM and content in bounded chunks,
@@ -265,18 +313,19 @@ func writeContent(ctx context.Context, f *os.File, content string, bom bool) err
 }
 
 // guardedCreateFailure classifies a failed no-replace publication by looking at
-// what now occupies path (without following a symlink): a regular file is
-// FS_NOT_OBSERVED, anything else (directory, symlink, dangling or not) is
-// FS_NOT_REGULAR_FILE; with no entry, EEXIST (a collision that vanished) is
-// still FS_NOT_OBSERVED and any other link error is FS_IO_ERROR (no hard-link
-// support). An inspection failure other than ENOENT/ENOTDIR is FS_IO_ERROR.
-func guardedCreateFailure(linkErr error, path, display string, h *atomicHooks) error {
-	fi, err := h.doLstat(path)
+// what now occupies the target (lstat, without following a symlink): a
+// regular file is FS_NOT_OBSERVED, anything else (directory, symlink, dangling
+// or not) is FS_NOT_REGULAR_FILE; with no entry, EEXIST (a collision that
+// vanished) is still FS_NOT_OBSERVED and any other link error is FS_IO_ERROR
+// (no hard-link support). An inspection failure other than ENOENT/ENOTDIR is
+// FS_IO_ERROR.
+func guardedCreateFailure(linkErr error, display string, lstat func() (os.FileMode, error)) error {
+	mode, err := lstat()
 	if err != nil && !isAbsentErr(err) {
 		return fs.WriteIOError(display, err)
 	}
 	if err == nil {
-		if !fi.Mode().IsRegular() {
+		if !mode.IsRegular() {
 			return fs.WriteNotRegular(display, linkErr)
 		}
 		return fs.OverwriteNotObserved(display, linkErr)

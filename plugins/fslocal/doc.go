@@ -32,6 +32,14 @@
 // cannot have produced) with ErrForeignTarget. Any name the file system
 // accepts is writable: the staging names keep a prefix of a long name.
 //
+// Confinement (the extension point of fs-sandbox): WriteTextBeneath and
+// EditTextBeneath are the same mutations with every directory operation
+// (parent creation, staging directory, exclusive temp create, rename or link
+// publication, cleanup, residue sweep) run relative to descriptors reached
+// beneath a root without following a symlink (openat2 RESOLVE_BENEATH on
+// Linux, an O_NOFOLLOW walk elsewhere); a symlink met on the way is refused
+// through Beneath.Deny (see beneath.go). WriteText and EditText never confine.
+//
 // Errors: coded failures are *fs.Error with the exact messages of the spec;
 // OS failures the spec leaves raw (e.g. ELOOP or EACCES while resolving) are
 // *os.PathError values. Cancellation of the context fails with FS_ABORTED

@@ -23,7 +23,16 @@ const editReadChunkBytes = 1 << 20
 // bits. Outcome.Before/After are the LF-normalized texts without BOM; Version
 // is valid as the guard of a follow-up edit. The sandbox policy is ignored.
 func (p *Provider) EditText(ctx context.Context, t fs.Target, req fs.EditRequest, guard *fs.EditGuard, _ *fs.SandboxPolicy) (fs.EditOutcome, error) {
+	return p.editText(ctx, t, req, guard, nil)
+}
+
+// editText is EditText, its directory operations confined beneath b when b is
+// not nil (see EditTextBeneath).
+func (p *Provider) editText(ctx context.Context, t fs.Target, req fs.EditRequest, guard *fs.EditGuard, b *Beneath) (fs.EditOutcome, error) {
 	if err := checkKey(t); err != nil {
+		return fs.EditOutcome{}, err
+	}
+	if err := b.check(t); err != nil {
 		return fs.EditOutcome{}, err
 	}
 	release, err := p.lockTarget(ctx, t.Key, fs.VerbEdit)
@@ -58,7 +67,7 @@ func (p *Provider) EditText(ctx context.Context, t fs.Target, req fs.EditRequest
 	if err != nil {
 		return fs.EditOutcome{}, err
 	}
-	opts := atomicOptions{keepPerm: true, perm: existing.Perm, bom: doc.BOM, display: t.DisplayPath, log: p.log}
+	opts := atomicOptions{keepPerm: true, perm: existing.Perm, bom: doc.BOM, display: t.DisplayPath, log: p.log, beneath: b}
 	doc.BOM = false // written by writeFileAtomic, no copy of the content needed
 	if err := writeFileAtomic(ctx, key, doc.Encode(edited), opts); err != nil {
 		return fs.EditOutcome{}, err

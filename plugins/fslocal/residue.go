@@ -24,20 +24,27 @@ func sweepResidue(path string, log *zap.Logger) {
 	if _, done := swept.LoadOrStore(path, struct{}{}); done {
 		return
 	}
-	dir, base := filepath.Dir(path), filepath.Base(path)
+	dir := filepath.Dir(path)
 	d, err := openDir(dir)
 	if err != nil {
 		return
 	}
 	names, _ := d.Readdirnames(-1)
 	_ = d.Close()
+	sweepNames(path, names, func(name string) error { return os.RemoveAll(filepath.Join(dir, name)) }, log)
+}
+
+// sweepNames removes, with remove, the entries among names (the directory of path) that are
+// staging directories of dead processes for path's base name.
+func sweepNames(path string, names []string, remove func(name string) error, log *zap.Logger) {
+	dir, base := filepath.Dir(path), filepath.Base(path)
 	prefix, self := "."+stagingBase(base)+".", os.Getpid()
 	for _, name := range names {
 		pid, ok := stagingPID(name, prefix)
 		if !ok || pid == self || pid <= 0 || !errors.Is(unix.Kill(pid, 0), unix.ESRCH) {
 			continue
 		}
-		if err := os.RemoveAll(filepath.Join(dir, name)); err == nil && log != nil {
+		if err := remove(name); err == nil && log != nil {
 			log.Info("removed staging residue of a dead process", zap.String("dir", filepath.Join(dir, name)))
 		}
 	}

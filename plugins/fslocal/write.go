@@ -26,7 +26,16 @@ import (
 // Outcome.Before and Outcome.After are LF-normalized and never show a leading
 // BOM. The sandbox policy is ignored: this provider never confines.
 func (p *Provider) WriteText(ctx context.Context, t fs.Target, content string, intent *fs.WriteIntent, _ *fs.SandboxPolicy) (fs.WriteOutcome, error) {
+	return p.writeText(ctx, t, content, intent, nil)
+}
+
+// writeText is WriteText, its directory operations confined beneath b when b
+// is not nil (see WriteTextBeneath).
+func (p *Provider) writeText(ctx context.Context, t fs.Target, content string, intent *fs.WriteIntent, b *Beneath) (fs.WriteOutcome, error) {
 	if err := checkKey(t); err != nil {
+		return fs.WriteOutcome{}, err
+	}
+	if err := b.check(t); err != nil {
 		return fs.WriteOutcome{}, err
 	}
 	release, err := p.lockTarget(ctx, t.Key, fs.VerbWrite)
@@ -60,6 +69,7 @@ func (p *Provider) WriteText(ctx context.Context, t fs.Target, content string, i
 		bom:      prior.bom && !hasBOM(content),
 		display:  t.DisplayPath,
 		log:      p.log,
+		beneath:  b,
 	}
 	if intent != nil && intent.Kind == fs.IntentCreateIfAbsent {
 		opts.createIfAbsent = true

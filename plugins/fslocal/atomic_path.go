@@ -1,0 +1,54 @@
+package fslocal
+
+import (
+	"os"
+
+	"go.uber.org/zap"
+)
+
+// pathDir is the atomicDir of an unconfined mutation: every operation names
+// its file by absolute path, so symlinks in the parent's path are followed
+// (the target key was checked by nothing; fs-local never confines).
+type pathDir struct {
+	dir     string
+	staging string // full path, once made
+	temp    string // full path, once created
+	hooks   *atomicHooks
+}
+
+func (d *pathDir) makeStaging(_, path string) error {
+	d.staging = path
+	return os.Mkdir(path, stagingDirPerm)
+}
+
+func (d *pathDir) createTemp(_, path string) (*os.File, error) {
+	if err := os.Chmod(d.staging, stagingDirPerm); err != nil {
+		return nil, err
+	}
+	d.temp = path
+	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, newFilePerm)
+}
+
+func (d *pathDir) publish(_, path string, noReplace bool) error {
+	if noReplace {
+		return d.hooks.doLink(d.temp, path)
+	}
+	return d.hooks.doRename(d.temp, path)
+}
+
+func (d *pathDir) inspect(_, path string) (os.FileMode, error) {
+	fi, err := d.hooks.doLstat(path)
+	if err != nil {
+		return 0, err
+	}
+	return fi.Mode(), nil
+}
+
+func (d *pathDir) removeStaging() error { return d.hooks.doRemoveAll(d.staging) }
+
+func (d *pathDir) commit(path string, log *zap.Logger) {
+	syncDir(d.dir)
+	sweepResidue(path, log)
+}
+
+func (d *pathDir) close() {}

@@ -1,0 +1,108 @@
+package fslocal
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/cordon-dev/cordon/plugins/fs"
+)
+
+// Beneath confines the directory operations of one mutation beneath a root
+// directory: the extension point of a confining provider (fs-sandbox) that has
+// decided a target may be written and needs the write to happen exactly there.
+//
+// The mutation keeps every fs-local mechanic (per-target lock, version guard,
+// diff basis, staging directory naming, fsync, residue sweep), but creates the
+// missing parents, the staging directory and the temp file, and publishes and
+// cleans up, relative to directory descriptors reached from Root without
+// following any symlink (openat2 with RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS|
+// RESOLVE_NO_MAGICLINKS on Linux, an O_NOFOLLOW walk elsewhere or where
+// openat2 is unavailable). A target key is canonical (symlink-free) when it is
+// resolved, so a symlink met on the way was swapped in after the caller's
+// check: the mutation is refused with Deny, never followed. Reads (the probe,
+// the diff basis, the content of an edit) are not confined.
+//
+// What the descriptors cannot see: a directory that another writer moves out
+// of Root while the mutation holds it (that needs write access outside Root),
+// and bind mounts inside Root.
+type Beneath struct {
+	// Root is an absolute, clean directory path without symlinks (a canonical
+	// writable root as the target key spells it). The target key must be Root
+	// or lie beneath it.
+	Root string
+	// Deny builds the error of a refusal from its cause, which wraps
+	// ErrEscape. Nil returns the cause itself.
+	Deny func(cause error) error
+}
+
+// ErrEscape is wrapped by the cause of every refusal of a confined mutation:
+// a target key not beneath Root, a missing or symlinked Root, or a symlink met
+// beneath Root.
+var ErrEscape = errors.New("fs-local: path leaves the confining directory")
+
+// WriteTextBeneath is WriteText with its directory operations confined beneath
+// b (see Beneath). A refusal is b.Deny(cause); nothing is created beneath a
+// component that fails the confinement.
+func (p *Provider) WriteTextBeneath(ctx context.Context, t fs.Target, content string, intent *fs.WriteIntent, b Beneath) (fs.WriteOutcome, error) {
+	return p.writeText(ctx, t, content, intent, &b)
+}
+
+// EditTextBeneath is EditText with its publication confined beneath b (see
+// Beneath).
+func (p *Provider) EditTextBeneath(ctx context.Context, t fs.Target, req fs.EditRequest, guard *fs.EditGuard, b Beneath) (fs.EditOutcome, error) {
+	return p.editText(ctx, t, req, guard, &b)
+}
+
+// check refuses, before any I/O, a Root that is not absolute and clean and a
+// key that is not clean or not lexically beneath Root. A nil b confines
+// nothing.
+func (b *Beneath) check(t fs.Target) error {
+	if b == nil {
+		return nil
+	}
+	key := string(t.Key)
+	if !filepath.IsAbs(b.Root) || filepath.Clean(b.Root) != b.Root || filepath.Clean(key) != key {
+		return b.refuse(escapeError("confine", key, nil))
+	}
+	if _, ok := relBeneath(b.Root, key); !ok {
+		return b.refuse(escapeError("confine", key, nil))
+	}
+	return nil
+}
+
+// refuse turns the cause of a refusal into the caller's error.
+func (b *Beneath) refuse(cause error) error {
+	if b.Deny == nil {
+		return cause
+	}
+	return b.Deny(cause)
+}
+
+// relBeneath returns path relative to root ("." for root itself) when path is
+// root or lies lexically beneath it; both are absolute and clean.
+func relBeneath(root, path string) (string, bool) {
+	if path == root {
+		return ".", true
+	}
+	prefix := root
+	if !strings.HasSuffix(prefix, string(filepath.Separator)) {
+		prefix += string(filepath.Separator)
+	}
+	rel, ok := strings.CutPrefix(path, prefix)
+	if !ok || rel == "" {
+		return "", false
+	}
+	return rel, true
+}
+
+// escapeError is the cause of a refusal: op on path met err (nil when the
+// path was refused before any system call).
+func escapeError(op, path string, err error) error {
+	if err == nil {
+		return fmt.Errorf("%w: %s %s", ErrEscape, op, path)
+	}
+	return fmt.Errorf("%w: %s %s: %w", ErrEscape, op, path, err)
+}

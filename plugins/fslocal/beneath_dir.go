@@ -1,0 +1,191 @@
+package fslocal
+
+import (
+	"errors"
+	"os"
+
+	"go.uber.org/zap"
+	"golang.org/x/sys/unix"
+)
+
+// beneathDir is the atomicDir of a confined mutation: a descriptor of the
+// target's parent directory reached beneath the root without following a
+// symlink, and a descriptor of the staging directory once it exists. Every
+// operation names a single component relative to one of them, so nothing
+// after the descriptors were opened can redirect it.
+type beneathDir struct {
+	b           *Beneath
+	dir         string // the parent's path, for messages
+	fd          int    // the parent directory
+	staging     string // staging directory name, once made
+	stagingPath string // and its full path
+	sfd         int    // the staging directory, once opened; -1 before
+	temp        string // temp file name, once created
+	tempPath    string // and its full path
+}
+
+// openBeneathDir creates the missing directories of dir beneath o.beneath.Root
+// and returns its descriptor as an atomicDir.
+func openBeneathDir(dir string, o atomicOptions) (atomicDir, error) {
+	b := o.beneath
+	rel, ok := relBeneath(b.Root, dir)
+	if !ok {
+		return nil, b.refuse(escapeError("open", dir, nil))
+	}
+	fd, err := openDirBeneath(b.Root, rel)
+	if err != nil {
+		if errors.Is(err, ErrEscape) {
+			return nil, b.refuse(err)
+		}
+		return nil, err
+	}
+	return &beneathDir{b: b, dir: dir, fd: fd, sfd: -1}, nil
+}
+
+func (d *beneathDir) makeStaging(name, path string) error {
+	d.staging, d.stagingPath = name, path
+	err := ignoringEINTR(func() error { return unix.Mkdirat(d.fd, name, uint32(stagingDirPerm)) })
+	if err != nil {
+		return &os.PathError{Op: "mkdir", Path: path, Err: err}
+	}
+	return nil
+}
+
+func (d *beneathDir) createTemp(name, path string) (*os.File, error) {
+	staging := d.stagingPath
+	sfd, err := openDirNoFollow(d.fd, d.staging)
+	if err != nil {
+		if isSymlinkErr(d.fd, d.staging, err) {
+			return nil, d.b.refuse(escapeError("open", staging, err))
+		}
+		return nil, &os.PathError{Op: "open", Path: staging, Err: err}
+	}
+	d.sfd = sfd
+	if err := ignoringEINTR(func() error { return unix.Fchmod(sfd, uint32(stagingDirPerm)) }); err != nil {
+		return nil, &os.PathError{Op: "chmod", Path: staging, Err: err}
+	}
+	d.temp, d.tempPath = name, path
+	var fd int
+	err = ignoringEINTR(func() (err error) {
+		fd, err = unix.Openat(sfd, name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, uint32(newFilePerm))
+		return err
+	})
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	return os.NewFile(uintptr(fd), path), nil
+}
+
+func (d *beneathDir) publish(base, path string, noReplace bool) error {
+	temp := d.tempPath
+	if noReplace {
+		if err := ignoringEINTR(func() error { return unix.Linkat(d.sfd, d.temp, d.fd, base, 0) }); err != nil {
+			return &os.LinkError{Op: "link", Old: temp, New: path, Err: err}
+		}
+		return nil
+	}
+	if err := ignoringEINTR(func() error { return unix.Renameat(d.sfd, d.temp, d.fd, base) }); err != nil {
+		return &os.LinkError{Op: "rename", Old: temp, New: path, Err: err}
+	}
+	return nil
+}
+
+func (d *beneathDir) inspect(base, path string) (os.FileMode, error) {
+	var st unix.Stat_t
+	err := ignoringEINTR(func() error { return unix.Fstatat(d.fd, base, &st, unix.AT_SYMLINK_NOFOLLOW) })
+	if err != nil {
+		return 0, &os.PathError{Op: "lstat", Path: path, Err: err}
+	}
+	switch uint32(st.Mode) & unix.S_IFMT {
+	case unix.S_IFREG:
+		return 0, nil
+	case unix.S_IFDIR:
+		return os.ModeDir, nil
+	case unix.S_IFLNK:
+		return os.ModeSymlink, nil
+	}
+	return os.ModeIrregular, nil
+}
+
+func (d *beneathDir) removeStaging() error {
+	if d.sfd >= 0 {
+		_ = unix.Close(d.sfd)
+		d.sfd = -1
+	}
+	if err := removeAllAt(d.fd, d.staging); err != nil {
+		return &os.PathError{Op: "unlinkat", Path: d.stagingPath, Err: err}
+	}
+	return nil
+}
+
+func (d *beneathDir) commit(path string, log *zap.Logger) {
+	_ = unix.Fsync(d.fd) // some filesystems refuse directory fsync
+	if _, done := swept.LoadOrStore(path, struct{}{}); done {
+		return
+	}
+	// A descriptor of its own: reading the entries moves the offset.
+	fd, err := openDirNoFollow(d.fd, ".")
+	if err != nil {
+		return
+	}
+	f := os.NewFile(uintptr(fd), d.dir)
+	names, _ := f.Readdirnames(-1)
+	_ = f.Close()
+	sweepNames(path, names, func(name string) error { return removeAllAt(d.fd, name) }, log)
+}
+
+func (d *beneathDir) close() {
+	if d.sfd >= 0 {
+		_ = unix.Close(d.sfd)
+		d.sfd = -1
+	}
+	_ = unix.Close(d.fd)
+}
+
+// removeAllAt removes the entry name of the directory dirfd and, when it is a
+// directory (never followed if it is a symlink), everything beneath it. A
+// missing entry is not an error.
+func removeAllAt(dirfd int, name string) error {
+	err := ignoringEINTR(func() error { return unix.Unlinkat(dirfd, name, 0) })
+	if err == nil || errors.Is(err, unix.ENOENT) {
+		return nil
+	}
+	if !errors.Is(err, unix.EISDIR) && !errors.Is(err, unix.EPERM) {
+		return err
+	}
+	fd, oerr := openDirNoFollow(dirfd, name)
+	if oerr != nil {
+		if errors.Is(oerr, unix.ENOENT) {
+			return nil
+		}
+		return err // not a directory after all: the unlink error stands
+	}
+	f := os.NewFile(uintptr(fd), name)
+	names, rerr := f.Readdirnames(-1)
+	var first error
+	for _, n := range names {
+		if err := removeAllAt(fd, n); err != nil && first == nil {
+			first = err
+		}
+	}
+	_ = f.Close()
+	err = ignoringEINTR(func() error { return unix.Unlinkat(dirfd, name, unix.AT_REMOVEDIR) })
+	switch {
+	case err == nil || errors.Is(err, unix.ENOENT):
+		return nil
+	case first != nil:
+		return first
+	case rerr != nil:
+		return rerr
+	}
+	return err
+}
+
+// ignoringEINTR retries fn while it fails with EINTR.
+func ignoringEINTR(fn func() error) error {
+	for {
+		if err := fn(); !errors.Is(err, unix.EINTR) {
+			return err
+		}
+	}
+}

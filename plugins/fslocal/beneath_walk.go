@@ -1,0 +1,152 @@
+package fslocal
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// openDirBeneath returns a descriptor of root/rel ("." for root itself),
+// creating the missing directories of rel (mode 0777 before umask, kept even
+// if a later step fails). Neither root nor any component of rel may be a
+// symlink: root is reached from "/" and rel from root without following one.
+// A refusal (a symlink, a missing or non-directory root, a ".." component, an
+// escape reported by the kernel) wraps ErrEscape; other failures are raw
+// *os.PathError values.
+func openDirBeneath(root, rel string) (int, error) {
+	rootfd, err := openRoot(root)
+	if err != nil {
+		return -1, err
+	}
+	if rel == "." {
+		return rootfd, nil
+	}
+	defer unix.Close(rootfd)
+	if fd, ok, err := openBeneathFast(rootfd, rel); ok {
+		switch {
+		case err == nil:
+			return fd, nil
+		case errors.Is(err, unix.ELOOP) || errors.Is(err, unix.EXDEV):
+			return -1, escapeError("open", filepath.Join(root, rel), err)
+		case !errors.Is(err, unix.ENOENT):
+			return -1, &os.PathError{Op: "open", Path: filepath.Join(root, rel), Err: err}
+		}
+		// Something is missing: create it one component at a time.
+	}
+	return walkBeneath(rootfd, root, rel, true)
+}
+
+// openRoot opens the directory root (absolute, clean) without following a
+// symlink in any component. A missing, non-directory or symlinked root is a
+// refusal: there is nothing to confine to.
+func openRoot(root string) (int, error) {
+	fd, ok, err := openRootFast(root)
+	if !ok {
+		var slash int
+		err = ignoringEINTR(func() (err error) {
+			slash, err = unix.Open("/", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+			return err
+		})
+		if err != nil {
+			return -1, &os.PathError{Op: "open", Path: "/", Err: err}
+		}
+		if root == "/" {
+			return slash, nil
+		}
+		fd, err = walkBeneath(slash, "/", root[1:], false)
+		_ = unix.Close(slash)
+		if err != nil {
+			var pe *os.PathError
+			if errors.As(err, &pe) && (errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR)) {
+				return -1, escapeError("open", root, pe.Err)
+			}
+			return -1, err
+		}
+		return fd, nil
+	}
+	switch {
+	case err == nil:
+		return fd, nil
+	case errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) || errors.Is(err, unix.ELOOP) || errors.Is(err, unix.EXDEV):
+		return -1, escapeError("open", root, err)
+	}
+	return -1, &os.PathError{Op: "open", Path: root, Err: err}
+}
+
+// walkBeneath opens rel (relative, clean) below the directory dirfd (spelled
+// dirPath) one component at a time with O_NOFOLLOW, creating a missing
+// component when create is set. The returned descriptor is new; dirfd stays
+// open.
+func walkBeneath(dirfd int, dirPath, rel string, create bool) (int, error) {
+	cur, curPath := dirfd, dirPath
+	closeCur := func() {
+		if cur != dirfd {
+			_ = unix.Close(cur)
+		}
+	}
+	for _, c := range strings.Split(rel, string(filepath.Separator)) {
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			closeCur()
+			return -1, escapeError("open", filepath.Join(curPath, c), nil)
+		}
+		next := filepath.Join(curPath, c)
+		fd, err := openDirNoFollow(cur, c)
+		if errors.Is(err, unix.ENOENT) && create {
+			merr := ignoringEINTR(func() error { return unix.Mkdirat(cur, c, uint32(parentDirPerm)) })
+			if merr != nil && !errors.Is(merr, unix.EEXIST) {
+				closeCur()
+				return -1, &os.PathError{Op: "mkdir", Path: next, Err: merr}
+			}
+			fd, err = openDirNoFollow(cur, c)
+		}
+		if err != nil {
+			symlink := isSymlinkErr(cur, c, err)
+			closeCur()
+			if symlink {
+				return -1, escapeError("open", next, err)
+			}
+			return -1, &os.PathError{Op: "open", Path: next, Err: err}
+		}
+		closeCur()
+		cur, curPath = fd, next
+	}
+	if cur == dirfd {
+		// rel named dirfd itself: hand out a descriptor of its own.
+		return openDirNoFollow(dirfd, ".")
+	}
+	return cur, nil
+}
+
+// openDirNoFollow opens the directory name below dirfd without following a
+// final symlink.
+func openDirNoFollow(dirfd int, name string) (int, error) {
+	var fd int
+	err := ignoringEINTR(func() (err error) {
+		fd, err = unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC|unix.O_NONBLOCK, 0)
+		return err
+	})
+	return fd, err
+}
+
+// isSymlinkErr reports whether opening name below dirfd failed because it is
+// a symlink (ELOOP from O_NOFOLLOW, or ENOTDIR from O_DIRECTORY on systems
+// that check the type first).
+func isSymlinkErr(dirfd int, name string, err error) bool {
+	if errors.Is(err, unix.ELOOP) {
+		return true
+	}
+	if !errors.Is(err, unix.ENOTDIR) {
+		return false
+	}
+	var st unix.Stat_t
+	if unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
+		return false
+	}
+	return uint32(st.Mode)&unix.S_IFMT == unix.S_IFLNK
+}

@@ -1,0 +1,99 @@
+package fssandbox_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/fslocal"
+)
+
+// benchWrite replaces ws/sub/bench.txt (a 64-byte-line text of size bytes) in a loop through
+// write, after one initial write, so every iteration is the common "update" case.
+func benchWrite(b *testing.B, size int, write func(ctx context.Context, tg fs.Target, content string) error, resolve func(string) (fs.Target, error), ws string) {
+	line := strings.Repeat("x", 63) + "\n"
+	content := strings.Repeat(line, size/len(line)+1)[:size]
+	if err := os.MkdirAll(filepath.Join(ws, "sub"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	tg, err := resolve(filepath.Join(ws, "sub", "bench.txt"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := write(context.Background(), tg, content); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := write(context.Background(), tg, content); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func benchSandboxed(b *testing.B, size int, mode fs.SandboxMode, perCall bool) {
+	w := newWorld(b, mode, nil)
+	var policy *fs.SandboxPolicy
+	if perCall {
+		policy = w.policyFor(mode)
+	}
+	write := func(ctx context.Context, tg fs.Target, s string) error {
+		_, err := w.fs.WriteText(ctx, tg, s, nil, policy)
+		return err
+	}
+	resolve := func(p string) (fs.Target, error) { return w.fs.Resolve(w.ctx, p, fs.ResolveOptions{}) }
+	benchWrite(b, size, write, resolve, w.ws)
+}
+
+func benchLocal(b *testing.B, size int) {
+	ws := filepath.Join(outsideBase(b), "ws")
+	local, err := fslocal.New(fslocal.Config{Cwd: ws}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	write := func(ctx context.Context, tg fs.Target, s string) error {
+		_, err := local.WriteText(ctx, tg, s, nil, nil)
+		return err
+	}
+	resolve := func(p string) (fs.Target, error) { return local.Resolve(context.Background(), p, fs.ResolveOptions{}) }
+	benchWrite(b, size, write, resolve, ws)
+}
+
+// BenchmarkWriteText4KiB compares one 4 KiB replacing write: fs-local, fs-sandbox under
+// workspace-write (fence + confined descriptors) with the policy on the call and resolved by the
+// policy service, and fs-sandbox under danger-full-access (the fence delegates).
+func BenchmarkWriteText4KiB(b *testing.B) {
+	b.Run("fs-local", func(b *testing.B) { benchLocal(b, 4<<10) })
+	b.Run("fs-sandbox/workspace-write", func(b *testing.B) { benchSandboxed(b, 4<<10, fs.SandboxWorkspaceWrite, true) })
+	b.Run("fs-sandbox/workspace-write/agentless", func(b *testing.B) { benchSandboxed(b, 4<<10, fs.SandboxWorkspaceWrite, false) })
+	b.Run("fs-sandbox/danger-full-access", func(b *testing.B) { benchSandboxed(b, 4<<10, fs.SandboxDangerFullAccess, true) })
+}
+
+// BenchmarkWriteText1MiB is the same comparison for a 1 MiB file.
+func BenchmarkWriteText1MiB(b *testing.B) {
+	b.Run("fs-local", func(b *testing.B) { benchLocal(b, 1<<20) })
+	b.Run("fs-sandbox/workspace-write", func(b *testing.B) { benchSandboxed(b, 1<<20, fs.SandboxWorkspaceWrite, true) })
+}
+
+// BenchmarkFenceDecision is the cost of the decision alone, without the write: a workspace-write
+// denial of a path outside every root (fresh resolution, writable roots, and the identity
+// fallback that stats every ancestor for each root) and a read-only denial (no I/O).
+func BenchmarkFenceDecision(b *testing.B) {
+	for _, mode := range []fs.SandboxMode{fs.SandboxWorkspaceWrite, fs.SandboxReadOnly} {
+		b.Run(string(mode), func(b *testing.B) {
+			w := newWorld(b, mode, nil)
+			tg := w.target(b, filepath.Join(w.out, "a", "b", "denied.txt"))
+			policy := w.policyFor(mode)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := w.fs.WriteText(w.ctx, tg, "x", nil, policy); err == nil {
+					b.Fatal("not denied")
+				}
+			}
+		})
+	}
+}

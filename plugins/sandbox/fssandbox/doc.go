@@ -1,0 +1,40 @@
+// Package fssandbox is the fs-sandbox plugin: the confining filesystem
+// provider of the fs seam, loaded as ctx.fs instead of fs-local together with
+// a sandbox policy service (sandbox.PolicyService).
+//
+// It has every mechanic of fs-local (resolution, versions, reads, the atomic
+// version-guarded write and the edit critical section; same cwd and
+// diffBasisMaxBytes options) and adds a per-call fence on the only two
+// mutations, WriteText and EditText. Reads are never fenced.
+//
+// SandboxMode is the policy service's DefaultMode, read when the provider is
+// built: the capability fact the tool layer advertises escalation against.
+//
+// The fence (spec sandbox 2.4), for the policy the call carries (nil: the
+// policy service's agentless resolution, deployment default and configured
+// root, taken at call time):
+//
+//   - danger-full-access: the caller's target is mutated unchanged, unconfined;
+//   - read-only: denied before any I/O;
+//   - workspace-write: the display path is resolved again and the fresh key
+//     must be one of sandbox.WritableRoots (the workspace root, /tmp, the temp
+//     dir) or lie beneath one (sandbox.UnderRoot); then the mutation runs on
+//     the fresh target with fs-local's Beneath confinement, so the path that
+//     was checked is the path that is written: a component swapped for a
+//     symlink after the check is denied at the syscall (openat2
+//     RESOLVE_BENEATH on Linux), never followed;
+//   - protected paths (option protectedPaths, default [".git"]) inside every
+//     writable root stay read-only under workspace-write, whether or not they
+//     exist yet (the reference has none; codex protects .git).
+//
+// Denials are *fs.Error with code FS_SANDBOX_DENIED and the message
+// `cannot write "<displayPath>": file access denied under <mode> mode`, also
+// for edits (Denied). A protected-path denial has the same text and a cause
+// wrapping ErrProtectedPath; a denial at the syscall has a cause wrapping
+// fslocal.ErrEscape.
+//
+// Accepted limits: hard links inside a root to outside inodes are "inside"
+// (the atomic rename gives the inside name a new inode, the outside file is
+// unchanged); a directory moved out of the root by another writer while a
+// mutation holds it, and bind mounts inside a root, are not seen.
+package fssandbox

@@ -1,0 +1,149 @@
+package fssandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"go.uber.org/zap"
+
+	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/fslocal"
+	"github.com/cordon-dev/cordon/plugins/sandbox"
+)
+
+// ErrProtectedPath is wrapped by the cause of a denial of a path inside a
+// writable root that a protected path covers.
+var ErrProtectedPath = errors.New("fs-sandbox: protected path")
+
+// Denied is the provider's refusal (spec sandbox 2.9), FS_SANDBOX_DENIED
+// `cannot write "<p>": file access denied under <mode> mode`; the verb is
+// "write" for edits too.
+func Denied(displayPath string, mode fs.SandboxMode, cause error) *fs.Error {
+	return fs.NewError(fs.CodeSandboxDenied,
+		`cannot write "`+displayPath+`": file access denied under `+string(mode)+" mode", cause)
+}
+
+// decision is what the fence lets a mutation do: the target to mutate and,
+// under workspace-write, the root its directory operations stay beneath.
+type decision struct {
+	target  fs.Target
+	beneath *fslocal.Beneath
+}
+
+// fence decides one mutation (spec sandbox 2.4):
+//
+//  1. the policy is the call's, else the policy service's agentless
+//     resolution (deployment default mode, configured root), taken now;
+//  2. danger-full-access: the caller's target, unchanged and unconfined;
+//  3. read-only: denied before any I/O;
+//  4. workspace-write: the display path is resolved again now (the caller's
+//     key is ignored) and the fresh key must be a writable root or lie
+//     beneath one (sandbox.UnderRoot, first root wins); a key that a
+//     protected path covers is denied; the mutation then runs on the fresh
+//     target, confined beneath the containing root, so a component swapped
+//     for a symlink after this check is denied too.
+//
+// Any other mode is denied. No denial has a filesystem side effect.
+func (p *Provider) fence(ctx context.Context, t fs.Target, policy *fs.SandboxPolicy) (decision, error) {
+	pol := p.policyOf(policy)
+	switch pol.Mode {
+	case fs.SandboxDangerFullAccess:
+		return decision{target: t}, nil
+	case fs.SandboxReadOnly:
+		return decision{}, p.deny(t, pol.Mode, nil)
+	case fs.SandboxWorkspaceWrite:
+	default:
+		return decision{}, p.deny(t, pol.Mode, nil)
+	}
+	// The re-resolution is part of the fence, not a checkpoint of its own: a
+	// cancelled call fails in the mutation, with fs-local's verb.
+	fresh, err := p.local.Resolve(context.WithoutCancel(ctx), t.DisplayPath, fs.ResolveOptions{})
+	if err != nil {
+		return decision{}, err
+	}
+	key := string(fresh.Key)
+	roots := sandbox.WritableRoots(pol)
+	anchor := ""
+	for _, root := range roots {
+		a, ok, err := sandbox.UnderRoot(key, root, true)
+		if err != nil {
+			return decision{}, err
+		}
+		if ok {
+			anchor = a
+			break
+		}
+	}
+	if anchor == "" {
+		return decision{}, p.deny(t, pol.Mode, nil)
+	}
+	if covered := p.protectedBy(key, anchor, roots); covered != "" {
+		return decision{}, p.deny(t, pol.Mode, fmt.Errorf("%w: %s", ErrProtectedPath, covered))
+	}
+	display := t.DisplayPath
+	return decision{target: fresh, beneath: &fslocal.Beneath{
+		Root: anchor,
+		Deny: func(cause error) error {
+			p.log.Warn("confined write refused at the syscall (a path component changed after the check)",
+				zap.String("path", display), zap.Error(cause))
+			return Denied(display, fs.SandboxWorkspaceWrite, cause)
+		},
+	}}, nil
+}
+
+// policyOf returns the call's policy, else the agentless resolution.
+func (p *Provider) policyOf(policy *fs.SandboxPolicy) fs.SandboxPolicy {
+	if policy != nil {
+		return *policy
+	}
+	return p.policy.Resolve(nil, "")
+}
+
+// deny builds the refusal of t under mode.
+func (p *Provider) deny(t fs.Target, mode fs.SandboxMode, cause error) error {
+	p.log.Debug("sandbox denied a mutation", zap.String("path", t.DisplayPath), zap.String("mode", string(mode)), zap.Error(cause))
+	if mode != fs.SandboxReadOnly && mode != fs.SandboxWorkspaceWrite {
+		return fs.NewError(fs.CodeSandboxDenied, `cannot write "`+t.DisplayPath+`": file access denied under unknown sandbox mode `+strconv.Quote(string(mode)), cause)
+	}
+	return Denied(t.DisplayPath, mode, cause)
+}
+
+// protectedBy returns the protected path that covers key, or "". A protected
+// entry e covers, under every writable root r (and the anchor, the root as
+// key spells it), r/e and everything beneath it, whether or not it exists;
+// when r/e exists and is (or passes through) a symlink, its canonical form
+// is covered too.
+func (p *Provider) protectedBy(key, anchor string, roots []string) string {
+	for _, r := range append([]string{anchor}, roots...) {
+		for _, e := range p.protected {
+			q := filepath.Join(r, e)
+			if within(key, q) {
+				return q
+			}
+			fi, err := os.Lstat(q)
+			if err != nil || (fi.Mode()&os.ModeSymlink == 0 && !strings.ContainsRune(e, filepath.Separator)) {
+				continue
+			}
+			if c := sandbox.CanonicalPath(q); c != q && within(key, c) {
+				return q
+			}
+		}
+	}
+	return ""
+}
+
+// within reports whether the clean absolute path is dir or lies beneath it.
+func within(path, dir string) bool {
+	if path == dir {
+		return true
+	}
+	if !strings.HasSuffix(dir, string(filepath.Separator)) {
+		dir += string(filepath.Separator)
+	}
+	return strings.HasPrefix(path, dir)
+}

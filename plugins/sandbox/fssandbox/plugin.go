@@ -1,0 +1,36 @@
+package fssandbox
+
+import (
+	"go.uber.org/fx"
+
+	"github.com/cordon-dev/cordon/kernel"
+	"github.com/cordon-dev/cordon/kernel/kernelfx"
+	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/sandbox"
+)
+
+// ID is the catalog name of the plugin.
+const ID = "fs-sandbox"
+
+// Plugin is the fs-sandbox module: it injects the sandbox policy service and
+// provides the fs service with a Provider built from Config (load it instead
+// of fs-local). Load it with nil (defaults), a *Config from NewConfig or a
+// full Config value (a Config literal must set DiffBasisMaxBytes: 0 fails
+// validation, as in fs-local). It stays pending until a policy service is
+// provided and reloads when the provider of that service changes.
+var Plugin = kernel.Define[Config](ID, apply, sandbox.PolicyService.Dep())
+
+// Module contributes Plugin to the kernel catalog of an fx host.
+var Module = fx.Module(ID, kernelfx.Plugin(Plugin))
+
+// Hosts that blank-import the package find the plugin in kernel.DefaultCatalog.
+func init() { kernel.Register(Plugin) }
+
+func apply(kc *kernel.Context, cfg Config) error {
+	p, err := New(cfg, sandbox.PolicyService.Must(kc), kc.Logger())
+	if err != nil {
+		return err
+	}
+	_, err = fs.Service.Provide(kc, p)
+	return err
+}

@@ -1,0 +1,103 @@
+package fssandbox
+
+import (
+	"context"
+	"errors"
+
+	"go.uber.org/zap"
+
+	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/fslocal"
+	"github.com/cordon-dev/cordon/plugins/sandbox"
+)
+
+// ErrNoPolicy is returned by New without a policy service.
+var ErrNoPolicy = errors.New("fs-sandbox: ctx.sandboxPolicy is missing")
+
+// Provider is the confining filesystem provider. It implements fs.FileSystem
+// (and fs.TextByteStreamer) with fs-local's mechanics and fences WriteText and
+// EditText by the per-call sandbox policy; reads are never fenced.
+type Provider struct {
+	local       *fslocal.Provider
+	policy      sandbox.Policy
+	defaultMode fs.SandboxMode
+	protected   []string
+	log         *zap.Logger
+}
+
+// New returns a Provider. cfg follows fslocal.New (a zero DiffBasisMaxBytes
+// means the default) and a nil ProtectedPaths means DefaultProtectedPaths.
+// The policy service resolves agentless calls; its DefaultMode, read now, is
+// the SandboxMode of the provider. A nil logger means zap.NewNop().
+func New(cfg Config, policy sandbox.Policy, log *zap.Logger) (*Provider, error) {
+	if policy == nil {
+		return nil, ErrNoPolicy
+	}
+	if cfg.DiffBasisMaxBytes == 0 {
+		cfg.DiffBasisMaxBytes = fslocal.DefaultDiffBasisMaxBytes
+	}
+	if cfg.ProtectedPaths == nil {
+		cfg.ProtectedPaths = DefaultProtectedPaths
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if log == nil {
+		log = zap.NewNop()
+	}
+	local, err := fslocal.New(cfg.local(), log)
+	if err != nil {
+		return nil, err
+	}
+	return &Provider{
+		local:       local,
+		policy:      policy,
+		defaultMode: policy.DefaultMode(),
+		protected:   append([]string(nil), cfg.ProtectedPaths...),
+		log:         log,
+	}, nil
+}
+
+// SandboxMode returns the deployment default mode captured from the policy
+// service when the provider was built: the capability fact the tool layer
+// advertises escalation against, not the mode of any call.
+func (p *Provider) SandboxMode() fs.SandboxMode { return p.defaultMode }
+
+// Cwd returns the default base directory for relative paths.
+func (p *Provider) Cwd() string { return p.local.Cwd() }
+
+// ProtectedPaths returns the protected paths in force.
+func (p *Provider) ProtectedPaths() []string { return append([]string(nil), p.protected...) }
+
+// WriteText implements fs.FileSystem: the fence (see fence) decides with the
+// per-call policy (nil: the policy service's agentless resolution), then the
+// fs-local write runs on the target the fence returned, confined beneath the
+// writable root that contains it under workspace-write.
+func (p *Provider) WriteText(ctx context.Context, t fs.Target, content string, intent *fs.WriteIntent, policy *fs.SandboxPolicy) (fs.WriteOutcome, error) {
+	d, err := p.fence(ctx, t, policy)
+	if err != nil {
+		return fs.WriteOutcome{}, err
+	}
+	if d.beneath == nil {
+		return p.local.WriteText(ctx, d.target, content, intent, nil)
+	}
+	return p.local.WriteTextBeneath(ctx, d.target, content, intent, *d.beneath)
+}
+
+// EditText implements fs.FileSystem with the same fence as WriteText (the
+// denial text says "write" for edits too).
+func (p *Provider) EditText(ctx context.Context, t fs.Target, req fs.EditRequest, guard *fs.EditGuard, policy *fs.SandboxPolicy) (fs.EditOutcome, error) {
+	d, err := p.fence(ctx, t, policy)
+	if err != nil {
+		return fs.EditOutcome{}, err
+	}
+	if d.beneath == nil {
+		return p.local.EditText(ctx, d.target, req, guard, nil)
+	}
+	return p.local.EditTextBeneath(ctx, d.target, req, guard, *d.beneath)
+}
+
+var (
+	_ fs.FileSystem       = (*Provider)(nil)
+	_ fs.TextByteStreamer = (*Provider)(nil)
+)

@@ -1,0 +1,206 @@
+package fssandbox_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/sandbox/fssandbox"
+)
+
+// The cases of the reference's fs-sandbox.spec.ts, one test each, in its order.
+
+// "the capability fact: reports the deployment default mode"; captured at construction.
+func TestRefCapabilityFact(t *testing.T) {
+	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	assert.Equal(t, fs.SandboxWorkspaceWrite, w.fs.SandboxMode())
+	w.policy.setDefault(fs.SandboxReadOnly)
+	assert.Equal(t, fs.SandboxWorkspaceWrite, w.fs.SandboxMode(), "read once, when the provider was built")
+}
+
+// "read-only: denies write, leaving no file on disk".
+func TestRefReadOnlyDeniesWrite(t *testing.T) {
+	w := newWorld(t, fs.SandboxReadOnly, nil)
+	path := filepath.Join(w.ws, "denied.txt")
+	requireCode(t, w.write(t, path, "x"), fs.CodeSandboxDenied)
+	assert.NoFileExists(t, path)
+}
+
+// "read-only: denies edit of an existing file (the content is unchanged)".
+func TestRefReadOnlyDeniesEdit(t *testing.T) {
+	w := newWorld(t, fs.SandboxReadOnly, nil)
+	path := filepath.Join(w.ws, "file.txt")
+	require.NoError(t, os.WriteFile(path, []byte("original"), 0o644))
+	requireCode(t, w.edit(t, path, "original", "changed"), fs.CodeSandboxDenied)
+	assert.Equal(t, "original", readDisk(t, path))
+}
+
+// "read-only: allows reads (every mode permits reading)".
+func TestRefReadOnlyAllowsReads(t *testing.T) {
+	w := newWorld(t, fs.SandboxReadOnly, nil)
+	path := filepath.Join(w.ws, "readable.txt")
+	require.NoError(t, os.WriteFile(path, []byte("hello"), 0o644))
+	got, err := w.fs.ReadText(w.ctx, w.target(t, path))
+	require.NoError(t, err)
+	assert.Equal(t, "hello", got)
+}
+
+// "workspace-write containment: a write under the workspace lands".
+func TestRefWorkspaceWriteLands(t *testing.T) {
+	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	path := filepath.Join(w.ws, "nested", "ok.txt")
+	out, err := w.fs.WriteText(w.ctx, w.target(t, path), "inside", nil, nil)
+	require.NoError(t, err)
+	assert.Equal(t, fs.OperationCreate, out.Operation)
+	assert.Equal(t, "inside", readDisk(t, path))
+}
+
+// "a write to the platform temp area lands (parity with the bash runner grant)".
+func TestRefTempAreaLands(t *testing.T) {
+	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	dir, err := os.MkdirTemp(os.TempDir(), "cordon-fssbx-tmp-")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	path := filepath.Join(dir, "temp.txt")
+	require.NoError(t, w.write(t, path, "temp"))
+	assert.Equal(t, "temp", readDisk(t, path))
+}
+
+// "an absolute path outside the workspace is denied, no file created".
+func TestRefAbsoluteOutsideDenied(t *testing.T) {
+	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	path := filepath.Join(w.out, "escape.txt")
+	requireCode(t, w.write(t, path, "x"), fs.CodeSandboxDenied)
+	assert.NoFileExists(t, path)
+}
+
+// "a `..` traversal out of the workspace is denied".
+func TestRefDotDotTraversalDenied(t *testing.T) {
+	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	path := w.ws + "/../sibling-escape.txt"
+	requireCode(t, w.write(t, path, "x"), fs.CodeSandboxDenied)
+	assert.NoFileExists(t, filepath.Join(w.base, "sibling-escape.txt"))
+}
+
+// "a symlinked directory inside the workspace pointing OUT is denied".
+func TestRefSymlinkedDirOutDenied(t *testing.T) {
+	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	require.NoError(t, os.Symlink(w.out, filepath.Join(w.ws, "link")))
+	requireCode(t, w.write(t, filepath.Join(w.ws, "link", "f.txt"), "x"), fs.CodeSandboxDenied)
+	assert.NoFileExists(t, filepath.Join(w.out, "f.txt"))
+}
+
+// "a NEW file created under a symlinked-out directory is denied (deepest-ancestor realpath)".
+func TestRefNewFileUnderSymlinkedOutDirDenied(t *testing.T) {
+	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	require.NoError(t, os.Symlink(w.out, filepath.Join(w.ws, "link")))
+	requireCode(t, w.write(t, filepath.Join(w.ws, "link", "newdir", "deep.txt"), "x"), fs.CodeSandboxDenied)
+	assert.NoDirExists(t, filepath.Join(w.out, "newdir"))
+}
+
+// "an edit outside the workspace is denied; the original is untouched".
+func TestRefEditOutsideDenied(t *testing.T) {
+	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	path := filepath.Join(w.out, "file.txt")
+	require.NoError(t, os.WriteFile(path, []byte("original"), 0o644))
+	requireCode(t, w.edit(t, path, "original", "x"), fs.CodeSandboxDenied)
+	assert.Equal(t, "original", readDisk(t, path))
+}
+
+// "an edit inside the workspace lands".
+func TestRefEditInsideLands(t *testing.T) {
+	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	path := filepath.Join(w.ws, "edit.txt")
+	require.NoError(t, os.WriteFile(path, []byte("original"), 0o644))
+	out, err := w.fs.EditText(w.ctx, w.target(t, path), fs.EditRequest{OldString: "original", NewString: "changed"}, nil, nil)
+	require.NoError(t, err)
+	assert.Equal(t, "changed", out.After)
+	assert.Equal(t, "changed", readDisk(t, path))
+}
+
+// "mutates the freshly checked identity, not a stale outside targetKey (TOCTOU direction)".
+func TestRefMutatesTheFreshIdentity(t *testing.T) {
+	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	inside := filepath.Join(w.ws, "landed.txt")
+	stale := fs.Target{DisplayPath: inside, Key: fs.TargetKey(filepath.Join(w.out, "escaped.txt"))}
+	_, err := w.fs.WriteText(w.ctx, stale, "inside", nil, nil)
+	require.NoError(t, err)
+	assert.Equal(t, "inside", readDisk(t, inside))
+	assert.NoFileExists(t, filepath.Join(w.out, "escaped.txt"))
+
+	// The edit direction too: the stale key names an outside file, the fresh one the inside file.
+	require.NoError(t, os.WriteFile(filepath.Join(w.out, "escaped.txt"), []byte("inside"), 0o644))
+	_, err = w.fs.EditText(w.ctx, stale, fs.EditRequest{OldString: "inside", NewString: "edited"}, nil, nil)
+	require.NoError(t, err)
+	assert.Equal(t, "edited", readDisk(t, inside))
+	assert.Equal(t, "inside", readDisk(t, filepath.Join(w.out, "escaped.txt")))
+}
+
+// "the workspace root itself passes the fence, failing only on file type".
+func TestRefWorkspaceRootItself(t *testing.T) {
+	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	fe := requireCode(t, w.write(t, w.ws, "x"), fs.CodeNotRegularFile)
+	assert.Equal(t, `cannot write "`+w.ws+`": not a regular file`, fe.Message)
+}
+
+// "workspace-write with the filesystem root as the workspace: grants writes anywhere on that
+// volume".
+func TestRefFilesystemRootWorkspace(t *testing.T) {
+	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	w.policy.root = "/"
+	path := filepath.Join(w.base, "anywhere.txt")
+	require.NoError(t, w.write(t, path, "anywhere"))
+	assert.Equal(t, "anywhere", readDisk(t, path))
+}
+
+// "danger-full-access: writes anywhere, unfenced".
+func TestRefDangerFullAccessWritesAnywhere(t *testing.T) {
+	w := newWorld(t, fs.SandboxDangerFullAccess, nil)
+	path := filepath.Join(w.out, "free.txt")
+	require.NoError(t, w.write(t, path, "free"))
+	assert.Equal(t, "free", readDisk(t, path))
+}
+
+// "a workspace-write stamp on a read-only default lets a contained write land for that call
+// only".
+func TestRefWorkspaceWriteStamp(t *testing.T) {
+	w := newWorld(t, fs.SandboxReadOnly, nil)
+	path := filepath.Join(w.ws, "escalated.txt")
+	_, err := w.fs.WriteText(w.ctx, w.target(t, path), "granted", nil, w.policyFor(fs.SandboxWorkspaceWrite))
+	require.NoError(t, err)
+	assert.Equal(t, "granted", readDisk(t, path))
+	requireCode(t, w.write(t, filepath.Join(w.ws, "plain.txt"), "x"), fs.CodeSandboxDenied)
+	// A granted workspace-write is still contained.
+	_, err = w.fs.WriteText(w.ctx, w.target(t, filepath.Join(w.out, "x.txt")), "x", nil, w.policyFor(fs.SandboxWorkspaceWrite))
+	requireDenied(t, err, filepath.Join(w.out, "x.txt"), fs.SandboxWorkspaceWrite)
+}
+
+// "a danger-full-access stamp bypasses the fence for that call".
+func TestRefDangerStamp(t *testing.T) {
+	w := newWorld(t, fs.SandboxReadOnly, nil)
+	path := filepath.Join(w.out, "granted-full.txt")
+	_, err := w.fs.WriteText(w.ctx, w.target(t, path), "full", nil, w.policyFor(fs.SandboxDangerFullAccess))
+	require.NoError(t, err)
+	assert.Equal(t, "full", readDisk(t, path))
+}
+
+// "the denial is a structured FsError distinct from a host permission error".
+func TestRefDenialIsAStructuredFsError(t *testing.T) {
+	w := newWorld(t, fs.SandboxReadOnly, nil)
+	err := w.write(t, filepath.Join(w.ws, "x.txt"), "x")
+	fe := requireCode(t, err, fs.CodeSandboxDenied)
+	assert.Equal(t, fs.ErrorName, fe.Name())
+	assert.Equal(t, "FS_SANDBOX_DENIED", fe.Code())
+	assert.ErrorIs(t, err, fs.ErrSandboxDenied)
+	assert.NotErrorIs(t, err, fs.ErrPermissionDenied)
+}
+
+// New refuses to build without a policy service.
+func TestNewNeedsAPolicy(t *testing.T) {
+	_, err := fssandbox.New(fssandbox.Config{}, nil, nil)
+	require.ErrorIs(t, err, fssandbox.ErrNoPolicy)
+}
