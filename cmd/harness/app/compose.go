@@ -20,7 +20,7 @@ import (
 
 // cwdKeys names, per catalog module, the config key the host fills with the working directory in an
 // embedded profile (unless the profile sets it).
-var cwdKeys = map[string]string{"fs-local": "cwd"}
+var cwdKeys = map[string]string{"fs-local": "cwd", "fs-sandbox": "cwd", "sandbox-policy": "workspaceRoot"}
 
 // host is a composed kernel: the plugins of one composition, loaded and audited.
 type host struct {

@@ -58,7 +58,7 @@ func TestWithProfileAndName(t *testing.T) {
 
 	_, stderr, code = mainRun(t, "", []string{"serve", "--profile", "nope"}, opts...)
 	assert.Equal(t, 1, code)
-	assert.Equal(t, "myhost: --profile: unknown profile \"nope\" (known: default, tiny)\n", stderr)
+	assert.Equal(t, "myhost: --profile: unknown profile \"nope\" (known: default, sandboxed, tiny)\n", stderr)
 }
 
 func TestEntryEncodesConfig(t *testing.T) {
@@ -79,7 +79,7 @@ func TestProfileDefaultIsEmbedded(t *testing.T) {
 		assert.Contains(t, string(data), "name: "+name)
 	}
 	_, err = app.Profile("nope")
-	assert.EqualError(t, err, `unknown profile "nope" (known: default)`)
+	assert.EqualError(t, err, `unknown profile "nope" (known: default, sandboxed)`)
 }
 
 func TestRunInProcess(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"github.com/cordon-dev/cordon/plugins/fslocal"
 	"github.com/cordon-dev/cordon/plugins/fspolicy"
 	"github.com/cordon-dev/cordon/plugins/modelcatalog"
+	"github.com/cordon-dev/cordon/plugins/sandbox/fssandbox"
 	"github.com/cordon-dev/cordon/plugins/sandbox/sandboxpolicy"
 	"github.com/cordon-dev/cordon/plugins/toolfs"
 	"github.com/cordon-dev/cordon/plugins/tools"
@@ -22,6 +23,7 @@ func stockModules() []kernel.Module {
 		attachmentlocal.Plugin,
 		modelcatalog.Plugin,
 		sandboxpolicy.Plugin,
+		fssandbox.Plugin,
 		userapproval.Plugin,
 	}
 }
