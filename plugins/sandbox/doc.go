@@ -1,6 +1,16 @@
-// Package sandbox is the sandbox vocabulary shared by the sandbox plugins and the tools that
-// consult them: the modes and their strictly-wider ladder, the escalation targets, and the
-// model-facing denial marker and escalation hint (spec sandbox sections 1 and 3).
+// Package sandbox is the sandbox vocabulary and seam shared by the sandbox plugins and the tools that
+// consult them (spec sandbox sections 1 to 4):
+//
+//   - the modes (Modes, ValidMode), their strictly-wider ladder (Wider, IsWider), the escalation
+//     targets advertised in tool schemas, and the model-facing DenialMarker and EscalationHint;
+//   - the roots: CanonicalPath (native realpath, unchanged on failure), WritableRoots of a policy
+//     (the workspace root, /tmp and TempDir under workspace-write; none otherwise) and IsPathUnder /
+//     UnderRoot (a lexical test with a separator boundary, then a device and inode walk);
+//   - escalation: ValidateEscalationArgs (the pairing of sandbox_permissions and justification) and
+//     ApproveEscalation (ordered and fail-closed: strictly wider, an approval service, an agent, one
+//     question, the outcome mapped to a grant or an *EscalationError);
+//   - the PolicyService seam ("sandboxPolicy"), provided by the sandbox-policy plugin
+//     (package sandboxpolicy); the confining filesystem is the fs-sandbox plugin (package fssandbox).
 //
 // Modes describe file effects only: read-only denies every mutation, workspace-write allows
 // mutations under the writable roots, danger-full-access does not confine.
