@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -113,6 +114,15 @@ func TestSandboxedProfileServeAsksThroughElicitation(t *testing.T) {
 	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second}, nil)
 	require.NoError(t, err, stderr.String())
 	defer cs.Close()
+
+	// MCP has no per-request context: the standing policies (spec/sandbox.md 4.4, approval:policy of 3.5)
+	// follow the guidance in the server instructions.
+	wsJSON, err := json.Marshal(ws)
+	require.NoError(t, err)
+	assert.True(t, strings.HasSuffix(cs.InitializeResult().Instructions, "\n\nCurrent TOH file policy: workspace-write. "+
+		"Any available operation enforced by the TOH file sandbox may modify files under the session workspace: "+string(wsJSON)+
+		". Some platform temporary areas may also be writable.\n\nApproval policy: ask. Operations that require approval may ask "+
+		"through the configured answerers; without an available answerer, the request fails closed."), cs.InitializeResult().Instructions)
 
 	tools, err := cs.ListTools(ctx, nil)
 	require.NoError(t, err)

@@ -4,11 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strconv"
+	"strings"
 	"sync/atomic"
 
 	"github.com/cordon-dev/cordon/kernel"
+	"github.com/cordon-dev/cordon/plugins/sandbox"
+	"github.com/cordon-dev/cordon/plugins/sandbox/sandboxpolicy"
 	"github.com/cordon-dev/cordon/plugins/tools"
+	"github.com/cordon-dev/cordon/plugins/userapproval"
 )
 
 // errNoRuntime is returned when the composition has no tools runtime.
@@ -56,11 +61,26 @@ func (e *toolsEngine) Tools() []toolInfo {
 	return out
 }
 
+// Instructions is the guidance of the visible tools, followed by the standing-policy statements of a
+// composed sandbox-policy (sandbox:policy, order 110) and user-approval (approval:policy, order 115)
+// for a session in the host's working directory: MCP has no per-request context, so the server
+// instructions carry them.
 func (e *toolsEngine) Instructions() string {
-	if rt := e.runtime(); rt != nil {
-		return rt.Guidance()
+	rt := e.runtime()
+	if rt == nil {
+		return ""
 	}
-	return ""
+	parts := []string{rt.Guidance()}
+	probe := tools.NewSession("instructions")
+	if p, ok := sandbox.PolicyService.Get(e.root); ok {
+		parts = append(parts, sandboxpolicy.PolicyText(p.Resolve(probe, "")))
+	}
+	if a, ok := tools.Approval.Get(e.root); ok {
+		if ua, ok := a.(*userapproval.Service); ok {
+			parts = append(parts, ua.ContextText(probe))
+		}
+	}
+	return strings.Join(slices.DeleteFunc(parts, func(s string) bool { return s == "" }), "\n\n")
 }
 
 func (e *toolsEngine) OpenSession(id string) session {
