@@ -1,0 +1,66 @@
+package attachmentlocal
+
+import (
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/cordon-dev/cordon/plugins/attachments"
+)
+
+// allocatedDuring reports the bytes allocated while f runs (process-wide;
+// the tests using it are not parallel).
+func allocatedDuring(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// vp8KeyFrame is a VP8 key-frame header declaring w×h over a tiny,
+// truncated first partition.
+func vp8KeyFrame(w, h int) []byte {
+	const partSize = 16
+	tag := uint32(0) | 0<<1 | 1<<4 | partSize<<5 // key frame, version 0, shown
+	b := []byte{byte(tag), byte(tag >> 8), byte(tag >> 16), 0x9d, 0x01, 0x2a,
+		byte(w), byte(w >> 8 & 0x3f), byte(h), byte(h >> 8 & 0x3f)}
+	return append(b, make([]byte, partSize)...)
+}
+
+// vp8lHeader is a VP8L bitstream declaring w×h (1..16384) over no data.
+func vp8lHeader(w, h int) []byte {
+	v := uint32(w-1) | uint32(h-1)<<14
+	return []byte{0x2f, byte(v), byte(v >> 8), byte(v >> 16), byte(v >> 24), 0, 0, 0}
+}
+
+// Decompression bombs in an animated WebP: the first ANMF frame claims 1×1
+// inside a 1×1 canvas, but its bitstream declares a huge raster. The frame
+// must be refused (INVALID_IMAGE) from its header, before any pixel buffer
+// of the bitstream's size is allocated or decoded.
+func TestAnimatedWebPFrameBitstreamBomb(t *testing.T) {
+	s := newStore(t)
+	vp8x := []byte{0x02, 0, 0, 0, 0, 0, 0, 0, 0, 0} // animation, 1×1 canvas
+	anmf := func(id string, payload []byte) []byte {
+		h := []byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 100, 0, 0, 0} // (0,0) 1×1
+		return append(h, webpFile([2][]byte{[]byte(id), payload})[12:]...)
+	}
+	for name, frame := range map[string][]byte{
+		"VP8 16383x16383":  anmf("VP8 ", vp8KeyFrame(16383, 16383)),
+		"VP8L 16384x16384": anmf("VP8L", vp8lHeader(16384, 16384)),
+	} {
+		t.Run(name, func(t *testing.T) {
+			b := webpFile([2][]byte{[]byte("VP8X"), vp8x}, [2][]byte{[]byte("ANIM"), make([]byte, 6)},
+				[2][]byte{[]byte("ANMF"), frame}, [2][]byte{[]byte("ANMF"), frame})
+			var err error
+			start := time.Now()
+			n := allocatedDuring(func() { _, err = admit(t, s, b, attachments.MediaTypeWebP) })
+			assert.True(t, errorIsExactly(err, attachments.CodeInvalidImage, attachments.MsgInvalidImage), "%v", err)
+			assert.Less(t, n, uint64(16<<20), "allocated %d bytes for a 1×1 canvas", n)
+			assert.Less(t, time.Since(start), 2*time.Second)
+		})
+	}
+}
