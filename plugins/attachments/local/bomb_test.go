@@ -1,11 +1,13 @@
 package attachmentlocal
 
 import (
+	"encoding/binary"
 	"runtime"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/cordon-dev/cordon/plugins/attachments"
 )
@@ -61,6 +63,33 @@ func TestAnimatedWebPFrameBitstreamBomb(t *testing.T) {
 			assert.True(t, errorIsExactly(err, attachments.CodeInvalidImage, attachments.MsgInvalidImage), "%v", err)
 			assert.Less(t, n, uint64(16<<20), "allocated %d bytes for a 1×1 canvas", n)
 			assert.Less(t, time.Since(start), 2*time.Second)
+		})
+	}
+}
+
+// A lossless WebP whose VP8L header does not set the alpha hint but whose
+// pixels are transparent (a valid bitstream: the bit is only a hint) is
+// admitted with its transparency kept when it must be converted; it used
+// to fail the self-check with ATTACHMENT_WRITE_FAILED because the output
+// had alpha and the source "fact" said it had none.
+func TestWebPAlphaWithoutTheHintBit(t *testing.T) {
+	g := readTestdata(t, "gopher-doc.with-alpha.lossless.webp")
+	vp8l := append([]byte{}, webpChunk(t, g, "VP8L")...)
+	v := binary.LittleEndian.Uint32(vp8l[1:5])
+	binary.LittleEndian.PutUint32(vp8l[1:5], v&^(1<<28))
+	for name, b := range map[string][]byte{
+		"simple":                      webpFile([2][]byte{[]byte("VP8L"), vp8l}),
+		"VP8X without the alpha flag": webpFile([2][]byte{[]byte("VP8X"), {0, 0, 0, 0, 74, 0, 0, 99, 0, 0}}, [2][]byte{[]byte("VP8L"), vp8l}),
+	} {
+		t.Run(name, func(t *testing.T) {
+			f, err := inspect(b)
+			require.NoError(t, err)
+			require.False(t, f.hasAlpha, "the header declares no alpha")
+			s := newStore(t, withPolicy(16, 0))
+			p, out, img := mustAdmit(t, s, b, attachments.MediaTypeWebP)
+			assert.Equal(t, attachments.MediaTypePNG, p.ref.MediaType)
+			assert.True(t, out.hasAlpha, "transparency is never flattened")
+			assert.False(t, img.(interface{ Opaque() bool }).Opaque())
 		})
 	}
 }
