@@ -151,3 +151,29 @@ func TestUnusableHome(t *testing.T) {
 		assert.True(t, attachments.HasCode(err, attachments.CodeNotFound) || attachments.HasCode(err, attachments.CodeReadFailed), "%v", err)
 	}
 }
+
+// Spec 1.8: every directory the store creates is private (0700), a
+// pre-existing home is chmodded to 0700 by the first save, objects and
+// staging files are 0600, whatever the umask allows.
+func TestCreatedPermissions(t *testing.T) {
+	old := syscall.Umask(0)
+	t.Cleanup(func() { syscall.Umask(old) })
+	s := newStore(t)
+	require.NoError(t, os.MkdirAll(s.home, 0o755))
+	require.NoError(t, os.Chmod(s.home, 0o755))
+	ref := save(t, s, png90, attachments.MediaTypePNG)
+	mode := func(p string) os.FileMode {
+		info, err := os.Stat(p)
+		require.NoError(t, err)
+		return info.Mode().Perm()
+	}
+	for _, d := range []string{s.home, filepath.Join(s.home, "attachments"), s.root, filepath.Join(s.root, "objects"),
+		filepath.Dir(objectOf(s, ref)), filepath.Join(s.root, "tmp")} {
+		assert.Equal(t, os.FileMode(0o700), mode(d), d)
+	}
+	assert.Equal(t, os.FileMode(0o600), mode(objectOf(s, ref)))
+	var staged os.FileMode
+	s.beforeLink = func(tmp string) { staged = mode(tmp) }
+	save(t, s, png69, attachments.MediaTypePNG)
+	assert.Equal(t, os.FileMode(0o600), staged)
+}
