@@ -2,6 +2,7 @@ package attachmentlocal
 
 import (
 	"encoding/binary"
+	"image"
 	"runtime"
 	"testing"
 	"time"
@@ -90,6 +91,42 @@ func TestWebPAlphaWithoutTheHintBit(t *testing.T) {
 			assert.Equal(t, attachments.MediaTypePNG, p.ref.MediaType)
 			assert.True(t, out.hasAlpha, "transparency is never flattened")
 			assert.False(t, img.(interface{ Opaque() bool }).Opaque())
+		})
+	}
+}
+
+// Animations with many frames: only the first frame is ever decoded, so a
+// GIF of 2000 200×200 frames, or a WebP of 2000 ANMF frames, costs about
+// one frame, not the whole animation.
+func TestManyFramesDecodeOnlyTheFirst(t *testing.T) {
+	s := newStore(t)
+	frames := make([]*image.Paletted, 2000)
+	for i := range frames {
+		frames[i] = paletted(200, 200, uint8(i%2))
+	}
+	manyGIF := encGIF(t, frames...)
+	lossy := readTestdata(t, "blue-purple-pink.lossy.webp")
+	frame := append([]byte{0, 0, 0, 0, 0, 0, 149, 0, 0, 99, 0, 0, 100, 0, 0, 0}, webpFile([2][]byte{[]byte("VP8 "), webpChunk(t, lossy, "VP8 ")})[12:]...)
+	chunks := [][2][]byte{{[]byte("VP8X"), {0x02, 0, 0, 0, 149, 0, 0, 99, 0, 0}}, {[]byte("ANIM"), make([]byte, 6)}}
+	for range 2000 {
+		chunks = append(chunks, [2][]byte{[]byte("ANMF"), frame})
+	}
+	manyWebP := webpFile(chunks...)
+	for name, c := range map[string]struct {
+		data []byte
+		mt   attachments.MediaType
+		w, h int
+	}{
+		"gif":  {manyGIF, attachments.MediaTypeGIF, 200, 200},
+		"webp": {manyWebP, attachments.MediaTypeWebP, 150, 100},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var p prepared
+			var err error
+			n := allocatedDuring(func() { p, err = admit(t, s, c.data, c.mt) })
+			require.NoError(t, err)
+			assert.Equal(t, []int{c.w, c.h}, []int{p.ref.Width, p.ref.Height})
+			assert.Less(t, n, uint64(48<<20), "allocated %d bytes for a %d-byte animation", n, len(c.data))
 		})
 	}
 }
