@@ -73,8 +73,9 @@ func TestReadImageSpecialFiles(t *testing.T) {
 	assert.Len(t, objects, 1, "only the one image was stored")
 }
 
-// TestReadImageUnreadableFile: a file without read permission fails with the provider's error and
-// stores nothing (skipped as root, which reads anyway).
+// TestReadImageUnreadableFile: a file without read permission fails with the provider's plain OS
+// error (spec fs 1.3: EACCES is not translated, so no code), observes nothing and stores nothing
+// (skipped as root, which reads anyway).
 func TestReadImageUnreadableFile(t *testing.T) {
 	if os.Geteuid() == 0 {
 		t.Skip("root bypasses file permissions")
@@ -84,7 +85,9 @@ func TestReadImageUnreadableFile(t *testing.T) {
 	require.NoError(t, os.Chmod(e.path("secret.png"), 0))
 	r := e.readImage(vision(e.imgEnv), "secret.png")
 	require.True(t, r.IsError)
-	assert.Contains(t, r.Text(), `cannot read "`+e.path("secret.png")+`"`)
+	assert.Contains(t, r.Text(), "permission denied")
+	assert.Empty(t, r.Code())
+	assert.Empty(t, e.takeObserved())
 	_, err := os.Stat(filepath.Join(e.home, "attachments"))
 	assert.True(t, os.IsNotExist(err), "nothing stored")
 }
