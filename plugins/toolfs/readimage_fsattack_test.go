@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
 
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
@@ -34,6 +35,7 @@ func readImageWithin(t *testing.T, e *imgEnv, s *tools.Session, p string, d time
 // emitted for a non-regular file and nothing is stored.
 func TestReadImageSpecialFiles(t *testing.T) {
 	e := newLocalEnv(t, nil)
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent()) // no call leaves a goroutine behind (a FIFO reader would)
 	e.writeBytes(t, "red.png", png1x1)
 	outside := filepath.Join(t.TempDir(), "outside.png")
 	require.NoError(t, os.WriteFile(outside, png1x1, 0o644))
