@@ -1,6 +1,7 @@
 package attachmentlocal
 
 import (
+	"bytes"
 	"encoding/binary"
 	"image"
 	"runtime"
@@ -129,4 +130,32 @@ func TestManyFramesDecodeOnlyTheFirst(t *testing.T) {
 			assert.Less(t, n, uint64(48<<20), "allocated %d bytes for a %d-byte animation", n, len(c.data))
 		})
 	}
+}
+
+// A GIF whose 1×1 frame sits on a large logical screen is composited once:
+// the canvas (an NRGBA at the origin) is used as the conversion source
+// as is, not copied again (each copy of a 64 Mpx canvas is 256 MB; a
+// 49-byte GIF on an 8000×8000 screen allocated 548 MB).
+func TestNRGBASourceIsNotCopied(t *testing.T) {
+	m := image.NewNRGBA(image.Rect(0, 0, 3, 2))
+	m.Pix[3] = 0x80
+	got, opaque := toNRGBA(m)
+	assert.Same(t, m, got)
+	assert.False(t, opaque)
+	sub := image.NewNRGBA(image.Rect(0, 0, 4, 4)).SubImage(image.Rect(1, 1, 3, 3)).(*image.NRGBA)
+	got, opaque = toNRGBA(sub)
+	assert.NotSame(t, sub, got, "a sub-image is copied to the origin")
+	assert.Equal(t, image.Rect(0, 0, 2, 2), got.Rect)
+	assert.False(t, opaque)
+
+	s := newStore(t)
+	small := image.NewPaletted(image.Rect(0, 0, 1, 1), paletted(1, 1, 0).Palette)
+	var b bytes.Buffer
+	require.NoError(t, gifEncodeScreen(&b, small, 2000, 2000))
+	var err error
+	n := allocatedDuring(func() { _, err = admit(t, s, b.Bytes(), attachments.MediaTypeGIF) })
+	require.NoError(t, err)
+	const canvas = 2000 * 2000 * 4
+	// The canvas, the verification decode of the output, encoder buffers.
+	assert.Less(t, n, uint64(2*canvas+canvas/4), "allocated %d bytes for a %d-byte canvas", n, canvas)
 }
