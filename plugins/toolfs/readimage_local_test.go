@@ -4,8 +4,10 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"testing"
@@ -151,6 +153,15 @@ func TestReadImageLocalAdmission(t *testing.T) {
 		{"per-side limit", "wide.png", png3x3, func(c *attachmentlocal.Config) { c.MaxImageDimension = 2 },
 			"at least one image side exceeds the 2px limit; downscale the image and read the smaller copy", "IMAGE_DIMENSION_TOO_LARGE"},
 		{"corrupt with a declared type", "cut.png", png1x1[:30], nil, "", "INVALID_IMAGE"},
+		{"empty with a declared type", "empty.png", []byte{}, nil, "", "INVALID_IMAGE"},
+		{"gif named png", "anim.png", encodeImage(t, "gif", 2, 2), nil,
+			"the .png extension declares image/png, but the bytes use a different image format; rename the file to match its actual format if it is PNG/JPEG/WebP/GIF, or convert it to one of those formats", "IMAGE_TYPE_MISMATCH"},
+		{"header bomb", "bomb.png", pngHeaderBomb(100000, 100000), nil,
+			"the image exceeds the 64000000-pixel decoded-size limit; downscale the image and read the smaller copy", "IMAGE_TOO_MANY_PIXELS"},
+		{"header bomb without an extension", "bomb", pngHeaderBomb(8193, 1), nil,
+			"at least one image side exceeds the 8192px limit; downscale the image and read the smaller copy", "IMAGE_DIMENSION_TOO_LARGE"},
+		{"normalized byte cap", "red.png", png1x1, func(c *attachmentlocal.Config) { c.NormalizedImageMaxBytes = 1 },
+			"the image cannot be stored within the deployment's byte limits; downscale the image and read the smaller copy", "IMAGE_TOO_LARGE"},
 		{"corrupt without an extension", "cut", png1x1[:30], nil,
 			"the bytes do not decode as a supported PNG/JPEG/WebP/GIF image; the file may be truncated or corrupt", "INVALID_IMAGE"},
 	}
@@ -163,6 +174,9 @@ func TestReadImageLocalAdmission(t *testing.T) {
 			want := `Error: cannot read "` + e.path(tc.file) + `": ` + tc.want
 			if tc.want == "" {
 				want = "Error: " + attachments.MsgInvalidImage
+				if len(tc.data) == 0 {
+					want = "Error: " + attachments.MsgImageEmpty
+				}
 			}
 			assert.Equal(t, want, res.Text())
 			assert.Equal(t, tc.code, res.Code())
@@ -254,4 +268,19 @@ func TestReadImageConcurrentLocal(t *testing.T) {
 	if before >= 0 {
 		assert.Equal(t, before, openFDs(), "no descriptor leaked")
 	}
+}
+
+// pngHeaderBomb is a PNG whose IHDR claims w×h (8-bit RGB) over a tiny, truncated IDAT.
+func pngHeaderBomb(w, h int) []byte {
+	chunk := func(typ string, data []byte) []byte {
+		b := binary.BigEndian.AppendUint32(nil, uint32(len(data)))
+		b = append(append(b, typ...), data...)
+		return binary.BigEndian.AppendUint32(b, crc32.ChecksumIEEE(append([]byte(typ), data...)))
+	}
+	ihdr := binary.BigEndian.AppendUint32(nil, uint32(w))
+	ihdr = binary.BigEndian.AppendUint32(ihdr, uint32(h))
+	ihdr = append(ihdr, 8, 2, 0, 0, 0)
+	out := append([]byte("\x89PNG\r\n\x1a\n"), chunk("IHDR", ihdr)...)
+	out = append(out, chunk("IDAT", []byte{0x78, 0x9c, 0x63, 0, 0, 0, 1, 0, 1})...)
+	return append(out, chunk("IEND", nil)...)
 }

@@ -68,10 +68,17 @@ func decodeFull(b []byte, f facts) (img image.Image, err error) {
 // toNRGBA converts a decoded image to 8-bit non-premultiplied sRGB(A) at
 // origin (0,0): 16-bit samples keep their high byte, greyscale expands to
 // RGB, CMYK uses the naive formula, premultiplied RGBA is un-premultiplied.
-// opaque reports whether every alpha sample is 255.
+// opaque reports whether every alpha sample is 255. An NRGBA source at the
+// origin with packed rows is returned itself, not copied.
 func toNRGBA(src image.Image) (dst *image.NRGBA, opaque bool) {
 	b := src.Bounds()
 	w, h := b.Dx(), b.Dy()
+	if s, ok := src.(*image.NRGBA); ok && b.Min == (image.Point{}) && s.Stride == 4*w {
+		// Already the target form (a GIF canvas, an RGBA PNG): use it as
+		// is rather than copying a raster of up to maxImagePixels. Nothing
+		// downstream writes to the source.
+		return s, isOpaque(s)
+	}
 	dst = image.NewNRGBA(image.Rect(0, 0, w, h))
 	switch s := src.(type) {
 	case *image.NRGBA:
@@ -140,14 +147,18 @@ func toNRGBA(src image.Image) (dst *image.NRGBA, opaque bool) {
 			}
 		}
 	}
-	opaque = true
-	for i := 3; i < len(dst.Pix); i += 4 {
-		if dst.Pix[i] != 0xff {
-			opaque = false
-			break
+	return dst, isOpaque(dst)
+}
+
+// isOpaque reports whether every alpha sample of m (origin, packed rows)
+// is 255.
+func isOpaque(m *image.NRGBA) bool {
+	for i := 3; i < len(m.Pix); i += 4 {
+		if m.Pix[i] != 0xff {
+			return false
 		}
 	}
-	return dst, opaque
+	return true
 }
 
 // nrgbaOf un-premultiplies c with 16-bit precision, then keeps the high

@@ -42,9 +42,11 @@
 //     naive conversion; 16-bit samples keep their high byte.
 //   - Palette quantization maps to the nearest entry without dithering.
 //   - Animated WebP: x/image/webp decodes only stills, so the first ANMF
-//     frame is rewrapped as a still WebP, decoded and drawn at its offset on
-//     a transparent canvas (later frames are never decoded); its alpha
-//     expectation is "unknown", like GIF. An APNG (acTL) is converted from
+//     frame is rewrapped as a still WebP (with a VP8X of the frame's size,
+//     so a bitstream claiming a larger raster is refused from its header),
+//     decoded and drawn at its offset on a transparent canvas (later
+//     frames are never decoded); its alpha expectation is "unknown", like
+//     GIF. An APNG (acTL) is converted from
 //     its default image. Arithmetic-coded and 12-bit JPEG are INVALID_IMAGE.
 //   - Output bytes differ from libvips; ids of converted images depend on
 //     the Go version's encoders (compress/flate, image/jpeg).
@@ -60,7 +62,11 @@
 // object is ever visible; concurrent admissions of one image are safe.
 //
 // Reads (spec 1.10) re-hash the object and re-derive header facts (never
-// pixels, never current admission limits). ReadImageRequest is not
+// pixels, never current admission limits). A read keeps at most the bytes
+// the ref claims: a larger object is only hashed (ATTACHMENT_CORRUPT either
+// way), and an object file over 2 GiB is not read at all
+// (ATTACHMENT_READ_FAILED, as Node's readFile refuses it in the reference),
+// so a corrupted or replaced object never makes a read buffer it. ReadImageRequest is not
 // implemented (request-image variants are out of scope): it fails with
 // ATTACHMENT_PROJECTION_UNSUPPORTED.
 //

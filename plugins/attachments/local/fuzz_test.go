@@ -27,6 +27,9 @@ func FuzzAdmit(f *testing.F) {
 	lossy := readTestdata(f, "blue-purple-pink.lossy.webp")
 	frame := append([]byte{0, 0, 0, 0, 0, 0, 149, 0, 0, 99, 0, 0, 100, 0, 0, 0}, lossy[12:]...)
 	f.Add(webpFile([2][]byte{[]byte("VP8X"), {0x12, 0, 0, 0, 149, 0, 0, 99, 0, 0}}, [2][]byte{[]byte("ANIM"), make([]byte, 6)}, [2][]byte{[]byte("ANMF"), frame}))
+	// An animated WebP whose 1×1 frame's bitstream declares 16383×16383.
+	bomb := append([]byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 100, 0, 0, 0}, webpFile([2][]byte{[]byte("VP8 "), vp8KeyFrame(16383, 16383)})[12:]...)
+	f.Add(webpFile([2][]byte{[]byte("VP8X"), {0x02, 0, 0, 0, 0, 0, 0, 0, 0, 0}}, [2][]byte{[]byte("ANMF"), bomb}, [2][]byte{[]byte("ANMF"), bomb}))
 	cfg := DefaultConfig()
 	home := filepath.Join(f.TempDir(), "home")
 	cfg.TohHome = &home

@@ -76,9 +76,15 @@ func normalize(data []byte, f facts, img image.Image, p NormalizationPolicy) (ou
 		}
 	}()
 	src, opaque := toNRGBA(img)
+	if !opaque {
+		// Transparent pixels are alpha whatever the header declared (a
+		// VP8L alpha bit is only a hint): the output keeps them and the
+		// self-check expects them.
+		f.hasAlpha = true
+	}
 	src = orient(src, f.orientation)
 	low := lowColour(src)
-	hasAlpha := f.hasAlpha || !opaque
+	hasAlpha := f.hasAlpha
 	keepAlpha := f.hasAlpha && f.mediaType != attachments.MediaTypeGIF && f.webpFrames == 0
 	cands := ladder(low, hasAlpha, keepAlpha)
 	w, h := targetSize(f.width, f.height, p.MaxDimension)

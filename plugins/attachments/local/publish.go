@@ -179,11 +179,11 @@ func (s *Store) publish(tmp, target, h string, data []byte) error {
 		if !errors.Is(err, fs.ErrExist) {
 			return err
 		}
-		existing, rerr := readRegular(context.Background(), target)
+		_, existing, _, rerr := readObject(context.Background(), target, 0)
 		if rerr != nil {
 			return rerr
 		}
-		if digestHex(existing) != h {
+		if existing != h {
 			return attachments.NewError(attachments.CodeAttachmentCorrupt, attachments.MsgDigestCorrupt, nil)
 		}
 	}

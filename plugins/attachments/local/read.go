@@ -2,6 +2,8 @@ package attachmentlocal
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -15,42 +17,70 @@ import (
 // readChunk is the read granularity between cancellation checks.
 const readChunk = 1 << 20
 
+// maxObjectRead is the largest object file that is read at all (Node's
+// readFile limit, 2 GiB - 1, which the reference inherits): a larger file
+// in an object's place fails as a read error instead of being hashed.
+const maxObjectRead = 1<<31 - 1
+
 // errNotRegular refuses a non-regular object (directory, FIFO, device).
 var errNotRegular = errors.New("not a regular file")
 
-// readRegular reads a whole regular file, opened without blocking (a FIFO
-// in its place cannot hang the call) and checked on the descriptor, in
-// chunks with ctx checked between them. A cancelled ctx returns
-// context.Cause(ctx).
-func readRegular(ctx context.Context, path string) ([]byte, error) {
+// errObjectTooLarge refuses an object file larger than maxObjectRead.
+var errObjectTooLarge = errors.New("object file too large to read")
+
+// readObject reads a regular file, opened without blocking (a FIFO in its
+// place cannot hang the call) and checked on the descriptor, in chunks with
+// ctx checked between them. It hashes every byte it reads (the digest of
+// exactly the returned content, so no later change to the file can slip
+// between hash and data) but keeps at most keep bytes: complete is false
+// when the file held more, and data is then nil. A file over maxObjectRead
+// is not read (errObjectTooLarge); memory stays bounded by keep whatever
+// the file's size. A cancelled ctx returns context.Cause(ctx).
+func readObject(ctx context.Context, path string, keep int) (data []byte, digest string, complete bool, err error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		return nil, err
+		return nil, "", false, err
 	}
 	defer f.Close()
 	info, err := f.Stat()
 	if err != nil {
-		return nil, err
+		return nil, "", false, err
 	}
 	if !info.Mode().IsRegular() {
-		return nil, &fs.PathError{Op: "read", Path: path, Err: errNotRegular}
+		return nil, "", false, &fs.PathError{Op: "read", Path: path, Err: errNotRegular}
 	}
-	size := info.Size()
-	buf := make([]byte, 0, size+1)
+	if info.Size() > maxObjectRead {
+		return nil, "", false, &fs.PathError{Op: "read", Path: path, Err: errObjectTooLarge}
+	}
+	keep = max(keep, 0)
+	complete = info.Size() <= int64(keep)
+	if complete {
+		data = make([]byte, 0, info.Size())
+	}
+	h := sha256.New()
+	chunk := make([]byte, min(readChunk, max(info.Size(), 511)+1))
+	var total int64
 	for {
 		if ctx.Err() != nil {
-			return nil, context.Cause(ctx)
+			return nil, "", false, context.Cause(ctx)
 		}
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
+		n, err := f.Read(chunk)
+		h.Write(chunk[:n])
+		total += int64(n)
+		if complete && total > int64(keep) {
+			complete, data = false, nil // the file grew past keep
 		}
-		n, err := f.Read(buf[len(buf):min(cap(buf), len(buf)+readChunk)])
-		buf = buf[:len(buf)+n]
+		if complete {
+			data = append(data, chunk[:n]...)
+		}
+		if total > maxObjectRead {
+			return nil, "", false, &fs.PathError{Op: "read", Path: path, Err: errObjectTooLarge}
+		}
 		if err == io.EOF {
-			return buf, nil
+			return data, hex.EncodeToString(h.Sum(nil)), complete, nil
 		}
 		if err != nil {
-			return nil, err
+			return nil, "", false, err
 		}
 	}
 }
@@ -69,7 +99,9 @@ func (s *Store) read(ctx context.Context, ref attachments.ImageRef) (attachments
 	if err != nil {
 		return attachments.StoredImage{}, err
 	}
-	data, err := readRegular(ctx, objectPath(s.root, h))
+	// Keep at most the bytes the ref claims: a larger file is corrupt or
+	// mis-described either way, and is only hashed to tell which.
+	data, digest, complete, err := readObject(ctx, objectPath(s.root, h), ref.Bytes)
 	if err != nil {
 		if ctx.Err() != nil {
 			return attachments.StoredImage{}, context.Cause(ctx)
@@ -82,8 +114,12 @@ func (s *Store) read(ctx context.Context, ref attachments.ImageRef) (attachments
 	if ctx.Err() != nil {
 		return attachments.StoredImage{}, context.Cause(ctx)
 	}
-	if digestHex(data) != h {
+	if digest != h {
 		return attachments.StoredImage{}, attachments.NewError(attachments.CodeAttachmentCorrupt, attachments.MsgDigestCorrupt, nil)
+	}
+	if !complete {
+		return attachments.StoredImage{}, attachments.NewError(attachments.CodeAttachmentCorrupt, attachments.MsgFactsCorrupt,
+			fmt.Errorf("stored object is larger than the reference's %d bytes", ref.Bytes))
 	}
 	f, err := inspect(data)
 	if err != nil {

@@ -39,15 +39,20 @@ func decodeWebPFirstFrame(b []byte, f facts) (image.Image, error) {
 			return nil, fmt.Errorf("webp: frame %dx%d at (%d,%d) outside the %dx%d canvas", fw, fh, x, y, f.rawW, f.rawH)
 		}
 		frame := d[16:]
+		// The still always carries a VP8X of the frame's size: x/image/webp
+		// then refuses a VP8/VP8L bitstream of any other size from its
+		// header, before allocating (or decoding) a raster of the
+		// bitstream's claimed size (a 1×1 frame declaring 16383×16383).
+		var flags byte
+		if hasChunk(frame, "ALPH") {
+			flags = 0x10
+		}
+		vp8x := []byte{flags, 0, 0, 0, byte(fw - 1), byte((fw - 1) >> 8), byte((fw - 1) >> 16), byte(fh - 1), byte((fh - 1) >> 8), byte((fh - 1) >> 16)}
 		var still bytes.Buffer
 		still.WriteString("WEBP")
-		if hasChunk(frame, "ALPH") {
-			vp8x := []byte{0x10, 0, 0, 0}
-			vp8x = append(vp8x, byte(fw-1), byte((fw-1)>>8), byte((fw-1)>>16), byte(fh-1), byte((fh-1)>>8), byte((fh-1)>>16))
-			still.WriteString("VP8X")
-			_ = binary.Write(&still, binary.LittleEndian, uint32(len(vp8x)))
-			still.Write(vp8x)
-		}
+		still.WriteString("VP8X")
+		_ = binary.Write(&still, binary.LittleEndian, uint32(len(vp8x)))
+		still.Write(vp8x)
 		still.Write(frame)
 		riff := append([]byte("RIFF"), binary.LittleEndian.AppendUint32(nil, uint32(still.Len()))...)
 		m, err := webp.Decode(bytes.NewReader(append(riff, still.Bytes()...)))
