@@ -17,8 +17,9 @@ import (
 )
 
 // TestReadImageAdmissionRemedies pins spec attachments 3.7 with the real admission checks of the
-// test store: the limits are named, the remedies use the display path, the store's error stays
-// the cause (its code reaches the envelope) and nothing is observed.
+// test store: the limits are named, the remedies use the display path, the remedy carries no
+// {name, code} (the reference throws a plain Error with the store's error as cause) and nothing is
+// observed.
 func TestReadImageAdmissionRemedies(t *testing.T) {
 	cases := []struct {
 		name   string
@@ -26,23 +27,19 @@ func TestReadImageAdmissionRemedies(t *testing.T) {
 		data   []byte
 		limits func(l *attachments.ImageLimits)
 		want   string // after `cannot read "<dp>": `
-		code   attachments.Code
 	}{
 		{"pixel limit", "big.png", png3x3, func(l *attachments.ImageLimits) { l.MaxImagePixels = 4 },
-			"the image exceeds the 4-pixel decoded-size limit; downscale the image and read the smaller copy", attachments.CodeImageTooManyPixels},
+			"the image exceeds the 4-pixel decoded-size limit; downscale the image and read the smaller copy"},
 		{"per-side limit", "wide.png", png3x3, func(l *attachments.ImageLimits) { l.MaxImageDimension = 2 },
-			"at least one image side exceeds the 2px limit; downscale the image and read the smaller copy", attachments.CodeImageDimensionTooLarge},
+			"at least one image side exceeds the 2px limit; downscale the image and read the smaller copy"},
 		{"default pixel limit printed as a plain integer", "big.png", png3x3, func(l *attachments.ImageLimits) { l.MaxImagePixels = 8; l.MaxImageDimension = 64000000 },
-			"the image exceeds the 8-pixel decoded-size limit; downscale the image and read the smaller copy", attachments.CodeImageTooManyPixels},
+			"the image exceeds the 8-pixel decoded-size limit; downscale the image and read the smaller copy"},
 		{"declared/actual mismatch", "wrong.jpg", png1x1, nil,
-			"the .jpg extension declares image/jpeg, but the bytes use a different image format; rename the file to match its actual format if it is PNG/JPEG/WebP/GIF, or convert it to one of those formats",
-			attachments.CodeImageTypeMismatch},
+			"the .jpg extension declares image/jpeg, but the bytes use a different image format; rename the file to match its actual format if it is PNG/JPEG/WebP/GIF, or convert it to one of those formats"},
 		{"mismatch names the lower-cased extension", "WRONG.JPEG", png1x1, nil,
-			"the .jpeg extension declares image/jpeg, but the bytes use a different image format; rename the file to match its actual format if it is PNG/JPEG/WebP/GIF, or convert it to one of those formats",
-			attachments.CodeImageTypeMismatch},
+			"the .jpeg extension declares image/jpeg, but the bytes use a different image format; rename the file to match its actual format if it is PNG/JPEG/WebP/GIF, or convert it to one of those formats"},
 		{"a GIF named .webp", "anim.webp", encodeImage(t, "gif", 2, 2), nil,
-			"the .webp extension declares image/webp, but the bytes use a different image format; rename the file to match its actual format if it is PNG/JPEG/WebP/GIF, or convert it to one of those formats",
-			attachments.CodeImageTypeMismatch},
+			"the .webp extension declares image/webp, but the bytes use a different image format; rename the file to match its actual format if it is PNG/JPEG/WebP/GIF, or convert it to one of those formats"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -53,20 +50,31 @@ func TestReadImageAdmissionRemedies(t *testing.T) {
 			e := newImgEnv(t, imgOptions{limits: &limits})
 			e.writeBytes(t, tc.file, tc.data)
 			res := e.readImage(vision(e), tc.file)
-			requireFailureCode(t, res, `Error: cannot read "`+e.path(tc.file)+`": `+tc.want, tc.code)
+			requireRemedy(t, res, `Error: cannot read "`+e.path(tc.file)+`": `+tc.want)
 			assert.Empty(t, e.takeObserved(), "no observation after an admission failure")
 		})
 	}
 }
 
-// requireFailureCode fails unless r failed with exactly text and carries the attachment code.
+// requireFailureCode fails unless r failed with exactly text and carries the attachment code (a
+// store error that reaches the model unchanged).
 func requireFailureCode(t *testing.T, r tools.Result, text string, code attachments.Code) {
 	t.Helper()
 	require.True(t, r.IsError, "expected a failure, got %s", r.Text())
 	require.Equal(t, text, r.Text())
 	require.Len(t, r.Content, 1)
-	require.Equal(t, string(code), r.Code(), "the store's error stays the cause")
+	require.Equal(t, string(code), r.Code())
 	require.Equal(t, attachments.ErrorName, r.Error.Name)
+}
+
+// requireRemedy fails unless r failed with exactly text and no {name, code}: a remedy is a plain
+// error, like the reference's `new Error(message, { cause })`.
+func requireRemedy(t *testing.T, r tools.Result, text string) {
+	t.Helper()
+	require.True(t, r.IsError, "expected a failure, got %s", r.Text())
+	require.Equal(t, text, r.Text())
+	require.Len(t, r.Content, 1)
+	require.False(t, r.Error.HasCode(), "a remedy carries no code: %+v", r.Error)
 }
 
 // TestReadImageStoreFailures scripts the store's SaveImage failures: the remedies of 3.7, and
@@ -83,13 +91,13 @@ func TestReadImageStoreFailures(t *testing.T) {
 	}{
 		{"storage fault", attachments.WriteFailed(errors.New("disk full")), "Error: Unable to persist image attachment.", "ATTACHMENT_WRITE_FAILED"},
 		{"16-bit PNG", attachments.ConversionFailed("16-bit PNG", nil),
-			`Error: cannot read "` + dp + `": the 16-bit PNG could not be converted to the normalized 8-bit sRGB form; convert it to an 8-bit PNG/JPEG/WebP and retry`, "ATTACHMENT_WRITE_FAILED"},
+			`Error: cannot read "` + dp + `": the 16-bit PNG could not be converted to the normalized 8-bit sRGB form; convert it to an 8-bit PNG/JPEG/WebP and retry`, ""},
 		{"16-bit match is case-insensitive", attachments.NewError(attachments.CodeWriteFailed, "the 16-BIT png failed", nil),
-			`Error: cannot read "` + dp + `": the 16-bit PNG could not be converted to the normalized 8-bit sRGB form; convert it to an 8-bit PNG/JPEG/WebP and retry`, "ATTACHMENT_WRITE_FAILED"},
+			`Error: cannot read "` + dp + `": the 16-bit PNG could not be converted to the normalized 8-bit sRGB form; convert it to an 8-bit PNG/JPEG/WebP and retry`, ""},
 		{"other conversion failure", attachments.ConversionFailed("uchar JPEG", nil),
 			"Error: The uchar JPEG could not be converted to the normalized 8-bit sRGB form.", "ATTACHMENT_WRITE_FAILED"},
 		{"normalized byte cap", attachments.NewError(attachments.CodeImageTooLarge, attachments.MsgNormalizedTooLarge, nil),
-			`Error: cannot read "` + dp + `": the image cannot be stored within the deployment's byte limits; downscale the image and read the smaller copy`, "IMAGE_TOO_LARGE"},
+			`Error: cannot read "` + dp + `": the image cannot be stored within the deployment's byte limits; downscale the image and read the smaller copy`, ""},
 		{"invalid image with a declared type", attachments.InvalidImage(nil), "Error: Unsupported or malformed image data.", "INVALID_IMAGE"},
 		{"a foreign error", errors.New("unrelated infrastructure failure"), "Error: unrelated infrastructure failure", ""},
 		{"a foreign coded error is not an AttachmentError", tools.NewError("X", "IMAGE_TOO_LARGE", "foreign", nil), "Error: foreign", "IMAGE_TOO_LARGE"},
@@ -123,18 +131,16 @@ func TestReadImageExtensionless(t *testing.T) {
 
 	truncated := append([]byte(nil), png1x1[:20]...)
 	e.writeBytes(t, "cut", truncated)
-	requireFailureCode(t, e.readImage(vision(e), "cut"),
-		`Error: cannot read "`+e.path("cut")+`": the bytes do not decode as a supported PNG/JPEG/WebP/GIF image; the file may be truncated or corrupt`,
-		attachments.CodeInvalidImage)
+	requireRemedy(t, e.readImage(vision(e), "cut"),
+		`Error: cannot read "`+e.path("cut")+`": the bytes do not decode as a supported PNG/JPEG/WebP/GIF image; the file may be truncated or corrupt`)
 	assert.Empty(t, e.takeObserved())
 
 	e.writeBytes(t, "shot", png1x1)
 	e.store.mu.Lock()
 	e.store.saveErr = attachments.NewError(attachments.CodeImageTypeMismatch, attachments.MsgImageTypeMismatch, nil)
 	e.store.mu.Unlock()
-	requireFailureCode(t, e.readImage(vision(e), "shot"),
-		`Error: cannot read "`+e.path("shot")+`": the file signature claims image/png, but the bytes decode as a different image format; the file may be corrupt`,
-		attachments.CodeImageTypeMismatch)
+	requireRemedy(t, e.readImage(vision(e), "shot"),
+		`Error: cannot read "`+e.path("shot")+`": the file signature claims image/png, but the bytes decode as a different image format; the file may be corrupt`)
 	e.store.mu.Lock()
 	e.store.saveErr = nil
 	saved := e.store.saves[len(e.store.saves)-1]

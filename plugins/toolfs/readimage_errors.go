@@ -9,8 +9,9 @@ import (
 )
 
 // readImageError is a model-facing read_image refusal that rewrites a store failure: its message
-// is the tool's, its cause the store's *attachments.Error (so errors.Is/As and the envelope's
-// {name, code} still see the store's code).
+// is the tool's, its cause the store's *attachments.Error, reachable with errors.Is/As. Like the
+// reference's plain `new Error(message, { cause })` it carries no code of its own, and its empty
+// Code hides the cause's from the result envelope: the call fails with no {name, code}.
 type readImageError struct {
 	msg   string
 	cause error
@@ -18,6 +19,10 @@ type readImageError struct {
 
 func (e *readImageError) Error() string { return e.msg }
 func (e *readImageError) Unwrap() error { return e.cause }
+
+// Code is empty: the first coded error in the chain decides the envelope (tools.Coded), and this
+// one says "uncoded".
+func (e *readImageError) Code() string { return "" }
 
 // sixteenBitPNG matches the store's conversion failure of a 16-bit PNG (case-insensitive).
 var sixteenBitPNG = regexp.MustCompile(`(?i)16-bit PNG`)

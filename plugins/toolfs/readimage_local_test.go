@@ -10,6 +10,7 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -140,30 +141,30 @@ func TestReadImageLocalAdmission(t *testing.T) {
 		data   []byte
 		mutate func(c *attachmentlocal.Config)
 		want   string
-		code   string
+		code   string // "" for the tool's remedies, which carry no code (spec attachments 3.7)
 	}{
 		{"mismatch", "wrong.jpg", png1x1, nil,
-			"the .jpg extension declares image/jpeg, but the bytes use a different image format; rename the file to match its actual format if it is PNG/JPEG/WebP/GIF, or convert it to one of those formats", "IMAGE_TYPE_MISMATCH"},
+			"the .jpg extension declares image/jpeg, but the bytes use a different image format; rename the file to match its actual format if it is PNG/JPEG/WebP/GIF, or convert it to one of those formats", ""},
 		{"maxImageBytes", "red.png", png1x1, func(c *attachmentlocal.Config) { c.MaxImageBytes = n - 1 },
 			itoa(n) + " bytes exceeds the " + itoa(n-1) + "-byte limit", "FS_TOO_LARGE"},
 		{"maxMessageImageBytes", "red.png", png1x1, func(c *attachmentlocal.Config) { c.MaxMessageImageBytes = n - 1 },
 			itoa(n) + " bytes exceeds the " + itoa(n-1) + "-byte limit", "FS_TOO_LARGE"},
 		{"pixel limit", "big.png", png3x3, func(c *attachmentlocal.Config) { c.MaxImagePixels = 4 },
-			"the image exceeds the 4-pixel decoded-size limit; downscale the image and read the smaller copy", "IMAGE_TOO_MANY_PIXELS"},
+			"the image exceeds the 4-pixel decoded-size limit; downscale the image and read the smaller copy", ""},
 		{"per-side limit", "wide.png", png3x3, func(c *attachmentlocal.Config) { c.MaxImageDimension = 2 },
-			"at least one image side exceeds the 2px limit; downscale the image and read the smaller copy", "IMAGE_DIMENSION_TOO_LARGE"},
+			"at least one image side exceeds the 2px limit; downscale the image and read the smaller copy", ""},
 		{"corrupt with a declared type", "cut.png", png1x1[:30], nil, "", "INVALID_IMAGE"},
 		{"empty with a declared type", "empty.png", []byte{}, nil, "", "INVALID_IMAGE"},
 		{"gif named png", "anim.png", encodeImage(t, "gif", 2, 2), nil,
-			"the .png extension declares image/png, but the bytes use a different image format; rename the file to match its actual format if it is PNG/JPEG/WebP/GIF, or convert it to one of those formats", "IMAGE_TYPE_MISMATCH"},
+			"the .png extension declares image/png, but the bytes use a different image format; rename the file to match its actual format if it is PNG/JPEG/WebP/GIF, or convert it to one of those formats", ""},
 		{"header bomb", "bomb.png", pngHeaderBomb(100000, 100000), nil,
-			"the image exceeds the 64000000-pixel decoded-size limit; downscale the image and read the smaller copy", "IMAGE_TOO_MANY_PIXELS"},
+			"the image exceeds the 64000000-pixel decoded-size limit; downscale the image and read the smaller copy", ""},
 		{"header bomb without an extension", "bomb", pngHeaderBomb(8193, 1), nil,
-			"at least one image side exceeds the 8192px limit; downscale the image and read the smaller copy", "IMAGE_DIMENSION_TOO_LARGE"},
+			"at least one image side exceeds the 8192px limit; downscale the image and read the smaller copy", ""},
 		{"normalized byte cap", "red.png", png1x1, func(c *attachmentlocal.Config) { c.NormalizedImageMaxBytes = 1 },
-			"the image cannot be stored within the deployment's byte limits; downscale the image and read the smaller copy", "IMAGE_TOO_LARGE"},
+			"the image cannot be stored within the deployment's byte limits; downscale the image and read the smaller copy", ""},
 		{"corrupt without an extension", "cut", png1x1[:30], nil,
-			"the bytes do not decode as a supported PNG/JPEG/WebP/GIF image; the file may be truncated or corrupt", "INVALID_IMAGE"},
+			"the bytes do not decode as a supported PNG/JPEG/WebP/GIF image; the file may be truncated or corrupt", ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -233,7 +234,7 @@ func TestReadImageConcurrentLocal(t *testing.T) {
 				defer func() { done <- struct{}{} }()
 				if i%4 == 3 {
 					res := call(i, "bad.png")
-					if !res.IsError || res.Code() != "IMAGE_TYPE_MISMATCH" {
+					if !res.IsError || !strings.Contains(res.Text(), "extension declares") {
 						t.Errorf("bad.png: %s", res.Text())
 					}
 					return

@@ -1,0 +1,36 @@
+package toolfs
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cordon-dev/cordon/plugins/attachments"
+	"github.com/cordon-dev/cordon/plugins/tools"
+)
+
+// A remedy hides the store's code from the result envelope (the reference throws a plain Error),
+// yet keeps the store's error as its cause for errors.Is and errors.As.
+func TestRemapSaveErrorKeepsTheCauseButNoCode(t *testing.T) {
+	limits := attachments.ImageLimits{MaxImagePixels: 4, MaxImageDimension: 2}
+	claim := imageClaim{mediaType: attachments.MediaTypePNG, ext: ".png"}
+	for _, kind := range []attachments.Code{attachments.CodeImageTooManyPixels, attachments.CodeImageDimensionTooLarge,
+		attachments.CodeImageTooLarge, attachments.CodeImageTypeMismatch} {
+		cause := attachments.NewError(kind, "store says no", nil)
+		err := remapSaveError(cause, "/w/a.png", limits, claim)
+		require.NotSame(t, cause, err, kind)
+		assert.ErrorIs(t, err, cause, kind)
+		var ae *attachments.Error
+		require.ErrorAs(t, err, &ae, kind)
+		assert.Equal(t, kind, ae.Kind)
+		var coded tools.Coded
+		require.ErrorAs(t, err, &coded)
+		assert.Empty(t, coded.Code(), "the first coded error in the chain is the uncoded remedy")
+	}
+	unchanged := attachments.InvalidImage(nil)
+	assert.Same(t, unchanged, remapSaveError(unchanged, "/w/a.png", limits, claim), "no remedy: the store's error itself")
+	foreign := errors.New("x")
+	assert.Same(t, foreign, remapSaveError(foreign, "/w/a.png", limits, claim))
+}
