@@ -25,7 +25,11 @@
 //     RESOLVE_BENEATH on Linux), never followed;
 //   - protected paths (option protectedPaths, default [".git"]) inside every
 //     writable root stay read-only under workspace-write, whether or not they
-//     exist yet (the reference has none; codex protects .git).
+//     exist yet (the reference has none; codex protects .git). Components
+//     match as git matches ".git": case folded and the code points HFS+
+//     ignores dropped (".GIT/config" is covered); an existing entry also
+//     covers its canonical form and any directory with its device and inode
+//     (a bind mount or another alias spelling).
 //
 // Denials are *fs.Error with code FS_SANDBOX_DENIED and the message
 // `cannot write "<displayPath>": file access denied under <mode> mode`, also

@@ -1,0 +1,133 @@
+package fssandbox
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/cordon-dev/cordon/plugins/sandbox"
+)
+
+// protectedBy returns the protected path that covers key, or "". key lies
+// beneath anchor, the writable root that contains it as key spells it. A
+// protected entry e covers, under the anchor and every writable root r:
+//
+//   - r/e and everything beneath it, whether or not it exists, matching each
+//     component as git matches ".git" (sameName: case folded, the code
+//     points HFS+ ignores dropped), so ".GIT/config" is covered on a
+//     case-insensitive file system and cannot be planted on a sensitive one;
+//   - when r/e exists: its canonical form and everything beneath it (an
+//     entry that is, or passes through, a symlink), and every directory with
+//     its device and inode (a bind mount, or an alias spelling the lexical
+//     test does not know) with everything beneath it.
+func (p *Provider) protectedBy(key, anchor string, roots []string) string {
+	var ancestors []os.FileInfo // of key beneath the anchor, stat'ed on demand
+	statted := false
+	for _, r := range append([]string{anchor}, roots...) {
+		for _, e := range p.protected {
+			q := filepath.Join(r, e)
+			if coveredByName(key, r, e) {
+				return q
+			}
+			qi, err := os.Stat(q)
+			if err != nil {
+				continue
+			}
+			if c := sandbox.CanonicalPath(q); c != q && within(key, c) {
+				return q
+			}
+			if !statted {
+				ancestors, statted = ancestorInfos(key, anchor), true
+			}
+			for _, ai := range ancestors {
+				if os.SameFile(ai, qi) {
+					return q
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// coveredByName reports whether key is root/entry or lies beneath it, each
+// component of entry compared with sameName.
+func coveredByName(key, root, entry string) bool {
+	rel, ok := relUnder(key, root)
+	if !ok {
+		return false
+	}
+	got := strings.Split(rel, string(filepath.Separator))
+	want := strings.Split(entry, string(filepath.Separator))
+	if len(got) < len(want) {
+		return false
+	}
+	for i, w := range want {
+		if !sameName(got[i], w) {
+			return false
+		}
+	}
+	return true
+}
+
+// relUnder returns path relative to dir when path lies strictly beneath it
+// (both clean and absolute).
+func relUnder(path, dir string) (string, bool) {
+	prefix := dir
+	if !strings.HasSuffix(prefix, string(filepath.Separator)) {
+		prefix += string(filepath.Separator)
+	}
+	rel, ok := strings.CutPrefix(path, prefix)
+	return rel, ok && rel != ""
+}
+
+// sameName compares two file names as git compares a path component with
+// ".git" (core.protectHFS and its case-insensitive dot-file check): Unicode
+// case is folded and the code points HFS+ ignores are dropped.
+func sameName(a, b string) bool {
+	return strings.EqualFold(stripIgnorable(a), stripIgnorable(b))
+}
+
+// stripIgnorable drops the code points HFS+ ignores in file names (git's
+// is_hfs_dotgit list): U+200C..U+200F, U+202A..U+202E, U+206A..U+206F and
+// U+FEFF.
+func stripIgnorable(s string) string {
+	if !strings.ContainsFunc(s, hfsIgnorable) {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if hfsIgnorable(r) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+func hfsIgnorable(r rune) bool {
+	return (r >= 0x200C && r <= 0x200F) || (r >= 0x202A && r <= 0x202E) ||
+		(r >= 0x206A && r <= 0x206F) || r == 0xFEFF
+}
+
+// ancestorInfos stats key and each of its ancestors strictly beneath anchor,
+// following symlinks; missing ones are skipped.
+func ancestorInfos(key, anchor string) []os.FileInfo {
+	var out []os.FileInfo
+	for a := key; a != anchor; {
+		if _, ok := relUnder(a, anchor); !ok {
+			break
+		}
+		if fi, err := os.Stat(a); err == nil {
+			out = append(out, fi)
+		}
+		a = filepath.Dir(a)
+	}
+	return out
+}
+
+// within reports whether the clean absolute path is dir or lies beneath it.
+func within(path, dir string) bool {
+	if path == dir {
+		return true
+	}
+	_, ok := relUnder(path, dir)
+	return ok
+}

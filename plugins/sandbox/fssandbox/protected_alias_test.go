@@ -1,0 +1,67 @@
+package fssandbox_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
+
+	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/sandbox/fssandbox"
+)
+
+// Protected entries match as git itself matches ".git" (verify_dotfile, core.protectHFS): case
+// does not matter and the code points HFS+ ignores are ignored. On a case-insensitive file
+// system (macOS by default) ".GIT/config" IS ".git/config", and a ".GIT" planted while no
+// ".git" exists becomes the repository git finds, so the deny-list folds case on every
+// platform (a stricter deny-list cannot widen the boundary; containment stays case-sensitive).
+func TestProtectedSpellingsFoldCase(t *testing.T) {
+	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	require.NoError(t, os.Mkdir(filepath.Join(w.ws, ".git"), 0o755))
+	for _, rel := range []string{
+		".GIT/config", ".Git/hooks/pre-commit", ".gIT", "./.GIT/x", "a/../.GiT/y",
+		".g\u200cit/config", ".git\u200d/config", "\ufeff.git/config", ".GI\u206aT/hooks/x",
+	} {
+		path := filepath.Join(w.ws, rel)
+		fe := requireDenied(t, w.write(t, path, "x"), path, fs.SandboxWorkspaceWrite)
+		assert.ErrorIs(t, fe, fssandbox.ErrProtectedPath, rel)
+	}
+	assert.Equal(t, []string{".git"}, entriesOf(t, w.ws), "nothing created")
+	// Names that merely resemble it stay writable.
+	for _, rel := range []string{".gitx/config", "x.git/config", ".gi/t", "git/config", "sub/.GIT/config"} {
+		require.NoError(t, w.write(t, filepath.Join(w.ws, rel), "ok"), rel)
+	}
+	// A configured entry folds the same way, component by component.
+	w = newWorld(t, fs.SandboxWorkspaceWrite, &fssandbox.Config{ProtectedPaths: []string{".cordon/policy"}})
+	path := filepath.Join(w.ws, ".Cordon", "POLICY", "x")
+	requireDenied(t, w.write(t, path, "x"), path, fs.SandboxWorkspaceWrite)
+	require.NoError(t, w.write(t, filepath.Join(w.ws, ".Cordon", "other"), "ok"))
+}
+
+// An existing protected entry is recognized by identity (device and inode) too: a directory that
+// is the same directory under another name (a bind mount here; a case or normalization alias on
+// other file systems) is protected like the entry itself. Needs mount privileges.
+func TestProtectedAliasByIdentity(t *testing.T) {
+	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	git := filepath.Join(w.ws, ".git")
+	require.NoError(t, os.Mkdir(git, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(git, "config"), []byte("[core]"), 0o644))
+	alias := filepath.Join(w.ws, "alias")
+	require.NoError(t, os.Mkdir(alias, 0o755))
+	if err := unix.Mount(git, alias, "", unix.MS_BIND, ""); err != nil {
+		t.Skipf("bind mount unavailable: %v", err)
+	}
+	t.Cleanup(func() { _ = unix.Unmount(alias, unix.MNT_DETACH) })
+	for _, rel := range []string{"alias/config", "alias/hooks/pre-commit"} {
+		path := filepath.Join(w.ws, rel)
+		fe := requireDenied(t, w.write(t, path, "x"), path, fs.SandboxWorkspaceWrite)
+		assert.ErrorIs(t, fe, fssandbox.ErrProtectedPath, rel)
+	}
+	fe := requireDenied(t, w.edit(t, filepath.Join(alias, "config"), "[core]", "[evil]"), filepath.Join(alias, "config"), fs.SandboxWorkspaceWrite)
+	assert.ErrorIs(t, fe, fssandbox.ErrProtectedPath)
+	assert.Equal(t, "[core]", readDisk(t, filepath.Join(git, "config")))
+	assert.Equal(t, []string{"config"}, entriesOf(t, git))
+}
