@@ -86,7 +86,7 @@ func (p *Provider) fence(ctx context.Context, t fs.Target, policy *fs.SandboxPol
 	return decision{target: fresh, beneath: &fslocal.Beneath{
 		Root: anchor,
 		Deny: func(cause error) error {
-			p.log.Warn("confined write refused at the syscall (a path component changed after the check)",
+			p.log.Warn("confined write refused at the syscall (a symlink beneath the root: a dangling link on the way, or a component swapped after the check)",
 				zap.String("path", display), zap.Error(cause))
 			return Denied(display, fs.SandboxWorkspaceWrite, cause)
 		},
