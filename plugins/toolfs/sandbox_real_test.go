@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -174,4 +175,35 @@ func dirNames(t *testing.T, dir string) []string {
 		out = append(out, d.Name())
 	}
 	return out
+}
+
+// The policy service unloaded while a call is being asked about: the unload does not wait on
+// the call (no deadlock), the call finishes under the policy it resolved when it started (here
+// the user's grant), and every later call fails closed (tool-fs is pending without the policy's
+// filesystem).
+func TestRealSandboxPolicyUnloadedMidCall(t *testing.T) {
+	var e *realSandbox
+	approver := approverFunc(func(ctx context.Context, req tools.ApprovalRequest) (tools.ApprovalOutcome, error) {
+		for _, f := range e.root.Kernel().Fibers() {
+			if f.Module().ID == sandboxpolicy.ID {
+				done := make(chan struct{})
+				go func() { defer close(done); kerneltest.RequireDispose(t, f) }()
+				select {
+				case <-done:
+				case <-time.After(10 * time.Second):
+					t.Error("unloading the policy service waited on the running call")
+				}
+			}
+		}
+		return tools.AllowedOnce, nil
+	})
+	e = newRealSandbox(t, fs.SandboxWorkspaceWrite, approver)
+	requireOK(t, e.call("write", args{"file_path": filepath.Join(e.out, "g.txt"), "content": "g",
+		"sandbox_permissions": "danger-full-access", "justification": "why"}))
+	for _, path := range []string{"a.txt", filepath.Join(e.out, "h.txt")} {
+		r := e.call("write", args{"file_path": path, "content": "x"})
+		require.True(t, r.IsError, r.Text())
+	}
+	assert.Equal(t, []string{"g.txt"}, dirNames(t, e.out))
+	assert.Empty(t, dirNames(t, e.ws))
 }
