@@ -24,8 +24,11 @@
 //     symlink after the check is denied at the syscall (openat2
 //     RESOLVE_BENEATH on Linux), never followed;
 //   - protected paths (option protectedPaths, default [".git"]) inside every
-//     writable root stay read-only under workspace-write, whether or not they
-//     exist yet (the reference has none; codex protects .git). Components
+//     writable root, and at each ancestor of the workspace root inside the
+//     writable root that contains it (a workspace in a subdirectory of a
+//     repository under a temp root), stay read-only under workspace-write,
+//     whether or not they exist yet (the reference has none; codex protects
+//     .git). Components
 //     match as git matches ".git": case folded and the code points HFS+
 //     ignores dropped (".GIT/config" is covered); an existing entry also
 //     covers its canonical form and any directory with its device and inode

@@ -79,7 +79,7 @@ func (p *Provider) fence(ctx context.Context, t fs.Target, policy *fs.SandboxPol
 	if anchor == "" {
 		return decision{}, p.deny(t, pol.Mode, nil)
 	}
-	if covered := p.protectedBy(key, anchor, roots); covered != "" {
+	if covered := p.protectedBy(key, anchor, protectedBases(anchor, roots, pol.WorkspaceRoot)); covered != "" {
 		return decision{}, p.deny(t, pol.Mode, fmt.Errorf("%w: %s", ErrProtectedPath, covered))
 	}
 	display := t.DisplayPath

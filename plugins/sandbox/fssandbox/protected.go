@@ -8,9 +8,29 @@ import (
 	"github.com/cordon-dev/cordon/plugins/sandbox"
 )
 
+// protectedBases are the directories whose protected entries a mutation
+// beneath anchor must respect: the anchor, every writable root, and the
+// ancestors of the workspace root that lie strictly beneath the anchor (a
+// workspace that is a subdirectory of a repository inside a temp root keeps
+// the repository's .git protected, though it is not at a root).
+func protectedBases(anchor string, roots []string, workspaceRoot string) []string {
+	bases := append([]string{anchor}, roots...)
+	if workspaceRoot == "" {
+		return bases
+	}
+	ws := filepath.Clean(sandbox.CanonicalPath(workspaceRoot))
+	for a := filepath.Dir(ws); a != anchor; a = filepath.Dir(a) {
+		if _, ok := relUnder(a, anchor); !ok {
+			break
+		}
+		bases = append(bases, a)
+	}
+	return bases
+}
+
 // protectedBy returns the protected path that covers key, or "". key lies
 // beneath anchor, the writable root that contains it as key spells it. A
-// protected entry e covers, under the anchor and every writable root r:
+// protected entry e covers, under every base r (see protectedBases):
 //
 //   - r/e and everything beneath it, whether or not it exists, matching each
 //     component as git matches ".git" (sameName: case folded, the code
@@ -20,10 +40,10 @@ import (
 //     entry that is, or passes through, a symlink), and every directory with
 //     its device and inode (a bind mount, or an alias spelling the lexical
 //     test does not know) with everything beneath it.
-func (p *Provider) protectedBy(key, anchor string, roots []string) string {
+func (p *Provider) protectedBy(key, anchor string, bases []string) string {
 	var ancestors []os.FileInfo // of key beneath the anchor, stat'ed on demand
 	statted := false
-	for _, r := range append([]string{anchor}, roots...) {
+	for _, r := range bases {
 		for _, e := range p.protected {
 			q := filepath.Join(r, e)
 			if coveredByName(key, r, e) {

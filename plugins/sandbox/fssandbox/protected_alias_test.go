@@ -65,3 +65,29 @@ func TestProtectedAliasByIdentity(t *testing.T) {
 	assert.Equal(t, "[core]", readDisk(t, filepath.Join(git, "config")))
 	assert.Equal(t, []string{"config"}, entriesOf(t, git))
 }
+
+// A workspace that is a subdirectory of a repository inside a temp root (a session working in
+// <tmp>/repo/sub): the repository's .git lies outside the workspace but inside the temp root, so
+// containment admits it; the protected entries of the workspace root's ancestors within the
+// writable root that contains them are protected too. A repository elsewhere in the temp root
+// is not the workspace's and stays writable (protection is per root, as codex's).
+func TestProtectedAboveTheWorkspaceInATempRoot(t *testing.T) {
+	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	tmp := filepath.Join(w.base, "tmp")
+	repo := filepath.Join(tmp, "repo")
+	sub := filepath.Join(repo, "sub")
+	require.NoError(t, os.MkdirAll(filepath.Join(repo, ".git", "hooks"), 0o755))
+	require.NoError(t, os.Mkdir(sub, 0o755))
+	t.Setenv("TMPDIR", tmp)
+	policy := &fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: sub}
+	for _, path := range []string{filepath.Join(repo, ".git", "config"), filepath.Join(repo, ".git", "hooks", "pre-commit"), filepath.Join(repo, ".GIT", "x")} {
+		_, err := w.fs.WriteText(w.ctx, w.target(t, path), "x", nil, policy)
+		fe := requireDenied(t, err, path, fs.SandboxWorkspaceWrite)
+		assert.ErrorIs(t, fe, fssandbox.ErrProtectedPath)
+	}
+	assert.Equal(t, []string{"hooks"}, entriesOf(t, filepath.Join(repo, ".git")))
+	for _, path := range []string{filepath.Join(sub, "ok.txt"), filepath.Join(repo, "top.txt"), filepath.Join(tmp, "other", ".git", "config")} {
+		_, err := w.fs.WriteText(w.ctx, w.target(t, path), "x", nil, policy)
+		require.NoError(t, err, path)
+	}
+}
