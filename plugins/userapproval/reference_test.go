@@ -124,3 +124,30 @@ func TestRefLateFailureAfterAbortIsDiscarded(t *testing.T) {
 	<-finished
 	assert.Equal(t, []tools.ApprovalOutcome{tools.Cancelled}, decided, "exactly one decision")
 }
+
+// approval.spec.ts "settles cancelled immediately on an already-aborted signal without asking
+// anyone": the audit pair is still emitted, the decision being cancelled.
+func TestRefAlreadyCancelledIsAudited(t *testing.T) {
+	h := mounted(t, nil)
+	var log []string
+	_, err := h.kc.Load(kernel.Module{ID: "auditor", Apply: func(kc *kernel.Context, _ any) error {
+		if _, err := userapproval.AskedEvent.On(kc, func(_ context.Context, a userapproval.Asked) error {
+			log = append(log, "asked "+a.ToolName)
+			return nil
+		}); err != nil {
+			return err
+		}
+		_, err := userapproval.DecidedEvent.On(kc, func(_ context.Context, d userapproval.Decided) error {
+			log = append(log, "decided "+string(d.Outcome))
+			return nil
+		})
+		return err
+	}}, nil)
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	got, err := ask(h, ctx, tools.NewSession("s"))
+	require.NoError(t, err)
+	assert.Equal(t, tools.Cancelled, got)
+	assert.Equal(t, []string{"asked write", "decided cancelled"}, log)
+}
