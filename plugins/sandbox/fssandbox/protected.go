@@ -49,12 +49,19 @@ func (p *Provider) protectedBy(key, anchor string, bases []string) string {
 			if coveredByName(key, r, e) {
 				return q
 			}
-			qi, err := os.Stat(q)
+			qi, err := os.Lstat(q)
 			if err != nil {
 				continue
 			}
-			if c := sandbox.CanonicalPath(q); c != q && within(key, c) {
-				return q
+			// Bases are canonical: only a symlinked entry, or a nested one, can
+			// have a canonical form other than its spelling.
+			if qi.Mode()&os.ModeSymlink != 0 || strings.ContainsRune(e, filepath.Separator) {
+				if c := sandbox.CanonicalPath(q); c != q && within(key, c) {
+					return q
+				}
+				if qi, err = os.Stat(q); err != nil {
+					continue
+				}
 			}
 			if !statted {
 				ancestors, statted = ancestorInfos(key, anchor), true
