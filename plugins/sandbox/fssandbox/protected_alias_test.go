@@ -91,3 +91,18 @@ func TestProtectedAboveTheWorkspaceInATempRoot(t *testing.T) {
 		require.NoError(t, err, path)
 	}
 }
+
+// A write that would create the protected entry itself (a ".git" file pointing a repository
+// elsewhere, "gitdir: ...") is denied while nothing exists at that name, and so is an edit of an
+// existing .git file (a worktree's pointer).
+func TestProtectedEntryItselfCannotBeCreatedOrEdited(t *testing.T) {
+	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	git := filepath.Join(w.ws, ".git")
+	fe := requireDenied(t, w.write(t, git, "gitdir: /elsewhere\n"), git, fs.SandboxWorkspaceWrite)
+	assert.ErrorIs(t, fe, fssandbox.ErrProtectedPath)
+	assert.NoFileExists(t, git)
+	require.NoError(t, os.WriteFile(git, []byte("gitdir: /real\n"), 0o644))
+	fe = requireDenied(t, w.edit(t, git, "/real", "/evil"), git, fs.SandboxWorkspaceWrite)
+	assert.ErrorIs(t, fe, fssandbox.ErrProtectedPath)
+	assert.Equal(t, "gitdir: /real\n", readDisk(t, git))
+}
