@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -36,7 +37,17 @@ type Beneath struct {
 	// Deny builds the error of a refusal from its cause, which wraps
 	// ErrEscape. Nil returns the cause itself.
 	Deny func(cause error) error
+	// Forbidden, when set, returns directories (as they are now) that the
+	// publication must not land in or beneath; it is called right before
+	// publication, and a held parent that is, or lies beneath, one of them
+	// (a directory renamed onto or exchanged with it after the check) is
+	// refused with a cause wrapping ErrForbidden and ErrEscape.
+	Forbidden func() []os.FileInfo
 }
+
+// ErrForbidden is wrapped by the cause of a refusal of a publication into a
+// directory Beneath.Forbidden names.
+var ErrForbidden = errors.New("fs-local: the confined directory is a forbidden one")
 
 // ErrEscape is wrapped by the cause of every refusal of a confined mutation:
 // a target key not beneath Root, a missing or symlinked Root, or a symlink met

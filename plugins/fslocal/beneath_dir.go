@@ -48,12 +48,19 @@ func openBeneathDir(dir string, o atomicOptions) (atomicDir, error) {
 // after it was opened): the descriptor follows the directory, so without this
 // the file would land wherever the directory went.
 func (d *beneathDir) beforePublish() error {
-	ok, err := stillBeneath(d.fd, d.root)
+	var forbidden []fileID
+	if d.b.Forbidden != nil {
+		forbidden = fileIDs(d.b.Forbidden())
+	}
+	at, err := stillBeneath(d.fd, d.root, forbidden)
 	if err != nil {
 		return &os.PathError{Op: "open", Path: d.dir, Err: err}
 	}
-	if !ok {
+	switch at {
+	case placedOutside:
 		return d.b.refuse(escapeError("publish", d.dir, nil))
+	case placedForbidden:
+		return d.b.refuse(escapeError("publish", d.dir, ErrForbidden))
 	}
 	return nil
 }

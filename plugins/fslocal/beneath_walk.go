@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -61,13 +62,24 @@ func fdID(fd int) (fileID, error) {
 // this below the root is not expected: PATH_MAX allows about 2048 levels).
 const maxBeneathDepth = 4096
 
-// stillBeneath reports whether the directory dirfd lies, now, at or beneath
-// the directory whose identity is root: it walks up through ".." (the
+// placement is where stillBeneath found a directory.
+type placement int
+
+const (
+	placedBeneath   placement = iota // at or beneath the root
+	placedOutside                    // not beneath the root (moved out)
+	placedForbidden                  // at or beneath a forbidden directory
+)
+
+// stillBeneath tells where the directory dirfd lies now relative to the
+// directory whose identity is root: it walks up through ".." (the
 // directory's current parent, wherever it was moved) until it meets root, or
-// the top of the tree (a directory that is its own parent). An ancestor that
-// cannot be opened for lack of permission ends the walk undecided (true):
-// that check is a narrowing of the publication window, not the boundary.
-func stillBeneath(dirfd int, root fileID) (bool, error) {
+// the top of the tree (a directory that is its own parent); a directory met
+// on the way (dirfd itself included) that is one of forbidden is
+// placedForbidden. An ancestor that cannot be opened for lack of permission
+// ends the walk undecided (placedBeneath): this check narrows the publication
+// window, it is not the boundary.
+func stillBeneath(dirfd int, root fileID, forbidden []fileID) (placement, error) {
 	cur := dirfd
 	defer func() {
 		if cur != dirfd {
@@ -76,18 +88,23 @@ func stillBeneath(dirfd int, root fileID) (bool, error) {
 	}()
 	id, err := fdID(cur)
 	if err != nil {
-		return false, err
+		return placedOutside, err
 	}
 	for range maxBeneathDepth {
 		if id == root {
-			return true, nil
+			return placedBeneath, nil
+		}
+		for _, f := range forbidden {
+			if id == f {
+				return placedForbidden, nil
+			}
 		}
 		parent, err := openParent(cur)
 		if err != nil {
 			if errors.Is(err, unix.EACCES) || errors.Is(err, unix.EPERM) {
-				return true, nil
+				return placedBeneath, nil
 			}
-			return false, err
+			return placedOutside, err
 		}
 		if cur != dirfd {
 			_ = unix.Close(cur)
@@ -95,14 +112,25 @@ func stillBeneath(dirfd int, root fileID) (bool, error) {
 		cur = parent
 		pid, err := fdID(cur)
 		if err != nil {
-			return false, err
+			return placedOutside, err
 		}
 		if pid == id {
-			return false, nil // the top of the tree, without meeting root
+			return placedOutside, nil // the top of the tree, without meeting root
 		}
 		id = pid
 	}
-	return false, nil
+	return placedOutside, nil
+}
+
+// fileIDs returns the identities of infos (those that carry one).
+func fileIDs(infos []os.FileInfo) []fileID {
+	var out []fileID
+	for _, fi := range infos {
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+			out = append(out, fileID{dev: uint64(st.Dev), ino: uint64(st.Ino)})
+		}
+	}
+	return out
 }
 
 // openRoot opens the directory root (absolute, clean) without following a

@@ -42,6 +42,10 @@
 //
 // Accepted limits: hard links inside a root to outside inodes are "inside"
 // (the atomic rename gives the inside name a new inode, the outside file is
-// unchanged); a directory moved out of the root by another writer while a
-// mutation holds it, and bind mounts inside a root, are not seen.
+// unchanged); bind mounts inside a root are not seen by containment. A
+// directory that another writer moves out of the root, or renames onto (or
+// exchanges with) a protected entry, while a mutation holds it is refused
+// right before publication (fslocal.Beneath walks up from the held directory
+// to the root's identity and checks the protected entries as they are then);
+// only the window between that check and the rename itself stays open.
 package fssandbox

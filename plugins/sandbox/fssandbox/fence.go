@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strconv"
 
 	"go.uber.org/zap"
@@ -79,17 +80,24 @@ func (p *Provider) fence(ctx context.Context, t fs.Target, policy *fs.SandboxPol
 	if anchor == "" {
 		return decision{}, p.deny(t, pol.Mode, nil)
 	}
-	if covered := p.protectedBy(key, anchor, protectedBases(anchor, roots, pol.WorkspaceRoot)); covered != "" {
+	bases := protectedBases(anchor, roots, pol.WorkspaceRoot)
+	if covered := p.protectedBy(key, anchor, bases); covered != "" {
 		return decision{}, p.deny(t, pol.Mode, fmt.Errorf("%w: %s", ErrProtectedPath, covered))
 	}
 	display := t.DisplayPath
 	return decision{target: fresh, beneath: &fslocal.Beneath{
 		Root: anchor,
 		Deny: func(cause error) error {
-			p.log.Warn("confined write refused at the syscall (a symlink beneath the root: a dangling link on the way, or a component swapped after the check)",
+			if errors.Is(cause, fslocal.ErrForbidden) {
+				p.log.Warn("confined write refused at publication: its directory became a protected one after the check",
+					zap.String("path", display), zap.Error(cause))
+				return Denied(display, fs.SandboxWorkspaceWrite, fmt.Errorf("%w: %w", ErrProtectedPath, cause))
+			}
+			p.log.Warn("confined write refused at the syscall (a symlink beneath the root, or a directory moved out of it, after the check)",
 				zap.String("path", display), zap.Error(cause))
 			return Denied(display, fs.SandboxWorkspaceWrite, cause)
 		},
+		Forbidden: func() []os.FileInfo { return p.protectedEntries(bases) },
 	}}, nil
 }
 

@@ -14,7 +14,18 @@ import (
 // workspace that is a subdirectory of a repository inside a temp root keeps
 // the repository's .git protected, though it is not at a root).
 func protectedBases(anchor string, roots []string, workspaceRoot string) []string {
-	bases := append([]string{anchor}, roots...)
+	bases := []string{anchor}
+	add := func(b string) {
+		for _, x := range bases {
+			if x == b {
+				return
+			}
+		}
+		bases = append(bases, b)
+	}
+	for _, r := range roots {
+		add(r)
+	}
 	if workspaceRoot == "" {
 		return bases
 	}
@@ -23,7 +34,7 @@ func protectedBases(anchor string, roots []string, workspaceRoot string) []strin
 		if _, ok := relUnder(a, anchor); !ok {
 			break
 		}
-		bases = append(bases, a)
+		add(a)
 	}
 	return bases
 }
@@ -157,4 +168,19 @@ func within(path, dir string) bool {
 	}
 	_, ok := relUnder(path, dir)
 	return ok
+}
+
+// protectedEntries returns the protected entries that exist now under bases
+// (symlinks followed): the directories a confined publication is refused in
+// when its held parent became one of them after the check.
+func (p *Provider) protectedEntries(bases []string) []os.FileInfo {
+	var out []os.FileInfo
+	for _, r := range bases {
+		for _, e := range p.protected {
+			if fi, err := os.Stat(filepath.Join(r, e)); err == nil && fi.IsDir() {
+				out = append(out, fi)
+			}
+		}
+	}
+	return out
 }
