@@ -26,9 +26,10 @@ import (
 // check: the mutation is refused with Deny, never followed. Reads (the probe,
 // the diff basis, the content of an edit) are not confined.
 //
-// What the descriptors cannot see: a directory that another writer moves out
-// of Root while the mutation holds it (that needs write access outside Root),
-// and bind mounts inside Root.
+// Right before publication the held parent is checked again: walking up
+// through ".." it must meet Root's identity (a directory another writer moved
+// out of Root is refused) and no Forbidden directory. Only the window between
+// that check and the rename stays open; bind mounts inside Root are not seen.
 type Beneath struct {
 	// Root is an absolute, clean directory path without symlinks (a canonical
 	// writable root as the target key spells it). The target key must be Root
