@@ -32,7 +32,9 @@
 //     match as git matches ".git": case folded and the code points HFS+
 //     ignores dropped (".GIT/config" is covered); an existing entry also
 //     covers its canonical form and any directory with its device and inode
-//     (a bind mount or another alias spelling).
+//     (a bind mount or another alias spelling); a ".git" that is a git
+//     pointer file (a worktree, a submodule) also covers the git directory it
+//     names and that directory's common directory (commondir).
 //
 // Denials are *fs.Error with code FS_SANDBOX_DENIED and the message
 // `cannot write "<displayPath>": file access denied under <mode> mode`, also

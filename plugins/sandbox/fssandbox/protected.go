@@ -1,6 +1,7 @@
 package fssandbox
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -63,6 +64,11 @@ func (p *Provider) protectedBy(key, anchor string, bases []string) string {
 			qi, err := os.Lstat(q)
 			if err != nil {
 				continue
+			}
+			for _, g := range gitPointerDirs(q, e, qi) {
+				if within(key, g) {
+					return g
+				}
 			}
 			// Bases are canonical: only a symlinked entry, or a nested one, can
 			// have a canonical form other than its spelling.
@@ -177,10 +183,64 @@ func (p *Provider) protectedEntries(bases []string) []os.FileInfo {
 	var out []os.FileInfo
 	for _, r := range bases {
 		for _, e := range p.protected {
-			if fi, err := os.Stat(filepath.Join(r, e)); err == nil && fi.IsDir() {
+			q := filepath.Join(r, e)
+			if fi, err := os.Stat(q); err == nil && fi.IsDir() {
 				out = append(out, fi)
+			}
+			if li, err := os.Lstat(q); err == nil {
+				for _, g := range gitPointerDirs(q, e, li) {
+					if fi, err := os.Stat(g); err == nil && fi.IsDir() {
+						out = append(out, fi)
+					}
+				}
 			}
 		}
 	}
 	return out
+}
+
+// maxGitPointer bounds what gitPointerDirs reads of a pointer file.
+const maxGitPointer = 4096
+
+// gitPointerDirs returns, for a protected entry q named like ".git" that is
+// a git pointer file ("gitdir: <dir>", a worktree or a submodule), the
+// canonical git directory it names (relative to q's directory when not
+// absolute) and, when that directory has a "commondir" file, the common git
+// directory (relative to the git directory), where the repository's hooks
+// and config live. Anything else yields nothing.
+func gitPointerDirs(q, entry string, info os.FileInfo) []string {
+	if !info.Mode().IsRegular() || info.Size() > maxGitPointer || !sameName(filepath.Base(entry), ".git") {
+		return nil
+	}
+	gitdir, ok := readPointer(q, "gitdir:", filepath.Dir(q))
+	if !ok {
+		return nil
+	}
+	dirs := []string{gitdir}
+	if common, ok := readPointer(filepath.Join(gitdir, "commondir"), "", gitdir); ok && common != gitdir {
+		dirs = append(dirs, common)
+	}
+	return dirs
+}
+
+// readPointer reads the small file path, strips prefix (which must be there)
+// and surrounding white space, and returns the canonical path it names,
+// relative to base when not absolute.
+func readPointer(path, prefix, base string) (string, bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	buf := make([]byte, maxGitPointer)
+	n, _ := io.ReadFull(f, buf)
+	text, ok := strings.CutPrefix(string(buf[:n]), prefix)
+	text = strings.TrimSpace(text)
+	if !ok || text == "" || strings.ContainsRune(text, 0) {
+		return "", false
+	}
+	if !filepath.IsAbs(text) {
+		text = base + string(filepath.Separator) + text // not Join: ".." is resolved physically
+	}
+	return filepath.Clean(sandbox.CanonicalPath(text)), true
 }

@@ -106,3 +106,43 @@ func TestProtectedEntryItselfCannotBeCreatedOrEdited(t *testing.T) {
 	assert.ErrorIs(t, fe, fssandbox.ErrProtectedPath)
 	assert.Equal(t, "gitdir: /real\n", readDisk(t, git))
 }
+
+// A workspace that is a git worktree: its .git is a pointer file ("gitdir: <dir>"), and the
+// repository's hooks live in the common directory that <dir>/commondir names. When a temp root
+// admits them (worktrees are commonly made under /tmp), both the worktree's git directory and
+// the common directory stay read-only; the main checkout's files do not.
+func TestProtectedWorktreeGitDirs(t *testing.T) {
+	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	tmp := filepath.Join(w.base, "tmp")
+	main, wt := filepath.Join(tmp, "main"), filepath.Join(tmp, "wt")
+	gitdir := filepath.Join(main, ".git", "worktrees", "wt")
+	require.NoError(t, os.MkdirAll(filepath.Join(main, ".git", "hooks"), 0o755))
+	require.NoError(t, os.MkdirAll(gitdir, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(gitdir, "commondir"), []byte("../..\n"), 0o644))
+	require.NoError(t, os.MkdirAll(wt, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(wt, ".git"), []byte("gitdir: "+gitdir+"\n"), 0o644))
+	t.Setenv("TMPDIR", tmp)
+	policy := &fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: wt}
+	for _, path := range []string{
+		filepath.Join(main, ".git", "hooks", "pre-commit"), filepath.Join(main, ".git", "config"),
+		filepath.Join(gitdir, "HEAD"), filepath.Join(wt, ".git"),
+	} {
+		_, err := w.fs.WriteText(w.ctx, w.target(t, path), "x", nil, policy)
+		fe := requireDenied(t, err, path, fs.SandboxWorkspaceWrite)
+		assert.ErrorIs(t, fe, fssandbox.ErrProtectedPath, path)
+	}
+	assert.Equal(t, []string{"hooks", "worktrees"}, entriesOf(t, filepath.Join(main, ".git")))
+	for _, path := range []string{filepath.Join(main, "src.txt"), filepath.Join(wt, "src.txt")} {
+		_, err := w.fs.WriteText(w.ctx, w.target(t, path), "x", nil, policy)
+		require.NoError(t, err, path)
+	}
+	// A relative gitdir is taken against the worktree; a pointer that is not one protects only
+	// itself.
+	require.NoError(t, os.WriteFile(filepath.Join(wt, ".git"), []byte("gitdir: ../main/.git/worktrees/wt"), 0o644))
+	path := filepath.Join(main, ".git", "hooks", "post-checkout")
+	_, err := w.fs.WriteText(w.ctx, w.target(t, path), "x", nil, policy)
+	requireDenied(t, err, path, fs.SandboxWorkspaceWrite)
+	require.NoError(t, os.WriteFile(filepath.Join(wt, ".git"), []byte("not a pointer"), 0o644))
+	_, err = w.fs.WriteText(w.ctx, w.target(t, path), "x", nil, policy)
+	require.NoError(t, err)
+}
