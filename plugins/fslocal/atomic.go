@@ -243,6 +243,9 @@ func writeFileAtomic(ctx context.Context, path, content string, o atomicOptions)
 	if err := checkAbort(ctx, fs.VerbWrite); err != nil {
 		return err
 	}
+	if err := d.beforePublish(); err != nil {
+		return err
+	}
 	if o.createIfAbsent {
 		if err := d.publish(base, path, true); err != nil {
 			return guardedCreateFailure(err, o.display, func() (os.FileMode, error) { return d.inspect(base, path) })
@@ -265,6 +268,9 @@ type atomicDir interface {
 	// createTemp makes the staging directory owner-only and creates the temp
 	// file name in it exclusively (0600).
 	createTemp(name, path string) (*os.File, error)
+	// beforePublish is the last check before publication (a confined
+	// directory verifies it still lies beneath its root).
+	beforePublish() error
 	// publish moves the temp file to base: a hard link that never replaces
 	// (noReplace) or a rename.
 	publish(base, path string, noReplace bool) error

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -25,9 +26,10 @@ import (
 // check: the mutation is refused with Deny, never followed. Reads (the probe,
 // the diff basis, the content of an edit) are not confined.
 //
-// What the descriptors cannot see: a directory that another writer moves out
-// of Root while the mutation holds it (that needs write access outside Root),
-// and bind mounts inside Root.
+// Right before publication the held parent is checked again: walking up
+// through ".." it must meet Root's identity (a directory another writer moved
+// out of Root is refused) and no Forbidden directory. Only the window between
+// that check and the rename stays open; bind mounts inside Root are not seen.
 type Beneath struct {
 	// Root is an absolute, clean directory path without symlinks (a canonical
 	// writable root as the target key spells it). The target key must be Root
@@ -36,7 +38,17 @@ type Beneath struct {
 	// Deny builds the error of a refusal from its cause, which wraps
 	// ErrEscape. Nil returns the cause itself.
 	Deny func(cause error) error
+	// Forbidden, when set, returns directories (as they are now) that the
+	// publication must not land in or beneath; it is called right before
+	// publication, and a held parent that is, or lies beneath, one of them
+	// (a directory renamed onto or exchanged with it after the check) is
+	// refused with a cause wrapping ErrForbidden and ErrEscape.
+	Forbidden func() []os.FileInfo
 }
+
+// ErrForbidden is wrapped by the cause of a refusal of a publication into a
+// directory Beneath.Forbidden names.
+var ErrForbidden = errors.New("fs-local: the confined directory is a forbidden one")
 
 // ErrEscape is wrapped by the cause of every refusal of a confined mutation:
 // a target key not beneath Root, a missing or symlinked Root, or a symlink met

@@ -17,6 +17,7 @@ type beneathDir struct {
 	b           *Beneath
 	dir         string // the parent's path, for messages
 	fd          int    // the parent directory
+	root        fileID // the root's identity, taken when it was opened
 	staging     string // staging directory name, once made
 	stagingPath string // and its full path
 	sfd         int    // the staging directory, once opened; -1 before
@@ -32,14 +33,36 @@ func openBeneathDir(dir string, o atomicOptions) (atomicDir, error) {
 	if !ok {
 		return nil, b.refuse(escapeError("open", dir, nil))
 	}
-	fd, err := openDirBeneath(b.Root, rel)
+	fd, root, err := openDirBeneath(b.Root, rel)
 	if err != nil {
 		if errors.Is(err, ErrEscape) {
 			return nil, b.refuse(err)
 		}
 		return nil, err
 	}
-	return &beneathDir{b: b, dir: dir, fd: fd, sfd: -1}, nil
+	return &beneathDir{b: b, dir: dir, fd: fd, root: root, sfd: -1}, nil
+}
+
+// beforePublish refuses the publication when the held parent no longer lies
+// beneath the root (another writer moved it, or one of its ancestors, out
+// after it was opened): the descriptor follows the directory, so without this
+// the file would land wherever the directory went.
+func (d *beneathDir) beforePublish() error {
+	var forbidden []fileID
+	if d.b.Forbidden != nil {
+		forbidden = fileIDs(d.b.Forbidden())
+	}
+	at, err := stillBeneath(d.fd, d.root, forbidden)
+	if err != nil {
+		return &os.PathError{Op: "open", Path: d.dir, Err: err}
+	}
+	switch at {
+	case placedOutside:
+		return d.b.refuse(escapeError("publish", d.dir, nil))
+	case placedForbidden:
+		return d.b.refuse(escapeError("publish", d.dir, ErrForbidden))
+	}
+	return nil
 }
 
 func (d *beneathDir) makeStaging(name, path string) error {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -16,27 +17,120 @@ import (
 // A refusal (a symlink, a missing or non-directory root, a ".." component, an
 // escape reported by the kernel) wraps ErrEscape; other failures are raw
 // *os.PathError values.
-func openDirBeneath(root, rel string) (int, error) {
+func openDirBeneath(root, rel string) (int, fileID, error) {
 	rootfd, err := openRoot(root)
 	if err != nil {
-		return -1, err
+		return -1, fileID{}, err
+	}
+	rootID, err := fdID(rootfd)
+	if err != nil {
+		_ = unix.Close(rootfd)
+		return -1, fileID{}, &os.PathError{Op: "fstat", Path: root, Err: err}
 	}
 	if rel == "." {
-		return rootfd, nil
+		return rootfd, rootID, nil
 	}
 	defer unix.Close(rootfd)
 	if fd, ok, err := openBeneathFast(rootfd, rel); ok {
 		switch {
 		case err == nil:
-			return fd, nil
+			return fd, rootID, nil
 		case errors.Is(err, unix.ELOOP) || errors.Is(err, unix.EXDEV):
-			return -1, escapeError("open", filepath.Join(root, rel), err)
+			return -1, fileID{}, escapeError("open", filepath.Join(root, rel), err)
 		case !errors.Is(err, unix.ENOENT):
-			return -1, &os.PathError{Op: "open", Path: filepath.Join(root, rel), Err: err}
+			return -1, fileID{}, &os.PathError{Op: "open", Path: filepath.Join(root, rel), Err: err}
 		}
 		// Something is missing: create it one component at a time.
 	}
-	return walkBeneath(rootfd, root, rel, true)
+	fd, err := walkBeneath(rootfd, root, rel, true)
+	return fd, rootID, err
+}
+
+// fileID is the identity (device and inode) of a file.
+type fileID struct{ dev, ino uint64 }
+
+// fdID returns the identity of the open file fd.
+func fdID(fd int) (fileID, error) {
+	var st unix.Stat_t
+	if err := ignoringEINTR(func() error { return unix.Fstat(fd, &st) }); err != nil {
+		return fileID{}, err
+	}
+	return fileID{dev: uint64(st.Dev), ino: uint64(st.Ino)}, nil
+}
+
+// maxBeneathDepth bounds the walk of stillBeneath (a directory deeper than
+// this below the root is not expected: PATH_MAX allows about 2048 levels).
+const maxBeneathDepth = 4096
+
+// placement is where stillBeneath found a directory.
+type placement int
+
+const (
+	placedBeneath   placement = iota // at or beneath the root
+	placedOutside                    // not beneath the root (moved out)
+	placedForbidden                  // at or beneath a forbidden directory
+)
+
+// stillBeneath tells where the directory dirfd lies now relative to the
+// directory whose identity is root: it walks up through ".." (the
+// directory's current parent, wherever it was moved) until it meets root, or
+// the top of the tree (a directory that is its own parent); a directory met
+// on the way (dirfd itself included) that is one of forbidden is
+// placedForbidden. An ancestor that cannot be opened for lack of permission
+// ends the walk undecided (placedBeneath): this check narrows the publication
+// window, it is not the boundary.
+func stillBeneath(dirfd int, root fileID, forbidden []fileID) (placement, error) {
+	cur := dirfd
+	defer func() {
+		if cur != dirfd {
+			_ = unix.Close(cur)
+		}
+	}()
+	id, err := fdID(cur)
+	if err != nil {
+		return placedOutside, err
+	}
+	for range maxBeneathDepth {
+		if id == root {
+			return placedBeneath, nil
+		}
+		for _, f := range forbidden {
+			if id == f {
+				return placedForbidden, nil
+			}
+		}
+		parent, err := openParent(cur)
+		if err != nil {
+			if errors.Is(err, unix.EACCES) || errors.Is(err, unix.EPERM) {
+				return placedBeneath, nil
+			}
+			return placedOutside, err
+		}
+		if cur != dirfd {
+			_ = unix.Close(cur)
+		}
+		cur = parent
+		pid, err := fdID(cur)
+		if err != nil {
+			return placedOutside, err
+		}
+		if pid == id {
+			return placedOutside, nil // the top of the tree, without meeting root
+		}
+		id = pid
+	}
+	return placedOutside, nil
+}
+
+// fileIDs returns the identities of infos (those that carry one).
+func fileIDs(infos []os.FileInfo) []fileID {
+	var out []fileID
+	for _, fi := range infos {
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+			out = append(out, fileID{dev: uint64(st.Dev), ino: uint64(st.Ino)})
+		}
+	}
+	return out
 }
 
 // openRoot opens the directory root (absolute, clean) without following a

@@ -24,10 +24,12 @@ type Config struct {
 	// DiffBasisMaxBytes bounds the diff basis of WriteText, as in fs-local.
 	// Default 10485760.
 	DiffBasisMaxBytes int64 `yaml:"diffBasisMaxBytes"`
-	// ProtectedPaths are paths, relative to each writable root, that stay
-	// read-only under workspace-write (the entry itself and everything beneath
-	// it, also when the entry does not exist yet). Default [".git"]; an empty
-	// list protects nothing; nil means the default.
+	// ProtectedPaths are paths, relative to each writable root (and to each
+	// ancestor of the workspace root inside the writable root that contains
+	// it), that stay read-only under workspace-write (the entry itself and
+	// everything beneath it, also when the entry does not exist yet; matched
+	// as git matches ".git", case folded). Default [".git"]; an empty list
+	// protects nothing; nil means the default.
 	ProtectedPaths []string `yaml:"protectedPaths"`
 }
 

@@ -24,8 +24,17 @@
 //     symlink after the check is denied at the syscall (openat2
 //     RESOLVE_BENEATH on Linux), never followed;
 //   - protected paths (option protectedPaths, default [".git"]) inside every
-//     writable root stay read-only under workspace-write, whether or not they
-//     exist yet (the reference has none; codex protects .git).
+//     writable root, and at each ancestor of the workspace root inside the
+//     writable root that contains it (a workspace in a subdirectory of a
+//     repository under a temp root), stay read-only under workspace-write,
+//     whether or not they exist yet (the reference has none; codex protects
+//     .git). Components
+//     match as git matches ".git": case folded and the code points HFS+
+//     ignores dropped (".GIT/config" is covered); an existing entry also
+//     covers its canonical form and any directory with its device and inode
+//     (a bind mount or another alias spelling); a ".git" that is a git
+//     pointer file (a worktree, a submodule) also covers the git directory it
+//     names and that directory's common directory (commondir).
 //
 // Denials are *fs.Error with code FS_SANDBOX_DENIED and the message
 // `cannot write "<displayPath>": file access denied under <mode> mode`, also
@@ -35,6 +44,10 @@
 //
 // Accepted limits: hard links inside a root to outside inodes are "inside"
 // (the atomic rename gives the inside name a new inode, the outside file is
-// unchanged); a directory moved out of the root by another writer while a
-// mutation holds it, and bind mounts inside a root, are not seen.
+// unchanged); bind mounts inside a root are not seen by containment. A
+// directory that another writer moves out of the root, or renames onto (or
+// exchanges with) a protected entry, while a mutation holds it is refused
+// right before publication (fslocal.Beneath walks up from the held directory
+// to the root's identity and checks the protected entries as they are then);
+// only the window between that check and the rename itself stays open.
 package fssandbox

@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
-	"strings"
 
 	"go.uber.org/zap"
 
@@ -82,17 +80,24 @@ func (p *Provider) fence(ctx context.Context, t fs.Target, policy *fs.SandboxPol
 	if anchor == "" {
 		return decision{}, p.deny(t, pol.Mode, nil)
 	}
-	if covered := p.protectedBy(key, anchor, roots); covered != "" {
+	bases := protectedBases(anchor, roots, pol.WorkspaceRoot)
+	if covered := p.protectedBy(key, anchor, bases); covered != "" {
 		return decision{}, p.deny(t, pol.Mode, fmt.Errorf("%w: %s", ErrProtectedPath, covered))
 	}
 	display := t.DisplayPath
 	return decision{target: fresh, beneath: &fslocal.Beneath{
 		Root: anchor,
 		Deny: func(cause error) error {
-			p.log.Warn("confined write refused at the syscall (a path component changed after the check)",
+			if errors.Is(cause, fslocal.ErrForbidden) {
+				p.log.Warn("confined write refused at publication: its directory became a protected one after the check",
+					zap.String("path", display), zap.Error(cause))
+				return Denied(display, fs.SandboxWorkspaceWrite, fmt.Errorf("%w: %w", ErrProtectedPath, cause))
+			}
+			p.log.Warn("confined write refused at the syscall (a symlink beneath the root, or a directory moved out of it, after the check)",
 				zap.String("path", display), zap.Error(cause))
 			return Denied(display, fs.SandboxWorkspaceWrite, cause)
 		},
+		Forbidden: func() []os.FileInfo { return p.protectedEntries(bases) },
 	}}, nil
 }
 
@@ -111,39 +116,4 @@ func (p *Provider) deny(t fs.Target, mode fs.SandboxMode, cause error) error {
 		return fs.NewError(fs.CodeSandboxDenied, `cannot write "`+t.DisplayPath+`": file access denied under unknown sandbox mode `+strconv.Quote(string(mode)), cause)
 	}
 	return Denied(t.DisplayPath, mode, cause)
-}
-
-// protectedBy returns the protected path that covers key, or "". A protected
-// entry e covers, under every writable root r (and the anchor, the root as
-// key spells it), r/e and everything beneath it, whether or not it exists;
-// when r/e exists and is (or passes through) a symlink, its canonical form
-// is covered too.
-func (p *Provider) protectedBy(key, anchor string, roots []string) string {
-	for _, r := range append([]string{anchor}, roots...) {
-		for _, e := range p.protected {
-			q := filepath.Join(r, e)
-			if within(key, q) {
-				return q
-			}
-			fi, err := os.Lstat(q)
-			if err != nil || (fi.Mode()&os.ModeSymlink == 0 && !strings.ContainsRune(e, filepath.Separator)) {
-				continue
-			}
-			if c := sandbox.CanonicalPath(q); c != q && within(key, c) {
-				return q
-			}
-		}
-	}
-	return ""
-}
-
-// within reports whether the clean absolute path is dir or lies beneath it.
-func within(path, dir string) bool {
-	if path == dir {
-		return true
-	}
-	if !strings.HasSuffix(dir, string(filepath.Separator)) {
-		dir += string(filepath.Separator)
-	}
-	return strings.HasPrefix(path, dir)
 }

@@ -14,9 +14,10 @@ const ID = "fs-sandbox"
 
 // Plugin is the fs-sandbox module: it injects the sandbox policy service and
 // provides the fs service with a Provider built from Config (load it instead
-// of fs-local). Load it with nil (defaults), a *Config from NewConfig or a
-// full Config value (a Config literal must set DiffBasisMaxBytes: 0 fails
-// validation, as in fs-local). It stays pending until a policy service is
+// of fs-local). Load it with nil (defaults) or a full Config value or pointer
+// (a Config literal must set DiffBasisMaxBytes, e.g. to
+// fslocal.DefaultDiffBasisMaxBytes: 0 fails validation, as in fs-local; or
+// call Defaults first). It stays pending until a policy service is
 // provided and reloads when the provider of that service changes.
 var Plugin = kernel.Define[Config](ID, apply, sandbox.PolicyService.Dep())
 

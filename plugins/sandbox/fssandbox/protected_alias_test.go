@@ -1,0 +1,148 @@
+package fssandbox_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
+
+	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/sandbox/fssandbox"
+)
+
+// Protected entries match as git itself matches ".git" (verify_dotfile, core.protectHFS): case
+// does not matter and the code points HFS+ ignores are ignored. On a case-insensitive file
+// system (macOS by default) ".GIT/config" IS ".git/config", and a ".GIT" planted while no
+// ".git" exists becomes the repository git finds, so the deny-list folds case on every
+// platform (a stricter deny-list cannot widen the boundary; containment stays case-sensitive).
+func TestProtectedSpellingsFoldCase(t *testing.T) {
+	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	require.NoError(t, os.Mkdir(filepath.Join(w.ws, ".git"), 0o755))
+	for _, rel := range []string{
+		".GIT/config", ".Git/hooks/pre-commit", ".gIT", "./.GIT/x", "a/../.GiT/y",
+		".g\u200cit/config", ".git\u200d/config", "\ufeff.git/config", ".GI\u206aT/hooks/x",
+	} {
+		path := filepath.Join(w.ws, rel)
+		fe := requireDenied(t, w.write(t, path, "x"), path, fs.SandboxWorkspaceWrite)
+		assert.ErrorIs(t, fe, fssandbox.ErrProtectedPath, rel)
+	}
+	assert.Equal(t, []string{".git"}, entriesOf(t, w.ws), "nothing created")
+	// Names that merely resemble it stay writable.
+	for _, rel := range []string{".gitx/config", "x.git/config", ".gi/t", "git/config", "sub/.GIT/config"} {
+		require.NoError(t, w.write(t, filepath.Join(w.ws, rel), "ok"), rel)
+	}
+	// A configured entry folds the same way, component by component.
+	w = newWorld(t, fs.SandboxWorkspaceWrite, &fssandbox.Config{ProtectedPaths: []string{".cordon/policy"}})
+	path := filepath.Join(w.ws, ".Cordon", "POLICY", "x")
+	requireDenied(t, w.write(t, path, "x"), path, fs.SandboxWorkspaceWrite)
+	require.NoError(t, w.write(t, filepath.Join(w.ws, ".Cordon", "other"), "ok"))
+}
+
+// An existing protected entry is recognized by identity (device and inode) too: a directory that
+// is the same directory under another name (a bind mount here; a case or normalization alias on
+// other file systems) is protected like the entry itself. Needs mount privileges.
+func TestProtectedAliasByIdentity(t *testing.T) {
+	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	git := filepath.Join(w.ws, ".git")
+	require.NoError(t, os.Mkdir(git, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(git, "config"), []byte("[core]"), 0o644))
+	alias := filepath.Join(w.ws, "alias")
+	require.NoError(t, os.Mkdir(alias, 0o755))
+	if err := unix.Mount(git, alias, "", unix.MS_BIND, ""); err != nil {
+		t.Skipf("bind mount unavailable: %v", err)
+	}
+	t.Cleanup(func() { _ = unix.Unmount(alias, unix.MNT_DETACH) })
+	for _, rel := range []string{"alias/config", "alias/hooks/pre-commit"} {
+		path := filepath.Join(w.ws, rel)
+		fe := requireDenied(t, w.write(t, path, "x"), path, fs.SandboxWorkspaceWrite)
+		assert.ErrorIs(t, fe, fssandbox.ErrProtectedPath, rel)
+	}
+	fe := requireDenied(t, w.edit(t, filepath.Join(alias, "config"), "[core]", "[evil]"), filepath.Join(alias, "config"), fs.SandboxWorkspaceWrite)
+	assert.ErrorIs(t, fe, fssandbox.ErrProtectedPath)
+	assert.Equal(t, "[core]", readDisk(t, filepath.Join(git, "config")))
+	assert.Equal(t, []string{"config"}, entriesOf(t, git))
+}
+
+// A workspace that is a subdirectory of a repository inside a temp root (a session working in
+// <tmp>/repo/sub): the repository's .git lies outside the workspace but inside the temp root, so
+// containment admits it; the protected entries of the workspace root's ancestors within the
+// writable root that contains them are protected too. A repository elsewhere in the temp root
+// is not the workspace's and stays writable (protection is per root, as codex's).
+func TestProtectedAboveTheWorkspaceInATempRoot(t *testing.T) {
+	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	tmp := filepath.Join(w.base, "tmp")
+	repo := filepath.Join(tmp, "repo")
+	sub := filepath.Join(repo, "sub")
+	require.NoError(t, os.MkdirAll(filepath.Join(repo, ".git", "hooks"), 0o755))
+	require.NoError(t, os.Mkdir(sub, 0o755))
+	t.Setenv("TMPDIR", tmp)
+	policy := &fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: sub}
+	for _, path := range []string{filepath.Join(repo, ".git", "config"), filepath.Join(repo, ".git", "hooks", "pre-commit"), filepath.Join(repo, ".GIT", "x")} {
+		_, err := w.fs.WriteText(w.ctx, w.target(t, path), "x", nil, policy)
+		fe := requireDenied(t, err, path, fs.SandboxWorkspaceWrite)
+		assert.ErrorIs(t, fe, fssandbox.ErrProtectedPath)
+	}
+	assert.Equal(t, []string{"hooks"}, entriesOf(t, filepath.Join(repo, ".git")))
+	for _, path := range []string{filepath.Join(sub, "ok.txt"), filepath.Join(repo, "top.txt"), filepath.Join(tmp, "other", ".git", "config")} {
+		_, err := w.fs.WriteText(w.ctx, w.target(t, path), "x", nil, policy)
+		require.NoError(t, err, path)
+	}
+}
+
+// A write that would create the protected entry itself (a ".git" file pointing a repository
+// elsewhere, "gitdir: ...") is denied while nothing exists at that name, and so is an edit of an
+// existing .git file (a worktree's pointer).
+func TestProtectedEntryItselfCannotBeCreatedOrEdited(t *testing.T) {
+	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	git := filepath.Join(w.ws, ".git")
+	fe := requireDenied(t, w.write(t, git, "gitdir: /elsewhere\n"), git, fs.SandboxWorkspaceWrite)
+	assert.ErrorIs(t, fe, fssandbox.ErrProtectedPath)
+	assert.NoFileExists(t, git)
+	require.NoError(t, os.WriteFile(git, []byte("gitdir: /real\n"), 0o644))
+	fe = requireDenied(t, w.edit(t, git, "/real", "/evil"), git, fs.SandboxWorkspaceWrite)
+	assert.ErrorIs(t, fe, fssandbox.ErrProtectedPath)
+	assert.Equal(t, "gitdir: /real\n", readDisk(t, git))
+}
+
+// A workspace that is a git worktree: its .git is a pointer file ("gitdir: <dir>"), and the
+// repository's hooks live in the common directory that <dir>/commondir names. When a temp root
+// admits them (worktrees are commonly made under /tmp), both the worktree's git directory and
+// the common directory stay read-only; the main checkout's files do not.
+func TestProtectedWorktreeGitDirs(t *testing.T) {
+	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	tmp := filepath.Join(w.base, "tmp")
+	main, wt := filepath.Join(tmp, "main"), filepath.Join(tmp, "wt")
+	gitdir := filepath.Join(main, ".git", "worktrees", "wt")
+	require.NoError(t, os.MkdirAll(filepath.Join(main, ".git", "hooks"), 0o755))
+	require.NoError(t, os.MkdirAll(gitdir, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(gitdir, "commondir"), []byte("../..\n"), 0o644))
+	require.NoError(t, os.MkdirAll(wt, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(wt, ".git"), []byte("gitdir: "+gitdir+"\n"), 0o644))
+	t.Setenv("TMPDIR", tmp)
+	policy := &fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: wt}
+	for _, path := range []string{
+		filepath.Join(main, ".git", "hooks", "pre-commit"), filepath.Join(main, ".git", "config"),
+		filepath.Join(gitdir, "HEAD"), filepath.Join(wt, ".git"),
+	} {
+		_, err := w.fs.WriteText(w.ctx, w.target(t, path), "x", nil, policy)
+		fe := requireDenied(t, err, path, fs.SandboxWorkspaceWrite)
+		assert.ErrorIs(t, fe, fssandbox.ErrProtectedPath, path)
+	}
+	assert.Equal(t, []string{"hooks", "worktrees"}, entriesOf(t, filepath.Join(main, ".git")))
+	for _, path := range []string{filepath.Join(main, "src.txt"), filepath.Join(wt, "src.txt")} {
+		_, err := w.fs.WriteText(w.ctx, w.target(t, path), "x", nil, policy)
+		require.NoError(t, err, path)
+	}
+	// A relative gitdir is taken against the worktree; a pointer that is not one protects only
+	// itself.
+	require.NoError(t, os.WriteFile(filepath.Join(wt, ".git"), []byte("gitdir: ../main/.git/worktrees/wt"), 0o644))
+	path := filepath.Join(main, ".git", "hooks", "post-checkout")
+	_, err := w.fs.WriteText(w.ctx, w.target(t, path), "x", nil, policy)
+	requireDenied(t, err, path, fs.SandboxWorkspaceWrite)
+	require.NoError(t, os.WriteFile(filepath.Join(wt, ".git"), []byte("not a pointer"), 0o644))
+	_, err = w.fs.WriteText(w.ctx, w.target(t, path), "x", nil, policy)
+	require.NoError(t, err)
+}

@@ -1,0 +1,73 @@
+package fssandbox_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
+
+	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/sandbox/fssandbox"
+)
+
+// A workspace directory exchanged with .git in a loop (RENAME_EXCHANGE) while writes go below
+// it: the held parent is checked against the protected entries right before publication, so a
+// write whose directory is .git at that moment is refused as a protected path; every other
+// outcome is a landed write. (Between that check and the rename the window stays open: the
+// assertion is that the check runs, not that the race is closed.)
+func TestProtectedExchangeRefusedAtPublication(t *testing.T) {
+	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	d, git := filepath.Join(w.ws, "d"), filepath.Join(w.ws, ".git")
+	require.NoError(t, os.Mkdir(d, 0o755))
+	require.NoError(t, os.Mkdir(git, 0o755))
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	var swaps atomic.Int64
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			if err := unix.Renameat2(unix.AT_FDCWD, d, unix.AT_FDCWD, git, unix.RENAME_EXCHANGE); err != nil {
+				t.Errorf("exchange: %v", err)
+				return
+			}
+			swaps.Add(1)
+		}
+	}()
+	var landed, protected, other int
+	for i := range 400 {
+		path := filepath.Join(d, "f"+strconv.Itoa(i))
+		tg, err := w.fs.Resolve(w.ctx, path, fs.ResolveOptions{})
+		if err == nil {
+			_, err = w.fs.WriteText(w.ctx, tg, "x", nil, nil)
+		}
+		switch {
+		case err == nil:
+			landed++
+		case errors.Is(err, fssandbox.ErrProtectedPath):
+			requireDenied(t, err, path, fs.SandboxWorkspaceWrite)
+			protected++
+		default:
+			other++
+			t.Logf("other: %v", err)
+		}
+	}
+	close(done)
+	wg.Wait()
+	t.Logf("%d swaps: %d landed, %d refused as protected, %d other", swaps.Load(), landed, protected, other)
+	assert.Positive(t, protected, "the publication check refused some writes into the exchanged .git")
+	assert.Positive(t, landed)
+	requireNoResidue(t, w.ws)
+}
