@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"testing"
 
@@ -149,10 +150,16 @@ func TestThrowingObserverFailsCommittedWrite(t *testing.T) {
 	assert.Contains(t, r.Text(), "recording bug")
 }
 
+// Two sessions read the same version and edit concurrently: exactly one edit lands and the other is
+// stale, whichever runs first. (Two edits of one session could run one after the other, and the
+// second would then be guarded by the version the first wrote: that is not a lost update.)
 func TestConcurrentEditsOneWins(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	e.writeFile(t, "a.txt", "base value here")
-	requireOK(t, e.call("read", args{"file_path": "a.txt"}))
+	sessions := []*tools.Session{e.session, tools.NewSession("other")}
+	for _, s := range sessions {
+		requireOK(t, e.callIn(s, "read", args{"file_path": "a.txt"}))
+	}
 	var wg sync.WaitGroup
 	results := make([]tools.Result, 2)
 	for i, a := range []args{
@@ -162,7 +169,7 @@ func TestConcurrentEditsOneWins(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			results[i] = e.rt.Execute(context.Background(), tools.Call{CallID: "c", Name: "edit", Args: a, Session: e.session})
+			results[i] = e.rt.Execute(context.Background(), tools.Call{CallID: "c" + strconv.Itoa(i), Name: "edit", Args: a, Session: sessions[i]})
 		}()
 	}
 	wg.Wait()
