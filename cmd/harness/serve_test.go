@@ -217,21 +217,31 @@ func TestServeConnectionsAreSessions(t *testing.T) {
 	assert.False(t, call(t, first, "write", map[string]any{"file_path": "a.txt", "content": "b\n"}).IsError)
 }
 
-// BenchmarkServeStartup measures spawning `harness serve` until initialize and tools/list are answered.
+// BenchmarkServeStartup measures spawning `harness serve` until initialize and tools/list are
+// answered, with the embedded default composition and with the four text plugins only.
 func BenchmarkServeStartup(b *testing.B) {
 	dir := b.TempDir()
-	for b.Loop() {
-		cmd := exec.Command(harnessBin, "serve", "--cwd", dir, "--log-level", "error")
-		client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "0"}, nil)
-		cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := cs.ListTools(context.Background(), nil); err != nil {
-			b.Fatal(err)
-		}
-		b.StopTimer()
-		_ = cs.Close()
-		b.StartTimer()
+	textOnly := filepath.Join(dir, "text.yaml")
+	writeFile(b, textOnly, "plugins: [{name: fs-local}, {name: fs-observation-policy}, {name: tools}, {name: tool-fs}]\n")
+	for _, bc := range []struct {
+		name string
+		args []string
+	}{{"default", nil}, {"text-only", []string{"--config", textOnly}}} {
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				cmd := exec.Command(harnessBin, append([]string{"serve", "--cwd", dir, "--log-level", "error"}, bc.args...)...)
+				client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "0"}, nil)
+				cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := cs.ListTools(context.Background(), nil); err != nil {
+					b.Fatal(err)
+				}
+				b.StopTimer()
+				_ = cs.Close()
+				b.StartTimer()
+			}
+		})
 	}
 }
