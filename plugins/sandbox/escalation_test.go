@@ -198,5 +198,5 @@ func TestValidateEscalationArgs(t *testing.T) {
 		require.ErrorIs(t, err, c.want)
 		assert.Equal(t, c.text, err.Error())
 	}
-	assert.False(t, sandbox.IsBlank("\u200b"), "ZERO WIDTH SPACE is not trimmed by JavaScript")
+	assert.False(t, tools.IsBlank("\u200b"), "ZERO WIDTH SPACE is not trimmed by JavaScript")
 }

@@ -1,6 +1,10 @@
 package sandbox
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/cordon-dev/cordon/plugins/tools"
+)
 
 // The escalation argument pairing errors (plain errors, no code; spec sandbox 3.2).
 var (
@@ -23,24 +27,8 @@ func ValidateEscalationArgs(permissions, justification *string) error {
 		return ErrEscalationNoJustification
 	case justification != nil && permissions == nil:
 		return ErrEscalationNoPermissions
-	case justification != nil && IsBlank(*justification):
+	case justification != nil && tools.IsBlank(*justification):
 		return ErrEscalationBlank
 	}
 	return nil
-}
-
-// IsBlank reports whether s is empty after JavaScript's String.prototype.trim: every rune is
-// white space (TAB, VT, FF, SP, NBSP, ZWNBSP and the Unicode Space_Separator class) or a line
-// terminator (LF, CR, LS, PS).
-func IsBlank(s string) bool {
-	for _, r := range s {
-		switch {
-		case r == '\t', r == '\n', r == '\v', r == '\f', r == '\r', r == ' ', r == 0xA0, r == 0x1680,
-			r >= 0x2000 && r <= 0x200A, r == 0x2028, r == 0x2029, r == 0x202F, r == 0x205F,
-			r == 0x3000, r == 0xFEFF:
-		default:
-			return false
-		}
-	}
-	return true
 }

@@ -38,7 +38,7 @@ func parseReadArgs(raw json.RawMessage, maxLimit int) (readInput, error) {
 	if err := tools.DecodeArgs(raw, &a); err != nil {
 		return readInput{}, err
 	}
-	if isBlank(a.FilePath) {
+	if tools.IsBlank(a.FilePath) {
 		return readInput{}, errBlankPath
 	}
 	in := readInput{filePath: a.FilePath, offset: 1, limit: maxLimit, offsetText: "1"}
@@ -74,7 +74,7 @@ func parseWriteArgs(raw json.RawMessage) (writeInput, error) {
 	if err := tools.DecodeArgs(raw, &a); err != nil {
 		return writeInput{}, err
 	}
-	if isBlank(a.FilePath) {
+	if tools.IsBlank(a.FilePath) {
 		return writeInput{}, errBlankPath
 	}
 	return writeInput{filePath: a.FilePath, content: a.Content}, nil
@@ -98,7 +98,7 @@ func parseEditArgs(raw json.RawMessage) (editInput, error) {
 	if err := tools.DecodeArgs(raw, &a); err != nil {
 		return editInput{}, err
 	}
-	if isBlank(a.FilePath) {
+	if tools.IsBlank(a.FilePath) {
 		return editInput{}, errBlankPath
 	}
 	if a.OldString == "" {
@@ -122,19 +122,4 @@ func rawFilePath(raw json.RawMessage) string {
 	}
 	_ = tools.DecodeArgs(raw, &a)
 	return a.FilePath
-}
-
-// isBlank reports whether s is empty after trimming the characters JavaScript's String.trim
-// removes (WhiteSpace and LineTerminator, including U+FEFF but not U+0085).
-func isBlank(s string) bool {
-	for _, r := range s {
-		switch {
-		case r == '\t', r == '\n', r == '\v', r == '\f', r == '\r', r == ' ', r == 0xA0, r == 0x1680,
-			r >= 0x2000 && r <= 0x200A, r == 0x2028, r == 0x2029, r == 0x202F, r == 0x205F,
-			r == 0x3000, r == 0xFEFF:
-		default:
-			return false
-		}
-	}
-	return true
 }

@@ -85,7 +85,7 @@ func (s *suite) readImage(ctx context.Context, args json.RawMessage, exec *tools
 		return nil, err
 	}
 	p := a.FilePath
-	if isBlank(p) {
+	if tools.IsBlank(p) {
 		return nil, errBlankPath
 	}
 	ext, declared := imageExtension(p)

@@ -9,10 +9,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cordon-dev/cordon/plugins/fs"
-	"github.com/cordon-dev/cordon/plugins/sandbox"
+	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
-var sandboxIsBlank = sandbox.IsBlank
+var sandboxIsBlank = tools.IsBlank
 
 // mapError keeps the code, chains the original as the cause and names the stamped mode; other
 // errors are returned as the same value (spec sandbox 3.7).

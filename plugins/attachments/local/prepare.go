@@ -8,6 +8,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/cordon-dev/cordon/plugins/attachments"
+	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
 // prepared is one admitted image ready for publication.
@@ -94,7 +95,7 @@ func displayName(name string) string {
 		}
 		return r
 	}, name)
-	name = strings.TrimFunc(name, jsSpace)
+	name = strings.TrimFunc(name, tools.JSSpace)
 	units := 0
 	for i, r := range name {
 		n := utf16.RuneLen(r)
@@ -107,14 +108,4 @@ func displayName(name string) string {
 		units += n
 	}
 	return name
-}
-
-// jsSpace is JavaScript's String.prototype.trim whitespace: WhiteSpace and
-// LineTerminator of ECMA-262 (including U+FEFF and U+00A0).
-func jsSpace(r rune) bool {
-	switch r {
-	case '\t', '\n', '\v', '\f', '\r', ' ', 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
-		return true
-	}
-	return r >= 0x2000 && r <= 0x200A
 }
