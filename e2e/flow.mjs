@@ -1,12 +1,14 @@
 // flow.mjs drives `harness serve` with the official MCP TypeScript SDK client through the tool flow of
 // the host issue: list tools, read, an unread overwrite refused, read, write, edit, a stale edit after an
 // external change; then the same flow with a composition that lacks fs-observation-policy
-// (unconditional, still atomic, writes). It exits non-zero on any mismatch.
+// (unconditional, still atomic, writes); then the sandboxed profile, whose escalation is asked through
+// MCP elicitation. It exits non-zero on any mismatch.
 //
 // Usage: node e2e/flow.mjs            (builds ./cmd/harness with go)
 //        HARNESS=/path/to/harness node e2e/flow.mjs
 
-import { writeFileSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { join } from "node:path";
 import { Checker, connect, harnessBinary, tempDir, textOf } from "./lib.mjs";
 
@@ -48,6 +50,10 @@ const SCHEMAS = {
 
 const READ_GUIDANCE =
   "Use the read tool — not shell commands like cat — to inspect text files. Results include line numbers. Use offset and limit to continue reading large files.";
+
+// The model-facing sandbox denial of a write (spec/sandbox.md 3.7).
+const SANDBOX_DENIED = "Error: [sandbox: file access denied under workspace-write mode]\n" +
+  "[sandbox: escalation available — retry this exact operation once with sandbox_permissions (the narrowest wider mode that suffices) + justification; the approval prompt asks the user]";
 
 // A 1x1 RGBA PNG.
 const PNG_1X1 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
@@ -167,11 +173,50 @@ async function bareFlow(c, bin) {
   }
 }
 
+/**
+ * sandboxedFlow runs `--profile sandboxed`: a write outside the workspace is denied with the sandbox
+ * marker, and its retry with sandbox_permissions is put to the user through MCP elicitation.
+ */
+async function sandboxedFlow(c, bin) {
+  const ws = tempDir("cordon-flow-");
+  const outside = realpathSync(mkdtempSync(join(homedir(), ".cordon-flow-outside-"))); // not under a temp root
+  const target = join(outside, "granted.txt");
+  const asked = [];
+  const { client } = await connect(bin, ["serve", "--profile", "sandboxed", "--cwd", ws], {
+    onElicit: (params) => {
+      asked.push(params.message);
+      return { action: "accept", content: { decision: "allow-once" } };
+    },
+  });
+  try {
+    const { tools } = await client.listTools();
+    const write = tools.find((t) => t.name === "write");
+    c.eq("sandboxed: write advertises sandbox_permissions", write?.inputSchema?.properties?.sandbox_permissions?.enum,
+      ["workspace-write", "danger-full-access"]);
+    let r = await client.callTool({ name: "write", arguments: { file_path: "inside.txt", content: "in\n" } });
+    c.ok("sandboxed: write inside the workspace", !r.isError, textOf(r));
+    r = await client.callTool({ name: "write", arguments: { file_path: target, content: "x\n" } });
+    c.eq("sandboxed: outside write denied", textOf(r), SANDBOX_DENIED);
+    c.eq("sandboxed: denial _meta.error", errorOf(r), { name: "FsError", code: "FS_SANDBOX_DENIED" });
+    c.ok("sandboxed: nothing written outside", !existsSync(target));
+    r = await client.callTool({ name: "write", arguments: { file_path: target, content: "x\n",
+      sandbox_permissions: "danger-full-access", justification: "The user asked for this file." } });
+    c.ok("sandboxed: escalated write granted through elicitation", !r.isError, textOf(r));
+    c.eq("sandboxed: escalated write on disk", existsSync(target) ? readFileSync(target, "utf8") : null, "x\n");
+    c.eq("sandboxed: one question asked", asked.length, 1);
+    c.ok("sandboxed: the question carries the reason", (asked[0] ?? "").includes("escalate sandbox to danger-full-access: The user asked for this file."), asked[0]);
+  } finally {
+    await client.close();
+    rmSync(outside, { recursive: true, force: true });
+  }
+}
+
 const c = new Checker();
 const bin = harnessBinary();
 try {
   await guardedFlow(c, bin);
   await bareFlow(c, bin);
+  await sandboxedFlow(c, bin);
 } catch (err) {
   c.ok("flow ran to the end", false, err?.stack ?? String(err));
 }

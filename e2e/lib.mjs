@@ -3,6 +3,7 @@
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -28,12 +29,16 @@ export function harnessBinary() {
   return out;
 }
 
-/** connect spawns command with args over stdio and returns a connected SDK client. */
-export async function connect(command, args, { cwd, name = "cordon-e2e" } = {}) {
+/**
+ * connect spawns command with args over stdio and returns a connected SDK client. With onElicit the
+ * client declares the elicitation capability and answers elicitation/create requests with it.
+ */
+export async function connect(command, args, { cwd, name = "cordon-e2e", onElicit } = {}) {
   const transport = new StdioClientTransport({ command, args, cwd, stderr: "pipe" });
   const stderr = [];
   transport.stderr?.on("data", (b) => stderr.push(String(b)));
-  const client = new Client({ name, version: "0.0.0" });
+  const client = new Client({ name, version: "0.0.0" }, onElicit ? { capabilities: { elicitation: {} } } : undefined);
+  if (onElicit) client.setRequestHandler(ElicitRequestSchema, (req) => onElicit(req.params));
   await client.connect(transport);
   return { client, transport, stderr: () => stderr.join("") };
 }
