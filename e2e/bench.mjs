@@ -8,6 +8,8 @@
 //        HARNESS=/path/to/harness node e2e/bench.mjs
 
 import { readFileSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
 import { join } from "node:path";
@@ -151,6 +153,34 @@ async function startup(bin) {
   return { median: median(times), min: times[0], max: times[times.length - 1], cpu: median(cpus) };
 }
 
+/**
+ * startupWire measures the same start-up without the SDK client: it spawns `harness serve`, writes
+ * initialize, waits for the answer line, writes notifications/initialized and tools/list, and stops
+ * the clock when the tools/list answer line arrives. The SDK client's own work (it compiles a
+ * validator for every output schema when tools/list returns) is then not counted.
+ */
+async function startupWire(bin) {
+  const dir = tempDir("cordon-start-");
+  const times = [];
+  for (let i = 0; i < STARTUPS; i++) {
+    const t0 = performance.now();
+    const child = spawn(bin, ["serve", "--cwd", dir, "--log-level", "error"], { stdio: ["pipe", "pipe", "ignore"] });
+    const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+    child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "0" } } }) + "\n");
+    await lines.next();
+    child.stdin.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
+    child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }) + "\n");
+    const { value } = await lines.next();
+    times.push(performance.now() - t0);
+    if (!value?.includes('"tools"')) throw new Error(`tools/list answer: ${value}`);
+    child.stdin.end();
+    await new Promise((res) => child.on("exit", res));
+  }
+  times.sort((a, b) => a - b);
+  return { median: times[Math.floor(times.length / 2)], min: times[0], max: times[times.length - 1] };
+}
+
 const bin = harnessBinary();
 const cordon = await benchCordon(bin);
 const peer = await benchPeer();
@@ -171,3 +201,6 @@ console.log(ceilingLine("server-filesystem's", peerCeiling));
 const s = await startup(bin);
 console.log(`harness serve start -> initialize + tools/list answered (node client, ${STARTUPS} runs): ` +
   `median ${s.median.toFixed(1)} ms, min ${s.min.toFixed(1)} ms, max ${s.max.toFixed(1)} ms; server CPU median ${s.cpu.toFixed(0)} ms`);
+const w = await startupWire(bin);
+console.log(`harness serve start -> tools/list answer line read (raw JSON-RPC over the pipe from node, no SDK client, ${STARTUPS} runs): ` +
+  `median ${w.median.toFixed(1)} ms, min ${w.min.toFixed(1)} ms, max ${w.max.toFixed(1)} ms`);
