@@ -23,6 +23,7 @@ func cmdServe(ctx context.Context, e *env) error {
 	}
 	defer h.close()
 	mh := newMCPHost(eng, e.o.version, e.cwdHeader())
+	defer mh.close()
 	e.log.Info("ready: serving MCP on stdio", zap.String("config", h.source), zap.Strings("tools", toolNames(eng)))
 	sp := newSplicer(e.o.stdout)
 	t := &mcp.IOTransport{Reader: readCloser(e.o.stdin), Writer: nopWriteCloser{sp}}

@@ -24,6 +24,17 @@ type mcpHost struct {
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]session
 	splicers map[*mcp.ServerSession]*splicer
+
+	toolsMu sync.Mutex
+	listed  map[string]string // served tool name -> its definition as JSON
+	unwatch func()            // stops following the engine's tool changes
+}
+
+// toolWatcher is implemented by an engine whose visible tools can change while it serves (a plugin
+// that registers a tool is loaded or disposed, read_image follows its attachment store).
+type toolWatcher interface {
+	// WatchTools calls fn after each change of the visible tools until the returned stop is called.
+	WatchTools(fn func()) (stop func())
 }
 
 // newMCPHost builds the MCP server: the engine's visible tools with their schemas byte for byte,
@@ -40,10 +51,43 @@ func newMCPHost(eng engine, version string, cwd *string) *mcpHost {
 			SupportedProtocolVersions: handshakeVersions,
 		})
 	h.server.AddReceivingMiddleware(h.wireResults)
-	for _, t := range eng.Tools() {
-		h.server.AddTool(mcpTool(t), h.call)
+	h.syncTools()
+	if w, ok := eng.(toolWatcher); ok {
+		h.unwatch = w.WatchTools(h.syncTools)
 	}
 	return h
+}
+
+// syncTools makes the served tool list the engine's visible tools: a tool that went away is removed,
+// a new or changed one is added (the SDK then sends notifications/tools/list_changed).
+func (h *mcpHost) syncTools() {
+	h.toolsMu.Lock()
+	defer h.toolsMu.Unlock()
+	now := map[string]string{}
+	for _, t := range h.eng.Tools() {
+		b, _ := json.Marshal(t)
+		now[t.Name] = string(b)
+		if h.listed[t.Name] != now[t.Name] {
+			h.server.AddTool(mcpTool(t), h.call)
+		}
+	}
+	var gone []string
+	for name := range h.listed {
+		if _, ok := now[name]; !ok {
+			gone = append(gone, name)
+		}
+	}
+	if len(gone) > 0 {
+		h.server.RemoveTools(gone...)
+	}
+	h.listed = now
+}
+
+// close stops following the engine's tool changes.
+func (h *mcpHost) close() {
+	if h.unwatch != nil {
+		h.unwatch()
+	}
 }
 
 // mcpTool converts a tool definition; the schemas are passed as raw JSON so they reach the client as

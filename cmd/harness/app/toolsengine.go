@@ -83,6 +83,19 @@ func (e *toolsEngine) Instructions() string {
 	return strings.Join(slices.DeleteFunc(parts, func(s string) bool { return s == "" }), "\n\n")
 }
 
+// WatchTools calls fn (asynchronously, in order) after each tools/change event of the kernel, until
+// stop is called.
+func (e *toolsEngine) WatchTools(fn func()) (stop func()) {
+	d, err := tools.Change.On(e.root, func(context.Context, struct{}) error {
+		fn()
+		return nil
+	}, kernel.Async())
+	if err != nil {
+		return func() {}
+	}
+	return func() { _ = d() }
+}
+
 func (e *toolsEngine) OpenSession(id string) session {
 	return &toolsSession{eng: e, s: tools.NewSession(id)}
 }

@@ -1,0 +1,401 @@
+package app
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+	"go.uber.org/zap/zaptest"
+
+	"github.com/cordon-dev/cordon/kernel/loader"
+	"github.com/cordon-dev/cordon/plugins/sandbox"
+	"github.com/cordon-dev/cordon/plugins/sandbox/sandboxpolicy"
+	"github.com/cordon-dev/cordon/plugins/tools"
+	"github.com/cordon-dev/cordon/plugins/userapproval"
+)
+
+// The model-facing texts of an escalation's outcomes (spec/sandbox.md 3.4).
+const (
+	escRejected    = `Error: the user rejected escalating this operation to "danger-full-access"`
+	escCancelled   = `Error: approval for escalating to "danger-full-access" was cancelled`
+	escUnavailable = `Error: sandbox escalation to "danger-full-access" requires approval, but no approval channel is available`
+)
+
+// sandboxedHost composes the embedded sandboxed profile with the workspace ws.
+func sandboxedHost(t *testing.T, ws string) (*host, *toolsEngine) {
+	t.Helper()
+	h, err := compose(context.Background(), defaultOptions(), &flags{profile: "sandboxed", workdir: ws}, zaptest.NewLogger(t))
+	require.NoError(t, err)
+	eng, err := newToolsEngine(h.k)
+	require.NoError(t, err)
+	return h, eng
+}
+
+// outsideWorkspace returns a directory outside every writable root of workspace-write (under $HOME).
+func outsideWorkspace(t *testing.T) string {
+	t.Helper()
+	home, err := os.UserHomeDir()
+	require.NoError(t, err)
+	dir, err := os.MkdirTemp(home, ".cordon-app-outside-")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	dir, err = filepath.EvalSymlinks(dir)
+	require.NoError(t, err)
+	if rel, err := filepath.Rel(os.TempDir(), dir); err == nil && filepath.IsLocal(rel) {
+		t.Skip("$HOME lies under the temp directory")
+	}
+	return dir
+}
+
+// rawClient is a hand-written MCP client over pipes to one served connection, so a test can answer
+// (or not answer) the server's requests however it likes, and disconnect at any point.
+type rawClient struct {
+	t    *testing.T
+	in   *io.PipeWriter // client -> server
+	out  *io.PipeReader // server -> client
+	r    *bufio.Reader
+	done chan error // serveConn's result
+	mh   *mcpHost
+}
+
+func connectRaw(t *testing.T, eng engine, capabilities string) *rawClient {
+	t.Helper()
+	c2sR, c2sW := io.Pipe()
+	s2cR, s2cW := io.Pipe()
+	mh := newMCPHost(eng, "test", nil)
+	sp := newSplicer(s2cW)
+	tr := &mcp.IOTransport{Reader: c2sR, Writer: nopWriteCloser{sp}}
+	c := &rawClient{t: t, in: c2sW, out: s2cR, r: bufio.NewReader(s2cR), done: make(chan error, 1), mh: mh}
+	go func() {
+		c.done <- mh.serveConn(context.Background(), tr, sp)
+		_ = s2cW.Close()
+	}()
+	c.send(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":` +
+		capabilities + `,"clientInfo":{"name":"raw","version":"0"}}}`)
+	msg := c.recv()
+	require.Equal(t, "init", msg["id"], msg)
+	c.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	return c
+}
+
+func (c *rawClient) send(line string) {
+	c.t.Helper()
+	_, err := io.WriteString(c.in, line+"\n")
+	require.NoError(c.t, err)
+}
+
+// recv reads the next message from the server (10 s at most).
+func (c *rawClient) recv() map[string]any {
+	c.t.Helper()
+	type read struct {
+		line string
+		err  error
+	}
+	ch := make(chan read, 1)
+	go func() {
+		line, err := c.r.ReadString('\n')
+		ch <- read{line, err}
+	}()
+	select {
+	case r := <-ch:
+		require.NoError(c.t, r.err)
+		var msg map[string]any
+		require.NoError(c.t, json.Unmarshal([]byte(r.line), &msg), r.line)
+		return msg
+	case <-time.After(10 * time.Second):
+		c.t.Fatal("no message from the server within 10s")
+		return nil
+	}
+}
+
+// call sends a tools/call with the given id.
+func (c *rawClient) call(id int, tool string, args map[string]any) {
+	c.t.Helper()
+	b, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": "tools/call",
+		"params": map[string]any{"name": tool, "arguments": args}})
+	require.NoError(c.t, err)
+	c.send(string(b))
+}
+
+// resultText returns the text of a tools/call response.
+func resultText(t *testing.T, msg map[string]any) string {
+	t.Helper()
+	res, ok := msg["result"].(map[string]any)
+	require.True(t, ok, "a result: %v", msg)
+	var parts []string
+	for _, b := range res["content"].([]any) {
+		if m := b.(map[string]any); m["type"] == "text" {
+			parts = append(parts, m["text"].(string))
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// disconnect closes both directions and waits for serveConn to return.
+func (c *rawClient) disconnect() {
+	c.t.Helper()
+	_ = c.in.Close()
+	_ = c.out.Close()
+	select {
+	case <-c.done:
+	case <-time.After(10 * time.Second):
+		c.t.Fatal("serveConn did not return within 10s of the disconnect")
+	}
+}
+
+// escalation is the write of a file outside the workspace with an escalation request.
+func escalation(target string) map[string]any {
+	return map[string]any{"file_path": target, "content": "x\n",
+		"sandbox_permissions": "danger-full-access", "justification": "The user asked for it."}
+}
+
+// The answers a client may give to the approval elicitation of an escalation, each mapped to its
+// outcome text; nothing is written unless the user allowed it.
+func TestServeEscalationElicitationAnswers(t *testing.T) {
+	ws, out := t.TempDir(), outsideWorkspace(t)
+	h, eng := sandboxedHost(t, ws)
+	defer h.close()
+	for i, tc := range []struct {
+		name, answer, text string
+	}{
+		{"allow once", `{"action":"accept","content":{"decision":"allow-once"}}`, ""},
+		{"reject in the form", `{"action":"accept","content":{"decision":"reject"}}`, escRejected},
+		{"decline", `{"action":"decline"}`, escRejected},
+		{"cancel", `{"action":"cancel"}`, escCancelled},
+		{"accept without content", `{"action":"accept"}`, escRejected},
+		{"a value outside the enum", `{"action":"accept","content":{"decision":"allow-always"}}`, escUnavailable},
+		{"a decision of the wrong type", `{"action":"accept","content":{"decision":1}}`, escUnavailable},
+		{"an unknown action", `{"action":"maybe"}`, escCancelled},
+		{"an error answer", "", escUnavailable},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := connectRaw(t, eng, `{"elicitation":{}}`)
+			defer c.disconnect()
+			target := filepath.Join(out, fmt.Sprintf("t%d.txt", i))
+			c.call(2, "write", escalation(target))
+			ask := c.recv()
+			require.Equal(t, "elicitation/create", ask["method"], ask)
+			params := ask["params"].(map[string]any)
+			assert.Equal(t, `Allow the "write" tool call? escalate sandbox to danger-full-access: The user asked for it.`, params["message"])
+			id, err := json.Marshal(ask["id"])
+			require.NoError(t, err)
+			if tc.answer == "" {
+				c.send(`{"jsonrpc":"2.0","id":` + string(id) + `,"error":{"code":-32603,"message":"the client broke"}}`)
+			} else {
+				c.send(`{"jsonrpc":"2.0","id":` + string(id) + `,"result":` + tc.answer + `}`)
+			}
+			res := c.recv()
+			assert.Equal(t, float64(2), res["id"])
+			if tc.text == "" {
+				assert.Equal(t, "<path>"+target+"</path>\n<type>file</type>\n<content>\nCreated file\n</content>", resultText(t, res))
+				assert.FileExists(t, target)
+				return
+			}
+			assert.Equal(t, tc.text, resultText(t, res))
+			assert.NoFileExists(t, target)
+		})
+	}
+}
+
+// A client that did not declare elicitation is never asked: the escalation is unavailable.
+func TestServeEscalationWithoutElicitation(t *testing.T) {
+	ws, out := t.TempDir(), outsideWorkspace(t)
+	h, eng := sandboxedHost(t, ws)
+	defer h.close()
+	for _, caps := range []string{`{}`, `{"elicitation":{"url":{}}}`} {
+		c := connectRaw(t, eng, caps)
+		target := filepath.Join(out, "x.txt")
+		c.call(2, "write", escalation(target))
+		res := c.recv()
+		assert.Equal(t, escUnavailable, resultText(t, res), caps)
+		assert.NoFileExists(t, target)
+		c.disconnect()
+	}
+}
+
+// sessionOf returns the agent session of the host's only connection.
+func (c *rawClient) sessionOf() *tools.Session {
+	c.t.Helper()
+	c.mh.mu.Lock()
+	defer c.mh.mu.Unlock()
+	require.Len(c.t, c.mh.sessions, 1)
+	for _, s := range c.mh.sessions {
+		return s.(*toolsSession).s
+	}
+	return nil
+}
+
+// A client that goes away while the server waits for its approval answer: the call ends, the
+// connection's session ends with the state the policies held for it, and no goroutine is left.
+func TestServeDisconnectMidElicitation(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	ws, out := t.TempDir(), outsideWorkspace(t)
+	h, eng := sandboxedHost(t, ws)
+	defer h.close()
+	sp := sandbox.PolicyService.Must(h.k.Root()).(*sandboxpolicy.Service)
+	ua, _ := tools.Approval.Must(h.k.Root()).(*userapproval.Service)
+	require.NotNil(t, ua)
+
+	c := connectRaw(t, eng, `{"elicitation":{}}`)
+	c.call(2, "read", map[string]any{"file_path": filepath.Join(ws, "missing.txt")}) // opens the session
+	c.recv()
+	s := c.sessionOf()
+	require.NoError(t, sp.SetMode(s, "read-only"))
+	require.NoError(t, ua.SetPolicy(s, userapproval.PolicyAsk))
+	c.call(3, "write", map[string]any{"file_path": filepath.Join(ws, "x.txt"), "content": "x\n",
+		"sandbox_permissions": "workspace-write", "justification": "why"})
+	ask := c.recv()
+	require.Equal(t, "elicitation/create", ask["method"], ask)
+	c.disconnect()
+
+	_, ok := sp.OverrideOf(s)
+	assert.False(t, ok, "the sandbox override is dropped with the session")
+	_, ok = ua.OverrideOf(s)
+	assert.False(t, ok, "the approval policy override is dropped with the session")
+	c.mh.mu.Lock()
+	assert.Empty(t, c.mh.sessions)
+	assert.Empty(t, c.mh.splicers)
+	c.mh.mu.Unlock()
+	assert.NoFileExists(t, filepath.Join(ws, "x.txt"))
+	assert.NoFileExists(t, filepath.Join(out, "x.txt"))
+}
+
+// A client that cancels (notifications/cancelled) a call waiting for its approval answer: the
+// pending elicitation is cancelled too, nothing is written, and the connection stays usable.
+func TestServeCancelPendingCall(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	ws, out := t.TempDir(), outsideWorkspace(t)
+	h, eng := sandboxedHost(t, ws)
+	defer h.close()
+	c := connectRaw(t, eng, `{"elicitation":{}}`)
+	target := filepath.Join(out, "x.txt")
+	c.call(2, "write", escalation(target))
+	ask := c.recv()
+	require.Equal(t, "elicitation/create", ask["method"], ask)
+	c.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2,"reason":"user stopped"}}`)
+	c.call(9, "read", map[string]any{"file_path": filepath.Join(ws, "missing.txt")})
+	// The server cancels its own request; whether it answers the cancelled call is the SDK's choice.
+	for {
+		msg := c.recv()
+		if msg["method"] == "notifications/cancelled" {
+			params := msg["params"].(map[string]any)
+			assert.Equal(t, ask["id"], params["requestId"])
+			continue
+		}
+		if msg["id"] == float64(2) {
+			assert.Equal(t, escCancelled, resultText(t, msg))
+			continue
+		}
+		// The next call is answered: the connection is usable.
+		require.Equal(t, float64(9), msg["id"], msg)
+		break
+	}
+	assert.NoFileExists(t, target)
+	c.disconnect()
+}
+
+// Many calls at once on one connection (run with -race): every one is answered with its own result.
+func TestServeConcurrentCallsOnOneConnection(t *testing.T) {
+	ws := t.TempDir()
+	h, eng := sandboxedHost(t, ws)
+	defer h.close()
+	const n = 24
+	for i := range n {
+		require.NoError(t, os.WriteFile(filepath.Join(ws, fmt.Sprintf("f%d.txt", i)), []byte(fmt.Sprintf("line %d\n", i)), 0o644))
+	}
+	ct, st := mcp.NewInMemoryTransports()
+	mh := newMCPHost(eng, "test", &ws)
+	done := make(chan error, 1)
+	go func() { done <- mh.serveConn(context.Background(), st, nil) }()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, nil).Connect(context.Background(), ct, nil)
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			name := fmt.Sprintf("f%d.txt", i)
+			ctx := context.Background()
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "read", Arguments: map[string]any{"file_path": name}})
+			if !assert.NoError(t, err) || !assert.False(t, res.IsError) {
+				return
+			}
+			res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "edit", Arguments: map[string]any{"file_path": name,
+				"old_string": fmt.Sprintf("line %d", i), "new_string": fmt.Sprintf("LINE %d", i)}})
+			if assert.NoError(t, err) {
+				assert.False(t, res.IsError, "%s: %v", name, res.Content)
+			}
+			_, err = cs.ListTools(ctx, nil)
+			assert.NoError(t, err)
+		})
+	}
+	wg.Wait()
+	for i := range n {
+		b, err := os.ReadFile(filepath.Join(ws, fmt.Sprintf("f%d.txt", i)))
+		require.NoError(t, err)
+		assert.Equal(t, fmt.Sprintf("LINE %d\n", i), string(b))
+	}
+	require.NoError(t, cs.Close())
+	require.NoError(t, <-done)
+}
+
+// When the attachment store goes away (its plugin disposed by a reconcile), read_image leaves the
+// served tool list: tools/list no longer offers it and the client is told the list changed (the
+// server advertises tools.listChanged). Before the fix the list was fixed when serve started.
+func TestServeToolListFollowsTheStore(t *testing.T) {
+	ws := t.TempDir()
+	h, err := compose(context.Background(), defaultOptions(), &flags{workdir: ws}, zaptest.NewLogger(t))
+	require.NoError(t, err)
+	defer h.close()
+	eng, err := newToolsEngine(h.k)
+	require.NoError(t, err)
+
+	ct, st := mcp.NewInMemoryTransports()
+	mh := newMCPHost(eng, "test", &ws)
+	done := make(chan error, 1)
+	go func() { done <- mh.serveConn(context.Background(), st, nil) }()
+	changed := make(chan struct{}, 8)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, &mcp.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
+	}).Connect(context.Background(), ct, nil)
+	require.NoError(t, err)
+	names := func() []string {
+		res, err := cs.ListTools(context.Background(), nil)
+		require.NoError(t, err)
+		var out []string
+		for _, tool := range res.Tools {
+			out = append(out, tool.Name)
+		}
+		return out
+	}
+	assert.ElementsMatch(t, []string{"read", "write", "edit", "read_image"}, names())
+
+	var kept []loader.Entry
+	for _, e := range h.ld.Entries() {
+		if e.Name != "attachment-local" {
+			kept = append(kept, e)
+		}
+	}
+	require.NoError(t, h.ld.Apply(context.Background(), kept))
+	select {
+	case <-changed:
+	case <-time.After(5 * time.Second):
+		t.Error("no notifications/tools/list_changed after read_image went away")
+	}
+	assert.ElementsMatch(t, []string{"read", "write", "edit"}, names())
+	_, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "read_image", Arguments: map[string]any{"file_path": "x.png"}})
+	assert.ErrorContains(t, err, `unknown tool "read_image"`, "the SDK answers a call of an unlisted tool")
+
+	require.NoError(t, cs.Close())
+	require.NoError(t, <-done)
+}
