@@ -7,7 +7,8 @@ import (
 )
 
 // fakeEngine records calls and answers with canned outcomes: tool "echo" succeeds with its args as the
-// value, tool "fail" fails with a coded error, anything else is unknown.
+// value, tool "fail" fails with a coded error,
+// tool "empty" renders an empty text block, anything else is unknown.
 type fakeEngine struct {
 	mu       sync.Mutex
 	opened   []string
@@ -79,6 +80,8 @@ func (f *fakeEngine) Call(_ context.Context, sess session, tool string, args jso
 	case "echo":
 		return outcome{Content: []block{{Type: "text", Text: "a"}, {Type: "image", MediaType: "image/png", Data: "AAE="}, {Type: "text", Text: "b"}},
 			Value: args, Meta: json.RawMessage(`{"m":1}`)} // pre-encoded values pass through
+	case "empty": // an empty text block (a plugin tool may render one)
+		return outcome{Content: []block{{Type: "text", Text: ""}, {Type: "text", Text: "x"}}, Value: json.RawMessage(`{}`)}
 	case "fail":
 		text := "Error: boom"
 		return outcome{IsError: true, Content: []block{{Type: "text", Text: text}}, Code: "FS_BOOM", ErrorName: "FsError"}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"unicode/utf8"
 )
 
 // CodeInvalidRequest is the code of the error line that answers a malformed `run` input line.
@@ -35,11 +36,34 @@ type runResponse struct {
 	Tool      *string         `json:"tool"`
 	IsError   bool            `json:"isError"`
 	Text      string          `json:"text"`
-	Content   []block         `json:"content"`
+	Content   []runBlock      `json:"content"`
 	Code      *string         `json:"code"`
 	ErrorName *string         `json:"errorName"`
 	Value     any             `json:"value"`
 	Meta      any             `json:"meta"`
+}
+
+// runBlock is a content block as the protocol spells it: {"type":"text","text"} (the text key even
+// for an empty text) or {"type":"image","mediaType","data"}.
+type runBlock struct {
+	Type      string  `json:"type"`
+	Text      *string `json:"text,omitempty"`
+	MediaType *string `json:"mediaType,omitempty"`
+	Data      *string `json:"data,omitempty"`
+}
+
+func toRunBlocks(bs []block) []runBlock {
+	out := make([]runBlock, len(bs))
+	for i := range bs {
+		b := &bs[i]
+		out[i].Type = b.Type
+		if b.Type == "image" {
+			out[i].MediaType, out[i].Data = &b.MediaType, &b.Data
+			continue
+		}
+		out[i].Text = &b.Text
+	}
+	return out
 }
 
 // requestError is a malformed input line; its message is what the error line says.
@@ -55,7 +79,7 @@ func parseRunLine(line []byte) (runRequest, error) {
 	if err := json.Unmarshal(line, &fields); err != nil || fields == nil {
 		return req, &requestError{"invalid request: expected one JSON object per line"}
 	}
-	req.ID = fields["id"]
+	req.ID = validUTF8(fields["id"])
 	tool, ok := fields["tool"]
 	if !ok || json.Unmarshal(tool, &req.Tool) != nil || req.Tool == "" {
 		return req, &requestError{`invalid request: "tool" must be a non-empty string`}
@@ -206,17 +230,14 @@ func invalidLine(req runRequest, err error) runResponse {
 	}
 	return runResponse{
 		ID: nullIfEmpty(req.ID), Tool: tool, IsError: true, Text: text,
-		Content: []block{{Type: "text", Text: text}}, Code: &code, ErrorName: &name,
+		Content: []runBlock{{Type: "text", Text: &text}}, Code: &code, ErrorName: &name,
 	}
 }
 
 func toRunResponse(id json.RawMessage, tool string, o outcome) runResponse {
 	resp := runResponse{
-		ID: nullIfEmpty(id), Tool: &tool, IsError: o.IsError, Text: o.text(), Content: o.Content,
+		ID: nullIfEmpty(id), Tool: &tool, IsError: o.IsError, Text: o.text(), Content: toRunBlocks(o.Content),
 		Value: o.Value, Meta: o.Meta,
-	}
-	if resp.Content == nil {
-		resp.Content = []block{}
 	}
 	if o.Code != "" {
 		resp.Code = &o.Code
@@ -225,6 +246,28 @@ func toRunResponse(id json.RawMessage, tool string, o outcome) runResponse {
 		resp.ErrorName = &o.ErrorName
 	}
 	return resp
+}
+
+// validUTF8 returns the JSON value raw re-encoded with U+FFFD in place of invalid UTF-8 when it has
+// any (encoding/json accepts such bytes in strings, but an output line must be UTF-8), otherwise raw
+// itself. Numbers keep their spelling.
+func validUTF8(raw json.RawMessage) json.RawMessage {
+	if utf8.Valid(raw) {
+		return raw
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return nil
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(v) != nil {
+		return nil
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }
 
 func nullIfEmpty(raw json.RawMessage) json.RawMessage {

@@ -1,0 +1,46 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Every output line is valid UTF-8 JSON (RFC 8259), whatever bytes the input line carried: an id
+// with invalid UTF-8 is echoed with U+FFFD in place of the bad bytes (as the rest of the line is
+// decoded), never byte for byte. Before the fix the raw id went out as it came in.
+func TestRunOutputIsValidUTF8(t *testing.T) {
+	lines := []string{
+		"{\"id\":\"\xff\xfe\",\"tool\":\"echo\"}",
+		"{\"id\":{\"k\xc3\":[\"\xed\xa0\x80\",1.50,1e400]},\"tool\":\"nope\"}",
+		"{\"id\":\"\xff\",\"tool\":\"\"}",
+		"\x00\x01\xff\xfe garbage \x1b[31m",
+		"{\"id\":12345678901234567890123,\"tool\":\"n\xffpe\"}",
+	}
+	var out bytes.Buffer
+	require.NoError(t, newRunner(newFakeEngine(), nil).serve(context.Background(), strings.NewReader(strings.Join(lines, "\n")+"\n"), &out))
+	got := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	require.Len(t, got, len(lines), "one output line per input line")
+	for i, line := range got {
+		assert.True(t, utf8.ValidString(line), "line %d is not UTF-8: %q", i, line)
+		assert.True(t, json.Valid([]byte(line)), "line %d is not JSON: %q", i, line)
+	}
+	assert.True(t, strings.HasPrefix(got[0], `{"id":"\ufffd\ufffd","tool":"echo","isError":false`) ||
+		strings.HasPrefix(got[0], "{\"id\":\"\uFFFD\uFFFD\",\"tool\":\"echo\",\"isError\":false"), got[0])
+	assert.Contains(t, got[1], `"id":{"k`+"\uFFFD"+`":["`+"\uFFFD\uFFFD\uFFFD"+`",1.50,1e400]}`, "numbers keep their spelling")
+	assert.Contains(t, got[2], `"id":"`+"\uFFFD"+`"`)
+	assert.Contains(t, got[4], `"id":12345678901234567890123,`, "a valid id is echoed as it came")
+}
+
+// A text block is {"type":"text","text"} even when its text is empty: the key is never dropped.
+func TestRunEmptyTextBlockKeepsItsText(t *testing.T) {
+	var out bytes.Buffer
+	require.NoError(t, newRunner(newFakeEngine(), nil).serve(context.Background(), strings.NewReader(`{"id":1,"tool":"empty"}`+"\n"), &out))
+	assert.Equal(t, `{"id":1,"tool":"empty","isError":false,"text":"\nx","content":[{"type":"text","text":""},{"type":"text","text":"x"}],"code":null,"errorName":null,"value":{},"meta":null}`+"\n", out.String())
+}
