@@ -46,6 +46,10 @@ func cmdRun(ctx context.Context, e *env) error {
 	if ctx.Err() != nil {
 		return nil
 	}
+	if errors.Is(err, syscall.EPIPE) || errors.Is(err, io.ErrClosedPipe) || errors.Is(err, os.ErrClosed) {
+		e.log.Info("stdout closed: the reader went away", zap.Error(err))
+		return nil
+	}
 	return err
 }
 

@@ -19,12 +19,16 @@ const gcPercent = 400
 
 // Main runs the harness command line (args without the program name) and returns the exit status:
 // 0 on success, 1 when the command fails (a bad composition included), 2 on a usage error. SIGINT and
-// SIGTERM end serve and run cleanly. Main owns the process: it also sets the GC target (GOGC=400
-// unless GOGC is set). Embedders that share their process use MainContext.
+// SIGTERM end serve and run cleanly, and so does a closed stdout (SIGPIPE is ignored). Main owns the
+// process: it also sets the GC target (GOGC=400 unless GOGC is set). Embedders that share their process use MainContext.
 func Main(args []string, opts ...Option) int {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(gcPercent)
 	}
+	// A reader of stdout that goes away must end serve and run through their shutdown (sessions
+	// ended, plugins disposed, async listeners drained), not kill the process: with SIGPIPE ignored a
+	// write to the closed pipe fails with EPIPE instead.
+	signal.Ignore(syscall.SIGPIPE)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return MainContext(ctx, args, opts...)
