@@ -205,10 +205,31 @@ async function sandboxedFlow(c, bin) {
     c.eq("sandboxed: escalated write on disk", existsSync(target) ? readFileSync(target, "utf8") : null, "x\n");
     c.eq("sandboxed: one question asked", asked.length, 1);
     c.ok("sandboxed: the question carries the reason", (asked[0] ?? "").includes("escalate sandbox to danger-full-access: The user asked for this file."), asked[0]);
+    c.ok("sandboxed: instructions end with the standing policies",
+      (client.getInstructions() ?? "").endsWith(`\n\nCurrent TOH file policy: workspace-write. Any available operation enforced by the TOH file sandbox may modify files under the session workspace: ${JSON.stringify(ws)}. Some platform temporary areas may also be writable.\n\nApproval policy: ask. Operations that require approval may ask through the configured answerers; without an available answerer, the request fails closed.`),
+      JSON.stringify(client.getInstructions()));
   } finally {
     await client.close();
-    rmSync(outside, { recursive: true, force: true });
   }
+  // A user who declines is a rejection; a client without elicitation cannot be asked at all.
+  const escalate = { file_path: join(outside, "refused.txt"), content: "x\n",
+    sandbox_permissions: "danger-full-access", justification: "The user asked for this file." };
+  for (const [label, options, want] of [
+    ["declined", { onElicit: () => ({ action: "decline" }) }, 'Error: the user rejected escalating this operation to "danger-full-access"'],
+    ["cancelled", { onElicit: () => ({ action: "cancel" }) }, 'Error: approval for escalating to "danger-full-access" was cancelled'],
+    ["no elicitation", {}, 'Error: sandbox escalation to "danger-full-access" requires approval, but no approval channel is available'],
+  ]) {
+    const { client: other } = await connect(bin, ["serve", "--profile", "sandboxed", "--cwd", ws], options);
+    try {
+      const r = await other.callTool({ name: "write", arguments: escalate });
+      c.eq(`sandboxed: escalation ${label}`, textOf(r), want);
+      c.ok(`sandboxed: nothing written when ${label}`, !existsSync(escalate.file_path));
+    } finally {
+      await other.close();
+    }
+  }
+  rmSync(outside, { recursive: true, force: true });
+  rmSync(ws, { recursive: true, force: true });
 }
 
 const c = new Checker();

@@ -21,8 +21,10 @@ if [ "$major" -lt 18 ]; then
 fi
 # harness serve's default composition keeps its attachment store under the state directory.
 export XDG_STATE_HOME="$(mktemp -d)"
+bindir="$(mktemp -d)"
+trap 'rm -rf "$XDG_STATE_HOME" "$bindir"' EXIT
 (cd "$here" && npm ci --no-audit --no-fund --loglevel=error)
-bin="$(mktemp -d)/harness"
+bin="$bindir/harness"
 (cd "$root" && go build -o "$bin" ./cmd/harness)
 case "${1:-flow}" in
   flow) HARNESS="$bin" node "$here/flow.mjs" ;;
