@@ -5,11 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
+	"unicode/utf8"
 )
 
 // FuzzRunLine feeds one arbitrary input line to the run protocol: the runner never fails or
 // panics, answers with exactly one JSON line carrying every output field, marks a line that
-// parseRunLine refuses as INVALID_REQUEST, and echoes the id of any line that is a JSON object.
+// parseRunLine refuses as INVALID_REQUEST, and echoes the id of any line that is a JSON object (as
+// valid UTF-8).
 func FuzzRunLine(f *testing.F) {
 	for _, seed := range []string{
 		`{"id":1,"tool":"echo","args":{"x":"y"}}`,
@@ -46,6 +48,9 @@ func FuzzRunLine(f *testing.F) {
 		req, perr := parseRunLine(line)
 		if perr != nil && string(resp["code"]) != `"INVALID_REQUEST"` {
 			t.Fatalf("refused line answered with code %s: %s", resp["code"], got[0])
+		}
+		if !utf8.Valid(resp["id"]) || !utf8.Valid(resp["tool"]) {
+			t.Fatalf("id or tool echoed with invalid UTF-8: %q", got[0])
 		}
 		if len(req.ID) > 0 && !jsonEqual(req.ID, resp["id"]) {
 			t.Fatalf("id %s echoed as %s", req.ID, resp["id"])
