@@ -9,8 +9,10 @@
 //	harness plugins print the catalog, one module per line with the services it waits for
 //	harness config  compose and print the plugin tree with each entry's state
 //
-// Without --config the embedded profile (default "default": fs-local with cwd = --cwd or the working
-// directory, fs-observation-policy, tools, tool-fs) is composed. Every enabled entry must become
+// Without --config an embedded profile is composed: "default" (fs-local with cwd = --cwd or the
+// working directory, fs-observation-policy, tools, tool-fs, attachment-local, model-catalog) or
+// "sandboxed" (sandbox-policy in workspace-write with the workspace = that directory, fs-sandbox in
+// place of fs-local, and user-approval). Every enabled entry must become
 // active (the boot audit): an unknown plugin, an unknown config key, a bad value or a missing
 // dependency fails at start with a message naming the entry, and exit status 1. Usage errors exit
 // with 2. Logs go to stderr (zap, console encoding); stdout carries only the protocol or the
@@ -22,7 +24,9 @@
 // call and ended (Runtime.EndSession) when the connection closes; with --cwd the session header's
 // cwd is set to it, otherwise the provider's default applies. tools/list sends each visible tool's
 // parameter schema byte for byte (and its output schema), with annotations readOnlyHint /
-// destructiveHint (the SDK lists tools sorted by name); the guidance of the visible tools is the
+// destructiveHint (the SDK lists tools sorted by name), and follows the runtime's tools/change events
+// (a tool that goes away leaves the list, with notifications/tools/list_changed); the guidance of the
+// visible tools, then a composed sandbox-policy's and user-approval's standing statements, is the
 // server instructions. tools/call returns
 // the content blocks (text, image), isError, structuredContent = the canonical value on success, and
 // _meta.error = {name, code} on a failure that carries a code. Approval prompts go to the client
@@ -50,7 +54,9 @@
 // is the canonical value on success or null; meta the presentation meta or null. A malformed line
 // (not a JSON object, no tool, a bad session, cwd or model) is answered with isError, code
 // "INVALID_REQUEST", errorName "RequestError", and the run goes on. Every session ends at EOF.
-// Approval prompts are answered by --approve (none: unavailable).
+// Approval prompts are answered by --approve (none: unavailable). An id with invalid UTF-8 is echoed
+// with U+FFFD in its place, so every output line is UTF-8. A closed stdout (EPIPE) ends the run
+// cleanly.
 //
 // # Custom hosts
 //
