@@ -166,7 +166,7 @@ func (h *mcpHost) endSession(ss *mcp.ServerSession) {
 // call is the tools/call handler: every outcome, failure included, is a CallToolResult.
 func (h *mcpHost) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	args := req.Params.Arguments
-	if len(args) == 0 {
+	if len(args) == 0 || string(args) == "null" { // no arguments, as `run` reads "args": null
 		args = json.RawMessage("{}")
 	}
 	sess := h.sessionFor(req.Session)

@@ -399,3 +399,20 @@ func TestServeToolListFollowsTheStore(t *testing.T) {
 	require.NoError(t, cs.Close())
 	require.NoError(t, <-done)
 }
+
+// tools/call with "arguments": null is a call with no arguments, as in `run` ("args": null): the
+// tool's own argument checks answer, not a refusal of the null.
+func TestServeNullArguments(t *testing.T) {
+	ws := t.TempDir()
+	h, eng := sandboxedHost(t, ws)
+	defer h.close()
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "a.txt"), []byte("a\n"), 0o644))
+	c := connectRaw(t, eng, `{}`)
+	defer c.disconnect()
+	for i, args := range []string{`null`, `{}`} {
+		c.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"read","arguments":%s}}`, i+2, args))
+		assert.Equal(t, `Error: invalid arguments: missing required property "file_path"`, resultText(t, c.recv()), args)
+	}
+	c.send(`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"read"}}`)
+	assert.Equal(t, `Error: invalid arguments: missing required property "file_path"`, resultText(t, c.recv()))
+}
