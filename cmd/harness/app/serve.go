@@ -24,6 +24,7 @@ type mcpHost struct {
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]session
 	splicers map[*mcp.ServerSession]*splicer
+	calls    map[*mcp.ServerSession]*liveCalls
 
 	toolsMu sync.Mutex
 	listed  map[string]string // served tool name -> its definition as JSON
@@ -43,7 +44,7 @@ type toolWatcher interface {
 func newMCPHost(eng engine, version string, cwd *string) *mcpHost {
 	eng = withoutMeta(eng)
 	h := &mcpHost{eng: eng, cwd: cwd, sessions: map[*mcp.ServerSession]session{},
-		splicers: map[*mcp.ServerSession]*splicer{}}
+		splicers: map[*mcp.ServerSession]*splicer{}, calls: map[*mcp.ServerSession]*liveCalls{}}
 	h.server = mcp.NewServer(&mcp.Implementation{Name: "cordon", Title: "Cordon harness", Version: version},
 		&mcp.ServerOptions{
 			Instructions:              eng.Instructions(),
@@ -125,12 +126,60 @@ func (h *mcpHost) serveConn(ctx context.Context, t mcp.Transport, sp *splicer) e
 	select {
 	case err = <-done:
 	case <-ctx.Done():
+		// The SDK's Close waits for the calls in flight, and a call may be waiting for the client
+		// (an approval elicitation the user never answers): cancel them first.
+		h.cancelCalls(ss)
 		_ = ss.Close()
 		<-done
 		err = ctx.Err()
 	}
 	h.endSession(ss)
 	return err
+}
+
+// liveCalls are the cancel functions of a connection's calls in flight.
+type liveCalls struct {
+	seq     uint64
+	cancel  map[uint64]context.CancelFunc
+	closing bool // the connection is ending: calls are cancelled as they start
+}
+
+// track registers a call's cancel function under its connection and returns its untrack.
+func (h *mcpHost) track(ss *mcp.ServerSession, cancel context.CancelFunc) (untrack func()) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	lc := h.calls[ss]
+	if lc == nil {
+		lc = &liveCalls{cancel: map[uint64]context.CancelFunc{}}
+		h.calls[ss] = lc
+	}
+	if lc.closing {
+		cancel()
+		return func() {}
+	}
+	lc.seq++
+	id := lc.seq
+	lc.cancel[id] = cancel
+	return func() {
+		h.mu.Lock()
+		delete(lc.cancel, id)
+		h.mu.Unlock()
+	}
+}
+
+// cancelCalls cancels the connection's calls in flight, and any that starts from now on.
+func (h *mcpHost) cancelCalls(ss *mcp.ServerSession) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	lc := h.calls[ss]
+	if lc == nil {
+		lc = &liveCalls{cancel: map[uint64]context.CancelFunc{}}
+		h.calls[ss] = lc
+	}
+	lc.closing = true
+	for _, cancel := range lc.cancel {
+		cancel()
+	}
 }
 
 // sessionFor returns the agent session of a connection, opening it on the connection's first call.
@@ -157,6 +206,7 @@ func (h *mcpHost) endSession(ss *mcp.ServerSession) {
 	s, ok := h.sessions[ss]
 	delete(h.sessions, ss)
 	delete(h.splicers, ss)
+	delete(h.calls, ss)
 	h.mu.Unlock()
 	if ok {
 		s.End()
@@ -170,6 +220,9 @@ func (h *mcpHost) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Call
 		args = json.RawMessage("{}")
 	}
 	sess := h.sessionFor(req.Session)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer h.track(req.Session, cancel)()
 	o := h.eng.Call(withElicitor(ctx, req.Session), sess, req.Params.Name, args)
 	return toCallToolResult(o), nil
 }

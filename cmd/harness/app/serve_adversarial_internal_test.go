@@ -267,6 +267,7 @@ func TestServeDisconnectMidElicitation(t *testing.T) {
 	c.mh.mu.Lock()
 	assert.Empty(t, c.mh.sessions)
 	assert.Empty(t, c.mh.splicers)
+	assert.Empty(t, c.mh.calls)
 	c.mh.mu.Unlock()
 	assert.NoFileExists(t, filepath.Join(ws, "x.txt"))
 	assert.NoFileExists(t, filepath.Join(out, "x.txt"))
@@ -415,4 +416,39 @@ func TestServeNullArguments(t *testing.T) {
 	}
 	c.send(`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"read"}}`)
 	assert.Equal(t, `Error: invalid arguments: missing required property "file_path"`, resultText(t, c.recv()))
+}
+
+// Ending serve (SIGTERM cancels its context) while a call waits for the client's approval answer:
+// the wait is cancelled and serveConn returns; nothing is written. Before the fix serve hung until
+// the client answered: the SDK's Close waits for the calls in flight.
+func TestServeEndsDuringElicitation(t *testing.T) {
+	ws, out := t.TempDir(), outsideWorkspace(t)
+	h, eng := sandboxedHost(t, ws)
+	defer h.close()
+	c2sR, c2sW := io.Pipe()
+	s2cR, s2cW := io.Pipe()
+	defer c2sW.Close()
+	defer s2cR.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	mh := newMCPHost(eng, "test", nil)
+	sp := newSplicer(s2cW)
+	done := make(chan error, 1)
+	go func() { done <- mh.serveConn(ctx, &mcp.IOTransport{Reader: c2sR, Writer: nopWriteCloser{sp}}, sp) }()
+	c := &rawClient{t: t, in: c2sW, out: s2cR, r: bufio.NewReader(s2cR), mh: mh}
+	c.send(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"elicitation":{}},"clientInfo":{"name":"raw","version":"0"}}}`)
+	c.recv()
+	c.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	target := filepath.Join(out, "x.txt")
+	c.call(2, "write", escalation(target))
+	require.Equal(t, "elicitation/create", c.recv()["method"])
+	go func() { _, _ = io.Copy(io.Discard, s2cR) }() // keep reading whatever the server still writes
+	cancel()
+	select {
+	case err := <-done:
+		assert.ErrorIs(t, err, context.Canceled)
+	case <-time.After(10 * time.Second):
+		t.Fatal("serveConn did not return within 10s of its context ending during an elicitation")
+	}
+	assert.NoFileExists(t, target)
 }
