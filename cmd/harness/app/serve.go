@@ -52,10 +52,10 @@ func newMCPHost(eng engine, version string, cwd *string) *mcpHost {
 			SupportedProtocolVersions: handshakeVersions,
 		})
 	h.server.AddReceivingMiddleware(h.wireResults)
-	h.syncTools()
-	if w, ok := eng.(toolWatcher); ok {
+	if w, ok := eng.(toolWatcher); ok { // watch first: a change during the first sync is not lost
 		h.unwatch = w.WatchTools(h.syncTools)
 	}
+	h.syncTools()
 	return h
 }
 
