@@ -53,7 +53,8 @@ func cmdRun(ctx context.Context, e *env) error {
 	return err
 }
 
-// cmdTools prints the tool definitions exactly as tools/list sends them.
+// cmdTools prints the tool definitions as tools/list sends them, in registration order (the SDK
+// sorts tools/list by name).
 func cmdTools(ctx context.Context, e *env) error {
 	h, eng, err := composeEngine(ctx, e)
 	if err != nil {
