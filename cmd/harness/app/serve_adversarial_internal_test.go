@@ -452,3 +452,27 @@ func TestServeEndsDuringElicitation(t *testing.T) {
 	}
 	assert.NoFileExists(t, target)
 }
+
+// A client that sends calls and goes away before reading any answer: every call ends, serveConn
+// returns, the session ends, and no goroutine is left behind.
+func TestServeDisconnectMidCalls(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	ws := t.TempDir()
+	h, eng := sandboxedHost(t, ws)
+	defer h.close()
+	var body strings.Builder
+	for i := range 20000 {
+		fmt.Fprintf(&body, "line %d\n", i)
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "big.txt"), []byte(body.String()), 0o644))
+	c := connectRaw(t, eng, `{}`)
+	for i := range 16 {
+		c.call(10+i, "read", map[string]any{"file_path": filepath.Join(ws, "big.txt"), "limit": 20000})
+	}
+	c.call(99, "write", map[string]any{"file_path": filepath.Join(ws, "new.txt"), "content": "n\n"})
+	c.disconnect()
+	c.mh.mu.Lock()
+	assert.Empty(t, c.mh.sessions)
+	assert.Empty(t, c.mh.calls)
+	c.mh.mu.Unlock()
+}
