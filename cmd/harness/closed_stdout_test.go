@@ -61,3 +61,21 @@ func TestClosedStdoutEndsCleanly(t *testing.T) {
 		})
 	}
 }
+
+// `harness tools | head -1` and the like: a printing command whose stdout reader went away ends
+// quietly with status 0, as it did when SIGPIPE killed it, not with a "broken pipe" error.
+func TestClosedStdoutPrintingCommands(t *testing.T) {
+	for _, cmdName := range []string{"tools", "plugins", "config"} {
+		r, w, err := os.Pipe()
+		require.NoError(t, err)
+		require.NoError(t, r.Close())
+		cmd := exec.Command(harnessBin, cmdName, "--cwd", realTemp(t), "--log-level", "error")
+		cmd.Stdout = w
+		stderr := &lockedBuffer{}
+		cmd.Stderr = stderr
+		err = cmd.Run()
+		_ = w.Close()
+		assert.NoError(t, err, "%s: %s", cmdName, stderr.String())
+		assert.Empty(t, stderr.String(), cmdName)
+	}
+}

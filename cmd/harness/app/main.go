@@ -44,6 +44,8 @@ func MainContext(ctx context.Context, args []string, opts ...Option) int {
 	switch {
 	case err == nil:
 		return 0
+	case errors.Is(err, syscall.EPIPE): // the reader of stdout went away (SIGPIPE is ignored): end quietly
+		return 0
 	case errors.Is(err, errUsage):
 		fmt.Fprintf(o.stderr, "%s: %v\n\n", o.name, err)
 		usage(o.stderr, o.name)
