@@ -47,3 +47,30 @@ func readmeRunExample(t *testing.T) (in, out []string) {
 	}
 	return in, out
 }
+
+// readmeBlock returns the first fenced block of the given language after heading in README.md.
+func readmeBlock(t *testing.T, heading, lang string) string {
+	t.Helper()
+	b, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	_, section, ok := strings.Cut(string(b), heading)
+	require.True(t, ok, "README has %q", heading)
+	_, block, ok := strings.Cut(section, "```"+lang+"\n")
+	require.True(t, ok, "a %s block after %q", lang, heading)
+	block, _, ok = strings.Cut(block, "```")
+	require.True(t, ok)
+	return block
+}
+
+// The README's YAML composition composes as printed (with its project directory replaced), and its
+// sandbox denial text is the one the sandboxed profile answers.
+func TestReadmeCompositionAndDenialExamples(t *testing.T) {
+	dir := realTemp(t)
+	cfg := filepath.Join(dir, "cordon.yaml")
+	writeFile(t, cfg, strings.ReplaceAll(readmeBlock(t, "## Composing plugins in YAML", "yaml"), "/home/me/project", dir))
+	out, stderr, code := runHarness(t, "", "config", "--config", cfg)
+	require.Equal(t, 0, code, stderr)
+	assert.Equal(t, 4, strings.Count(out, "# active"), out)
+
+	assert.Equal(t, deniedText+"\n", readmeBlock(t, "## The sandboxed profile", "text"))
+}
