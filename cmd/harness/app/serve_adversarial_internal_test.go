@@ -248,6 +248,15 @@ func TestServeDisconnectMidElicitation(t *testing.T) {
 	ua, _ := tools.Approval.Must(h.k.Root()).(*userapproval.Service)
 	require.NotNil(t, ua)
 
+	var ended []*tools.Session // tools/session-ended is what every policy (observation included) drops state on
+	var endedMu sync.Mutex
+	_, err := tools.SessionEnded.On(h.k.Root(), func(_ context.Context, s *tools.Session) error {
+		endedMu.Lock()
+		ended = append(ended, s)
+		endedMu.Unlock()
+		return nil
+	})
+	require.NoError(t, err)
 	c := connectRaw(t, eng, `{"elicitation":{}}`)
 	c.call(2, "read", map[string]any{"file_path": filepath.Join(ws, "missing.txt")}) // opens the session
 	c.recv()
@@ -260,6 +269,9 @@ func TestServeDisconnectMidElicitation(t *testing.T) {
 	require.Equal(t, "elicitation/create", ask["method"], ask)
 	c.disconnect()
 
+	endedMu.Lock()
+	assert.Equal(t, []*tools.Session{s}, ended, "the connection's session ended once")
+	endedMu.Unlock()
 	_, ok := sp.OverrideOf(s)
 	assert.False(t, ok, "the sandbox override is dropped with the session")
 	_, ok = ua.OverrideOf(s)
