@@ -4,12 +4,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/zap/zaptest"
+
+	"github.com/cordon-dev/cordon/kernel"
+	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
 // Every output line is valid UTF-8 JSON (RFC 8259), whatever bytes the input line carried: an id
@@ -43,4 +48,36 @@ func TestRunEmptyTextBlockKeepsItsText(t *testing.T) {
 	var out bytes.Buffer
 	require.NoError(t, newRunner(newFakeEngine(), nil).serve(context.Background(), strings.NewReader(`{"id":1,"tool":"empty"}`+"\n"), &out))
 	assert.Equal(t, `{"id":1,"tool":"empty","isError":false,"text":"\nx","content":[{"type":"text","text":""},{"type":"text","text":"x"}],"code":null,"errorName":null,"value":{},"meta":null}`+"\n", out.String())
+}
+
+// nanTool registers "nan", a plugin tool (no output schema) whose value JSON cannot encode.
+var nanTool = kernel.Define[struct{}]("test-nan", func(kc *kernel.Context, _ struct{}) error {
+	_, err := tools.Service.Must(kc).Register(kc, tools.Definition{
+		Name: "nan", Description: "Returns NaN.",
+		Execute: func(context.Context, json.RawMessage, *tools.Exec) (any, error) {
+			return map[string]any{"x": math.NaN()}, nil
+		},
+		Render: func(json.RawMessage, any) []tools.Content { return []tools.Content{tools.TextContent("ok")} },
+	})
+	return err
+}, tools.Service.Dep())
+
+// A plugin value JSON has no form for never reaches the output encoder: the runtime refuses it
+// (INVALID_TOOL_OUTPUT), the call gets its error line, and the run goes on (one line per input line).
+func TestRunUnencodableResult(t *testing.T) {
+	o := defaultOptions()
+	o.modules = []kernel.Module{nanTool}
+	o.profiles = map[string][]byte{DefaultProfile: []byte("plugins:\n  - name: tools\n  - name: test-nan\n")}
+	h, err := compose(context.Background(), o, &flags{workdir: t.TempDir()}, zaptest.NewLogger(t))
+	require.NoError(t, err)
+	defer h.close()
+	eng, err := newToolsEngine(h.k)
+	require.NoError(t, err)
+	var out bytes.Buffer
+	in := `{"id":1,"tool":"nan"}` + "\n" + `{"id":2,"tool":"nope"}` + "\n"
+	require.NoError(t, newRunner(eng, nil).serve(context.Background(), strings.NewReader(in), &out))
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	require.Len(t, lines, 2, out.String())
+	assert.Equal(t, `{"id":1,"tool":"nan","isError":true,"text":"Error: tool \"nan\" returned invalid output: value is not lossless JSON","content":[{"type":"text","text":"Error: tool \"nan\" returned invalid output: value is not lossless JSON"}],"code":"INVALID_TOOL_OUTPUT","errorName":"ToolOutputError","value":null,"meta":null}`, lines[0])
+	assert.Contains(t, lines[1], `"id":2,"tool":"nope"`)
 }
