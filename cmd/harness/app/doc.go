@@ -30,7 +30,10 @@
 // server instructions. tools/call returns
 // the content blocks (text, image), isError, structuredContent = the canonical value on success, and
 // _meta.error = {name, code} on a failure that carries a code. Approval prompts go to the client
-// through elicitation when it declares the capability; otherwise they are unavailable. The protocol
+// through elicitation when it declares the capability; otherwise they are unavailable (a decline is a
+// rejection, a cancel or an unknown action a cancellation, an answer off the form's schema
+// unavailable). Calls on one connection run concurrently; ending serve (SIGTERM) cancels the calls
+// in flight, an approval prompt included, and a client that disconnects ends its session. The protocol
 // versions are limited to those with the initialize handshake, so elicitation during a call works.
 // A tools/call result is encoded once, by receiving middleware (wireResult), and on stdio spliced
 // into its JSON-RPC message by the output writer (splicer), so the SDK's re-compaction passes scan a
