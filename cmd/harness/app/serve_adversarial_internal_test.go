@@ -488,3 +488,49 @@ func TestServeDisconnectMidCalls(t *testing.T) {
 	assert.Empty(t, c.mh.calls)
 	c.mh.mu.Unlock()
 }
+
+// Concurrent escalations on one connection: each call asks its own question and gets its own
+// answer; an answer granted to one call never lets another through.
+func TestServeConcurrentEscalations(t *testing.T) {
+	ws, out := t.TempDir(), outsideWorkspace(t)
+	h, eng := sandboxedHost(t, ws)
+	defer h.close()
+	ct, st := mcp.NewInMemoryTransports()
+	mh := newMCPHost(eng, "test", &ws)
+	done := make(chan error, 1)
+	go func() { done <- mh.serveConn(context.Background(), st, nil) }()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, &mcp.ClientOptions{
+		ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			time.Sleep(5 * time.Millisecond) // let the questions overlap
+			if strings.HasSuffix(req.Params.Message, "allow me.") {
+				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"decision": "allow-once"}}, nil
+			}
+			return &mcp.ElicitResult{Action: "decline"}, nil
+		},
+	}).Connect(context.Background(), ct, nil)
+	require.NoError(t, err)
+	const n = 12
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			why := fmt.Sprintf("call %d, reject me.", i)
+			if i%2 == 0 {
+				why = fmt.Sprintf("call %d, allow me.", i)
+			}
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "write", Arguments: map[string]any{
+				"file_path": filepath.Join(out, fmt.Sprintf("f%d.txt", i)), "content": "x\n",
+				"sandbox_permissions": "danger-full-access", "justification": why}})
+			if !assert.NoError(t, err) {
+				return
+			}
+			assert.Equal(t, i%2 != 0, res.IsError, "call %d", i)
+		})
+	}
+	wg.Wait()
+	for i := range n {
+		_, err := os.Stat(filepath.Join(out, fmt.Sprintf("f%d.txt", i)))
+		assert.Equal(t, i%2 == 0, err == nil, "f%d.txt", i)
+	}
+	require.NoError(t, cs.Close())
+	require.NoError(t, <-done)
+}
