@@ -22,9 +22,11 @@ import (
 // each in a child process: a file size limit (EFBIG, any user), and, where
 // the child may mount in a private mount namespace (root), a tiny tmpfs that
 // runs out of blocks or inodes (ENOSPC at the write, at the staging mkdir, at
-// the temp file's create) and a read-only one (EROFS). Every failure is the
-// raw OS error, the target keeps its old content, the space and inodes the
-// write took are given back (no staging residue) and no descriptor leaks.
+// the temp file's create, at the guarded link) and a read-only one (EROFS).
+// Every failure is the raw OS error (a failed guarded link with nothing at
+// the target: FS_IO_ERROR, spec 2.8 step 13), the target keeps its old
+// content, the space and inodes the write took are given back (no staging
+// residue) and no descriptor leaks.
 
 const (
 	faultScenarioEnv = "CORDON_FSLOCAL_FAULT"
@@ -39,6 +41,7 @@ var faultScenarios = []struct{ name, mount string }{
 	{"enospc-data", "size=128k"},
 	{"enospc-staging", "size=128k,nr_inodes=2"}, // the root and the target
 	{"enospc-temp", "size=128k,nr_inodes=3"},    // ... and the staging directory
+	{"enospc-link", "size=128k,nr_inodes=4"},    // ... and the temp file; tmpfs charges an inode for a second link
 	{"erofs", "size=128k"},
 }
 
@@ -155,6 +158,42 @@ func TestHelperFaultProcess(t *testing.T) {
 		replace, create := write("small")
 		requireRaw(replace, "open", unix.ENOSPC, "t", true)
 		requireRaw(create, "open", unix.ENOSPC, "n", true)
+	case "enospc-link":
+		// A real link(2) failure with nothing at the target (as on a file
+		// system without hard links): FS_IO_ERROR with the link error.
+		var before unix.Statfs_t
+		require.NoError(t, unix.Statfs(dir, &before))
+		fds := openFDs(t)
+		n := filepath.Join(dir, "n")
+		err := writeFileAtomic(ctx, n, "small", atomicOptions{createIfAbsent: true, display: "shown/n"})
+		var le *os.LinkError
+		require.ErrorAs(t, err, &le)
+		assert.Equal(t, "link", le.Op)
+		assert.True(t, staged(le.Old, "n", true), le.Old)
+		assert.Equal(t, n, le.New)
+		assert.Equal(t, unix.ENOSPC, le.Err)
+		var fe *fs.Error
+		require.ErrorAs(t, err, &fe)
+		assert.Equal(t, fs.CodeIOError, fe.Kind)
+		assert.Equal(t, `cannot write "shown/n": `+le.Error(), fe.Message)
+		// The same through the provider, with the display path.
+		p, perr := New(Config{Cwd: dir}, nil)
+		require.NoError(t, perr)
+		tg, perr := p.Resolve(ctx, "n", fs.ResolveOptions{})
+		require.NoError(t, perr)
+		_, err = p.WriteText(ctx, tg, "small", fs.CreateIfAbsent(), nil)
+		require.ErrorAs(t, err, &fe)
+		assert.Equal(t, fs.CodeIOError, fe.Kind)
+		assert.True(t, strings.HasPrefix(fe.Message, `cannot write "`+tg.DisplayPath+`": link `), fe.Message)
+		assert.ErrorIs(t, err, unix.ENOSPC)
+		assert.Zero(t, p.lockCount())
+		// A plain replacement still works: rename needs no inode.
+		require.NoError(t, writeFileAtomic(ctx, target, "new", atomicOptions{}))
+		assert.Equal(t, "new", string(mustRead(t, target)))
+		requireNoLeak(t, dir, []string{"t"}, fds)
+		var after unix.Statfs_t
+		require.NoError(t, unix.Statfs(dir, &after))
+		assert.Equal(t, before.Ffree, after.Ffree, "inodes given back")
 	case "erofs":
 		require.NoError(t, unix.Mount("none", dir, "tmpfs", unix.MS_REMOUNT|unix.MS_RDONLY, ""))
 		replace, create := write("small")
