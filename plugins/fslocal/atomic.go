@@ -52,13 +52,15 @@ type atomicOptions struct {
 
 // atomicHooks let tests inject races and faults into writeFileAtomic.
 type atomicHooks struct {
-	stagingName  func(base string) string               // staging directory name
-	beforeParent func(dir string)                       // before the parent directory is created or opened
-	inspectTemp  func(stagingDir, tempPath string)      // after write+fsync, before chmod and publication
-	link         func(oldname, newname string) error    // no-replace publication
-	lstat        func(path string) (os.FileInfo, error) // inspection after a failed link
-	removeAll    func(path string) error                // staging removal
-	rename       func(oldpath, newpath string) error    // replace publication
+	stagingName  func(base string) string                  // staging directory name
+	beforeParent func(dir string)                          // before the parent directory is created or opened
+	chmod        func(path string, mode os.FileMode) error // the staging directory's chmod (by path)
+	fchmod       func(f *os.File, mode os.FileMode) error  // the temp file's chmods (0600, then the kept bits)
+	inspectTemp  func(stagingDir, tempPath string)         // after write+fsync, before chmod and publication
+	link         func(oldname, newname string) error       // no-replace publication
+	lstat        func(path string) (os.FileInfo, error)    // inspection after a failed link
+	removeAll    func(path string) error                   // staging removal
+	rename       func(oldpath, newpath string) error       // replace publication
 }
 
 func (h *atomicHooks) name(base string) string {
@@ -66,6 +68,20 @@ func (h *atomicHooks) name(base string) string {
 		return h.stagingName(base)
 	}
 	return stagingName(base)
+}
+
+func (h *atomicHooks) doChmod(p string, mode os.FileMode) error {
+	if h != nil && h.chmod != nil {
+		return h.chmod(p, mode)
+	}
+	return os.Chmod(p, mode)
+}
+
+func (h *atomicHooks) doFchmod(f *os.File, mode os.FileMode) error {
+	if h != nil && h.fchmod != nil {
+		return h.fchmod(f, mode)
+	}
+	return f.Chmod(mode)
 }
 
 func (h *atomicHooks) doLink(o, n string) error {
@@ -218,7 +234,7 @@ func writeFileAtomic(ctx context.Context, path, content string, o atomicOptions)
 		f = nil
 		return err
 	}
-	if err := f.Chmod(newFilePerm); err != nil {
+	if err := o.hooks.doFchmod(f, newFilePerm); err != nil {
 		return err
 	}
 	if err := writeContent(ctx, f, content, o.bom); err != nil {
@@ -231,7 +247,7 @@ func writeFileAtomic(ctx context.Context, path, content string, o atomicOptions)
 		o.hooks.inspectTemp(staging, temp)
 	}
 	if o.keepPerm {
-		if err := f.Chmod(o.perm & os.ModePerm); err != nil {
+		if err := o.hooks.doFchmod(f, o.perm&os.ModePerm); err != nil {
 			return err
 		}
 	}

@@ -22,7 +22,7 @@ func (d *pathDir) makeStaging(_, path string) error {
 }
 
 func (d *pathDir) createTemp(_, path string) (*os.File, error) {
-	if err := os.Chmod(d.staging, stagingDirPerm); err != nil {
+	if err := d.hooks.doChmod(d.staging, stagingDirPerm); err != nil {
 		return nil, err
 	}
 	d.temp = path
