@@ -1,8 +1,6 @@
 package userapproval
 
 import (
-	"context"
-
 	"go.uber.org/fx"
 
 	"github.com/cordon-dev/cordon/kernel"
@@ -29,15 +27,7 @@ func apply(kc *kernel.Context, cfg Config) error {
 	if err != nil {
 		return err
 	}
-	if _, err := tools.SessionEnded.On(kc, func(_ context.Context, session *tools.Session) error {
-		if session != nil {
-			s.EndSession(session)
-		}
-		return nil
-	}); err != nil {
-		return err
-	}
-	if err := kc.OnDispose(func(context.Context) error { s.Reset(); return nil }); err != nil {
+	if err := s.overrides.Bind(kc); err != nil {
 		return err
 	}
 	_, err = tools.Approval.Provide(kc, s)

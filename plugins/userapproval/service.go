@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
-	"sync"
 
 	"go.uber.org/zap"
 
@@ -23,9 +22,7 @@ type Service struct {
 	kc            *kernel.Context
 	defaultPolicy Policy
 	log           *zap.Logger
-
-	mu        sync.Mutex
-	overrides map[*tools.Session]Policy
+	overrides     tools.SessionOverrides[Policy]
 }
 
 var _ tools.Approver = (*Service)(nil)
@@ -39,7 +36,7 @@ func New(kc *kernel.Context, cfg Config, log *zap.Logger) (*Service, error) {
 	if log == nil {
 		log = zap.NewNop()
 	}
-	return &Service{kc: kc, defaultPolicy: cfg.Policy, log: log, overrides: make(map[*tools.Session]Policy)}, nil
+	return &Service{kc: kc, defaultPolicy: cfg.Policy, log: log}, nil
 }
 
 // Request asks once and returns one outcome; AllowedOnce is the only grant and nothing is
@@ -117,10 +114,7 @@ func (s *Service) OverrideOf(session *tools.Session) (Policy, bool) {
 	if session == nil {
 		return "", false
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	p, ok := s.overrides[session]
-	return p, ok
+	return s.overrides.Get(session)
 }
 
 // PolicyOf returns the session's effective policy: its override, else the default.
@@ -140,9 +134,7 @@ func (s *Service) SetPolicy(session *tools.Session, policy Policy) error {
 	if !policy.Valid() {
 		return ErrInvalidPolicy
 	}
-	s.mu.Lock()
-	s.overrides[session] = policy
-	s.mu.Unlock()
+	s.overrides.Set(session, policy)
 	s.log.Debug("approval policy override", zap.String("session", session.ID()), zap.String("policy", string(policy)))
 	return nil
 }
@@ -157,18 +149,18 @@ func (s *Service) SwitchPolicy(session *tools.Session, policy Policy) (string, e
 	if !policy.Valid() {
 		return "", ErrInvalidPolicy
 	}
-	s.mu.Lock()
-	previous, ok := s.overrides[session]
-	if !ok {
-		previous = s.defaultPolicy
-	}
-	if previous == policy {
-		s.mu.Unlock()
-		return "", nil
-	}
-	s.overrides[session] = policy
-	s.mu.Unlock()
-	return ChangeNotice(previous, policy), nil
+	notice := ""
+	s.overrides.Update(session, func(previous Policy, ok bool) (Policy, bool) {
+		if !ok {
+			previous = s.defaultPolicy
+		}
+		if previous == policy {
+			return previous, false
+		}
+		notice = ChangeNotice(previous, policy)
+		return policy, true
+	})
+	return notice, nil
 }
 
 // ContextText is the approval:policy text of an agent session ("" without one).
@@ -180,18 +172,10 @@ func (s *Service) ContextText(session *tools.Session) string {
 }
 
 // EndSession drops the session's override.
-func (s *Service) EndSession(session *tools.Session) {
-	s.mu.Lock()
-	delete(s.overrides, session)
-	s.mu.Unlock()
-}
+func (s *Service) EndSession(session *tools.Session) { s.overrides.End(session) }
 
 // Reset drops every override.
-func (s *Service) Reset() {
-	s.mu.Lock()
-	clear(s.overrides)
-	s.mu.Unlock()
-}
+func (s *Service) Reset() { s.overrides.Clear() }
 
 // newID returns a random version-4 UUID.
 func newID() string {

@@ -1,14 +1,11 @@
 package sandboxpolicy
 
 import (
-	"context"
-
 	"go.uber.org/fx"
 
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/kernel/kernelfx"
 	"github.com/cordon-dev/cordon/plugins/sandbox"
-	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
 // ID is the catalog name of the plugin.
@@ -30,15 +27,7 @@ func apply(kc *kernel.Context, cfg Config) error {
 	if err != nil {
 		return err
 	}
-	if _, err := tools.SessionEnded.On(kc, func(_ context.Context, session *tools.Session) error {
-		if session != nil {
-			s.EndSession(session)
-		}
-		return nil
-	}); err != nil {
-		return err
-	}
-	if err := kc.OnDispose(func(context.Context) error { s.Reset(); return nil }); err != nil {
+	if err := s.overrides.Bind(kc); err != nil {
 		return err
 	}
 	_, err = sandbox.PolicyService.Provide(kc, s)

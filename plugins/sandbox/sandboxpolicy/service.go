@@ -4,7 +4,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"sync"
 
 	"go.uber.org/zap"
 
@@ -27,9 +26,7 @@ type Service struct {
 	defaultMode fs.SandboxMode
 	root        string
 	log         *zap.Logger
-
-	mu        sync.Mutex
-	overrides map[*tools.Session]fs.SandboxMode
+	overrides   tools.SessionOverrides[fs.SandboxMode]
 }
 
 var _ sandbox.Policy = (*Service)(nil)
@@ -56,7 +53,6 @@ func New(cfg Config, log *zap.Logger) (*Service, error) {
 		defaultMode: cfg.Mode,
 		root:        resolveRoot(root),
 		log:         log,
-		overrides:   make(map[*tools.Session]fs.SandboxMode),
 	}, nil
 }
 
@@ -107,10 +103,7 @@ func (s *Service) OverrideOf(session *tools.Session) (fs.SandboxMode, bool) {
 	if session == nil {
 		return "", false
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	m, ok := s.overrides[session]
-	return m, ok
+	return s.overrides.Get(session)
 }
 
 // SetMode records mode as the session's override; the last one wins and applies from the
@@ -124,23 +117,13 @@ func (s *Service) SetMode(session *tools.Session, mode fs.SandboxMode) error {
 	if !sandbox.ValidMode(mode) {
 		return &UnknownModeError{Mode: mode}
 	}
-	s.mu.Lock()
-	s.overrides[session] = mode
-	s.mu.Unlock()
+	s.overrides.Set(session, mode)
 	s.log.Debug("sandbox mode override", zap.String("session", session.ID()), zap.String("mode", string(mode)))
 	return nil
 }
 
 // EndSession drops the session's override.
-func (s *Service) EndSession(session *tools.Session) {
-	s.mu.Lock()
-	delete(s.overrides, session)
-	s.mu.Unlock()
-}
+func (s *Service) EndSession(session *tools.Session) { s.overrides.End(session) }
 
 // Reset drops every override.
-func (s *Service) Reset() {
-	s.mu.Lock()
-	clear(s.overrides)
-	s.mu.Unlock()
-}
+func (s *Service) Reset() { s.overrides.Clear() }
