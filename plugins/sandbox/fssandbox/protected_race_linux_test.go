@@ -5,13 +5,10 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"golang.org/x/sys/unix"
 
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/sandbox/fssandbox"
@@ -27,25 +24,7 @@ func TestProtectedExchangeRefusedAtPublication(t *testing.T) {
 	d, git := filepath.Join(w.ws, "d"), filepath.Join(w.ws, ".git")
 	require.NoError(t, os.Mkdir(d, 0o755))
 	require.NoError(t, os.Mkdir(git, 0o755))
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	var swaps atomic.Int64
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for {
-			select {
-			case <-done:
-				return
-			default:
-			}
-			if err := unix.Renameat2(unix.AT_FDCWD, d, unix.AT_FDCWD, git, unix.RENAME_EXCHANGE); err != nil {
-				t.Errorf("exchange: %v", err)
-				return
-			}
-			swaps.Add(1)
-		}
-	}()
+	stop := exchanger(t, d, git)
 	var landed, protected, other int
 	for i := range 400 {
 		path := filepath.Join(d, "f"+strconv.Itoa(i))
@@ -64,9 +43,8 @@ func TestProtectedExchangeRefusedAtPublication(t *testing.T) {
 			t.Logf("other: %v", err)
 		}
 	}
-	close(done)
-	wg.Wait()
-	t.Logf("%d swaps: %d landed, %d refused as protected, %d other", swaps.Load(), landed, protected, other)
+	swaps := stop()
+	t.Logf("%d swaps: %d landed, %d refused as protected, %d other", swaps, landed, protected, other)
 	assert.Positive(t, protected, "the publication check refused some writes into the exchanged .git")
 	assert.Positive(t, landed)
 	requireNoResidue(t, w.ws)

@@ -26,6 +26,13 @@ func swapper(t *testing.T, ws, out string) (stop func() int) {
 	d, dl := filepath.Join(ws, "d"), filepath.Join(ws, "dl")
 	require.NoError(t, os.Mkdir(d, 0o755))
 	require.NoError(t, os.Symlink(out, dl))
+	return exchanger(t, d, dl)
+}
+
+// exchanger exchanges the existing entries a and b atomically (RENAME_EXCHANGE), in a loop, until
+// the returned stop is called; stop reports how many exchanges were made.
+func exchanger(t *testing.T, a, b string) (stop func() int) {
+	t.Helper()
 	done := make(chan struct{})
 	var swaps atomic.Int64
 	var wg sync.WaitGroup
@@ -38,7 +45,7 @@ func swapper(t *testing.T, ws, out string) (stop func() int) {
 				return
 			default:
 			}
-			if err := unix.Renameat2(unix.AT_FDCWD, d, unix.AT_FDCWD, dl, unix.RENAME_EXCHANGE); err != nil {
+			if err := unix.Renameat2(unix.AT_FDCWD, a, unix.AT_FDCWD, b, unix.RENAME_EXCHANGE); err != nil {
 				t.Errorf("exchange: %v", err)
 				return
 			}
