@@ -12,6 +12,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/cordon-dev/cordon/plugins/sandbox/sandboxtest"
 )
 
 // read_image over `run`: the image block is {"type":"image","mediaType","data"}, text joins the text
@@ -103,7 +105,7 @@ func TestRunReadImageLines(t *testing.T) {
 // one session leaves every later call (of any session) under the standing mode; a call with no
 // session is fenced and cannot escalate.
 func TestRunSandboxedSessionsDoNotShareGrants(t *testing.T) {
-	ws, out := realTemp(t), outsideDir(t)
+	ws, out := realTemp(t), sandboxtest.OutsideDir(t)
 	p := startRun(t, "--profile", "sandboxed", "--cwd", ws, "--approve", "allow-once")
 	write := func(session any, name string, escalate bool) runLine {
 		args := map[string]any{"file_path": filepath.Join(out, name), "content": "x\n"}

@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/cordon-dev/cordon/plugins/sandbox/sandboxtest"
 )
 
 // sandboxWorld is base/{ws,out} outside every writable root (under $HOME), with a live
@@ -19,7 +21,7 @@ type sandboxWorld struct {
 
 func newSandboxWorld(t *testing.T, prepare func(base, ws, out string)) *sandboxWorld {
 	t.Helper()
-	base := outsideDir(t)
+	base := sandboxtest.OutsideDir(t)
 	w := &sandboxWorld{base: base, ws: filepath.Join(base, "ws"), out: filepath.Join(base, "out")}
 	require.NoError(t, mkdir(w.ws))
 	require.NoError(t, mkdir(w.out))

@@ -3,7 +3,6 @@ package main_test
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -14,6 +13,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/cordon-dev/cordon/plugins/sandbox/sandboxtest"
 )
 
 // The model-facing texts of a sandbox denial (spec/sandbox.md 3.7) and of the escalation outcomes (3.4).
@@ -25,23 +26,6 @@ const (
 	unavailableText = `Error: sandbox escalation to "danger-full-access" requires approval, but no approval channel is available`
 )
 
-// outsideDir returns a fresh directory outside every writable root of workspace-write (the workspace,
-// /tmp and the temp directory): under $HOME.
-func outsideDir(t *testing.T) string {
-	t.Helper()
-	home, err := os.UserHomeDir()
-	require.NoError(t, err)
-	dir, err := os.MkdirTemp(home, ".cordon-harness-outside-")
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = os.RemoveAll(dir) })
-	dir, err = filepath.EvalSymlinks(dir)
-	require.NoError(t, err)
-	if rel, err := filepath.Rel(os.TempDir(), dir); err == nil && filepath.IsLocal(rel) {
-		t.Skipf("$HOME lies under the temp directory: no outside directory")
-	}
-	return dir
-}
-
 func TestSandboxedProfileRun(t *testing.T) {
 	for _, tc := range []struct {
 		approve   []string
@@ -52,7 +36,7 @@ func TestSandboxedProfileRun(t *testing.T) {
 		{nil, unavailableText},
 	} {
 		t.Run(append([]string{"approve"}, tc.approve...)[len(tc.approve)], func(t *testing.T) {
-			ws, out := realTemp(t), outsideDir(t)
+			ws, out := realTemp(t), sandboxtest.OutsideDir(t)
 			require.NoError(t, mkdir(filepath.Join(ws, ".git")))
 			p := startRun(t, append([]string{"--profile", "sandboxed", "--cwd", ws}, tc.approve...)...)
 			call := func(args map[string]any) runLine {
@@ -93,7 +77,7 @@ func TestSandboxedProfileRun(t *testing.T) {
 }
 
 func TestSandboxedProfileServeAsksThroughElicitation(t *testing.T) {
-	ws, out := realTemp(t), outsideDir(t)
+	ws, out := realTemp(t), sandboxtest.OutsideDir(t)
 	var (
 		mu   sync.Mutex
 		asks []string

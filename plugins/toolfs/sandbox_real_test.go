@@ -20,6 +20,7 @@ import (
 	"github.com/cordon-dev/cordon/plugins/sandbox"
 	"github.com/cordon-dev/cordon/plugins/sandbox/fssandbox"
 	"github.com/cordon-dev/cordon/plugins/sandbox/sandboxpolicy"
+	"github.com/cordon-dev/cordon/plugins/sandbox/sandboxtest"
 	"github.com/cordon-dev/cordon/plugins/toolfs"
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
@@ -39,18 +40,7 @@ type realSandbox struct {
 
 func newRealSandbox(t *testing.T, mode fs.SandboxMode, approver tools.Approver) *realSandbox {
 	t.Helper()
-	home, err := os.UserHomeDir()
-	require.NoError(t, err)
-	base, err := os.MkdirTemp(home, ".cordon-toolfs-sbx-")
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = os.RemoveAll(base) })
-	base, err = filepath.EvalSymlinks(base)
-	require.NoError(t, err)
-	for _, r := range sandbox.WritableRoots(fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite}) {
-		if ok, _ := sandbox.IsPathUnder(base, r); ok {
-			t.Skipf("HOME lies inside the temp root %s", r)
-		}
-	}
+	base := sandboxtest.OutsideDir(t)
 	e := &realSandbox{ws: filepath.Join(base, "ws"), out: filepath.Join(base, "out")}
 	require.NoError(t, os.Mkdir(e.ws, 0o755))
 	require.NoError(t, os.Mkdir(e.out, 0o755))

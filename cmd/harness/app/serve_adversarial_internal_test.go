@@ -32,22 +32,6 @@ func sandboxedHost(t *testing.T, ws string) (*host, *toolsEngine) {
 	return h, eng
 }
 
-// outsideWorkspace returns a directory outside every writable root of workspace-write (under $HOME).
-func outsideWorkspace(t *testing.T) string {
-	t.Helper()
-	home, err := os.UserHomeDir()
-	require.NoError(t, err)
-	dir, err := os.MkdirTemp(home, ".cordon-app-outside-")
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = os.RemoveAll(dir) })
-	dir, err = filepath.EvalSymlinks(dir)
-	require.NoError(t, err)
-	if rel, err := filepath.Rel(os.TempDir(), dir); err == nil && filepath.IsLocal(rel) {
-		t.Skip("$HOME lies under the temp directory")
-	}
-	return dir
-}
-
 // rawClient is a hand-written MCP client over pipes to one served connection, so a test can answer
 // (or not answer) the server's requests however it likes, and disconnect at any point.
 type rawClient struct {

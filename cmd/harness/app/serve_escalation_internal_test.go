@@ -20,6 +20,7 @@ import (
 
 	"github.com/cordon-dev/cordon/plugins/sandbox"
 	"github.com/cordon-dev/cordon/plugins/sandbox/sandboxpolicy"
+	"github.com/cordon-dev/cordon/plugins/sandbox/sandboxtest"
 	"github.com/cordon-dev/cordon/plugins/tools"
 	"github.com/cordon-dev/cordon/plugins/userapproval"
 )
@@ -40,7 +41,7 @@ func escalation(target string) map[string]any {
 // The answers a client may give to the approval elicitation of an escalation, each mapped to its
 // outcome text; nothing is written unless the user allowed it.
 func TestServeEscalationElicitationAnswers(t *testing.T) {
-	ws, out := t.TempDir(), outsideWorkspace(t)
+	ws, out := t.TempDir(), sandboxtest.OutsideDir(t)
 	h, eng := sandboxedHost(t, ws)
 	defer h.close()
 	for i, tc := range []struct {
@@ -87,7 +88,7 @@ func TestServeEscalationElicitationAnswers(t *testing.T) {
 
 // A client that did not declare elicitation is never asked: the escalation is unavailable.
 func TestServeEscalationWithoutElicitation(t *testing.T) {
-	ws, out := t.TempDir(), outsideWorkspace(t)
+	ws, out := t.TempDir(), sandboxtest.OutsideDir(t)
 	h, eng := sandboxedHost(t, ws)
 	defer h.close()
 	for _, caps := range []string{`{}`, `{"elicitation":{"url":{}}}`} {
@@ -117,7 +118,7 @@ func (c *rawClient) sessionOf() *tools.Session {
 // connection's session ends with the state the policies held for it, and no goroutine is left.
 func TestServeDisconnectMidElicitation(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	ws, out := t.TempDir(), outsideWorkspace(t)
+	ws, out := t.TempDir(), sandboxtest.OutsideDir(t)
 	h, eng := sandboxedHost(t, ws)
 	defer h.close()
 	sp := sandbox.PolicyService.Must(h.k.Root()).(*sandboxpolicy.Service)
@@ -165,7 +166,7 @@ func TestServeDisconnectMidElicitation(t *testing.T) {
 // pending elicitation is cancelled too, nothing is written, and the connection stays usable.
 func TestServeCancelPendingCall(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	ws, out := t.TempDir(), outsideWorkspace(t)
+	ws, out := t.TempDir(), sandboxtest.OutsideDir(t)
 	h, eng := sandboxedHost(t, ws)
 	defer h.close()
 	c := connectRaw(t, eng, `{"elicitation":{}}`)
@@ -199,7 +200,7 @@ func TestServeCancelPendingCall(t *testing.T) {
 // the wait is cancelled and serveConn returns; nothing is written. Before the fix serve hung until
 // the client answered: the SDK's Close waits for the calls in flight.
 func TestServeEndsDuringElicitation(t *testing.T) {
-	ws, out := t.TempDir(), outsideWorkspace(t)
+	ws, out := t.TempDir(), sandboxtest.OutsideDir(t)
 	h, eng := sandboxedHost(t, ws)
 	defer h.close()
 	c2sR, c2sW := io.Pipe()
@@ -233,7 +234,7 @@ func TestServeEndsDuringElicitation(t *testing.T) {
 // Concurrent escalations on one connection: each call asks its own question and gets its own
 // answer; an answer granted to one call never lets another through.
 func TestServeConcurrentEscalations(t *testing.T) {
-	ws, out := t.TempDir(), outsideWorkspace(t)
+	ws, out := t.TempDir(), sandboxtest.OutsideDir(t)
 	h, eng := sandboxedHost(t, ws)
 	defer h.close()
 	ct, st := mcp.NewInMemoryTransports()

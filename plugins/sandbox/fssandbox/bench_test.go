@@ -9,6 +9,7 @@ import (
 
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/fslocal"
+	"github.com/cordon-dev/cordon/plugins/sandbox/sandboxtest"
 )
 
 // benchWrite replaces ws/sub/bench.txt (a 64-byte-line text of size bytes) in a loop through
@@ -50,7 +51,7 @@ func benchSandboxed(b *testing.B, size int, mode fs.SandboxMode, perCall bool) {
 }
 
 func benchLocal(b *testing.B, size int) {
-	ws := filepath.Join(outsideBase(b), "ws")
+	ws := filepath.Join(sandboxtest.OutsideDir(b), "ws")
 	local, err := fslocal.New(fslocal.Config{Cwd: ws}, nil)
 	if err != nil {
 		b.Fatal(err)

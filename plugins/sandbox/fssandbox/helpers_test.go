@@ -15,6 +15,7 @@ import (
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/sandbox"
 	"github.com/cordon-dev/cordon/plugins/sandbox/fssandbox"
+	"github.com/cordon-dev/cordon/plugins/sandbox/sandboxtest"
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
@@ -85,27 +86,9 @@ type world struct {
 	ctx           context.Context
 }
 
-// outsideBase returns a fresh physical directory outside every writable root.
-func outsideBase(t testing.TB) string {
-	t.Helper()
-	home, err := os.UserHomeDir()
-	require.NoError(t, err)
-	base, err := os.MkdirTemp(home, ".cordon-fssbx-")
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = os.RemoveAll(base) })
-	base, err = filepath.EvalSymlinks(base)
-	require.NoError(t, err)
-	for _, r := range sandbox.WritableRoots(fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite}) {
-		if ok, _ := sandbox.IsPathUnder(base, r); ok {
-			t.Skipf("HOME (%s) lies inside the temp root %s: no outside directory available", base, r)
-		}
-	}
-	return base
-}
-
 func newWorld(t testing.TB, mode fs.SandboxMode, cfg *fssandbox.Config) *world {
 	t.Helper()
-	base := outsideBase(t)
+	base := sandboxtest.OutsideDir(t)
 	w := &world{base: base, ws: filepath.Join(base, "ws"), out: filepath.Join(base, "out"), ctx: context.Background()}
 	require.NoError(t, os.Mkdir(w.ws, 0o755))
 	require.NoError(t, os.Mkdir(w.out, 0o755))

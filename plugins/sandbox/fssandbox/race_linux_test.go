@@ -16,6 +16,7 @@ import (
 
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/fslocal"
+	"github.com/cordon-dev/cordon/plugins/sandbox/sandboxtest"
 )
 
 // swapper exchanges ws/d (a real directory) and ws/dl (a symlink to out) atomically, in a loop,
@@ -138,7 +139,7 @@ func TestSymlinkSwapRaceControl(t *testing.T) {
 	if testing.Short() {
 		t.Skip("control run")
 	}
-	base := outsideBase(t)
+	base := sandboxtest.OutsideDir(t)
 	ws, out := filepath.Join(base, "ws"), filepath.Join(base, "out")
 	require.NoError(t, os.Mkdir(ws, 0o755))
 	require.NoError(t, os.Mkdir(out, 0o755))
