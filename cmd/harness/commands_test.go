@@ -35,6 +35,19 @@ func TestToolsCommand(t *testing.T) {
 	}
 	assert.Equal(t, []string{"read", "write", "edit", "read_image"}, []string{tools[0].Name, tools[1].Name, tools[2].Name, tools[3].Name},
 		"harness tools keeps registration order")
+	assert.NotContains(t, out, `"outputSchema"`, "no output schemas without --structured-content")
+
+	out, stderr, code = runHarness(t, "", "tools", "--cwd", realTemp(t), "--structured-content")
+	require.Equal(t, 0, code, stderr)
+	var structured []struct {
+		Name         string         `json:"name"`
+		OutputSchema map[string]any `json:"outputSchema"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &structured), out)
+	require.Len(t, structured, 4)
+	for _, tool := range structured {
+		assert.Equal(t, "object", tool.OutputSchema["type"], tool.Name)
+	}
 }
 
 func TestPluginsCommand(t *testing.T) {

@@ -90,6 +90,7 @@ func checkToolList(t *testing.T, cs *mcp.ClientSession, want ...string) {
 	names := make([]string, len(res.Tools))
 	for i, tool := range res.Tools {
 		names[i] = tool.Name
+		assert.Nil(t, tool.OutputSchema, "%s: no output schema without --structured-content", tool.Name)
 		schema, err := json.Marshal(tool.InputSchema)
 		require.NoError(t, err)
 		assert.JSONEq(t, wantSchemas[tool.Name], string(schema), tool.Name)
@@ -125,10 +126,7 @@ func TestServeFlowWithObservationPolicy(t *testing.T) {
 	res = call(t, cs, "read", map[string]any{"file_path": "notes.txt"})
 	require.False(t, res.IsError, text(res))
 	assert.Equal(t, envelope(file, "1: hello\n2: world\n\n(End of file - total 2 lines)"), text(res))
-	assert.Equal(t, map[string]any{
-		"path": file, "offset": float64(1), "totalLines": float64(2),
-		"lines": []any{map[string]any{"number": float64(1), "text": "hello"}, map[string]any{"number": float64(2), "text": "world"}},
-	}, res.StructuredContent)
+	assert.Nil(t, res.StructuredContent, "by default results carry the content blocks only")
 	assert.Nil(t, res.Meta["error"])
 
 	res = call(t, cs, "write", map[string]any{"file_path": "notes.txt", "content": "one\ntwo\nthree\n"})
@@ -139,7 +137,7 @@ func TestServeFlowWithObservationPolicy(t *testing.T) {
 	res = call(t, cs, "edit", map[string]any{"file_path": "notes.txt", "old_string": "two", "new_string": "TWO"})
 	require.False(t, res.IsError, text(res))
 	assert.Equal(t, "The file "+file+" has been updated successfully.", text(res))
-	assert.Equal(t, map[string]any{"path": file, "before": "one\ntwo\nthree\n", "after": "one\nTWO\nthree\n"}, res.StructuredContent)
+	assert.Nil(t, res.StructuredContent)
 
 	writeFile(t, file, "one\nTWO\nthree\nfour (external)\n")
 	res = call(t, cs, "edit", map[string]any{"file_path": "notes.txt", "old_string": "one", "new_string": "ONE"})
@@ -148,8 +146,8 @@ func TestServeFlowWithObservationPolicy(t *testing.T) {
 	assert.Equal(t, map[string]any{"name": "FsError", "code": "FS_STALE_VERSION"}, res.Meta["error"])
 	assert.Equal(t, "one\nTWO\nthree\nfour (external)\n", readFile(t, file))
 
-	// read_image: the image block reaches the client as MCP image content, the canonical value as
-	// structuredContent; the store is the default composition's attachment-local.
+	// read_image: the image block reaches the client as MCP image content; the store is the default
+	// composition's attachment-local.
 	img := filepath.Join(dir, "pixel.png")
 	var png bytes.Buffer
 	require.NoError(t, imagepng.Encode(&png, image.NewGray(image.Rect(0, 0, 3, 2))))
@@ -163,6 +161,55 @@ func TestServeFlowWithObservationPolicy(t *testing.T) {
 	cfg, err := imagepng.DecodeConfig(bytes.NewReader(ic.Data))
 	require.NoError(t, err, "the block carries the stored PNG")
 	assert.Equal(t, [2]int{3, 2}, [2]int{cfg.Width, cfg.Height})
+	assert.Nil(t, res.StructuredContent)
+
+	require.NoError(t, cs.Close())
+	log := stderr.String()
+	assert.Contains(t, log, "ready: serving MCP on stdio")
+	assert.Contains(t, log, `"config": "profile default"`)
+	assert.Contains(t, log, `"tools": ["read", "write", "edit", "read_image"]`)
+}
+
+// With --structured-content the tools list their output schemas and every success carries the
+// canonical value as structuredContent, beside the same content blocks.
+func TestServeStructuredContent(t *testing.T) {
+	dir := realTemp(t)
+	file := filepath.Join(dir, "notes.txt")
+	writeFile(t, file, "hello\nworld\n")
+	cs, _ := serve(t, "--cwd", dir, "--structured-content")
+
+	list, err := cs.ListTools(context.Background(), nil)
+	require.NoError(t, err)
+	for _, tool := range list.Tools {
+		schema, _ := tool.OutputSchema.(map[string]any)
+		assert.Equal(t, "object", schema["type"], "%s lists its output schema", tool.Name)
+	}
+
+	res := call(t, cs, "write", map[string]any{"file_path": "notes.txt", "content": "clobber\n"})
+	assert.True(t, res.IsError)
+	assert.Nil(t, res.StructuredContent, "a failure carries no value")
+	assert.Equal(t, map[string]any{"name": "FsError", "code": "FS_NOT_OBSERVED"}, res.Meta["error"])
+
+	res = call(t, cs, "read", map[string]any{"file_path": "notes.txt"})
+	require.False(t, res.IsError, text(res))
+	assert.Equal(t, envelope(file, "1: hello\n2: world\n\n(End of file - total 2 lines)"), text(res))
+	assert.Equal(t, map[string]any{
+		"path": file, "offset": float64(1), "totalLines": float64(2),
+		"lines": []any{map[string]any{"number": float64(1), "text": "hello"}, map[string]any{"number": float64(2), "text": "world"}},
+	}, res.StructuredContent)
+
+	res = call(t, cs, "edit", map[string]any{"file_path": "notes.txt", "old_string": "world", "new_string": "there"})
+	require.False(t, res.IsError, text(res))
+	assert.Equal(t, "The file "+file+" has been updated successfully.", text(res))
+	assert.Equal(t, map[string]any{"path": file, "before": "hello\nworld\n", "after": "hello\nthere\n"}, res.StructuredContent)
+
+	img := filepath.Join(dir, "pixel.png")
+	var png bytes.Buffer
+	require.NoError(t, imagepng.Encode(&png, image.NewGray(image.Rect(0, 0, 3, 2))))
+	writeFile(t, img, png.String())
+	res = call(t, cs, "read_image", map[string]any{"file_path": "pixel.png"})
+	require.False(t, res.IsError, text(res))
+	require.Len(t, res.Content, 2)
 	sc, _ := res.StructuredContent.(map[string]any)
 	require.NotNil(t, sc)
 	assert.Equal(t, img, sc["path"])
@@ -171,12 +218,6 @@ func TestServeFlowWithObservationPolicy(t *testing.T) {
 	assert.Equal(t, float64(3), im["width"])
 	assert.Equal(t, float64(2), im["height"])
 	assert.Regexp(t, `^sha256:[0-9a-f]{64}$`, im["attachmentId"])
-
-	require.NoError(t, cs.Close())
-	log := stderr.String()
-	assert.Contains(t, log, "ready: serving MCP on stdio")
-	assert.Contains(t, log, `"config": "profile default"`)
-	assert.Contains(t, log, `"tools": ["read", "write", "edit", "read_image"]`)
 }
 
 func TestServeFlowWithoutObservationPolicy(t *testing.T) {

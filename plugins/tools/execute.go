@@ -35,12 +35,13 @@ type callState struct {
 // ABORTED_BEFORE_DISPATCH.
 func (r *Runtime) Execute(ctx context.Context, call Call) (res Result) {
 	exec := &Exec{
-		CallID:     call.CallID,
-		RootCallID: call.RootCallID,
-		Name:       call.Name,
-		Session:    call.Session,
-		Parent:     call.Parent,
-		skipMeta:   call.SkipMeta,
+		CallID:      call.CallID,
+		RootCallID:  call.RootCallID,
+		Name:        call.Name,
+		Session:     call.Session,
+		Parent:      call.Parent,
+		skipMeta:    call.SkipMeta || call.ContentOnly,
+		contentOnly: call.ContentOnly,
 	}
 	if exec.RootCallID == "" {
 		exec.RootCallID = exec.CallID
@@ -180,8 +181,10 @@ func (r *Runtime) callBody(ctx context.Context, e *entry, exec *Exec) (value any
 // call, projects its presentation meta.
 func (r *Runtime) success(exec *Exec, e *entry, value any) (Result, error) {
 	name := e.def.Name
-	if err := checkOutput(name, e.output, value); err != nil {
-		return Result{}, err
+	if !exec.contentOnly {
+		if err := checkOutput(name, e.output, value); err != nil {
+			return Result{}, err
+		}
 	}
 	content, err := project(name, "render", func() []Content { return e.def.Render(slices.Clone(exec.Args), value) })
 	if err != nil {

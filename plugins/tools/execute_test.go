@@ -293,6 +293,28 @@ func TestSkipMetaSkipsTheProjector(t *testing.T) {
 	}
 }
 
+// TestContentOnlySkipsTheValueCheck pins Call.ContentOnly: the value is rendered
+// but not checked against the output schema, the projector does not run, and a
+// value that violates the schema fails only a call that would send it.
+func TestContentOnlySkipsTheValueCheck(t *testing.T) {
+	e := newEnv(t)
+	calls := 0
+	d := tool("t", ok(map[string]any{"a": 1}))
+	d.OutputSchema = json.RawMessage(`{"type":"object","properties":{"a":{"type":"string"}}}`)
+	d.PresentationMeta = func(json.RawMessage, any) any { calls++; return nil }
+	e.load(t, d)
+
+	res := e.rt.Execute(context.Background(), tools.Call{CallID: "c", Name: "t", Args: json.RawMessage(`{}`), ContentOnly: true})
+	require.False(t, res.IsError, res.Text())
+	require.Equal(t, `{"a":1}`, res.Text())
+	require.Nil(t, res.Meta)
+	require.Zero(t, calls)
+
+	full := e.exec("t", json.RawMessage(`{}`))
+	require.True(t, full.IsError)
+	require.Equal(t, "INVALID_TOOL_OUTPUT", full.Code())
+}
+
 func TestExecuteWrapperControlsBodyContext(t *testing.T) {
 	e := newEnv(t)
 	started := make(chan struct{})

@@ -74,6 +74,14 @@ type Call struct {
 	// value and every error are the same either way, except a failure the
 	// projector itself would have caused (a panic or non-lossless meta).
 	SkipMeta bool
+	// ContentOnly marks a call whose host sends the model only the content
+	// blocks (an MCP server without structured content): the value is still
+	// rendered, but it is not checked against the output schema, and the
+	// presentation meta is skipped as with SkipMeta. Result.Value is then the
+	// body's value as returned, unchecked. The content and every error are the
+	// same either way, except a failure the output check or the meta projector
+	// would have caused.
+	ContentOnly bool
 }
 
 // Exec is the execution object of one call. The runtime creates it; every
@@ -94,7 +102,8 @@ type Exec struct {
 	// Parent is the enclosing execution of a nested call.
 	Parent *Exec
 
-	skipMeta bool // Call.SkipMeta
+	skipMeta    bool // Call.SkipMeta or Call.ContentOnly
+	contentOnly bool // Call.ContentOnly
 }
 
 // SessionKey returns the session the call runs in as an opaque owner key,

@@ -22,7 +22,7 @@ func cmdServe(ctx context.Context, e *env) error {
 		return err
 	}
 	defer h.close()
-	mh := newMCPHost(eng, e.o.version, e.cwdHeader())
+	mh := newMCPHost(eng, hostConfig{version: e.o.version, cwd: e.cwdHeader(), structured: e.f.structured})
 	defer mh.close()
 	e.log.Info("ready: serving MCP on stdio", zap.String("config", h.source), zap.Strings("tools", toolNames(eng)))
 	sp := newSplicer(e.o.stdout)
@@ -63,7 +63,7 @@ func cmdTools(ctx context.Context, e *env) error {
 	defer h.close()
 	list := make([]*mcp.Tool, 0)
 	for _, t := range eng.Tools() {
-		list = append(list, mcpTool(t))
+		list = append(list, mcpTool(t, e.f.structured))
 	}
 	return writeJSON(e.o.stdout, list)
 }

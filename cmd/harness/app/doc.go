@@ -3,7 +3,7 @@
 //
 // # Commands
 //
-//	harness serve   [--config FILE | --profile NAME] [--cwd DIR] [--log-level LEVEL]
+//	harness serve   [--config FILE | --profile NAME] [--cwd DIR] [--log-level LEVEL] [--structured-content]
 //	harness run     [--config FILE | --profile NAME] [--cwd DIR] [--log-level LEVEL] [--approve allow-once|reject]
 //	harness tools   print the tool definitions as JSON (exactly what tools/list sends)
 //	harness plugins print the catalog, one module per line with the services it waits for
@@ -28,8 +28,11 @@
 // (a tool that goes away leaves the list, with notifications/tools/list_changed); the guidance of the
 // visible tools, then a composed sandbox-policy's and user-approval's standing statements, is the
 // server instructions. tools/call returns
-// the content blocks (text, image), isError, structuredContent = the canonical value on success, and
-// _meta.error = {name, code} on a failure that carries a code. Approval prompts go to the client
+// the content blocks (text, image), isError, and _meta.error = {name, code} on a failure that carries
+// a code. With --structured-content the tools also list their output schemas and a success carries
+// structuredContent = the canonical value; without it (the default) neither is sent, because
+// structuredContent-first clients (Claude Code, Codex, opencode) would show the model that JSON
+// instead of the content blocks. Approval prompts go to the client
 // through elicitation when it declares the capability; otherwise they are unavailable (a decline is a
 // rejection, a cancel or an unknown action a cancellation, an answer off the form's schema
 // unavailable). Calls on one connection run concurrently; ending serve (SIGTERM) cancels the calls

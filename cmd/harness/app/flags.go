@@ -17,7 +17,9 @@ type flags struct {
 	profile  string
 	logLevel string
 	approve  string
-	workdir  string // absolute: --cwd or the process working directory
+	// structured: serve and tools, --structured-content (output schemas and structuredContent).
+	structured bool
+	workdir    string // absolute: --cwd or the process working directory
 }
 
 // commands lists the commands with their one-line help, in usage order.
@@ -39,7 +41,11 @@ func usage(w io.Writer, name string) {
 		"  --profile NAME     embedded profile (default %q)\n"+
 		"  --cwd DIR          working directory of sessions and of fs-local (default: the current directory)\n"+
 		"  --log-level LEVEL  debug, info, warn or error (default info); logs go to stderr\n"+
-		"  --approve MODE     run only: answer approval prompts with allow-once or reject\n", DefaultProfile)
+		"  --approve MODE     run only: answer approval prompts with allow-once or reject\n"+
+		"  --structured-content\n"+
+		"                     serve, tools: list output schemas and send structuredContent (for programmatic\n"+
+		"                     clients; agents such as Claude Code, Codex and opencode then show the model\n"+
+		"                     the JSON value instead of the text)\n", DefaultProfile)
 }
 
 // parseFlags parses the flags of command cmd.
@@ -51,8 +57,11 @@ func parseFlags(cmd string, args []string, stderr io.Writer) (*flags, error) {
 	fs.StringVar(&f.cwd, "cwd", "", "working directory")
 	fs.StringVar(&f.profile, "profile", "", "embedded profile")
 	fs.StringVar(&f.logLevel, "log-level", "info", "debug, info, warn or error")
-	if cmd == "run" {
+	switch cmd {
+	case "run":
 		fs.StringVar(&f.approve, "approve", "", "answer approval prompts: allow-once or reject")
+	case "serve", "tools":
+		fs.BoolVar(&f.structured, "structured-content", false, "list output schemas and send structuredContent")
 	}
 	if err := fs.Parse(args); err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", errUsage, cmd, err)

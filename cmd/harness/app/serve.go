@@ -15,10 +15,19 @@ import (
 // cannot produce.
 var handshakeVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
 
+// hostConfig is what `serve` is told on its command line.
+type hostConfig struct {
+	version string  // serverInfo.version
+	cwd     *string // the sessions' cwd header, or nil for the provider's default
+	// structured lists output schemas and sends structuredContent = the canonical value
+	// (--structured-content); without it results carry the content blocks only.
+	structured bool
+}
+
 // mcpHost is the MCP front end: one *mcp.Server over an engine, one agent session per connection.
 type mcpHost struct {
 	eng    engine
-	cwd    *string
+	cfg    hostConfig
 	server *mcp.Server
 
 	mu       sync.Mutex
@@ -40,12 +49,16 @@ type toolWatcher interface {
 
 // newMCPHost builds the MCP server: the engine's visible tools with their schemas byte for byte,
 // annotations, and the guidance text as the server instructions. MCP results never carry the
-// presentation meta, so the calls skip it (tools.Call.SkipMeta).
-func newMCPHost(eng engine, version string, cwd *string) *mcpHost {
-	eng = withoutMeta(eng)
-	h := &mcpHost{eng: eng, cwd: cwd, sessions: map[*mcp.ServerSession]session{},
+// presentation meta, and without cfg.structured not the value either, so the calls skip what is not
+// sent (see sends).
+func newMCPHost(eng engine, cfg hostConfig) *mcpHost {
+	s := sendContent
+	if cfg.structured {
+		s = sendValue
+	}
+	h := &mcpHost{eng: sending(eng, s), cfg: cfg, sessions: map[*mcp.ServerSession]session{},
 		splicers: map[*mcp.ServerSession]*splicer{}, calls: map[*mcp.ServerSession]*liveCalls{}}
-	h.server = mcp.NewServer(&mcp.Implementation{Name: "cordon", Title: "Cordon harness", Version: version},
+	h.server = mcp.NewServer(&mcp.Implementation{Name: "cordon", Title: "Cordon harness", Version: cfg.version},
 		&mcp.ServerOptions{
 			Instructions:              eng.Instructions(),
 			Capabilities:              &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
@@ -69,7 +82,7 @@ func (h *mcpHost) syncTools() {
 		b, _ := json.Marshal(t)
 		now[t.Name] = string(b)
 		if h.listed[t.Name] != now[t.Name] {
-			h.server.AddTool(mcpTool(t), h.call)
+			h.server.AddTool(mcpTool(t, h.cfg.structured), h.call)
 		}
 	}
 	var gone []string
@@ -92,10 +105,11 @@ func (h *mcpHost) close() {
 }
 
 // mcpTool converts a tool definition; the schemas are passed as raw JSON so they reach the client as
-// written.
-func mcpTool(t toolInfo) *mcp.Tool {
+// written. The output schema is listed only with structured content: a client that sees one expects
+// structuredContent in every result.
+func mcpTool(t toolInfo, structured bool) *mcp.Tool {
 	tool := &mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema}
-	if len(t.OutputSchema) > 0 {
+	if structured && len(t.OutputSchema) > 0 {
 		tool.OutputSchema = t.OutputSchema
 	}
 	ann := &mcp.ToolAnnotations{Title: t.Title, ReadOnlyHint: t.ReadOnly, OpenWorldHint: &t.OpenWorld}
@@ -194,8 +208,8 @@ func (h *mcpHost) sessionFor(ss *mcp.ServerSession) session {
 		id = "mcp-" + ss.ID()
 	}
 	s := h.eng.OpenSession(id)
-	if h.cwd != nil {
-		s.SetHeader(h.cwd, nil)
+	if h.cfg.cwd != nil {
+		s.SetHeader(h.cfg.cwd, nil)
 	}
 	h.sessions[ss] = s
 	return s
@@ -228,7 +242,8 @@ func (h *mcpHost) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Call
 }
 
 // toCallToolResult maps an outcome onto MCP: content blocks, isError, structuredContent (the canonical
-// value, on success) and `_meta.error = {name, code}` on a coded failure.
+// value, on success, when the outcome carries one: only with --structured-content) and
+// `_meta.error = {name, code}` on a coded failure.
 func toCallToolResult(o outcome) *mcp.CallToolResult {
 	res := &mcp.CallToolResult{IsError: o.IsError, Content: make([]mcp.Content, 0, len(o.Content))}
 	for _, b := range o.Content {

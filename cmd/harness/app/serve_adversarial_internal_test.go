@@ -47,7 +47,7 @@ func connectRaw(t *testing.T, eng engine, capabilities string) *rawClient {
 	t.Helper()
 	c2sR, c2sW := io.Pipe()
 	s2cR, s2cW := io.Pipe()
-	mh := newMCPHost(eng, "test", nil)
+	mh := newMCPHost(eng, hostConfig{version: "test"})
 	sp := newSplicer(s2cW)
 	tr := &mcp.IOTransport{Reader: c2sR, Writer: nopWriteCloser{sp}}
 	c := &rawClient{t: t, in: c2sW, out: s2cR, r: bufio.NewReader(s2cR), done: make(chan error, 1), mh: mh}
@@ -138,7 +138,7 @@ func TestServeConcurrentCallsOnOneConnection(t *testing.T) {
 		require.NoError(t, os.WriteFile(filepath.Join(ws, fmt.Sprintf("f%d.txt", i)), []byte(fmt.Sprintf("line %d\n", i)), 0o644))
 	}
 	ct, st := mcp.NewInMemoryTransports()
-	mh := newMCPHost(eng, "test", &ws)
+	mh := newMCPHost(eng, hostConfig{version: "test", cwd: &ws})
 	done := make(chan error, 1)
 	go func() { done <- mh.serveConn(context.Background(), st, nil) }()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, nil).Connect(context.Background(), ct, nil)
@@ -183,7 +183,7 @@ func TestServeToolListFollowsTheStore(t *testing.T) {
 	require.NoError(t, err)
 
 	ct, st := mcp.NewInMemoryTransports()
-	mh := newMCPHost(eng, "test", &ws)
+	mh := newMCPHost(eng, hostConfig{version: "test", cwd: &ws})
 	done := make(chan error, 1)
 	go func() { done <- mh.serveConn(context.Background(), st, nil) }()
 	changed := make(chan struct{}, 8)

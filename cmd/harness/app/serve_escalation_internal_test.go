@@ -209,7 +209,7 @@ func TestServeEndsDuringElicitation(t *testing.T) {
 	defer s2cR.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	mh := newMCPHost(eng, "test", nil)
+	mh := newMCPHost(eng, hostConfig{version: "test"})
 	sp := newSplicer(s2cW)
 	done := make(chan error, 1)
 	go func() { done <- mh.serveConn(ctx, &mcp.IOTransport{Reader: c2sR, Writer: nopWriteCloser{sp}}, sp) }()
@@ -238,7 +238,7 @@ func TestServeConcurrentEscalations(t *testing.T) {
 	h, eng := sandboxedHost(t, ws)
 	defer h.close()
 	ct, st := mcp.NewInMemoryTransports()
-	mh := newMCPHost(eng, "test", &ws)
+	mh := newMCPHost(eng, hostConfig{version: "test", cwd: &ws})
 	done := make(chan error, 1)
 	go func() { done <- mh.serveConn(context.Background(), st, nil) }()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, &mcp.ClientOptions{

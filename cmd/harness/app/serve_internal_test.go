@@ -13,7 +13,7 @@ import (
 func connectFake(t *testing.T, eng engine, cwd *string) (*mcp.ClientSession, chan error) {
 	t.Helper()
 	ct, st := mcp.NewInMemoryTransports()
-	h := newMCPHost(eng, "test", cwd)
+	h := newMCPHost(eng, hostConfig{version: "test", cwd: cwd})
 	done := make(chan error, 1)
 	go func() { done <- h.serveConn(context.Background(), st, nil) }()
 	c := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, nil)

@@ -101,7 +101,7 @@ func connectSpliced(t *testing.T, eng engine) (io.WriteCloser, *bufio.Reader, ch
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	sp := newSplicer(outW)
-	h := newMCPHost(eng, "test", nil)
+	h := newMCPHost(eng, hostConfig{version: "test"})
 	done := make(chan error, 1)
 	go func() {
 		done <- h.serveConn(context.Background(), &mcp.IOTransport{Reader: inR, Writer: nopWriteCloser{sp}}, sp)

@@ -101,38 +101,56 @@ func (e *toolsEngine) OpenSession(id string) session {
 }
 
 func (e *toolsEngine) Call(ctx context.Context, sess session, tool string, args json.RawMessage) outcome {
-	return e.call(ctx, sess, tool, args, false)
+	return e.call(ctx, sess, tool, args, sendAll)
 }
 
-// call executes one tool call; skipMeta sets tools.Call.SkipMeta (the outcome then has no Meta).
-func (e *toolsEngine) call(ctx context.Context, sess session, tool string, args json.RawMessage, skipMeta bool) outcome {
+// sends is what a front end sends of a result besides its content blocks.
+type sends uint8
+
+const (
+	sendAll     sends = iota // the value and the presentation meta (run)
+	sendValue                // the value, no meta (serve --structured-content)
+	sendContent              // the content blocks only (serve)
+)
+
+// call executes one tool call; what the front end sends decides what the runtime builds and checks
+// (tools.Call.SkipMeta, tools.Call.ContentOnly).
+func (e *toolsEngine) call(ctx context.Context, sess session, tool string, args json.RawMessage, s sends) outcome {
 	rt := e.runtime()
 	if rt == nil {
 		text := "Error: " + errNoRuntime.Error()
 		return outcome{IsError: true, Content: []block{{Type: "text", Text: text}}}
 	}
-	call := tools.Call{CallID: "call_" + strconv.FormatUint(e.seq.Add(1), 10), Name: tool, Args: args, SkipMeta: skipMeta}
+	call := tools.Call{CallID: "call_" + strconv.FormatUint(e.seq.Add(1), 10), Name: tool, Args: args,
+		SkipMeta: s != sendAll, ContentOnly: s == sendContent}
 	if ts, ok := sess.(*toolsSession); ok && ts != nil {
 		call.Session = ts.s
 	}
-	return fromResult(rt.Execute(ctx, call))
+	o := fromResult(rt.Execute(ctx, call))
+	if s == sendContent {
+		o.Value = nil
+	}
+	return o
 }
 
-// metalessEngine is a toolsEngine for a front end that never sends the presentation meta (MCP):
-// its calls set tools.Call.SkipMeta, so the runtime neither projects nor checks the meta.
-type metalessEngine struct{ *toolsEngine }
-
-var _ engine = metalessEngine{}
-
-func (e metalessEngine) Call(ctx context.Context, sess session, tool string, args json.RawMessage) outcome {
-	return e.call(ctx, sess, tool, args, true)
+// sendingEngine is a toolsEngine for a front end that sends less than the run protocol (MCP): its
+// calls skip what is never sent.
+type sendingEngine struct {
+	*toolsEngine
+	sends sends
 }
 
-// withoutMeta returns eng with presentation meta skipped when it is the tools runtime's engine;
-// any other engine (a test fake) is returned as is.
-func withoutMeta(eng engine) engine {
+var _ engine = sendingEngine{}
+
+func (e sendingEngine) Call(ctx context.Context, sess session, tool string, args json.RawMessage) outcome {
+	return e.call(ctx, sess, tool, args, e.sends)
+}
+
+// sending returns eng with its calls building only what s sends when it is the tools runtime's
+// engine; any other engine (a test fake) is returned as is.
+func sending(eng engine, s sends) engine {
 	if te, ok := eng.(*toolsEngine); ok && te != nil {
-		return metalessEngine{te}
+		return sendingEngine{te, s}
 	}
 	return eng
 }

@@ -1,0 +1,339 @@
+// modelview.mjs checks what the model is given, not what the wire carries: it drives `harness serve`
+// with the official MCP TypeScript SDK client, takes every result through the two ways MCP clients
+// turn a tool result into model input, and compares that input with the contract's text byte for byte.
+//
+// The two projections (the families of clients people run):
+//
+//   structuredFirst — Claude Code, Codex, opencode. When a result carries structuredContent the model
+//     gets one text part, JSON.stringify(structuredContent), *instead of* the content blocks (text and
+//     images are dropped); otherwise it gets the content blocks.
+//   contentBlocks   — Claude Desktop, Cursor, VS Code. The model gets the content blocks: text parts
+//     and image parts; structuredContent and _meta are not shown.
+//
+// Both must give the model the same thing for every tool and every error class, so by default
+// `serve` sends no structuredContent and lists no outputSchema (a client that sees an output schema
+// expects structuredContent). The last section shows why: with --structured-content the
+// structuredFirst family loses the text. It also measures the wire: a capped 2,000-line read carries
+// its text once (response bytes within 1.2x of the text).
+//
+// Usage: node e2e/modelview.mjs        (builds ./cmd/harness with go)
+//        HARNESS=/path/to/harness node e2e/modelview.mjs
+
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { Checker, connect, harnessBinary, tempDir } from "./lib.mjs";
+
+/** blocks turns MCP content blocks into model input parts; other block kinds are marked, not shown. */
+function blocks(content) {
+  return (content ?? []).map((b) => {
+    switch (b.type) {
+      case "text":
+        return { type: "text", text: b.text };
+      case "image":
+        return { type: "image", mimeType: b.mimeType, data: b.data };
+      default:
+        return { type: `unsupported:${b.type}` };
+    }
+  });
+}
+
+/** structuredFirst is the model input of Claude Code, Codex and opencode. */
+export function structuredFirst(result) {
+  if (result.structuredContent !== undefined && result.structuredContent !== null) {
+    return [{ type: "text", text: JSON.stringify(result.structuredContent) }];
+  }
+  return blocks(result.content);
+}
+
+/** contentBlocks is the model input of Claude Desktop, Cursor and VS Code. */
+export function contentBlocks(result) {
+  return blocks(result.content);
+}
+
+const PROJECTIONS = { structuredFirst, contentBlocks };
+
+const envelope = (p, body) => `<path>${p}</path>\n<type>file</type>\n<content>\n${body}\n</content>`;
+const text = (t) => [{ type: "text", text: t }];
+
+// A 1x1 RGBA PNG (stored as is: a clean small PNG passes through the attachment store).
+const PNG_1X1 = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
+
+/**
+ * expectView checks one result: both projections give exactly want, the result carries no
+ * structuredContent, isError is as given, and _meta.error is the coded error or absent.
+ */
+function expectView(c, label, r, { want, isError = false, error = null }) {
+  for (const [name, project] of Object.entries(PROJECTIONS)) {
+    c.eq(`${label} [${name}]`, project(r), want);
+  }
+  c.eq(`${label}: no structuredContent`, r.structuredContent, undefined);
+  c.eq(`${label}: isError`, r.isError === true, isError);
+  c.eq(`${label}: _meta.error`, r._meta?.error ?? null, error);
+}
+
+const fsError = (code) => ({ name: "FsError", code });
+
+/** defaultProfile runs every tool and error class of the default composition. */
+async function defaultProfile(c, bin) {
+  const dir = tempDir("cordon-view-");
+  const p = (name) => join(dir, name);
+  writeFileSync(p("notes.txt"), "hello\nworld\n");
+  writeFileSync(p("four.txt"), "one\ntwo\nthree\nfour");
+  writeFileSync(p("crlf.txt"), "alpha\r\nbeta\r\n");
+  writeFileSync(p("long.txt"), "x".repeat(2500) + "\nshort\n");
+  writeFileSync(p("wide.txt"), Array.from({ length: 2000 }, () => "y".repeat(100)).join("\n") + "\n");
+  writeFileSync(p("blob.bin"), Buffer.from([0x50, 0x4b, 0x00, 0x01, 0x02, 0x00]));
+  writeFileSync(p("twice.txt"), "same\nsame\n");
+  writeFileSync(p("unread.txt"), "one\n");
+  writeFileSync(p("dot.png"), PNG_1X1);
+  writeFileSync(p("fake.png"), "not an image\n");
+  mkdirSync(p("sub"));
+
+  const { client } = await connect(bin, ["serve", "--cwd", dir]);
+  try {
+    const { tools } = await client.listTools();
+    for (const t of tools) c.eq(`${t.name}: no outputSchema by default`, t.outputSchema, undefined);
+    const call = (name, args) => client.callTool({ name, arguments: args });
+
+    // read: envelope, numbering, footers, truncation notices.
+    expectView(c, "read", await call("read", { file_path: "notes.txt" }), {
+      want: text(envelope(p("notes.txt"), "1: hello\n2: world\n\n(End of file - total 2 lines)")),
+    });
+    expectView(c, "read window", await call("read", { file_path: "four.txt", offset: 2, limit: 2 }), {
+      want: text(envelope(p("four.txt"), "2: two\n3: three\n\n(Showing lines 2-3 of 4. Use offset=4 to continue.)")),
+    });
+    expectView(c, "read CRLF", await call("read", { file_path: "crlf.txt" }), {
+      want: text(envelope(p("crlf.txt"), "1: alpha\n2: beta\n\n(End of file - total 2 lines)")),
+    });
+    expectView(c, "read long line", await call("read", { file_path: "long.txt" }), {
+      want: text(envelope(p("long.txt"),
+        `1: ${"x".repeat(2000)}... (line truncated to 2000 chars)\n2: short\n\n(End of file - total 2 lines)`)),
+    });
+    const wide = Array.from({ length: 506 }, (_, i) => `${i + 1}: ${"y".repeat(100)}`).join("\n");
+    expectView(c, "read capped", await call("read", { file_path: "wide.txt" }), {
+      want: text(envelope(p("wide.txt"), `${wide}\n\n(Output capped. Showing lines 1-506. Use offset=507 to continue.)`)),
+    });
+
+    // read failures.
+    expectView(c, "read missing", await call("read", { file_path: "missing.txt" }), {
+      want: text(`Error: cannot read "${p("missing.txt")}": not found`), isError: true, error: fsError("FS_NOT_FOUND"),
+    });
+    expectView(c, "read out of range", await call("read", { file_path: "notes.txt", offset: 9 }), {
+      want: text(`Error: offset 9 is out of range for "${p("notes.txt")}" (2 lines)`), isError: true,
+      error: fsError("FS_NOT_FOUND"),
+    });
+    expectView(c, "read directory", await call("read", { file_path: "sub" }), {
+      want: text(`Error: cannot read "${p("sub")}": not a regular file`), isError: true,
+      error: fsError("FS_NOT_REGULAR_FILE"),
+    });
+    expectView(c, "read binary", await call("read", { file_path: "blob.bin" }), {
+      want: text(`Error: cannot read "${p("blob.bin")}": binary file`), isError: true, error: fsError("FS_NOT_TEXT"),
+    });
+    expectView(c, "read bad offset (argument error)", await call("read", { file_path: "notes.txt", offset: 0 }), {
+      want: text("Error: offset must be a positive integer"), isError: true,
+    });
+    expectView(c, "read over the limit (argument error)", await call("read", { file_path: "notes.txt", limit: 2001 }), {
+      want: text("Error: limit must be less than or equal to 2000"), isError: true,
+    });
+    expectView(c, "read schema violation", await call("read", { file_path: 5 }), {
+      want: text('Error: invalid arguments: "file_path" must be a string'), isError: true,
+      error: { name: "ToolArgsError", code: "INVALID_ARGS" },
+    });
+    expectView(c, "read blank path", await call("read", { file_path: "  " }), {
+      want: text("Error: file_path must be a non-empty string"), isError: true,
+    });
+
+    // write: refusal before a read, create, update; the content is never echoed.
+    expectView(c, "write unread", await call("write", { file_path: "twice.txt", content: "x\n" }), {
+      want: text(`Error: cannot modify "${p("twice.txt")}": file has not been read — read the file, then retry`),
+      isError: true, error: fsError("FS_NOT_OBSERVED"),
+    });
+    const big = "z".repeat(99) + "\n";
+    expectView(c, "write create", await call("write", { file_path: "new.txt", content: big.repeat(1000) }), {
+      want: text(envelope(p("new.txt"), "Created file")),
+    });
+    await call("read", { file_path: "notes.txt" });
+    expectView(c, "write update", await call("write", { file_path: "notes.txt", content: "one\ntwo\nthree\n" }), {
+      want: text(envelope(p("notes.txt"), "Updated file")),
+    });
+    expectView(c, "write missing content", await call("write", { file_path: "notes.txt" }), {
+      want: text('Error: invalid arguments: missing required property "content"'), isError: true,
+      error: { name: "ToolArgsError", code: "INVALID_ARGS" },
+    });
+
+    // edit: one sentence, never the file; every refusal.
+    expectView(c, "edit", await call("edit", { file_path: "notes.txt", old_string: "two", new_string: "TWO" }), {
+      want: text(`The file ${p("notes.txt")} has been updated successfully.`),
+    });
+    await call("read", { file_path: "twice.txt" });
+    expectView(c, "edit ambiguous", await call("edit", { file_path: "twice.txt", old_string: "same", new_string: "diff" }), {
+      want: text(`Error: old_string matched 2 times in "${p("twice.txt")}"; provide a more specific old_string or set replace_all to true`),
+      isError: true, error: fsError("FS_AMBIGUOUS_EDIT"),
+    });
+    expectView(c, "edit replace_all",
+      await call("edit", { file_path: "twice.txt", old_string: "same", new_string: "diff", replace_all: true }), {
+        want: text(`The file ${p("twice.txt")} has been updated. All occurrences were successfully replaced.`),
+      });
+    expectView(c, "edit not found", await call("edit", { file_path: "notes.txt", old_string: "absent", new_string: "x" }), {
+      want: text(`Error: old_string was not found in "${p("notes.txt")}"`), isError: true, error: fsError("FS_EDIT_NOT_FOUND"),
+    });
+    expectView(c, "edit same strings", await call("edit", { file_path: "notes.txt", old_string: "a", new_string: "a" }), {
+      want: text("Error: old_string and new_string must differ"), isError: true,
+    });
+    expectView(c, "edit unread", await call("edit", { file_path: "unread.txt", old_string: "one", new_string: "1" }), {
+      want: text(`Error: cannot modify "${p("unread.txt")}": file has not been read — read the file, then retry`),
+      isError: true, error: fsError("FS_NOT_OBSERVED"),
+    });
+    writeFileSync(p("notes.txt"), "changed on disk\n");
+    expectView(c, "edit stale", await call("edit", { file_path: "notes.txt", old_string: "changed", new_string: "x" }), {
+      want: text(`Error: cannot edit "${p("notes.txt")}": file changed since it was read — re-read the file, then retry`),
+      isError: true, error: fsError("FS_STALE_VERSION"),
+    });
+    await call("read", { file_path: "gone.txt" }); // observes the file as absent
+    expectView(c, "edit missing file", await call("edit", { file_path: "gone.txt", old_string: "a", new_string: "b" }), {
+      want: text(`Error: cannot edit "${p("gone.txt")}": not found`), isError: true, error: fsError("FS_NOT_FOUND"),
+    });
+
+    // read_image: a text part and an image part, in that order, for both families.
+    const img = await call("read_image", { file_path: "dot.png" });
+    expectView(c, "read_image", img, {
+      want: [
+        { type: "text", text: `<path>${p("dot.png")}</path>\n<type>image</type>\n<content>\nimage/png image, 1x1 px, ${PNG_1X1.length} bytes\n</content>` },
+        { type: "image", mimeType: "image/png", data: PNG_1X1.toString("base64") },
+      ],
+    });
+    expectView(c, "read_image of text", await call("read_image", { file_path: "fake.png" }), {
+      want: text("Error: Unsupported or malformed image data."), isError: true,
+      error: { name: "AttachmentError", code: "INVALID_IMAGE" },
+    });
+    expectView(c, "read_image of a non-image extension", await call("read_image", { file_path: "notes.txt" }), {
+      want: text(`Error: cannot read "notes.txt": the .txt extension does not declare a supported image format; read_image accepts PNG/JPEG/WebP/GIF files, including extension-less files in those formats`),
+      isError: true,
+    });
+  } finally {
+    await client.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** sandboxedProfile checks the sandbox's denial and an escalation's refusal as the model sees them. */
+async function sandboxedProfile(c, bin) {
+  const ws = tempDir("cordon-view-ws-");
+  const outside = realpathSync(mkdtempSync(join(homedir(), ".cordon-view-outside-")));
+  const { client } = await connect(bin, ["serve", "--profile", "sandboxed", "--cwd", ws], {
+    onElicit: () => ({ action: "decline" }),
+  });
+  try {
+    const target = join(outside, "x.txt");
+    expectView(c, "sandbox denial", await client.callTool({ name: "write", arguments: { file_path: target, content: "x\n" } }), {
+      want: text("Error: [sandbox: file access denied under workspace-write mode]\n" +
+        "[sandbox: escalation available — retry this exact operation once with sandbox_permissions (the narrowest wider mode that suffices) + justification; the approval prompt asks the user]"),
+      isError: true, error: fsError("FS_SANDBOX_DENIED"),
+    });
+    const r = await client.callTool({ name: "write", arguments: { file_path: target, content: "x\n",
+      sandbox_permissions: "danger-full-access", justification: "The user asked for it." } });
+    for (const [name, project] of Object.entries(PROJECTIONS)) {
+      c.eq(`escalation declined [${name}]`, project(r), text('Error: the user rejected escalating this operation to "danger-full-access"'));
+    }
+    c.eq("escalation declined: no structuredContent", r.structuredContent, undefined);
+  } finally {
+    await client.close();
+    rmSync(outside, { recursive: true, force: true });
+    rmSync(ws, { recursive: true, force: true });
+  }
+}
+
+/**
+ * structuredOptIn shows what --structured-content costs the structuredFirst family: the model gets the
+ * canonical JSON instead of the envelope, the footer and the image. Programmatic clients that read
+ * structuredContent are what the option is for.
+ */
+async function structuredOptIn(c, bin) {
+  const dir = tempDir("cordon-view-sc-");
+  writeFileSync(join(dir, "notes.txt"), "hello\nworld\n");
+  writeFileSync(join(dir, "dot.png"), PNG_1X1);
+  const { client } = await connect(bin, ["serve", "--cwd", dir, "--structured-content"]);
+  try {
+    const { tools } = await client.listTools();
+    c.ok("--structured-content lists output schemas", tools.every((t) => t.outputSchema?.type === "object"));
+    const file = join(dir, "notes.txt");
+    const r = await client.callTool({ name: "read", arguments: { file_path: "notes.txt" } });
+    const value = { path: file, offset: 1, lines: [{ number: 1, text: "hello" }, { number: 2, text: "world" }], totalLines: 2 };
+    c.eq("--structured-content: structuredContent is the canonical value", r.structuredContent, value);
+    c.eq("--structured-content: contentBlocks still get the text", contentBlocks(r),
+      text(envelope(file, "1: hello\n2: world\n\n(End of file - total 2 lines)")));
+    c.eq("--structured-content: structuredFirst gets JSON, not the text", structuredFirst(r), text(JSON.stringify(value)));
+    const img = await client.callTool({ name: "read_image", arguments: { file_path: "dot.png" } });
+    c.ok("--structured-content: structuredFirst loses the image", structuredFirst(img).every((b) => b.type === "text"));
+  } finally {
+    await client.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * rawExchange speaks JSON-RPC over the pipe directly (no SDK) so the response bytes are the wire's:
+ * it returns the length in bytes of each response line, keyed by request id, and the parsed results.
+ */
+async function rawExchange(bin, cwd, calls) {
+  const child = spawn(bin, ["serve", "--cwd", cwd, "--log-level", "error"], { stdio: ["pipe", "pipe", "inherit"] });
+  const lines = createInterface({ input: child.stdout });
+  const pending = new Map();
+  lines.on("line", (line) => {
+    const msg = JSON.parse(line);
+    pending.get(msg.id)?.({ bytes: Buffer.byteLength(line) + 1, msg });
+  });
+  const send = (msg) => new Promise((resolve) => {
+    if (msg.id !== undefined) pending.set(msg.id, resolve);
+    child.stdin.write(JSON.stringify(msg) + "\n");
+    if (msg.id === undefined) resolve(null);
+  });
+  await send({ jsonrpc: "2.0", id: 0, method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "wire", version: "0" } } });
+  await send({ jsonrpc: "2.0", method: "notifications/initialized" });
+  const out = [];
+  for (const [i, [name, args]] of calls.entries()) {
+    out.push(await send({ jsonrpc: "2.0", id: i + 1, method: "tools/call", params: { name, arguments: args } }));
+  }
+  child.stdin.end();
+  await new Promise((resolve) => child.on("exit", resolve));
+  return out;
+}
+
+/** wire checks that results carry the model-facing text once, and nothing of the file besides. */
+async function wire(c, bin) {
+  const dir = tempDir("cordon-view-wire-");
+  const file = join(dir, "big.txt");
+  writeFileSync(file, Array.from({ length: 3000 }, (_, i) => `line ${String(i + 1).padStart(5, "0")} abcdefghij`).join("\n") + "\n");
+  const content = "w".repeat(99) + "\n";
+  const [read, edit, write] = await rawExchange(bin, dir, [
+    ["read", { file_path: "big.txt" }],
+    ["edit", { file_path: "big.txt", old_string: "line 01000 abcdefghij", new_string: "line 01000 ABCDEFGHIJ" }],
+    ["write", { file_path: "fresh.txt", content: content.repeat(1000) }],
+  ]);
+  const readText = read.msg.result.content[0].text;
+  c.ok("wire: the read is the capped 2,000-line window", readText.includes("(Showing lines 1-2000 of 3000."), readText.slice(-120));
+  const ratio = read.bytes / Buffer.byteLength(readText);
+  console.log(`wire: read ${read.bytes} B for ${Buffer.byteLength(readText)} B of text (${ratio.toFixed(3)}x); edit ${edit.bytes} B; write of 100 KB ${write.bytes} B`);
+  c.ok(`wire: read response ${read.bytes} B for ${Buffer.byteLength(readText)} B of text (ratio ${ratio.toFixed(3)} <= 1.2)`, ratio <= 1.2);
+  c.ok(`wire: edit response ${edit.bytes} B (the sentence, not the file)`, edit.bytes < 512, JSON.stringify(edit.msg));
+  c.ok(`wire: write response ${write.bytes} B (not the 100 KB content)`, write.bytes < 512, JSON.stringify(write.msg));
+  c.eq("wire: edit applied", readFileSync(file, "utf8").includes("line 01000 ABCDEFGHIJ\n"), true);
+  rmSync(dir, { recursive: true, force: true });
+}
+
+const c = new Checker();
+const bin = harnessBinary();
+try {
+  await defaultProfile(c, bin);
+  await sandboxedProfile(c, bin);
+  await structuredOptIn(c, bin);
+  await wire(c, bin);
+} catch (err) {
+  c.ok("model view ran to the end", false, err?.stack ?? String(err));
+}
+c.finish("e2e model view (TypeScript SDK, two client projections)");
