@@ -59,7 +59,8 @@ func (s *suite) read(ctx context.Context, args json.RawMessage, exec *tools.Exec
 		return nil, fs.ReadNotRegular(target.DisplayPath)
 	}
 
-	w := NewWindow(WindowRequest{Offset: in.offset, Limit: in.limit, MaxLineLength: s.caps.maxLineLength, MaxBytes: s.caps.maxBytes})
+	w := NewWindow(WindowRequest{Offset: in.offset, Limit: in.limit, MaxLineLength: s.caps.maxLineLength,
+		MaxBytes: s.caps.maxBytes, SizeHint: sizeHint(info)})
 	if !info.HasSize || info.Size >= s.caps.streamMinSize {
 		if err := s.streamInto(ctx, target, w); err != nil {
 			return nil, err
@@ -124,4 +125,12 @@ func (s *suite) streamInto(ctx context.Context, target fs.Target, w *Window) err
 // call (the contract: recorders are side-effect-only and should not fail).
 func (s *suite) observe(ctx context.Context, target fs.Target, obs fs.Observation, exec *tools.Exec) error {
 	return fs.ObservedEvent.Emit(ctx, s.kc, fs.ObservedArgs{Target: target, Observation: obs, Actor: exec})
+}
+
+// sizeHint is the file size a read window may expect, or 0 when the provider did not say.
+func sizeHint(info *fs.Info) int64 {
+	if !info.HasSize {
+		return 0
+	}
+	return info.Size
 }

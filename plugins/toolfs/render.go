@@ -69,8 +69,9 @@ func RenderRead(v ReadValue, limit int) string {
 	b.WriteString("<path>")
 	b.WriteString(v.Path)
 	b.WriteString("</path>\n<type>file</type>\n<content>\n")
+	var num [20]byte
 	for _, l := range v.Lines {
-		b.WriteString(strconv.Itoa(l.Number))
+		b.Write(strconv.AppendInt(num[:0], int64(l.Number), 10))
 		b.WriteString(": ")
 		b.WriteString(l.Text)
 		b.WriteByte('\n')

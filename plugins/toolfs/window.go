@@ -3,7 +3,9 @@ package toolfs
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 	"unsafe"
 )
 
@@ -25,6 +27,8 @@ type WindowRequest struct {
 	MaxLineLength int
 	// MaxBytes caps the UTF-8 bytes of the selected line texts plus one byte per joining newline.
 	MaxBytes int
+	// SizeHint is the expected input size in bytes (0: unknown); it sizes the window's text buffer.
+	SizeHint int64
 }
 
 // WindowResult is what a Window produces: the selected lines, the exact number of lines in the
@@ -64,17 +68,22 @@ func (e *OffsetOutOfRangeError) Is(target error) bool { return target == ErrOffs
 // code points (one more proves overflow), lines before the offset and after the selection are only
 // counted (newlines are counted in bulk), and the selected lines are bounded by Limit and MaxBytes.
 // Window never retains the chunks it is given. The zero Window is not usable; use NewWindow.
+//
+// The selected texts are kept in one buffer, joined by '\n' (a line text never holds one), with the
+// current line growing at its tail, so a window of any number of lines costs a few allocations:
+// Finish hands the buffer over as one string and the lines as substrings of it.
 type Window struct {
 	req WindowRequest
 
 	completed int  // lines completed so far
 	open      bool // at least one byte of the next line has been seen
 
-	line      []byte // bytes kept of the current selected line
-	lineRunes int    // code points started in line
-	lineFull  bool   // the current line overflowed the buffer; the rest is discarded
+	text      []byte // the selected texts joined by '\n', then the bytes kept of the current line
+	selected  int    // lines selected
+	start     int    // where the current line starts in text
+	lineRunes int    // code points started in the current line
+	lineFull  bool   // the current line overflowed its room; the rest is discarded
 
-	lines    []Line
 	outBytes int
 	capped   bool
 }
@@ -89,7 +98,26 @@ func NewWindow(req WindowRequest) *Window {
 }
 
 // selecting reports whether the next completed line may still be selected.
-func (w *Window) selecting() bool { return !w.capped && len(w.lines) < w.req.Limit }
+func (w *Window) selecting() bool { return !w.capped && w.selected < w.req.Limit }
+
+// lineStart is where the current line begins in text.
+func (w *Window) lineStart() int { return w.start }
+
+// grow makes room for n more bytes in text, sizing the first allocation from the request.
+func (w *Window) grow(n int) {
+	if cap(w.text)-len(w.text) >= n {
+		return
+	}
+	if w.text == nil {
+		size := int64(w.req.MaxBytes) + 64 // the cap, plus the room a truncation suffix may need
+		if w.req.SizeHint > 0 && w.req.SizeHint < size {
+			size = w.req.SizeHint + 1
+		}
+		w.text = make([]byte, 0, max(int(size), n, 64))
+		return
+	}
+	w.text = slices.Grow(w.text, n)
+}
 
 // WriteString consumes the next chunk of text. It never fails.
 func (w *Window) WriteString(s string) (int, error) {
@@ -174,21 +202,24 @@ func (w *Window) appendLine(seg []byte) {
 	limit := w.req.MaxLineLength + 1
 	// Fast path: even if every byte started a code point, the segment fits.
 	if w.lineRunes+len(seg) <= limit {
-		w.line = append(w.line, seg...)
+		w.grow(len(seg))
+		w.text = append(w.text, seg...)
 		w.lineRunes += countLeading(seg)
 		return
 	}
 	for i, b := range seg {
 		if b&0xC0 != 0x80 {
 			if w.lineRunes == limit {
-				w.line = append(w.line, seg[:i]...)
+				w.grow(i)
+				w.text = append(w.text, seg[:i]...)
 				w.lineFull = true
 				return
 			}
 			w.lineRunes++
 		}
 	}
-	w.line = append(w.line, seg...)
+	w.grow(len(seg))
+	w.text = append(w.text, seg...)
 }
 
 // countLeading counts the bytes of p that are not UTF-8 continuation bytes.
@@ -206,47 +237,51 @@ func countLeading(p []byte) int {
 func (w *Window) flushSelected() {
 	w.completed++
 	w.open = false
-	buf := w.line
-	if len(buf) > 0 && buf[len(buf)-1] == '\r' {
-		buf = buf[:len(buf)-1]
+	start := w.start
+	if n := len(w.text); n > start && w.text[n-1] == '\r' {
+		w.text = w.text[:n-1]
 	}
-	text := truncateLine(buf, w.req.MaxLineLength)
-	w.line = w.line[:0]
+	w.truncateLine(start)
 	w.lineRunes = 0
 	w.lineFull = false
 
-	cost := len(text)
-	if len(w.lines) > 0 {
+	cost := len(w.text) - start
+	if w.selected > 0 {
 		cost++
 	}
 	if w.outBytes+cost > w.req.MaxBytes {
 		w.capped = true
-		w.line = nil
+		w.text = w.text[:start]
 		return
 	}
 	w.outBytes += cost
-	w.lines = append(w.lines, Line{Number: w.completed, Text: text})
-	if !w.selecting() {
-		w.line = nil
+	w.selected++
+	if w.selecting() {
+		w.grow(1)
+		w.text = append(w.text, '\n')
 	}
+	w.start = len(w.text)
 }
 
-// truncateLine returns buf as a string, cut to maxLen code points plus the truncation suffix when
-// it is longer.
-func truncateLine(buf []byte, maxLen int) string {
-	if len(buf) <= maxLen {
-		return string(buf)
+// truncateLine cuts the current line (text[start:]) to MaxLineLength code points plus the
+// truncation suffix when it is longer.
+func (w *Window) truncateLine(start int) {
+	line, maxLen := w.text[start:], w.req.MaxLineLength
+	if len(line) <= maxLen {
+		return
 	}
 	seen := 0
-	for i := range buf {
-		if buf[i]&0xC0 != 0x80 {
+	for i := range line {
+		if line[i]&0xC0 != 0x80 {
 			if seen == maxLen {
-				return string(buf[:i]) + "... (line truncated to " + strconv.Itoa(maxLen) + " chars)"
+				w.text = append(w.text[:start+i], "... (line truncated to "...)
+				w.text = strconv.AppendInt(w.text, int64(maxLen), 10)
+				w.text = append(w.text, " chars)"...)
+				return
 			}
 			seen++
 		}
 	}
-	return string(buf)
 }
 
 // Finish ends the input: a pending unterminated line is completed, then the offset is checked. It
@@ -261,9 +296,15 @@ func (w *Window) Finish(displayPath string) (WindowResult, error) {
 			w.open = false
 		}
 	}
-	res := WindowResult{Lines: w.lines, TotalLines: w.completed, TruncatedByBytes: w.capped}
-	if res.Lines == nil {
-		res.Lines = []Line{}
+	res := WindowResult{Lines: make([]Line, w.selected), TotalLines: w.completed, TruncatedByBytes: w.capped}
+	text := string(w.text[:w.start])
+	for i := range res.Lines {
+		end := strings.IndexByte(text, '\n')
+		if end < 0 {
+			end = len(text)
+		}
+		res.Lines[i] = Line{Number: w.req.Offset + i, Text: text[:end]}
+		text = text[min(end+1, len(text)):]
 	}
 	if !w.capped && w.req.Offset > w.completed && !(w.completed == 0 && w.req.Offset == 1) {
 		return res, &OffsetOutOfRangeError{Offset: w.req.Offset, TotalLines: w.completed, DisplayPath: displayPath}

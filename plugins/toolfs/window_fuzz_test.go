@@ -79,8 +79,11 @@ func FuzzWindow(f *testing.F) {
 			n := min(step, len(rest))
 			_, _ = w.Write(rest[:n])
 			rest = rest[n:]
-			if len(w.line) > 4*(req.MaxLineLength+1) {
-				t.Fatalf("line buffer holds %d bytes for max %d", len(w.line), req.MaxLineLength)
+			if n := len(w.text) - w.lineStart(); n > 4*(req.MaxLineLength+1) {
+				t.Fatalf("the current line holds %d bytes for max %d", n, req.MaxLineLength)
+			}
+			if kept := w.lineStart(); kept > req.MaxBytes+1 { // the texts, their separators and one for the next line
+				t.Fatalf("the selected lines hold %d bytes for max %d", kept, req.MaxBytes)
 			}
 			step = step%7 + 1
 		}

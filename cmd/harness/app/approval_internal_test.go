@@ -81,7 +81,7 @@ func TestApprovalThroughElicitation(t *testing.T) {
 			require.NoError(t, err)
 			ct, st := mcp.NewInMemoryTransports()
 			done := make(chan error, 1)
-			go func() { done <- newMCPHost(eng, hostConfig{version: "test"}).serveConn(context.Background(), st, nil) }()
+			go func() { done <- newMCPHost(eng, hostConfig{version: "test"}).serveConn(context.Background(), st) }()
 			c := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, &mcp.ClientOptions{ElicitationHandler: tt.handler})
 			cs, err := c.Connect(context.Background(), ct, nil)
 			require.NoError(t, err)

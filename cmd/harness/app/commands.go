@@ -13,6 +13,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/zap"
+
+	"github.com/cordon-dev/cordon/internal/mcpstdio"
 )
 
 // cmdServe serves MCP on stdio until the client disconnects or the context ends.
@@ -25,9 +27,12 @@ func cmdServe(ctx context.Context, e *env) error {
 	mh := newMCPHost(eng, hostConfig{version: e.o.version, cwd: e.cwdHeader(), structured: e.f.structured})
 	defer mh.close()
 	e.log.Info("ready: serving MCP on stdio", zap.String("config", h.source), zap.Strings("tools", toolNames(eng)))
-	sp := newSplicer(e.o.stdout)
-	t := &mcp.IOTransport{Reader: readCloser(e.o.stdin), Writer: nopWriteCloser{sp}}
-	err = mh.serveConn(ctx, t, sp)
+	t := &mcpstdio.Transport{In: e.o.stdin, Out: nopWriteCloser{e.o.stdout}, Options: mcpstdio.Options{
+		Rejected: func(code int64, msg string) {
+			e.log.Warn("rejected a client message", zap.Int64("code", code), zap.String("reason", msg))
+		},
+	}}
+	err = mh.serveConn(ctx, t)
 	if ctx.Err() != nil || isClosedErr(err) {
 		return nil
 	}
@@ -138,13 +143,6 @@ func writeJSON(w io.Writer, v any) error {
 	}
 	_, err := w.Write(buf.Bytes())
 	return err
-}
-
-func readCloser(r io.Reader) io.ReadCloser {
-	if rc, ok := r.(io.ReadCloser); ok {
-		return rc
-	}
-	return io.NopCloser(r)
 }
 
 // nopWriteCloser keeps the process's stdout open when the MCP connection closes.

@@ -32,7 +32,7 @@ type mcpHost struct {
 
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]session
-	splicers map[*mcp.ServerSession]*splicer
+	splicers map[*mcp.ServerSession]splicer
 	calls    map[*mcp.ServerSession]*liveCalls
 
 	toolsMu sync.Mutex
@@ -57,7 +57,7 @@ func newMCPHost(eng engine, cfg hostConfig) *mcpHost {
 		s = sendValue
 	}
 	h := &mcpHost{eng: sending(eng, s), cfg: cfg, sessions: map[*mcp.ServerSession]session{},
-		splicers: map[*mcp.ServerSession]*splicer{}, calls: map[*mcp.ServerSession]*liveCalls{}}
+		splicers: map[*mcp.ServerSession]splicer{}, calls: map[*mcp.ServerSession]*liveCalls{}}
 	h.server = mcp.NewServer(&mcp.Implementation{Name: "cordon", Title: "Cordon harness", Version: cfg.version},
 		&mcp.ServerOptions{
 			Instructions:              eng.Instructions(),
@@ -122,18 +122,17 @@ func mcpTool(t toolInfo, structured bool) *mcp.Tool {
 }
 
 // serveConn serves one connection over transport until the client goes away or ctx ends, then ends
-// the connection's agent session. sp, when not nil, is the splicer that the transport writes
-// through: tool results on this connection are then spliced in by it (see splicer).
-func (h *mcpHost) serveConn(ctx context.Context, t mcp.Transport, sp *splicer) error {
+// the connection's agent session. A transport that splices (mcpstdio) writes the connection's tool
+// results from their one-pass encodings (see splicedResult).
+func (h *mcpHost) serveConn(ctx context.Context, t mcp.Transport) error {
 	ss, err := h.server.Connect(ctx, t, nil)
 	if err != nil {
 		return err
 	}
-	if sp != nil {
+	if sp, ok := t.(splicer); ok {
 		h.mu.Lock()
 		h.splicers[ss] = sp
 		h.mu.Unlock()
-		defer sp.discard()
 	}
 	done := make(chan error, 1)
 	go func() { done <- ss.Wait() }()

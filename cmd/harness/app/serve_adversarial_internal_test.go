@@ -16,6 +16,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/cordon-dev/cordon/internal/mcpstdio"
 	"go.uber.org/goleak"
 	"go.uber.org/zap/zaptest"
 
@@ -48,11 +50,10 @@ func connectRaw(t *testing.T, eng engine, capabilities string) *rawClient {
 	c2sR, c2sW := io.Pipe()
 	s2cR, s2cW := io.Pipe()
 	mh := newMCPHost(eng, hostConfig{version: "test"})
-	sp := newSplicer(s2cW)
-	tr := &mcp.IOTransport{Reader: c2sR, Writer: nopWriteCloser{sp}}
+	tr := &mcpstdio.Transport{In: c2sR, Out: s2cW}
 	c := &rawClient{t: t, in: c2sW, out: s2cR, r: bufio.NewReader(s2cR), done: make(chan error, 1), mh: mh}
 	go func() {
-		c.done <- mh.serveConn(context.Background(), tr, sp)
+		c.done <- mh.serveConn(context.Background(), tr)
 		_ = s2cW.Close()
 	}()
 	c.send(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":` +
@@ -140,7 +141,7 @@ func TestServeConcurrentCallsOnOneConnection(t *testing.T) {
 	ct, st := mcp.NewInMemoryTransports()
 	mh := newMCPHost(eng, hostConfig{version: "test", cwd: &ws})
 	done := make(chan error, 1)
-	go func() { done <- mh.serveConn(context.Background(), st, nil) }()
+	go func() { done <- mh.serveConn(context.Background(), st) }()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, nil).Connect(context.Background(), ct, nil)
 	require.NoError(t, err)
 	var wg sync.WaitGroup
@@ -185,7 +186,7 @@ func TestServeToolListFollowsTheStore(t *testing.T) {
 	ct, st := mcp.NewInMemoryTransports()
 	mh := newMCPHost(eng, hostConfig{version: "test", cwd: &ws})
 	done := make(chan error, 1)
-	go func() { done <- mh.serveConn(context.Background(), st, nil) }()
+	go func() { done <- mh.serveConn(context.Background(), st) }()
 	changed := make(chan struct{}, 8)
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, &mcp.ClientOptions{
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
@@ -252,11 +253,23 @@ func TestServeDisconnectMidCalls(t *testing.T) {
 	}
 	require.NoError(t, os.WriteFile(filepath.Join(ws, "big.txt"), []byte(body.String()), 0o644))
 	c := connectRaw(t, eng, `{}`)
-	for i := range 16 {
-		c.call(10+i, "read", map[string]any{"file_path": filepath.Join(ws, "big.txt"), "limit": 20000})
-	}
-	c.call(99, "write", map[string]any{"file_path": filepath.Join(ws, "new.txt"), "content": "n\n"})
+	sent := make(chan struct{})
+	go func() { // the server stops reading while its answers go unread (back-pressure): send aside
+		defer close(sent)
+		for i := range 16 {
+			b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 10 + i, "method": "tools/call",
+				"params": map[string]any{"name": "read", "arguments": map[string]any{"file_path": filepath.Join(ws, "big.txt"), "limit": 20000}}})
+			if _, err := io.WriteString(c.in, string(b)+"\n"); err != nil {
+				return // the disconnect below closed the pipe
+			}
+		}
+		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 99, "method": "tools/call",
+			"params": map[string]any{"name": "write", "arguments": map[string]any{"file_path": filepath.Join(ws, "new.txt"), "content": "n\n"}}})
+		_, _ = io.WriteString(c.in, string(b)+"\n")
+	}()
+	time.Sleep(50 * time.Millisecond) // let calls start
 	c.disconnect()
+	<-sent
 	c.mh.mu.Lock()
 	assert.Empty(t, c.mh.sessions)
 	assert.Empty(t, c.mh.calls)

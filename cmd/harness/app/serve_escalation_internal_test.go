@@ -16,6 +16,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/cordon-dev/cordon/internal/mcpstdio"
 	"go.uber.org/goleak"
 
 	"github.com/cordon-dev/cordon/plugins/sandbox"
@@ -210,9 +212,8 @@ func TestServeEndsDuringElicitation(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	mh := newMCPHost(eng, hostConfig{version: "test"})
-	sp := newSplicer(s2cW)
 	done := make(chan error, 1)
-	go func() { done <- mh.serveConn(ctx, &mcp.IOTransport{Reader: c2sR, Writer: nopWriteCloser{sp}}, sp) }()
+	go func() { done <- mh.serveConn(ctx, &mcpstdio.Transport{In: c2sR, Out: s2cW}) }()
 	c := &rawClient{t: t, in: c2sW, out: s2cR, r: bufio.NewReader(s2cR), mh: mh}
 	c.send(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"elicitation":{}},"clientInfo":{"name":"raw","version":"0"}}}`)
 	c.recv()
@@ -240,7 +241,7 @@ func TestServeConcurrentEscalations(t *testing.T) {
 	ct, st := mcp.NewInMemoryTransports()
 	mh := newMCPHost(eng, hostConfig{version: "test", cwd: &ws})
 	done := make(chan error, 1)
-	go func() { done <- mh.serveConn(context.Background(), st, nil) }()
+	go func() { done <- mh.serveConn(context.Background(), st) }()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, &mcp.ClientOptions{
 		ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			time.Sleep(5 * time.Millisecond) // let the questions overlap

@@ -15,7 +15,7 @@ func connectFake(t *testing.T, eng engine, cwd *string) (*mcp.ClientSession, cha
 	ct, st := mcp.NewInMemoryTransports()
 	h := newMCPHost(eng, hostConfig{version: "test", cwd: cwd})
 	done := make(chan error, 1)
-	go func() { done <- h.serveConn(context.Background(), st, nil) }()
+	go func() { done <- h.serveConn(context.Background(), st) }()
 	c := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, nil)
 	cs, err := c.Connect(context.Background(), ct, nil)
 	require.NoError(t, err)

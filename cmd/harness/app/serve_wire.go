@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cordon-dev/cordon/internal/mcpstdio"
 )
 
 // wireResult is a tools/call result with a one-pass JSON encoding. The SDK's own
@@ -23,10 +25,6 @@ func (r wireResult) MarshalJSON() ([]byte, error) {
 	b, _, err := r.encode(0)
 	return b, err
 }
-
-// spliceRoom is the room encode leaves around a spliced result for the message around it (the
-// JSON-RPC envelope), so the splicer can write the whole message without copying the result.
-const spliceRoom = 128
 
 // encode encodes the result in one pass: it returns b and at, the encoding being b[at:], with at
 // equal to room and at least room bytes of capacity free after the encoding (at is 0 for a result
@@ -101,24 +99,33 @@ func (r wireResult) encode(room int) (b []byte, at int, err error) {
 	return buf.Bytes(), room, nil
 }
 
-// splicedResult is a wireResult that the connection's splicer writes: it encodes as the token
-// the splicer replaces with the result's one-pass encoding.
-type splicedResult struct {
-	*mcp.CallToolResult
-	sp *splicer
+// splicer is a transport that writes pre-encoded results in place of their tokens
+// (mcpstdio.Transport.Splice).
+type splicer interface {
+	Splice(b []byte, at int) json.Marshaler
 }
 
-// MarshalJSON registers the result's encoding with the splicer and returns its token.
+// splicedResult is a wireResult that the connection's transport writes: it encodes as the token
+// the transport replaces with the result's one-pass encoding.
+type splicedResult struct {
+	*mcp.CallToolResult
+	sp splicer
+}
+
+// MarshalJSON registers the result's encoding with the transport and returns its token.
 func (r splicedResult) MarshalJSON() ([]byte, error) {
-	b, at, err := wireResult{r.CallToolResult}.encode(spliceRoom)
+	b, at, err := wireResult{r.CallToolResult}.encode(mcpstdio.SpliceRoom)
 	if err != nil {
 		return nil, err
 	}
-	return r.sp.register(b, at), nil
+	return r.sp.Splice(b, at).MarshalJSON()
 }
 
+// spliceResults turns splicing on; BenchmarkServeRead2000 turns it off to show what it buys.
+var spliceResults = true
+
 // wireResults is receiving middleware that hands tools/call results to jsonrpc2 as wireResult, or
-// as splicedResult on a connection whose writer is a splicer. Nothing after the middleware reads the
+// as splicedResult on a connection whose transport splices. Nothing after the middleware reads the
 // result but the JSON encoder: results of the sessionless 2026-07-28 protocol (which the SDK
 // annotates after the middleware) never occur, because serve does not negotiate that version and the
 // SDK refuses such requests before any handler runs.
@@ -129,7 +136,7 @@ func (h *mcpHost) wireResults(next mcp.MethodHandler) mcp.MethodHandler {
 		if !ok || err != nil || ctr == nil {
 			return res, err
 		}
-		if ss, _ := req.GetSession().(*mcp.ServerSession); ss != nil {
+		if ss, _ := req.GetSession().(*mcp.ServerSession); ss != nil && spliceResults {
 			h.mu.Lock()
 			sp := h.splicers[ss]
 			h.mu.Unlock()

@@ -12,6 +12,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/cordon-dev/cordon/internal/mcpstdio"
 )
 
 // tricky is text that JSON encoders escape differently (HTML characters, separators, controls,
@@ -57,54 +59,16 @@ func TestWireResultEncodesTheSDKValue(t *testing.T) {
 	}
 }
 
-func TestSplicerReplacesOnlyRegisteredTokens(t *testing.T) {
-	var out strings.Builder
-	sp := newSplicer(&out)
-	n, err := sp.Write([]byte("plain\n"))
-	require.NoError(t, err)
-	assert.Equal(t, 6, n)
-
-	a, b := sp.register([]byte(`{"a":1}`), 0), sp.register([]byte(`[2]`), 0)
-	stale := strings.Replace(string(a), ".1\"", ".99\"", 1) // same nonce, never registered
-	msg := `[{"result":` + string(a) + `},{"result":` + string(b) + `},"` + stale[1:] + `,"cordon.splice.x"]` + "\n"
-	out.Reset()
-	n, err = sp.Write([]byte(msg))
-	require.NoError(t, err)
-	assert.Equal(t, len(msg), n, "Write reports the bytes it was given")
-	assert.Equal(t, `[{"result":{"a":1}},{"result":[2]},"`+stale[1:]+`,"cordon.splice.x"]`+"\n", out.String())
-
-	out.Reset()
-	_, err = sp.Write([]byte(string(a) + "\n"))
-	require.NoError(t, err)
-	assert.Equal(t, string(a)+"\n", out.String(), "a token is spliced once")
-
-	for _, at := range []int{4, 40} { // too little room before the result (copy), room enough (in place)
-		buf := append(make([]byte, at, at+64), `{"r":1}`...)
-		tok := sp.register(buf, at)
-		out.Reset()
-		_, err = sp.Write([]byte(`{"id":1,"result":` + string(tok) + "}\n"))
-		require.NoError(t, err)
-		assert.Equal(t, `{"id":1,"result":{"r":1}}`+"\n", out.String(), "room %d", at)
-	}
-
-	c := sp.register([]byte(`3`), 0)
-	sp.discard()
-	out.Reset()
-	_, err = sp.Write([]byte(string(c)))
-	require.NoError(t, err)
-	assert.Equal(t, string(c), out.String(), "discarded results are not spliced")
-}
-
-// connectSpliced serves eng over stdio pipes through a splicer and returns the client end.
+// connectSpliced serves eng over stdio pipes through the splicing stdio transport and returns the
+// client end.
 func connectSpliced(t *testing.T, eng engine) (io.WriteCloser, *bufio.Reader, chan error) {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	sp := newSplicer(outW)
-	h := newMCPHost(eng, hostConfig{version: "test"})
+	h := newMCPHost(eng, hostConfig{version: "test", structured: true})
 	done := make(chan error, 1)
 	go func() {
-		done <- h.serveConn(context.Background(), &mcp.IOTransport{Reader: inR, Writer: nopWriteCloser{sp}}, sp)
+		done <- h.serveConn(context.Background(), &mcpstdio.Transport{In: inR, Out: outW})
 		_ = outW.Close()
 	}()
 	return inW, bufio.NewReader(outR), done

@@ -1,0 +1,190 @@
+package mcpstdio
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
+
+// kind is what a checked message is.
+type kind uint8
+
+const (
+	kindCall         kind = iota + 1 // a request with an id
+	kindNotification                 // a request without an id
+	kindResponse                     // a response to a request the server sent
+)
+
+// message is one checked JSON-RPC message from the client.
+type message struct {
+	kind   kind
+	id     json.RawMessage // the id as received (calls and responses)
+	method string
+	params json.RawMessage
+	result json.RawMessage
+	err    *jsonrpc.Error
+}
+
+// rejection is a message the transport answers itself.
+type rejection struct {
+	code int64
+	msg  string
+	id   json.RawMessage // nil: null
+}
+
+func parseError(msg string) *rejection {
+	return &rejection{code: jsonrpc.CodeParseError, msg: "parse error: " + msg}
+}
+
+func invalid(id json.RawMessage, msg string) *rejection {
+	return &rejection{code: jsonrpc.CodeInvalidRequest, msg: "invalid request: " + msg, id: id}
+}
+
+// checkFrame checks a whole line: valid UTF-8, valid JSON, not nested deeper than maxDepth. It
+// returns the batch elements (nil for a single message) or the line's rejection.
+func checkFrame(b []byte, maxDepth int) (batch []json.RawMessage, isBatch bool, r *rejection) {
+	if !utf8.Valid(b) {
+		return nil, false, parseError("the line is not valid UTF-8")
+	}
+	if nestedDeeper(b, maxDepth) {
+		return nil, false, invalid(nil, "nesting deeper than "+strconv.Itoa(maxDepth)+" levels")
+	}
+	if b[0] != '[' {
+		if !json.Valid(b) {
+			return nil, false, parseError("the line is not one JSON value")
+		}
+		return nil, false, nil
+	}
+	if err := json.Unmarshal(b, &batch); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return nil, true, parseError("the line is not one JSON value")
+		}
+		return nil, true, invalid(nil, "not a JSON-RPC message")
+	}
+	if len(batch) == 0 {
+		return nil, true, invalid(nil, "empty batch")
+	}
+	return batch, true, nil
+}
+
+// parseMessage checks one JSON value (already known to be valid JSON) as a JSON-RPC message.
+func parseMessage(b []byte) (message, *rejection) {
+	var m message
+	if len(b) == 0 || b[0] != '{' {
+		return m, invalid(nil, "not a JSON-RPC message (expected an object)")
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(b, &fields); err != nil {
+		return m, invalid(nil, "not a JSON-RPC message")
+	}
+	id, hasID := fields["id"]
+	idOK := hasID && validID(id)
+	var replyID json.RawMessage
+	if idOK {
+		replyID = id
+	}
+	if v, ok := fields["jsonrpc"]; !ok || string(v) != `"2.0"` {
+		return m, invalid(replyID, `"jsonrpc" must be "2.0"`)
+	}
+	if hasID && !idOK && string(id) != "null" {
+		return m, invalid(nil, `"id" must be a string or a number`)
+	}
+	if raw, ok := fields["method"]; ok {
+		if _, isResult := fields["result"]; isResult {
+			return m, invalid(replyID, "a message is a request or a response, not both")
+		}
+		if _, isError := fields["error"]; isError {
+			return m, invalid(replyID, "a message is a request or a response, not both")
+		}
+		if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &m.method) != nil {
+			return m, invalid(replyID, `"method" must be a string`)
+		}
+		if p, ok := fields["params"]; ok && string(p) != "null" && p[0] != '{' && p[0] != '[' {
+			return m, invalid(replyID, `"params" must be an object or an array`)
+		}
+		m.params = fields["params"]
+		switch {
+		case !hasID:
+			m.kind = kindNotification
+		case !idOK: // "id": null
+			return m, invalid(nil, `"id" must be a string or a number`)
+		default:
+			m.kind, m.id = kindCall, id
+		}
+		return m, nil
+	}
+	result, hasResult := fields["result"]
+	errv, hasError := fields["error"]
+	if hasResult == hasError || !idOK {
+		return m, invalid(replyID, "not a JSON-RPC message (a request needs a method, a response an id and a result or an error)")
+	}
+	m.kind, m.id, m.result = kindResponse, id, result
+	if hasError {
+		var we jsonrpc.Error
+		if json.Unmarshal(errv, &we) != nil {
+			return m, invalid(replyID, `"error" must be an error object`)
+		}
+		m.err = &we
+	}
+	return m, nil
+}
+
+// validID reports whether a raw id is a string or a number.
+func validID(id json.RawMessage) bool {
+	return len(id) > 0 && (id[0] == '"' || id[0] == '-' || (id[0] >= '0' && id[0] <= '9'))
+}
+
+// idKey identifies an id for matching: a string by its value, a number by its text.
+func idKey(id json.RawMessage) string {
+	if id[0] == '"' {
+		var s string
+		if json.Unmarshal(id, &s) == nil {
+			return "s" + s
+		}
+	}
+	return "n" + string(id)
+}
+
+// nestedDeeper reports whether b nests objects and arrays more than max levels deep. Strings are
+// skipped a quote at a time.
+func nestedDeeper(b []byte, max int) bool {
+	depth := 0
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			i = stringEnd(b, i+1)
+		case '{', '[':
+			if depth++; depth > max {
+				return true
+			}
+		case '}', ']':
+			depth--
+		}
+	}
+	return false
+}
+
+// stringEnd returns the index of the quote that closes the string starting at i (len(b) when the
+// string is not closed).
+func stringEnd(b []byte, i int) int {
+	for {
+		j := bytes.IndexByte(b[i:], '"')
+		if j < 0 {
+			return len(b)
+		}
+		i += j
+		k := i
+		for k > 0 && b[k-1] == '\\' {
+			k--
+		}
+		if (i-k)%2 == 0 {
+			return i
+		}
+		i++
+	}
+}

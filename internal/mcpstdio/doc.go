@@ -1,0 +1,39 @@
+// Package mcpstdio is a hardened newline-delimited JSON-RPC transport for the MCP Go SDK: an
+// mcp.Transport over a reader and a writer (a server's stdin and stdout) that frames and checks
+// every line before the SDK sees it, so no input a client can send ends the connection.
+//
+//	t := &mcpstdio.Transport{In: os.Stdin, Out: os.Stdout}
+//	session, err := server.Connect(ctx, t, nil)
+//
+// # Input
+//
+// One message per line (a trailing "\r" and a leading UTF-8 byte order mark are ignored; blank
+// lines are skipped). A line that is not valid JSON or not valid UTF-8 is answered with a parse
+// error (-32700) and id null; a line that is JSON but not a JSON-RPC message (not an object or a
+// non-empty batch, "jsonrpc" other than "2.0", a method that is not a string, an id that is not a
+// string or a number, nesting deeper than Options.MaxDepth) is answered with an invalid-request
+// error (-32600), with the message's id when it can be read and null otherwise. A line longer than
+// Options.MaxMessageBytes is answered with -32600 and skipped without being held in memory. Every
+// rejected line leaves the connection serving.
+//
+// # Ids
+//
+// The SDK sees its own ids: each call is given a fresh integer id, and its response goes out with
+// the id exactly as the client sent it (its JSON text, byte for byte: 2^53+1, 1e300 and 1.5 come
+// back unchanged). A call whose id is the id of a call still in flight is answered with -32600 and
+// not run. notifications/cancelled is translated to the call's internal id.
+//
+// # Back-pressure and end of input
+//
+// At most Options.MaxInFlight calls are in flight: at the limit no further input is read until one
+// is answered, so a client that floods the server, or stops reading its output, holds the server
+// to a bounded amount of work and memory. At the end of the input the calls in flight are finished
+// and answered first, requests the server sent the client (elicitation) fail as unanswerable, and
+// only then does the SDK see the end of the connection.
+//
+// # Batches
+//
+// JSON-RPC batches are accepted until a protocol version that removed them (2025-06-18 and later)
+// is negotiated; their responses are written as one array once every call in the batch is answered.
+// An empty batch is an invalid request.
+package mcpstdio

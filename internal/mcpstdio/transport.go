@@ -1,0 +1,543 @@
+package mcpstdio
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"strconv"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Defaults of Options.
+const (
+	// DefaultMaxMessageBytes is the longest line accepted (16 MiB).
+	DefaultMaxMessageBytes = 16 << 20
+	// DefaultMaxDepth is the deepest nesting of objects and arrays accepted.
+	DefaultMaxDepth = 1000
+)
+
+// DefaultMaxInFlight is the number of calls in flight at which input stops being read: four per
+// core the process may use.
+func DefaultMaxInFlight() int { return 4 * runtime.GOMAXPROCS(0) }
+
+// Options bound what one client may make the server hold. The zero value of a field is its default.
+type Options struct {
+	MaxMessageBytes int
+	MaxInFlight     int
+	MaxDepth        int
+	// Rejected, when set, is told about every line the transport answered itself (for logging).
+	Rejected func(code int64, message string)
+}
+
+func (o Options) withDefaults() Options {
+	if o.MaxMessageBytes <= 0 {
+		o.MaxMessageBytes = DefaultMaxMessageBytes
+	}
+	if o.MaxInFlight <= 0 {
+		o.MaxInFlight = DefaultMaxInFlight()
+	}
+	if o.MaxDepth <= 0 {
+		o.MaxDepth = DefaultMaxDepth
+	}
+	return o
+}
+
+// Transport is an mcp.Transport over In and Out (see the package documentation). It makes one
+// connection; writes to Out are serialized, one whole line per Write. Closing the connection closes
+// In and Out when they are io.Closers.
+type Transport struct {
+	In  io.Reader
+	Out io.Writer
+	Options
+
+	splices splices
+}
+
+var _ mcp.Transport = (*Transport)(nil)
+
+// Connect starts reading In and returns the connection.
+func (t *Transport) Connect(context.Context) (mcp.Connection, error) {
+	opt := t.withDefaults()
+	c := &conn{
+		splices:  &t.splices,
+		out:      t.Out,
+		opt:      opt,
+		incoming: make(chan item),
+		done:     make(chan struct{}),
+		slots:    make(chan struct{}, opt.MaxInFlight),
+		calls:    map[int64]*call{},
+		byKey:    map[string]int64{},
+		pending:  map[string]jsonrpc.ID{},
+	}
+	c.idle = sync.NewCond(&c.mu)
+	if cl, ok := t.In.(io.Closer); ok {
+		c.closeIn = cl.Close
+	}
+	if cl, ok := t.Out.(io.Closer); ok {
+		c.closeOut = cl.Close
+	}
+	go c.readLoop(newFramer(t.In, opt.MaxMessageBytes))
+	return c, nil
+}
+
+// item is what the reader hands to Read.
+type item struct {
+	msg jsonrpc.Message
+	err error
+}
+
+// call is a client call in flight.
+type call struct {
+	id     json.RawMessage // as the client sent it
+	key    string
+	method string
+	batch  *batch
+	part   int
+}
+
+// batch collects the responses of one incoming batch.
+type batch struct {
+	parts [][]byte
+	left  int // calls not yet answered
+}
+
+type conn struct {
+	splices  *splices
+	out      io.Writer
+	opt      Options
+	incoming chan item
+	done     chan struct{}
+	slots    chan struct{} // one per call in flight
+	closeIn  func() error
+	closeOut func() error
+
+	closeOnce sync.Once
+	wmu       sync.Mutex // serializes writes to out
+
+	mu      sync.Mutex
+	idle    *sync.Cond // signalled when a call is answered
+	seq     int64
+	calls   map[int64]*call
+	byKey   map[string]int64      // calls in flight by the client's id
+	pending map[string]jsonrpc.ID // requests to the client awaiting its response, by id key
+	eof     bool                  // the input ended
+	closed  bool                  // Close was called
+	noBatch string                // the negotiated protocol version, when it has no batches
+}
+
+func (c *conn) SessionID() string { return "" }
+
+// Read returns the next checked message, or io.EOF once the input ended and every call was answered.
+func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	select {
+	case it := <-c.incoming:
+		return it.msg, it.err
+	case <-c.done:
+		return nil, io.EOF
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// Close stops the connection and closes In and Out when they are Closers (a write blocked on a
+// client that stopped reading then fails instead of holding the connection).
+func (c *conn) Close() error {
+	var err error
+	c.closeOnce.Do(func() {
+		c.mu.Lock()
+		c.closed = true
+		c.idle.Broadcast()
+		c.mu.Unlock()
+		close(c.done)
+		if c.closeIn != nil {
+			err = c.closeIn()
+		}
+		if c.closeOut != nil {
+			err = errors.Join(err, c.closeOut())
+		}
+	})
+	return err
+}
+
+// deliver hands a message to Read; false means the connection is closed.
+func (c *conn) deliver(it item) bool {
+	select {
+	case c.incoming <- it:
+		return true
+	case <-c.done:
+		return false
+	}
+}
+
+// readLoop reads, checks and delivers input until it ends, then finishes the calls in flight.
+func (c *conn) readLoop(f *framer) {
+	for {
+		line, err := f.next()
+		if errors.Is(err, errTooLong) {
+			c.reject(invalid(nil, "the message is longer than "+strconv.Itoa(c.opt.MaxMessageBytes)+" bytes"))
+			continue
+		}
+		if err != nil {
+			c.finish(err)
+			return
+		}
+		if !c.handle(trimFrame(line)) {
+			return
+		}
+	}
+}
+
+// handle checks and delivers one line; false means the connection is closed.
+func (c *conn) handle(line []byte) bool {
+	if len(line) == 0 {
+		return true
+	}
+	elems, isBatch, r := checkFrame(line, c.opt.MaxDepth)
+	if r != nil {
+		c.reject(r)
+		return true
+	}
+	if !isBatch {
+		m, r := parseMessage(line)
+		if r != nil {
+			c.reject(r)
+			return true
+		}
+		return c.dispatch(m, nil, 0)
+	}
+	c.mu.Lock()
+	version := c.noBatch
+	c.mu.Unlock()
+	if version != "" {
+		c.reject(invalid(nil, "JSON-RPC batches are not supported in protocol version "+version))
+		return true
+	}
+	b := &batch{parts: make([][]byte, 0, len(elems))}
+	type planned struct {
+		m    message
+		part int // its response's place in the batch; -1 for a notification or a response
+	}
+	var plan []planned
+	for _, e := range elems {
+		m, r := parseMessage(e)
+		if r != nil {
+			b.parts = append(b.parts, errorPart(r.id, &jsonrpc.Error{Code: r.code, Message: r.msg}))
+			c.rejected(r)
+			continue
+		}
+		part := -1
+		if m.kind == kindCall {
+			part = len(b.parts)
+			b.parts = append(b.parts, nil)
+			b.left++
+		}
+		plan = append(plan, planned{m, part})
+	}
+	if b.left == 0 && len(b.parts) > 0 {
+		c.writeBatch(b) // only rejections: answer them now
+	}
+	for _, p := range plan {
+		if !c.dispatch(p.m, b, p.part) {
+			return false
+		}
+	}
+	return true
+}
+
+// dispatch delivers one checked message. A call takes a slot first (waiting while MaxInFlight calls
+// are in flight) and is given an internal id; false means the connection is closed.
+func (c *conn) dispatch(m message, b *batch, part int) bool {
+	switch m.kind {
+	case kindResponse:
+		key := idKey(m.id)
+		c.mu.Lock()
+		id, ok := c.pending[key]
+		delete(c.pending, key)
+		c.mu.Unlock()
+		if !ok {
+			return true // not an answer to anything the server asked: ignored
+		}
+		resp := &jsonrpc.Response{ID: id, Result: m.result}
+		if m.err != nil {
+			resp.Error = m.err
+		}
+		return c.deliver(item{msg: resp})
+	case kindNotification:
+		if m.method == "notifications/cancelled" {
+			params, ok := c.translateCancel(m.params)
+			if !ok {
+				return true // nothing in flight to cancel
+			}
+			m.params = params
+		}
+		return c.deliver(item{msg: &jsonrpc.Request{Method: m.method, Params: m.params}})
+	}
+	key := idKey(m.id)
+	c.mu.Lock()
+	_, dup := c.byKey[key]
+	c.mu.Unlock()
+	if dup {
+		r := invalid(m.id, "a call with this id is still in flight")
+		if b != nil {
+			c.answerPart(b, part, errorPart(r.id, &jsonrpc.Error{Code: r.code, Message: r.msg}))
+			c.rejected(r)
+			return true
+		}
+		c.reject(r)
+		return true
+	}
+	select {
+	case c.slots <- struct{}{}:
+	case <-c.done:
+		return false
+	}
+	c.mu.Lock()
+	c.seq++
+	id := c.seq
+	c.calls[id] = &call{id: m.id, key: key, method: m.method, batch: b, part: part}
+	c.byKey[key] = id
+	c.mu.Unlock()
+	return c.deliver(item{msg: &jsonrpc.Request{ID: internalID(id), Method: m.method, Params: m.params}})
+}
+
+// internalID is the SDK-side id of the n-th call (jsonrpc has no integer constructor; MakeID takes
+// the float64 encoding/json would decode, exact for every count a connection reaches).
+func internalID(n int64) jsonrpc.ID {
+	id, _ := jsonrpc.MakeID(float64(n))
+	return id
+}
+
+// translateCancel rewrites the requestId of notifications/cancelled to the call's internal id.
+func (c *conn) translateCancel(params json.RawMessage) (json.RawMessage, bool) {
+	var p map[string]json.RawMessage
+	if json.Unmarshal(params, &p) != nil || !validID(p["requestId"]) {
+		return nil, false
+	}
+	c.mu.Lock()
+	id, ok := c.byKey[idKey(p["requestId"])]
+	c.mu.Unlock()
+	if !ok {
+		return nil, false
+	}
+	p["requestId"] = json.RawMessage(strconv.FormatInt(id, 10))
+	out, err := json.Marshal(p)
+	return out, err == nil
+}
+
+// finish ends the input: requests the server sent the client fail, the calls in flight are
+// answered, then Read reports the end (err, or io.EOF).
+func (c *conn) finish(err error) {
+	c.mu.Lock()
+	c.eof = true
+	pending := make([]jsonrpc.ID, 0, len(c.pending))
+	for _, id := range c.pending {
+		pending = append(pending, id)
+	}
+	clear(c.pending)
+	c.mu.Unlock()
+	for _, id := range pending {
+		resp := &jsonrpc.Response{ID: id, Error: &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
+			Message: "the client closed its input before answering"}}
+		if !c.deliver(item{msg: resp}) {
+			return
+		}
+	}
+	c.mu.Lock()
+	for len(c.calls) > 0 && !c.closed {
+		c.idle.Wait()
+	}
+	c.mu.Unlock()
+	if errors.Is(err, io.EOF) {
+		err = io.EOF
+	}
+	c.deliver(item{err: err})
+}
+
+// Write sends a message: a response to a client call goes out with the client's id (and completes
+// its batch), anything else as the SDK encodes it.
+func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	switch m := msg.(type) {
+	case *jsonrpc.Response:
+		if id, ok := m.ID.Raw().(int64); ok {
+			c.mu.Lock()
+			cl := c.calls[id]
+			c.mu.Unlock()
+			if cl != nil {
+				return c.answer(id, cl, m)
+			}
+		}
+	case *jsonrpc.Request:
+		if m.ID.IsValid() {
+			key, err := json.Marshal(m.ID.Raw())
+			if err != nil {
+				return err
+			}
+			c.mu.Lock()
+			eof := c.eof
+			if !eof {
+				c.pending[idKey(key)] = m.ID
+			}
+			c.mu.Unlock()
+			if eof {
+				return fmt.Errorf("%w: the client closed its input", mcp.ErrConnectionClosed)
+			}
+		}
+	}
+	data, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return err
+	}
+	return c.write(append(data, '\n'))
+}
+
+// answer writes the response to a client call and releases its slot.
+func (c *conn) answer(id int64, cl *call, m *jsonrpc.Response) error {
+	var part []byte
+	if m.Error != nil {
+		part = errorPart(cl.id, toWireError(m.Error))
+	} else if sp, ok := c.splices.take(m.Result); ok {
+		part = splicedPart(cl.id, sp)
+	} else {
+		part = resultPart(cl.id, m.Result)
+		if cl.method == "initialize" {
+			c.noteVersion(m.Result)
+		}
+	}
+	var err error
+	if cl.batch != nil {
+		c.answerPart(cl.batch, cl.part, part)
+	} else {
+		err = c.write(append(part, '\n'))
+	}
+	c.mu.Lock()
+	delete(c.calls, id)
+	delete(c.byKey, cl.key)
+	c.idle.Broadcast()
+	c.mu.Unlock()
+	<-c.slots
+	return err
+}
+
+// answerPart records one response of a batch and writes the batch when it is complete.
+func (c *conn) answerPart(b *batch, part int, data []byte) {
+	c.mu.Lock()
+	b.parts[part] = data
+	b.left--
+	done := b.left == 0
+	c.mu.Unlock()
+	if done {
+		c.writeBatch(b)
+	}
+}
+
+func (c *conn) writeBatch(b *batch) {
+	size := 2
+	for _, p := range b.parts {
+		size += len(p) + 1
+	}
+	out := make([]byte, 0, size+1)
+	out = append(out, '[')
+	for i, p := range b.parts {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, p...)
+	}
+	_ = c.write(append(out, ']', '\n'))
+}
+
+// noteVersion records the negotiated protocol version when it has no batches.
+func (c *conn) noteVersion(result json.RawMessage) {
+	var r struct {
+		ProtocolVersion string `json:"protocolVersion"`
+	}
+	if json.Unmarshal(result, &r) == nil && r.ProtocolVersion >= "2025-06-18" {
+		c.mu.Lock()
+		c.noBatch = r.ProtocolVersion
+		c.mu.Unlock()
+	}
+}
+
+// reject answers a line the transport refused.
+func (c *conn) reject(r *rejection) {
+	c.rejected(r)
+	_ = c.write(append(errorPart(r.id, &jsonrpc.Error{Code: r.code, Message: r.msg}), '\n'))
+}
+
+func (c *conn) rejected(r *rejection) {
+	if c.opt.Rejected != nil {
+		c.opt.Rejected(r.code, r.msg)
+	}
+}
+
+// write writes one whole line to Out.
+func (c *conn) write(data []byte) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	_, err := c.out.Write(data)
+	return err
+}
+
+// resultPart encodes a result response; the result is already compact JSON (the SDK's encoding).
+func resultPart(id, result json.RawMessage) []byte {
+	if len(result) == 0 {
+		result = json.RawMessage("null")
+	}
+	out := make([]byte, 0, len(`{"jsonrpc":"2.0","id":,"result":}`+"\n")+len(id)+len(result))
+	out = append(out, `{"jsonrpc":"2.0","id":`...)
+	out = append(out, id...)
+	out = append(out, `,"result":`...)
+	out = append(out, result...)
+	return append(out, '}')
+}
+
+// splicedPart encodes a result response around a registered encoding, in its own buffer when the
+// envelope fits in the room left around it.
+func splicedPart(id json.RawMessage, sp spliced) []byte {
+	head := len(`{"jsonrpc":"2.0","id":,"result":`) + len(id)
+	if head > sp.at || cap(sp.b)-len(sp.b) < len("}\n") {
+		return resultPart(id, sp.b[sp.at:])
+	}
+	out := sp.b[sp.at-head:]
+	n := copy(out, `{"jsonrpc":"2.0","id":`)
+	n += copy(out[n:], id)
+	copy(out[n:], `,"result":`)
+	return append(out, '}')
+}
+
+// errorPart encodes an error response; id nil is null.
+func errorPart(id json.RawMessage, e *jsonrpc.Error) []byte {
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	body, err := json.Marshal(e)
+	if err != nil {
+		body = []byte(`{"code":-32603,"message":"internal error"}`)
+	}
+	out := append([]byte(`{"jsonrpc":"2.0","id":`), id...)
+	out = append(out, `,"error":`...)
+	out = append(out, body...)
+	return append(out, '}')
+}
+
+// toWireError is the JSON-RPC error of a handler's error, as the SDK builds it: a wrapped
+// *jsonrpc.Error keeps its code (and data), the message is the outer error's.
+func toWireError(err error) *jsonrpc.Error {
+	var we *jsonrpc.Error
+	if errors.As(err, &we) {
+		if we == err {
+			return we
+		}
+		return &jsonrpc.Error{Code: we.Code, Message: err.Error(), Data: we.Data}
+	}
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
+}
