@@ -53,9 +53,9 @@ type file struct {
 type walker struct {
 	ctx    context.Context
 	opts   Options
-	rules  *rules             // nil when IncludeIgnored
+	rules  *rules            // nil when IncludeIgnored
 	filter func(string) bool // on the relative path of a candidate file; nil accepts all
-	links  bool               // list symbolic links to regular files (with the target's mtime)
+	links  bool              // list symbolic links to regular files (with the target's mtime)
 }
 
 type dirJob struct {
@@ -276,5 +276,3 @@ func sortNewestFirst(files []file) {
 		return strings.Compare(a.rel, b.rel)
 	})
 }
-
-

@@ -14,12 +14,12 @@ package search
 type tokKind uint8
 
 const (
-	tokByte     tokKind = iota // one literal byte
-	tokSet                     // one byte of a set
-	tokStar                    // a run of bytes without '/' (any bytes when !pathname)
-	tokAny                     // a run of any bytes
-	tokDirs                    // "" or a run of any bytes ending in '/' ("**/")
-	tokNever                   // matches nothing
+	tokByte  tokKind = iota // one literal byte
+	tokSet                  // one byte of a set
+	tokStar                 // a run of bytes without '/' (any bytes when !pathname)
+	tokAny                  // a run of any bytes
+	tokDirs                 // "" or a run of any bytes ending in '/' ("**/")
+	tokNever                // matches nothing
 )
 
 type token struct {
