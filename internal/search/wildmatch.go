@@ -275,7 +275,8 @@ func (w *wildPattern) match(text string) bool {
 			case tokAny:
 				w.closure(next, s)
 			case tokDirs:
-				w.closure(next, s)
+				// Inside the directories: only a '/' may end them.
+				next[s>>6] |= 1 << (s & 63)
 				if c == '/' {
 					w.closure(next, s+1)
 				}

@@ -89,8 +89,8 @@ func toInt(v float64) int {
 // caps are the resolved settings.
 type caps struct {
 	globMax, grepMax, lineBytes, maxVisited int
-	sample, includeIgnored, spill        bool
-	timeout                               time.Duration
+	sample, includeIgnored, spill           bool
+	timeout                                 time.Duration
 }
 
 func (c Config) caps() caps {
