@@ -53,7 +53,7 @@ func (s *Store) Create() (*Writer, error) {
 		return nil, err
 	}
 	id := hex.EncodeToString(raw[:])
-	f, err := os.OpenFile(filepath.Join(s.dir, "."+id+".tmp"), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	f, err := os.OpenFile(filepath.Join(s.dir, "."+id+".tmp"), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return nil, err
 	}

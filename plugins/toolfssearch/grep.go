@@ -33,7 +33,7 @@ func (s *suite) grep(ctx context.Context, args json.RawMessage, exec *tools.Exec
 	if err != nil {
 		return nil, err
 	}
-	sink := &grepSink{s: s, cwd: cwd}
+	sink := &grepSink{s: s, cwd: cwd, shown: []GrepMatch{}}
 	res, err := s.searcher.Grep(ctx, root, fs.GrepQuery{
 		Pattern: in.Pattern, Include: in.Include, MaxLineBytes: s.caps.lineBytes, SearchLimits: s.limits(),
 	}, sink.add)
