@@ -166,9 +166,9 @@ func TestWalkSkipsVCSAndKeepsHidden(t *testing.T) {
 func TestIgnorePrecedenceAndExplicitRoot(t *testing.T) {
 	isolate(t)
 	root := tree(t, map[string]string{
-		".git/": "",
-		".gitignore": "*.log\nbuild/\n!keep.log\n",
-		".ignore":    "!b.log\n",
+		".git/":          "",
+		".gitignore":     "*.log\nbuild/\n!keep.log\n",
+		".ignore":        "!b.log\n",
 		"sub/.gitignore": "local.txt\n", "sub/local.txt": "x", "local.txt": "x",
 		"a.log": "x", "b.log": "x", "keep.log": "x", "build/out.o": "x", "build/keep.log": "x",
 		"sub/.ignore": "*.md\n", "sub/x.md": "x", "x.md": "x",

@@ -16,8 +16,8 @@ import (
 	"github.com/cordon-dev/cordon/kernel/kerneltest"
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/fslocal"
-	"github.com/cordon-dev/cordon/plugins/tools"
 	"github.com/cordon-dev/cordon/plugins/toolfssearch"
+	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
 type env struct {

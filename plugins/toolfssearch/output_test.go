@@ -93,7 +93,9 @@ func TestSampleAcrossTopLevel(t *testing.T) {
 var spillName = regexp.MustCompile(`^[0-9a-f]{32}\.txt$`)
 
 func TestSpillFiles(t *testing.T) {
-	e := newEnv(t, cfgWith(func(c *toolfssearch.Config) { c.GlobMaxResults, c.GrepMaxMatches, c.SampleOverCapGlobResults = 2, 2, false }), nil)
+	e := newEnv(t, cfgWith(func(c *toolfssearch.Config) {
+		c.GlobMaxResults, c.GrepMaxMatches, c.SampleOverCapGlobResults = 2, 2, false
+	}), nil)
 	e.write(t, "a.txt", "one\ntwo\n", 3)
 	e.write(t, "b.txt", "three\n", 2)
 	e.write(t, "c.txt", strings.Repeat("x", 30)+"e\n", 1)

@@ -11,8 +11,8 @@ import (
 
 	"github.com/cordon-dev/cordon/kernel/loader"
 	"github.com/cordon-dev/cordon/plugins/fs"
-	"github.com/cordon-dev/cordon/plugins/tools"
 	"github.com/cordon-dev/cordon/plugins/toolfssearch"
+	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
 func TestSchemasDescriptionsAndGuidance(t *testing.T) {
