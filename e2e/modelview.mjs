@@ -20,7 +20,7 @@
 //        HARNESS=/path/to/harness node e2e/modelview.mjs
 
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -220,6 +220,48 @@ async function defaultProfile(c, bin) {
   }
 }
 
+/** search checks glob and grep: their outputs and every error class. */
+async function search(c, bin) {
+  const dir = tempDir("cordon-view-search-");
+  const put = (name, body, mtime) => {
+    writeFileSync(join(dir, name), body);
+    utimesSync(join(dir, name), mtime, mtime);
+  };
+  mkdirSync(join(dir, "pkg"));
+  put("a.go", "const x = 1\nvar y\nconst z = 3\n", 1_700_000_000);
+  put("pkg/b.go", "const q\n", 1_700_000_100); // newest first
+  put(".gitignore", "ignored.go\n", 1_700_000_000);
+  put("ignored.go", "const ignored\n", 1_700_000_200);
+  mkdirSync(join(dir, ".git"));
+  const { client } = await connect(bin, ["serve", "--cwd", dir]);
+  try {
+    const call = (name, args) => client.callTool({ name, arguments: args });
+    expectView(c, "glob", await call("glob", { pattern: "*.go" }), { want: text("pkg/b.go\na.go") });
+    expectView(c, "glob no match", await call("glob", { pattern: "*.rs" }), { want: text("No files found") });
+    expectView(c, "grep", await call("grep", { pattern: "const" }), {
+      want: text("Found 3 matches\n\npkg/b.go\nLine 1: const q\n\na.go\nLine 1: const x = 1\nLine 3: const z = 3"),
+    });
+    expectView(c, "grep one match", await call("grep", { pattern: "var y" }), { want: text("Found 1 match\n\na.go\nLine 2: var y") });
+    expectView(c, "grep no match", await call("grep", { pattern: "nothing here" }), { want: text("No matches found") });
+    expectView(c, "grep blank pattern (argument error)", await call("grep", { pattern: "" }), {
+      want: text("Error: pattern must be a non-empty string"), isError: true,
+    });
+    expectView(c, "grep bad regexp", await call("grep", { pattern: "(" }), {
+      want: text("Error: grep pattern rejected: error parsing regexp: missing closing ): `(`"), isError: true,
+      error: { name: "SearchError", code: "SEARCH_INVALID_PATTERN" },
+    });
+    expectView(c, "glob of a file", await call("glob", { pattern: "*.go", path: "a.go" }), {
+      want: text('Error: cannot search "a.go": not a directory'), isError: true, error: fsError("FS_NOT_DIRECTORY"),
+    });
+    expectView(c, "grep of a missing path", await call("grep", { pattern: "x", path: "nope" }), {
+      want: text('Error: cannot search "nope": not found'), isError: true, error: fsError("FS_NOT_FOUND"),
+    });
+  } finally {
+    await client.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** sandboxedProfile checks the sandbox's denial and an escalation's refusal as the model sees them. */
 async function sandboxedProfile(c, bin) {
   const ws = tempDir("cordon-view-ws-");
@@ -330,6 +372,7 @@ const c = new Checker();
 const bin = harnessBinary();
 try {
   await defaultProfile(c, bin);
+  await search(c, bin);
   await sandboxedProfile(c, bin);
   await structuredOptIn(c, bin);
   await wire(c, bin);

@@ -20,20 +20,22 @@ func TestToolsCommand(t *testing.T) {
 		Annotations map[string]any  `json:"annotations"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(out), &tools), out)
-	require.Len(t, tools, 4)
+	require.Len(t, tools, 6)
 	want := map[string]string{
 		"read":  "Read a UTF-8 text file and return line-numbered content.",
 		"write": "Create or fully replace a UTF-8 text file.",
 		"edit":  "Edit an existing UTF-8 text file by replacing literal text.",
 		// spec/attachments.md 3.2 with the sentence of 3.12 (DESIGN.md: extension-less paths are accepted).
+		"glob":       "Find files whose paths match a glob pattern. Returns matching file paths, never directories, newest first; files that .gitignore or .ignore rules exclude are left out, and VCS metadata directories are never listed. Up to 100 paths come back inline; a larger result says how many matched and where the complete list was saved. A pattern with no \"/\" matches file names at any depth.",
+		"grep":       "Search file contents with a regular expression (RE2 syntax, as Go's regexp: no lookaround or backreferences; (?i) for case-insensitive). Returns matching lines with line numbers, grouped by file, newest files first; files that .gitignore or .ignore rules exclude and binary files are skipped. The first 250 matching lines come back inline; a larger result says how many matched and where the complete list was saved. Use read on a matched file for surrounding context.",
 		"read_image": "Read a PNG/JPEG/WebP/GIF file and return the image itself. A path without a file extension is accepted; the format is detected from the file content, so normalized attachment paths can be passed directly without copying or renaming. Harness validates and downscales large supported images before the next model request, so use this tool directly instead of installing image libraries or creating thumbnails merely to inspect an image. Independent files may be read concurrently in small batches. Requires the current model to accept image input.",
 	}
 	for _, tool := range tools {
 		assert.Equal(t, want[tool.Name], tool.Description)
 		assert.JSONEq(t, wantSchemas[tool.Name], string(tool.InputSchema))
-		assert.Equal(t, tool.Name == "read" || tool.Name == "read_image", tool.Annotations["readOnlyHint"], tool.Name)
+		assert.Equal(t, tool.Name == "read" || tool.Name == "read_image" || tool.Name == "glob" || tool.Name == "grep", tool.Annotations["readOnlyHint"], tool.Name)
 	}
-	assert.Equal(t, []string{"read", "write", "edit", "read_image"}, []string{tools[0].Name, tools[1].Name, tools[2].Name, tools[3].Name},
+	assert.Equal(t, []string{"read", "write", "edit", "glob", "grep", "read_image"}, []string{tools[0].Name, tools[1].Name, tools[2].Name, tools[3].Name, tools[4].Name, tools[5].Name},
 		"harness tools keeps registration order")
 	assert.NotContains(t, out, `"outputSchema"`, "no output schemas without --structured-content")
 
@@ -44,7 +46,7 @@ func TestToolsCommand(t *testing.T) {
 		OutputSchema map[string]any `json:"outputSchema"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(out), &structured), out)
-	require.Len(t, structured, 4)
+	require.Len(t, structured, len(tools))
 	for _, tool := range structured {
 		assert.Equal(t, "object", tool.OutputSchema["type"], tool.Name)
 	}
@@ -72,6 +74,7 @@ func TestConfigCommand(t *testing.T) {
 		"  - id: fs-observation-policy # active\n    name: fs-observation-policy\n" +
 		"  - id: tools # active\n    name: tools\n" +
 		"  - id: tool-fs # active\n    name: tool-fs\n" +
+		"  - id: tool-fs-search # active\n    name: tool-fs-search\n" +
 		"  - id: attachment-local # active\n    name: attachment-local\n" +
 		"  - id: model-catalog # active\n    name: model-catalog\n"
 	assert.Equal(t, want, out)

@@ -81,6 +81,8 @@ var wantSchemas = map[string]string{
 	"edit":  `{"type":"object","properties":{"file_path":{"type":"string","description":"Path to edit, resolved by the filesystem backend."},"old_string":{"type":"string","description":"Literal text to replace. Must match exactly."},"new_string":{"type":"string","description":"Literal replacement text. Use an empty string to delete the match."},"replace_all":{"type":"boolean","description":"Replace all matches. Defaults to false; when false, old_string must appear exactly once."}},"required":["file_path","old_string","new_string"]}`,
 	// spec/attachments.md 3.2
 	"read_image": `{"type":"object","properties":{"file_path":{"type":"string","description":"Path to the image file, resolved by the filesystem backend."}},"required":["file_path"]}`,
+	"glob":       `{"type":"object","properties":{"pattern":{"type":"string","description":"Glob pattern to match file paths against (e.g. \"**/*.ts\", \"src/**/*.test.js\"). A pattern with no \"/\" matches file names at any depth, so \"*.ts\" searches the whole tree; include a \"/\" to anchor the pattern to the search directory."},"path":{"type":"string","description":"Directory to search in. Defaults to the session workspace; a relative path resolves against it."}},"required":["pattern"]}`,
+	"grep":       `{"type":"object","properties":{"pattern":{"type":"string","description":"Regular expression to search for (RE2 syntax)."},"path":{"type":"string","description":"File or directory to search. Defaults to the session workspace; a relative path resolves against it."},"include":{"type":"string","description":"One glob filter for which files to search (e.g. \"*.ts\", \"*.{js,jsx}\"). Not a list; negation is not supported."}},"required":["pattern"]}`,
 }
 
 func checkToolList(t *testing.T, cs *mcp.ClientSession, want ...string) {
@@ -95,7 +97,7 @@ func checkToolList(t *testing.T, cs *mcp.ClientSession, want ...string) {
 		require.NoError(t, err)
 		assert.JSONEq(t, wantSchemas[tool.Name], string(schema), tool.Name)
 		require.NotNil(t, tool.Annotations, tool.Name)
-		if tool.Name == "read" || tool.Name == "read_image" {
+		if tool.Name == "read" || tool.Name == "read_image" || tool.Name == "glob" || tool.Name == "grep" {
 			assert.True(t, tool.Annotations.ReadOnlyHint, tool.Name)
 		} else {
 			assert.False(t, tool.Annotations.ReadOnlyHint)
@@ -114,7 +116,7 @@ func TestServeFlowWithObservationPolicy(t *testing.T) {
 	cs, stderr := serve(t, "--cwd", dir)
 
 	assert.Contains(t, cs.InitializeResult().Instructions, "Use the read tool — not shell commands like cat — to inspect text files.")
-	checkToolList(t, cs, "read", "write", "edit", "read_image")
+	checkToolList(t, cs, "read", "write", "edit", "glob", "grep", "read_image")
 
 	res := call(t, cs, "write", map[string]any{"file_path": "notes.txt", "content": "clobber\n"})
 	assert.True(t, res.IsError)
@@ -167,7 +169,7 @@ func TestServeFlowWithObservationPolicy(t *testing.T) {
 	log := stderr.String()
 	assert.Contains(t, log, "ready: serving MCP on stdio")
 	assert.Contains(t, log, `"config": "profile default"`)
-	assert.Contains(t, log, `"tools": ["read", "write", "edit", "read_image"]`)
+	assert.Contains(t, log, `"tools": ["read", "write", "edit", "glob", "grep", "read_image"]`)
 }
 
 // With --structured-content the tools list their output schemas and every success carries the

@@ -10,7 +10,7 @@
 //	harness config  compose and print the plugin tree with each entry's state
 //
 // Without --config an embedded profile is composed: "default" (fs-local with cwd = --cwd or the
-// working directory, fs-observation-policy, tools, tool-fs, attachment-local, model-catalog) or
+// working directory, fs-observation-policy, tools, tool-fs, tool-fs-search, attachment-local, model-catalog) or
 // "sandboxed" (sandbox-policy in workspace-write with the workspace = that directory, fs-sandbox in
 // place of fs-local, and user-approval). Every enabled entry must become
 // active (the boot audit): an unknown plugin, an unknown config key, a bad value or a missing

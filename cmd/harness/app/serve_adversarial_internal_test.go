@@ -201,7 +201,7 @@ func TestServeToolListFollowsTheStore(t *testing.T) {
 		}
 		return out
 	}
-	assert.ElementsMatch(t, []string{"read", "write", "edit", "read_image"}, names())
+	assert.ElementsMatch(t, []string{"read", "write", "edit", "glob", "grep", "read_image"}, names())
 
 	var kept []loader.Entry
 	for _, e := range h.ld.Entries() {
@@ -215,7 +215,7 @@ func TestServeToolListFollowsTheStore(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Error("no notifications/tools/list_changed after read_image went away")
 	}
-	assert.ElementsMatch(t, []string{"read", "write", "edit"}, names())
+	assert.ElementsMatch(t, []string{"read", "write", "edit", "glob", "grep"}, names())
 	_, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "read_image", Arguments: map[string]any{"file_path": "x.png"}})
 	assert.ErrorContains(t, err, `unknown tool "read_image"`, "the SDK answers a call of an unlisted tool")
 

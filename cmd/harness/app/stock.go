@@ -9,6 +9,7 @@ import (
 	"github.com/cordon-dev/cordon/plugins/sandbox/fssandbox"
 	"github.com/cordon-dev/cordon/plugins/sandbox/sandboxpolicy"
 	"github.com/cordon-dev/cordon/plugins/toolfs"
+	"github.com/cordon-dev/cordon/plugins/toolfssearch"
 	"github.com/cordon-dev/cordon/plugins/tools"
 	"github.com/cordon-dev/cordon/plugins/userapproval"
 )
@@ -20,6 +21,7 @@ func stockModules() []kernel.Module {
 		fspolicy.Plugin,
 		tools.Plugin,
 		toolfs.Plugin,
+		toolfssearch.Plugin,
 		attachmentlocal.Plugin,
 		modelcatalog.Plugin,
 		sandboxpolicy.Plugin,

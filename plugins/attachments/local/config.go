@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/cordon-dev/cordon/internal/statedir"
 )
 
 // Defaults of spec 1.5.
@@ -219,16 +221,13 @@ func resolveHome(explicit *string) (string, error) {
 	return filepath.Abs(p)
 }
 
-// stateHome is $XDG_STATE_HOME when absolute, else ~/.local/state.
+// stateHome is the user's state directory (package statedir).
 func stateHome() (string, error) {
-	if v, ok := envLookup("XDG_STATE_HOME"); ok && filepath.IsAbs(v) {
-		return v, nil
-	}
-	home, err := userHome()
+	d, err := statedir.StateHome(envLookup)
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("attachment-local: %w", err)
 	}
-	return filepath.Join(home, ".local", "state"), nil
+	return d, nil
 }
 
 // userHome is $HOME, else os.UserHomeDir.

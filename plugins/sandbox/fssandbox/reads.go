@@ -58,3 +58,13 @@ func (p *Provider) ReadBytes(ctx context.Context, t fs.Target, maxBytes int64) (
 func (p *Provider) ListDir(ctx context.Context, t fs.Target) ([]fs.DirEntry, error) {
 	return p.local.ListDir(ctx, t)
 }
+
+// Glob implements fs.Searcher (fs-local's search; searches only read).
+func (p *Provider) Glob(ctx context.Context, root fs.Target, q fs.GlobQuery) (fs.GlobResult, error) {
+	return p.local.Glob(ctx, root, q)
+}
+
+// Grep implements fs.Searcher.
+func (p *Provider) Grep(ctx context.Context, root fs.Target, q fs.GrepQuery, emit func(fs.LineMatch) error) (fs.GrepResult, error) {
+	return p.local.Grep(ctx, root, q, emit)
+}

@@ -1,0 +1,281 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"golang.org/x/sys/unix"
+)
+
+// Found is the result of Files: the matching files newest first, and whether the walk stopped at
+// Options.MaxVisited.
+type Found struct {
+	Files   []FoundFile
+	Stopped bool
+}
+
+// FoundFile is one file found: its path relative to the root (slash-separated).
+type FoundFile struct {
+	Rel string
+}
+
+// Files lists the files below the directory root (an absolute physical path) whose relative path
+// g matches (nil: every file), newest first. Symbolic links to regular files are listed.
+func Files(ctx context.Context, root string, g *Glob, opts Options) (Found, error) {
+	w := newWalker(ctx, g, opts, true)
+	res, err := w.walk(root)
+	if err != nil {
+		return Found{}, err
+	}
+	sortNewestFirst(res.files)
+	out := Found{Files: make([]FoundFile, len(res.files)), Stopped: res.stopped}
+	for i, f := range res.files {
+		out.Files[i] = FoundFile{Rel: f.rel}
+	}
+	return out, nil
+}
+
+func newWalker(ctx context.Context, g *Glob, opts Options, links bool) *walker {
+	w := &walker{ctx: ctx, opts: opts, links: links}
+	if g != nil {
+		w.filter = g.Match
+	}
+	if !opts.IncludeIgnored {
+		w.rules = loadRules()
+	}
+	return w
+}
+
+// LineMatch is one matching line handed to a Grep callback. Text is lent: it is valid only until
+// the callback returns.
+type LineMatch struct {
+	// Rel is the file's path relative to the root ("" when the root is the file).
+	Rel string
+	// Line is the 1-based line number.
+	Line int
+	// Text is the line cut to the line cap on a UTF-8 boundary; nil when Valid is false.
+	Text []byte
+	// Truncated: the line is longer than the cap.
+	Truncated bool
+	// Valid: the whole line is valid UTF-8.
+	Valid bool
+}
+
+// GrepQuery is one content search.
+type GrepQuery struct {
+	// Root is the absolute physical path of a directory, or of a file searched alone.
+	Root string
+	// File: Root is a regular file (searched whatever the rules and Include say).
+	File bool
+	// Matcher is the compiled pattern.
+	Matcher *Matcher
+	// Include, when set, filters the files of a directory walk.
+	Include *Glob
+	// MaxLineBytes caps the text of each line handed back.
+	MaxLineBytes int
+	Options
+}
+
+// Grep calls emit for every matching line, files newest first and lines in file order, from one
+// goroutine at a time. It returns whether the walk stopped at MaxVisited. An error of emit stops
+// the search and is returned.
+func Grep(ctx context.Context, q GrepQuery, emit func(LineMatch) error) (bool, error) {
+	var files []file
+	stopped := false
+	if q.File {
+		files = []file{{abs: q.Root}}
+	} else {
+		w := newWalker(ctx, q.Include, q.Options, false)
+		res, err := w.walk(q.Root)
+		if err != nil {
+			return false, err
+		}
+		sortNewestFirst(res.files)
+		files, stopped = res.files, res.stopped
+	}
+	if err := searchFiles(ctx, files, q, emit); err != nil {
+		return stopped, err
+	}
+	return stopped, ctx.Err()
+}
+
+// fileSpillBytes is how much a worker buffers for a file that is not yet the oldest unfinished
+// one before it waits for its turn.
+const fileSpillBytes = 1 << 20
+
+// ordered hands the hits of files searched in parallel to emit in file order. The worker of the
+// oldest unfinished file (the head) emits directly; the others buffer until the head reaches them.
+type ordered struct {
+	mu    sync.Mutex
+	cond  *sync.Cond
+	head  int          // the oldest unfinished file; guarded by mu, mirrored in headA
+	headA atomic.Int64 // read lock-free by the head's worker
+	slots []*slot
+	files []file
+	emit  func(LineMatch) error
+	err   error // the first failure (emit's, or the context's); guarded by mu
+	stop  atomic.Bool
+}
+
+type slot struct {
+	done  bool
+	arena []byte
+	hits  []bufHit
+}
+
+type bufHit struct {
+	line, off, n     int
+	truncated, valid bool
+}
+
+func searchFiles(ctx context.Context, files []file, q GrepQuery, emit func(LineMatch) error) error {
+	if len(files) == 0 {
+		return nil
+	}
+	o := &ordered{slots: make([]*slot, len(files)), files: files, emit: emit}
+	o.cond = sync.NewCond(&o.mu)
+	stopCancel := context.AfterFunc(ctx, func() { o.fail(ctx.Err()) })
+	defer stopCancel()
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(files)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sc := newScanner(ctx, q.Matcher, q.MaxLineBytes)
+			for !o.stop.Load() {
+				i := int(next.Add(1) - 1)
+				if i >= len(files) {
+					return
+				}
+				o.searchOne(sc, i)
+			}
+		}()
+	}
+	wg.Wait()
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.err
+}
+
+func (o *ordered) fail(err error) {
+	o.mu.Lock()
+	if o.err == nil {
+		o.err = err
+	}
+	o.stop.Store(true)
+	o.cond.Broadcast()
+	o.mu.Unlock()
+}
+
+// searchOne searches file i; an unreadable file contributes nothing.
+func (o *ordered) searchOne(sc *scanner, i int) {
+	sl := &slot{}
+	o.mu.Lock()
+	o.slots[i] = sl
+	o.mu.Unlock()
+	rel := o.files[i].rel
+	if fd, err := openRegularFD(o.files[i].abs); err == nil {
+		direct := false
+		err := sc.scan(fd, func(line int, text []byte, truncated, valid bool) error {
+			if o.stop.Load() {
+				return errStopped
+			}
+			if !direct && o.headA.Load() == int64(i) {
+				direct = true
+				if err := o.flush(sl, rel); err != nil {
+					return err
+				}
+			}
+			if direct {
+				if err := o.emit(LineMatch{Rel: rel, Line: line, Text: text, Truncated: truncated, Valid: valid}); err != nil {
+					return emitError{err}
+				}
+				return nil
+			}
+			sl.hits = append(sl.hits, bufHit{line: line, off: len(sl.arena), n: len(text), truncated: truncated, valid: valid})
+			sl.arena = append(sl.arena, text...)
+			if len(sl.arena) > fileSpillBytes {
+				if err := o.waitTurn(i); err != nil {
+					return err
+				}
+				direct = true
+				return o.flush(sl, rel)
+			}
+			return nil
+		})
+		unix.Close(fd)
+		// A read error skips the file; the context's end is recorded by the AfterFunc.
+		var ee emitError
+		if errors.As(err, &ee) {
+			o.fail(ee.err)
+		}
+	}
+	o.complete(i)
+}
+
+// errStopped unwinds a scan after another worker failed.
+var errStopped = &stopError{}
+
+type stopError struct{}
+
+func (*stopError) Error() string { return "search stopped" }
+
+// emitError marks a failure of the caller's callback.
+type emitError struct{ err error }
+
+func (e emitError) Error() string { return e.err.Error() }
+func (e emitError) Unwrap() error { return e.err }
+
+func (o *ordered) waitTurn(i int) error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for o.head != i && o.err == nil {
+		o.cond.Wait()
+	}
+	if o.err != nil {
+		return errStopped
+	}
+	return nil
+}
+
+// flush emits and drops the hits buffered in sl.
+func (o *ordered) flush(sl *slot, rel string) error {
+	for _, h := range sl.hits {
+		var text []byte
+		if h.valid {
+			text = sl.arena[h.off : h.off+h.n]
+		}
+		if err := o.emit(LineMatch{Rel: rel, Line: h.line, Text: text, Truncated: h.truncated, Valid: h.valid}); err != nil {
+			return emitError{err}
+		}
+	}
+	sl.hits, sl.arena = nil, nil
+	return nil
+}
+
+// complete marks file i done and, when it was the head, moves the head past every finished file,
+// flushing their hits.
+func (o *ordered) complete(i int) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.slots[i].done = true
+	if i != o.head {
+		return
+	}
+	for o.head < len(o.slots) && o.slots[o.head] != nil && o.slots[o.head].done {
+		if o.err == nil {
+			if err := o.flush(o.slots[o.head], o.files[o.head].rel); err != nil {
+				o.err = err.(emitError).err
+				o.stop.Store(true)
+			}
+		}
+		o.slots[o.head] = nil
+		o.head++
+	}
+	o.headA.Store(int64(o.head))
+	o.cond.Broadcast()
+}

@@ -1,0 +1,26 @@
+// Package statedir names the user's state directory, where Cordon keeps what outlives a process
+// (attachments, spilled tool results): $XDG_STATE_HOME when it is absolute, else ~/.local/state
+// ($HOME, else the account's home directory).
+package statedir
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// StateHome returns the user's state directory; lookup reads the environment (os.LookupEnv).
+func StateHome(lookup func(string) (string, bool)) (string, error) {
+	if v, ok := lookup("XDG_STATE_HOME"); ok && filepath.IsAbs(v) {
+		return v, nil
+	}
+	home, ok := lookup("HOME")
+	if !ok || home == "" {
+		h, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("cannot determine the home directory: %w", err)
+		}
+		home = h
+	}
+	return filepath.Join(home, ".local", "state"), nil
+}

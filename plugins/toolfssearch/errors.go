@@ -1,0 +1,54 @@
+package toolfssearch
+
+import (
+	"context"
+	"errors"
+
+	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/tools"
+)
+
+// ErrorName is the class name of the SEARCH_* errors.
+const ErrorName = "SearchError"
+
+// The SEARCH_* codes.
+const (
+	CodeInvalidPattern = "SEARCH_INVALID_PATTERN"
+	CodeAborted        = "SEARCH_ABORTED"
+	CodeFailed         = "SEARCH_FAILED"
+)
+
+func invalidPattern(tool string, err error) error {
+	return tools.NewError(ErrorName, CodeInvalidPattern, tool+" pattern rejected: "+err.Error(), err)
+}
+
+func aborted(tool string, cause error) error {
+	return tools.NewError(ErrorName, CodeAborted, tool+" was aborted before completion (tool timeout or caller cancellation)", cause)
+}
+
+func failed(tool string, cause error) error {
+	return tools.NewError(ErrorName, CodeFailed, tool+" search failed: "+cause.Error(), cause)
+}
+
+func notFound(dp string, cause error) error {
+	return fs.NewError(fs.CodeNotFound, `cannot search "`+dp+`": not found`, cause)
+}
+
+func notDirectory(dp string) error {
+	return fs.NewError(fs.CodeNotDirectory, `cannot search "`+dp+`": not a directory`, nil)
+}
+
+// searchFailure maps a provider failure: a pattern the provider rejected, the end of ctx (or an
+// FS_ABORTED), anything else SEARCH_FAILED.
+func searchFailure(ctx context.Context, tool string, err error) error {
+	var pe *fs.PatternError
+	switch {
+	case errors.As(err, &pe):
+		return invalidPattern(tool, pe.Err)
+	case ctx.Err() != nil:
+		return aborted(tool, context.Cause(ctx))
+	case fs.HasCode(err, fs.CodeAborted):
+		return aborted(tool, err)
+	}
+	return failed(tool, err)
+}

@@ -1,0 +1,149 @@
+package toolfssearch
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+
+	"go.uber.org/zap"
+
+	"github.com/cordon-dev/cordon/internal/search"
+	"github.com/cordon-dev/cordon/internal/spill"
+	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/tools"
+)
+
+// grep is the body of the grep tool.
+func (s *suite) grep(ctx context.Context, args json.RawMessage, exec *tools.Exec) (any, error) {
+	in, err := ParseGrepArgs(args)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := search.CompileMatcher(in.Pattern); err != nil {
+		return nil, invalidPattern("grep", err)
+	}
+	if in.Include != "" {
+		if _, err := search.CompileGlob(in.Include); err != nil {
+			return nil, invalidPattern("grep", err)
+		}
+	}
+	ctx, cancel := s.withTimeout(ctx)
+	defer cancel()
+	root, _, cwd, err := s.root(ctx, "grep", in.Path, exec, false)
+	if err != nil {
+		return nil, err
+	}
+	sink := &grepSink{s: s, cwd: cwd, shown: []GrepMatch{}}
+	res, err := s.searcher.Grep(ctx, root, fs.GrepQuery{
+		Pattern: in.Pattern, Include: in.Include, MaxLineBytes: s.caps.lineBytes, SearchLimits: s.limits(),
+	}, sink.add)
+	if err == nil && ctx.Err() != nil {
+		err = ctx.Err()
+	}
+	if err != nil {
+		sink.abort()
+		return nil, searchFailure(ctx, "grep", err)
+	}
+	return GrepValue{
+		Matches: sink.shown, Total: sink.total, SpillPath: sink.commit(), StoppedAfter: s.stoppedAfter(res.Stopped),
+	}, nil
+}
+
+// grepSink keeps the first grepMaxMatches lines and, past them, writes every line to a spill file.
+type grepSink struct {
+	s     *suite
+	cwd   string
+	shown []GrepMatch
+	total int
+	w     *spill.Writer // open once the cap is passed, while spilling works
+	dead  bool          // spilling is off or failed
+	// the display path of the current file
+	rawPath, path string
+	spillPath     string // the file whose group the spill is in
+}
+
+func (k *grepSink) add(m fs.LineMatch) error {
+	k.total++
+	if m.Path != k.rawPath {
+		k.rawPath, k.path = m.Path, displayPath(k.cwd, m.Path)
+	}
+	if k.total <= k.s.caps.grepMax {
+		k.shown = append(k.shown, GrepMatch{Path: k.path, Line: m.Line, Text: string(m.Text), Truncated: m.Truncated, ValidUTF8: m.ValidUTF8})
+		return nil
+	}
+	if k.dead {
+		return nil
+	}
+	if k.w == nil {
+		if k.s.spill == nil {
+			k.dead = true
+			return nil
+		}
+		w, err := k.s.spill.Create()
+		if err != nil {
+			k.fail(err)
+			return nil
+		}
+		k.w = w
+		for _, sm := range k.shown {
+			k.line(sm.Path, sm.Line, []byte(sm.Text), sm.Truncated, sm.ValidUTF8)
+		}
+	}
+	k.line(k.path, m.Line, m.Text, m.Truncated, m.ValidUTF8)
+	return nil
+}
+
+// line writes one match to the spill, starting a file group when the file changes.
+func (k *grepSink) line(path string, n int, text []byte, truncated, valid bool) {
+	w := k.w
+	if path != k.spillPath {
+		if k.spillPath != "" {
+			w.WriteString("\n\n")
+		}
+		w.WriteString(path)
+		k.spillPath = path
+	}
+	w.WriteString("\nLine ")
+	w.WriteString(strconv.Itoa(n))
+	w.WriteString(": ")
+	switch {
+	case !valid:
+		w.WriteString(invalidUTF8Line)
+	case truncated:
+		w.Write(text)
+		w.WriteString(truncatedSuffix)
+	default:
+		w.Write(text)
+	}
+}
+
+func (k *grepSink) fail(err error) {
+	k.s.log.Warn("could not save the complete result", zap.String("tool", "grep"), zap.Error(err))
+	k.dead = true
+	if k.w != nil {
+		k.w.Abort()
+		k.w = nil
+	}
+}
+
+func (k *grepSink) abort() {
+	if k.w != nil {
+		k.w.Abort()
+		k.w = nil
+	}
+}
+
+// commit publishes the spill with its header; "" when there is none.
+func (k *grepSink) commit() string {
+	if k.w == nil {
+		return ""
+	}
+	w := k.w
+	k.w = nil
+	path, err := w.Commit(foundHeader(k.total) + "\n\n")
+	if err != nil {
+		k.fail(err)
+		return ""
+	}
+	return path
+}

@@ -1,0 +1,194 @@
+package toolfssearch_test
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/cordon-dev/cordon/internal/spill"
+	"github.com/cordon-dev/cordon/plugins/toolfssearch"
+)
+
+func TestGlobOutput(t *testing.T) {
+	e := newEnv(t, nil, nil)
+	e.write(t, "src/old.go", "", 0)
+	e.write(t, "src/new.go", "", 20)
+	e.write(t, "b.go", "", 10)
+	e.write(t, "a.go", "", 10)
+	e.write(t, "notes.md", "", 30)
+	e.write(t, ".hidden.go", "", 5)
+	e.write(t, ".git/x.go", "", 40)
+	requireText(t, e.call("glob", map[string]any{"pattern": "*.go"}), "src/new.go\na.go\nb.go\n.hidden.go\nsrc/old.go")
+	requireText(t, e.call("glob", map[string]any{"pattern": "src/*.go"}), "src/new.go\nsrc/old.go")
+	requireText(t, e.call("glob", map[string]any{"pattern": "**/*.{go,md}"}), "notes.md\nsrc/new.go\na.go\nb.go\n.hidden.go\nsrc/old.go")
+	requireText(t, e.call("glob", map[string]any{"pattern": "*.go", "path": "src"}), "src/new.go\nsrc/old.go")
+	requireText(t, e.call("glob", map[string]any{"pattern": "*.rs"}), "No files found")
+	requireText(t, e.call("glob", map[string]any{"pattern": "*", "path": ".git"}), "No files found")
+	// A root outside the session cwd is shown absolute.
+	e.session.SetHeader(toolsHeader(filepath.Join(e.dir, "src")))
+	requireText(t, e.call("glob", map[string]any{"pattern": "*.go", "path": e.dir}), "new.go\n"+filepath.Join(e.dir, "a.go")+"\n"+filepath.Join(e.dir, "b.go")+"\n"+filepath.Join(e.dir, ".hidden.go")+"\nold.go")
+	requireText(t, e.call("glob", map[string]any{"pattern": "*.go"}), "new.go\nold.go")
+}
+
+func TestGlobIgnoreRulesAndIncludeIgnored(t *testing.T) {
+	for _, include := range []bool{false, true} {
+		e := newEnv(t, cfgWith(func(c *toolfssearch.Config) { c.IncludeIgnored = include }), nil)
+		require.NoError(t, os.MkdirAll(filepath.Join(e.dir, ".git"), 0o755))
+		e.write(t, ".gitignore", "*.log\nbuild/\n", 3)
+		e.write(t, "a.log", "hit\n", 2)
+		e.write(t, "build/x.go", "hit\n", 1)
+		e.write(t, "main.go", "hit\n", 0)
+		if include {
+			requireText(t, e.call("glob", map[string]any{"pattern": "*"}), ".gitignore\na.log\nbuild/x.go\nmain.go")
+			requireText(t, e.call("grep", map[string]any{"pattern": "hit"}), "Found 3 matches\n\na.log\nLine 1: hit\n\nbuild/x.go\nLine 1: hit\n\nmain.go\nLine 1: hit")
+			continue
+		}
+		requireText(t, e.call("glob", map[string]any{"pattern": "*"}), ".gitignore\nmain.go")
+		requireText(t, e.call("grep", map[string]any{"pattern": "hit"}), "Found 1 match\n\nmain.go\nLine 1: hit")
+		// Explicitly named ignored paths are searched.
+		requireText(t, e.call("glob", map[string]any{"pattern": "*", "path": "build"}), "build/x.go")
+		requireText(t, e.call("grep", map[string]any{"pattern": "hit", "path": "a.log"}), "Found 1 match\n\na.log\nLine 1: hit")
+	}
+}
+
+func TestGlobOverCap(t *testing.T) {
+	layout := func(e *env) {
+		for i, p := range []string{"vendor/a.ts", "vendor/b.ts", "vendor/c.ts", "src/d.ts", "guide/e.md", "top.txt"} {
+			e.write(t, p, "", 100-i)
+		}
+	}
+	e := newEnv(t, cfgWith(func(c *toolfssearch.Config) { c.GlobMaxResults, c.Spill = 3, false }), nil)
+	layout(e)
+	requireText(t, e.call("glob", map[string]any{"pattern": "*"}), "vendor/a.ts\nsrc/d.ts\nguide/e.md\n\n(Showing 3 of 6 paths, sampled across 3 of the 4 top-level entries this pattern matched instead of taken newest first. Narrow path to inspect a specific subtree. The complete result could not be saved; narrow pattern or path to see more.)")
+	requireText(t, e.call("glob", map[string]any{"pattern": "*.ts"}), "vendor/a.ts\nvendor/b.ts\nsrc/d.ts\n\n(Showing 3 of 4 paths, sampled across 2 of the 2 top-level entries this pattern matched instead of taken newest first. The complete result could not be saved; narrow pattern or path to see more.)")
+
+	e = newEnv(t, cfgWith(func(c *toolfssearch.Config) { c.GlobMaxResults, c.Spill, c.SampleOverCapGlobResults = 3, false, false }), nil)
+	layout(e)
+	requireText(t, e.call("glob", map[string]any{"pattern": "*"}), "vendor/a.ts\nvendor/b.ts\nvendor/c.ts\n\n(Showing 3 of 6 paths. The complete result could not be saved; narrow pattern or path to see more.)")
+
+	// A flat result: the sample is the head, and the footer says only that.
+	e = newEnv(t, cfgWith(func(c *toolfssearch.Config) { c.GlobMaxResults, c.Spill = 2, false }), nil)
+	e.write(t, "a.ts", "", 3)
+	e.write(t, "b.ts", "", 2)
+	e.write(t, "c.ts", "", 1)
+	requireText(t, e.call("glob", map[string]any{"pattern": "*"}), "a.ts\nb.ts\n\n(Showing 2 of 3 paths. The complete result could not be saved; narrow pattern or path to see more.)")
+}
+
+func TestSampleAcrossTopLevel(t *testing.T) {
+	paths := []string{"v/a", "v/b", "v/c", "v/d", "src/e", "guide/f"}
+	keys := []string{"v", "v", "v", "v", "src", "guide"}
+	page, shown, total := toolfssearch.SampleAcrossTopLevel(paths, keys, 5)
+	require.Equal(t, []string{"v/a", "v/b", "v/c", "src/e", "guide/f"}, page)
+	require.Equal(t, [2]int{3, 3}, [2]int{shown, total})
+	page, shown, total = toolfssearch.SampleAcrossTopLevel([]string{"a/1", "b/1", "c/1", "d/1"}, []string{"a", "b", "c", "d"}, 2)
+	require.Equal(t, []string{"a/1", "b/1"}, page)
+	require.Equal(t, [2]int{2, 4}, [2]int{shown, total})
+}
+
+var spillName = regexp.MustCompile(`^[0-9a-f]{32}\.txt$`)
+
+func TestSpillFiles(t *testing.T) {
+	e := newEnv(t, cfgWith(func(c *toolfssearch.Config) {
+		c.GlobMaxResults, c.GrepMaxMatches, c.SampleOverCapGlobResults = 2, 2, false
+	}), nil)
+	e.write(t, "a.txt", "one\ntwo\n", 3)
+	e.write(t, "b.txt", "three\n", 2)
+	e.write(t, "c.txt", strings.Repeat("x", 30)+"e\n", 1)
+	r := e.call("glob", map[string]any{"pattern": "*.txt"})
+	path := spillPathOf(t, r.Text(), "a.txt\nb.txt\n\n(Showing 2 of 3 paths. ")
+	require.Equal(t, "a.txt\nb.txt\nc.txt", readFile(t, path))
+	dir := filepath.Join(e.state, "cordon", "spill")
+	require.Equal(t, dir, filepath.Dir(path))
+	require.Regexp(t, spillName, filepath.Base(path))
+	requireMode(t, dir, 0o700)
+	requireMode(t, path, 0o600)
+
+	r = e.call("grep", map[string]any{"pattern": "e"})
+	path = spillPathOf(t, r.Text(), "Found 2 of 3 matches\n\na.txt\nLine 1: one\n\nb.txt\nLine 1: three\n\n(")
+	require.Equal(t, "Found 3 matches\n\na.txt\nLine 1: one\n\nb.txt\nLine 1: three\n\nc.txt\nLine 1: "+strings.Repeat("x", 30)+"e", readFile(t, path))
+
+	// Lines in the spill are cut as inline.
+	e = newEnv(t, cfgWith(func(c *toolfssearch.Config) { c.GrepMaxMatches, c.GrepMaxLineBytes = 1, 4 }), nil)
+	e.write(t, "a.txt", "hello hello\nhello\n\xffhello\n", 0)
+	r = e.call("grep", map[string]any{"pattern": "hello"})
+	path = spillPathOf(t, r.Text(), "Found 1 of 3 matches\n\na.txt\nLine 1: hell (line truncated)\n\n(")
+	require.Equal(t, "Found 3 matches\n\na.txt\nLine 1: hell (line truncated)\nLine 2: hell (line truncated)\nLine 3: (line is not valid UTF-8)", readFile(t, path))
+	ents, err := os.ReadDir(filepath.Join(e.state, "cordon", "spill"))
+	require.NoError(t, err)
+	require.Len(t, ents, 1, "no temporary file is left")
+}
+
+func TestSpillFailureIsNotAnError(t *testing.T) {
+	e := newEnv(t, cfgWith(func(c *toolfssearch.Config) { c.GrepMaxMatches, c.GlobMaxResults = 1, 1 }), nil)
+	require.NoError(t, os.MkdirAll(filepath.Join(e.state, "cordon"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(e.state, "cordon", "spill"), nil, 0o644)) // a file where the directory goes
+	e.write(t, "a.txt", "x\nx\n", 0)
+	requireText(t, e.call("grep", map[string]any{"pattern": "x"}), "Found 1 of 2 matches\n\na.txt\nLine 1: x\n\n(The complete result could not be saved; narrow pattern, path, or include to see more.)")
+	e.write(t, "b.txt", "", 1)
+	requireText(t, e.call("glob", map[string]any{"pattern": "*"}), "b.txt\n\n(Showing 1 of 2 paths. The complete result could not be saved; narrow pattern or path to see more.)")
+	require.NotEmpty(t, e.logs.FilterMessageSnippet("could not save").All())
+}
+
+func TestOldSpillFilesAreSweptAtStart(t *testing.T) {
+	home := t.TempDir()
+	dir := filepath.Join(home, "state", "cordon", "spill")
+	require.NoError(t, os.MkdirAll(dir, 0o700))
+	old, fresh := filepath.Join(dir, "old.txt"), filepath.Join(dir, "fresh.txt")
+	require.NoError(t, os.WriteFile(old, nil, 0o600))
+	require.NoError(t, os.WriteFile(fresh, nil, 0o600))
+	past := time.Now().Add(-spill.MaxAge - time.Minute)
+	require.NoError(t, os.Chtimes(old, past, past))
+	require.NoError(t, spill.New(dir).Sweep(time.Now()))
+	require.NoFileExists(t, old)
+	require.FileExists(t, fresh)
+}
+
+func TestGrepOutput(t *testing.T) {
+	e := newEnv(t, cfgWith(func(c *toolfssearch.Config) { c.GrepMaxLineBytes = 7 }), nil)
+	e.write(t, "a.go", "package a\nconst x = 1\n\nconst y = 2\n", 2)
+	e.write(t, "b.go", "const z = 3\r\n", 1)
+	e.write(t, "u.txt", "aéaéaéaé\n\xffconst\n", 0)
+	e.write(t, "bin.dat", "const\x00\n", 3)
+	requireText(t, e.call("grep", map[string]any{"pattern": "const [xyz]", "include": "*.go"}), "Found 3 matches\n\na.go\nLine 2: const x (line truncated)\nLine 4: const y (line truncated)\n\nb.go\nLine 1: const z (line truncated)")
+	requireText(t, e.call("grep", map[string]any{"pattern": "a(é|b)a"}), "Found 1 match\n\nu.txt\nLine 1: aéaéa (line truncated)")
+	requireText(t, e.call("grep", map[string]any{"pattern": "^.const$"}), "Found 1 match\n\nu.txt\nLine 2: (line is not valid UTF-8)")
+	requireText(t, e.call("grep", map[string]any{"pattern": "nothing here"}), "No matches found")
+	requireText(t, e.call("grep", map[string]any{"pattern": "(?i)PACKAGE"}), "Found 1 match\n\na.go\nLine 1: package (line truncated)")
+}
+
+func TestVisitLimitFooter(t *testing.T) {
+	e := newEnv(t, cfgWith(func(c *toolfssearch.Config) { c.MaxFilesVisited = 2 }), nil)
+	e.write(t, "a.txt", "hit\n", 3)
+	e.write(t, "b.txt", "hit\n", 2)
+	e.write(t, "c.txt", "hit\n", 1)
+	requireText(t, e.call("glob", map[string]any{"pattern": "*"}), "a.txt\nb.txt\n\n(The search stopped after visiting 2 entries; narrow pattern or path.)")
+	requireText(t, e.call("grep", map[string]any{"pattern": "hit"}), "Found 2 matches\n\na.txt\nLine 1: hit\n\nb.txt\nLine 1: hit\n\n(The search stopped after visiting 2 entries; narrow pattern or path.)")
+	requireText(t, e.call("glob", map[string]any{"pattern": "*.none"}), "No files found\n\n(The search stopped after visiting 2 entries; narrow pattern or path.)")
+}
+
+func spillPathOf(t *testing.T, text, prefix string) string {
+	t.Helper()
+	require.True(t, strings.HasPrefix(text, prefix), text)
+	m := regexp.MustCompile(`Full result stored at: (/[^ ]+\.txt)\. Use read with offset and limit on that path to see the rest\.\)$`).FindStringSubmatch(text)
+	require.NotNil(t, m, text)
+	return m[1]
+}
+
+func readFile(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	require.NoError(t, err)
+	return string(b)
+}
+
+func requireMode(t *testing.T, p string, mode os.FileMode) {
+	t.Helper()
+	st, err := os.Stat(p)
+	require.NoError(t, err)
+	require.Equal(t, mode, st.Mode().Perm())
+}

@@ -1,0 +1,200 @@
+package toolfssearch_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/cordon-dev/cordon/kernel/loader"
+	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/toolfssearch"
+	"github.com/cordon-dev/cordon/plugins/tools"
+)
+
+func TestSchemasDescriptionsAndGuidance(t *testing.T) {
+	e := newEnv(t, cfgWith(func(c *toolfssearch.Config) { c.GlobMaxResults, c.GrepMaxMatches = 7, 9 }), nil)
+	schemas := e.rt.Schemas()
+	require.Len(t, schemas, 2)
+	require.Equal(t, "glob", schemas[0].Name)
+	require.Equal(t, `Find files whose paths match a glob pattern. Returns matching file paths, never directories, newest first; files that .gitignore or .ignore rules exclude are left out, and VCS metadata directories are never listed. Up to 7 paths come back inline; a larger result says how many matched and where the complete list was saved. A pattern with no "/" matches file names at any depth.`, schemas[0].Description)
+	require.Equal(t, "grep", schemas[1].Name)
+	require.Equal(t, `Search file contents with a regular expression (RE2 syntax, as Go's regexp: no lookaround or backreferences; (?i) for case-insensitive). Returns matching lines with line numbers, grouped by file, newest files first; files that .gitignore or .ignore rules exclude and binary files are skipped. The first 9 matching lines come back inline; a larger result says how many matched and where the complete list was saved. Use read on a matched file for surrounding context.`, schemas[1].Description)
+	var glob, grep struct {
+		Properties map[string]struct{ Type string } `json:"properties"`
+		Required   []string                         `json:"required"`
+	}
+	require.NoError(t, json.Unmarshal(schemas[0].Parameters, &glob))
+	require.NoError(t, json.Unmarshal(schemas[1].Parameters, &grep))
+	require.Equal(t, []string{"pattern"}, glob.Required)
+	require.Len(t, glob.Properties, 2)
+	require.Equal(t, []string{"pattern"}, grep.Required)
+	require.Len(t, grep.Properties, 3)
+	require.Equal(t, "string", grep.Properties["include"].Type)
+
+	sections := e.rt.GuidanceSections()
+	require.Len(t, sections, 2)
+	require.Equal(t, `Use the glob tool — not shell find — to discover files by path pattern. A pattern with no "/" matches file names at any depth, so "*.go" finds Go files in every directory. Results are files only, newest first, and leave out files that .gitignore excludes.`, sections[0].Text)
+	require.Equal(t, "Use the grep tool — not shell grep or rg — to search file contents. Use read on a matched file when you need surrounding context.", sections[1].Text)
+	require.Greater(t, sections[0].Order, 102, "after tool-fs's sections")
+	require.Greater(t, sections[1].Order, sections[0].Order)
+	for _, name := range []string{"glob", "grep"} {
+		def, ok := e.rt.Get(name)
+		require.True(t, ok)
+		require.Equal(t, "30s", def.Timeout.String())
+		require.True(t, def.Annotations.ReadOnly)
+	}
+}
+
+// plainFS hides the provider's Searcher.
+type plainFS struct{ fs.FileSystem }
+
+func TestProviderWithoutSearcherRegistersNothing(t *testing.T) {
+	e := newEnv(t, nil, func(p fs.FileSystem) fs.FileSystem { return plainFS{p} })
+	require.Empty(t, e.rt.Schemas())
+	warns := e.logs.FilterMessageSnippet("fs.Searcher").All()
+	require.Len(t, warns, 1)
+	require.Equal(t, "toolfssearch_test.plainFS", warns[0].ContextMap()["provider"])
+}
+
+func TestConfigDefaultsAndStrictDecoding(t *testing.T) {
+	d := toolfssearch.DefaultConfig()
+	require.Equal(t, toolfssearch.Config{GlobMaxResults: 100, GrepMaxMatches: 250, GrepMaxLineBytes: 2000,
+		SampleOverCapGlobResults: true, TimeoutMs: 30000, MaxFilesVisited: 500000, IncludeIgnored: false, Spill: true}, d)
+	decode := func(src string) (any, error) {
+		var n yaml.Node
+		require.NoError(t, yaml.Unmarshal([]byte(src), &n))
+		return loader.DecodeConfig(toolfssearch.Plugin, &n)
+	}
+	for _, key := range []string{"globMaxResults", "grepMaxMatches", "grepMaxLineBytes", "timeoutMs", "maxFilesVisited"} {
+		for _, bad := range []string{"0", "-1", "1.5", ".nan"} {
+			_, err := decode(key + ": " + bad)
+			require.EqualError(t, err, "tool-fs-search: "+key+" must be a positive integer", key+"="+bad)
+		}
+	}
+	_, err := decode("grepMaxLines: 3")
+	require.Error(t, err)
+	require.Contains(t, err.Error(), "grepMaxLines")
+	cfg, err := decode("includeIgnored: true\nspill: false\nsampleOverCapGlobResults: false\nglobMaxResults: 5")
+	require.NoError(t, err)
+	c := cfg.(*toolfssearch.Config)
+	require.True(t, c.IncludeIgnored)
+	require.False(t, c.Spill)
+	require.False(t, c.SampleOverCapGlobResults)
+	require.Equal(t, 5.0, c.GlobMaxResults)
+}
+
+func TestSearchesEmitNoObservation(t *testing.T) {
+	e := newEnv(t, nil, nil)
+	e.write(t, "a.go", "hit\n", 0)
+	observed := 0
+	_, err := fs.ObservedEvent.On(e.root, func(context.Context, fs.ObservedArgs) error { observed++; return nil })
+	require.NoError(t, err)
+	requireText(t, e.call("grep", map[string]any{"pattern": "hit"}), "Found 1 match\n\na.go\nLine 1: hit")
+	requireText(t, e.call("glob", map[string]any{"pattern": "*.go"}), "a.go")
+	require.Zero(t, observed)
+}
+
+func TestArgumentErrors(t *testing.T) {
+	e := newEnv(t, nil, nil)
+	cases := []struct {
+		tool string
+		args map[string]any
+		msg  string
+	}{
+		{"glob", map[string]any{"pattern": " \t"}, "pattern must be a non-empty string"},
+		{"grep", map[string]any{"pattern": ""}, "pattern must be a non-empty string"},
+		{"glob", map[string]any{"pattern": "*", "path": " "}, "path must be a non-empty string when given"},
+		{"grep", map[string]any{"pattern": "x", "path": ""}, "path must be a non-empty string when given"},
+		{"grep", map[string]any{"pattern": "x", "include": " "}, "include must be a non-empty glob when given"},
+		{"grep", map[string]any{"pattern": "x", "include": "!*.go"}, `include must be a positive glob filter; negated patterns ("!…") are not supported`},
+		{"grep", map[string]any{"pattern": "x", "include": "*.ts,*.js"}, "include must be one glob, not a comma-separated list (use {a,b} alternation instead)"},
+	}
+	for _, c := range cases {
+		r := e.call(c.tool, c.args)
+		requireError(t, r, c.msg, "", "")
+		require.False(t, r.Error.HasCode())
+	}
+	// A whitespace pattern is a regular expression; braces hold commas.
+	e.write(t, "a.ts", "a  b\n", 0)
+	requireText(t, e.call("grep", map[string]any{"pattern": "  ", "include": "*.{ts,tsx}"}), "Found 1 match\n\na.ts\nLine 1: a  b")
+}
+
+func TestSearchErrors(t *testing.T) {
+	e := newEnv(t, nil, nil)
+	e.write(t, "file.txt", "x\n", 0)
+	requireError(t, e.call("glob", map[string]any{"pattern": "[a-"}), "glob pattern rejected: syntax error in pattern", "SearchError", "SEARCH_INVALID_PATTERN")
+	requireError(t, e.call("grep", map[string]any{"pattern": "(unclosed"}), "grep pattern rejected: error parsing regexp: missing closing ): `(unclosed`", "SearchError", "SEARCH_INVALID_PATTERN")
+	requireError(t, e.call("grep", map[string]any{"pattern": "x", "include": "{a"}), "grep pattern rejected: syntax error in pattern", "SearchError", "SEARCH_INVALID_PATTERN")
+	requireError(t, e.call("glob", map[string]any{"pattern": "*", "path": "missing/dir"}), `cannot search "missing/dir": not found`, "FsError", "FS_NOT_FOUND")
+	requireError(t, e.call("grep", map[string]any{"pattern": "x", "path": "/nonexistent-cordon"}), `cannot search "/nonexistent-cordon": not found`, "FsError", "FS_NOT_FOUND")
+	requireError(t, e.call("grep", map[string]any{"pattern": "x", "path": "file.txt/below"}), `cannot search "file.txt/below": not found`, "FsError", "FS_NOT_FOUND")
+	requireError(t, e.call("glob", map[string]any{"pattern": "*", "path": "file.txt"}), `cannot search "file.txt": not a directory`, "FsError", "FS_NOT_DIRECTORY")
+	// grep takes a file.
+	requireText(t, e.call("grep", map[string]any{"pattern": "x", "path": "file.txt"}), "Found 1 match\n\nfile.txt\nLine 1: x")
+}
+
+// blockingFS is a Searcher whose searches wait for their context to end.
+type blockingFS struct {
+	fs.FileSystem
+	started chan struct{}
+}
+
+func (b blockingFS) Glob(ctx context.Context, _ fs.Target, _ fs.GlobQuery) (fs.GlobResult, error) {
+	close(b.started)
+	<-ctx.Done()
+	return fs.GlobResult{}, fs.Aborted(fs.VerbSearch, ctx.Err())
+}
+
+func (b blockingFS) Grep(ctx context.Context, _ fs.Target, _ fs.GrepQuery, _ func(fs.LineMatch) error) (fs.GrepResult, error) {
+	close(b.started)
+	<-ctx.Done()
+	return fs.GrepResult{}, fs.Aborted(fs.VerbSearch, ctx.Err())
+}
+
+func TestTimeoutAndCancellationAbort(t *testing.T) {
+	for _, tool := range []string{"glob", "grep"} {
+		started := make(chan struct{})
+		e := newEnv(t, cfgWith(func(c *toolfssearch.Config) { c.TimeoutMs = 50 }), func(p fs.FileSystem) fs.FileSystem { return blockingFS{p, started} })
+		requireError(t, e.call(tool, map[string]any{"pattern": "x"}), tool+" was aborted before completion (tool timeout or caller cancellation)", "SearchError", "SEARCH_ABORTED")
+
+		started = make(chan struct{})
+		e = newEnv(t, nil, func(p fs.FileSystem) fs.FileSystem { return blockingFS{p, started} })
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() { <-started; cancel() }()
+		requireError(t, e.callCtx(ctx, tool, map[string]any{"pattern": "x"}), tool+" was aborted before completion (tool timeout or caller cancellation)", "SearchError", "SEARCH_ABORTED")
+	}
+}
+
+// failingFS fails every search with a plain error (the root cannot be read).
+type failingFS struct{ fs.FileSystem }
+
+func (failingFS) Glob(context.Context, fs.Target, fs.GlobQuery) (fs.GlobResult, error) {
+	return fs.GlobResult{}, errRoot
+}
+
+func (failingFS) Grep(context.Context, fs.Target, fs.GrepQuery, func(fs.LineMatch) error) (fs.GrepResult, error) {
+	return fs.GrepResult{}, errRoot
+}
+
+var errRoot = &fs.Error{Kind: fs.CodePermissionDenied, Message: "open /w: permission denied"}
+
+func TestUnreadableRootFails(t *testing.T) {
+	e := newEnv(t, nil, func(p fs.FileSystem) fs.FileSystem { return failingFS{p} })
+	requireError(t, e.call("glob", map[string]any{"pattern": "*"}), "glob search failed: open /w: permission denied", "SearchError", "SEARCH_FAILED")
+	requireError(t, e.call("grep", map[string]any{"pattern": "x"}), "grep search failed: open /w: permission denied", "SearchError", "SEARCH_FAILED")
+}
+
+func TestValueIsTheRenderedResult(t *testing.T) {
+	e := newEnv(t, nil, nil)
+	e.write(t, "a.go", "hit\n", 0)
+	r := e.call("grep", map[string]any{"pattern": "hit"})
+	b, err := json.Marshal(r.Value)
+	require.NoError(t, err)
+	require.JSONEq(t, `{"matches":[{"path":"a.go","line":1,"text":"hit","truncated":false,"validUTF8":true}],"total":1,"spillPath":"","stoppedAfter":0}`, string(b))
+	require.Equal(t, r.Text(), toolfssearch.RenderGrep(r.Value.(toolfssearch.GrepValue)))
+	require.True(t, strings.HasPrefix(tools.ErrorResult(errRoot).Text(), "Error: "))
+}

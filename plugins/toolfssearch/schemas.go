@@ -1,0 +1,47 @@
+package toolfssearch
+
+import (
+	"encoding/json"
+	"strconv"
+)
+
+func globDescription(max int) string {
+	return "Find files whose paths match a glob pattern. Returns matching file paths, never directories, newest first; files that .gitignore or .ignore rules exclude are left out, and VCS metadata directories are never listed. Up to " +
+		strconv.Itoa(max) + ` paths come back inline; a larger result says how many matched and where the complete list was saved. A pattern with no "/" matches file names at any depth.`
+}
+
+func grepDescription(max int) string {
+	return "Search file contents with a regular expression (RE2 syntax, as Go's regexp: no lookaround or backreferences; (?i) for case-insensitive). Returns matching lines with line numbers, grouped by file, newest files first; files that .gitignore or .ignore rules exclude and binary files are skipped. The first " +
+		strconv.Itoa(max) + " matching lines come back inline; a larger result says how many matched and where the complete list was saved. Use read on a matched file for surrounding context."
+}
+
+var globParameters = json.RawMessage(`{"type":"object","properties":{` +
+	`"pattern":{"type":"string","description":"Glob pattern to match file paths against (e.g. \"**/*.ts\", \"src/**/*.test.js\"). A pattern with no \"/\" matches file names at any depth, so \"*.ts\" searches the whole tree; include a \"/\" to anchor the pattern to the search directory."},` +
+	`"path":{"type":"string","description":"Directory to search in. Defaults to the session workspace; a relative path resolves against it."}` +
+	`},"required":["pattern"]}`)
+
+var grepParameters = json.RawMessage(`{"type":"object","properties":{` +
+	`"pattern":{"type":"string","description":"Regular expression to search for (RE2 syntax)."},` +
+	`"path":{"type":"string","description":"File or directory to search. Defaults to the session workspace; a relative path resolves against it."},` +
+	`"include":{"type":"string","description":"One glob filter for which files to search (e.g. \"*.ts\", \"*.{js,jsx}\"). Not a list; negation is not supported."}` +
+	`},"required":["pattern"]}`)
+
+var globOutputSchema = json.RawMessage(`{"type":"object","additionalProperties":false,"properties":{` +
+	`"paths":{"type":"array","items":{"type":"string"}},` +
+	`"total":{"type":"integer"},` +
+	`"sampled":{"type":"boolean"},` +
+	`"entriesShown":{"type":"integer"},` +
+	`"entriesTotal":{"type":"integer"},` +
+	`"spillPath":{"type":"string"},` +
+	`"stoppedAfter":{"type":"integer"}` +
+	`},"required":["paths","total","sampled","entriesShown","entriesTotal","spillPath","stoppedAfter"]}`)
+
+var grepOutputSchema = json.RawMessage(`{"type":"object","additionalProperties":false,"properties":{` +
+	`"matches":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{` +
+	`"path":{"type":"string"},"line":{"type":"integer"},"text":{"type":"string"},` +
+	`"truncated":{"type":"boolean"},"validUTF8":{"type":"boolean"}},` +
+	`"required":["path","line","text","truncated","validUTF8"]}},` +
+	`"total":{"type":"integer"},` +
+	`"spillPath":{"type":"string"},` +
+	`"stoppedAfter":{"type":"integer"}` +
+	`},"required":["matches","total","spillPath","stoppedAfter"]}`)
