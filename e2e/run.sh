@@ -25,7 +25,7 @@ bindir="$(mktemp -d)"
 trap 'rm -rf "$XDG_STATE_HOME" "$bindir"' EXIT
 (cd "$here" && npm ci --no-audit --no-fund --loglevel=error)
 bin="$bindir/harness"
-(cd "$root" && go build -o "$bin" ./cmd/harness)
+(cd "$root" && go build -buildvcs=auto -o "$bin" ./cmd/harness)
 case "${1:-flow}" in
   flow) HARNESS="$bin" node "$here/flow.mjs" && HARNESS="$bin" node "$here/modelview.mjs" ;;
   bench) shift; HARNESS="$bin" node "$here/bench.mjs" "$@" ;;

@@ -27,7 +27,8 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	build := exec.Command("go", "build", "-o", harnessBin, ".")
+	// -buildvcs=auto: stamp the checkout's version (serverInfo.version) whatever GOFLAGS says.
+	build := exec.Command("go", "build", "-buildvcs=auto", "-o", harnessBin, ".")
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "build harness:", err)

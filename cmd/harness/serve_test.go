@@ -172,6 +172,28 @@ func TestServeFlowWithObservationPolicy(t *testing.T) {
 	assert.Contains(t, log, `"tools": ["read", "write", "edit", "glob", "grep", "read_image"]`)
 }
 
+// serverInfo.version is the module's version as the build recorded it (go version -m), not "dev",
+// when the build recorded one.
+func TestServeReportsTheBuildVersion(t *testing.T) {
+	out, err := exec.Command("go", "version", "-m", harnessBin).Output()
+	require.NoError(t, err)
+	want := "dev"
+	for _, line := range strings.Split(string(out), "\n") {
+		if f := strings.Fields(line); len(f) >= 3 && f[0] == "mod" && f[1] == "github.com/cordon-dev/cordon" && f[2] != "(devel)" {
+			want = f[2]
+		}
+	}
+	cs, _ := serve(t, "--cwd", realTemp(t))
+	info := cs.InitializeResult().ServerInfo
+	assert.Equal(t, "cordon", info.Name)
+	assert.Equal(t, want, info.Version)
+	if _, err := exec.LookPath("git"); err == nil && want == "dev" {
+		if exec.Command("git", "rev-parse", "--git-dir").Run() == nil {
+			t.Errorf("built in a git checkout, yet no version was stamped: %s", out)
+		}
+	}
+}
+
 // With --structured-content the tools list their output schemas and every success carries the
 // canonical value as structuredContent, beside the same content blocks.
 func TestServeStructuredContent(t *testing.T) {

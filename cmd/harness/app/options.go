@@ -27,7 +27,7 @@ type options struct {
 func defaultOptions() *options {
 	return &options{
 		name:     "harness",
-		version:  "dev",
+		version:  buildVersion(),
 		profiles: embeddedProfiles(),
 		stdin:    os.Stdin,
 		stdout:   os.Stdout,
@@ -57,7 +57,8 @@ func WithEntries(entries ...loader.Entry) Option {
 // WithName sets the program name used in usage and log messages (default "harness").
 func WithName(name string) Option { return func(o *options) { o.name = name } }
 
-// WithVersion sets the version reported to MCP clients (default "dev").
+// WithVersion sets the version reported to MCP clients (default: the cordon module's version as the
+// build recorded it, or "dev").
 func WithVersion(v string) Option { return func(o *options) { o.version = v } }
 
 // WithIO replaces the process's standard streams (for tests and embedding).
