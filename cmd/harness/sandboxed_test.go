@@ -3,6 +3,7 @@ package main_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -76,7 +77,15 @@ func TestSandboxedProfileRun(t *testing.T) {
 	}
 }
 
+// Under 2026-07-28 the question is an input request in the call's result, answered by the client's
+// retry; under 2025-11-25 it is an elicitation request during the call. The user sees the same.
 func TestSandboxedProfileServeAsksThroughElicitation(t *testing.T) {
+	for _, version := range []string{"2026-07-28", "2025-11-25"} {
+		t.Run(version, func(t *testing.T) { serveAsksThroughElicitation(t, version) })
+	}
+}
+
+func serveAsksThroughElicitation(t *testing.T, version string) {
 	ws, out := realTemp(t), sandboxtest.OutsideDir(t)
 	var (
 		mu   sync.Mutex
@@ -95,9 +104,11 @@ func TestSandboxedProfileServeAsksThroughElicitation(t *testing.T) {
 	cmd.Stderr = stderr
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second}, nil)
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second},
+		&mcp.ClientSessionOptions{ProtocolVersion: version})
 	require.NoError(t, err, stderr.String())
 	defer cs.Close()
+	require.Equal(t, version, cs.InitializeResult().ProtocolVersion)
 
 	// MCP has no per-request context: the standing policies (spec/sandbox.md 4.4, approval:policy of 3.5)
 	// follow the guidance in the server instructions.
@@ -143,4 +154,118 @@ func TestSandboxedProfileServeAsksThroughElicitation(t *testing.T) {
 	defer mu.Unlock()
 	require.Len(t, asks, 1, "one question for one escalation")
 	assert.Contains(t, asks[0], "escalate sandbox to danger-full-access: The user asked for it.")
+}
+
+// A declined question is a rejection, a cancelled one a cancellation, and a client that cannot be
+// asked gets the unavailable refusal; nothing is written in any case. Both ways of asking.
+func TestSandboxedProfileServeEscalationRefusals(t *testing.T) {
+	for _, version := range []string{"2026-07-28", "2025-11-25"} {
+		for _, tc := range []struct {
+			name   string
+			answer *mcp.ElicitResult // nil: the client has no elicitation capability
+			want   string
+		}{
+			{"declined", &mcp.ElicitResult{Action: "decline"}, `Error: the user rejected escalating this operation to "danger-full-access"`},
+			{"cancelled", &mcp.ElicitResult{Action: "cancel"}, `Error: approval for escalating to "danger-full-access" was cancelled`},
+			{"rejected in the form", &mcp.ElicitResult{Action: "accept", Content: map[string]any{"decision": "reject"}}, `Error: the user rejected escalating this operation to "danger-full-access"`},
+			{"no elicitation", nil, `Error: sandbox escalation to "danger-full-access" requires approval, but no approval channel is available`},
+		} {
+			t.Run(version+"/"+tc.name, func(t *testing.T) {
+				ws, out := realTemp(t), sandboxtest.OutsideDir(t)
+				opts := &mcp.ClientOptions{}
+				asked := 0
+				if tc.answer != nil {
+					opts.ElicitationHandler = func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+						asked++
+						return tc.answer, nil
+					}
+				}
+				client := mcp.NewClient(&mcp.Implementation{Name: "harness-test", Version: "0"}, opts)
+				cmd := exec.Command(harnessBin, "serve", "--profile", "sandboxed", "--cwd", ws)
+				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+				defer cancel()
+				cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second},
+					&mcp.ClientSessionOptions{ProtocolVersion: version})
+				require.NoError(t, err)
+				defer cs.Close()
+				require.Equal(t, version, cs.InitializeResult().ProtocolVersion)
+				target := filepath.Join(out, "refused.txt")
+				res := call(t, cs, "write", map[string]any{"file_path": target, "content": "x\n",
+					"sandbox_permissions": "danger-full-access", "justification": "The user asked for it."})
+				assert.True(t, res.IsError)
+				assert.Equal(t, tc.want, text(res))
+				assert.NoFileExists(t, target)
+				if tc.answer != nil {
+					assert.Equal(t, 1, asked, "asked once")
+				}
+			})
+		}
+	}
+}
+
+// An input response counts only with the request state the server issued for this very call:
+// answers without a state, with a tampered one, or with the state of another call are asked again,
+// and nothing is written until a real round grants the call.
+func TestSandboxedProfileInputResponsesNeedTheirState(t *testing.T) {
+	ws, out := realTemp(t), sandboxtest.OutsideDir(t)
+	client := mcp.NewClient(&mcp.Implementation{Name: "harness-test", Version: "0"}, &mcp.ClientOptions{
+		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true}, // the test plays the client's part
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return nil, errors.New("not called: the test answers input requests itself")
+		},
+	})
+	cmd := exec.Command(harnessBin, "serve", "--profile", "sandboxed", "--cwd", ws)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second},
+		&mcp.ClientSessionOptions{ProtocolVersion: "2026-07-28"})
+	require.NoError(t, err)
+	defer cs.Close()
+
+	target := filepath.Join(out, "guarded.txt")
+	args := func(content string) map[string]any {
+		return map[string]any{"file_path": target, "content": content,
+			"sandbox_permissions": "danger-full-access", "justification": "The user asked for it."}
+	}
+	grant := mcp.InputResponseMap{"approval-1": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"decision": "allow-once"}}}
+	send := func(p *mcp.CallToolParams) *mcp.CallToolResult {
+		t.Helper()
+		res, err := cs.CallTool(ctx, p)
+		require.NoError(t, err)
+		return res
+	}
+
+	first := send(&mcp.CallToolParams{Name: "write", Arguments: args("x\n")})
+	require.True(t, first.NeedsInput(), "the escalation is asked as an input request")
+	require.Contains(t, first.InputRequests, "approval-1")
+	ask, ok := first.InputRequests["approval-1"].(*mcp.ElicitParams)
+	require.True(t, ok)
+	assert.Contains(t, ask.Message, "escalate sandbox to danger-full-access: The user asked for it.")
+	require.NotEmpty(t, first.RequestState)
+
+	forged := []struct {
+		name  string
+		state string
+		args  map[string]any
+	}{
+		{"no state", "", args("x\n")},
+		{"tampered state", first.RequestState[:len(first.RequestState)-2] + "AA", args("x\n")},
+		{"another call's state", first.RequestState, args("something else\n")},
+	}
+	for _, f := range forged {
+		res := send(&mcp.CallToolParams{Name: "write", Arguments: f.args, InputResponses: grant, RequestState: f.state})
+		assert.True(t, res.NeedsInput(), "%s: asked again", f.name)
+		assert.NoFileExists(t, target, f.name)
+	}
+
+	res := send(&mcp.CallToolParams{Name: "write", Arguments: args("x\n"), InputResponses: grant, RequestState: first.RequestState})
+	require.False(t, res.NeedsInput())
+	require.False(t, res.IsError, text(res))
+	assert.Equal(t, "x\n", readFile(t, target))
+
+	// The grant was for one call: replaying the answered round asks again.
+	writeFile(t, target, "changed since\n")
+	res = send(&mcp.CallToolParams{Name: "write", Arguments: args("x\n"), InputResponses: grant, RequestState: first.RequestState})
+	assert.True(t, res.NeedsInput(), "a replayed answer is asked again")
+	assert.Equal(t, "changed since\n", readFile(t, target))
 }

@@ -30,6 +30,9 @@ func (a *hostApprover) Request(ctx context.Context, req tools.ApprovalRequest) (
 	if err := ctx.Err(); err != nil {
 		return tools.Cancelled, nil
 	}
+	if r := inputRoundFrom(ctx); r != nil {
+		return r.ask(req)
+	}
 	if ss := elicitorFrom(ctx); ss != nil {
 		return elicitApproval(ctx, ss, req)
 	}
@@ -68,7 +71,7 @@ func approvalMessage(req tools.ApprovalRequest) string {
 // elicitApproval asks the MCP client. A client without elicitation yields Unavailable; decline is a
 // rejection and cancel a cancellation.
 func elicitApproval(ctx context.Context, ss *mcp.ServerSession, req tools.ApprovalRequest) (tools.ApprovalOutcome, error) {
-	if p := ss.InitializeParams(); p == nil || p.Capabilities == nil || p.Capabilities.Elicitation == nil {
+	if !canElicit(ss) {
 		return tools.Unavailable, nil
 	}
 	res, err := ss.Elicit(ctx, &mcp.ElicitParams{Message: approvalMessage(req), RequestedSchema: approvalSchema})
@@ -78,16 +81,7 @@ func elicitApproval(ctx context.Context, ss *mcp.ServerSession, req tools.Approv
 		}
 		return tools.Unavailable, nil
 	}
-	switch res.Action {
-	case "accept":
-		if d, _ := res.Content["decision"].(string); d == approveAllowOnce {
-			return tools.AllowedOnce, nil
-		}
-		return tools.Rejected, nil
-	case "decline":
-		return tools.Rejected, nil
-	}
-	return tools.Cancelled, nil
+	return elicitOutcome(res), nil
 }
 
 // hostServicesModule loads the host's approval channel into the kernel: as the "approval" service

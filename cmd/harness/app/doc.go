@@ -36,11 +36,16 @@
 // through elicitation when it declares the capability; otherwise they are unavailable (a decline is a
 // rejection, a cancel or an unknown action a cancellation, an answer off the form's schema
 // unavailable). Calls on one connection run concurrently; ending serve (SIGTERM) cancels the calls
-// in flight, an approval prompt included, and a client that disconnects ends its session. The protocol
-// versions are limited to those with the initialize handshake, so elicitation during a call works.
-// A tools/call result is encoded once, by receiving middleware (wireResult), and on stdio spliced
-// into its JSON-RPC message by the output writer (splicer), so the SDK's re-compaction passes scan a
-// short token instead of the result; the JSON values on the wire are the SDK's.
+// in flight, an approval prompt included, and a client that disconnects ends its session.
+//
+// Protocol versions 2024-11-05 to 2025-11-25 (initialize handshake; approvals are elicitation
+// requests sent during the call) and 2026-07-28 (server/discover; one stdio process is one session;
+// an approval is an input request: the call answers with CallToolResult.InputRequests and a signed
+// RequestState, and runs again when the client retries with the answer; a state answers one
+// question of that exact call once, within ten minutes). stdin and stdout are framed and checked by
+// internal/mcpstdio. A tools/call result is encoded once, by receiving middleware (wireResult), and
+// spliced into its response by the transport, so the SDK's validating re-encodings scan a short
+// token instead of the result; the JSON values on the wire are the SDK's.
 //
 // # run
 //

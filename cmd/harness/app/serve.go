@@ -9,11 +9,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// handshakeVersions are the MCP protocol versions `serve` negotiates: the ones that use the initialize
-// handshake and allow server-initiated requests (elicitation for approvals) during a tool call. The
-// 2026-07-28 protocol forbids those outside multi-round-trip results, which a blocking tool call
-// cannot produce.
-var handshakeVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+// protocolVersions are the MCP protocol versions `serve` negotiates. Under 2026-07-28 approvals are
+// input requests in the call's result (see inputRound); under the older ones, elicitation requests
+// sent during the call.
+var protocolVersions = []string{multiRoundTrip, "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
 
 // hostConfig is what `serve` is told on its command line.
 type hostConfig struct {
@@ -29,6 +28,7 @@ type mcpHost struct {
 	eng    engine
 	cfg    hostConfig
 	server *mcp.Server
+	states *stateBook // request states of input rounds
 
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]session
@@ -56,13 +56,13 @@ func newMCPHost(eng engine, cfg hostConfig) *mcpHost {
 	if cfg.structured {
 		s = sendValue
 	}
-	h := &mcpHost{eng: sending(eng, s), cfg: cfg, sessions: map[*mcp.ServerSession]session{},
+	h := &mcpHost{eng: sending(eng, s), cfg: cfg, states: newStateBook(), sessions: map[*mcp.ServerSession]session{},
 		splicers: map[*mcp.ServerSession]splicer{}, calls: map[*mcp.ServerSession]*liveCalls{}}
 	h.server = mcp.NewServer(&mcp.Implementation{Name: "cordon", Title: "Cordon harness", Version: cfg.version},
 		&mcp.ServerOptions{
 			Instructions:              eng.Instructions(),
 			Capabilities:              &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
-			SupportedProtocolVersions: handshakeVersions,
+			SupportedProtocolVersions: protocolVersions,
 		})
 	h.server.AddReceivingMiddleware(h.wireResults)
 	if w, ok := eng.(toolWatcher); ok { // watch first: a change during the first sync is not lost
@@ -236,6 +236,14 @@ func (h *mcpHost) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Call
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	defer h.track(req.Session, cancel)()
+	if usesInputRequests(req.Session) {
+		round := newInputRound(h.states, req.Params.Name, args, req.Params.InputResponses, req.Params.RequestState, canElicit(req.Session))
+		o := h.eng.Call(withInputRound(ctx, round), sess, req.Params.Name, args)
+		if round.need != nil {
+			return &mcp.CallToolResult{InputRequests: round.need, RequestState: round.state()}, nil
+		}
+		return toCallToolResult(o), nil
+	}
 	o := h.eng.Call(withElicitor(ctx, req.Session), sess, req.Params.Name, args)
 	return toCallToolResult(o), nil
 }

@@ -18,7 +18,12 @@ import (
 // `_meta`, `content`, `structuredContent`, `isError`, in that order, empty ones omitted as the SDK
 // omits them. A result using what this encoder does not cover (input requests, request state,
 // multi-round-trip results) is encoded by the SDK.
-type wireResult struct{ *mcp.CallToolResult }
+type wireResult struct {
+	*mcp.CallToolResult
+	// complete adds `"resultType":"complete"`, as the SDK marks every finished result of a
+	// multi-round-trip protocol version (its field is unexported, so the middleware says).
+	complete bool
+}
 
 // MarshalJSON encodes the result in one pass (see wireResult).
 func (r wireResult) MarshalJSON() ([]byte, error) {
@@ -94,6 +99,9 @@ func (r wireResult) encode(room int) (b []byte, at int, err error) {
 	if res.IsError {
 		buf.WriteString(`,"isError":true`)
 	}
+	if r.complete {
+		buf.WriteString(`,"resultType":"complete"`)
+	}
 	buf.WriteByte('}')
 	buf.Grow(room)
 	return buf.Bytes(), room, nil
@@ -108,13 +116,13 @@ type splicer interface {
 // splicedResult is a wireResult that the connection's transport writes: it encodes as the token
 // the transport replaces with the result's one-pass encoding.
 type splicedResult struct {
-	*mcp.CallToolResult
+	wireResult
 	sp splicer
 }
 
 // MarshalJSON registers the result's encoding with the transport and returns its token.
 func (r splicedResult) MarshalJSON() ([]byte, error) {
-	b, at, err := wireResult{r.CallToolResult}.encode(mcpstdio.SpliceRoom)
+	b, at, err := r.wireResult.encode(mcpstdio.SpliceRoom)
 	if err != nil {
 		return nil, err
 	}
@@ -126,24 +134,25 @@ var spliceResults = true
 
 // wireResults is receiving middleware that hands tools/call results to jsonrpc2 as wireResult, or
 // as splicedResult on a connection whose transport splices. Nothing after the middleware reads the
-// result but the JSON encoder: results of the sessionless 2026-07-28 protocol (which the SDK
-// annotates after the middleware) never occur, because serve does not negotiate that version and the
-// SDK refuses such requests before any handler runs.
+// result but the JSON encoder; the SDK has already marked its result type (multi-round-trip
+// versions), which wireResult reproduces, and results with input requests are left to the SDK.
 func (h *mcpHost) wireResults(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		res, err := next(ctx, method, req)
 		ctr, ok := res.(*mcp.CallToolResult)
-		if !ok || err != nil || ctr == nil {
+		if !ok || err != nil || ctr == nil || ctr.InputRequests != nil || ctr.NeedsInput() {
 			return res, err
 		}
-		if ss, _ := req.GetSession().(*mcp.ServerSession); ss != nil && spliceResults {
+		ss, _ := req.GetSession().(*mcp.ServerSession)
+		wr := wireResult{CallToolResult: ctr, complete: ss != nil && usesInputRequests(ss)}
+		if ss != nil && spliceResults {
 			h.mu.Lock()
 			sp := h.splicers[ss]
 			h.mu.Unlock()
 			if sp != nil {
-				return splicedResult{ctr, sp}, nil
+				return splicedResult{wr, sp}, nil
 			}
 		}
-		return wireResult{ctr}, nil
+		return wr, nil
 	}
 }

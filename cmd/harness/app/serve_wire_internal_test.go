@@ -52,7 +52,7 @@ func TestWireResultEncodesTheSDKValue(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			want, err := res.MarshalJSON()
 			require.NoError(t, err)
-			got, err := wireResult{res}.MarshalJSON()
+			got, err := wireResult{CallToolResult: res}.MarshalJSON()
 			require.NoError(t, err)
 			assert.Equal(t, jsonValue(t, want), jsonValue(t, got))
 		})
