@@ -147,6 +147,9 @@ func (h *mcpHost) serveConn(ctx context.Context, t mcp.Transport) error {
 		err = ctx.Err()
 	}
 	h.endSession(ss)
+	if err != nil && ctx.Err() == nil && isClosedErr(err) {
+		return nil // the client went away: a clean end
+	}
 	return err
 }
 

@@ -92,9 +92,9 @@ func TestServeSplicedResultsMatchTheSDK(t *testing.T) {
 	cs, err := c.Connect(context.Background(), &mcp.IOTransport{Reader: inR, Writer: inW}, nil)
 	require.NoError(t, err)
 	var wg sync.WaitGroup
-	for range 4 { // concurrent calls share the splicer
+	for range 4 { // concurrent calls share the transport's splices
 		wg.Go(func() {
-			got, err := cs.CallTool(context.Background(), call)
+			got, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: call.Name, Arguments: call.Arguments})
 			if assert.NoError(t, err) {
 				assert.Equal(t, want, got)
 				assert.Equal(t, want.StructuredContent, got.StructuredContent)
