@@ -127,6 +127,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"run", "--config", "x.yaml", "--profile", "default"}, "--config and --profile are exclusive"},
 		{[]string{"serve", "extra"}, `unexpected argument "extra"`},
 		{[]string{"serve", "--log-level", "loud"}, "--log-level"},
+		{[]string{"serve", "--max-inflight", "-1"}, "--max-inflight must be positive"},
+		{[]string{"run", "--max-inflight", "4"}, "-max-inflight"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

@@ -19,7 +19,9 @@ type flags struct {
 	approve  string
 	// structured: serve and tools, --structured-content (output schemas and structuredContent).
 	structured bool
-	workdir    string // absolute: --cwd or the process working directory
+	// maxInFlight: serve only, --max-inflight (calls in flight per connection; 0: the default).
+	maxInFlight int
+	workdir     string // absolute: --cwd or the process working directory
 }
 
 // commands lists the commands with their one-line help, in usage order.
@@ -45,7 +47,9 @@ func usage(w io.Writer, name string) {
 		"  --structured-content\n"+
 		"                     serve, tools: list output schemas and send structuredContent (for programmatic\n"+
 		"                     clients; agents such as Claude Code, Codex and opencode then show the model\n"+
-		"                     the JSON value instead of the text)\n", DefaultProfile)
+		"                     the JSON value instead of the text)\n"+
+		"  --max-inflight N   serve only: calls in flight per connection; at the limit no more input is\n"+
+		"                     read until one is answered (default 4 per core)\n", DefaultProfile)
 }
 
 // parseFlags parses the flags of command cmd.
@@ -63,6 +67,9 @@ func parseFlags(cmd string, args []string, stderr io.Writer) (*flags, error) {
 	case "serve", "tools":
 		fs.BoolVar(&f.structured, "structured-content", false, "list output schemas and send structuredContent")
 	}
+	if cmd == "serve" {
+		fs.IntVar(&f.maxInFlight, "max-inflight", 0, "calls in flight per connection before input is paused")
+	}
 	if err := fs.Parse(args); err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", errUsage, cmd, err)
 	}
@@ -71,6 +78,9 @@ func parseFlags(cmd string, args []string, stderr io.Writer) (*flags, error) {
 	}
 	if f.config != "" && f.profile != "" {
 		return nil, fmt.Errorf("%w: %s: --config and --profile are exclusive", errUsage, cmd)
+	}
+	if f.maxInFlight < 0 {
+		return nil, fmt.Errorf("%w: %s: --max-inflight must be positive (got %d)", errUsage, cmd, f.maxInFlight)
 	}
 	switch f.approve {
 	case "", approveAllowOnce, approveReject:
