@@ -29,6 +29,8 @@ func TestMessageCatalogue(t *testing.T) {
 		{fs.WriteCleanupFailed(errors.New("orig"), errors.New("rm")), fs.CodeNotFound, `write failed (orig) and temp cleanup failed (rm)`},
 		{fs.WriteCloseFailed(errors.New("orig"), errors.New("close")), fs.CodeNotFound, `write failed (orig) and temp close failed (close)`},
 		{fs.ListNotDirectory(p), fs.CodeNotDirectory, `cannot list "/w/a.txt": not a directory`},
+		{fs.ResolveNotDirectory(p, nil), fs.CodeNotDirectory, `cannot resolve "/w/a.txt": not a directory, but the path ends in "/" or in a "." or ".." segment`},
+		{fs.WriteDirectoryPath(p), fs.CodeNotRegularFile, `cannot write "/w/a.txt": the path ends in "/" or in a "." or ".." segment, so it names a directory`},
 		{fs.ListPermissionDenied(p, osErr), fs.CodePermissionDenied, `cannot list "/w/a.txt": permission denied`},
 		{fs.ListIOError(p, osErr), fs.CodeIOError, `cannot list "/w/a.txt": EACCES-ish`},
 		{fs.WriteIOError(p, osErr), fs.CodeIOError, `cannot write "/w/a.txt": EACCES-ish`},

@@ -79,6 +79,19 @@ func ListNotDirectory(p string) *Error {
 	return NewError(CodeNotDirectory, "cannot list "+q(p)+": not a directory", nil)
 }
 
+// ResolveNotDirectory is FS_NOT_DIRECTORY `cannot resolve "<p>": not a
+// directory, but the path ends in "/" or in a "." or ".." segment` (the path
+// names a directory, see NamesDirectory; cause is ENOTDIR).
+func ResolveNotDirectory(p string, cause error) *Error {
+	return NewError(CodeNotDirectory, "cannot resolve "+q(p)+`: not a directory, but the path ends in "/" or in a "." or ".." segment`, cause)
+}
+
+// WriteDirectoryPath is FS_NOT_REGULAR_FILE `cannot write "<p>": the path
+// ends in "/" or in a "." or ".." segment, so it names a directory`.
+func WriteDirectoryPath(p string) *Error {
+	return NewError(CodeNotRegularFile, "cannot write "+q(p)+`: the path ends in "/" or in a "." or ".." segment, so it names a directory`, nil)
+}
+
 // ListPermissionDenied is FS_PERMISSION_DENIED `cannot list "<p>": permission denied`.
 func ListPermissionDenied(p string, cause error) *Error {
 	return NewError(CodePermissionDenied, "cannot list "+q(p)+": permission denied", cause)

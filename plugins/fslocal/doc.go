@@ -7,7 +7,10 @@
 // (realpath), or for a missing path the realpath of the nearest existing
 // ancestor plus the missing suffix, so a key is stable across creation and
 // symlink aliases share it. Resolving through a regular file fails
-// FS_NOT_FOUND; there is no "~" expansion.
+// FS_NOT_FOUND; there is no "~" expansion. A NUL anywhere in the path or the
+// base is a raw EINVAL before the join; a path spelled as a directory
+// (fs.NamesDirectory) whose entry is not one fails FS_NOT_DIRECTORY
+// (docs/fs.md).
 //
 // Versions: "<dev>:<ino>:<size>:<mtimeNs>:<ctimeNs>" of a stat that follows
 // symlinks, so every atomic rewrite (a new inode) and any same-size rewrite
