@@ -29,6 +29,9 @@
 // locale-aware order (see compareNames), resolved against the parent's key.
 // Directories are opened O_DIRECTORY|O_NONBLOCK.
 //
+// Edits match on the LF-normalized text and splice the file's own bytes: only
+// the matched spans change (docs/fs.md).
+//
 // Mutations: WriteText and EditText run under a per-key FIFO lock and publish
 // atomically through a private staging directory (see write.go, edit.go and
 // atomic.go). They refuse a target whose key is not absolute (one Resolve
