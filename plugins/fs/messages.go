@@ -102,6 +102,33 @@ func ListIOError(p string, cause error) *Error {
 	return NewError(CodeIOError, "cannot list "+q(p)+": "+causeMessage(cause), cause)
 }
 
+// WritePermissionDenied is FS_PERMISSION_DENIED `cannot write "<p>": permission denied`.
+func WritePermissionDenied(p string, cause error) *Error {
+	return NewError(CodePermissionDenied, "cannot write "+q(p)+": permission denied", cause)
+}
+
+// EditPermissionDenied is FS_PERMISSION_DENIED `cannot edit "<p>": permission denied`.
+func EditPermissionDenied(p string, cause error) *Error {
+	return NewError(CodePermissionDenied, "cannot edit "+q(p)+": permission denied", cause)
+}
+
+// WriteHardLinked is FS_IO_ERROR `cannot write "<p>": it has <n> hard links,
+// and replacing it would split them (the other names would keep the old
+// content)`.
+func WriteHardLinked(p string, links uint64) *Error {
+	return NewError(CodeIOError, "cannot write "+q(p)+hardLinked(links), nil)
+}
+
+// EditHardLinked is WriteHardLinked for edit: `cannot edit "<p>": it has ...`.
+func EditHardLinked(p string, links uint64) *Error {
+	return NewError(CodeIOError, "cannot edit "+q(p)+hardLinked(links), nil)
+}
+
+func hardLinked(links uint64) string {
+	return ": it has " + strconv.FormatUint(links, 10) +
+		" hard links, and replacing it would split them (the other names would keep the old content)"
+}
+
 // WriteIOError is FS_IO_ERROR `cannot write "<p>": <os error message>`.
 func WriteIOError(p string, cause error) *Error {
 	return NewError(CodeIOError, "cannot write "+q(p)+": "+causeMessage(cause), cause)

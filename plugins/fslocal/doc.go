@@ -30,7 +30,11 @@
 // Directories are opened O_DIRECTORY|O_NONBLOCK.
 //
 // Edits match on the LF-normalized text and splice the file's own bytes: only
-// the matched spans change (docs/fs.md).
+// the matched spans change. A replacement keeps the owner and group (where the
+// process may set them), extended attributes (not security.capability) and
+// mode bits, and refuses a file the process could not open for writing or
+// with no write bit (FS_PERMISSION_DENIED) and one with several hard links
+// (FS_IO_ERROR) (docs/fs.md).
 //
 // Mutations: WriteText and EditText run under a per-key FIFO lock and publish
 // atomically through a private staging directory (see write.go, edit.go and

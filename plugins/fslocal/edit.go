@@ -16,13 +16,15 @@ const editReadChunkBytes = 1 << 20
 // under t's per-target lock. Checks run in this order: missing target =>
 // FS_STALE_VERSION "file changed since it was read" (guarded or not);
 // non-regular => FS_NOT_REGULAR_FILE; guard version differs =>
-// FS_STALE_VERSION (before any matching); then the file is read and decoded
+// FS_STALE_VERSION (before any matching); a file the process could not open
+// for writing, or with no write bit at all => FS_PERMISSION_DENIED, one with
+// more than one hard link => FS_IO_ERROR; then the file is read and decoded
 // (FS_NOT_TEXT for a NUL anywhere or invalid UTF-8), old_string matched on its
 // LF-normalized text (FS_EDIT_NOT_FOUND, FS_AMBIGUOUS_EDIT) and the
 // replacement spliced into the file's own bytes: every byte outside the
 // matched spans, the BOM included, is kept, and only the new text's line
 // breaks follow the style of the line it lands in (textedit.Doc.Apply). The
-// result is published atomically with the file's permission bits.
+// result is published atomically with the file's metadata (as by WriteText).
 // Outcome.Before/After are the LF-normalized texts of the old and new file
 // without BOM; Version is valid as the guard of a follow-up edit. The sandbox
 // policy is ignored.
@@ -58,6 +60,9 @@ func (p *Provider) editText(ctx context.Context, t fs.Target, req fs.EditRequest
 	case guard != nil && guard.Version != existing.Version:
 		return fs.EditOutcome{}, fs.EditChanged(t.DisplayPath)
 	}
+	if err := checkReplaceable(key, existing, t.DisplayPath, fs.VerbEdit); err != nil {
+		return fs.EditOutcome{}, err
+	}
 
 	raw, err := readForEdit(ctx, t)
 	if err != nil {
@@ -71,7 +76,11 @@ func (p *Provider) editText(ctx context.Context, t fs.Target, req fs.EditRequest
 	if err != nil {
 		return fs.EditOutcome{}, err
 	}
-	opts := atomicOptions{keepPerm: true, perm: existing.Perm, bom: doc.BOM, display: t.DisplayPath, log: p.log, beneath: b}
+	keep, err := metaOf(key, existing)
+	if err != nil {
+		return fs.EditOutcome{}, err
+	}
+	opts := atomicOptions{keep: keep, bom: doc.BOM, display: t.DisplayPath, log: p.log, beneath: b}
 	if err := writeFileAtomic(ctx, key, body, opts); err != nil {
 		return fs.EditOutcome{}, err
 	}
