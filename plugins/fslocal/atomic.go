@@ -164,9 +164,9 @@ func randomUUID() string {
 //  2. a private staging directory ".<base>.<pid>.<uuid>.tmpdir" (0700) is
 //     created beside path, and in it "<base>.tmp" exclusively (0600), base
 //     being shortened (stagingBase) so that both names fit NAME_MAX;
-//  3. the content is written in chunks, fsynced, given the replaced file's
-//     owner, group, extended attributes and mode bits (o.keep; new files stay
-//  0600. and closed;
+//  3. the content is written in chunks, fsynced, given the owner, group,
+//     extended attributes and mode bits of the replaced file (o.keep; a new
+//     file stays owner-only) and closed;
 //  4. it is published with a hard link (createIfAbsent: never replaces) or a
 //     rename; the staging directory is removed and the parent directory
 //     fsynced so the publication is durable; the first committed write to
