@@ -121,16 +121,23 @@ func TestSandboxedEscapesThroughTheTools(t *testing.T) {
 	fi, err := os.Lstat(filepath.Join(w.ws, "dang"))
 	require.NoError(t, err)
 	assert.Equal(t, os.ModeSymlink, fi.Mode().Type())
-	// Allowed, but never outside: a hard link (once read) gets a new inode, lexical ".." through
-	// a link stays inside, a trailing slash is lexical.
+	// Allowed, but never outside: lexical ".." through a link stays inside. Refused, and never
+	// outside either: a hard link to the outside file (once read) has two links, which a
+	// replacement would split (docs/fs.md); a trailing slash names a directory, not t.txt.
 	require.False(t, w.call("read", map[string]any{"file_path": "hard"}, "").IsError)
-	for _, path := range []string{"hard", "lk/../inside.txt", "t.txt/"} {
-		r := w.write(path, "in\n")
-		require.False(t, r.IsError, "%s: %s", path, r.Text)
-	}
-	assert.Equal(t, "in\n", readFile(t, filepath.Join(w.ws, "hard")))
+	r = w.write("lk/../inside.txt", "in\n")
+	require.False(t, r.IsError, r.Text)
+	r = w.write("hard", "in\n")
+	require.NotNil(t, r.Code, r.Text)
+	assert.Equal(t, "FS_IO_ERROR", *r.Code)
+	assert.Contains(t, r.Text, "it has 2 hard links")
+	r = w.write("t.txt/", "in\n")
+	require.NotNil(t, r.Code, r.Text)
+	assert.Equal(t, "FS_NOT_REGULAR_FILE", *r.Code)
+	assert.Contains(t, r.Text, "so it names a directory")
+	assert.Equal(t, "outside\n", readFile(t, filepath.Join(w.ws, "hard")))
 	assert.Equal(t, "in\n", readFile(t, filepath.Join(w.ws, "inside.txt")))
-	assert.Equal(t, "in\n", readFile(t, filepath.Join(w.ws, "t.txt")))
+	assert.NoFileExists(t, filepath.Join(w.ws, "t.txt"))
 	assert.Equal(t, "outside\n", readFile(t, outsideFile))
 	assert.Equal(t, []string{"file"}, entries(t, w.out))
 

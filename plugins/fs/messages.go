@@ -79,6 +79,19 @@ func ListNotDirectory(p string) *Error {
 	return NewError(CodeNotDirectory, "cannot list "+q(p)+": not a directory", nil)
 }
 
+// ResolveNotDirectory is FS_NOT_DIRECTORY `cannot resolve "<p>": not a
+// directory, but the path ends in "/" or in a "." or ".." segment` (the path
+// names a directory, see NamesDirectory; cause is ENOTDIR).
+func ResolveNotDirectory(p string, cause error) *Error {
+	return NewError(CodeNotDirectory, "cannot resolve "+q(p)+`: not a directory, but the path ends in "/" or in a "." or ".." segment`, cause)
+}
+
+// WriteDirectoryPath is FS_NOT_REGULAR_FILE `cannot write "<p>": the path
+// ends in "/" or in a "." or ".." segment, so it names a directory`.
+func WriteDirectoryPath(p string) *Error {
+	return NewError(CodeNotRegularFile, "cannot write "+q(p)+`: the path ends in "/" or in a "." or ".." segment, so it names a directory`, nil)
+}
+
 // ListPermissionDenied is FS_PERMISSION_DENIED `cannot list "<p>": permission denied`.
 func ListPermissionDenied(p string, cause error) *Error {
 	return NewError(CodePermissionDenied, "cannot list "+q(p)+": permission denied", cause)
@@ -87,6 +100,33 @@ func ListPermissionDenied(p string, cause error) *Error {
 // ListIOError is FS_IO_ERROR `cannot list "<p>": <os error message>`.
 func ListIOError(p string, cause error) *Error {
 	return NewError(CodeIOError, "cannot list "+q(p)+": "+causeMessage(cause), cause)
+}
+
+// WritePermissionDenied is FS_PERMISSION_DENIED `cannot write "<p>": permission denied`.
+func WritePermissionDenied(p string, cause error) *Error {
+	return NewError(CodePermissionDenied, "cannot write "+q(p)+": permission denied", cause)
+}
+
+// EditPermissionDenied is FS_PERMISSION_DENIED `cannot edit "<p>": permission denied`.
+func EditPermissionDenied(p string, cause error) *Error {
+	return NewError(CodePermissionDenied, "cannot edit "+q(p)+": permission denied", cause)
+}
+
+// WriteHardLinked is FS_IO_ERROR `cannot write "<p>": it has <n> hard links,
+// and replacing it would split them (the other names would keep the old
+// content)`.
+func WriteHardLinked(p string, links uint64) *Error {
+	return NewError(CodeIOError, "cannot write "+q(p)+hardLinked(links), nil)
+}
+
+// EditHardLinked is WriteHardLinked for edit: `cannot edit "<p>": it has ...`.
+func EditHardLinked(p string, links uint64) *Error {
+	return NewError(CodeIOError, "cannot edit "+q(p)+hardLinked(links), nil)
+}
+
+func hardLinked(links uint64) string {
+	return ": it has " + strconv.FormatUint(links, 10) +
+		" hard links, and replacing it would split them (the other names would keep the old content)"
 }
 
 // WriteIOError is FS_IO_ERROR `cannot write "<p>": <os error message>`.

@@ -32,10 +32,10 @@ const (
 
 // atomicOptions are the parameters of writeFileAtomic.
 type atomicOptions struct {
-	// keepPerm applies perm to the file before publication (the permission
-	// bits of the file being replaced). Otherwise the file stays 0600.
-	keepPerm bool
-	perm     os.FileMode
+	// keep, when set, gives the staged file the metadata of the file being
+	// replaced before publication (see keptMeta.apply). Otherwise it stays
+	// 0600, owned by the process.
+	keep *keptMeta
 	// createIfAbsent publishes with a hard link, which never replaces an
 	// existing entry; a collision is reported with display.
 	createIfAbsent bool
@@ -164,8 +164,9 @@ func randomUUID() string {
 //  2. a private staging directory ".<base>.<pid>.<uuid>.tmpdir" (0700) is
 //     created beside path, and in it "<base>.tmp" exclusively (0600), base
 //     being shortened (stagingBase) so that both names fit NAME_MAX;
-//  3. the content is written in chunks, fsynced, given the replaced file's
-//     permission bits (new files stay 0600) and closed;
+//  3. the content is written in chunks, fsynced, given the owner, group,
+//     extended attributes and mode bits of the replaced file (o.keep; a new
+//     file stays owner-only) and closed;
 //  4. it is published with a hard link (createIfAbsent: never replaces) or a
 //     rename; the staging directory is removed and the parent directory
 //     fsynced so the publication is durable; the first committed write to
@@ -246,8 +247,8 @@ func writeFileAtomic(ctx context.Context, path, content string, o atomicOptions)
 	if o.hooks != nil && o.hooks.inspectTemp != nil {
 		o.hooks.inspectTemp(staging, temp)
 	}
-	if o.keepPerm {
-		if err := o.hooks.doFchmod(f, o.perm&os.ModePerm); err != nil {
+	if o.keep != nil {
+		if err := o.keep.apply(f, o.display, o.hooks); err != nil {
 			return err
 		}
 	}

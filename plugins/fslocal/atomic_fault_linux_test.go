@@ -93,7 +93,7 @@ func TestHelperFaultProcess(t *testing.T) {
 		var before unix.Statfs_t
 		require.NoError(t, unix.Statfs(dir, &before))
 		fds := openFDs(t)
-		replace = writeFileAtomic(ctx, target, content, atomicOptions{keepPerm: true, perm: 0o640})
+		replace = writeFileAtomic(ctx, target, content, atomicOptions{keep: &keptMeta{uid: -1, gid: -1, mode: 0o640}})
 		create = writeFileAtomic(ctx, filepath.Join(dir, "n"), content, atomicOptions{createIfAbsent: true, display: "n"})
 		assert.Equal(t, "old", string(mustRead(t, target)))
 		requireNoLeak(t, dir, []string{"t"}, fds)

@@ -112,9 +112,13 @@ func TestAtomicChmodFailures(t *testing.T) {
 				h := &atomicHooks{}
 				var calls int
 				tc.hooks(h, &calls)
-				err := writeFileAtomic(context.Background(), target, "new", atomicOptions{
-					keepPerm: tc.keepPerm, perm: 0o640, createIfAbsent: guarded, display: "/d/t", hooks: h,
-				})
+				o := atomicOptions{
+					createIfAbsent: guarded, display: "/d/t", hooks: h,
+				}
+				if tc.keepPerm {
+					o.keep = &keptMeta{uid: -1, gid: -1, mode: 0o640}
+				}
+				err := writeFileAtomic(context.Background(), target, "new", o)
 				require.Same(t, chmodErr, err, "raw, unwrapped")
 				requireNoLeak(t, dir, want, fds)
 				if !guarded {

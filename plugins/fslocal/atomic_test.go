@@ -52,7 +52,7 @@ func TestAtomicStagingLayout(t *testing.T) {
 		assert.Equal(t, []string{"note.txt.tmp"}, entries(t, staging))
 	}}
 	old := unix.Umask(0o077) // would strip group bits of a 0o750 mkdir
-	err := writeFileAtomic(context.Background(), target, "hi", atomicOptions{keepPerm: true, perm: 0o644, hooks: hooks})
+	err := writeFileAtomic(context.Background(), target, "hi", atomicOptions{keep: &keptMeta{uid: -1, gid: -1, mode: 0o644}, hooks: hooks})
 	unix.Umask(old)
 	require.NoError(t, err)
 	pattern := `^\.note\.txt\.` + strconv.Itoa(os.Getpid()) + `\.[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}\.tmpdir$`

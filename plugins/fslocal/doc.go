@@ -7,7 +7,10 @@
 // (realpath), or for a missing path the realpath of the nearest existing
 // ancestor plus the missing suffix, so a key is stable across creation and
 // symlink aliases share it. Resolving through a regular file fails
-// FS_NOT_FOUND; there is no "~" expansion.
+// FS_NOT_FOUND; there is no "~" expansion. A NUL anywhere in the path or the
+// base is a raw EINVAL before the join; a path spelled as a directory
+// (fs.NamesDirectory) whose entry is not one fails FS_NOT_DIRECTORY
+// (docs/fs.md).
 //
 // Versions: "<dev>:<ino>:<size>:<mtimeNs>:<ctimeNs>" of a stat that follows
 // symlinks, so every atomic rewrite (a new inode) and any same-size rewrite
@@ -25,6 +28,13 @@
 // ListDir: children in a pinned collation approximating the reference's
 // locale-aware order (see compareNames), resolved against the parent's key.
 // Directories are opened O_DIRECTORY|O_NONBLOCK.
+//
+// Edits match on the LF-normalized text and splice the file's own bytes: only
+// the matched spans change. A replacement keeps the owner and group (where the
+// process may set them), extended attributes (not security.capability) and
+// mode bits, and refuses a file the process could not open for writing or
+// with no write bit (FS_PERMISSION_DENIED) and one with several hard links
+// (FS_IO_ERROR) (docs/fs.md).
 //
 // Mutations: WriteText and EditText run under a per-key FIFO lock and publish
 // atomically through a private staging directory (see write.go, edit.go and

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/fslocal/internal/textedit"
 )
 
 // editReadChunkBytes bounds one read of the file being edited so cancellation
@@ -15,13 +16,18 @@ const editReadChunkBytes = 1 << 20
 // under t's per-target lock. Checks run in this order: missing target =>
 // FS_STALE_VERSION "file changed since it was read" (guarded or not);
 // non-regular => FS_NOT_REGULAR_FILE; guard version differs =>
-// FS_STALE_VERSION (before any matching); then the file is read and decoded
-// (FS_NOT_TEXT for a NUL anywhere or invalid UTF-8), the literal edit applied
-// to its LF-normalized text (FS_EDIT_NOT_FOUND, FS_AMBIGUOUS_EDIT), the
-// dominant line endings (measured on the first 4096 characters) and a leading
-// BOM restored, and the result published atomically with the file's permission
-// bits. Outcome.Before/After are the LF-normalized texts without BOM; Version
-// is valid as the guard of a follow-up edit. The sandbox policy is ignored.
+// FS_STALE_VERSION (before any matching); a file the process could not open
+// for writing, or with no write bit at all => FS_PERMISSION_DENIED, one with
+// more than one hard link => FS_IO_ERROR; then the file is read and decoded
+// (FS_NOT_TEXT for a NUL anywhere or invalid UTF-8), old_string matched on its
+// LF-normalized text (FS_EDIT_NOT_FOUND, FS_AMBIGUOUS_EDIT) and the
+// replacement spliced into the file's own bytes: every byte outside the
+// matched spans, the BOM included, is kept, and only the new text's line
+// breaks follow the style of the line it lands in (textedit.Doc.Apply). The
+// result is published atomically with the file's metadata (as by WriteText).
+// Outcome.Before/After are the LF-normalized texts of the old and new file
+// without BOM; Version is valid as the guard of a follow-up edit. The sandbox
+// policy is ignored.
 func (p *Provider) EditText(ctx context.Context, t fs.Target, req fs.EditRequest, guard *fs.EditGuard, _ *fs.SandboxPolicy) (fs.EditOutcome, error) {
 	return p.editText(ctx, t, req, guard, nil)
 }
@@ -54,6 +60,9 @@ func (p *Provider) editText(ctx context.Context, t fs.Target, req fs.EditRequest
 	case guard != nil && guard.Version != existing.Version:
 		return fs.EditOutcome{}, fs.EditChanged(t.DisplayPath)
 	}
+	if err := checkReplaceable(key, existing, t.DisplayPath, fs.VerbEdit); err != nil {
+		return fs.EditOutcome{}, err
+	}
 
 	raw, err := readForEdit(ctx, t)
 	if err != nil {
@@ -63,16 +72,19 @@ func (p *Provider) editText(ctx context.Context, t fs.Target, req fs.EditRequest
 	if err != nil {
 		return fs.EditOutcome{}, err
 	}
-	edited, err := applyLiteral(doc.Content, req, t.DisplayPath)
+	body, err := applyLiteral(doc, req, t.DisplayPath)
 	if err != nil {
 		return fs.EditOutcome{}, err
 	}
-	opts := atomicOptions{keepPerm: true, perm: existing.Perm, bom: doc.BOM, display: t.DisplayPath, log: p.log, beneath: b}
-	doc.BOM = false // written by writeFileAtomic, no copy of the content needed
-	if err := writeFileAtomic(ctx, key, doc.Encode(edited), opts); err != nil {
+	keep, err := metaOf(key, existing)
+	if err != nil {
 		return fs.EditOutcome{}, err
 	}
-	return fs.EditOutcome{Version: p.versionAfter(t.Key), Before: doc.Content, After: edited}, nil
+	opts := atomicOptions{keep: keep, bom: doc.BOM, display: t.DisplayPath, log: p.log, beneath: b}
+	if err := writeFileAtomic(ctx, key, body, opts); err != nil {
+		return fs.EditOutcome{}, err
+	}
+	return fs.EditOutcome{Version: p.versionAfter(t.Key), Before: doc.Content, After: textedit.NormalizeLF(body)}, nil
 }
 
 // readForEdit reads the whole file, checking ctx (FS_ABORTED "edit aborted")

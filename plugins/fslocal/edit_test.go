@@ -36,9 +36,11 @@ func TestEditTextCRLFExample(t *testing.T) {
 }
 
 // TestEditTextLineEndingsAndBOM pins the line-ending rules of the reference
-// ("round-trips CRLF: matches on LF, writes back CRLF") and one decided
-// deviation (DESIGN.md: BOM preserved): the reference's edit writes a BOM file
-// back without its BOM; ours keeps it ("BOM kept, invisible").
+// ("round-trips CRLF: matches on LF, writes back CRLF") and two decided
+// deviations (docs/fs.md): the reference's edit writes a BOM file back without
+// its BOM, ours keeps it ("BOM kept, invisible"); the reference rewrites every
+// line break of a mixed file to the dominant style, ours keeps the bytes
+// outside the edit ("mixed ... kept").
 func TestEditTextLineEndingsAndBOM(t *testing.T) {
 	const bom = "\uFEFF"
 	cases := []struct {
@@ -46,9 +48,10 @@ func TestEditTextLineEndingsAndBOM(t *testing.T) {
 		replaceAll                                bool
 	}{
 		{"lf kept", "a\nb\n", "a", "A", "A\nb\n", "a\nb\n", "A\nb\n", false},
-		{"lf-dominant file loses its CRLFs", "a\r\nb\nc\n", "c", "C", "a\nb\nC\n", "a\nb\nc\n", "a\nb\nC\n", false},
-		{"crlf-dominant file gets CRLF everywhere", "a\r\nb\r\nc\n", "c", "C", "a\r\nb\r\nC\r\n", "a\nb\nc\n", "a\nb\nC\n", false},
-		{"tie is LF", "a\r\nb\n", "b", "B", "a\nB\n", "a\nb\n", "a\nB\n", false},
+		{"mixed LF-dominant file keeps its CRLFs", "a\r\nb\nc\n", "c", "C", "a\r\nb\nC\n", "a\nb\nc\n", "a\nb\nC\n", false},
+		{"mixed CRLF-dominant file keeps its LFs", "a\r\nb\r\nc\n", "c", "C", "a\r\nb\r\nC\n", "a\nb\nc\n", "a\nb\nC\n", false},
+		{"mixed tie kept", "a\r\nb\n", "b", "B", "a\r\nB\n", "a\nb\n", "a\nB\n", false},
+		{"new text follows its line's CRLF in an LF-dominant file", "a\nb\nc\r\n", "c", "c1\nc2", "a\nb\nc1\r\nc2\r\n", "a\nb\nc\n", "a\nb\nc1\nc2\n", false},
 		{"new text CRLF normalized then restored", "x\r\ny\r\n", "x\r\n", "1\r\n2\n", "1\r\n2\r\ny\r\n", "x\ny\n", "1\n2\ny\n", false},
 		{"lone CR kept (LF)", "a\rb\nc\n", "c", "C", "a\rb\nC\n", "a\rb\nc\n", "a\rb\nC\n", false},
 		{"lone CR kept (CRLF)", "a\rb\r\nc\r\n", "c", "C", "a\rb\r\nC\r\n", "a\rb\nc\n", "a\rb\nC\n", false},
@@ -74,6 +77,31 @@ func TestEditTextLineEndingsAndBOM(t *testing.T) {
 			assert.Equal(t, tc.disk, readDisk(t, path))
 			assert.Equal(t, tc.before, out.Before)
 			assert.Equal(t, tc.after, out.After)
+			requireClean(t, p, dir)
+		})
+	}
+}
+
+// Bytes outside the edit never change: the reproductions of issue 10, each of
+// which rewrote the whole file to its dominant line-ending style.
+func TestEditTextKeepsBytesOutsideTheEdit(t *testing.T) {
+	lf400 := strings.Repeat("lf line\n", 400)
+	crlf2000 := strings.Repeat("crlf line\r\n", 2000)
+	cases := []struct{ name, file, old, new, disk string }{
+		{"mixed endings", "a1\na2\na3\r\na4\n", "a1", "A1", "A1\na2\na3\r\na4\n"},
+		{"CRLF beyond the detection sample", "head\n" + lf400 + crlf2000, "head", "HEAD", "HEAD\n" + lf400 + crlf2000},
+		{"lone CR before CRLF", "x\r\r\ny\n", "y", "Y", "x\r\r\nY\n"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p, dir := newProvider(t)
+			path := filepath.Join(dir, "f")
+			writeFile(t, path, tc.file)
+			_, err := p.EditText(context.Background(), resolve(t, p, "f"), edit(tc.old, tc.new), nil, nil)
+			require.NoError(t, err)
+			got := readDisk(t, path)
+			assert.Equal(t, strings.Count(tc.disk, "\r"), strings.Count(got, "\r"), "carriage returns")
+			assert.Equal(t, tc.disk, got)
 			requireClean(t, p, dir)
 		})
 	}

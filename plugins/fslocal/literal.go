@@ -7,7 +7,7 @@ import (
 
 // decodeForEdit applies the edit text rules to the whole file (NUL anywhere
 // => FS_NOT_TEXT binary file, invalid UTF-8 => FS_NOT_TEXT invalid UTF-8 text;
-// a leading BOM is set aside and CRLF normalized to LF).
+// a leading BOM is set aside; the text is kept raw and CRLF-normalized).
 func decodeForEdit(raw []byte, display string) (textedit.Doc, error) {
 	doc, f := textedit.Decode(raw)
 	switch f {
@@ -19,10 +19,10 @@ func decodeForEdit(raw []byte, display string) (textedit.Doc, error) {
 	return doc, nil
 }
 
-// applyLiteral runs the literal edit on LF-normalized content and maps a
-// refusal to its seam error.
-func applyLiteral(content string, req fs.EditRequest, display string) (string, error) {
-	out, n, f := textedit.Apply(content, req.OldString, req.NewString, req.ReplaceAll)
+// applyLiteral runs the literal edit on doc and maps a refusal to its seam
+// error. body is the new file text after the BOM.
+func applyLiteral(doc textedit.Doc, req fs.EditRequest, display string) (body string, err error) {
+	body, n, f := doc.Apply(req.OldString, req.NewString, req.ReplaceAll)
 	switch f {
 	case textedit.EmptyOld:
 		return "", fs.OldStringEmpty()
@@ -31,5 +31,5 @@ func applyLiteral(content string, req fs.EditRequest, display string) (string, e
 	case textedit.Ambiguous:
 		return "", fs.AmbiguousEdit(n, display)
 	}
-	return out, nil
+	return body, nil
 }

@@ -10,70 +10,20 @@ import (
 
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/fslocal"
+	"github.com/cordon-dev/cordon/plugins/fslocal/internal/editmodel"
 )
 
-// modelEdit is an independent model of EditText on the file bytes: it returns
-// the expected disk bytes, or the expected error code.
-func modelEdit(file, old, new string, replaceAll bool) (string, fs.Code) {
-	if strings.IndexByte(file, 0) >= 0 {
-		return "", fs.CodeNotText
-	}
-	bom := strings.HasPrefix(file, "\uFEFF")
-	body := strings.TrimPrefix(file, "\uFEFF")
-	if !utf8.ValidString(body) {
-		return "", fs.CodeNotText
-	}
-	lf := func(s string) string { return strings.ReplaceAll(s, "\r\n", "\n") }
-	// dominant style on the first 4096 characters
-	sample := []rune(body)
-	if len(sample) > 4096 {
-		sample = sample[:4096]
-	}
-	crlf, bare := 0, 0
-	for i, r := range sample {
-		if r == '\n' {
-			if i > 0 && sample[i-1] == '\r' {
-				crlf++
-			} else {
-				bare++
-			}
-		}
-	}
-	content, old, new := lf(body), lf(old), lf(new)
-	if old == "" {
-		return "", fs.CodeEditNotFound
-	}
-	// non-overlapping, left to right
-	var out strings.Builder
-	n, rest := 0, content
-	for {
-		i := strings.Index(rest, old)
-		if i < 0 {
-			out.WriteString(rest)
-			break
-		}
-		n++
-		out.WriteString(rest[:i] + new)
-		rest = rest[i+len(old):]
-	}
-	switch {
-	case n == 0:
-		return "", fs.CodeEditNotFound
-	case n > 1 && !replaceAll:
-		return "", fs.CodeAmbiguousEdit
-	}
-	disk := out.String()
-	if crlf > bare {
-		disk = strings.ReplaceAll(disk, "\n", "\r\n")
-	}
-	if bom {
-		disk = "\uFEFF" + disk
-	}
-	return disk, ""
+// modelCodes maps the model's failures to the provider's codes.
+var modelCodes = map[string]fs.Code{
+	editmodel.Binary: fs.CodeNotText, editmodel.InvalidUTF8: fs.CodeNotText, editmodel.EmptyOld: fs.CodeEditNotFound,
+	editmodel.NotFound: fs.CodeEditNotFound, editmodel.Ambiguous: fs.CodeAmbiguousEdit,
 }
 
 // FuzzEditText runs EditText on real files and compares the bytes on disk
-// (line endings and BOM included) and the error code with modelEdit.
+// (line endings and BOM included) and the error code with the independent
+// model (editmodel), checks that the bytes outside the replaced spans are
+// unchanged, and that Before and After are the LF-normalized texts of the old
+// and new file.
 func FuzzEditText(f *testing.F) {
 	f.Add("a\r\nOLD\r\nb\r\n", "OLD", "NEW", false)
 	f.Add("\uFEFFx\r\ny\r\nx\r\n", "x", "z\n", true)
@@ -85,6 +35,9 @@ func FuzzEditText(f *testing.F) {
 	f.Add("text\x00", "text", "t", false)
 	f.Add("bad\xff", "bad", "good", false)
 	f.Add("a\r\nb\n", "b", "B", false)
+	f.Add("a1\na2\na3\r\na4\n", "a1", "A1", false)
+	f.Add("x\r\r\ny\n", "y", "Y\nZ", false)
+	f.Add("p\r\nq\nr\r\n", "q", "Q\r\nR", true)
 	dir, err := filepath.EvalSymlinks(f.TempDir())
 	if err != nil {
 		f.Fatal(err)
@@ -105,27 +58,35 @@ func FuzzEditText(f *testing.F) {
 		if err := os.WriteFile(path, []byte(file), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		want, wantCode := modelEdit(file, old, new, replaceAll)
+		want := editmodel.Edit(file, old, new, replaceAll)
 		out, err := p.EditText(context.Background(), tg, fs.EditRequest{OldString: old, NewString: new, ReplaceAll: replaceAll}, nil, nil)
 		got, rerr := os.ReadFile(path)
 		if rerr != nil {
 			t.Fatal(rerr)
 		}
-		if wantCode != "" {
-			if fs.CodeOf(err) != wantCode || string(got) != file {
-				t.Fatalf("got %v (disk %q), want %s and the file untouched", err, got, wantCode)
+		if want.Failure != "" {
+			if fs.CodeOf(err) != modelCodes[want.Failure] || string(got) != file {
+				t.Fatalf("got %v (disk %q), want %s and the file untouched", err, got, want.Failure)
 			}
 			return
 		}
 		if err != nil {
-			t.Fatalf("EditText: %v (want disk %q)", err, want)
+			t.Fatalf("EditText: %v (want disk %q)", err, want.Disk)
 		}
-		if string(got) != want {
-			t.Fatalf("disk %q, want %q", got, want)
+		bom := strings.HasPrefix(file, "\uFEFF")
+		if !want.KeepsGaps(string(got), bom) {
+			t.Fatalf("bytes outside the replaced spans changed: disk %q, gaps %q", got, want.Gaps)
 		}
-		if strings.HasPrefix(out.Before, "\uFEFF") && !strings.HasPrefix(file, "\uFEFF\uFEFF") ||
-			strings.Contains(out.Before, "\r\n") && !strings.Contains(file, "\r\r\n") {
-			t.Fatalf("before not normalized: %q", out.Before)
+		if string(got) != want.Disk {
+			t.Fatalf("disk %q, want %q", got, want.Disk)
+		}
+		lf := func(s string) string { return strings.ReplaceAll(s, "\r\n", "\n") }
+		newBody := string(got)
+		if bom {
+			newBody = newBody[len("\uFEFF"):]
+		}
+		if out.Before != lf(strings.TrimPrefix(file, "\uFEFF")) || out.After != lf(newBody) {
+			t.Fatalf("before %q, after %q: not the normalized old and new file", out.Before, out.After)
 		}
 		if fslocal.LockCount(p) != 0 {
 			t.Fatal("lock left")

@@ -13,9 +13,12 @@ import (
 // probeInfo is the metadata of one probe.
 type probeInfo struct {
 	Version fs.Version
-	Perm    os.FileMode // permission bits only (mode & 0o777)
+	Mode    os.FileMode // permission bits with setuid, setgid and sticky
 	Type    fs.FileType // file, directory, other; symlink only from probeNoFollow
 	Size    int64
+	Uid     int
+	Gid     int
+	Nlink   uint64
 }
 
 // probe stats path following symlinks. ENOENT and ENOTDIR mean absent
@@ -50,10 +53,29 @@ func doProbe(op, path string, fn func(string, *unix.Stat_t) error) (probeInfo, b
 func infoOf(st *unix.Stat_t) probeInfo {
 	return probeInfo{
 		Version: versionOf(st),
-		Perm:    os.FileMode(st.Mode & 0o777),
+		Mode:    modeOf(uint32(st.Mode)),
 		Type:    typeOf(uint32(st.Mode)),
 		Size:    st.Size,
+		Uid:     int(st.Uid),
+		Gid:     int(st.Gid),
+		Nlink:   uint64(st.Nlink),
 	}
+}
+
+// modeOf is the permission bits of a st_mode with its setuid, setgid and
+// sticky bits, as an os.FileMode (what (*os.File).Chmod applies).
+func modeOf(mode uint32) os.FileMode {
+	m := os.FileMode(mode & 0o777)
+	if mode&unix.S_ISUID != 0 {
+		m |= os.ModeSetuid
+	}
+	if mode&unix.S_ISGID != 0 {
+		m |= os.ModeSetgid
+	}
+	if mode&unix.S_ISVTX != 0 {
+		m |= os.ModeSticky
+	}
+	return m
 }
 
 func typeOf(mode uint32) fs.FileType {

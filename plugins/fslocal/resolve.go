@@ -47,6 +47,20 @@ func isBlank(path string) bool {
 	return strings.TrimFunc(path, func(r rune) bool { return unicode.IsSpace(r) || r == '\uFEFF' }) == ""
 }
 
+// hasNUL reports a NUL byte in the base or the path. No system call accepts
+// one, and it must be refused before the lexical join: a later ".." could
+// swallow the component that holds it, and the ancestor walk could build a
+// key around it.
+func hasNUL(base, path string) bool {
+	return strings.IndexByte(path, 0) >= 0 || strings.IndexByte(base, 0) >= 0
+}
+
+// isDirectory reports whether the physical path real is a directory.
+func isDirectory(real string) bool {
+	info, ok, err := probe(real)
+	return err == nil && ok && info.Type == fs.TypeDirectory
+}
+
 // displayPathOf joins base and path lexically into a clean absolute path.
 func displayPathOf(base, path string) string {
 	if filepath.IsAbs(path) {
@@ -60,14 +74,15 @@ func resolveLocal(base, path string) (fs.Target, error) {
 	if isBlank(path) {
 		return fs.Target{}, fs.BlankPath()
 	}
-	display := displayPathOf(base, path)
-	if strings.IndexByte(display, 0) >= 0 {
-		// No system call accepts a NUL; refuse it before the ancestor walk
-		// could build a key around it.
-		return fs.Target{}, realpathError(display, unix.EINVAL)
+	if hasNUL(base, path) {
+		return fs.Target{}, realpathError(path, unix.EINVAL)
 	}
+	display := displayPathOf(base, path)
 	real, err := realpath(display)
 	if err == nil {
+		if fs.NamesDirectory(path) && !isDirectory(real) {
+			return fs.Target{}, fs.ResolveNotDirectory(display, realpathError(display, unix.ENOTDIR))
+		}
 		return fs.Target{Key: fs.TargetKey(real), DisplayPath: display}, nil
 	}
 	if errors.Is(err, unix.ENOTDIR) {

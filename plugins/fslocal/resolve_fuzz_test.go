@@ -15,12 +15,13 @@ import (
 // with a file, a directory, a symlink alias, a dangling link and a loop. It
 // never panics; a resolved target has a clean absolute display path and a
 // clean absolute key, the same file has the same key whatever the spelling,
-// and a failure is either a coded *fs.Error (blank path, parent not a
-// directory) or a raw OS error.
+// a path with a NUL never resolves, and a failure is either a coded
+// *fs.Error (blank path, parent not a directory, a directory spelling of a
+// non-directory) or a raw OS error.
 func FuzzResolve(f *testing.F) {
 	for _, seed := range []string{
 		"", " ", "a", "d/f", "alias/f", "d/../d/./f", "dangling", "loop", "loop/x", "f/child",
-		"..", "../..", "/", "//", "/./../", "~", "~/x", "a\x00b", "d/\x00", "\uFEFF", "é/世",
+		"..", "../..", "/", "//", "/./../", "~", "~/x", "a\x00b", "d/\x00", "f\x00/../d/f", "f/", "d/f/.", "d/", "alias/", "\uFEFF", "é/世",
 		strings.Repeat("n", 255), strings.Repeat("n", 256), strings.Repeat("x/", 3000),
 	} {
 		f.Add(seed)
@@ -55,10 +56,13 @@ func FuzzResolve(f *testing.F) {
 		_, _ = p.Lstat(ctx, path, fs.LstatOptions{})
 		tg, err := p.Resolve(ctx, path, fs.ResolveOptions{})
 		if err != nil {
-			if code := fs.CodeOf(err); code != "" && code != fs.CodeNotFound {
+			if code := fs.CodeOf(err); code != "" && code != fs.CodeNotFound && (code != fs.CodeNotDirectory || !fs.NamesDirectory(path)) {
 				t.Fatalf("Resolve(%q): unexpected code %s: %v", path, code, err)
 			}
 			return
+		}
+		if strings.IndexByte(path, 0) >= 0 {
+			t.Fatalf("Resolve(%q): a path with a NUL resolved to %q", path, tg.Key)
 		}
 		display, key := tg.DisplayPath, string(tg.Key)
 		if !filepath.IsAbs(display) || filepath.Clean(display) != display {

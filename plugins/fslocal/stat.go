@@ -2,6 +2,9 @@ package fslocal
 
 import (
 	"context"
+	"os"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/cordon-dev/cordon/plugins/fs"
 )
@@ -36,7 +39,15 @@ func (p *Provider) Lstat(ctx context.Context, path string, opts fs.LstatOptions)
 	if isBlank(path) {
 		return nil, fs.BlankPath()
 	}
-	info, ok, err := probeNoFollow(displayPathOf(p.base(opts.Cwd), path))
+	base := p.base(opts.Cwd)
+	if hasNUL(base, path) {
+		return nil, &os.PathError{Op: "lstat", Path: path, Err: unix.EINVAL}
+	}
+	probed := displayPathOf(base, path)
+	if fs.NamesDirectory(path) && probed != "/" {
+		probed += "/" // lstat(2) follows a final symlink then, and fails ENOTDIR on a non-directory
+	}
+	info, ok, err := probeNoFollow(probed)
 	if err != nil {
 		return nil, err
 	}

@@ -16,11 +16,15 @@ import (
 //     exists", other version => FS_STALE_VERSION "file changed since it was
 //     read"; CreateIfAbsent over an existing file => FS_NOT_OBSERVED; nil =>
 //     no check;
-//  3. when replacing and content is below diffBasisMaxBytes (UTF-8 bytes), the
-//     prior text is read as the diff basis (see readPrior);
+//  3. when replacing: a file the process could not open for writing, or with
+//     no write bit at all, is FS_PERMISSION_DENIED, one with more than one
+//     hard link FS_IO_ERROR (checkReplaceable); when content is below
+//     diffBasisMaxBytes (UTF-8 bytes), the prior text is read as the diff
+//     basis (see readPrior);
 //  4. writeFileAtomic publishes content byte for byte (CreateIfAbsent with a
-//     no-replace hard link). A replaced file keeps its permission bits and, if
-//     it started with a UTF-8 BOM, its BOM (unless content brings its own);
+//     no-replace hard link). A replaced file keeps its owner and group (where
+//     the process may set them), extended attributes, mode bits and, if it
+//     started with a UTF-8 BOM, its BOM (unless content brings its own);
 //  5. the version is re-probed ("missing:<key>" if the file vanished).
 //
 // Outcome.Before and Outcome.After are LF-normalized and never show a leading
@@ -57,19 +61,25 @@ func (p *Provider) writeText(ctx context.Context, t fs.Target, content string, i
 	}
 
 	var prior priorFile
+	var keep *keptMeta
 	if exists {
+		if err := checkReplaceable(key, existing, t.DisplayPath, fs.VerbWrite); err != nil {
+			return fs.WriteOutcome{}, err
+		}
 		wantBasis := int64(len(content)) < p.diffBasisMaxBytes
 		if prior, err = readPrior(ctx, key, p.diffBasisMaxBytes, wantBasis); err != nil {
 			return fs.WriteOutcome{}, err
 		}
+		if keep, err = metaOf(key, existing); err != nil {
+			return fs.WriteOutcome{}, err
+		}
 	}
 	opts := atomicOptions{
-		keepPerm: exists,
-		perm:     existing.Perm,
-		bom:      prior.bom && !hasBOM(content),
-		display:  t.DisplayPath,
-		log:      p.log,
-		beneath:  b,
+		keep:    keep,
+		bom:     prior.bom && !hasBOM(content),
+		display: t.DisplayPath,
+		log:     p.log,
+		beneath: b,
 	}
 	if intent != nil && intent.Kind == fs.IntentCreateIfAbsent {
 		opts.createIfAbsent = true

@@ -57,14 +57,28 @@ func BenchmarkWriteText4KiB(b *testing.B) { benchmarkWrite(b, 4<<10) }
 // bound, so no basis is read).
 func BenchmarkWriteText16MiB(b *testing.B) { benchmarkWrite(b, 16<<20) }
 
+// BenchmarkEditText4KiB replaces one unique line in a 4 KiB file.
+func BenchmarkEditText4KiB(b *testing.B) { benchmarkEdit(b, 4<<10, "\n") }
+
+// BenchmarkEditText4KiBCRLF is BenchmarkEditText4KiB on a CRLF file.
+func BenchmarkEditText4KiBCRLF(b *testing.B) { benchmarkEdit(b, 4<<10, "\r\n") }
+
 // BenchmarkEditText16MiB replaces one unique line in a 16 MiB file.
-func BenchmarkEditText16MiB(b *testing.B) {
+func BenchmarkEditText16MiB(b *testing.B) { benchmarkEdit(b, 16<<20, "\n") }
+
+// BenchmarkEditText16MiBCRLF is BenchmarkEditText16MiB on a CRLF file.
+func BenchmarkEditText16MiBCRLF(b *testing.B) { benchmarkEdit(b, 16<<20, "\r\n") }
+
+// benchmarkEdit edits the last line of a file of size bytes of benchText lines
+// ending in eol, flipping "MARKER-0" and "MARKER-1".
+func benchmarkEdit(b *testing.B, size int, eol string) {
 	p, _ := benchProvider(b)
 	tg, err := p.Resolve(context.Background(), "bench.txt", fs.ResolveOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}
-	content := benchText(16<<20-len("MARKER-0\n")) + "MARKER-0\n"
+	last := "MARKER-0" + eol
+	content := strings.ReplaceAll(benchText(size-len(last)), "\n", eol) + last
 	if _, err := p.WriteText(context.Background(), tg, content, nil, nil); err != nil {
 		b.Fatal(err)
 	}

@@ -30,8 +30,9 @@ func (s *suite) writeDefinition() tools.Definition {
 	}
 }
 
-// write is the body of the write tool: no Stat; the intent comes from the single-slot
-// fs/write-intent waterfall (nil without a decider: an unconditional atomic write).
+// write is the body of the write tool: no Stat; a file_path that names a directory (see
+// fs.NamesDirectory) is refused; the intent comes from the single-slot fs/write-intent waterfall
+// (nil without a decider: an unconditional atomic write).
 func (s *suite) write(ctx context.Context, args json.RawMessage, exec *tools.Exec) (any, error) {
 	in, err := parseWriteArgs(args)
 	if err != nil {
@@ -44,6 +45,11 @@ func (s *suite) write(ctx context.Context, args json.RawMessage, exec *tools.Exe
 	target, err := s.fs.Resolve(ctx, in.filePath, fs.ResolveOptions{Cwd: mutationBase(policy, exec, in.filePath)})
 	if err != nil {
 		return nil, err
+	}
+	if fs.NamesDirectory(in.filePath) {
+		// The display path has lost the spelling: refuse before anything could
+		// create a regular file under the directory's name.
+		return nil, fs.WriteDirectoryPath(target.DisplayPath)
 	}
 	intent, err := fs.WriteIntentEvent.Run(ctx, s.kc, fs.IntentArgs{Target: target, Actor: exec}, noWriteIntent)
 	if err != nil {

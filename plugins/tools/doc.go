@@ -23,7 +23,12 @@
 //
 //  1. the arguments are snapshotted as compact lossless JSON (failure: the
 //     plain error `tool execution arguments must be losslessly
-//     JSON-serializable`);
+//     JSON-serializable`; a string or object key that is not valid UTF-8
+//     text, invalid bytes or an escaped surrogate without its pair, which a
+//     decoder would silently turn into U+FFFD, is the plain error `tool
+//     execution arguments must be valid UTF-8 text: "<path>" holds invalid
+//     UTF-8 bytes` or `... holds the unpaired surrogate \ud800`, "a key of
+//     "<path>"" for a key);
 //  2. a cancelled ctx yields `tool call aborted before dispatch`
 //     {AbortError, ABORTED_BEFORE_DISPATCH} and nothing else runs;
 //  3. PreExecute (waterfall, default allow) decides allow, deny or ask; ask

@@ -57,6 +57,9 @@ func (r *Runtime) Execute(ctx context.Context, call Call) (res Result) {
 
 	args, argv, err := snapshotArgs(call.Args)
 	if err != nil {
+		if te := (*argsTextError)(nil); errors.As(err, &te) {
+			return ErrorResult(te)
+		}
 		return ErrorResult(errArgsNotLossless)
 	}
 	exec.Args = args

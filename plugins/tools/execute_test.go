@@ -59,20 +59,7 @@ func TestArgumentsMustBeLosslessJSON(t *testing.T) {
 		"nil":           nil,
 	} {
 		t.Run(name, func(t *testing.T) {
-			e := newEnv(t)
-			ran := false
-			e.load(t, tool("t", func(context.Context, json.RawMessage, *tools.Exec) (any, error) { ran = true; return "x", nil }))
-			pre := 0
-			_, err := tools.PreExecute.On(e.root, func(_ context.Context, _ *tools.Exec, next func() (tools.Decision, error)) (tools.Decision, error) {
-				pre++
-				return next()
-			})
-			require.NoError(t, err)
-			res := e.exec("t", args)
-			require.Equal(t, "Error: tool execution arguments must be losslessly JSON-serializable", res.Text())
-			require.Equal(t, &tools.ErrorInfo{Message: "tool execution arguments must be losslessly JSON-serializable"}, res.Error)
-			require.False(t, ran)
-			require.Zero(t, pre, "no policy runs for unserializable arguments")
+			requireRefusedAtSnapshot(t, args, "tool execution arguments must be losslessly JSON-serializable")
 		})
 	}
 }

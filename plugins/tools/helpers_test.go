@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/stretchr/testify/require"
 	"go.uber.org/zap/zapcore"
 	"go.uber.org/zap/zaptest/observer"
 
@@ -100,4 +101,24 @@ func tool(name string, fn func(ctx context.Context, args json.RawMessage, exec *
 
 func ok(v any) func(context.Context, json.RawMessage, *tools.Exec) (any, error) {
 	return func(context.Context, json.RawMessage, *tools.Exec) (any, error) { return v, nil }
+}
+
+// requireRefusedAtSnapshot runs a tool "t" with args and requires the plain
+// failure msg with neither a policy (PreExecute) nor the tool's body run.
+func requireRefusedAtSnapshot(t *testing.T, args any, msg string) {
+	t.Helper()
+	e := newEnv(t)
+	ran := false
+	e.load(t, tool("t", func(context.Context, json.RawMessage, *tools.Exec) (any, error) { ran = true; return "x", nil }))
+	pre := 0
+	_, err := tools.PreExecute.On(e.root, func(_ context.Context, _ *tools.Exec, next func() (tools.Decision, error)) (tools.Decision, error) {
+		pre++
+		return next()
+	})
+	require.NoError(t, err)
+	res := e.exec("t", args)
+	require.Equal(t, "Error: "+msg, res.Text())
+	require.Equal(t, &tools.ErrorInfo{Message: msg}, res.Error, "a plain error")
+	require.False(t, ran)
+	require.Zero(t, pre, "no policy runs")
 }

@@ -42,7 +42,9 @@ var errNotLossless = errors.New("not lossless JSON")
 // snapshotArgs turns caller-supplied arguments into compact, lossless JSON
 // text: json.RawMessage and []byte are taken as JSON text; anything
 // else is encoded with encoding/json. nil fails (the reference rejects
-// undefined arguments).
+// undefined arguments), and so does a string or key that is not valid UTF-8
+// text (an *argsTextError: checkGoArgsText before encoding a Go value,
+// checkArgsText on the JSON text).
 func snapshotArgs(args any) (json.RawMessage, *jval, error) {
 	var data []byte
 	compact := false // encoding/json's output is compact already
@@ -54,8 +56,12 @@ func snapshotArgs(args any) (json.RawMessage, *jval, error) {
 	case []byte:
 		data = a
 	default:
-		if rv := reflect.ValueOf(args); (rv.Kind() == reflect.Map || rv.Kind() == reflect.Pointer || rv.Kind() == reflect.Slice) && rv.IsNil() {
+		rv := reflect.ValueOf(args)
+		if (rv.Kind() == reflect.Map || rv.Kind() == reflect.Pointer || rv.Kind() == reflect.Slice) && rv.IsNil() {
 			return nil, nil, errNotLossless
+		}
+		if err := checkGoArgsText(rv, "", 0); err != nil {
+			return nil, nil, err
 		}
 		enc, err := json.Marshal(args)
 		if err != nil {
@@ -68,6 +74,9 @@ func snapshotArgs(args any) (json.RawMessage, *jval, error) {
 	}
 	v, err := parseJSON(data)
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkArgsText(data); err != nil {
 		return nil, nil, err
 	}
 	if compact {

@@ -13,20 +13,21 @@ import (
 )
 
 // Spec 6.1 item 6 for edit: an edit through a hard link inside the workspace to an outside inode
-// reads the shared content, then publishes a new inode under the inside name; the outside file
-// keeps its bytes.
+// is refused (fs-local never replaces a file with more than one link: a rename would split them,
+// docs/fs.md), so the outside file keeps its bytes and both names stay one file.
 func TestHardLinkEditLeavesTheOutsideInode(t *testing.T) {
 	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
 	outside := filepath.Join(w.out, "file")
 	require.NoError(t, os.WriteFile(outside, []byte("shared"), 0o644))
 	inside := filepath.Join(w.ws, "hard")
 	require.NoError(t, os.Link(outside, inside))
-	require.NoError(t, w.edit(t, inside, "shared", "edited"))
-	assert.Equal(t, "edited", readDisk(t, inside))
+	fe := requireCode(t, w.edit(t, inside, "shared", "edited"), fs.CodeIOError)
+	assert.Contains(t, fe.Message, "it has 2 hard links")
+	assert.Equal(t, "shared", readDisk(t, inside))
 	assert.Equal(t, "shared", readDisk(t, outside))
 	a, _ := os.Stat(inside)
 	b, _ := os.Stat(outside)
-	assert.False(t, os.SameFile(a, b))
+	assert.True(t, os.SameFile(a, b))
 }
 
 // Spec 6.1 item 7: a link inside the workspace to a file under a temp root is writable (the key

@@ -82,13 +82,13 @@ func TestEscapeMatrix(t *testing.T) {
 			require.NoError(t, os.Link(filepath.Join(w.out, "file"), filepath.Join(w.ws, "hard")))
 			return filepath.Join(w.ws, "hard")
 		}, nil, func(t *testing.T, w *world, path string, out fs.WriteOutcome, err error) {
-			require.NoError(t, err)
-			assert.Equal(t, fs.OperationUpdate, out.Operation)
-			assert.Equal(t, "content", readDisk(t, path))
+			fe := requireCode(t, err, fs.CodeIOError) // two links: never replaced (docs/fs.md)
+			assert.Contains(t, fe.Message, "it has 2 hard links")
+			assert.Equal(t, "outside", readDisk(t, path))
 			assert.Equal(t, "outside", readDisk(t, filepath.Join(w.out, "file")), "the outside inode is unchanged")
 			a, _ := os.Stat(path)
 			b, _ := os.Stat(filepath.Join(w.out, "file"))
-			assert.False(t, os.SameFile(a, b), "the inside name has a new inode")
+			assert.True(t, os.SameFile(a, b), "still one file")
 		}},
 		{"out/link-in -> ws/file", func(t *testing.T, w *world) string {
 			require.NoError(t, os.WriteFile(filepath.Join(w.ws, "file"), []byte("old"), 0o644))

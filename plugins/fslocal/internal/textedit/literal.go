@@ -39,24 +39,32 @@ func (f Failure) String() string {
 	return "unknown"
 }
 
-// Apply performs a literal edit of LF-normalized content. oldString and
-// newString are CRLF-normalized first; occurrences of oldString are counted
-// non-overlapping, left to right (after a match the scan resumes at its end).
-// Zero occurrences fail NotFound, more than one without replaceAll fails
-// Ambiguous (count holds the number of matches), otherwise every occurrence is
-// replaced verbatim (no pattern expansion). count is the number of matches.
-func Apply(content, oldString, newString string, replaceAll bool) (out string, count int, f Failure) {
+// Apply performs a literal edit of the document. oldString and newString are
+// CRLF-normalized first and oldString is matched against d.Content;
+// occurrences are counted non-overlapping, left to right (after a match the
+// scan resumes at its end). Zero occurrences fail NotFound, more than one
+// without replaceAll fails Ambiguous (count holds the number of matches).
+// Otherwise every occurrence is replaced verbatim (no pattern expansion) in
+// the file's own bytes, d.Raw: body is d.Raw with each matched span replaced
+// by newString, every byte outside the spans unchanged (see splice for the
+// line breaks of the new text). count is the number of matches.
+func (d Doc) Apply(oldString, newString string, replaceAll bool) (body string, count int, f Failure) {
 	oldString = NormalizeLF(oldString)
 	if oldString == "" {
 		return "", 0, EmptyOld
 	}
 	newString = NormalizeLF(newString)
-	count = strings.Count(content, oldString)
+	count = strings.Count(d.Content, oldString)
 	switch {
 	case count == 0:
 		return "", 0, NotFound
 	case count > 1 && !replaceAll:
 		return "", count, Ambiguous
 	}
-	return strings.Replace(content, oldString, newString, count), count, None
+	if len(d.Raw) == len(d.Content) {
+		// No CRLF pair: the raw text is the matched text, and every line break
+		// next to a span is LF.
+		return strings.Replace(d.Raw, oldString, newString, count), count, None
+	}
+	return d.splice(oldString, newString, count), count, None
 }

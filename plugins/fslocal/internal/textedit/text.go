@@ -76,8 +76,8 @@ func DetectLineEndings(raw string) LineEndings {
 	return LF
 }
 
-// RestoreLineEndings converts LF-normalized text back to style le for
-// write-back. LF returns s unchanged. CRLF turns every LF into CRLF; because s
+// RestoreLineEndings converts LF-normalized text to style le (the new text of
+// an edit). LF returns s unchanged. CRLF turns every LF into CRLF; because s
 // is already normalized, every CR that precedes an LF in s was a lone CR in the
 // source and is kept (so "\r\n" in s becomes "\r\r\n", the exact inverse of
 // NormalizeLF).
@@ -99,9 +99,13 @@ func OwnedString(b []byte) string {
 
 // Doc is a text file prepared for a literal edit.
 type Doc struct {
-	// Content is the decoded text, BOM removed, CRLF pairs replaced by LF.
+	// Raw is the text after the BOM, byte for byte: what an edit splices.
+	Raw string
+	// Content is Raw with its CRLF pairs replaced by LF: what an edit
+	// matches.
 	Content string
-	// Endings is the style detected on the raw text (after the BOM).
+	// Endings is the dominant style detected on Raw: the style of an edit's
+	// new text when nothing closer decides it.
 	Endings LineEndings
 	// BOM reports whether the file started with a UTF-8 BOM.
 	BOM bool
@@ -121,15 +125,5 @@ func Decode(b []byte) (Doc, Failure) {
 		return Doc{}, InvalidUTF8
 	}
 	raw := OwnedString(body)
-	return Doc{Content: NormalizeLF(raw), Endings: DetectLineEndings(raw), BOM: bom}, None
-}
-
-// Encode renders edited LF content in the document's original style: line
-// endings restored and the BOM put back when the source had one.
-func (d Doc) Encode(edited string) string {
-	out := RestoreLineEndings(edited, d.Endings)
-	if d.BOM {
-		return BOM + out
-	}
-	return out
+	return Doc{Raw: raw, Content: NormalizeLF(raw), Endings: DetectLineEndings(raw), BOM: bom}, None
 }

@@ -77,10 +77,10 @@ func TestDecode(t *testing.T) {
 		want    textedit.Doc
 		failure textedit.Failure
 	}{
-		{"plain", "a\nb", textedit.Doc{Content: "a\nb"}, textedit.None},
-		{"crlf", "a\r\nb\r\n", textedit.Doc{Content: "a\nb\n", Endings: textedit.CRLF}, textedit.None},
-		{"bom", "\xEF\xBB\xBFhi\r\n", textedit.Doc{Content: "hi\n", Endings: textedit.CRLF, BOM: true}, textedit.None},
-		{"only one bom stripped", "\xEF\xBB\xBF\xEF\xBB\xBFx", textedit.Doc{Content: "\uFEFFx", BOM: true}, textedit.None},
+		{"plain", "a\nb", textedit.Doc{Raw: "a\nb", Content: "a\nb"}, textedit.None},
+		{"crlf", "a\r\nb\r\n", textedit.Doc{Raw: "a\r\nb\r\n", Content: "a\nb\n", Endings: textedit.CRLF}, textedit.None},
+		{"bom", "\xEF\xBB\xBFhi\r\n", textedit.Doc{Raw: "hi\r\n", Content: "hi\n", Endings: textedit.CRLF, BOM: true}, textedit.None},
+		{"only one bom stripped", "\xEF\xBB\xBF\xEF\xBB\xBFx", textedit.Doc{Raw: "\uFEFFx", Content: "\uFEFFx", BOM: true}, textedit.None},
 		{"late nul", strings.Repeat("a", 10000) + "\x00", textedit.Doc{}, textedit.Binary},
 		{"nul wins over utf8", "\xff\x00", textedit.Doc{}, textedit.Binary},
 		{"invalid", "a\xffb", textedit.Doc{}, textedit.InvalidUTF8},
@@ -93,16 +93,6 @@ func TestDecode(t *testing.T) {
 				t.Errorf("Decode = %+v, %v; want %+v, %v", doc, f, tt.want, tt.failure)
 			}
 		})
-	}
-}
-
-func TestEncode(t *testing.T) {
-	doc := textedit.Doc{Endings: textedit.CRLF, BOM: true}
-	if got := doc.Encode("a\nb"); got != "\xEF\xBB\xBFa\r\nb" {
-		t.Errorf("Encode = %q", got)
-	}
-	if got := (textedit.Doc{}).Encode("a\r\nb"); got != "a\r\nb" {
-		t.Errorf("LF Encode = %q", got)
 	}
 }
 
