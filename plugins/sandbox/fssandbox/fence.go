@@ -84,11 +84,21 @@ func (p *Provider) fence(ctx context.Context, t fs.Target, policy *fs.SandboxPol
 	if covered := p.protectedBy(key, anchor, bases); covered != "" {
 		return decision{}, p.deny(t, pol.Mode, fmt.Errorf("%w: %s", ErrProtectedPath, covered))
 	}
+	if p.repositories {
+		if covered := repositoryBy(key, anchor); covered != "" {
+			return decision{}, p.deny(t, pol.Mode, fmt.Errorf("%w: %s (a git repository)", ErrProtectedPath, covered))
+		}
+	}
 	display := t.DisplayPath
-	return decision{target: fresh, beneath: &fslocal.Beneath{
+	b := &fslocal.Beneath{
 		Root: anchor,
 		Deny: func(cause error) error {
-			if errors.Is(cause, fslocal.ErrForbidden) {
+			switch {
+			case errors.Is(cause, ErrProtectedPath):
+				p.log.Warn("confined write refused on its held directories: it would add to or make a git repository",
+					zap.String("path", display), zap.Error(cause))
+				return Denied(display, fs.SandboxWorkspaceWrite, cause)
+			case errors.Is(cause, fslocal.ErrForbidden):
 				p.log.Warn("confined write refused at publication: its directory became a protected one after the check",
 					zap.String("path", display), zap.Error(cause))
 				return Denied(display, fs.SandboxWorkspaceWrite, fmt.Errorf("%w: %w", ErrProtectedPath, cause))
@@ -98,7 +108,11 @@ func (p *Provider) fence(ctx context.Context, t fs.Target, policy *fs.SandboxPol
 			return Denied(display, fs.SandboxWorkspaceWrite, cause)
 		},
 		Forbidden: func() []os.FileInfo { return p.protectedEntries(bases) },
-	}}, nil
+	}
+	if p.repositories {
+		b.Adding, b.Holding = addingRepository, holdingRepository
+	}
+	return decision{target: fresh, beneath: b}, nil
 }
 
 // policyOf returns the call's policy, else the agentless resolution.
