@@ -65,7 +65,8 @@ func (p *Provider) fence(ctx context.Context, t fs.Target, policy *fs.SandboxPol
 		return decision{}, err
 	}
 	key := string(fresh.Key)
-	roots := sandbox.WritableRoots(pol)
+	roots, ignored := sandbox.WritableRoots(pol)
+	p.warnIgnored(ignored)
 	anchor := ""
 	for _, root := range roots {
 		a, ok, err := sandbox.UnderRoot(key, root, true)
@@ -130,4 +131,15 @@ func (p *Provider) deny(t fs.Target, mode fs.SandboxMode, cause error) error {
 		return fs.NewError(fs.CodeSandboxDenied, `cannot write "`+t.DisplayPath+`": file access denied under unknown sandbox mode `+strconv.Quote(string(mode)), cause)
 	}
 	return Denied(t.DisplayPath, mode, cause)
+}
+
+// warnIgnored logs one warning for each unsafe temp root the provider has not
+// warned about yet.
+func (p *Provider) warnIgnored(ignored []sandbox.IgnoredRoot) {
+	for _, r := range ignored {
+		if _, seen := p.warned.LoadOrStore(r, struct{}{}); !seen {
+			p.log.Warn("ignoring an unsafe temp root: it would make the files it holds writable under workspace-write",
+				zap.String("variable", r.Source), zap.String("path", r.Path), zap.String("reason", r.Reason))
+		}
+	}
 }

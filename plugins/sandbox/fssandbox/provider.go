@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"sync"
 
 	"go.uber.org/zap"
 
@@ -26,6 +27,7 @@ type Provider struct {
 	// repositories: the ".git" entry is protected, and with it every nested
 	// repository (see repository.go).
 	repositories bool
+	warned       sync.Map // sandbox.IgnoredRoot already logged
 	log          *zap.Logger
 }
 
