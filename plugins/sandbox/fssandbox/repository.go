@@ -3,10 +3,11 @@ package fssandbox
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/cordon-dev/cordon/plugins/fslocal"
 )
@@ -56,31 +57,43 @@ func markerOf(name string) string {
 // directory that key lies in or would complete, beneath anchor; "" when none.
 // This is the fence's check, by path, before any I/O.
 func repositoryBy(key, anchor string) string {
-	for i, c := range strings.Split(key, string(filepath.Separator)) {
+	for rest, end := key, 0; rest != ""; {
+		c, after, _ := strings.Cut(rest, string(filepath.Separator))
+		end += len(c)
 		if sameName(c, ".git") {
-			return strings.Join(strings.Split(key, string(filepath.Separator))[:i+1], string(filepath.Separator))
+			return key[:end]
 		}
+		end++
+		rest = after
 	}
 	rel, ok := relUnder(key, anchor)
 	if !ok {
 		return ""
 	}
 	dir := anchor
-	for _, c := range strings.Split(rel, string(filepath.Separator)) {
-		has := func(n string) bool {
-			_, err := os.Lstat(filepath.Join(dir, n))
-			return err == nil
-		}
+	has := func(n string) bool { return lstatMode(dir+string(filepath.Separator)+n) != 0 }
+	for rest := rel; rest != ""; {
+		c, after, _ := strings.Cut(rest, string(filepath.Separator))
 		if hasLayout(has, markerOf(c)) {
 			return dir
 		}
-		next := filepath.Join(dir, c)
-		if fi, err := os.Lstat(next); err != nil || !fi.IsDir() {
+		next := dir + string(filepath.Separator) + c
+		if lstatMode(next)&unix.S_IFMT != unix.S_IFDIR {
 			break // nothing deeper exists yet
 		}
-		dir = next
+		dir, rest = next, after
 	}
 	return ""
+}
+
+// lstatMode returns the mode of path (not followed), 0 when it cannot be
+// stat'ed.
+func lstatMode(path string) uint32 {
+	var st unix.Stat_t
+	if unix.Lstat(path, &st) != nil {
+		return 0
+	}
+	return uint32(st.Mode)
 }
 
 // markerMu serialises, in the process, every addition of a marker with the
