@@ -27,7 +27,7 @@ func WritableRoots(policy fs.SandboxPolicy) (roots []string, ignored []IgnoredRo
 	if policy.Mode != fs.SandboxWorkspaceWrite {
 		return nil, nil
 	}
-	home := ""
+	home, homeKnown := "", false
 	for i, c := range []struct{ source, path string }{{"", policy.WorkspaceRoot}, {"/tmp", "/tmp"}, {"$TMPDIR", TempDir()}} {
 		if c.path == "" {
 			continue
@@ -37,8 +37,8 @@ func WritableRoots(policy fs.SandboxPolicy) (roots []string, ignored []IgnoredRo
 			continue
 		}
 		if i > 0 {
-			if home == "" {
-				home = userHome()
+			if !homeKnown {
+				home, homeKnown = userHome(), true
 			}
 			if reason := unsafeTempRoot(root, home); reason != "" {
 				if !slices.ContainsFunc(ignored, func(r IgnoredRoot) bool { return r.Path == root }) {
@@ -76,19 +76,22 @@ func absoluteCanonical(p string) (string, bool) {
 	return filepath.Clean(root), true
 }
 
-// userHome returns the canonical home directory ($HOME), or "-" when there is no absolute one.
+// userHome returns the canonical home directory ($HOME), or "" when there is no absolute one.
 func userHome() string {
 	if h, err := os.UserHomeDir(); err == nil && filepath.IsAbs(h) {
 		return filepath.Clean(CanonicalPath(h))
 	}
-	return "-"
+	return ""
 }
 
-// unsafeTempRoot returns why root may not be a temp root, or "".
+// unsafeTempRoot returns why root may not be a temp root ("" when it may), given the canonical
+// home ("" when unknown).
 func unsafeTempRoot(root, home string) string {
 	switch {
 	case root == string(filepath.Separator):
 		return "it is the file system root"
+	case home == "":
+		return ""
 	case root == home:
 		return "it is the home directory"
 	case strings.HasPrefix(home, root+string(filepath.Separator)):

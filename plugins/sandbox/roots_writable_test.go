@@ -134,6 +134,13 @@ func TestUnsafeTempRootsAreIgnored(t *testing.T) {
 	assert.Equal(t, []string{ws}, roots)
 	assert.Equal(t, []sandbox.IgnoredRoot{{Source: "/tmp", Path: tmp, Reason: "it is an ancestor of the home directory"}}, ignored,
 		"/tmp and the temp dir coincide: one report")
+
+	// Without a home only / is judged.
+	t.Setenv("HOME", "")
+	t.Setenv("TMPDIR", "/")
+	roots, ignored = sandbox.WritableRoots(policy)
+	assert.Equal(t, []string{ws, tmp}, roots)
+	assert.Equal(t, []sandbox.IgnoredRoot{{Source: "$TMPDIR", Path: "/", Reason: "it is the file system root"}}, ignored)
 }
 
 // A policy without a workspace root grants only the temp areas; a relative root is made absolute.
