@@ -115,7 +115,8 @@ func FuzzApprovalPrompt(f *testing.F) {
 	f.Fuzz(func(t *testing.T, name, path, resolved, mode, justification, content, old string, details bool) {
 		req := tools.ApprovalRequest{ToolName: name, Reason: justification}
 		if details {
-			req.Details = &tools.ApprovalDetails{Path: path, ResolvedPath: resolved, Mode: mode, CurrentMode: mode,
+			long := strings.Repeat(resolved, 1+600/(len(resolved)+1)) // past the path bound, cut in the middle
+			req.Details = &tools.ApprovalDetails{Path: path, ResolvedPath: long, Mode: mode, CurrentMode: mode,
 				Justification: justification,
 				Previews:      []tools.ApprovalPreview{{Label: "Content", Text: content}, {Label: "Old string", Text: old}}}
 		}
