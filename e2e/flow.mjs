@@ -198,7 +198,9 @@ async function sandboxedFlow(c, bin) {
     c.ok("sandboxed: escalated write granted through elicitation", !r.isError, textOf(r));
     c.eq("sandboxed: escalated write on disk", existsSync(target) ? readFileSync(target, "utf8") : null, "x\n");
     c.eq("sandboxed: one question asked", asked.length, 1);
-    c.ok("sandboxed: the question carries the reason", (asked[0] ?? "").includes("escalate sandbox to danger-full-access: The user asked for this file."), asked[0]);
+    c.eq("sandboxed: the question shows what is approved", asked[0],
+      `Allow the "write" tool call?\nPath: ${target}\nMode: danger-full-access (now workspace-write)\n` +
+      `Justification: The user asked for this file.\nContent: 2 bytes, 1 line\n  | x`);
     c.ok("sandboxed: instructions end with the standing policies",
       (client.getInstructions() ?? "").endsWith(`\n\nCurrent TOH file policy: workspace-write. Any available operation enforced by the TOH file sandbox may modify files under the session workspace: ${JSON.stringify(ws)}. Some platform temporary areas may also be writable.\n\nApproval policy: ask. Operations that require approval may ask through the configured answerers; without an available answerer, the request fails closed.`),
       JSON.stringify(client.getInstructions()));

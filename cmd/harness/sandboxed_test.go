@@ -153,7 +153,8 @@ func serveAsksThroughElicitation(t *testing.T, version string) {
 	mu.Lock()
 	defer mu.Unlock()
 	require.Len(t, asks, 1, "one question for one escalation")
-	assert.Contains(t, asks[0], "escalate sandbox to danger-full-access: The user asked for it.")
+	assert.Equal(t, "Allow the \"write\" tool call?\nPath: "+target+"\nMode: danger-full-access (now workspace-write)\n"+
+		"Justification: The user asked for it.\nContent: 2 bytes, 1 line\n  | x", asks[0], "the prompt shows what is approved")
 }
 
 // A declined question is a rejection, a cancelled one a cancellation, and a client that cannot be

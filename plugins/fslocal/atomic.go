@@ -260,7 +260,7 @@ func writeFileAtomic(ctx context.Context, path, content string, o atomicOptions)
 	if err := checkAbort(ctx, fs.VerbWrite); err != nil {
 		return err
 	}
-	if err := d.beforePublish(); err != nil {
+	if err := d.beforePublish(base, path); err != nil {
 		return err
 	}
 	if o.createIfAbsent {
@@ -285,9 +285,9 @@ type atomicDir interface {
 	// createTemp makes the staging directory owner-only and creates the temp
 	// file name in it exclusively (0600).
 	createTemp(name, path string) (*os.File, error)
-	// beforePublish is the last check before publication (a confined
-	// directory verifies it still lies beneath its root).
-	beforePublish() error
+	// beforePublish is the last check before base is published (a confined
+	// directory verifies it still lies beneath its root and may be added to).
+	beforePublish(base, path string) error
 	// publish moves the temp file to base: a hard link that never replaces
 	// (noReplace) or a rename.
 	publish(base, path string, noReplace bool) error

@@ -29,7 +29,7 @@ func (d *pathDir) createTemp(_, path string) (*os.File, error) {
 	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, newFilePerm)
 }
 
-func (d *pathDir) beforePublish() error { return nil }
+func (d *pathDir) beforePublish(string, string) error { return nil }
 
 func (d *pathDir) publish(_, path string, noReplace bool) error {
 	if noReplace {

@@ -28,8 +28,11 @@ import (
 //
 // Right before publication the held parent is checked again: walking up
 // through ".." it must meet Root's identity (a directory another writer moved
-// out of Root is refused) and no Forbidden directory. Only the window between
-// that check and the rename stays open; bind mounts inside Root are not seen.
+// out of Root is refused) and no Forbidden directory, and Holding must accept
+// every directory on the way. Only the window between that check and the
+// rename stays open; bind mounts inside Root are not seen. Adding vets each
+// entry the mutation adds on the directory it adds it to, and may hold a lock
+// until the entry exists.
 type Beneath struct {
 	// Root is an absolute, clean directory path without symlinks (a canonical
 	// writable root as the target key spells it). The target key must be Root
@@ -44,6 +47,19 @@ type Beneath struct {
 	// (a directory renamed onto or exchanged with it after the check) is
 	// refused with a cause wrapping ErrForbidden and ErrEscape.
 	Forbidden func() []os.FileInfo
+	// Adding, when set, is asked before the mutation adds an entry to a
+	// directory beneath Root (each missing parent directory it creates, in
+	// order, and the target it publishes, new or replaced), with the held
+	// directory and the entry's name. An error refuses the mutation before the
+	// entry is made (Deny gets a cause wrapping it and ErrEscape); a non-nil
+	// release is called right after the entry was made, or failed to be, so
+	// the caller may hold a lock from its check to the addition.
+	Adding func(dir Dir, name string) (release func(), err error)
+	// Holding, when set, is asked right before publication for each directory
+	// from the held parent up to Root included, as they are then, with the
+	// directory's current parent; an error refuses the publication as
+	// Adding's does.
+	Holding func(dir, parent Dir) error
 }
 
 // ErrForbidden is wrapped by the cause of a refusal of a publication into a

@@ -23,6 +23,7 @@ type beneathDir struct {
 	sfd         int    // the staging directory, once opened; -1 before
 	temp        string // temp file name, once created
 	tempPath    string // and its full path
+	release     func() // what Adding holds for the publication, until it ran
 }
 
 // openBeneathDir creates the missing directories of dir beneath o.beneath.Root
@@ -33,7 +34,7 @@ func openBeneathDir(dir string, o atomicOptions) (atomicDir, error) {
 	if !ok {
 		return nil, b.refuse(escapeError("open", dir, nil))
 	}
-	fd, root, err := openDirBeneath(b.Root, rel)
+	fd, root, err := openDirBeneath(b.Root, rel, b.Adding)
 	if err != nil {
 		if errors.Is(err, ErrEscape) {
 			return nil, b.refuse(err)
@@ -46,23 +47,41 @@ func openBeneathDir(dir string, o atomicOptions) (atomicDir, error) {
 // beforePublish refuses the publication when the held parent no longer lies
 // beneath the root (another writer moved it, or one of its ancestors, out
 // after it was opened): the descriptor follows the directory, so without this
-// the file would land wherever the directory went.
-func (d *beneathDir) beforePublish() error {
+// the file would land wherever the directory went. It then asks Adding about
+// base, holding what Adding holds until publish has run.
+func (d *beneathDir) beforePublish(base, path string) error {
 	var forbidden []fileID
 	if d.b.Forbidden != nil {
 		forbidden = fileIDs(d.b.Forbidden())
 	}
-	at, err := stillBeneath(d.fd, d.root, forbidden)
-	if err != nil {
+	at, err := stillBeneath(d.fd, d.root, forbidden, d.b.Holding)
+	switch {
+	case at == placedRefused:
+		return d.b.refuse(escapeError("publish", d.dir, err))
+	case err != nil:
 		return &os.PathError{Op: "open", Path: d.dir, Err: err}
-	}
-	switch at {
-	case placedOutside:
+	case at == placedOutside:
 		return d.b.refuse(escapeError("publish", d.dir, nil))
-	case placedForbidden:
+	case at == placedForbidden:
 		return d.b.refuse(escapeError("publish", d.dir, ErrForbidden))
 	}
+	if d.b.Adding == nil {
+		return nil
+	}
+	release, err := d.b.Adding(Dir{fd: d.fd}, base)
+	if err != nil {
+		return d.b.refuse(escapeError("add", path, err))
+	}
+	d.release = release
 	return nil
+}
+
+// releaseAdding releases what Adding holds for the publication, once.
+func (d *beneathDir) releaseAdding() {
+	if d.release != nil {
+		d.release()
+		d.release = nil
+	}
 }
 
 func (d *beneathDir) makeStaging(name, path string) error {
@@ -100,6 +119,7 @@ func (d *beneathDir) createTemp(name, path string) (*os.File, error) {
 }
 
 func (d *beneathDir) publish(base, path string, noReplace bool) error {
+	defer d.releaseAdding()
 	temp := d.tempPath
 	if noReplace {
 		if err := ignoringEINTR(func() error { return unix.Linkat(d.sfd, d.temp, d.fd, base, 0) }); err != nil {
@@ -158,6 +178,7 @@ func (d *beneathDir) commit(path string, log *zap.Logger) {
 }
 
 func (d *beneathDir) close() {
+	d.releaseAdding()
 	if d.sfd >= 0 {
 		_ = unix.Close(d.sfd)
 		d.sfd = -1

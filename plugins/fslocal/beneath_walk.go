@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -15,9 +16,9 @@ import (
 // if a later step fails). Neither root nor any component of rel may be a
 // symlink: root is reached from "/" and rel from root without following one.
 // A refusal (a symlink, a missing or non-directory root, a ".." component, an
-// escape reported by the kernel) wraps ErrEscape; other failures are raw
-// *os.PathError values.
-func openDirBeneath(root, rel string) (int, fileID, error) {
+// escape reported by the kernel, a creation adding refused) wraps ErrEscape;
+// other failures are raw *os.PathError values.
+func openDirBeneath(root, rel string, adding func(Dir, string) (func(), error)) (int, fileID, error) {
 	rootfd, err := openRoot(root)
 	if err != nil {
 		return -1, fileID{}, err
@@ -42,7 +43,7 @@ func openDirBeneath(root, rel string) (int, fileID, error) {
 		}
 		// Something is missing: create it one component at a time.
 	}
-	fd, err := walkBeneath(rootfd, root, rel, true)
+	fd, err := walkBeneath(rootfd, root, rel, true, adding)
 	return fd, rootID, err
 }
 
@@ -69,6 +70,7 @@ const (
 	placedBeneath   placement = iota // at or beneath the root
 	placedOutside                    // not beneath the root (moved out)
 	placedForbidden                  // at or beneath a forbidden directory
+	placedRefused                    // refused by the holding check
 )
 
 // stillBeneath tells where the directory dirfd lies now relative to the
@@ -76,10 +78,12 @@ const (
 // directory's current parent, wherever it was moved) until it meets root, or
 // the top of the tree (a directory that is its own parent); a directory met
 // on the way (dirfd itself included) that is one of forbidden is
-// placedForbidden. An ancestor that cannot be opened for lack of permission
-// ends the walk undecided (placedBeneath): this check narrows the publication
-// window, it is not the boundary.
-func stillBeneath(dirfd int, root fileID, forbidden []fileID) (placement, error) {
+// placedForbidden; holding (when set) is asked about each directory met, the
+// root included, with its parent, and its refusal is placedRefused with that
+// error. An ancestor that cannot be opened for lack of permission ends the
+// walk undecided (placedBeneath): this check narrows the publication window,
+// it is not the boundary.
+func stillBeneath(dirfd int, root fileID, forbidden []fileID, holding func(dir, parent Dir) error) (placement, error) {
 	cur := dirfd
 	defer func() {
 		if cur != dirfd {
@@ -91,20 +95,29 @@ func stillBeneath(dirfd int, root fileID, forbidden []fileID) (placement, error)
 		return placedOutside, err
 	}
 	for range maxBeneathDepth {
-		if id == root {
+		atRoot := id == root
+		if atRoot && holding == nil {
 			return placedBeneath, nil
 		}
-		for _, f := range forbidden {
-			if id == f {
-				return placedForbidden, nil
-			}
+		if !atRoot && slices.Contains(forbidden, id) {
+			return placedForbidden, nil
 		}
 		parent, err := openParent(cur)
 		if err != nil {
-			if errors.Is(err, unix.EACCES) || errors.Is(err, unix.EPERM) {
+			if atRoot || errors.Is(err, unix.EACCES) || errors.Is(err, unix.EPERM) {
 				return placedBeneath, nil
 			}
 			return placedOutside, err
+		}
+		if holding != nil {
+			if err := holding(Dir{fd: cur}, Dir{fd: parent}); err != nil {
+				_ = unix.Close(parent)
+				return placedRefused, err
+			}
+		}
+		if atRoot {
+			_ = unix.Close(parent)
+			return placedBeneath, nil
 		}
 		if cur != dirfd {
 			_ = unix.Close(cur)
@@ -150,7 +163,7 @@ func openRoot(root string) (int, error) {
 		if root == "/" {
 			return slash, nil
 		}
-		fd, err = walkBeneath(slash, "/", root[1:], false)
+		fd, err = walkBeneath(slash, "/", root[1:], false, nil)
 		_ = unix.Close(slash)
 		if err != nil {
 			var pe *os.PathError
@@ -172,9 +185,9 @@ func openRoot(root string) (int, error) {
 
 // walkBeneath opens rel (relative, clean) below the directory dirfd (spelled
 // dirPath) one component at a time with O_NOFOLLOW, creating a missing
-// component when create is set. The returned descriptor is new; dirfd stays
-// open.
-func walkBeneath(dirfd int, dirPath, rel string, create bool) (int, error) {
+// component when create is set, once adding (when set) allowed it. The
+// returned descriptor is new; dirfd stays open.
+func walkBeneath(dirfd int, dirPath, rel string, create bool, adding func(Dir, string) (func(), error)) (int, error) {
 	cur, curPath := dirfd, dirPath
 	closeCur := func() {
 		if cur != dirfd {
@@ -192,7 +205,13 @@ func walkBeneath(dirfd int, dirPath, rel string, create bool) (int, error) {
 		next := filepath.Join(curPath, c)
 		fd, err := openDirNoFollow(cur, c)
 		if errors.Is(err, unix.ENOENT) && create {
-			merr := ignoringEINTR(func() error { return unix.Mkdirat(cur, c, uint32(parentDirPerm)) })
+			merr := vetted(adding, cur, c, next, func() error {
+				return ignoringEINTR(func() error { return unix.Mkdirat(cur, c, uint32(parentDirPerm)) })
+			})
+			if errors.Is(merr, ErrEscape) {
+				closeCur()
+				return -1, merr
+			}
 			if merr != nil && !errors.Is(merr, unix.EEXIST) {
 				closeCur()
 				return -1, &os.PathError{Op: "mkdir", Path: next, Err: merr}

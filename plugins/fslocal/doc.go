@@ -48,7 +48,10 @@
 // publication, cleanup, residue sweep) run relative to descriptors reached
 // beneath a root without following a symlink (openat2 RESOLVE_BENEATH on
 // Linux, an O_NOFOLLOW walk elsewhere); a symlink met on the way is refused
-// through Beneath.Deny (see beneath.go). WriteText and EditText never confine.
+// through Beneath.Deny (see beneath.go). The confining provider may also vet,
+// on the descriptors the mutation holds, each entry it adds (Beneath.Adding)
+// and each held directory right before publication (Beneath.Holding).
+// WriteText and EditText never confine.
 //
 // Errors: coded failures are *fs.Error with the exact messages of the spec;
 // OS failures the spec leaves raw (e.g. ELOOP or EACCES while resolving) are

@@ -4,7 +4,8 @@
 //   - the modes (Modes, ValidMode), their strictly-wider ladder (Wider, IsWider), the escalation
 //     targets advertised in tool schemas, and the model-facing DenialMarker and EscalationHint;
 //   - the roots: CanonicalPath (native realpath, unchanged on failure), WritableRoots of a policy
-//     (the workspace root, /tmp and TempDir under workspace-write; none otherwise) and IsPathUnder /
+//     (the workspace root, /tmp and TempDir ($TMPDIR) under workspace-write, a temp root that is /,
+//     the home or an ancestor of the home ignored and reported; none otherwise) and IsPathUnder /
 //     UnderRoot (a lexical test with a separator boundary, then a device and inode walk);
 //   - escalation: ValidateEscalationArgs (the pairing of sandbox_permissions and justification) and
 //     ApproveEscalation (ordered and fail-closed: strictly wider, an approval service, an agent, one

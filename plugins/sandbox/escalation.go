@@ -57,6 +57,9 @@ type EscalationRequest struct {
 	Effective fs.SandboxMode
 	// Subject is the noun of the escalated action: SubjectOperation (fs) or SubjectCommand (shell).
 	Subject string
+	// Action is what the escalated call would do (its path and previews), for the approval
+	// prompt; ApproveEscalation sets its Mode, CurrentMode and Justification.
+	Action tools.ApprovalDetails
 }
 
 // EscalationApproval holds what the calling tool knows about the approval route.
@@ -79,8 +82,9 @@ func EscalationReason(requested fs.SandboxMode, justification string) string {
 // fail-closed order (spec sandbox 3.4): the request must strictly widen the effective mode
 // (checked without asking anyone), an approval service must be composed, the call must have an
 // agent, and then the approver is asked exactly once with the reason
-// "escalate sandbox to <requested>: <justification>". It returns the granted mode for exactly
-// this call on allowed-once and an *EscalationError with the verbatim text for every other
+// "escalate sandbox to <requested>: <justification>" and the details of req.Action, completed
+// with the requested and effective modes and the justification. It returns the granted mode for
+// exactly this call on allowed-once and an *EscalationError with the verbatim text for every other
 // path. An error returned by the approver itself (for example an approval service refusing to
 // ask) is returned unchanged. ctx rides the ask (its cancellation is the request's signal).
 func ApproveEscalation(ctx context.Context, req EscalationRequest, approval EscalationApproval) (fs.SandboxMode, error) {
@@ -94,11 +98,14 @@ func ApproveEscalation(ctx context.Context, req EscalationRequest, approval Esca
 	if approval.Session == nil {
 		return "", escalationError(ErrNoAgent, `sandbox escalation to "%s" requires approval, but the call has no agent to route it through`, string(mode))
 	}
+	details := req.Action
+	details.Mode, details.CurrentMode, details.Justification = string(mode), string(req.Effective), req.Justification
 	outcome, err := approval.Approver.Request(ctx, tools.ApprovalRequest{
 		Session:  approval.Session,
 		ToolName: approval.ToolName,
 		CallID:   approval.CallID,
 		Reason:   EscalationReason(mode, req.Justification),
+		Details:  &details,
 	})
 	if err != nil {
 		return "", err

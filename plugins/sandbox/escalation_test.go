@@ -58,8 +58,30 @@ func TestApproveEscalationGrants(t *testing.T) {
 	assert.Equal(t, tools.ApprovalRequest{
 		Session: s, ToolName: "bash", CallID: "call-1",
 		Reason: "escalate sandbox to workspace-write: the user asked to write in the workspace",
+		Details: &tools.ApprovalDetails{Mode: "workspace-write", CurrentMode: "read-only",
+			Justification: "the user asked to write in the workspace"},
 	}, a.seen[0])
 	assert.Equal(t, "signal", a.ctxs[0].Value(key{}), "the ask rides the caller's context")
+}
+
+// The approval request carries what the escalated call would do, as the caller described it
+// (path, previews), with the mode asked for, the current mode and the justification filled in by
+// the escalation: the prompt is built from these fields, never from the reason alone.
+func TestApproveEscalationDetails(t *testing.T) {
+	a := &fixedApprover{outcome: tools.Rejected}
+	req := escalationReq(func(r *sandbox.EscalationRequest) {
+		r.Requested, r.Effective = fs.SandboxDangerFullAccess, fs.SandboxWorkspaceWrite
+		r.Justification = "update the project README formatting"
+		r.Action = tools.ApprovalDetails{Path: "/ws/README.md", ResolvedPath: "/etc/cron.d/job",
+			Mode: "ignored", Justification: "ignored",
+			Previews: []tools.ApprovalPreview{{Label: "Content", Text: "* * * * * root x\n"}}}
+	})
+	_, err := sandbox.ApproveEscalation(context.Background(), req, ingredients(a, tools.NewSession("s1")))
+	require.ErrorIs(t, err, sandbox.ErrEscalationRejected)
+	require.Len(t, a.seen, 1)
+	assert.Equal(t, &tools.ApprovalDetails{Path: "/ws/README.md", ResolvedPath: "/etc/cron.d/job",
+		Mode: "danger-full-access", CurrentMode: "workspace-write", Justification: "update the project README formatting",
+		Previews: []tools.ApprovalPreview{{Label: "Content", Text: "* * * * * root x\n"}}}, a.seen[0].Details)
 }
 
 // escalation.spec.ts "a non-widening request fails closed with its own text and never asks".

@@ -3,6 +3,8 @@ package sandbox
 import (
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/cordon-dev/cordon/plugins/fs"
 )
@@ -13,46 +15,97 @@ import (
 // CanonicalPath and made absolute. Every other mode has none (read-only grants nothing;
 // danger-full-access is never confined, so it needs no list).
 //
-// The list is computed at every call: the temp area follows the environment of the moment.
-// An empty WorkspaceRoot contributes nothing (a policy without a root grants only the temp
-// areas); a root that cannot be made absolute is dropped.
-func WritableRoots(policy fs.SandboxPolicy) []string {
+// A temp root ("/tmp" or TempDir()) that is the file system root, the user's home ($HOME) or an
+// ancestor of the home would grant what the workspace-write mode exists to withhold: it is left
+// out and reported in ignored (once per canonical path), for the caller to warn about. The
+// workspace root is the user's choice and is never judged.
+//
+// The list is computed at every call: the temp area and the home follow the environment of the
+// moment. An empty WorkspaceRoot contributes nothing (a policy without a root grants only the
+// temp areas); a root that cannot be made absolute is dropped.
+func WritableRoots(policy fs.SandboxPolicy) (roots []string, ignored []IgnoredRoot) {
 	if policy.Mode != fs.SandboxWorkspaceWrite {
-		return nil
+		return nil, nil
 	}
-	var roots []string
-	for _, candidate := range []string{policy.WorkspaceRoot, "/tmp", TempDir()} {
-		if candidate == "" {
+	home, homeKnown := "", false
+	for i, c := range []struct{ source, path string }{{"", policy.WorkspaceRoot}, {"/tmp", "/tmp"}, {"$TMPDIR", TempDir()}} {
+		if c.path == "" {
 			continue
 		}
-		root := CanonicalPath(candidate)
-		if !filepath.IsAbs(root) {
-			abs, err := filepath.Abs(root)
-			if err != nil {
+		root, ok := absoluteCanonical(c.path)
+		if !ok || contains(roots, root) {
+			continue
+		}
+		if i > 0 {
+			if !homeKnown {
+				home, homeKnown = userHome(), true
+			}
+			if reason := unsafeTempRoot(root, home); reason != "" {
+				if !slices.ContainsFunc(ignored, func(r IgnoredRoot) bool { return r.Path == root }) {
+					ignored = append(ignored, IgnoredRoot{Source: c.source, Path: root, Reason: reason})
+				}
 				continue
 			}
-			root = abs
 		}
-		root = filepath.Clean(root)
-		if !contains(roots, root) {
-			roots = append(roots, root)
-		}
+		roots = append(roots, root)
 	}
-	return roots
+	return roots, ignored
 }
 
-// TempDir is the platform per-user temp directory as Node's os.tmpdir() reports it on Linux
-// and macOS: $TMPDIR, else $TMP, else $TEMP, else "/tmp", with one trailing separator removed
-// (except from "/" itself). It is read from the environment at every call. Go's os.TempDir
-// honours only $TMPDIR; the fs fence and the process sandbox must agree on one list, so the
-// Node order is kept (spec sandbox 6.1 item 10).
-func TempDir() string {
-	dir := ""
-	for _, name := range []string{"TMPDIR", "TMP", "TEMP"} {
-		if dir = os.Getenv(name); dir != "" {
-			break
+// IgnoredRoot is a temp root WritableRoots left out.
+type IgnoredRoot struct {
+	// Source is where it came from: "/tmp" or "$TMPDIR".
+	Source string
+	// Path is its canonical path.
+	Path string
+	// Reason says why: "it is the file system root", "it is the home directory" or "it is an
+	// ancestor of the home directory".
+	Reason string
+}
+
+// absoluteCanonical returns CanonicalPath(p), made absolute and clean.
+func absoluteCanonical(p string) (string, bool) {
+	root := CanonicalPath(p)
+	if !filepath.IsAbs(root) {
+		abs, err := filepath.Abs(root)
+		if err != nil {
+			return "", false
 		}
+		root = abs
 	}
+	return filepath.Clean(root), true
+}
+
+// userHome returns the canonical home directory ($HOME), or "" when there is no absolute one.
+func userHome() string {
+	if h, err := os.UserHomeDir(); err == nil && filepath.IsAbs(h) {
+		return filepath.Clean(CanonicalPath(h))
+	}
+	return ""
+}
+
+// unsafeTempRoot returns why root may not be a temp root ("" when it may), given the canonical
+// home ("" when unknown).
+func unsafeTempRoot(root, home string) string {
+	switch {
+	case root == string(filepath.Separator):
+		return "it is the file system root"
+	case home == "":
+		return ""
+	case root == home:
+		return "it is the home directory"
+	case strings.HasPrefix(home, root+string(filepath.Separator)):
+		return "it is an ancestor of the home directory"
+	}
+	return ""
+}
+
+// TempDir is the documented per-user temp directory: $TMPDIR, else "/tmp", with one trailing
+// separator removed (except from "/" itself). It is read from the environment at every call.
+// $TMP and $TEMP (which Node's os.tmpdir also reads) are not consulted: the README documents
+// $TMPDIR only, and a stray TMP=/ must not widen the sandbox.
+func TempDir() string {
+	dir := os.Getenv("TMPDIR")
 	if dir == "" {
 		dir = "/tmp"
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/sandbox"
+	"github.com/cordon-dev/cordon/plugins/sandbox/sandboxtest"
 )
 
 // Reference roots.spec.ts, "canonicalPath resolves symlinks (an existing path realpaths)".
@@ -31,7 +32,9 @@ func TestWritableRootsOtherModes(t *testing.T) {
 	wd, err := os.Getwd()
 	require.NoError(t, err)
 	for _, m := range []fs.SandboxMode{fs.SandboxReadOnly, fs.SandboxDangerFullAccess, "", "yolo"} {
-		assert.Empty(t, sandbox.WritableRoots(fs.SandboxPolicy{Mode: m, WorkspaceRoot: wd}), m)
+		roots, ignored := sandbox.WritableRoots(fs.SandboxPolicy{Mode: m, WorkspaceRoot: wd})
+		assert.Empty(t, roots, m)
+		assert.Empty(t, ignored, m)
 	}
 }
 
@@ -39,7 +42,7 @@ func TestWritableRootsOtherModes(t *testing.T) {
 // areas, canonical and deduplicated".
 func TestWritableRootsWorkspaceWrite(t *testing.T) {
 	ws := t.TempDir()
-	roots := sandbox.WritableRoots(fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: ws})
+	roots, _ := sandbox.WritableRoots(fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: ws})
 	realWS, err := filepath.EvalSymlinks(ws)
 	require.NoError(t, err)
 	realTmp, err := filepath.EvalSymlinks(sandbox.TempDir())
@@ -55,8 +58,9 @@ func TestWritableRootsWorkspaceWrite(t *testing.T) {
 	}
 }
 
-// The temp area is read from the environment at every call, in Node's order, with a trailing
-// separator stripped; /tmp and the temp dir collapse into one root when they coincide.
+// The temp area is read from the environment at every call: $TMPDIR (the documented variable)
+// with a trailing separator stripped, else /tmp; $TMP and $TEMP are not consulted. /tmp and the
+// temp dir collapse into one root when they coincide.
 func TestWritableRootsFollowTheEnvironment(t *testing.T) {
 	ws := t.TempDir()
 	alt, err := filepath.EvalSymlinks(t.TempDir())
@@ -67,25 +71,81 @@ func TestWritableRootsFollowTheEnvironment(t *testing.T) {
 	t.Setenv("TMP", "/nowhere-tmp")
 	t.Setenv("TEMP", "/nowhere-temp")
 	assert.Equal(t, alt, sandbox.TempDir())
-	assert.Contains(t, sandbox.WritableRoots(policy), alt)
+	roots, _ := sandbox.WritableRoots(policy)
+	assert.Contains(t, roots, alt)
 
 	t.Setenv("TMPDIR", "")
-	assert.Equal(t, "/nowhere-tmp", sandbox.TempDir())
-	t.Setenv("TMP", "")
-	assert.Equal(t, "/nowhere-temp", sandbox.TempDir())
-	assert.Contains(t, sandbox.WritableRoots(policy), "/nowhere-temp", "a missing temp dir keeps its spelling")
-	t.Setenv("TEMP", "")
-	assert.Equal(t, "/tmp", sandbox.TempDir())
-	roots := sandbox.WritableRoots(policy)
+	assert.Equal(t, "/tmp", sandbox.TempDir(), "$TMP and $TEMP are not temp roots")
+	roots, ignored := sandbox.WritableRoots(policy)
 	assert.Len(t, roots, 2, "/tmp and the temp dir coincide: %v", roots)
+	assert.NotContains(t, roots, "/nowhere-tmp")
+	assert.NotContains(t, roots, "/nowhere-temp")
+	assert.Empty(t, ignored)
+
+	t.Setenv("TMPDIR", "/nowhere-tmpdir")
+	roots, _ = sandbox.WritableRoots(policy)
+	assert.Contains(t, roots, "/nowhere-tmpdir", "a missing temp dir keeps its spelling")
 
 	t.Setenv("TMPDIR", "/")
 	assert.Equal(t, "/", sandbox.TempDir(), "the root keeps its separator")
 }
 
+// A temp root that is the file system root, the user's home or an ancestor of the home (after
+// canonicalization: "..", symlinks) is ignored and reported; the workspace root is never judged,
+// and a temp dir inside the home is an ordinary root. /tmp is judged like $TMPDIR (a home under
+// /tmp makes /tmp unsafe).
+func TestUnsafeTempRootsAreIgnored(t *testing.T) {
+	base := sandboxtest.OutsideDir(t) // not under /tmp, which would be an ancestor of the home
+	home := filepath.Join(base, "home", "u")
+	require.NoError(t, os.MkdirAll(filepath.Join(home, "tmp"), 0o755))
+	require.NoError(t, os.Symlink("/", filepath.Join(base, "slash")))
+	t.Setenv("HOME", home)
+	ws := filepath.Join(base, "ws")
+	policy := fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: ws}
+	tmp := sandbox.CanonicalPath("/tmp")
+	for _, c := range []struct {
+		tmpdir, path, reason string
+	}{
+		{"/", "/", "it is the file system root"},
+		{filepath.Join(base, "slash"), "/", "it is the file system root"},
+		{home + "/../..", filepath.Join(base), "it is an ancestor of the home directory"},
+		{home, home, "it is the home directory"},
+		{home + "/", home, "it is the home directory"},
+		{filepath.Join(base, "home"), filepath.Join(base, "home"), "it is an ancestor of the home directory"},
+	} {
+		t.Setenv("TMPDIR", c.tmpdir)
+		roots, ignored := sandbox.WritableRoots(policy)
+		assert.NotContains(t, roots, c.path, c.tmpdir)
+		assert.Contains(t, ignored, sandbox.IgnoredRoot{Source: "$TMPDIR", Path: c.path, Reason: c.reason}, c.tmpdir)
+	}
+	t.Setenv("TMPDIR", filepath.Join(home, "tmp"))
+	roots, ignored := sandbox.WritableRoots(policy)
+	assert.Equal(t, []string{ws, tmp, filepath.Join(home, "tmp")}, roots)
+	assert.Empty(t, ignored)
+
+	t.Setenv("TMPDIR", "")
+	t.Setenv("HOME", "/")
+	roots, ignored = sandbox.WritableRoots(fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: "/"})
+	assert.Equal(t, []string{"/", tmp}, roots, "a workspace root of / is the user's choice, never judged")
+	assert.Empty(t, ignored)
+
+	t.Setenv("HOME", filepath.Join(tmp, "home-under-tmp"))
+	roots, ignored = sandbox.WritableRoots(policy)
+	assert.Equal(t, []string{ws}, roots)
+	assert.Equal(t, []sandbox.IgnoredRoot{{Source: "/tmp", Path: tmp, Reason: "it is an ancestor of the home directory"}}, ignored,
+		"/tmp and the temp dir coincide: one report")
+
+	// Without a home only / is judged.
+	t.Setenv("HOME", "")
+	t.Setenv("TMPDIR", "/")
+	roots, ignored = sandbox.WritableRoots(policy)
+	assert.Equal(t, []string{ws, tmp}, roots)
+	assert.Equal(t, []sandbox.IgnoredRoot{{Source: "$TMPDIR", Path: "/", Reason: "it is the file system root"}}, ignored)
+}
+
 // A policy without a workspace root grants only the temp areas; a relative root is made absolute.
 func TestWritableRootsWorkspaceRootSpelling(t *testing.T) {
-	roots := sandbox.WritableRoots(fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite})
+	roots, _ := sandbox.WritableRoots(fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite})
 	for _, r := range roots {
 		assert.True(t, filepath.IsAbs(r), r)
 	}
@@ -93,6 +153,6 @@ func TestWritableRootsWorkspaceRootSpelling(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotContains(t, roots, sandbox.CanonicalPath(wd), "no root means no workspace")
 
-	roots = sandbox.WritableRoots(fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: "rel/missing-xyz"})
+	roots, _ = sandbox.WritableRoots(fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: "rel/missing-xyz"})
 	assert.Equal(t, filepath.Join(wd, "rel/missing-xyz"), roots[0])
 }

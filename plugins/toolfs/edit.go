@@ -39,7 +39,7 @@ func (s *suite) edit(ctx context.Context, args json.RawMessage, exec *tools.Exec
 	if err != nil {
 		return nil, err
 	}
-	policy, err := s.sandbox.resolvePolicy(ctx, "edit", args, exec)
+	policy, err := s.sandbox.resolvePolicy(ctx, "edit", args, exec, editAction(in))
 	if err != nil {
 		return nil, err
 	}
@@ -64,3 +64,12 @@ func (s *suite) edit(ctx context.Context, args json.RawMessage, exec *tools.Exec
 
 // noEditGuard is the default of fs/edit-intent: no guard.
 func noEditGuard() (*fs.EditGuard, error) { return nil, nil }
+
+// editAction describes an edit for the approval prompt of its escalation.
+func editAction(in editInput) escalatedAction {
+	old := "Old string"
+	if in.replaceAll {
+		old += " (every occurrence)"
+	}
+	return escalatedAction{filePath: in.filePath, previews: []tools.ApprovalPreview{{Label: old, Text: in.oldString}, {Label: "New string", Text: in.newString}}}
+}

@@ -1,6 +1,7 @@
 package toolfs
 
 import (
+	"context"
 	"encoding/json"
 
 	"github.com/cordon-dev/cordon/plugins/fs"
@@ -64,4 +65,27 @@ func parseEscalationArgs(raw json.RawMessage) (escalationArgs, error) {
 		return escalationArgs{}, err
 	}
 	return e, nil
+}
+
+// escalatedAction is what a write or edit would do, for the approval prompt of its escalation:
+// the file_path as sent and the texts it would write.
+type escalatedAction struct {
+	filePath string
+	previews []tools.ApprovalPreview
+}
+
+// describe returns the approval details of action under the standing policy: the path resolved
+// as the call will resolve it (absolute, and where it leads when a symlink takes it elsewhere;
+// the path as sent when it does not resolve) and the previews.
+func (c *confiningSandbox) describe(ctx context.Context, action escalatedAction, standing *fs.SandboxPolicy, exec *tools.Exec) tools.ApprovalDetails {
+	d := tools.ApprovalDetails{Path: action.filePath, Previews: action.previews}
+	target, err := c.fs.Resolve(ctx, action.filePath, fs.ResolveOptions{Cwd: mutationBase(standing, exec, action.filePath)})
+	if err != nil {
+		return d
+	}
+	d.Path = target.DisplayPath
+	if p := c.fs.ProcessPath(target); p != d.Path {
+		d.ResolvedPath = p
+	}
+	return d
 }

@@ -26,8 +26,9 @@ var errSandboxPolicyMissing = errors.New("tool-fs: the mounted filesystem confin
 type sandboxHook interface {
 	// parameters returns the parameter schema of write or edit from its base schema.
 	parameters(base json.RawMessage) json.RawMessage
-	// resolvePolicy returns the policy of one write or edit call (nil: the backend default).
-	resolvePolicy(ctx context.Context, tool string, args json.RawMessage, exec *tools.Exec) (*fs.SandboxPolicy, error)
+	// resolvePolicy returns the policy of one write or edit call (nil: the backend default);
+	// action describes the call for the approval prompt of an escalation.
+	resolvePolicy(ctx context.Context, tool string, args json.RawMessage, exec *tools.Exec, action escalatedAction) (*fs.SandboxPolicy, error)
 	// mapError rewrites a mutation failure under policy; other errors pass through unchanged.
 	mapError(err error, policy *fs.SandboxPolicy) error
 }
@@ -44,7 +45,7 @@ func newSandboxHook(kc *kernel.Context, fsys fs.FileSystem) (sandboxHook, error)
 	if _, err := currentPolicy(kc); err != nil {
 		return nil, err
 	}
-	return &confiningSandbox{kc: kc, defaultMode: mode}, nil
+	return &confiningSandbox{kc: kc, fs: fsys, defaultMode: mode}, nil
 }
 
 // currentPolicy returns the composed policy service, or errSandboxPolicyMissing.
@@ -65,7 +66,7 @@ var _ sandboxHook = noSandbox{}
 
 func (noSandbox) parameters(base json.RawMessage) json.RawMessage { return base }
 
-func (noSandbox) resolvePolicy(_ context.Context, _ string, args json.RawMessage, _ *tools.Exec) (*fs.SandboxPolicy, error) {
+func (noSandbox) resolvePolicy(_ context.Context, _ string, args json.RawMessage, _ *tools.Exec, _ escalatedAction) (*fs.SandboxPolicy, error) {
 	esc, err := parseEscalationArgs(args)
 	if err != nil {
 		return nil, err
@@ -85,6 +86,7 @@ func (noSandbox) mapError(err error, _ *fs.SandboxPolicy) error { return err }
 // loaded) fails the call closed with the load-time text before anything executes.
 type confiningSandbox struct {
 	kc          *kernel.Context
+	fs          fs.FileSystem  // the mounted filesystem, to resolve an escalated call's path
 	defaultMode fs.SandboxMode // the provider's SandboxMode, used only if a denial has no policy
 }
 
@@ -98,9 +100,10 @@ func (*confiningSandbox) parameters(base json.RawMessage) json.RawMessage {
 
 // resolvePolicy validates the escalation pairing, resolves the standing policy of the calling
 // session (the agentless policy without one) and, when both escalation arguments are present,
-// runs sandbox.ApproveEscalation through the composed approval service (probed per call): a
-// grant replaces only the mode, for this call alone; nothing is recorded.
-func (c *confiningSandbox) resolvePolicy(ctx context.Context, tool string, args json.RawMessage, exec *tools.Exec) (*fs.SandboxPolicy, error) {
+// runs sandbox.ApproveEscalation through the composed approval service (probed per call), with
+// the action's resolved path and previews for the prompt: a grant replaces only the mode, for this
+// call alone; nothing is recorded.
+func (c *confiningSandbox) resolvePolicy(ctx context.Context, tool string, args json.RawMessage, exec *tools.Exec, action escalatedAction) (*fs.SandboxPolicy, error) {
 	esc, err := parseEscalationArgs(args)
 	if err != nil {
 		return nil, err
@@ -123,7 +126,8 @@ func (c *confiningSandbox) resolvePolicy(ctx context.Context, tool string, args 
 		approver = a
 	}
 	granted, err := sandbox.ApproveEscalation(ctx,
-		sandbox.EscalationRequest{Requested: esc.mode(), Justification: esc.justification(), Effective: standing.Mode, Subject: sandbox.SubjectOperation},
+		sandbox.EscalationRequest{Requested: esc.mode(), Justification: esc.justification(), Effective: standing.Mode, Subject: sandbox.SubjectOperation,
+			Action: c.describe(ctx, action, &standing, exec)},
 		sandbox.EscalationApproval{Approver: approver, Session: session, ToolName: tool, CallID: callID})
 	if err != nil {
 		return nil, err

@@ -188,7 +188,9 @@ func TestSandboxApprovedEscalation(t *testing.T) {
 	r := e.call("write", args{"file_path": "a.txt", "content": "x", "sandbox_permissions": "danger-full-access", "justification": "the test needs it"})
 	requireOK(t, r)
 	assert.Equal(t, []*fs.SandboxPolicy{{Mode: fs.SandboxDangerFullAccess, WorkspaceRoot: e.project, SessionID: "s1"}}, e.fsys.takeStamps())
-	assert.Equal(t, []tools.ApprovalRequest{{Session: e.session, ToolName: "write", CallID: "call-1", Reason: "escalate sandbox to danger-full-access: the test needs it"}}, a.requests())
+	assert.Equal(t, []tools.ApprovalRequest{{Session: e.session, ToolName: "write", CallID: "call-1", Reason: "escalate sandbox to danger-full-access: the test needs it",
+		Details: &tools.ApprovalDetails{Path: filepath.Join(e.project, "a.txt"), Mode: "danger-full-access", CurrentMode: "read-only",
+			Justification: "the test needs it", Previews: []tools.ApprovalPreview{{Label: "Content", Text: "x"}}}}}, a.requests())
 	assert.FileExists(t, filepath.Join(e.project, "a.txt"))
 
 	// The next plain call runs under the standing mode again; nothing was recorded.
@@ -197,6 +199,35 @@ func TestSandboxApprovedEscalation(t *testing.T) {
 	assert.Equal(t, []*fs.SandboxPolicy{{Mode: fs.SandboxReadOnly, WorkspaceRoot: e.project, SessionID: "s1"}}, e.fsys.takeStamps())
 	_, overridden := e.policy.OverrideOf(e.session)
 	assert.False(t, overridden, "a grant is never persisted")
+}
+
+// The approval request of an escalated write or edit describes the call: its path resolved as
+// the call resolves it (relative to the session's workspace, and where a symlink takes it), the
+// content of a write, the old and new strings of an edit (replace_all noted).
+func TestSandboxEscalationDescribesTheCall(t *testing.T) {
+	a := &recordingApprover{outcome: tools.Rejected}
+	e := newSandboxEnv(t, sandboxOptions{approver: a})
+	require.NoError(t, os.Mkdir(filepath.Join(e.dir, "elsewhere"), 0o755))
+	require.NoError(t, os.Symlink(filepath.Join(e.dir, "elsewhere"), filepath.Join(e.project, "link")))
+	esc := args{"sandbox_permissions": "danger-full-access", "justification": "why"}
+	with := func(a args) args {
+		for k, v := range esc {
+			a[k] = v
+		}
+		return a
+	}
+	e.call("write", with(args{"file_path": "link/x.txt", "content": "line 1\nline 2\n"}))
+	e.call("edit", with(args{"file_path": filepath.Join(e.project, "b.txt"), "old_string": "a", "new_string": "b", "replace_all": true}))
+	e.call("write", with(args{"file_path": "loop/\x00", "content": ""}))
+	got := a.requests()
+	require.Len(t, got, 3)
+	assert.Equal(t, &tools.ApprovalDetails{Path: filepath.Join(e.project, "link", "x.txt"), ResolvedPath: filepath.Join(e.dir, "elsewhere", "x.txt"),
+		Mode: "danger-full-access", CurrentMode: "workspace-write", Justification: "why",
+		Previews: []tools.ApprovalPreview{{Label: "Content", Text: "line 1\nline 2\n"}}}, got[0].Details)
+	assert.Equal(t, &tools.ApprovalDetails{Path: filepath.Join(e.project, "b.txt"),
+		Mode: "danger-full-access", CurrentMode: "workspace-write", Justification: "why",
+		Previews: []tools.ApprovalPreview{{Label: "Old string (every occurrence)", Text: "a"}, {Label: "New string", Text: "b"}}}, got[1].Details)
+	assert.Equal(t, "loop/\x00", got[2].Details.Path, "a path that does not resolve is shown as sent")
 }
 
 // A granted workspace-write is still fenced; its denial names the granted mode.

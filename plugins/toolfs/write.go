@@ -38,7 +38,8 @@ func (s *suite) write(ctx context.Context, args json.RawMessage, exec *tools.Exe
 	if err != nil {
 		return nil, err
 	}
-	policy, err := s.sandbox.resolvePolicy(ctx, "write", args, exec)
+	policy, err := s.sandbox.resolvePolicy(ctx, "write", args, exec,
+		escalatedAction{filePath: in.filePath, previews: []tools.ApprovalPreview{{Label: "Content", Text: in.content}}})
 	if err != nil {
 		return nil, err
 	}

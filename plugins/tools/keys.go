@@ -121,13 +121,18 @@ const (
 	Unavailable ApprovalOutcome = "unavailable"
 )
 
-// ApprovalRequest asks the user about one call.
+// ApprovalRequest asks the user about one call. ApprovalPrompt renders what
+// the user is shown.
 type ApprovalRequest struct {
 	Session  *Session
 	ToolName string
 	CallID   string
-	// Reason is shown to the user; "" means none.
+	// Reason is the asker's explanation (the audit text); "" means none. The
+	// prompt shows it when there are no Details.
 	Reason string
+	// Details, when set, is what the call would do (an escalated write or
+	// edit); the prompt shows it instead of Reason.
+	Details *ApprovalDetails
 }
 
 // Approver is the approval seam. Request asks once and returns one outcome;

@@ -23,8 +23,9 @@
 //     is discarded. The answerers' context is cancelled when the request settles, so an answerer
 //     should watch it: one that ignores it keeps its goroutine until it returns.
 //
-// Every ask is audited: AskedEvent (approval/asked: id, session, tool, call id, reason) before the
-// decision and DecidedEvent (approval/decided: id, outcome) after it, plus an Info log line each.
+// Every ask is audited: AskedEvent (approval/asked: id, session, tool, call id, reason, details)
+// before the decision and DecidedEvent (approval/decided: id, outcome) after it, plus an Info log
+// line each.
 //
 // Policy: ask | never per session. Service.SetPolicy records an override (the last one wins) and
 // refuses anything else with `approval policy must be one of "ask" or "never"`;
@@ -42,7 +43,9 @@
 // without a session fails with ErrNoSession (the reference's request always has an agent).
 //
 // Answerers: a host registers its channel (an MCP elicitation, a terminal prompt, a fixed
-// --approve answer) as a listener on RequestEvent, or for one session with OnSession:
+// --approve answer) as a listener on RequestEvent, or for one session with OnSession, and shows
+// the person tools.ApprovalPrompt of the request (the tool, and when the asker described the call
+// in Details, its path, mode, justification and previews, bounded and neutralised):
 //
 //	userapproval.RequestEvent.On(kc, func(ctx context.Context, req *userapproval.Request,
 //		next func() (tools.ApprovalOutcome, error)) (tools.ApprovalOutcome, error) {

@@ -19,6 +19,9 @@ type Request struct {
 	CallID string
 	// Reason is the asker's explanation; "" when none.
 	Reason string
+	// Details is what the call would do, when the asker described it; a channel shows
+	// tools.ApprovalPrompt of the request.
+	Details *tools.ApprovalDetails
 }
 
 // RequestEvent asks the composed answerers for one decision (the reference's approval/request).
@@ -35,6 +38,7 @@ type Asked struct {
 	ToolName string
 	CallID   string
 	Reason   string
+	Details  *tools.ApprovalDetails
 }
 
 // Decided is the payload of DecidedEvent.

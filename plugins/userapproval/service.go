@@ -50,8 +50,8 @@ func (s *Service) Request(ctx context.Context, req tools.ApprovalRequest) (tools
 	if req.Session == nil {
 		return "", ErrNoSession
 	}
-	r := &Request{ID: newID(), Session: req.Session, ToolName: req.ToolName, CallID: req.CallID, Reason: req.Reason}
-	AskedEvent.EmitContained(ctx, s.kc, Asked{ID: r.ID, Session: r.Session, ToolName: r.ToolName, CallID: r.CallID, Reason: r.Reason})
+	r := &Request{ID: newID(), Session: req.Session, ToolName: req.ToolName, CallID: req.CallID, Reason: req.Reason, Details: req.Details}
+	AskedEvent.EmitContained(ctx, s.kc, Asked{ID: r.ID, Session: r.Session, ToolName: r.ToolName, CallID: r.CallID, Reason: r.Reason, Details: r.Details})
 	s.log.Info("approval asked", zap.String("id", r.ID), zap.String("session", r.Session.ID()),
 		zap.String("tool", r.ToolName), zap.String("call", r.CallID), zap.String("reason", r.Reason))
 	outcome := s.decide(ctx, r)

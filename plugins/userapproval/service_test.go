@@ -94,6 +94,31 @@ func TestAnswererDecides(t *testing.T) {
 	assert.Regexp(t, regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`), seen[0].ID)
 }
 
+// The details of what the call would do reach the answerers and the audit event unchanged, so
+// every channel can show the person what they approve.
+func TestDetailsReachAnswerersAndAudit(t *testing.T) {
+	h := mounted(t, nil)
+	details := &tools.ApprovalDetails{Path: "/etc/cron.d/job", Mode: "danger-full-access", Justification: "why",
+		Previews: []tools.ApprovalPreview{{Label: "Content", Text: "* * * * * root x\n"}}}
+	var seen, audited *tools.ApprovalDetails
+	h.answer(t, func(_ context.Context, req *userapproval.Request, _ func() (tools.ApprovalOutcome, error)) (tools.ApprovalOutcome, error) {
+		seen = req.Details
+		return tools.Rejected, nil
+	})
+	_, err := h.kc.Load(kernel.Module{ID: "auditor", Apply: func(kc *kernel.Context, _ any) error {
+		_, err := userapproval.AskedEvent.On(kc, func(_ context.Context, a userapproval.Asked) error {
+			audited = a.Details
+			return nil
+		})
+		return err
+	}}, nil)
+	require.NoError(t, err)
+	_, err = h.svc.Request(context.Background(), tools.ApprovalRequest{Session: tools.NewSession("s"), ToolName: "write", Details: details})
+	require.NoError(t, err)
+	assert.Same(t, details, seen)
+	assert.Same(t, details, audited)
+}
+
 // A failing or panicking answerer and an outcome outside the vocabulary fail the question closed.
 func TestAnswererFailuresAreUnavailable(t *testing.T) {
 	for name, fn := range map[string]func(context.Context, *userapproval.Request, func() (tools.ApprovalOutcome, error)) (tools.ApprovalOutcome, error){

@@ -2,9 +2,9 @@ package app
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.uber.org/zap"
 
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/plugins/tools"
@@ -19,9 +19,11 @@ const (
 
 // hostApprover is the host's approval channel, provided as the "approval" service when the
 // composition provides none. A call that arrived over MCP asks the client through elicitation; any
-// other call gets the fixed --approve answer, or Unavailable without one.
+// other call gets the fixed --approve answer, or Unavailable without one, and the prompt it was not
+// shown to anyone is logged (warn when allowed, info otherwise).
 type hostApprover struct {
 	fixed string
+	log   *zap.Logger
 }
 
 var _ tools.Approver = (*hostApprover)(nil)
@@ -36,12 +38,16 @@ func (a *hostApprover) Request(ctx context.Context, req tools.ApprovalRequest) (
 	if ss := elicitorFrom(ctx); ss != nil {
 		return elicitApproval(ctx, ss, req)
 	}
+	fields := []zap.Field{zap.String("tool", req.ToolName), zap.String("call", req.CallID)}
 	switch a.fixed {
 	case approveAllowOnce:
+		a.log.Warn("approval allowed by --approve allow-once:\n"+tools.ApprovalPrompt(req), fields...)
 		return tools.AllowedOnce, nil
 	case approveReject:
+		a.log.Info("approval rejected by --approve reject:\n"+tools.ApprovalPrompt(req), fields...)
 		return tools.Rejected, nil
 	}
+	a.log.Info("approval unavailable (no --approve, no MCP elicitation):\n"+tools.ApprovalPrompt(req), fields...)
 	return tools.Unavailable, nil
 }
 
@@ -59,22 +65,13 @@ var approvalSchema = map[string]any{
 	"required": []string{"decision"},
 }
 
-// approvalMessage is the text the user sees.
-func approvalMessage(req tools.ApprovalRequest) string {
-	msg := fmt.Sprintf("Allow the %q tool call?", req.ToolName)
-	if req.Reason != "" {
-		msg += " " + req.Reason
-	}
-	return msg
-}
-
 // elicitApproval asks the MCP client. A client without elicitation yields Unavailable; decline is a
 // rejection and cancel a cancellation.
 func elicitApproval(ctx context.Context, ss *mcp.ServerSession, req tools.ApprovalRequest) (tools.ApprovalOutcome, error) {
 	if !canElicit(ss) {
 		return tools.Unavailable, nil
 	}
-	res, err := ss.Elicit(ctx, &mcp.ElicitParams{Message: approvalMessage(req), RequestedSchema: approvalSchema})
+	res, err := ss.Elicit(ctx, &mcp.ElicitParams{Message: tools.ApprovalPrompt(req), RequestedSchema: approvalSchema})
 	if err != nil {
 		if ctx.Err() != nil {
 			return tools.Cancelled, nil
@@ -93,7 +90,7 @@ func hostServicesModule(a tools.Approver, provide bool) kernel.Module {
 		ID: "harness-host",
 		Apply: func(kc *kernel.Context, _ any) error {
 			if _, err := userapproval.RequestEvent.Decide(kc, func(ctx context.Context, r *userapproval.Request) (tools.ApprovalOutcome, error) {
-				return a.Request(ctx, tools.ApprovalRequest{Session: r.Session, ToolName: r.ToolName, CallID: r.CallID, Reason: r.Reason})
+				return a.Request(ctx, tools.ApprovalRequest{Session: r.Session, ToolName: r.ToolName, CallID: r.CallID, Reason: r.Reason, Details: r.Details})
 			}); err != nil {
 				return err
 			}
@@ -107,8 +104,11 @@ func hostServicesModule(a tools.Approver, provide bool) kernel.Module {
 }
 
 // provideHostServices loads the host's own services after the composition (see hostServicesModule).
-func provideHostServices(k *kernel.Kernel, f *flags) error {
+func provideHostServices(k *kernel.Kernel, f *flags, log *zap.Logger) error {
+	if log == nil {
+		log = zap.NewNop()
+	}
 	_, composed := tools.Approval.Get(k.Root())
-	_, err := k.Root().Load(hostServicesModule(&hostApprover{fixed: f.approve}, !composed), nil)
+	_, err := k.Root().Load(hostServicesModule(&hostApprover{fixed: f.approve, log: log}, !composed), nil)
 	return err
 }

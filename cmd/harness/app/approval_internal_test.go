@@ -119,7 +119,7 @@ func TestApprovalInRun(t *testing.T) {
 }
 
 func TestComposedApprovalProviderWins(t *testing.T) {
-	mine := &hostApprover{fixed: approveReject}
+	mine := &hostApprover{fixed: approveReject, log: zaptest.NewLogger(t)}
 	provider := kernel.Define[struct{}]("test-approval", func(kc *kernel.Context, _ struct{}) error {
 		_, err := tools.Approval.Provide(kc, mine)
 		return err

@@ -112,7 +112,7 @@ func compose(ctx context.Context, o *options, f *flags, log *zap.Logger) (*host,
 	if err := h.app.Start(ctx); err != nil {
 		return nil, fmt.Errorf("%s: %w", source, rootCause(err))
 	}
-	if err := provideHostServices(h.k, f); err != nil {
+	if err := provideHostServices(h.k, f, log); err != nil {
 		h.close()
 		return nil, fmt.Errorf("%s: %w", source, err)
 	}

@@ -67,7 +67,8 @@ func TestServeEscalationElicitationAnswers(t *testing.T) {
 			ask := c.recv()
 			require.Equal(t, "elicitation/create", ask["method"], ask)
 			params := ask["params"].(map[string]any)
-			assert.Equal(t, `Allow the "write" tool call? escalate sandbox to danger-full-access: The user asked for it.`, params["message"])
+			assert.Equal(t, "Allow the \"write\" tool call?\nPath: "+target+"\nMode: danger-full-access (now workspace-write)\n"+
+				"Justification: The user asked for it.\nContent: 2 bytes, 1 line\n  | x", params["message"])
 			id, err := json.Marshal(ask["id"])
 			require.NoError(t, err)
 			if tc.answer == "" {
@@ -245,7 +246,7 @@ func TestServeConcurrentEscalations(t *testing.T) {
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, &mcp.ClientOptions{
 		ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			time.Sleep(5 * time.Millisecond) // let the questions overlap
-			if strings.HasSuffix(req.Params.Message, "allow me.") {
+			if strings.Contains(req.Params.Message, "\nJustification: call ") && strings.Contains(req.Params.Message, ", allow me.\n") {
 				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"decision": "allow-once"}}, nil
 			}
 			return &mcp.ElicitResult{Action: "decline"}, nil

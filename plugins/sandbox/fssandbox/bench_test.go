@@ -82,8 +82,22 @@ func BenchmarkWriteText1MiB(b *testing.B) {
 
 // BenchmarkFenceDecision is the cost of the decision alone, without the write: a workspace-write
 // denial of a path outside every root (fresh resolution, writable roots, and the identity
-// fallback that stats every ancestor for each root) and a read-only denial (no I/O).
+// fallback that stats every ancestor for each root), a read-only denial (no I/O), and a
+// workspace-write denial of a path inside a nested bare repository three levels down (the
+// repository check after containment).
 func BenchmarkFenceDecision(b *testing.B) {
+	b.Run("workspace-write-nested-repository", func(b *testing.B) {
+		w := newWorld(b, fs.SandboxWorkspaceWrite, nil)
+		makeGitDir(b, filepath.Join(w.ws, "a", "b", "assets"))
+		tg := w.target(b, filepath.Join(w.ws, "a", "b", "assets", "config"))
+		policy := w.policyFor(fs.SandboxWorkspaceWrite)
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := w.fs.WriteText(w.ctx, tg, "x", nil, policy); err == nil {
+				b.Fatal("not denied")
+			}
+		}
+	})
 	for _, mode := range []fs.SandboxMode{fs.SandboxWorkspaceWrite, fs.SandboxReadOnly} {
 		b.Run(string(mode), func(b *testing.B) {
 			w := newWorld(b, mode, nil)

@@ -28,8 +28,9 @@ type Config struct {
 	// ancestor of the workspace root inside the writable root that contains
 	// it), that stay read-only under workspace-write (the entry itself and
 	// everything beneath it, also when the entry does not exist yet; matched
-	// as git matches ".git", case folded). Default [".git"]; an empty list
-	// protects nothing; nil means the default.
+	// as git matches ".git", case folded). The ".git" entry also protects
+	// every nested repository, at any depth (see the package doc). Default
+	// [".git"]; an empty list protects nothing; nil means the default.
 	ProtectedPaths []string `yaml:"protectedPaths"`
 }
 

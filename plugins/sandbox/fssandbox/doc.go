@@ -34,7 +34,19 @@
 //     covers its canonical form and any directory with its device and inode
 //     (a bind mount or another alias spelling); a ".git" that is a git
 //     pointer file (a worktree, a submodule) also covers the git directory it
-//     names and that directory's common directory (commondir).
+//     names and that directory's common directory (commondir);
+//   - nested repositories, while ".git" is one of the protected paths (the
+//     default): no component of the target path may be named like ".git", at
+//     any depth, and no directory on the way from the writable root to the
+//     target may have, or get from the mutation, the layout git opens as a
+//     repository (HEAD with commondir, or HEAD with objects and refs: a nested
+//     clone's .git, an embedded bare repository, the git directory a gitlink
+//     names, a worktree's git directory), judged by the names alone. The fence
+//     checks by path before any I/O; the mutation checks again on the
+//     directories it holds (fslocal.Beneath's Adding and Holding): every entry
+//     it adds, the marker names under one process-wide lock so concurrent
+//     mutations cannot complete a layout between them, and every held
+//     directory, up to the root, right before publication.
 //
 // Denials are *fs.Error with code FS_SANDBOX_DENIED and the message
 // `cannot write "<displayPath>": file access denied under <mode> mode`, also
@@ -42,9 +54,13 @@
 // wrapping ErrProtectedPath; a denial at the syscall has a cause wrapping
 // fslocal.ErrEscape.
 //
-// Accepted limits: hard links inside a root to outside inodes are "inside"
-// (the atomic rename gives the inside name a new inode, the outside file is
-// unchanged); bind mounts inside a root are not seen by containment. A
+// Accepted limits: a common directory without a HEAD of its own (git never
+// makes one) is protected only when a root's ".git" pointer names it; files
+// outside any repository that a repository's config names (core.hooksPath,
+// include.path) are ordinary files. Hard links inside a root to outside
+// inodes are "inside" (the atomic rename gives the inside name a new inode,
+// the outside file is unchanged); bind mounts inside a root are not seen by
+// containment. A
 // directory that another writer moves out of the root, or renames onto (or
 // exchanges with) a protected entry, while a mutation holds it is refused
 // right before publication (fslocal.Beneath walks up from the held directory

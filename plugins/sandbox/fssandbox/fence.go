@@ -65,7 +65,8 @@ func (p *Provider) fence(ctx context.Context, t fs.Target, policy *fs.SandboxPol
 		return decision{}, err
 	}
 	key := string(fresh.Key)
-	roots := sandbox.WritableRoots(pol)
+	roots, ignored := sandbox.WritableRoots(pol)
+	p.warnIgnored(ignored)
 	anchor := ""
 	for _, root := range roots {
 		a, ok, err := sandbox.UnderRoot(key, root, true)
@@ -84,11 +85,21 @@ func (p *Provider) fence(ctx context.Context, t fs.Target, policy *fs.SandboxPol
 	if covered := p.protectedBy(key, anchor, bases); covered != "" {
 		return decision{}, p.deny(t, pol.Mode, fmt.Errorf("%w: %s", ErrProtectedPath, covered))
 	}
+	if p.repositories {
+		if covered := repositoryBy(key, anchor); covered != "" {
+			return decision{}, p.deny(t, pol.Mode, fmt.Errorf("%w: %s (a git repository)", ErrProtectedPath, covered))
+		}
+	}
 	display := t.DisplayPath
-	return decision{target: fresh, beneath: &fslocal.Beneath{
+	b := &fslocal.Beneath{
 		Root: anchor,
 		Deny: func(cause error) error {
-			if errors.Is(cause, fslocal.ErrForbidden) {
+			switch {
+			case errors.Is(cause, ErrProtectedPath):
+				p.log.Warn("confined write refused on its held directories: it would add to or make a git repository",
+					zap.String("path", display), zap.Error(cause))
+				return Denied(display, fs.SandboxWorkspaceWrite, cause)
+			case errors.Is(cause, fslocal.ErrForbidden):
 				p.log.Warn("confined write refused at publication: its directory became a protected one after the check",
 					zap.String("path", display), zap.Error(cause))
 				return Denied(display, fs.SandboxWorkspaceWrite, fmt.Errorf("%w: %w", ErrProtectedPath, cause))
@@ -98,7 +109,11 @@ func (p *Provider) fence(ctx context.Context, t fs.Target, policy *fs.SandboxPol
 			return Denied(display, fs.SandboxWorkspaceWrite, cause)
 		},
 		Forbidden: func() []os.FileInfo { return p.protectedEntries(bases) },
-	}}, nil
+	}
+	if p.repositories {
+		b.Adding, b.Holding = addingRepository, holdingRepository
+	}
+	return decision{target: fresh, beneath: b}, nil
 }
 
 // policyOf returns the call's policy, else the agentless resolution.
@@ -116,4 +131,15 @@ func (p *Provider) deny(t fs.Target, mode fs.SandboxMode, cause error) error {
 		return fs.NewError(fs.CodeSandboxDenied, `cannot write "`+t.DisplayPath+`": file access denied under unknown sandbox mode `+strconv.Quote(string(mode)), cause)
 	}
 	return Denied(t.DisplayPath, mode, cause)
+}
+
+// warnIgnored logs one warning for each unsafe temp root the provider has not
+// warned about yet.
+func (p *Provider) warnIgnored(ignored []sandbox.IgnoredRoot) {
+	for _, r := range ignored {
+		if _, seen := p.warned.LoadOrStore(r, struct{}{}); !seen {
+			p.log.Warn("ignoring an unsafe temp root: it would make the files it holds writable under workspace-write",
+				zap.String("variable", r.Source), zap.String("path", r.Path), zap.String("reason", r.Reason))
+		}
+	}
 }

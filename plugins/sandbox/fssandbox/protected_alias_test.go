@@ -31,7 +31,7 @@ func TestProtectedSpellingsFoldCase(t *testing.T) {
 	}
 	assert.Equal(t, []string{".git"}, entriesOf(t, w.ws), "nothing created")
 	// Names that merely resemble it stay writable.
-	for _, rel := range []string{".gitx/config", "x.git/config", ".gi/t", "git/config", "sub/.GIT/config"} {
+	for _, rel := range []string{".gitx/config", "x.git/config", ".gi/t", "git/config"} {
 		require.NoError(t, w.write(t, filepath.Join(w.ws, rel), "ok"), rel)
 	}
 	// A configured entry folds the same way, component by component.
@@ -69,8 +69,8 @@ func TestProtectedAliasByIdentity(t *testing.T) {
 // A workspace that is a subdirectory of a repository inside a temp root (a session working in
 // <tmp>/repo/sub): the repository's .git lies outside the workspace but inside the temp root, so
 // containment admits it; the protected entries of the workspace root's ancestors within the
-// writable root that contains them are protected too. A repository elsewhere in the temp root
-// is not the workspace's and stays writable (protection is per root, as codex's).
+// writable root that contains them are protected too, and so is a repository elsewhere in the
+// temp root (nested repositories are protected at any depth).
 func TestProtectedAboveTheWorkspaceInATempRoot(t *testing.T) {
 	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
 	tmp := filepath.Join(w.base, "tmp")
@@ -86,10 +86,13 @@ func TestProtectedAboveTheWorkspaceInATempRoot(t *testing.T) {
 		assert.ErrorIs(t, fe, fssandbox.ErrProtectedPath)
 	}
 	assert.Equal(t, []string{"hooks"}, entriesOf(t, filepath.Join(repo, ".git")))
-	for _, path := range []string{filepath.Join(sub, "ok.txt"), filepath.Join(repo, "top.txt"), filepath.Join(tmp, "other", ".git", "config")} {
+	for _, path := range []string{filepath.Join(sub, "ok.txt"), filepath.Join(repo, "top.txt")} {
 		_, err := w.fs.WriteText(w.ctx, w.target(t, path), "x", nil, policy)
 		require.NoError(t, err, path)
 	}
+	path := filepath.Join(tmp, "other", ".git", "config")
+	_, err := w.fs.WriteText(w.ctx, w.target(t, path), "x", nil, policy)
+	requireDenied(t, err, path, fs.SandboxWorkspaceWrite)
 }
 
 // A write that would create the protected entry itself (a ".git" file pointing a repository
@@ -136,10 +139,13 @@ func TestProtectedWorktreeGitDirs(t *testing.T) {
 		_, err := w.fs.WriteText(w.ctx, w.target(t, path), "x", nil, policy)
 		require.NoError(t, err, path)
 	}
-	// A relative gitdir is taken against the worktree; a pointer that is not one protects only
-	// itself.
-	require.NoError(t, os.WriteFile(filepath.Join(wt, ".git"), []byte("gitdir: ../main/.git/worktrees/wt"), 0o644))
-	path := filepath.Join(main, ".git", "hooks", "post-checkout")
+	// A relative gitdir is taken against the worktree, and protects a git directory that neither
+	// has ".git" in its path nor the repository layout yet; a pointer that is not one protects
+	// only itself.
+	plain := filepath.Join(tmp, "plain", "gd")
+	require.NoError(t, os.MkdirAll(plain, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(wt, ".git"), []byte("gitdir: ../plain/gd"), 0o644))
+	path := filepath.Join(plain, "config")
 	_, err := w.fs.WriteText(w.ctx, w.target(t, path), "x", nil, policy)
 	requireDenied(t, err, path, fs.SandboxWorkspaceWrite)
 	require.NoError(t, os.WriteFile(filepath.Join(wt, ".git"), []byte("not a pointer"), 0o644))

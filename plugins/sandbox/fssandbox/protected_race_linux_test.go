@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/fslocal"
 	"github.com/cordon-dev/cordon/plugins/sandbox/fssandbox"
 )
 
@@ -24,9 +25,22 @@ func TestProtectedExchangeRefusedAtPublication(t *testing.T) {
 	d, git := filepath.Join(w.ws, "d"), filepath.Join(w.ws, ".git")
 	require.NoError(t, os.Mkdir(d, 0o755))
 	require.NoError(t, os.Mkdir(git, 0o755))
-	stop := exchanger(t, d, git)
-	var landed, protected, other int
-	for i := range 400 {
+	landed, atPublication, atFence := writesWhileExchanged(t, w, d, git, func(landed, atPublication, atFence int) bool {
+		return landed > 0 && atPublication+atFence > 0
+	})
+	assert.Positive(t, atPublication+atFence, "the publication check refused some writes into the exchanged .git")
+	assert.Positive(t, landed)
+	requireNoResidue(t, w.ws)
+}
+
+// writesWhileExchanged writes new files below d while d is exchanged with other in a loop, at
+// least 400 and then until enough holds of the counts (at most 20000), and counts the outcomes:
+// landed, refused as a protected path on the held directories (the cause wraps fslocal.ErrEscape)
+// and refused as one by the fence. Any other failure fails t.
+func writesWhileExchanged(t *testing.T, w *world, d, other string, enough func(landed, atPublication, atFence int) bool) (landed, atPublication, atFence int) {
+	t.Helper()
+	stop := exchanger(t, d, other)
+	for i := 0; i < 20000 && (i < 400 || !enough(landed, atPublication, atFence)); i++ {
 		path := filepath.Join(d, "f"+strconv.Itoa(i))
 		tg, err := w.fs.Resolve(w.ctx, path, fs.ResolveOptions{})
 		if err == nil {
@@ -37,15 +51,16 @@ func TestProtectedExchangeRefusedAtPublication(t *testing.T) {
 			landed++
 		case errors.Is(err, fssandbox.ErrProtectedPath):
 			requireDenied(t, err, path, fs.SandboxWorkspaceWrite)
-			protected++
+			if errors.Is(err, fslocal.ErrEscape) {
+				atPublication++
+			} else {
+				atFence++
+			}
 		default:
-			other++
-			t.Logf("other: %v", err)
+			t.Errorf("%s: %v", path, err)
 		}
 	}
 	swaps := stop()
-	t.Logf("%d swaps: %d landed, %d refused as protected, %d other", swaps, landed, protected, other)
-	assert.Positive(t, protected, "the publication check refused some writes into the exchanged .git")
-	assert.Positive(t, landed)
-	requireNoResidue(t, w.ws)
+	t.Logf("%d swaps: %d landed, %d refused at publication, %d by the fence", swaps, landed, atPublication, atFence)
+	return landed, atPublication, atFence
 }

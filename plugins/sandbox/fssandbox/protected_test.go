@@ -59,7 +59,9 @@ func TestProtectedInEveryRoot(t *testing.T) {
 	path := filepath.Join(tmp, ".git", "config")
 	fe := requireDenied(t, w.write(t, path, "x"), path, fs.SandboxWorkspaceWrite)
 	assert.ErrorIs(t, fe, fssandbox.ErrProtectedPath)
-	require.NoError(t, w.write(t, filepath.Join(tmp, "repo", ".git", "config"), "x"), "only the entry at each root")
+	path = filepath.Join(tmp, "repo", ".git", "config")
+	fe = requireDenied(t, w.write(t, path, "x"), path, fs.SandboxWorkspaceWrite)
+	assert.ErrorIs(t, fe, fssandbox.ErrProtectedPath, "a nested .git, at any depth")
 }
 
 // A protected entry that is a symlink protects its canonical target too (a .git pointing at a

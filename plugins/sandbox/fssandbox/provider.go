@@ -3,6 +3,8 @@ package fssandbox
 import (
 	"context"
 	"errors"
+	"slices"
+	"sync"
 
 	"go.uber.org/zap"
 
@@ -22,7 +24,11 @@ type Provider struct {
 	policy      sandbox.Policy
 	defaultMode fs.SandboxMode
 	protected   []string
-	log         *zap.Logger
+	// repositories: the ".git" entry is protected, and with it every nested
+	// repository (see repository.go).
+	repositories bool
+	warned       sync.Map // sandbox.IgnoredRoot already logged
+	log          *zap.Logger
 }
 
 // New returns a Provider. cfg follows fslocal.New (a zero DiffBasisMaxBytes
@@ -50,11 +56,12 @@ func New(cfg Config, policy sandbox.Policy, log *zap.Logger) (*Provider, error) 
 		return nil, err
 	}
 	return &Provider{
-		local:       local,
-		policy:      policy,
-		defaultMode: policy.DefaultMode(),
-		protected:   append([]string(nil), cfg.ProtectedPaths...),
-		log:         log,
+		local:        local,
+		policy:       policy,
+		defaultMode:  policy.DefaultMode(),
+		protected:    append([]string(nil), cfg.ProtectedPaths...),
+		repositories: slices.ContainsFunc(cfg.ProtectedPaths, func(e string) bool { return sameName(e, ".git") }),
+		log:          log,
 	}, nil
 }
 

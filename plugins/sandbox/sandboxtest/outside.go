@@ -27,7 +27,8 @@ func OutsideDir(tb testing.TB) string {
 	if dir, err = filepath.EvalSymlinks(dir); err != nil {
 		tb.Fatal(err)
 	}
-	for _, r := range sandbox.WritableRoots(fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite}) {
+	roots, _ := sandbox.WritableRoots(fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite})
+	for _, r := range roots {
 		if ok, _ := sandbox.IsPathUnder(dir, r); ok {
 			tb.Skipf("$HOME (%s) lies under the temp root %s: no directory outside every writable root", dir, r)
 		}

@@ -14,7 +14,7 @@ import (
 func TestOutsideDirIsOutsideEveryWritableRoot(t *testing.T) {
 	dir := sandboxtest.OutsideDir(t)
 	assert.DirExists(t, dir)
-	roots := sandbox.WritableRoots(fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite})
+	roots, _ := sandbox.WritableRoots(fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite})
 	require.NotEmpty(t, roots)
 	for _, r := range roots {
 		ok, err := sandbox.IsPathUnder(dir, r)
