@@ -241,7 +241,8 @@ func TestSandboxedProfileInputResponsesNeedTheirState(t *testing.T) {
 	require.Contains(t, first.InputRequests, "approval-1")
 	ask, ok := first.InputRequests["approval-1"].(*mcp.ElicitParams)
 	require.True(t, ok)
-	assert.Contains(t, ask.Message, "escalate sandbox to danger-full-access: The user asked for it.")
+	assert.Contains(t, ask.Message, "Mode: danger-full-access")
+	assert.Contains(t, ask.Message, "Justification: The user asked for it.")
 	require.NotEmpty(t, first.RequestState)
 
 	forged := []struct {

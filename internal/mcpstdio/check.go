@@ -44,12 +44,11 @@ func invalid(id json.RawMessage, msg string) *rejection {
 	return &rejection{code: jsonrpc.CodeInvalidRequest, msg: "invalid request: " + msg, id: id}
 }
 
-// checkFrame checks a whole line: valid UTF-8, valid JSON, not nested deeper than maxDepth. It
-// returns the batch elements (nil for a single message) or the line's rejection.
+// checkFrame checks a whole line: valid JSON, not nested deeper than maxDepth. It returns the batch
+// elements (nil for a single message) or the line's rejection. Invalid UTF-8 inside a string is left
+// to the receiver (a tool refuses such arguments with an error the model can act on); an id must be
+// valid UTF-8, since it is echoed.
 func checkFrame(b []byte, maxDepth int) (batch []json.RawMessage, isBatch bool, r *rejection) {
-	if !utf8.Valid(b) {
-		return nil, false, parseError("the line is not valid UTF-8")
-	}
 	if nestedDeeper(b, maxDepth) {
 		return nil, false, invalid(nil, "nesting deeper than "+strconv.Itoa(maxDepth)+" levels")
 	}
@@ -92,7 +91,7 @@ func parseMessage(b []byte) (message, *rejection) {
 		return m, invalid(replyID, `"jsonrpc" must be "2.0"`)
 	}
 	if hasID && !idOK && string(id) != "null" {
-		return m, invalid(nil, `"id" must be a string or a number`)
+		return m, invalid(nil, `"id" must be a string or a number, in valid UTF-8`)
 	}
 	if raw, ok := fields["method"]; ok {
 		if _, isResult := fields["result"]; isResult {
@@ -136,7 +135,7 @@ func parseMessage(b []byte) (message, *rejection) {
 
 // validID reports whether a raw id is a string or a number.
 func validID(id json.RawMessage) bool {
-	return len(id) > 0 && (id[0] == '"' || id[0] == '-' || (id[0] >= '0' && id[0] <= '9'))
+	return len(id) > 0 && (id[0] == '"' || id[0] == '-' || (id[0] >= '0' && id[0] <= '9')) && utf8.Valid(id)
 }
 
 // idKey identifies an id for matching: a string by its value, a number by its text.

@@ -8,13 +8,14 @@
 // # Input
 //
 // One message per line (a trailing "\r" and a leading UTF-8 byte order mark are ignored; blank
-// lines are skipped). A line that is not valid JSON or not valid UTF-8 is answered with a parse
-// error (-32700) and id null; a line that is JSON but not a JSON-RPC message (not an object or a
-// non-empty batch, "jsonrpc" other than "2.0", a method that is not a string, an id that is not a
-// string or a number, nesting deeper than Options.MaxDepth) is answered with an invalid-request
+// lines are skipped). A line that is not valid JSON is answered with a parse error (-32700) and id
+// null; a line that is JSON but not a JSON-RPC message (not an object or a non-empty batch,
+// "jsonrpc" other than "2.0", a method that is not a string, an id that is not a string or a number
+// in valid UTF-8, nesting deeper than Options.MaxDepth) is answered with an invalid-request
 // error (-32600), with the message's id when it can be read and null otherwise. A line longer than
 // Options.MaxMessageBytes is answered with -32600 and skipped without being held in memory. Every
-// rejected line leaves the connection serving.
+// rejected line leaves the connection serving. Invalid UTF-8 inside other strings is passed on: the
+// tools runtime refuses such arguments with an error the model can act on.
 //
 // # Ids
 //
