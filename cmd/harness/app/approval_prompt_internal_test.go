@@ -33,7 +33,9 @@ func TestServeEscalationPromptShowsTheCall(t *testing.T) {
 	defer h.close()
 	ct, st := mcp.NewInMemoryTransports()
 	done := make(chan error, 1)
-	go func() { done <- newMCPHost(eng, hostConfig{version: "test", cwd: &ws}).serveConn(context.Background(), st) }()
+	go func() {
+		done <- newMCPHost(eng, hostConfig{version: "test", cwd: &ws}).serveConn(context.Background(), st)
+	}()
 	var mu sync.Mutex
 	var asked []string
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, &mcp.ClientOptions{
