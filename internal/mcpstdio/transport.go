@@ -12,6 +12,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cordon-dev/cordon/internal/lines"
 )
 
 // Defaults of Options.
@@ -82,7 +84,7 @@ func (t *Transport) Connect(context.Context) (mcp.Connection, error) {
 	if cl, ok := t.Out.(io.Closer); ok {
 		c.closeOut = cl.Close
 	}
-	go c.readLoop(newFramer(t.In, opt.MaxMessageBytes))
+	go c.readLoop(lines.NewReader(t.In, opt.MaxMessageBytes))
 	return c, nil
 }
 
@@ -176,10 +178,10 @@ func (c *conn) deliver(it item) bool {
 }
 
 // readLoop reads, checks and delivers input until it ends, then finishes the calls in flight.
-func (c *conn) readLoop(f *framer) {
+func (c *conn) readLoop(f *lines.Reader) {
 	for {
-		line, err := f.next()
-		if errors.Is(err, errTooLong) {
+		line, err := f.Next()
+		if errors.Is(err, lines.ErrTooLong) {
 			c.reject(invalid(nil, "the message is longer than "+strconv.Itoa(c.opt.MaxMessageBytes)+" bytes"))
 			continue
 		}
@@ -187,7 +189,7 @@ func (c *conn) readLoop(f *framer) {
 			c.finish(err)
 			return
 		}
-		if !c.handle(trimFrame(line)) {
+		if !c.handle(lines.TrimJSON(line)) {
 			return
 		}
 	}

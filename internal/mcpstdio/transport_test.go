@@ -1,0 +1,229 @@
+package mcpstdio_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"strconv"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+
+	"github.com/cordon-dev/cordon/internal/mcpstdio"
+)
+
+// pipeServer serves an MCP server with a "wait" tool (it returns when release is closed) and an
+// "echo" tool over the transport, and returns the client's ends.
+type pipeServer struct {
+	in      *io.PipeWriter
+	out     *bufio.Reader
+	done    chan error
+	release chan struct{}
+	running atomic.Int32
+	peak    atomic.Int32
+}
+
+func startPipe(t *testing.T, opt mcpstdio.Options) *pipeServer {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	p := &pipeServer{in: inW, out: bufio.NewReader(outR), done: make(chan error, 1), release: make(chan struct{})}
+	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "0"}, nil)
+	mcp.AddTool(s, &mcp.Tool{Name: "wait"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		n := p.running.Add(1)
+		for old := p.peak.Load(); n > old && !p.peak.CompareAndSwap(old, n); old = p.peak.Load() {
+		}
+		defer p.running.Add(-1)
+		select {
+		case <-p.release:
+		case <-ctx.Done():
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil, nil
+	})
+	tr := &mcpstdio.Transport{In: inR, Out: outW, Options: opt}
+	go func() {
+		ss, err := s.Connect(context.Background(), tr, nil)
+		if err == nil {
+			err = ss.Wait()
+		}
+		_ = outW.Close()
+		p.done <- err
+	}()
+	p.send(t, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"c","version":"0"}}}`)
+	p.recv(t)
+	p.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	return p
+}
+
+func (p *pipeServer) send(t *testing.T, line string) {
+	t.Helper()
+	_, err := io.WriteString(p.in, line+"\n")
+	require.NoError(t, err)
+}
+
+func (p *pipeServer) recv(t *testing.T) map[string]json.RawMessage {
+	t.Helper()
+	ch := make(chan string, 1)
+	go func() {
+		line, _ := p.out.ReadString('\n')
+		ch <- line
+	}()
+	select {
+	case line := <-ch:
+		var m map[string]json.RawMessage
+		require.NoError(t, json.Unmarshal([]byte(line), &m), line)
+		return m
+	case <-time.After(10 * time.Second):
+		t.Fatal("no message")
+		return nil
+	}
+}
+
+func waitCall(id string) string {
+	return `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"wait","arguments":{}}}`
+}
+
+// At MaxInFlight calls in flight no further input is read: the client's next write blocks until a
+// call is answered, and never more than MaxInFlight calls run.
+func TestBackPressure(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	p := startPipe(t, mcpstdio.Options{MaxInFlight: 2})
+	for i := 1; i <= 3; i++ {
+		p.send(t, waitCall(strconv.Itoa(i)))
+	}
+	for p.running.Load() < 2 {
+		time.Sleep(time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond) // the third call is held back, not started
+	assert.Equal(t, int32(2), p.running.Load())
+	close(p.release)
+	ids := map[string]bool{}
+	for range 3 {
+		ids[string(p.recv(t)["id"])] = true
+	}
+	assert.Equal(t, map[string]bool{"1": true, "2": true, "3": true}, ids)
+	assert.LessOrEqual(t, p.peak.Load(), int32(2))
+	require.NoError(t, p.in.Close())
+	<-p.done
+}
+
+// A cancellation names the call by the client's id; it reaches the call.
+func TestCancelReachesTheCall(t *testing.T) {
+	p := startPipe(t, mcpstdio.Options{})
+	p.send(t, waitCall(`"big-9007199254740993"`))
+	for p.running.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	p.send(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"big-9007199254740993"}}`)
+	deadline := time.Now().Add(5 * time.Second)
+	for p.running.Load() != 0 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	assert.Zero(t, p.running.Load(), "the call saw its cancellation")
+	assert.Equal(t, `"big-9007199254740993"`, string(p.recv(t)["id"]), "the SDK still answers; with the client's id")
+	require.NoError(t, p.in.Close())
+	<-p.done
+}
+
+// At the end of the input the calls in flight finish and are answered before the connection ends.
+func TestEndOfInputAnswersCallsInFlight(t *testing.T) {
+	p := startPipe(t, mcpstdio.Options{})
+	p.send(t, waitCall("1"))
+	p.send(t, waitCall("2"))
+	for p.running.Load() < 2 {
+		time.Sleep(time.Millisecond)
+	}
+	require.NoError(t, p.in.Close())
+	time.AfterFunc(50*time.Millisecond, func() { close(p.release) })
+	ids := []string{string(p.recv(t)["id"]), string(p.recv(t)["id"])}
+	assert.ElementsMatch(t, []string{"1", "2"}, ids)
+	<-p.done
+}
+
+// A request the server sent the client fails when the client's input ends, so a call waiting for
+// its answer finishes.
+func TestEndOfInputFailsServerRequests(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "0"}, nil)
+	elicitErr := make(chan error, 1)
+	mcp.AddTool(s, &mcp.Tool{Name: "ask"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		_, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "ok?", RequestedSchema: map[string]any{"type": "object"}})
+		elicitErr <- err
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "after"}}}, nil, nil
+	})
+	done := make(chan error, 1)
+	go func() {
+		ss, err := s.Connect(context.Background(), &mcpstdio.Transport{In: inR, Out: outW}, nil)
+		if err == nil {
+			err = ss.Wait()
+		}
+		_ = outW.Close()
+		done <- err
+	}()
+	out := bufio.NewReader(outR)
+	write := func(s string) { _, _ = io.WriteString(inW, s+"\n") }
+	write(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"c","version":"0"}}}`)
+	_, _ = out.ReadString('\n')
+	write(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	write(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask","arguments":{}}}`)
+	line, _ := out.ReadString('\n')
+	require.Contains(t, line, `"elicitation/create"`)
+	require.NoError(t, inW.Close())
+	require.Error(t, <-elicitErr)
+	line, _ = out.ReadString('\n')
+	assert.Contains(t, line, `"id":1`)
+	assert.Contains(t, line, `"after"`)
+	<-done
+}
+
+// A spliced result goes out in place of its token, with the client's id; other results as encoded.
+func TestSplice(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	tr := &mcpstdio.Transport{In: inR, Out: outW}
+	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "0"}, nil)
+	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			res, err := next(ctx, method, req)
+			if _, ok := res.(*mcp.CallToolResult); ok {
+				b := append(make([]byte, mcpstdio.SpliceRoom, 2*mcpstdio.SpliceRoom+64), `{"content":[{"type":"text","text":"spliced"}]}`...)
+				return splicedResult{res.(*mcp.CallToolResult), tr.Splice(b, mcpstdio.SpliceRoom)}, nil
+			}
+			return res, err
+		}
+	})
+	mcp.AddTool(s, &mcp.Tool{Name: "x"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "cordon.splice.00.1"}}}, nil, nil
+	})
+	go func() {
+		ss, err := s.Connect(context.Background(), tr, nil)
+		if err == nil {
+			_ = ss.Wait()
+		}
+		_ = outW.Close()
+	}()
+	out := bufio.NewReader(outR)
+	write := func(s string) { _, _ = io.WriteString(inW, s+"\n") }
+	write(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"0"}}}`)
+	_, _ = out.ReadString('\n')
+	write(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	write(`{"jsonrpc":"2.0","id":1.50,"method":"tools/call","params":{"name":"x","arguments":{}}}`)
+	line, _ := out.ReadString('\n')
+	assert.Equal(t, `{"jsonrpc":"2.0","id":1.50,"result":{"content":[{"type":"text","text":"spliced"}]}}`+"\n", line)
+	require.NoError(t, inW.Close())
+}
+
+// splicedResult is an mcp.Result (by the embedded result) that encodes as its token.
+type splicedResult struct {
+	*mcp.CallToolResult
+	m json.Marshaler
+}
+
+func (r splicedResult) MarshalJSON() ([]byte, error) { return r.m.MarshalJSON() }
