@@ -63,6 +63,9 @@ func (f *Reader) Next() ([]byte, error) {
 		if n > f.max {
 			return nil, f.skip(err)
 		}
+		if len(f.buf)+len(chunk) > cap(f.buf) { // grow by doubling: a long line costs twice its size, not five times
+			f.buf = append(make([]byte, 0, min(max(2*cap(f.buf), len(f.buf)+len(chunk), readBufferSize), f.max+1)), f.buf...)
+		}
 		f.buf = append(f.buf, chunk...)
 		switch {
 		case err == nil:

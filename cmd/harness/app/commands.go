@@ -48,7 +48,9 @@ func cmdRun(ctx context.Context, e *env) error {
 	}
 	defer h.close()
 	e.log.Info("ready: reading JSON lines on stdin", zap.String("config", h.source), zap.Strings("tools", toolNames(eng)))
-	err = newRunner(eng, e.cwdHeader()).serve(ctx, e.o.stdin, e.o.stdout)
+	r := newRunner(eng, e.cwdHeader())
+	r.limits.idle, r.limits.maxSessions = e.f.sessionIdle, e.f.maxSessions
+	err = r.serve(ctx, e.o.stdin, e.o.stdout)
 	if ctx.Err() != nil {
 		return nil
 	}

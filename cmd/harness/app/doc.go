@@ -81,6 +81,7 @@
 //
 // WithModules adds catalog entries (a composition names them); WithEntries appends them to the
 // embedded profiles; WithProfile adds or replaces a profile. Modules registered with kernel.Register
-// (blank imports) join the catalog too. Main owns the process (signals, GOGC=400 unless GOGC is set);
+// (blank imports) join the catalog too. Main owns the process (signals, GOGC=400 unless GOGC is set,
+// a soft memory limit of 256 MiB unless GOMEMLIMIT is set);
 // MainContext runs the same command line under a caller's context without touching process state.
 package app

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"time"
 )
 
 // errUsage marks a command-line error (exit status 2).
@@ -21,6 +22,9 @@ type flags struct {
 	structured bool
 	// maxInFlight: serve only, --max-inflight (calls in flight per connection; 0: the default).
 	maxInFlight int
+	// sessionIdle and maxSessions: run only, --session-idle and --max-sessions.
+	sessionIdle time.Duration
+	maxSessions int
 	workdir     string // absolute: --cwd or the process working directory
 }
 
@@ -49,7 +53,9 @@ func usage(w io.Writer, name string) {
 		"                     clients; agents such as Claude Code, Codex and opencode then show the model\n"+
 		"                     the JSON value instead of the text)\n"+
 		"  --max-inflight N   serve only: calls in flight per connection; at the limit no more input is\n"+
-		"                     read until one is answered (default 4 per core)\n", DefaultProfile)
+		"                     read until one is answered (default 4 per core)\n"+
+		"  --session-idle D   run only: end a session after D without calls (default 30m)\n"+
+		"  --max-sessions N   run only: sessions kept; a new one ends the least recently used (default 1024)\n", DefaultProfile)
 }
 
 // parseFlags parses the flags of command cmd.
@@ -70,6 +76,10 @@ func parseFlags(cmd string, args []string, stderr io.Writer) (*flags, error) {
 	if cmd == "serve" {
 		fs.IntVar(&f.maxInFlight, "max-inflight", 0, "calls in flight per connection before input is paused")
 	}
+	if cmd == "run" {
+		fs.DurationVar(&f.sessionIdle, "session-idle", defaultRunLimits.idle, "end a session after this long without calls")
+		fs.IntVar(&f.maxSessions, "max-sessions", defaultRunLimits.maxSessions, "sessions kept; a new one ends the least recently used")
+	}
 	if err := fs.Parse(args); err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", errUsage, cmd, err)
 	}
@@ -78,6 +88,9 @@ func parseFlags(cmd string, args []string, stderr io.Writer) (*flags, error) {
 	}
 	if f.config != "" && f.profile != "" {
 		return nil, fmt.Errorf("%w: %s: --config and --profile are exclusive", errUsage, cmd)
+	}
+	if cmd == "run" && (f.sessionIdle <= 0 || f.maxSessions <= 0) {
+		return nil, fmt.Errorf("%w: %s: --session-idle and --max-sessions must be positive", errUsage, cmd)
 	}
 	if f.maxInFlight < 0 {
 		return nil, fmt.Errorf("%w: %s: --max-inflight must be positive (got %d)", errUsage, cmd, f.maxInFlight)

@@ -17,13 +17,23 @@ import (
 // on almost every call.
 const gcPercent = 400
 
+// memoryLimit is the soft memory limit Main sets when GOMEMLIMIT is unset: with GOGC=400 a large
+// request (a 16 MiB line, an image decode) would otherwise let the heap grow to five times what it
+// holds; near the limit the collector runs as often as it must instead. It is not a cap: work that
+// needs more memory still gets it.
+const memoryLimit = 256 << 20
+
 // Main runs the harness command line (args without the program name) and returns the exit status:
 // 0 on success, 1 when the command fails (a bad composition included), 2 on a usage error. SIGINT and
 // SIGTERM end serve and run cleanly, and so does a closed stdout (SIGPIPE is ignored). Main owns the
-// process: it also sets the GC target (GOGC=400 unless GOGC is set). Embedders that share their process use MainContext.
+// process: it also sets the GC target (GOGC=400 unless GOGC is set) and a soft memory limit
+// (256 MiB unless GOMEMLIMIT is set). Embedders that share their process use MainContext.
 func Main(args []string, opts ...Option) int {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(gcPercent)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(memoryLimit)
 	}
 	// A reader of stdout that goes away must end serve and run through their shutdown (sessions
 	// ended, plugins disposed, async listeners drained), not kill the process: with SIGPIPE ignored a

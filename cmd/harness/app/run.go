@@ -9,7 +9,11 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"time"
 	"unicode/utf8"
+
+	"github.com/cordon-dev/cordon/internal/lines"
+	"github.com/cordon-dev/cordon/internal/mcpstdio"
 )
 
 // CodeInvalidRequest is the code of the error line that answers a malformed `run` input line.
@@ -28,6 +32,8 @@ type runRequest struct {
 	NoSession bool
 	Cwd       *string
 	Model     *string
+	// EndSession names a session to end (a line {"id": any, "end_session": "s1"}); Tool is then "".
+	EndSession string
 }
 
 // runResponse is one output line; the field order is the protocol's.
@@ -80,6 +86,12 @@ func parseRunLine(line []byte) (runRequest, error) {
 		return req, &requestError{"invalid request: expected one JSON object per line"}
 	}
 	req.ID = validUTF8(fields["id"])
+	if raw, ok := fields["end_session"]; ok {
+		if _, hasTool := fields["tool"]; hasTool || json.Unmarshal(raw, &req.EndSession) != nil || req.EndSession == "" {
+			return req, &requestError{`invalid request: "end_session" must be a non-empty string, on a line without "tool"`}
+		}
+		return req, nil
+	}
 	tool, ok := fields["tool"]
 	if !ok || json.Unmarshal(tool, &req.Tool) != nil || req.Tool == "" {
 		return req, &requestError{`invalid request: "tool" must be a non-empty string`}
@@ -119,68 +131,112 @@ func parseRunLine(line []byte) (runRequest, error) {
 // runner executes the `run` protocol over one engine.
 type runner struct {
 	eng        engine
-	sessions   map[string]session
 	defaultCwd *string
+	limits     runLimits
+	sessions   map[string]*runSession
+}
+
+// runLimits bound what a run holds for its client.
+type runLimits struct {
+	maxLine     int           // longest input line accepted
+	idle        time.Duration // a session without calls for this long is ended
+	maxSessions int           // at this many sessions, a new one ends the least recently used
+}
+
+// defaultRunLimits are serve's line limit, and the session bounds of the HTTP transport.
+var defaultRunLimits = runLimits{maxLine: mcpstdio.DefaultMaxMessageBytes, idle: 30 * time.Minute, maxSessions: 1024}
+
+// runSession is a named session and when it was last used.
+type runSession struct {
+	s    session
+	used time.Time
 }
 
 func newRunner(eng engine, defaultCwd *string) *runner {
-	return &runner{eng: eng, sessions: map[string]session{}, defaultCwd: defaultCwd}
+	return &runner{eng: eng, defaultCwd: defaultCwd, limits: defaultRunLimits, sessions: map[string]*runSession{}}
 }
 
 // serve reads input lines until EOF or ctx ends, writing and flushing one output line per input line,
-// in order. Every session it opened is ended before it returns. When ctx ends while a read is
-// blocked, serve returns at once and the reading goroutine ends with the next read from in.
+// in order (a line longer than the limit is answered with an error line and skipped). Every session
+// it opened is ended before it returns. When ctx ends while a read is blocked, serve returns at once
+// and the reading goroutine ends with the next read from in.
 func (r *runner) serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	defer r.close()
 	bw := bufio.NewWriter(out)
 	enc := json.NewEncoder(bw)
 	enc.SetEscapeHTML(false)
-	lines := make(chan inputLine)
+	next := make(chan inputLine)
 	stop := make(chan struct{})
 	defer close(stop)
-	go readLines(in, lines, stop)
+	go readLines(lines.NewReader(in, r.limits.maxLine), next, stop)
 	for {
-		var next inputLine
+		var l inputLine
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case next = <-lines:
+		case l = <-next:
 		}
-		if len(next.line) > 0 {
-			if err := enc.Encode(r.handle(ctx, bytes.TrimRight(next.line, "\r\n"))); err != nil {
+		var resp *runResponse
+		switch {
+		case errors.Is(l.err, lines.ErrTooLong):
+			line := invalidLine(runRequest{}, &requestError{fmt.Sprintf(
+				"invalid request: the line is longer than %d bytes (the run protocol's limit); it was skipped", r.limits.maxLine)})
+			resp = &line
+		case l.err == nil: // every line is answered, a blank one with an error line
+			line := r.handle(ctx, bytes.TrimRight(l.line, "\r"))
+			resp = &line
+		}
+		if l.done != nil {
+			close(l.done) // the line buffer is the reader's again
+		}
+		if resp != nil {
+			if err := enc.Encode(resp); err != nil {
 				return fmt.Errorf("run: write result: %w", err)
 			}
 			if err := bw.Flush(); err != nil {
 				return fmt.Errorf("run: write result: %w", err)
 			}
 		}
-		if errors.Is(next.err, io.EOF) {
+		if errors.Is(l.err, io.EOF) {
 			return nil
 		}
-		if next.err != nil {
-			return fmt.Errorf("run: read input: %w", next.err)
+		if l.err != nil && !errors.Is(l.err, lines.ErrTooLong) {
+			return fmt.Errorf("run: read input: %w", l.err)
 		}
 	}
 }
 
-// inputLine is one line read from the input (with its newline), or the read error that ended it.
+// inputLine is one line read from the input (valid until done is closed), or the read error that
+// ended it.
 type inputLine struct {
 	line []byte
 	err  error
+	done chan struct{}
 }
 
-// readLines sends the lines of in until a read fails or stop is closed.
-func readLines(in io.Reader, lines chan<- inputLine, stop <-chan struct{}) {
-	br := bufio.NewReaderSize(in, 64<<10)
+// readLines sends the lines of in until a read fails or stop is closed; each line is handed over
+// without a copy and read past only once it is done with.
+func readLines(in *lines.Reader, next chan<- inputLine, stop <-chan struct{}) {
 	for {
-		line, err := br.ReadBytes('\n')
+		line, err := in.Next()
+		l := inputLine{line: line, err: err}
+		if err == nil {
+			l.done = make(chan struct{})
+		}
 		select {
-		case lines <- inputLine{line, err}:
+		case next <- l:
 		case <-stop:
 			return
 		}
-		if err != nil {
+		if err != nil && !errors.Is(err, lines.ErrTooLong) {
 			return
+		}
+		if l.done != nil {
+			select {
+			case <-l.done:
+			case <-stop:
+				return
+			}
 		}
 	}
 }
@@ -191,9 +247,14 @@ func (r *runner) handle(ctx context.Context, line []byte) runResponse {
 	if err != nil {
 		return invalidLine(req, err)
 	}
+	now := time.Now()
+	r.expire(now)
+	if req.EndSession != "" {
+		return r.endSession(req)
+	}
 	var sess session
 	if !req.NoSession {
-		sess = r.session(req.Session)
+		sess = r.session(req.Session, now)
 		if req.Cwd != nil || req.Model != nil {
 			sess.SetHeader(req.Cwd, req.Model)
 		}
@@ -201,23 +262,58 @@ func (r *runner) handle(ctx context.Context, line []byte) runResponse {
 	return toRunResponse(req.ID, req.Tool, r.eng.Call(ctx, sess, req.Tool, req.Args))
 }
 
-// session returns the named session, opening it (with the default cwd) on first use.
-func (r *runner) session(name string) session {
-	if s, ok := r.sessions[name]; ok {
-		return s
+// session returns the named session, opening it (with the default cwd) on first use; at the session
+// limit the least recently used one is ended first.
+func (r *runner) session(name string, now time.Time) session {
+	if rs, ok := r.sessions[name]; ok {
+		rs.used = now
+		return rs.s
+	}
+	if len(r.sessions) >= r.limits.maxSessions {
+		oldest := ""
+		for n, rs := range r.sessions {
+			if oldest == "" || rs.used.Before(r.sessions[oldest].used) {
+				oldest = n
+			}
+		}
+		r.end(oldest)
 	}
 	s := r.eng.OpenSession(name)
 	if r.defaultCwd != nil {
 		s.SetHeader(r.defaultCwd, nil)
 	}
-	r.sessions[name] = s
+	r.sessions[name] = &runSession{s: s, used: now}
 	return s
 }
 
-func (r *runner) close() {
-	for name, s := range r.sessions {
-		s.End()
+// expire ends the sessions idle for longer than the limit.
+func (r *runner) expire(now time.Time) {
+	for name, rs := range r.sessions {
+		if now.Sub(rs.used) > r.limits.idle {
+			r.end(name)
+		}
+	}
+}
+
+func (r *runner) end(name string) {
+	if rs, ok := r.sessions[name]; ok {
+		rs.s.End()
 		delete(r.sessions, name)
+	}
+}
+
+// endSession answers an end_session line: the session's observations are released; value says
+// whether it was open.
+func (r *runner) endSession(req runRequest) runResponse {
+	_, open := r.sessions[req.EndSession]
+	r.end(req.EndSession)
+	return runResponse{ID: nullIfEmpty(req.ID), Content: []runBlock{},
+		Value: map[string]any{"session": req.EndSession, "ended": open}}
+}
+
+func (r *runner) close() {
+	for name := range r.sessions {
+		r.end(name)
 	}
 }
 

@@ -186,3 +186,61 @@ func TestRunEndsWhenContextEnds(t *testing.T) {
 	defer eng.mu.Unlock()
 	assert.Equal(t, []string{"default"}, eng.ended, "sessions end on the way out")
 }
+
+// end_session ends a named session: its observations are released (the next write of a file it
+// read is refused again), and a later call under the name starts a new session.
+func TestRunEndSession(t *testing.T) {
+	eng := newFakeEngine()
+	var out bytes.Buffer
+	in := `{"id":1,"tool":"echo","session":"s1"}` + "\n" +
+		`{"id":2,"end_session":"s1"}` + "\n" +
+		`{"id":3,"end_session":"never"}` + "\n" +
+		`{"id":4,"end_session":"s1","tool":"echo"}` + "\n" +
+		`{"id":5,"tool":"echo","session":"s1"}` + "\n"
+	require.NoError(t, newRunner(eng, nil).serve(context.Background(), strings.NewReader(in), &out))
+	got := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	require.Len(t, got, 5)
+	assert.Equal(t, `{"id":2,"tool":null,"isError":false,"text":"","content":[],"code":null,"errorName":null,"value":{"ended":true,"session":"s1"},"meta":null}`, got[1])
+	assert.Contains(t, got[2], `"value":{"ended":false,"session":"never"}`)
+	assert.Contains(t, got[3], `"code":"INVALID_REQUEST"`)
+	assert.Equal(t, []string{"s1", "s1"}, eng.opened, "a call after end_session opens a new session")
+	assert.Equal(t, []string{"s1", "s1"}, eng.ended, "ended on request, and the new one at EOF")
+}
+
+// Sessions are bounded: one idle past the limit is ended, and at the session limit a new one ends
+// the least recently used.
+func TestRunBoundsSessions(t *testing.T) {
+	eng := newFakeEngine()
+	r := newRunner(eng, nil)
+	r.limits.maxSessions = 2
+	var out bytes.Buffer
+	in := `{"id":1,"tool":"echo","session":"a"}` + "\n" + `{"id":2,"tool":"echo","session":"b"}` + "\n" +
+		`{"id":3,"tool":"echo","session":"a"}` + "\n" + `{"id":4,"tool":"echo","session":"c"}` + "\n"
+	require.NoError(t, r.serve(context.Background(), strings.NewReader(in), &out))
+	require.Len(t, eng.ended, 3)
+	assert.Equal(t, "b", eng.ended[0], "b, the least recently used, ends first")
+
+	eng = newFakeEngine()
+	r = newRunner(eng, nil)
+	r.limits.idle = time.Nanosecond
+	out.Reset()
+	in = `{"id":1,"tool":"echo","session":"a"}` + "\n" + `{"id":2,"tool":"echo","session":"b"}` + "\n"
+	require.NoError(t, r.serve(context.Background(), strings.NewReader(in), &out))
+	require.NotEmpty(t, eng.ended)
+	assert.Equal(t, "a", eng.ended[0], "a went idle before b's call")
+}
+
+// A line longer than the limit is answered with an error line and skipped; the run goes on.
+func TestRunRefusesOverlongLines(t *testing.T) {
+	eng := newFakeEngine()
+	r := newRunner(eng, nil)
+	r.limits.maxLine = 64
+	var out bytes.Buffer
+	in := `{"id":1,"tool":"echo","args":{"x":"` + strings.Repeat("y", 100) + `"}}` + "\n" + `{"id":2,"tool":"echo"}` + "\n"
+	require.NoError(t, r.serve(context.Background(), strings.NewReader(in), &out))
+	got := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	require.Len(t, got, 2)
+	assert.Equal(t, `{"id":null,"tool":null,"isError":true,"text":"Error: invalid request: the line is longer than 64 bytes (the run protocol's limit); it was skipped","content":[{"type":"text","text":"Error: invalid request: the line is longer than 64 bytes (the run protocol's limit); it was skipped"}],"code":"INVALID_REQUEST","errorName":"RequestError","value":null,"meta":null}`, got[0])
+	assert.Contains(t, got[1], `"id":2`)
+	assert.Len(t, eng.calls, 1)
+}

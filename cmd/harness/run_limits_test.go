@@ -1,0 +1,101 @@
+package main_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// runLines runs `harness run` over in and returns its output lines decoded.
+func runLines(t *testing.T, in string, args ...string) []map[string]json.RawMessage {
+	t.Helper()
+	out, stderr, code := runHarness(t, in, append([]string{"run"}, args...)...)
+	require.Equal(t, 0, code, stderr)
+	var got []map[string]json.RawMessage
+	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		var m map[string]json.RawMessage
+		require.NoError(t, json.Unmarshal([]byte(line), &m), line)
+		got = append(got, m)
+	}
+	return got
+}
+
+// At the end of the input every line is answered: 50 writes then EOF give 50 answers and 50 files.
+func TestRunHalfCloseAnswersEveryLine(t *testing.T) {
+	dir := realTemp(t)
+	var in strings.Builder
+	for i := range 50 {
+		fmt.Fprintf(&in, `{"id":%d,"tool":"write","args":{"file_path":"f%02d.txt","content":"x\n"}}`+"\n", i, i)
+	}
+	got := runLines(t, in.String(), "--cwd", dir)
+	require.Len(t, got, 50)
+	for i := range 50 {
+		assert.Equal(t, fmt.Sprint(i), string(got[i]["id"]))
+		assert.FileExists(t, filepath.Join(dir, fmt.Sprintf("f%02d.txt", i)))
+	}
+}
+
+// end_session releases a session's observations: a write after it is refused until the file is
+// read again.
+func TestRunEndSessionReleasesObservations(t *testing.T) {
+	dir := realTemp(t)
+	writeFile(t, filepath.Join(dir, "a.txt"), "a\n")
+	got := runLines(t, strings.Join([]string{
+		`{"id":1,"tool":"read","args":{"file_path":"a.txt"},"session":"s1"}`,
+		`{"id":2,"end_session":"s1"}`,
+		`{"id":3,"tool":"write","args":{"file_path":"a.txt","content":"b\n"},"session":"s1"}`,
+	}, "\n")+"\n", "--cwd", dir)
+	require.Len(t, got, 3)
+	assert.Equal(t, `{"ended":true,"session":"s1"}`, string(got[1]["value"]))
+	assert.Equal(t, `"FS_NOT_OBSERVED"`, string(got[2]["code"]))
+	assert.Equal(t, "a\n", readFile(t, filepath.Join(dir, "a.txt")))
+}
+
+// A line far over the limit is answered with an error line and skipped, without being held: a
+// 200 MB write line costs what one line at the limit does, and the run goes on.
+func TestRunOverlongLineIsNotHeld(t *testing.T) {
+	dir := realTemp(t)
+	cmd := exec.Command(harnessBin, "run", "--cwd", dir, "--log-level", "error")
+	in, err := cmd.StdinPipe()
+	require.NoError(t, err)
+	out, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	go func() {
+		w := bufio.NewWriterSize(in, 1<<20)
+		_, _ = io.WriteString(w, `{"id":1,"tool":"write","args":{"file_path":"big.txt","content":"`)
+		chunk := strings.Repeat("x", 1<<20)
+		for range 200 {
+			_, _ = io.WriteString(w, chunk)
+		}
+		_, _ = io.WriteString(w, `"}}`+"\n"+`{"id":2,"tool":"write","args":{"file_path":"small.txt","content":"s\n"}}`+"\n")
+		_ = w.Flush()
+		_ = in.Close()
+	}()
+	var got []map[string]json.RawMessage
+	sc := bufio.NewScanner(out)
+	for sc.Scan() {
+		var m map[string]json.RawMessage
+		require.NoError(t, json.Unmarshal(sc.Bytes(), &m))
+		got = append(got, m)
+	}
+	require.NoError(t, cmd.Wait())
+	require.Len(t, got, 2)
+	assert.Equal(t, `"INVALID_REQUEST"`, string(got[0]["code"]))
+	assert.Contains(t, string(got[0]["text"]), "the line is longer than 16777216 bytes")
+	assert.Equal(t, "2", string(got[1]["id"]))
+	assert.NoFileExists(t, filepath.Join(dir, "big.txt"))
+	assert.FileExists(t, filepath.Join(dir, "small.txt"))
+	peak := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss
+	t.Logf("a 200 MB line: peak RSS %.1f MiB", float64(peak)/1024)
+	assert.Less(t, peak, int64(64<<10), "peak RSS under 64 MiB: the line is never held")
+}
