@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -35,6 +36,29 @@ func (r wireResult) MarshalJSON() ([]byte, error) {
 // equal to room and at least room bytes of capacity free after the encoding (at is 0 for a result
 // the SDK encodes).
 func (r wireResult) encode(room int) (b []byte, at int, err error) {
+	b, at, err = r.encodeAll(room)
+	if err != nil || len(b)-at <= maxWireResult {
+		return b, at, err
+	}
+	// Too large for the official clients (the TypeScript SDK drops a connection whose message is over
+	// 10 MiB): the canonical value goes first, the blocks stay; a result whose blocks alone are too
+	// large says so instead.
+	res := *r.CallToolResult
+	res.StructuredContent = nil
+	if b, at, err = (wireResult{&res, r.complete}).encodeAll(room); err != nil || len(b)-at <= maxWireResult {
+		return b, at, err
+	}
+	tooBig := &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf(
+		"Error: the result is %d bytes, more than the %d bytes MCP clients accept; ask for less (a smaller window or file)",
+		len(b)-at, maxWireResult)}}}
+	return wireResult{tooBig, r.complete}.encodeAll(room)
+}
+
+// maxWireResult bounds an encoded tools/call result: the TypeScript SDK's stdio client refuses a
+// message over 10 MiB (the Go SDK's over 16 MiB), and the envelope needs a little room.
+const maxWireResult = 10<<20 - 4<<10
+
+func (r wireResult) encodeAll(room int) (b []byte, at int, err error) {
 	res := r.CallToolResult
 	if res.InputRequests != nil || res.RequestState != "" || res.NeedsInput() {
 		b, err = res.MarshalJSON()

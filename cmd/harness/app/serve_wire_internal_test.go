@@ -138,3 +138,21 @@ func TestServeSplicesIntoBatchResponses(t *testing.T) {
 	require.NoError(t, inW.Close())
 	assert.True(t, isClosedErr(<-done))
 }
+
+// A result too large for the official clients drops its structured value first and, when its blocks
+// alone are too large, becomes an error that says so; nothing over the bound is written.
+func TestWireResultStaysUnderTheClientLimit(t *testing.T) {
+	big := strings.Repeat("x", maxWireResult)
+	withValue := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}, StructuredContent: map[string]string{"after": big}}
+	b, err := wireResult{CallToolResult: withValue}.MarshalJSON()
+	require.NoError(t, err)
+	assert.Equal(t, `{"content":[{"type":"text","text":"ok"}]}`, string(b))
+	assert.NotNil(t, withValue.StructuredContent, "the result itself is not changed")
+
+	huge := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: big}}}
+	b, err = wireResult{CallToolResult: huge}.MarshalJSON()
+	require.NoError(t, err)
+	assert.Less(t, len(b), 1024)
+	assert.Contains(t, string(b), `"isError":true`)
+	assert.Contains(t, string(b), "more than the 10481664 bytes MCP clients accept")
+}
