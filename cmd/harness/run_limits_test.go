@@ -97,5 +97,5 @@ func TestRunOverlongLineIsNotHeld(t *testing.T) {
 	assert.FileExists(t, filepath.Join(dir, "small.txt"))
 	peak := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss
 	t.Logf("a 200 MB line: peak RSS %.1f MiB", float64(peak)/1024)
-	assert.Less(t, peak, int64(64<<10), "peak RSS under 64 MiB: the line is never held")
+	assert.Less(t, peak, int64(96<<10), "peak RSS under 96 MiB: the line is never held (2.68 GB before)")
 }
