@@ -69,9 +69,9 @@ func RenderRead(v ReadValue, limit int) string {
 	b.WriteString("<path>")
 	b.WriteString(v.Path)
 	b.WriteString("</path>\n<type>file</type>\n<content>\n")
-	var num [20]byte
+	var num counter
 	for _, l := range v.Lines {
-		b.Write(strconv.AppendInt(num[:0], int64(l.Number), 10))
+		b.Write(num.at(l.Number))
 		b.WriteString(": ")
 		b.WriteString(l.Text)
 		b.WriteByte('\n')
@@ -100,4 +100,38 @@ func RenderEdit(v EditValue, replaceAll bool) string {
 		return "The file " + v.Path + " has been updated. All occurrences were successfully replaced."
 	}
 	return "The file " + v.Path + " has been updated successfully."
+}
+
+// counter spells line numbers in decimal; the next number is an increment of the last one's digits
+// (a window's lines are consecutive), any other is formatted afresh.
+type counter struct {
+	n      int
+	digits [20]byte
+	start  int  // digits[start:] spell n
+	inc    bool // n can be incremented in place (positive, with room for a carry)
+}
+
+// at returns the digits of n, valid until the next call.
+func (c *counter) at(n int) []byte {
+	if c.inc && n == c.n+1 {
+		c.n = n
+		i := len(c.digits) - 1
+		for ; i >= c.start && c.digits[i] == '9'; i-- {
+			c.digits[i] = '0'
+		}
+		if i < c.start {
+			c.start--
+			i = c.start
+			c.digits[i] = '0'
+		}
+		c.digits[i]++
+		c.inc = c.start > 0
+		return c.digits[c.start:]
+	}
+	var tmp [20]byte
+	d := strconv.AppendInt(tmp[:0], int64(n), 10)
+	c.n, c.start = n, len(c.digits)-len(d)
+	copy(c.digits[c.start:], d)
+	c.inc = n >= 0 && c.start > 0
+	return c.digits[c.start:]
 }

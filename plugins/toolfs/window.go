@@ -81,7 +81,7 @@ type Window struct {
 	text      []byte // the selected texts joined by '\n', then the bytes kept of the current line
 	selected  int    // lines selected
 	start     int    // where the current line starts in text
-	lineRunes int    // code points started in the current line
+	lineRunes int    // at least the code points started in the current line (exact once it nears the limit)
 	lineFull  bool   // the current line overflowed its room; the rest is discarded
 
 	outBytes int
@@ -194,17 +194,21 @@ func (w *Window) skip(p []byte, need int) ([]byte, bool) {
 var newline = []byte{'\n'}
 
 // appendLine adds seg to the current selected line, keeping at most MaxLineLength+1 code points.
-// Code points are counted by their leading bytes, so a sequence split across chunks counts once.
+// Code points are counted by their leading bytes, so a sequence split across chunks counts once;
+// they are counted only when the line's bytes near the limit (bytes bound code points from above).
 func (w *Window) appendLine(seg []byte) {
 	if w.lineFull || len(seg) == 0 {
 		return
 	}
 	limit := w.req.MaxLineLength + 1
+	if w.lineRunes+len(seg) > limit {
+		w.lineRunes = countLeading(w.text[w.start:]) // the bound is not enough: count
+	}
 	// Fast path: even if every byte started a code point, the segment fits.
 	if w.lineRunes+len(seg) <= limit {
 		w.grow(len(seg))
 		w.text = append(w.text, seg...)
-		w.lineRunes += countLeading(seg)
+		w.lineRunes += len(seg)
 		return
 	}
 	for i, b := range seg {
