@@ -290,7 +290,7 @@ func (w *Window) truncateLine(start int) {
 
 // Finish ends the input: a pending unterminated line is completed, then the offset is checked. It
 // returns *OffsetOutOfRangeError (naming displayPath) when the window is not byte-capped and the
-// offset lies past the last line, except offset 1 on empty input.
+// offset lies past the last line, except offset 1 on empty input. Finish ends the Window: call it once.
 func (w *Window) Finish(displayPath string) (WindowResult, error) {
 	if w.open {
 		if w.selecting() && w.completed+1 >= w.req.Offset {
@@ -301,7 +301,9 @@ func (w *Window) Finish(displayPath string) (WindowResult, error) {
 		}
 	}
 	res := WindowResult{Lines: make([]Line, w.selected), TotalLines: w.completed, TruncatedByBytes: w.capped}
-	text := string(w.text[:w.start])
+	// The buffer is handed over: the Window forgets it, so no later write can change the lines.
+	text := unsafe.String(unsafe.SliceData(w.text), w.start)
+	w.text, w.start = nil, 0
 	for i := range res.Lines {
 		end := strings.IndexByte(text, '\n')
 		if end < 0 {
