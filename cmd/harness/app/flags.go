@@ -5,6 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -20,17 +23,29 @@ type flags struct {
 	approve  string
 	// structured: serve and tools, --structured-content (output schemas and structuredContent).
 	structured bool
-	// maxInFlight: serve only, --max-inflight (calls in flight per connection; 0: the default).
+	// maxInFlight: serve on stdio, --max-inflight (calls in flight per connection; 0: the default).
 	maxInFlight int
-	// sessionIdle and maxSessions: run only, --session-idle and --max-sessions.
+	// sessionIdle and maxSessions: run, and serve --http.
 	sessionIdle time.Duration
 	maxSessions int
-	workdir     string // absolute: --cwd or the process working directory
+	// serve --http: the address, the token file, the origins allowed besides the server's own, and
+	// the request body limit.
+	http         string
+	tokenFile    string
+	allowOrigins []string
+	maxBody      int64
+	workdir      string // absolute: --cwd or the process working directory
 }
+
+// Defaults of serve --http.
+const (
+	defaultHTTPMaxSessions = 64
+	defaultMaxBody         = 32 << 20
+)
 
 // commands lists the commands with their one-line help, in usage order.
 var commands = []struct{ name, help string }{
-	{"serve", "serve the composed tools over MCP on stdio (one connection = one session)"},
+	{"serve", "serve the composed tools over MCP on stdio (one connection = one session), or HTTP with --http"},
 	{"run", "execute JSON-line tool calls from stdin, one result line per input line on stdout"},
 	{"tools", "print the tool definitions as JSON"},
 	{"plugins", "print the plugin catalog"},
@@ -52,10 +67,16 @@ func usage(w io.Writer, name string) {
 		"                     serve, tools: list output schemas and send structuredContent (for programmatic\n"+
 		"                     clients; agents such as Claude Code, Codex and opencode then show the model\n"+
 		"                     the JSON value instead of the text)\n"+
-		"  --max-inflight N   serve only: calls in flight per connection; at the limit no more input is\n"+
-		"                     read until one is answered (default 4 per core)\n"+
-		"  --session-idle D   run only: end a session after D without calls (default 30m)\n"+
-		"  --max-sessions N   run only: sessions kept; a new one ends the least recently used (default 1024)\n", DefaultProfile)
+		"  --max-inflight N   serve on stdio: calls in flight; at the limit no more input is read until one\n"+
+		"                     is answered (default 4 per core)\n"+
+		"  --session-idle D   run, serve --http: end a session after D without requests (default 30m)\n"+
+		"  --max-sessions N   run: sessions kept, a new one ends the least recently used (default 1024);\n"+
+		"                     serve --http: sessions at once, 503 beyond (default 64)\n"+
+		"  --http ADDR        serve: MCP Streamable HTTP at ADDR (/mcp; GET /healthz answers ok)\n"+
+		"  --token-file FILE  serve --http: name:token lines; every request needs Authorization: Bearer\n"+
+		"                     <token> (required to bind an address that is not loopback)\n"+
+		"  --allow-origin O   serve --http: an Origin allowed besides the server's own (repeatable)\n"+
+		"  --max-body SIZE    serve --http: request body limit, 413 beyond (default 32MiB)\n", DefaultProfile)
 }
 
 // parseFlags parses the flags of command cmd.
@@ -67,18 +88,26 @@ func parseFlags(cmd string, args []string, stderr io.Writer) (*flags, error) {
 	fs.StringVar(&f.cwd, "cwd", "", "working directory")
 	fs.StringVar(&f.profile, "profile", "", "embedded profile")
 	fs.StringVar(&f.logLevel, "log-level", "info", "debug, info, warn or error")
+	maxBody := "32MiB"
 	switch cmd {
 	case "run":
 		fs.StringVar(&f.approve, "approve", "", "answer approval prompts: allow-once or reject")
-	case "serve", "tools":
-		fs.BoolVar(&f.structured, "structured-content", false, "list output schemas and send structuredContent")
-	}
-	if cmd == "serve" {
-		fs.IntVar(&f.maxInFlight, "max-inflight", 0, "calls in flight per connection before input is paused")
-	}
-	if cmd == "run" {
 		fs.DurationVar(&f.sessionIdle, "session-idle", defaultRunLimits.idle, "end a session after this long without calls")
 		fs.IntVar(&f.maxSessions, "max-sessions", defaultRunLimits.maxSessions, "sessions kept; a new one ends the least recently used")
+	case "serve":
+		fs.BoolVar(&f.structured, "structured-content", false, "list output schemas and send structuredContent")
+		fs.IntVar(&f.maxInFlight, "max-inflight", 0, "calls in flight per connection before input is paused")
+		fs.StringVar(&f.http, "http", "", "serve MCP Streamable HTTP at this address")
+		fs.StringVar(&f.tokenFile, "token-file", "", "bearer tokens, one name:token per line")
+		fs.Func("allow-origin", "an Origin allowed besides the server's own", func(s string) error {
+			f.allowOrigins = append(f.allowOrigins, s)
+			return nil
+		})
+		fs.StringVar(&maxBody, "max-body", maxBody, "request body limit")
+		fs.DurationVar(&f.sessionIdle, "session-idle", 30*time.Minute, "end a session after this long without requests")
+		fs.IntVar(&f.maxSessions, "max-sessions", defaultHTTPMaxSessions, "sessions at once")
+	case "tools":
+		fs.BoolVar(&f.structured, "structured-content", false, "list output schemas")
 	}
 	if err := fs.Parse(args); err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", errUsage, cmd, err)
@@ -89,11 +118,21 @@ func parseFlags(cmd string, args []string, stderr io.Writer) (*flags, error) {
 	if f.config != "" && f.profile != "" {
 		return nil, fmt.Errorf("%w: %s: --config and --profile are exclusive", errUsage, cmd)
 	}
-	if cmd == "run" && (f.sessionIdle <= 0 || f.maxSessions <= 0) {
+	if (cmd == "run" || cmd == "serve") && (f.sessionIdle <= 0 || f.maxSessions <= 0) {
 		return nil, fmt.Errorf("%w: %s: --session-idle and --max-sessions must be positive", errUsage, cmd)
 	}
 	if f.maxInFlight < 0 {
 		return nil, fmt.Errorf("%w: %s: --max-inflight must be positive (got %d)", errUsage, cmd, f.maxInFlight)
+	}
+	if cmd == "serve" {
+		n, err := parseSize(maxBody)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %s: --max-body: %v", errUsage, cmd, err)
+		}
+		f.maxBody = n
+		if err := checkHTTPFlags(f, fs); err != nil {
+			return nil, fmt.Errorf("%w: %s: %v", errUsage, cmd, err)
+		}
 	}
 	switch f.approve {
 	case "", approveAllowOnce, approveReject:
@@ -101,4 +140,63 @@ func parseFlags(cmd string, args []string, stderr io.Writer) (*flags, error) {
 		return nil, fmt.Errorf("%w: %s: --approve must be allow-once or reject (got %q)", errUsage, cmd, f.approve)
 	}
 	return f, nil
+}
+
+// checkHTTPFlags checks the flags that only mean something with --http, and refuses an address that
+// is not loopback without authentication.
+func checkHTTPFlags(f *flags, fs *flag.FlagSet) error {
+	if f.http == "" {
+		var only []string
+		fs.Visit(func(fl *flag.Flag) {
+			switch fl.Name {
+			case "token-file", "allow-origin", "max-body", "session-idle", "max-sessions":
+				only = append(only, "--"+fl.Name)
+			}
+		})
+		if len(only) > 0 {
+			return fmt.Errorf("%s only apply with --http", strings.Join(only, ", "))
+		}
+		return nil
+	}
+	if f.maxInFlight != 0 {
+		return errors.New("--max-inflight applies to stdio (over HTTP each request is its own call)")
+	}
+	host, _, err := net.SplitHostPort(f.http)
+	if err != nil {
+		return fmt.Errorf("--http %q: %v", f.http, err)
+	}
+	if !isLoopbackHost(host) && f.tokenFile == "" {
+		return fmt.Errorf("--http %q is not a loopback address: anyone who can reach it could read and write "+
+			"files as this user, so it needs --token-file (bearer tokens) to start", f.http)
+	}
+	return nil
+}
+
+// isLoopbackHost reports whether a host (an IP or "localhost") can only be reached from this machine.
+func isLoopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// parseSize reads a byte count: a number with an optional unit B, KiB, MiB or GiB (K, M, G alike).
+func parseSize(s string) (int64, error) {
+	units := []struct {
+		suffix string
+		mult   int64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30}, {"B", 1}}
+	num, mult := s, int64(1)
+	for _, u := range units {
+		if strings.HasSuffix(s, u.suffix) {
+			num, mult = strings.TrimSuffix(s, u.suffix), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(num), 10, 64)
+	if err != nil || n <= 0 || n > (1<<62)/mult {
+		return 0, fmt.Errorf("%q is not a positive size (such as 32MiB)", s)
+	}
+	return n * mult, nil
 }

@@ -21,6 +21,9 @@ type hostConfig struct {
 	// structured lists output schemas and sends structuredContent = the canonical value
 	// (--structured-content); without it results carry the content blocks only.
 	structured bool
+	// shared: connections are the HTTP transport's (many, each ended by the transport); the
+	// requests of the sessionless 2026-07-28 protocol share their principal's session.
+	shared bool
 }
 
 // mcpHost is the MCP front end: one *mcp.Server over an engine, one agent session per connection.
@@ -30,10 +33,12 @@ type mcpHost struct {
 	server *mcp.Server
 	states *stateBook // request states of input rounds
 
-	mu       sync.Mutex
-	sessions map[*mcp.ServerSession]session
-	splicers map[*mcp.ServerSession]splicer
-	calls    map[*mcp.ServerSession]*liveCalls
+	mu         sync.Mutex
+	sessions   map[*mcp.ServerSession]session
+	principals map[string]session              // sessionless requests' sessions, by principal (shared)
+	live       map[*mcp.ServerSession]struct{} // connections seen and not yet closed (shared)
+	splicers   map[*mcp.ServerSession]splicer
+	calls      map[*mcp.ServerSession]*liveCalls
 
 	toolsMu sync.Mutex
 	listed  map[string]string // served tool name -> its definition as JSON
@@ -57,7 +62,8 @@ func newMCPHost(eng engine, cfg hostConfig) *mcpHost {
 		s = sendValue
 	}
 	h := &mcpHost{eng: sending(eng, s), cfg: cfg, states: newStateBook(), sessions: map[*mcp.ServerSession]session{},
-		splicers: map[*mcp.ServerSession]splicer{}, calls: map[*mcp.ServerSession]*liveCalls{}}
+		splicers: map[*mcp.ServerSession]splicer{}, calls: map[*mcp.ServerSession]*liveCalls{},
+		principals: map[string]session{}, live: map[*mcp.ServerSession]struct{}{}}
 	h.server = mcp.NewServer(&mcp.Implementation{Name: "cordon", Title: "Cordon harness", Version: cfg.version},
 		&mcp.ServerOptions{
 			Instructions:              eng.Instructions(),
@@ -65,6 +71,9 @@ func newMCPHost(eng engine, cfg hostConfig) *mcpHost {
 			SupportedProtocolVersions: protocolVersions,
 		})
 	h.server.AddReceivingMiddleware(h.wireResults)
+	if cfg.shared {
+		h.server.AddReceivingMiddleware(h.watchConnections)
+	}
 	if w, ok := eng.(toolWatcher); ok { // watch first: a change during the first sync is not lost
 		h.unwatch = w.WatchTools(h.syncTools)
 	}
@@ -97,11 +106,55 @@ func (h *mcpHost) syncTools() {
 	h.listed = now
 }
 
-// close stops following the engine's tool changes.
+// close stops following the engine's tool changes and ends the principals' sessions.
 func (h *mcpHost) close() {
 	if h.unwatch != nil {
 		h.unwatch()
 	}
+	h.mu.Lock()
+	ps := h.principals
+	h.principals = map[string]session{}
+	h.mu.Unlock()
+	for _, s := range ps {
+		s.End()
+	}
+}
+
+// watchConnections is receiving middleware of a shared host: the first request of a connection
+// starts watching it, so that its agent session ends when the transport ends the connection (DELETE,
+// idle timeout, shutdown).
+func (h *mcpHost) watchConnections(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if ss, ok := req.GetSession().(*mcp.ServerSession); ok && ss != nil && ss.ID() != "" {
+			h.mu.Lock()
+			_, seen := h.live[ss]
+			if !seen {
+				h.live[ss] = struct{}{}
+			}
+			h.mu.Unlock()
+			if !seen {
+				go func() {
+					_ = ss.Wait()
+					h.endSession(ss)
+					h.mu.Lock()
+					delete(h.live, ss)
+					h.mu.Unlock()
+				}()
+			}
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// connections returns the connections seen and not yet closed.
+func (h *mcpHost) connections() []*mcp.ServerSession {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	out := make([]*mcp.ServerSession, 0, len(h.live))
+	for ss := range h.live {
+		out = append(out, ss)
+	}
+	return out
 }
 
 // mcpTool converts a tool definition; the schemas are passed as raw JSON so they reach the client as
@@ -179,6 +232,9 @@ func (h *mcpHost) track(ss *mcp.ServerSession, cancel context.CancelFunc) (untra
 	return func() {
 		h.mu.Lock()
 		delete(lc.cancel, id)
+		if len(lc.cancel) == 0 && !lc.closing && h.calls[ss] == lc {
+			delete(h.calls, ss) // nothing to cancel: a connection's entry lives only while it has calls
+		}
 		h.mu.Unlock()
 	}
 }
@@ -198,10 +254,26 @@ func (h *mcpHost) cancelCalls(ss *mcp.ServerSession) {
 	}
 }
 
-// sessionFor returns the agent session of a connection, opening it on the connection's first call.
-func (h *mcpHost) sessionFor(ss *mcp.ServerSession) session {
+// sessionFor returns the agent session of a call: its connection's, opened on the connection's first
+// call, or on a shared host under the sessionless protocol its principal's ("" when unauthenticated).
+func (h *mcpHost) sessionFor(ss *mcp.ServerSession, principal string) session {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if h.cfg.shared && ss != nil && usesInputRequests(ss) {
+		if s, ok := h.principals[principal]; ok {
+			return s
+		}
+		id := "mcp-principal"
+		if principal != "" {
+			id += "-" + principal
+		}
+		s := h.eng.OpenSession(id)
+		if h.cfg.cwd != nil {
+			s.SetHeader(h.cfg.cwd, nil)
+		}
+		h.principals[principal] = s
+		return s
+	}
 	if s, ok := h.sessions[ss]; ok {
 		return s
 	}
@@ -235,7 +307,11 @@ func (h *mcpHost) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Call
 	if len(args) == 0 || string(args) == "null" { // no arguments, as `run` reads "args": null
 		args = json.RawMessage("{}")
 	}
-	sess := h.sessionFor(req.Session)
+	principal := ""
+	if req.Extra != nil && req.Extra.TokenInfo != nil {
+		principal = req.Extra.TokenInfo.UserID
+	}
+	sess := h.sessionFor(req.Session, principal)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	defer h.track(req.Session, cancel)()
