@@ -20,7 +20,7 @@
 //
 // Errors: every coded failure is an *Error (Name "AttachmentError"). Route on
 // the code: errors.Is(err, attachments.ErrImageTooLarge) (any message),
-// CodeOf / HasCode, or IsImageAdmissionError for the nine caller-correctable
+// CodeOf / HasCode, or IsImageAdmissionError for the ten caller-correctable
 // admission codes (structural: any error with a Code() string method
 // counts). Messages never contain raw bytes or host paths; I/O failures are
 // chained as the cause.

@@ -43,7 +43,7 @@ func BenchmarkAdmitPassThroughPNG(b *testing.B) {
 	src := encPNG(b, photoAlpha(1024, 768))
 	s := newStore(b)
 	in := attachments.SaveImage{Data: src, MediaType: "image/png"}
-	if p, err := prepare(context.Background(), in, s.limits, s.policy); err != nil || string(p.ref.AttachmentID) != sha(src) {
+	if p, err := prepare(context.Background(), in, s.limits, s.policy, s.memory); err != nil || string(p.ref.AttachmentID) != sha(src) {
 		b.Fatalf("not a pass-through: %v", err)
 	}
 	b.SetBytes(int64(len(src)))

@@ -3,6 +3,7 @@ package attachmentlocal
 import (
 	"context"
 	"path/filepath"
+	"time"
 
 	"go.uber.org/zap"
 
@@ -18,6 +19,7 @@ type Store struct {
 	policy      NormalizationPolicy
 	concurrency int
 	limiter     *limiter
+	memory      memoryGate
 	log         *zap.Logger
 
 	// Test hooks (nil in production).
@@ -28,13 +30,20 @@ type Store struct {
 var _ attachments.Store = (*Store)(nil)
 
 // New returns a Store for cfg. Like the reference constructor it performs
-// no I/O and checks only the concurrency (with the reference message); the
-// other options are checked by Validate when the config comes through the
+// no I/O and checks only the concurrency (with the reference message) and
+// Cordon's own options (imageTransformMemoryBytes,
+// imageTransformMemoryWaitMs, maxStoreBytes: positive); the reference
+// options are checked by Validate when the config comes through the
 // loader. A nil logger means zap.NewNop().
 func New(cfg Config, log *zap.Logger) (*Store, error) {
 	c := cfg.ImageCompressionConcurrency
 	if c < 1 || c > MaxImageCompressionConcurrency {
 		return nil, concurrencyError()
+	}
+	for _, f := range cfg.numeric()[8:] {
+		if *f.v < 1 || *f.v > maxSafeInteger {
+			return nil, positiveError(f.name)
+		}
 	}
 	home, err := resolveHome(cfg.TohHome)
 	if err != nil {
@@ -57,7 +66,11 @@ func New(cfg Config, log *zap.Logger) (*Store, error) {
 		policy:      NormalizationPolicy{MaxDimension: cfg.NormalizedImageMaxDimension, MaxBytes: cfg.NormalizedImageMaxBytes},
 		concurrency: c,
 		limiter:     newLimiter(c),
-		log:         log,
+		memory: memoryGate{
+			budget: processBudget(int64(cfg.ImageTransformMemoryBytes)),
+			wait:   time.Duration(cfg.ImageTransformMemoryWaitMs) * time.Millisecond,
+		},
+		log: log,
 	}, nil
 }
 
@@ -86,7 +99,7 @@ func (s *Store) prepareLimited(ctx context.Context, in attachments.SaveImage) (p
 	var p prepared
 	err := s.limiter.run(ctx, func() error {
 		var err error
-		p, err = prepare(ctx, in, s.limits, s.policy)
+		p, err = prepare(ctx, in, s.limits, s.policy, s.memory)
 		return err
 	})
 	if err != nil && ctx.Err() != nil {
