@@ -20,11 +20,13 @@ type Store struct {
 	concurrency int
 	limiter     *limiter
 	memory      memoryGate
+	index       *objectIndex
 	log         *zap.Logger
 
 	// Test hooks (nil in production).
 	onSyncDir  func(dir string)
 	beforeLink func(tmp string)
+	duringRead func(h string) // after the pin, before the object is opened
 }
 
 var _ attachments.Store = (*Store)(nil)
@@ -52,9 +54,10 @@ func New(cfg Config, log *zap.Logger) (*Store, error) {
 	if log == nil {
 		log = zap.NewNop()
 	}
+	root := filepath.Join(home, "attachments", "v1")
 	return &Store{
 		home: home,
-		root: filepath.Join(home, "attachments", "v1"),
+		root: root,
 		limits: attachments.ImageLimits{
 			MaxImageBytes:        cfg.MaxImageBytes,
 			MaxImagesPerMessage:  cfg.MaxImagesPerMessage,
@@ -70,7 +73,8 @@ func New(cfg Config, log *zap.Logger) (*Store, error) {
 			budget: processBudget(int64(cfg.ImageTransformMemoryBytes)),
 			wait:   time.Duration(cfg.ImageTransformMemoryWaitMs) * time.Millisecond,
 		},
-		log: log,
+		index: newObjectIndex(root, int64(cfg.MaxStoreBytes)),
+		log:   log,
 	}, nil
 }
 
@@ -126,7 +130,12 @@ func (s *Store) SaveImage(ctx context.Context, in attachments.SaveImage) (attach
 	if ctx.Err() != nil {
 		return attachments.ImageRef{}, context.Cause(ctx)
 	}
-	return s.commit(p)
+	ref, unpin, err := s.commit(p)
+	if err != nil {
+		return attachments.ImageRef{}, err
+	}
+	unpin()
+	return ref, nil
 }
 
 // SaveImages is spec 1.11: the batch check, then every member prepared
@@ -158,15 +167,18 @@ func (s *Store) SaveImages(ctx context.Context, in []attachments.SaveImage) ([]a
 			return nil, err
 		}
 	}
+	// Every committed member stays pinned until the batch returns, so a
+	// later member's eviction never removes an earlier one.
 	refs := make([]attachments.ImageRef, 0, len(in))
 	for _, p := range ps {
 		if ctx.Err() != nil {
 			return nil, context.Cause(ctx)
 		}
-		ref, err := s.commit(p)
+		ref, unpin, err := s.commit(p)
 		if err != nil {
 			return nil, err
 		}
+		defer unpin()
 		refs = append(refs, ref)
 	}
 	return refs, nil
