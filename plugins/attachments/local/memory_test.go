@@ -98,21 +98,24 @@ func peakRSS(t testing.TB) int64 {
 const (
 	parallelFileEnv   = "ATTACHMENT_LOCAL_PARALLEL_FILE"
 	parallelBudgetEnv = "ATTACHMENT_LOCAL_PARALLEL_BUDGET"
+	parallelCallsEnv  = "ATTACHMENT_LOCAL_PARALLEL_CALLS"
 	parallelCalls     = 12
 )
 
 // parallelResult is what TestParallelDecodesChild reports on stdout.
 type parallelResult struct {
-	BaseRSS, PeakRSS int64
-	Errors           []string
-	Seconds          float64
+	BaseRSS, PeakRSS, Estimate int64
+	Errors                     []string
+	Seconds                    float64
 }
 
 // TestParallelDecodesChild is the child process of
-// TestTwelveParallel64MegapixelDecodes: it admits the file of
-// $ATTACHMENT_LOCAL_PARALLEL_FILE twelve times at once into one store whose
-// memory budget is $ATTACHMENT_LOCAL_PARALLEL_BUDGET bytes and prints its
-// peak RSS.
+// TestTwelveParallel64MegapixelDecodes: it admits the image file of
+// $ATTACHMENT_LOCAL_PARALLEL_FILE $ATTACHMENT_LOCAL_PARALLEL_CALLS times
+// (default 12) at once into one store whose memory budget is
+// $ATTACHMENT_LOCAL_PARALLEL_BUDGET bytes, and prints its peak RSS and the
+// file's estimate (the calibration of docs/attachments.md runs it with one
+// call per file).
 func TestParallelDecodesChild(t *testing.T) {
 	file := os.Getenv(parallelFileEnv)
 	if file == "" {
@@ -120,16 +123,23 @@ func TestParallelDecodesChild(t *testing.T) {
 	}
 	budget, err := strconv.Atoi(os.Getenv(parallelBudgetEnv))
 	require.NoError(t, err)
+	calls := parallelCalls
+	if v := os.Getenv(parallelCallsEnv); v != "" {
+		calls, err = strconv.Atoi(v)
+		require.NoError(t, err)
+	}
 	data, err := os.ReadFile(file)
 	require.NoError(t, err)
 	s := newStore(t, func(c *Config) { c.ImageTransformMemoryBytes = budget })
-	res := parallelResult{BaseRSS: peakRSS(t)}
+	f, err := inspect(data)
+	require.NoError(t, err)
+	res := parallelResult{BaseRSS: peakRSS(t), Estimate: transformMemory(f, len(data), s.policy)}
 	start := time.Now()
 	var mu sync.Mutex
 	var wg sync.WaitGroup
-	for range parallelCalls {
+	for range calls {
 		wg.Go(func() {
-			_, err := s.SaveImage(context.Background(), attachments.SaveImage{Data: data, MediaType: attachments.MediaTypePNG})
+			_, err := s.SaveImage(context.Background(), attachments.SaveImage{Data: data, MediaType: f.mediaType})
 			if err != nil {
 				mu.Lock()
 				res.Errors = append(res.Errors, err.Error())
