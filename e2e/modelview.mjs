@@ -207,7 +207,9 @@ async function defaultProfile(c, bin) {
       ],
     });
     expectView(c, "read_image of text", await call("read_image", { file_path: "fake.png" }), {
-      want: text("Error: Unsupported or malformed image data."), isError: true,
+      want: text(`Error: cannot read "${p("fake.png")}": the bytes do not decode as a supported PNG/JPEG/WebP/GIF image; ` +
+        "the file may be truncated or corrupt — the bytes carry no PNG, JPEG, WebP or GIF signature, so they are not an image " +
+        "in one of those formats; convert the image to PNG or JPEG and retry"), isError: true,
       error: { name: "AttachmentError", code: "INVALID_IMAGE" },
     });
     expectView(c, "read_image of a non-image extension", await call("read_image", { file_path: "notes.txt" }), {

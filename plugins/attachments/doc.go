@@ -18,9 +18,13 @@
 // normalized object, and OriginalDimensions is set only when normalization
 // made the raster smaller.
 //
-// Errors: every coded failure is an *Error (Name "AttachmentError"). Route on
+// Errors: every coded failure is an *Error (Name "AttachmentError"). An
+// INVALID_IMAGE carries an *ImageFault as its cause (FaultOf): the format
+// the bytes are in and what failed, as a clause a consumer may show after
+// its own prefix. IMAGE_OVER_MEMORY_BUDGET and ATTACHMENT_BUSY are Cordon's
+// additions (docs/attachments.md). Route on
 // the code: errors.Is(err, attachments.ErrImageTooLarge) (any message),
-// CodeOf / HasCode, or IsImageAdmissionError for the nine caller-correctable
+// CodeOf / HasCode, or IsImageAdmissionError for the ten caller-correctable
 // admission codes (structural: any error with a Code() string method
 // counts). Messages never contain raw bytes or host paths; I/O failures are
 // chained as the cause.

@@ -5,8 +5,10 @@ import "errors"
 // Code is the stable code of an *Error. The set is closed.
 type Code string
 
-// The closed set of attachment error codes. The first nine are the
+// The closed set of attachment error codes. The first ten are the
 // caller-correctable image admission codes (see IsImageAdmissionError).
+// IMAGE_OVER_MEMORY_BUDGET and ATTACHMENT_BUSY are Cordon's (the reference
+// has no transform memory budget); docs/attachments.md documents them.
 const (
 	CodeTooManyImages          Code = "TOO_MANY_IMAGES"
 	CodeImagesTooLarge         Code = "IMAGES_TOO_LARGE"
@@ -17,29 +19,35 @@ const (
 	CodeImageTooLarge          Code = "IMAGE_TOO_LARGE"
 	CodeImageTooManyPixels     Code = "IMAGE_TOO_MANY_PIXELS"
 	CodeImageDimensionTooLarge Code = "IMAGE_DIMENSION_TOO_LARGE"
-	CodeInvalidAttachmentRef   Code = "INVALID_ATTACHMENT_REF"
-	CodeAttachmentCorrupt      Code = "ATTACHMENT_CORRUPT"
-	CodeWriteFailed            Code = "ATTACHMENT_WRITE_FAILED"
-	CodeNotFound               Code = "ATTACHMENT_NOT_FOUND"
-	CodeReadFailed             Code = "ATTACHMENT_READ_FAILED"
-	CodeProjectionUnsupported  Code = "ATTACHMENT_PROJECTION_UNSUPPORTED"
+	// CodeImageOverMemoryBudget: normalizing the image would need more
+	// memory than the whole image-transform memory budget.
+	CodeImageOverMemoryBudget Code = "IMAGE_OVER_MEMORY_BUDGET"
+	CodeInvalidAttachmentRef  Code = "INVALID_ATTACHMENT_REF"
+	CodeAttachmentCorrupt     Code = "ATTACHMENT_CORRUPT"
+	CodeWriteFailed           Code = "ATTACHMENT_WRITE_FAILED"
+	CodeNotFound              Code = "ATTACHMENT_NOT_FOUND"
+	CodeReadFailed            Code = "ATTACHMENT_READ_FAILED"
+	CodeProjectionUnsupported Code = "ATTACHMENT_PROJECTION_UNSUPPORTED"
+	// CodeBusy: the image-transform memory budget stayed full for the
+	// whole wait bound; the same call may succeed later.
+	CodeBusy Code = "ATTACHMENT_BUSY"
 )
 
 // Codes lists every Code in the order of the specification.
 var Codes = []Code{
 	CodeTooManyImages, CodeImagesTooLarge, CodeUnsupportedImageType, CodeInvalidImageBase64,
 	CodeInvalidImage, CodeImageTypeMismatch, CodeImageTooLarge, CodeImageTooManyPixels,
-	CodeImageDimensionTooLarge, CodeInvalidAttachmentRef, CodeAttachmentCorrupt, CodeWriteFailed,
-	CodeNotFound, CodeReadFailed, CodeProjectionUnsupported,
+	CodeImageDimensionTooLarge, CodeImageOverMemoryBudget, CodeInvalidAttachmentRef, CodeAttachmentCorrupt,
+	CodeWriteFailed, CodeNotFound, CodeReadFailed, CodeProjectionUnsupported, CodeBusy,
 }
 
-// AdmissionCode reports whether c is one of the nine caller-correctable image
+// AdmissionCode reports whether c is one of the ten caller-correctable image
 // admission codes.
 func (c Code) AdmissionCode() bool {
 	switch c {
 	case CodeTooManyImages, CodeImagesTooLarge, CodeUnsupportedImageType, CodeInvalidImageBase64,
 		CodeInvalidImage, CodeImageTypeMismatch, CodeImageTooLarge, CodeImageTooManyPixels,
-		CodeImageDimensionTooLarge:
+		CodeImageDimensionTooLarge, CodeImageOverMemoryBudget:
 		return true
 	}
 	return false
@@ -93,12 +101,14 @@ var (
 	ErrImageTooLarge          = &Error{Kind: CodeImageTooLarge}
 	ErrImageTooManyPixels     = &Error{Kind: CodeImageTooManyPixels}
 	ErrImageDimensionTooLarge = &Error{Kind: CodeImageDimensionTooLarge}
+	ErrImageOverMemoryBudget  = &Error{Kind: CodeImageOverMemoryBudget}
 	ErrInvalidAttachmentRef   = &Error{Kind: CodeInvalidAttachmentRef}
 	ErrAttachmentCorrupt      = &Error{Kind: CodeAttachmentCorrupt}
 	ErrWriteFailed            = &Error{Kind: CodeWriteFailed}
 	ErrNotFound               = &Error{Kind: CodeNotFound}
 	ErrReadFailed             = &Error{Kind: CodeReadFailed}
 	ErrProjectionUnsupported  = &Error{Kind: CodeProjectionUnsupported}
+	ErrBusy                   = &Error{Kind: CodeBusy}
 )
 
 // NewError returns an *Error with the given code, message and cause.

@@ -77,8 +77,9 @@ func requireRemedy(t *testing.T, r tools.Result, text string) {
 	require.False(t, r.Error.HasCode(), "a remedy carries no code: %+v", r.Error)
 }
 
-// TestReadImageStoreFailures scripts the store's SaveImage failures: the remedies of 3.7, and
-// everything else (storage faults, foreign errors, INVALID_IMAGE of a declared type) unchanged.
+// TestReadImageStoreFailures scripts the store's SaveImage failures: the remedies of 3.7; INVALID_IMAGE
+// (declared type too), IMAGE_OVER_MEMORY_BUDGET and ATTACHMENT_BUSY naming the file with their code
+// kept; everything else (storage faults, foreign errors) unchanged.
 func TestReadImageStoreFailures(t *testing.T) {
 	e := newImgEnv(t, imgOptions{})
 	e.writeBytes(t, "red.png", png1x1)
@@ -98,7 +99,16 @@ func TestReadImageStoreFailures(t *testing.T) {
 			"Error: The uchar JPEG could not be converted to the normalized 8-bit sRGB form.", "ATTACHMENT_WRITE_FAILED"},
 		{"normalized byte cap", attachments.NewError(attachments.CodeImageTooLarge, attachments.MsgNormalizedTooLarge, nil),
 			`Error: cannot read "` + dp + `": the image cannot be stored within the deployment's byte limits; downscale the image and read the smaller copy`, ""},
-		{"invalid image with a declared type", attachments.InvalidImage(nil), "Error: Unsupported or malformed image data.", "INVALID_IMAGE"},
+		{"invalid image with a declared type", attachments.InvalidImage(nil),
+			`Error: cannot read "` + dp + `": the bytes do not decode as a supported PNG/JPEG/WebP/GIF image; the file may be truncated or corrupt`, "INVALID_IMAGE"},
+		{"invalid image with the store's finding", attachments.InvalidImage(&attachments.ImageFault{
+			Format: attachments.MediaTypeJPEG, Kind: attachments.FaultUnsupported, Detail: "arithmetic-coded JPEG"}),
+			`Error: cannot read "` + dp + `": the bytes do not decode as a supported PNG/JPEG/WebP/GIF image; the file may be truncated or corrupt — ` +
+				`the file is an arithmetic-coded JPEG, a variant the decoder does not support; convert it to an 8-bit baseline JPEG or a PNG and retry`, "INVALID_IMAGE"},
+		{"over the memory budget", attachments.NewError(attachments.CodeImageOverMemoryBudget, "Image is too large to normalize in memory: details.", nil),
+			`Error: cannot read "` + dp + `": Image is too large to normalize in memory: details.`, "IMAGE_OVER_MEMORY_BUDGET"},
+		{"busy", attachments.NewError(attachments.CodeBusy, "Image normalization is busy: details.", nil),
+			`Error: cannot read "` + dp + `": Image normalization is busy: details.`, "ATTACHMENT_BUSY"},
 		{"a foreign error", errors.New("unrelated infrastructure failure"), "Error: unrelated infrastructure failure", ""},
 		{"a foreign coded error is not an AttachmentError", tools.NewError("X", "IMAGE_TOO_LARGE", "foreign", nil), "Error: foreign", "IMAGE_TOO_LARGE"},
 	}
@@ -131,8 +141,9 @@ func TestReadImageExtensionless(t *testing.T) {
 
 	truncated := append([]byte(nil), png1x1[:20]...)
 	e.writeBytes(t, "cut", truncated)
-	requireRemedy(t, e.readImage(vision(e), "cut"),
-		`Error: cannot read "`+e.path("cut")+`": the bytes do not decode as a supported PNG/JPEG/WebP/GIF image; the file may be truncated or corrupt`)
+	requireFailureCode(t, e.readImage(vision(e), "cut"),
+		`Error: cannot read "`+e.path("cut")+`": the bytes do not decode as a supported PNG/JPEG/WebP/GIF image; the file may be truncated or corrupt`,
+		attachments.CodeInvalidImage)
 	assert.Empty(t, e.takeObserved())
 
 	e.writeBytes(t, "shot", png1x1)

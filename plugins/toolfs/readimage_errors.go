@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/cordon-dev/cordon/plugins/attachments"
+	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
 // readImageError is a model-facing read_image refusal that rewrites a store failure: its message
@@ -38,7 +39,8 @@ type imageClaim struct {
 
 // remapSaveError rewrites a SaveImage failure for the model (spec attachments 3.7 and 3.12). A
 // failure that is not an *attachments.Error, and every code without a remedy, is returned
-// unchanged (the same error value).
+// unchanged (the same error value). INVALID_IMAGE (declared or sniffed type) and the
+// memory-budget codes name the file and keep their code (docs/attachments.md).
 func remapSaveError(err error, dp string, limits attachments.ImageLimits, claim imageClaim) error {
 	var ae *attachments.Error
 	if !errors.As(err, &ae) {
@@ -63,10 +65,23 @@ func remapSaveError(err error, dp string, limits attachments.ImageLimits, claim 
 	case ae.Kind == attachments.CodeImageTypeMismatch:
 		msg = "the " + claim.ext + " extension declares " + string(claim.mediaType) +
 			", but the bytes use a different image format; rename the file to match its actual format if it is PNG/JPEG/WebP/GIF, or convert it to one of those formats"
-	case ae.Kind == attachments.CodeInvalidImage && claim.sniffed:
+	case ae.Kind == attachments.CodeInvalidImage:
+		// The sniffed-path text of the contract, for a declared type too, then what the store found.
 		msg = "the bytes do not decode as a supported PNG/JPEG/WebP/GIF image; the file may be truncated or corrupt"
+		if f := attachments.FaultOf(err); f != nil {
+			msg += " — " + f.Error()
+		}
+		return coded(ae, prefix+msg, err)
+	case ae.Kind == attachments.CodeImageOverMemoryBudget, ae.Kind == attachments.CodeBusy:
+		return coded(ae, prefix+ae.Message, err)
 	default:
 		return err
 	}
 	return &readImageError{msg: prefix + msg, cause: err}
+}
+
+// coded is a remedy that keeps the store error's {name, code}: INVALID_IMAGE and Cordon's
+// memory-budget codes name the file and still tell a client which failure it was.
+func coded(ae *attachments.Error, msg string, cause error) error {
+	return tools.NewError(ae.Name(), ae.Code(), msg, cause)
 }

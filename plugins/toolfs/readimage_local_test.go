@@ -132,7 +132,13 @@ func TestReadImageLocalDownscale(t *testing.T) {
 		" bytes (downscaled from 4x2 px; multiply coordinates by 2.00 to locate features in the original file)\n</content>", res.Content[0].Text)
 }
 
-// TestReadImageLocalAdmission mirrors the reference's admission failures over the real store.
+// truncatedPNG is what read_image says of a cut PNG: the contract's sniffed-path sentence, then
+// the store's finding (docs/attachments.md).
+const truncatedPNG = "the bytes do not decode as a supported PNG/JPEG/WebP/GIF image; the file may be truncated or corrupt — " +
+	"the PNG data ends before the image is complete (the file is truncated); re-create or re-download the complete file"
+
+// TestReadImageLocalAdmission mirrors the reference's admission failures over the real store, with
+// Cordon's INVALID_IMAGE remedies naming the file and what failed.
 func TestReadImageLocalAdmission(t *testing.T) {
 	n := len(png1x1)
 	cases := []struct {
@@ -153,8 +159,13 @@ func TestReadImageLocalAdmission(t *testing.T) {
 			"the image exceeds the 4-pixel decoded-size limit; downscale the image and read the smaller copy", ""},
 		{"per-side limit", "wide.png", png3x3, func(c *attachmentlocal.Config) { c.MaxImageDimension = 2 },
 			"at least one image side exceeds the 2px limit; downscale the image and read the smaller copy", ""},
-		{"corrupt with a declared type", "cut.png", png1x1[:30], nil, "", "INVALID_IMAGE"},
-		{"empty with a declared type", "empty.png", []byte{}, nil, "", "INVALID_IMAGE"},
+		{"corrupt with a declared type", "cut.png", png1x1[:30], nil, truncatedPNG, "INVALID_IMAGE"},
+		{"empty with a declared type", "empty.png", []byte{}, nil,
+			"the bytes do not decode as a supported PNG/JPEG/WebP/GIF image; the file may be truncated or corrupt — " +
+				"the file is empty (0 bytes); write the image data to it or read another file", "INVALID_IMAGE"},
+		{"tiff named png", "scan.png", append([]byte("II*\x00\x08\x00\x00\x00"), make([]byte, 32)...), nil,
+			"the bytes do not decode as a supported PNG/JPEG/WebP/GIF image; the file may be truncated or corrupt — " +
+				"the bytes are a TIFF image, not PNG/JPEG/WebP/GIF; convert it to PNG or JPEG and retry", "INVALID_IMAGE"},
 		{"gif named png", "anim.png", encodeImage(t, "gif", 2, 2), nil,
 			"the .png extension declares image/png, but the bytes use a different image format; rename the file to match its actual format if it is PNG/JPEG/WebP/GIF, or convert it to one of those formats", ""},
 		{"header bomb", "bomb.png", pngHeaderBomb(100000, 100000), nil,
@@ -163,8 +174,7 @@ func TestReadImageLocalAdmission(t *testing.T) {
 			"at least one image side exceeds the 8192px limit; downscale the image and read the smaller copy", ""},
 		{"normalized byte cap", "red.png", png1x1, func(c *attachmentlocal.Config) { c.NormalizedImageMaxBytes = 1 },
 			"the image cannot be stored within the deployment's byte limits; downscale the image and read the smaller copy", ""},
-		{"corrupt without an extension", "cut", png1x1[:30], nil,
-			"the bytes do not decode as a supported PNG/JPEG/WebP/GIF image; the file may be truncated or corrupt", ""},
+		{"corrupt without an extension", "cut", png1x1[:30], nil, truncatedPNG, "INVALID_IMAGE"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -173,12 +183,6 @@ func TestReadImageLocalAdmission(t *testing.T) {
 			res := e.readImage(vision(e.imgEnv), tc.file)
 			require.True(t, res.IsError)
 			want := `Error: cannot read "` + e.path(tc.file) + `": ` + tc.want
-			if tc.want == "" {
-				want = "Error: " + attachments.MsgInvalidImage
-				if len(tc.data) == 0 {
-					want = "Error: " + attachments.MsgImageEmpty
-				}
-			}
 			assert.Equal(t, want, res.Text())
 			assert.Equal(t, tc.code, res.Code())
 			assert.Empty(t, e.takeObserved())

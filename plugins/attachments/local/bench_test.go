@@ -2,6 +2,9 @@ package attachmentlocal
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/cordon-dev/cordon/plugins/attachments"
@@ -43,7 +46,7 @@ func BenchmarkAdmitPassThroughPNG(b *testing.B) {
 	src := encPNG(b, photoAlpha(1024, 768))
 	s := newStore(b)
 	in := attachments.SaveImage{Data: src, MediaType: "image/png"}
-	if p, err := prepare(context.Background(), in, s.limits, s.policy); err != nil || string(p.ref.AttachmentID) != sha(src) {
+	if p, err := prepare(context.Background(), in, s.limits, s.policy, s.memory); err != nil || string(p.ref.AttachmentID) != sha(src) {
 		b.Fatalf("not a pass-through: %v", err)
 	}
 	b.SetBytes(int64(len(src)))
@@ -68,5 +71,43 @@ func BenchmarkReadImage(b *testing.B) {
 		if _, err := s.ReadImage(context.Background(), ref); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkSaveWithEviction saves distinct small images into a store full
+// to its size budget, so that every save evicts one object: the cost per
+// save must not grow with the number of stored objects (the index is built
+// once; no save lists a directory).
+func BenchmarkSaveWithEviction(b *testing.B) {
+	for _, objects := range []int{100, 10000} {
+		b.Run(strconv.Itoa(objects), func(b *testing.B) {
+			img := distinct(b, 0)
+			home := filepath.Join(b.TempDir(), "home")
+			seed := storeOn(b, home, 1<<40)
+			for i := range objects {
+				p, err := prepare(context.Background(), saveInput(distinct(b, i)), seed.limits, seed.policy, seed.memory)
+				if err != nil {
+					b.Fatal(err)
+				}
+				h := string(p.ref.AttachmentID)[len(idPrefix):]
+				dir := filepath.Join(seed.root, objectsDir, h[:2])
+				if err := os.MkdirAll(dir, 0o700); err != nil {
+					b.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, h), p.data, 0o600); err != nil {
+					b.Fatal(err)
+				}
+			}
+			s := storeOn(b, home, objects*len(img))
+			save(b, s, distinct(b, objects), "image/png") // builds the index
+			i := objects + 1
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := s.SaveImage(context.Background(), saveInput(distinct(b, i))); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
 	}
 }

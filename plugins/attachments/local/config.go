@@ -26,6 +26,21 @@ const (
 	MaxImageCompressionConcurrency = 8
 )
 
+// Defaults of Cordon's own options (docs/attachments.md).
+const (
+	// DefaultImageTransformMemoryBytes is 2 GiB: above the largest
+	// estimate of any source the default admission limits admit (a
+	// 64-megapixel progressive CMYK JPEG with an orientation tag, about
+	// 1.8 GiB), so the default never refuses an admissible image, while
+	// two typical 64-megapixel conversions (0.4 to 0.8 GiB each) still run
+	// side by side.
+	DefaultImageTransformMemoryBytes = 2 << 30
+	// DefaultImageTransformMemoryWaitMs bounds the wait for the budget.
+	DefaultImageTransformMemoryWaitMs = 120_000
+	// DefaultMaxStoreBytes is the size budget of the stored objects, 1 GiB.
+	DefaultMaxStoreBytes = 1 << 30
+)
+
 // maxSafeInteger is JavaScript's Number.MAX_SAFE_INTEGER, the largest
 // accepted numeric option.
 const maxSafeInteger = 1<<53 - 1
@@ -58,6 +73,18 @@ type Config struct {
 	// ImageCompressionConcurrency is the number of simultaneous transforms
 	// per store (1..8).
 	ImageCompressionConcurrency int `yaml:"imageCompressionConcurrency"`
+	// ImageTransformMemoryBytes is the process-wide memory budget of image
+	// transforms: each admission reserves its estimate (from the header,
+	// before decoding) and waits in FIFO order while the budget is full; an
+	// image whose estimate alone exceeds it is IMAGE_OVER_MEMORY_BUDGET.
+	// Stores configured with the same value share one budget.
+	ImageTransformMemoryBytes int `yaml:"imageTransformMemoryBytes"`
+	// ImageTransformMemoryWaitMs bounds the wait for the budget, in
+	// milliseconds; past it the admission fails with ATTACHMENT_BUSY.
+	ImageTransformMemoryWaitMs int `yaml:"imageTransformMemoryWaitMs"`
+	// MaxStoreBytes is the size budget of the stored objects: past it the
+	// least recently used objects not in use are deleted.
+	MaxStoreBytes int `yaml:"maxStoreBytes"`
 }
 
 // DefaultConfig returns the configuration with every default applied.
@@ -79,6 +106,9 @@ func (c *Config) Defaults() {
 		NormalizedImageMaxDimension: DefaultNormalizedImageMaxDimension,
 		NormalizedImageMaxBytes:     DefaultNormalizedImageMaxBytes,
 		ImageCompressionConcurrency: DefaultImageCompressionConcurrency,
+		ImageTransformMemoryBytes:   DefaultImageTransformMemoryBytes,
+		ImageTransformMemoryWaitMs:  DefaultImageTransformMemoryWaitMs,
+		MaxStoreBytes:               DefaultMaxStoreBytes,
 	}
 }
 
@@ -99,6 +129,9 @@ func (c *Config) numeric() []struct {
 		{"normalizedImageMaxDimension", &c.NormalizedImageMaxDimension},
 		{"normalizedImageMaxBytes", &c.NormalizedImageMaxBytes},
 		{"imageCompressionConcurrency", &c.ImageCompressionConcurrency},
+		{"imageTransformMemoryBytes", &c.ImageTransformMemoryBytes},
+		{"imageTransformMemoryWaitMs", &c.ImageTransformMemoryWaitMs},
+		{"maxStoreBytes", &c.MaxStoreBytes},
 	}
 }
 

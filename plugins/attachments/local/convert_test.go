@@ -3,6 +3,7 @@ package attachmentlocal
 import (
 	"image"
 	"image/color"
+	"image/draw"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -23,6 +24,13 @@ func TestToNRGBA(t *testing.T) {
 	cmyk := image.NewCMYK(r)
 	pal := image.NewPaletted(r, color.Palette{color.NRGBA{1, 2, 3, 4}})
 	gray := image.NewGray(r)
+	nycca := image.NewNYCbCrA(r, image.YCbCrSubsampleRatio420)
+	for i := range nycca.Y {
+		nycca.Y[i], nycca.A[i] = 100, 0x40
+	}
+	for i := range nycca.Cb {
+		nycca.Cb[i], nycca.Cr[i] = 128, 128
+	}
 	for y := r.Min.Y; y < r.Max.Y; y++ {
 		for x := r.Min.X; x < r.Max.X; x++ {
 			g16.SetGray16(x, y, color.Gray16{0x12ff})
@@ -46,6 +54,7 @@ func TestToNRGBA(t *testing.T) {
 		{"rgba64", r64, color.NRGBA{0x11, 0x22, 0x33, 255}, true},
 		{"rgba premultiplied", rgba, color.NRGBA{127, 63, 0, 100}, false},
 		{"cmyk naive", cmyk, color.NRGBA{255, 0, 0, 255}, true},
+		{"nycbcra", nycca, color.NRGBA{100, 100, 100, 0x40}, false},
 		{"paletted", pal, color.NRGBA{1, 2, 3, 4}, false},
 		{"nrgba sub-image", flat(9, 9, color.NRGBA{5, 6, 7, 8}).SubImage(r), color.NRGBA{5, 6, 7, 8}, false},
 	}
@@ -59,4 +68,67 @@ func TestToNRGBA(t *testing.T) {
 			}
 		}
 	}
+}
+
+// A decoder's raster of 4 or 8 bytes per pixel (packed at the origin) is
+// converted in its own buffer, with the same pixels as the copying path of
+// a sub-image: no second raster of up to maxImagePixels is allocated.
+func TestToNRGBAInPlace(t *testing.T) {
+	r := image.Rect(0, 0, 3, 2)
+	fill := func(m draw.Image) draw.Image {
+		for y := 0; y < 2; y++ {
+			for x := 0; x < 3; x++ {
+				m.Set(x, y, color.NRGBA64{uint16(x) * 0x3fff, uint16(y) * 0x7fff, 0x1234, uint16(0x4000 + x*0x5000)})
+			}
+		}
+		return m
+	}
+	cases := []struct {
+		name string
+		img  draw.Image
+		pix  func(image.Image) []byte
+	}{
+		{"nrgba", image.NewNRGBA(r), func(m image.Image) []byte { return m.(*image.NRGBA).Pix }},
+		{"rgba", image.NewRGBA(r), func(m image.Image) []byte { return m.(*image.RGBA).Pix }},
+		{"nrgba64", image.NewNRGBA64(r), func(m image.Image) []byte { return m.(*image.NRGBA64).Pix }},
+		{"rgba64", image.NewRGBA64(r), func(m image.Image) []byte { return m.(*image.RGBA64).Pix }},
+		{"cmyk", image.NewCMYK(r), func(m image.Image) []byte { return m.(*image.CMYK).Pix }},
+	}
+	for _, c := range cases {
+		src := fill(c.img)
+		// The reference: the same pixels at a non-zero origin take the
+		// copying path.
+		shifted := reflectNew(c.img, image.Rect(0, 0, 4, 3))
+		for y := 0; y < 2; y++ {
+			for x := 0; x < 3; x++ {
+				shifted.Set(x+1, y+1, src.At(x, y))
+			}
+		}
+		sub := shifted.(interface {
+			SubImage(image.Rectangle) image.Image
+		}).SubImage(image.Rect(1, 1, 4, 3))
+		want, wantOpaque := toNRGBA(sub)
+		buf := c.pix(src)
+		got, opaque := toNRGBA(src)
+		assert.Same(t, &buf[0], &got.Pix[0], "%s: converted in its own buffer", c.name)
+		assert.Equal(t, want.Pix, got.Pix, c.name)
+		assert.Equal(t, r, got.Rect, c.name)
+		assert.Equal(t, 12, got.Stride, c.name)
+		assert.Equal(t, wantOpaque, opaque, c.name)
+	}
+}
+
+// reflectNew returns a new blank image of m's type with bounds r.
+func reflectNew(m image.Image, r image.Rectangle) draw.Image {
+	switch m.(type) {
+	case *image.NRGBA:
+		return image.NewNRGBA(r)
+	case *image.RGBA:
+		return image.NewRGBA(r)
+	case *image.NRGBA64:
+		return image.NewNRGBA64(r)
+	case *image.RGBA64:
+		return image.NewRGBA64(r)
+	}
+	return image.NewCMYK(r)
 }

@@ -25,13 +25,14 @@ func panicError(r any) error {
 
 // decodeFull decodes the first frame of b, whose format inspect identified as
 // f.mediaType. Any failure (malformed, truncated, unsupported variant such as
-// arithmetic-coded JPEG or animated WebP) is INVALID_IMAGE. A GIF frame is
+// arithmetic-coded JPEG) is INVALID_IMAGE with an *attachments.ImageFault
+// saying which. A GIF frame is
 // composited onto a transparent canvas of the logical-screen size. Callers
 // must have checked the header dimensions against the pixel limits first.
 func decodeFull(b []byte, f facts) (img image.Image, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			img, err = nil, attachments.InvalidImage(panicError(r))
+			img, err = nil, invalid(f.mediaType, attachments.FaultCorrupt, "the decoder failed on it", panicError(r))
 		}
 	}()
 	r := bytes.NewReader(b)
@@ -57,10 +58,11 @@ func decodeFull(b []byte, f facts) (img image.Image, err error) {
 		err = fmt.Errorf("unsupported media type %q", f.mediaType)
 	}
 	if err != nil {
-		return nil, attachments.InvalidImage(err)
+		return nil, decodeFault(f, err)
 	}
 	if b := img.Bounds(); b.Dx() != f.rawW || b.Dy() != f.rawH {
-		return nil, attachments.InvalidImage(fmt.Errorf("decoded %dx%d, header %dx%d", b.Dx(), b.Dy(), f.rawW, f.rawH))
+		return nil, invalid(f.mediaType, attachments.FaultCorrupt,
+			fmt.Sprintf("it decodes to %dx%d px, but its header declares %dx%d", b.Dx(), b.Dy(), f.rawW, f.rawH), nil)
 	}
 	return img, nil
 }
@@ -68,17 +70,19 @@ func decodeFull(b []byte, f facts) (img image.Image, err error) {
 // toNRGBA converts a decoded image to 8-bit non-premultiplied sRGB(A) at
 // origin (0,0): 16-bit samples keep their high byte, greyscale expands to
 // RGB, CMYK uses the naive formula, premultiplied RGBA is un-premultiplied.
-// opaque reports whether every alpha sample is 255. An NRGBA source at the
-// origin with packed rows is returned itself, not copied.
+// opaque reports whether every alpha sample is 255.
+//
+// toNRGBA consumes src: a decoder's image (packed rows at the origin) of
+// 4 or 8 bytes per pixel (NRGBA, RGBA, CMYK, NRGBA64, RGBA64) is converted
+// in its own pixel buffer instead of into a new raster of up to
+// maxImagePixels (an NRGBA is returned itself), so src must not be used
+// afterwards. Other images are copied.
 func toNRGBA(src image.Image) (dst *image.NRGBA, opaque bool) {
+	if m, ok := convertInPlace(src); ok {
+		return m, isOpaque(m)
+	}
 	b := src.Bounds()
 	w, h := b.Dx(), b.Dy()
-	if s, ok := src.(*image.NRGBA); ok && b.Min == (image.Point{}) && s.Stride == 4*w {
-		// Already the target form (a GIF canvas, an RGBA PNG): use it as
-		// is rather than copying a raster of up to maxImagePixels. Nothing
-		// downstream writes to the source.
-		return s, isOpaque(s)
-	}
 	dst = image.NewNRGBA(image.Rect(0, 0, w, h))
 	switch s := src.(type) {
 	case *image.NRGBA:
@@ -89,6 +93,15 @@ func toNRGBA(src image.Image) (dst *image.NRGBA, opaque bool) {
 		// Opaque: premultiplied and non-premultiplied bytes coincide.
 		rgba := &image.RGBA{Pix: dst.Pix, Stride: dst.Stride, Rect: dst.Rect}
 		draw.Draw(rgba, rgba.Rect, s, b.Min, draw.Src)
+	case *image.NYCbCrA:
+		for y := 0; y < h; y++ {
+			row := dst.Pix[y*dst.Stride:]
+			for x := 0; x < w; x++ {
+				yi, ci := s.YOffset(b.Min.X+x, b.Min.Y+y), s.COffset(b.Min.X+x, b.Min.Y+y)
+				r, g, bb := color.YCbCrToRGB(s.Y[yi], s.Cb[ci], s.Cr[ci])
+				row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = r, g, bb, s.A[s.AOffset(b.Min.X+x, b.Min.Y+y)]
+			}
+		}
 	case *image.Gray:
 		for y := 0; y < h; y++ {
 			row := dst.Pix[y*dst.Stride:]
@@ -111,14 +124,6 @@ func toNRGBA(src image.Image) (dst *image.NRGBA, opaque bool) {
 				row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = c.R, c.G, c.B, c.A
 			}
 		}
-	case *image.NRGBA64:
-		for y := 0; y < h; y++ {
-			row := dst.Pix[y*dst.Stride:]
-			in := s.Pix[s.PixOffset(b.Min.X, b.Min.Y+y):]
-			for x := 0; x < 4*w; x++ {
-				row[x] = in[2*x] // high byte of each big-endian sample
-			}
-		}
 	case *image.Gray16:
 		for y := 0; y < h; y++ {
 			row := dst.Pix[y*dst.Stride:]
@@ -128,26 +133,122 @@ func toNRGBA(src image.Image) (dst *image.NRGBA, opaque bool) {
 				row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = v, v, v, 0xff
 			}
 		}
+	case *image.NRGBA64, *image.RGBA, *image.RGBA64, *image.CMYK:
+		// Not packed at the origin (a sub-image): copy the rows, then
+		// convert the copy in place.
+		bpp := 4
+		if _, wide := s.(*image.NRGBA64); wide {
+			bpp = 8
+		} else if _, wide := s.(*image.RGBA64); wide {
+			bpp = 8
+		}
+		pix := make([]byte, bpp*w*h)
+		for y := 0; y < h; y++ {
+			copy(pix[y*bpp*w:(y+1)*bpp*w], pixRow(s, b.Min.X, b.Min.Y+y))
+		}
+		m, _ := convertInPlace(packed(s, pix, w, h))
+		return m, isOpaque(m)
 	default:
-		// RGBA, RGBA64, CMYK, NYCbCrA, GrayAlpha-like and anything else.
+		// Anything else (no decoder of the four formats yields it).
 		for y := 0; y < h; y++ {
 			row := dst.Pix[y*dst.Stride:]
 			for x := 0; x < w; x++ {
-				var c color.NRGBA
-				switch v := src.At(b.Min.X+x, b.Min.Y+y).(type) {
-				case color.CMYK:
-					r, g, bb := color.CMYKToRGB(v.C, v.M, v.Y, v.K)
-					c = color.NRGBA{r, g, bb, 0xff}
-				case color.NRGBA64:
-					c = color.NRGBA{uint8(v.R >> 8), uint8(v.G >> 8), uint8(v.B >> 8), uint8(v.A >> 8)}
-				default:
-					c = nrgbaOf(v)
-				}
+				c := nrgbaOf(src.At(b.Min.X+x, b.Min.Y+y))
 				row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = c.R, c.G, c.B, c.A
 			}
 		}
 	}
 	return dst, isOpaque(dst)
+}
+
+// pixRow returns the pixel bytes of row y from column x of a 4- or 8-byte
+// image.
+func pixRow(src image.Image, x, y int) []byte {
+	switch s := src.(type) {
+	case *image.NRGBA64:
+		return s.Pix[s.PixOffset(x, y):]
+	case *image.RGBA:
+		return s.Pix[s.PixOffset(x, y):]
+	case *image.RGBA64:
+		return s.Pix[s.PixOffset(x, y):]
+	case *image.CMYK:
+		return s.Pix[s.PixOffset(x, y):]
+	}
+	return nil
+}
+
+// packed wraps pix (packed rows of w×h) in an image of src's type.
+func packed(src image.Image, pix []byte, w, h int) image.Image {
+	r := image.Rect(0, 0, w, h)
+	switch src.(type) {
+	case *image.NRGBA64:
+		return &image.NRGBA64{Pix: pix, Stride: 8 * w, Rect: r}
+	case *image.RGBA:
+		return &image.RGBA{Pix: pix, Stride: 4 * w, Rect: r}
+	case *image.RGBA64:
+		return &image.RGBA64{Pix: pix, Stride: 8 * w, Rect: r}
+	}
+	return &image.CMYK{Pix: pix, Stride: 4 * w, Rect: r}
+}
+
+// convertInPlace converts an image of packed rows at the origin whose
+// pixels take 4 or 8 bytes into NRGBA within its own buffer: pixel i is
+// read at bpp*i and written at 4*i, so forward order never overwrites a
+// pixel before it is read. ok is false for any other image.
+func convertInPlace(src image.Image) (m *image.NRGBA, ok bool) {
+	var pix []byte
+	var stride, bpp int
+	var rect image.Rectangle
+	switch s := src.(type) {
+	case *image.NRGBA:
+		pix, stride, rect, bpp = s.Pix, s.Stride, s.Rect, 4
+	case *image.RGBA:
+		pix, stride, rect, bpp = s.Pix, s.Stride, s.Rect, 4
+	case *image.CMYK:
+		pix, stride, rect, bpp = s.Pix, s.Stride, s.Rect, 4
+	case *image.NRGBA64:
+		pix, stride, rect, bpp = s.Pix, s.Stride, s.Rect, 8
+	case *image.RGBA64:
+		pix, stride, rect, bpp = s.Pix, s.Stride, s.Rect, 8
+	default:
+		return nil, false
+	}
+	w, h := rect.Dx(), rect.Dy()
+	if rect.Min != (image.Point{}) || stride != bpp*w || len(pix) < bpp*w*h {
+		return nil, false
+	}
+	n := w * h
+	switch src.(type) {
+	case *image.RGBA:
+		for i := 0; i < 4*n; i += 4 {
+			p := pix[i : i+4 : i+4]
+			if a := p[3]; a != 0xff {
+				c := unpremultiply(uint32(p[0])*0x101, uint32(p[1])*0x101, uint32(p[2])*0x101, uint32(a)*0x101)
+				p[0], p[1], p[2] = c.R, c.G, c.B
+			}
+		}
+	case *image.CMYK:
+		for i := 0; i < 4*n; i += 4 {
+			p := pix[i : i+4 : i+4]
+			p[0], p[1], p[2] = color.CMYKToRGB(p[0], p[1], p[2], p[3])
+			p[3] = 0xff
+		}
+	case *image.NRGBA64:
+		for i := 0; i < 4*n; i++ {
+			pix[i] = pix[2*i] // high byte of each big-endian sample
+		}
+	case *image.RGBA64:
+		for i := 0; i < n; i++ {
+			q := pix[8*i : 8*i+8 : 8*i+8]
+			c := unpremultiply(uint32(q[0])<<8|uint32(q[1]), uint32(q[2])<<8|uint32(q[3]),
+				uint32(q[4])<<8|uint32(q[5]), uint32(q[6])<<8|uint32(q[7]))
+			pix[4*i], pix[4*i+1], pix[4*i+2], pix[4*i+3] = c.R, c.G, c.B, c.A
+		}
+	}
+	if nrgba, same := src.(*image.NRGBA); same {
+		return nrgba, true
+	}
+	return &image.NRGBA{Pix: pix[: 4*n : 4*n], Stride: 4 * w, Rect: rect}, true
 }
 
 // isOpaque reports whether every alpha sample of m (origin, packed rows)
@@ -163,8 +264,10 @@ func isOpaque(m *image.NRGBA) bool {
 
 // nrgbaOf un-premultiplies c with 16-bit precision, then keeps the high
 // byte (so 16-bit sources lose only their low byte, like v>>8).
-func nrgbaOf(c color.Color) color.NRGBA {
-	r, g, b, a := c.RGBA()
+func nrgbaOf(c color.Color) color.NRGBA { return unpremultiply(c.RGBA()) }
+
+// unpremultiply is nrgbaOf on 16-bit premultiplied samples.
+func unpremultiply(r, g, b, a uint32) color.NRGBA {
 	if a == 0 {
 		return color.NRGBA{}
 	}

@@ -15,7 +15,15 @@
 // normalization. The limits are checked on header dimensions
 // (image.DecodeConfig plus small container walks) before any pixel buffer
 // is allocated. Transforms run in a FIFO limiter of
-// imageCompressionConcurrency slots; commits are not limited.
+// imageCompressionConcurrency slots; commits are not limited. Each
+// transform then reserves an estimate of its peak memory, computed from the
+// header (estimate.go), against a process-wide budget of
+// imageTransformMemoryBytes (default 2 GiB): it waits in arrival order for
+// room, at most imageTransformMemoryWaitMs (then ATTACHMENT_BUSY), and an
+// image whose estimate alone exceeds the budget is IMAGE_OVER_MEMORY_BUDGET
+// before anything is decoded. INVALID_IMAGE keeps its fixed message and
+// chains an attachments.ImageFault saying what failed. docs/attachments.md
+// is the contract.
 //
 // Normalization (spec 2): a clean, single-frame, 8-bit sRGB PNG/JPEG/WebP
 // within normalizedImageMaxDimension and normalizedImageMaxBytes passes
@@ -72,8 +80,14 @@
 //
 // Mount: the plugin sweeps crash residue older than the process start from
 // tmp/ and request-images/*/*.tmp (spec 1.14), logs at debug, never fails
-// the mount for it, and provides attachments.Service. Objects are never
-// deleted (spec 1.15).
+// the mount for it, and provides attachments.Service.
+//
+// Eviction (Cordon's; the reference keeps objects forever): the objects are
+// kept within maxStoreBytes (default 1 GiB) by deleting the least recently
+// used (a verified read or a save uses an object and sets its mtime) that
+// no read, save or batch in progress has pinned. An in-memory index, built
+// once from one walk of objects/, makes a save's eviction cost independent
+// of the number of objects; each deletion is a single unlink.
 //
 // Cancellation: a done context makes every method return context.Cause(ctx)
 // unchanged.

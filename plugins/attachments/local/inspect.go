@@ -3,6 +3,7 @@ package attachmentlocal
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"image"
 	"image/gif"
 	"image/jpeg"
@@ -42,7 +43,30 @@ type facts struct {
 	hasAlpha bool
 	// webpFrames counts ANMF chunks (0 for a still WebP).
 	webpFrames int
+	// layout is what the decoder will allocate (see transformMemory).
+	layout layout
 }
+
+// layout describes how a source is coded, as far as it decides the size
+// of what the Go decoders allocate.
+type layout struct {
+	// PNG: IHDR colour type and bit depth, Adam7 interlacing, a tRNS chunk.
+	pngColourType, pngBitDepth byte
+	interlaced, trns           bool
+	// JPEG: the SOF marker of the frame, its sample precision, its
+	// components (sampling factors and ids), and the colour transform
+	// markers the decoder reads (JFIF APP0, Adobe APP14).
+	jpegSOF       byte
+	jpegPrecision byte
+	jpegComps     []jpegComp
+	jfif, adobe   bool
+	adobeXform    byte
+	// WebP: a lossless (VP8L) still, an ALPH chunk.
+	webpLossless, webpALPH bool
+}
+
+// jpegComp is one frame component: its id and sampling factors.
+type jpegComp struct{ id, h, v byte }
 
 var (
 	sigPNG  = []byte("\x89PNG\r\n\x1a\n")
@@ -66,18 +90,19 @@ func sniff(b []byte) (attachments.MediaType, bool) {
 
 // inspect reads the facts of b without decoding pixels. An unknown format or
 // an unparsable header is INVALID_IMAGE "Unsupported or malformed image
-// data.". The container walk is lenient: it stops at truncation, leaving
+// data." with an *attachments.ImageFault saying which. The container walk is lenient: it stops at truncation, leaving
 // the full decode to refuse such bytes.
 func inspect(b []byte) (f facts, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = attachments.InvalidImage(panicError(r))
+			f, err = facts{}, invalid(f.mediaType, attachments.FaultCorrupt, "the decoder failed on it", panicError(r))
 		}
 	}()
 	mt, ok := sniff(b)
 	if !ok {
-		return facts{}, attachments.InvalidImage(nil)
+		return facts{}, unrecognized(b)
 	}
+	f = facts{mediaType: mt, depth: depthUchar, space: spaceSRGB}
 	var cfg image.Config
 	r := bytes.NewReader(b)
 	switch mt {
@@ -90,28 +115,35 @@ func inspect(b []byte) (f facts, err error) {
 	case attachments.MediaTypeWebP:
 		cfg, err = webp.DecodeConfig(r)
 	}
+	// The container walk runs first: it is what names a variant the
+	// header parser refuses (a 12-bit JPEG, for instance).
+	scanContainer(b, &f)
 	if err != nil {
-		return facts{}, attachments.InvalidImage(err)
+		return facts{}, headerFault(f, err)
 	}
 	if cfg.Width <= 0 || cfg.Height <= 0 {
-		return facts{}, attachments.InvalidImage(nil)
+		return facts{}, invalid(mt, attachments.FaultHeader, fmt.Sprintf("it declares a %dx%d image", cfg.Width, cfg.Height), nil)
 	}
-	f = facts{mediaType: mt, rawW: cfg.Width, rawH: cfg.Height, depth: depthUchar, space: spaceSRGB}
-	switch mt {
-	case attachments.MediaTypePNG:
-		scanPNG(b, &f)
-	case attachments.MediaTypeJPEG:
-		scanJPEG(b, &f)
-	case attachments.MediaTypeGIF:
-		scanGIF(b, &f)
-	case attachments.MediaTypeWebP:
-		scanWebP(b, &f)
-	}
+	f.rawW, f.rawH = cfg.Width, cfg.Height
 	f.width, f.height = f.rawW, f.rawH
 	if f.orientation >= 5 {
 		f.width, f.height = f.rawH, f.rawW
 	}
 	return f, nil
+}
+
+// scanContainer runs the container walk of f.mediaType.
+func scanContainer(b []byte, f *facts) {
+	switch f.mediaType {
+	case attachments.MediaTypePNG:
+		scanPNG(b, f)
+	case attachments.MediaTypeJPEG:
+		scanJPEG(b, f)
+	case attachments.MediaTypeGIF:
+		scanGIF(b, f)
+	case attachments.MediaTypeWebP:
+		scanWebP(b, f)
+	}
 }
 
 // scanPNG walks the chunks: IHDR bit depth and colour type, tRNS (alpha),
@@ -133,6 +165,9 @@ func scanPNG(b []byte, f *facts) {
 			if n >= 10 {
 				bitDepth, colourType = data[8], data[9]
 			}
+			if n >= 13 {
+				f.layout.interlaced = data[12] == 1
+			}
 		case "tRNS":
 			trns = true
 		case "iCCP", "tEXt", "zTXt", "iTXt":
@@ -148,6 +183,7 @@ func scanPNG(b []byte, f *facts) {
 		}
 		p = start + n + 4
 	}
+	f.layout.pngColourType, f.layout.pngBitDepth, f.layout.trns = colourType, bitDepth, trns
 	if bitDepth == 16 {
 		f.depth = depthUshort
 	}
@@ -204,7 +240,20 @@ func scanJPEG(b []byte, f *facts) {
 			f.metadata = true
 		case m == 0xFE:
 			f.metadata = true
+		case m == 0xE0 && bytes.HasPrefix(data, []byte("JFIF\x00")):
+			f.layout.jfif = true
+		case m == 0xEE && len(data) >= 12 && bytes.HasPrefix(data, []byte("Adobe")):
+			f.layout.adobe, f.layout.adobeXform = true, data[11]
 		case m >= 0xC0 && m <= 0xCF && m != 0xC4 && m != 0xC8 && m != 0xCC:
+			if f.layout.jpegSOF == 0 {
+				f.layout.jpegSOF = m
+				if len(data) >= 6 {
+					f.layout.jpegPrecision = data[0]
+					for i := 6; i+3 <= len(data) && len(f.layout.jpegComps) < int(data[5]); i += 3 {
+						f.layout.jpegComps = append(f.layout.jpegComps, jpegComp{id: data[i], h: data[i+1] >> 4, v: data[i+1] & 15})
+					}
+				}
+			}
 			if len(data) >= 6 {
 				if data[0] > 8 {
 					f.depth = depthUshort
@@ -309,7 +358,9 @@ func scanWebP(b []byte, f *facts) {
 			frames++
 		case "ALPH":
 			f.hasAlpha = true
+			f.layout.webpALPH = true
 		case "VP8L":
+			f.layout.webpLossless = true
 			if n >= 5 && data[0] == 0x2f {
 				f.hasAlpha = f.hasAlpha || binary.LittleEndian.Uint32(data[1:5])>>28&1 == 1
 			}

@@ -147,7 +147,16 @@ func FuzzInspect(f *testing.F) {
 			if !errorIsExactly(err, attachments.CodeInvalidImage, attachments.MsgInvalidImage) {
 				t.Fatalf("unexpected error %#v", err)
 			}
+			if attachments.FaultOf(err) == nil || attachments.FaultOf(err).Error() == "" {
+				t.Fatalf("INVALID_IMAGE without a fault: %#v", err)
+			}
 			return
+		}
+		if est := transformMemory(fc, len(b), defaultPolicy); est < int64(fc.rawW)*int64(fc.rawH) {
+			t.Fatalf("estimate %d below one byte per pixel for %+v", est, fc)
+		}
+		if describeSource(fc) == "" {
+			t.Fatalf("no description for %+v", fc)
 		}
 		if mt, ok := sniff(b); !ok || mt != fc.mediaType {
 			t.Fatalf("accepted %q without its signature", fc.mediaType)

@@ -50,7 +50,7 @@ func TestEveryLimitAtAndOnePast(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := newStore(t, c.edit)
-			p, err := prepare(context.Background(), attachments.SaveImage{Data: six, MediaType: attachments.MediaTypePNG}, s.limits, s.policy)
+			p, err := prepare(context.Background(), attachments.SaveImage{Data: six, MediaType: attachments.MediaTypePNG}, s.limits, s.policy, s.memory)
 			c.check(t, p, err)
 		})
 	}
@@ -61,7 +61,7 @@ func TestEveryLimitAtAndOnePast(t *testing.T) {
 	big := raw.Bytes()
 	for _, limit := range []int{len(big), len(big) - 1} {
 		s := newStore(t, withPolicy(0, limit))
-		p, err := prepare(context.Background(), attachments.SaveImage{Data: big, MediaType: attachments.MediaTypePNG}, s.limits, s.policy)
+		p, err := prepare(context.Background(), attachments.SaveImage{Data: big, MediaType: attachments.MediaTypePNG}, s.limits, s.policy, s.memory)
 		require.NoError(t, err)
 		assert.Equal(t, limit == len(big), sha(big) == string(p.ref.AttachmentID), "pass-through iff within the cap (cap %d, source %d)", limit, len(big))
 		assert.LessOrEqual(t, p.ref.Bytes, limit)
@@ -72,7 +72,7 @@ func TestEveryLimitAtAndOnePast(t *testing.T) {
 	// checks: a 2×3 raster tagged 6 is a 3×2 image.
 	tagged := withPNGChunk(encPNG(t, flat(2, 3, color.NRGBA{1, 2, 3, 255})), "eXIf", exifTIFF(6, false))
 	s := newStore(t, func(c *Config) { c.MaxImageDimension = 3; c.NormalizedImageMaxDimension = 2 })
-	p, err := prepare(context.Background(), attachments.SaveImage{Data: tagged, MediaType: attachments.MediaTypePNG}, s.limits, s.policy)
+	p, err := prepare(context.Background(), attachments.SaveImage{Data: tagged, MediaType: attachments.MediaTypePNG}, s.limits, s.policy, s.memory)
 	require.NoError(t, err)
 	assert.Equal(t, []int{2, 1}, []int{p.ref.Width, p.ref.Height})
 	assert.Equal(t, &attachments.Dimensions{Width: 3, Height: 2}, p.ref.OriginalDimensions)

@@ -16,7 +16,7 @@ import (
 // admit prepares one image with the store's limits (no storage).
 func admit(t *testing.T, s *Store, data []byte, mt attachments.MediaType) (prepared, error) {
 	t.Helper()
-	return prepare(context.Background(), attachments.SaveImage{Data: data, MediaType: mt}, s.limits, s.policy)
+	return prepare(context.Background(), attachments.SaveImage{Data: data, MediaType: mt}, s.limits, s.policy, s.memory)
 }
 
 // mustAdmit prepares and asserts the invariants every stored image keeps

@@ -67,6 +67,9 @@ func TestDefaults(t *testing.T) {
 	assert.Equal(t, 2048, attachmentlocal.DefaultNormalizedImageMaxDimension)
 	assert.Equal(t, 4194304, attachmentlocal.DefaultNormalizedImageMaxBytes)
 	assert.Equal(t, 2, attachmentlocal.DefaultImageCompressionConcurrency)
+	assert.Equal(t, 2147483648, attachmentlocal.DefaultImageTransformMemoryBytes)
+	assert.Equal(t, 120000, attachmentlocal.DefaultImageTransformMemoryWaitMs)
+	assert.Equal(t, 1073741824, attachmentlocal.DefaultMaxStoreBytes)
 	s, err := attachmentlocal.New(config(t.TempDir()), nil)
 	require.NoError(t, err)
 	assert.Equal(t, attachments.ImageLimits{
@@ -129,7 +132,12 @@ func TestConfigYAML(t *testing.T) {
 	require.NoError(t, err)
 	assert.Nil(t, cfg.TohHome)
 
-	for _, key := range []string{"maxImageBytes", "maxImagesPerMessage", "maxMessageImageBytes", "maxImagePixels", "maxImageDimension", "normalizedImageMaxDimension", "normalizedImageMaxBytes"} {
+	cfg, err = decode(t, "imageTransformMemoryBytes: 1e9\nimageTransformMemoryWaitMs: 50\nmaxStoreBytes: 4096\n")
+	require.NoError(t, err)
+	assert.Equal(t, []int{1000000000, 50, 4096}, []int{cfg.ImageTransformMemoryBytes, cfg.ImageTransformMemoryWaitMs, cfg.MaxStoreBytes})
+
+	for _, key := range []string{"maxImageBytes", "maxImagesPerMessage", "maxMessageImageBytes", "maxImagePixels", "maxImageDimension", "normalizedImageMaxDimension", "normalizedImageMaxBytes",
+		"imageTransformMemoryBytes", "imageTransformMemoryWaitMs", "maxStoreBytes"} {
 		for _, bad := range []string{"0", "-1", "1.5", ".inf", ".nan", "'8'", "9007199254740993"} {
 			_, err := decode(t, key+": "+bad)
 			assert.EqualError(t, err, "attachment-local: "+key+" must be a positive integer", "%s: %s", key, bad)
@@ -227,4 +235,20 @@ func TestMountSurvivesFailedSweep(t *testing.T) {
 		}
 	}
 	assert.True(t, found, "the skipped sweep is logged at debug")
+}
+
+// Cordon's own options are checked by the constructor too (the reference
+// ones only through the loader): a zero budget, wait or store size would
+// refuse every image or evict every object.
+func TestConstructionValidatesCordonOptions(t *testing.T) {
+	for name, edit := range map[string]func(*attachmentlocal.Config){
+		"imageTransformMemoryBytes":  func(c *attachmentlocal.Config) { c.ImageTransformMemoryBytes = 0 },
+		"imageTransformMemoryWaitMs": func(c *attachmentlocal.Config) { c.ImageTransformMemoryWaitMs = -1 },
+		"maxStoreBytes":              func(c *attachmentlocal.Config) { c.MaxStoreBytes = 0 },
+	} {
+		c := config(t.TempDir())
+		edit(&c)
+		_, err := attachmentlocal.New(c, nil)
+		assert.EqualError(t, err, "attachment-local: "+name+" must be a positive integer")
+	}
 }

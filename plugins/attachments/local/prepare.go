@@ -29,13 +29,16 @@ func digestHex(b []byte) string {
 // prepare is the admission pipeline of spec 1.6 for one image, in its
 // observable order: byte limit, empty, header (format and oriented size),
 // pixel limit, per-side limit, full decode, declared type, normalization.
-// It touches no storage. ctx is checked between the expensive stages.
-func prepare(ctx context.Context, in attachments.SaveImage, limits attachments.ImageLimits, p NormalizationPolicy) (prepared, error) {
+// Between the per-side limit and the decode, the transform's memory
+// estimate is admitted by mem (held until prepare returns). It touches no
+// storage. ctx is checked between the expensive stages.
+func prepare(ctx context.Context, in attachments.SaveImage, limits attachments.ImageLimits, p NormalizationPolicy, mem memoryGate) (prepared, error) {
 	if len(in.Data) > limits.MaxImageBytes {
 		return prepared{}, attachments.NewError(attachments.CodeImageTooLarge, attachments.MsgImageTooLarge, nil)
 	}
 	if len(in.Data) == 0 {
-		return prepared{}, attachments.NewError(attachments.CodeInvalidImage, attachments.MsgImageEmpty, nil)
+		return prepared{}, attachments.NewError(attachments.CodeInvalidImage, attachments.MsgImageEmpty,
+			&attachments.ImageFault{Kind: attachments.FaultEmpty})
 	}
 	f, err := inspect(in.Data)
 	if err != nil {
@@ -50,6 +53,11 @@ func prepare(ctx context.Context, in attachments.SaveImage, limits attachments.I
 	if err := ctx.Err(); err != nil {
 		return prepared{}, context.Cause(ctx)
 	}
+	release, err := mem.admit(ctx, f, len(in.Data), p)
+	if err != nil {
+		return prepared{}, err
+	}
+	defer release()
 	img, err := decodeFull(in.Data, f)
 	if err != nil {
 		return prepared{}, err

@@ -121,14 +121,28 @@ func (s *Store) ensureDurableHome() error {
 // "Unable to persist image attachment." with the cause chained (this port
 // also wraps mkdir/chmod failures of the directory walk, which the
 // reference leaks with host paths).
-func (s *Store) commit(p prepared) (attachments.ImageRef, error) {
+//
+// The object stays pinned (never evicted) until the returned unpin runs;
+// after publication the size budget is enforced (index.go).
+func (s *Store) commit(p prepared) (attachments.ImageRef, func(), error) {
 	h, err := hashOf(p.ref.AttachmentID)
 	if err != nil {
-		return attachments.ImageRef{}, err
+		return attachments.ImageRef{}, nil, err
 	}
 	if digestHex(p.data) != h || len(p.data) != p.ref.Bytes {
-		return attachments.ImageRef{}, attachments.NewError(attachments.CodeAttachmentCorrupt, attachments.MsgPreparedCorrupt, nil)
+		return attachments.ImageRef{}, nil, attachments.NewError(attachments.CodeAttachmentCorrupt, attachments.MsgPreparedCorrupt, nil)
 	}
+	unpin := s.index.pin(h)
+	ref, err := s.publishPinned(p, h)
+	if err != nil {
+		unpin()
+		return attachments.ImageRef{}, nil, err
+	}
+	return ref, unpin, nil
+}
+
+// publishPinned is the publication of commit, h pinned.
+func (s *Store) publishPinned(p prepared, h string) (attachments.ImageRef, error) {
 	objects := filepath.Join(s.root, objectsDir)
 	bucket := filepath.Join(objects, h[:2])
 	staging := filepath.Join(s.root, stagingDir)
@@ -142,7 +156,8 @@ func (s *Store) commit(p prepared) (attachments.ImageRef, error) {
 		return attachments.ImageRef{}, attachments.WriteFailed(err)
 	}
 	tmp := filepath.Join(staging, newUUID())
-	if err := s.publish(tmp, objectPath(s.root, h), h, p.data); err != nil {
+	dedup, err := s.publish(tmp, objectPath(s.root, h), h, p.data)
+	if err != nil {
 		if rerr := os.Remove(tmp); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
 			err = errors.Join(err, rerr)
 		}
@@ -152,46 +167,49 @@ func (s *Store) commit(p prepared) (attachments.ImageRef, error) {
 		}
 		return attachments.ImageRef{}, attachments.WriteFailed(err)
 	}
+	s.index.committed(h, int64(len(p.data)), dedup)
 	return p.ref, nil
 }
 
-// publish runs steps 6-9 of spec 1.9.
-func (s *Store) publish(tmp, target, h string, data []byte) error {
+// publish runs steps 6-9 of spec 1.9; dedup reports that the object
+// already existed.
+func (s *Store) publish(tmp, target, h string, data []byte) (dedup bool, err error) {
 	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {
-		return err
+		return false, err
 	}
 	if _, err := f.Write(data); err != nil {
 		_ = f.Close()
-		return err
+		return false, err
 	}
 	if err := f.Sync(); err != nil {
 		_ = f.Close()
-		return err
+		return false, err
 	}
 	if err := f.Close(); err != nil {
-		return err
+		return false, err
 	}
 	if s.beforeLink != nil {
 		s.beforeLink(tmp)
 	}
 	if err := os.Link(tmp, target); err != nil {
 		if !errors.Is(err, fs.ErrExist) {
-			return err
+			return false, err
 		}
 		_, existing, _, rerr := readObject(context.Background(), target, 0)
 		if rerr != nil {
-			return rerr
+			return false, rerr
 		}
 		if existing != h {
-			return attachments.NewError(attachments.CodeAttachmentCorrupt, attachments.MsgDigestCorrupt, nil)
+			return false, attachments.NewError(attachments.CodeAttachmentCorrupt, attachments.MsgDigestCorrupt, nil)
 		}
+		dedup = true
 	}
 	if err := s.syncDir(filepath.Dir(target)); err != nil {
-		return err
+		return false, err
 	}
 	if err := s.syncDir(filepath.Dir(filepath.Dir(target))); err != nil {
-		return err
+		return false, err
 	}
-	return os.Remove(tmp)
+	return dedup, os.Remove(tmp)
 }

@@ -91,6 +91,8 @@ func readObject(ctx context.Context, path string, keep int) (data []byte, digest
 // facts against ref (ATTACHMENT_CORRUPT). Admission limits are not
 // re-applied and pixels are never decoded. name and originalDimensions are
 // not checked. Cancellation returns context.Cause(ctx) at every checkpoint.
+// The object is pinned while the read runs, and a verified read marks it
+// used (its mtime and its place in the eviction order).
 func (s *Store) read(ctx context.Context, ref attachments.ImageRef) (attachments.StoredImage, error) {
 	if ctx.Err() != nil {
 		return attachments.StoredImage{}, context.Cause(ctx)
@@ -98,6 +100,11 @@ func (s *Store) read(ctx context.Context, ref attachments.ImageRef) (attachments
 	h, err := hashOf(ref.AttachmentID)
 	if err != nil {
 		return attachments.StoredImage{}, err
+	}
+	// A read in progress keeps its object from eviction.
+	defer s.index.pin(h)()
+	if s.duringRead != nil {
+		s.duringRead(h)
 	}
 	// Keep at most the bytes the ref claims: a larger file is corrupt or
 	// mis-described either way, and is only hashed to tell which.
@@ -132,5 +139,6 @@ func (s *Store) read(ctx context.Context, ref attachments.ImageRef) (attachments
 		return attachments.StoredImage{}, attachments.NewError(attachments.CodeAttachmentCorrupt, attachments.MsgFactsCorrupt,
 			fmt.Errorf("stored %s %dx%d %d bytes", f.mediaType, f.width, f.height, len(data)))
 	}
+	s.index.used(h, int64(len(data)), true)
 	return attachments.StoredImage{Ref: ref, Data: data}, nil
 }

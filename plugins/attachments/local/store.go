@@ -3,6 +3,7 @@ package attachmentlocal
 import (
 	"context"
 	"path/filepath"
+	"time"
 
 	"go.uber.org/zap"
 
@@ -18,23 +19,33 @@ type Store struct {
 	policy      NormalizationPolicy
 	concurrency int
 	limiter     *limiter
+	memory      memoryGate
+	index       *objectIndex
 	log         *zap.Logger
 
 	// Test hooks (nil in production).
 	onSyncDir  func(dir string)
 	beforeLink func(tmp string)
+	duringRead func(h string) // after the pin, before the object is opened
 }
 
 var _ attachments.Store = (*Store)(nil)
 
 // New returns a Store for cfg. Like the reference constructor it performs
-// no I/O and checks only the concurrency (with the reference message); the
-// other options are checked by Validate when the config comes through the
+// no I/O and checks only the concurrency (with the reference message) and
+// Cordon's own options (imageTransformMemoryBytes,
+// imageTransformMemoryWaitMs, maxStoreBytes: positive); the reference
+// options are checked by Validate when the config comes through the
 // loader. A nil logger means zap.NewNop().
 func New(cfg Config, log *zap.Logger) (*Store, error) {
 	c := cfg.ImageCompressionConcurrency
 	if c < 1 || c > MaxImageCompressionConcurrency {
 		return nil, concurrencyError()
+	}
+	for _, f := range cfg.numeric()[8:] {
+		if *f.v < 1 || *f.v > maxSafeInteger {
+			return nil, positiveError(f.name)
+		}
 	}
 	home, err := resolveHome(cfg.TohHome)
 	if err != nil {
@@ -43,9 +54,10 @@ func New(cfg Config, log *zap.Logger) (*Store, error) {
 	if log == nil {
 		log = zap.NewNop()
 	}
+	root := filepath.Join(home, "attachments", "v1")
 	return &Store{
 		home: home,
-		root: filepath.Join(home, "attachments", "v1"),
+		root: root,
 		limits: attachments.ImageLimits{
 			MaxImageBytes:        cfg.MaxImageBytes,
 			MaxImagesPerMessage:  cfg.MaxImagesPerMessage,
@@ -57,7 +69,12 @@ func New(cfg Config, log *zap.Logger) (*Store, error) {
 		policy:      NormalizationPolicy{MaxDimension: cfg.NormalizedImageMaxDimension, MaxBytes: cfg.NormalizedImageMaxBytes},
 		concurrency: c,
 		limiter:     newLimiter(c),
-		log:         log,
+		memory: memoryGate{
+			budget: processBudget(int64(cfg.ImageTransformMemoryBytes)),
+			wait:   time.Duration(cfg.ImageTransformMemoryWaitMs) * time.Millisecond,
+		},
+		index: newObjectIndex(root, int64(cfg.MaxStoreBytes)),
+		log:   log,
 	}, nil
 }
 
@@ -86,7 +103,7 @@ func (s *Store) prepareLimited(ctx context.Context, in attachments.SaveImage) (p
 	var p prepared
 	err := s.limiter.run(ctx, func() error {
 		var err error
-		p, err = prepare(ctx, in, s.limits, s.policy)
+		p, err = prepare(ctx, in, s.limits, s.policy, s.memory)
 		return err
 	})
 	if err != nil && ctx.Err() != nil {
@@ -113,7 +130,12 @@ func (s *Store) SaveImage(ctx context.Context, in attachments.SaveImage) (attach
 	if ctx.Err() != nil {
 		return attachments.ImageRef{}, context.Cause(ctx)
 	}
-	return s.commit(p)
+	ref, unpin, err := s.commit(p)
+	if err != nil {
+		return attachments.ImageRef{}, err
+	}
+	unpin()
+	return ref, nil
 }
 
 // SaveImages is spec 1.11: the batch check, then every member prepared
@@ -145,15 +167,18 @@ func (s *Store) SaveImages(ctx context.Context, in []attachments.SaveImage) ([]a
 			return nil, err
 		}
 	}
+	// Every committed member stays pinned until the batch returns, so a
+	// later member's eviction never removes an earlier one.
 	refs := make([]attachments.ImageRef, 0, len(in))
 	for _, p := range ps {
 		if ctx.Err() != nil {
 			return nil, context.Cause(ctx)
 		}
-		ref, err := s.commit(p)
+		ref, unpin, err := s.commit(p)
 		if err != nil {
 			return nil, err
 		}
+		defer unpin()
 		refs = append(refs, ref)
 	}
 	return refs, nil

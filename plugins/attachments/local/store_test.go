@@ -305,15 +305,15 @@ func TestCommitRejectsTamperedPrepared(t *testing.T) {
 	require.NoError(t, err)
 	tampered := p
 	tampered.data = append(append([]byte{}, p.data...), 0)
-	_, err = s.commit(tampered)
+	_, _, err = s.commit(tampered)
 	assert.True(t, errorIsExactly(err, attachments.CodeAttachmentCorrupt, "Prepared attachment bytes do not match their reference."), "%v", err)
 	short := p
 	short.ref.Bytes++
-	_, err = s.commit(short)
+	_, _, err = s.commit(short)
 	assert.True(t, errorIsExactly(err, attachments.CodeAttachmentCorrupt, attachments.MsgPreparedCorrupt), "%v", err)
 	bad := p
 	bad.ref.AttachmentID = "sha256:XYZ"
-	_, err = s.commit(bad)
+	_, _, err = s.commit(bad)
 	assert.True(t, errorIsExactly(err, attachments.CodeInvalidAttachmentRef, attachments.MsgInvalidAttachmentRef), "%v", err)
 	_, statErr := os.Stat(s.root)
 	assert.True(t, os.IsNotExist(statErr))

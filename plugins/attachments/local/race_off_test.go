@@ -1,0 +1,5 @@
+//go:build !race
+
+package attachmentlocal
+
+const raceEnabled = false

@@ -1,0 +1,7 @@
+//go:build race
+
+package attachmentlocal
+
+// raceEnabled: the race detector multiplies the time and memory of the
+// heavy pixel tests, which skip under it.
+const raceEnabled = true
