@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"strings"
 	"syscall"
@@ -24,6 +25,9 @@ func cmdServe(ctx context.Context, e *env) error {
 		return err
 	}
 	defer h.close()
+	if e.f.http != "" {
+		return serveHTTP(ctx, e, h, eng)
+	}
 	mh := newMCPHost(eng, hostConfig{version: e.o.version, cwd: e.cwdHeader(), structured: e.f.structured})
 	defer mh.close()
 	e.log.Info("ready: serving MCP on stdio", zap.String("config", h.source), zap.Strings("tools", toolNames(eng)))
@@ -38,6 +42,26 @@ func cmdServe(ctx context.Context, e *env) error {
 		return nil
 	}
 	return err
+}
+
+// serveHTTP serves MCP over Streamable HTTP until the context ends (SIGTERM), then stops gracefully.
+func serveHTTP(ctx context.Context, e *env, h *host, eng *toolsEngine) error {
+	var tokens *tokenSet
+	if e.f.tokenFile != "" {
+		var err error
+		if tokens, err = loadTokens(e.f.tokenFile); err != nil {
+			return err
+		}
+	}
+	ln, err := net.Listen("tcp", e.f.http)
+	if err != nil {
+		return fmt.Errorf("--http: %w", err)
+	}
+	mh := newMCPHost(eng, hostConfig{version: e.o.version, cwd: e.cwdHeader(), structured: e.f.structured, shared: true})
+	defer mh.close()
+	e.log.Info("ready: serving MCP over HTTP", zap.String("url", "http://"+ln.Addr().String()+"/mcp"),
+		zap.Bool("authentication", tokens != nil), zap.String("config", h.source), zap.Strings("tools", toolNames(eng)))
+	return newHTTPServer(mh, e.f, tokens, e.log.Named("http")).serve(ctx, ln)
 }
 
 // cmdRun executes the JSON-line protocol on stdin/stdout.

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -143,6 +144,24 @@ func (h *mcpHost) watchConnections(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 		}
 		return next(ctx, method, req)
+	}
+}
+
+// callsInFlight counts the calls running on every connection.
+func (h *mcpHost) callsInFlight() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	n := 0
+	for _, lc := range h.calls {
+		n += len(lc.cancel)
+	}
+	return n
+}
+
+// waitConnections waits up to d for every watched connection to have ended.
+func (h *mcpHost) waitConnections(d time.Duration) {
+	for deadline := time.Now().Add(d); len(h.connections()) > 0 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
 	}
 }
 

@@ -1,0 +1,299 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.uber.org/zap"
+)
+
+// drainTimeout is how long a stopping server lets the calls in flight finish.
+const drainTimeout = 10 * time.Second
+
+// httpServer is `serve --http`: the MCP Streamable HTTP handler at /mcp (sessions for the protocol
+// versions that have them, sessionless requests for 2026-07-28) behind authentication, Host and
+// Origin checks and the request limits, and GET /healthz.
+type httpServer struct {
+	mh        *mcpHost
+	log       *zap.Logger
+	tokens    *tokenSet // nil: no authentication (loopback only)
+	origins   map[string]bool
+	maxBody   int64
+	maxSess   int
+	loopback  bool
+	stateful  *mcp.StreamableHTTPHandler
+	stateless *mcp.StreamableHTTPHandler
+
+	opening  atomic.Int64 // sessions being opened (initialize requests in progress)
+	draining atomic.Bool  // stopping: only answers to the server's requests are taken
+}
+
+func newHTTPServer(mh *mcpHost, f *flags, tokens *tokenSet, log *zap.Logger) *httpServer {
+	host, _, _ := net.SplitHostPort(f.http)
+	s := &httpServer{mh: mh, log: log, tokens: tokens, origins: map[string]bool{}, maxBody: f.maxBody,
+		maxSess: f.maxSessions, loopback: isLoopbackHost(host)}
+	for _, o := range f.allowOrigins {
+		s.origins[strings.TrimSuffix(o, "/")] = true
+	}
+	get := func(*http.Request) *mcp.Server { return mh.server }
+	// Host and Origin are checked here, for both handlers alike; the body is bounded here too.
+	s.stateful = mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{
+		SessionTimeout: f.sessionIdle, DisableLocalhostProtection: true, MaxRequestBodyBytes: -1})
+	s.stateless = mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{
+		Stateless: true, DisableLocalhostProtection: true, MaxRequestBodyBytes: -1, PropagateRequestCancellation: true})
+	return s
+}
+
+// handler is the whole HTTP surface.
+func (s *httpServer) handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		_, _ = io.WriteString(w, "ok\n")
+	})
+	mux.Handle("/mcp", s.guard(http.HandlerFunc(s.serveMCP)))
+	return s.accessLog(mux)
+}
+
+// serveMCP routes a request: the sessionless protocol to the stateless handler, the rest to the
+// sessions; a request that would open a session past the limit is refused (503).
+func (s *httpServer) serveMCP(w http.ResponseWriter, r *http.Request) {
+	if s.draining.Load() && !answersOnly(r) {
+		w.Header().Set("Retry-After", "5")
+		http.Error(w, "Service Unavailable: the server is shutting down", http.StatusServiceUnavailable)
+		return
+	}
+	if s.sessionless(r) {
+		s.stateless.ServeHTTP(w, r)
+		return
+	}
+	if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" {
+		n := s.opening.Add(1)
+		defer s.opening.Add(-1)
+		if len(s.mh.connections())+int(n) > s.maxSess {
+			w.Header().Set("Retry-After", "5")
+			http.Error(w, fmt.Sprintf("Service Unavailable: %d sessions are open, the limit (--max-sessions)", s.maxSess),
+				http.StatusServiceUnavailable)
+			return
+		}
+	}
+	s.stateful.ServeHTTP(w, r)
+}
+
+// sessionless reports whether a request speaks the 2026-07-28 protocol (its version header, or the
+// per-request protocol version of its body).
+func (s *httpServer) sessionless(r *http.Request) bool {
+	if v := r.Header.Get("Mcp-Protocol-Version"); v != "" {
+		return v >= multiRoundTrip
+	}
+	if r.Method != http.MethodPost {
+		return false
+	}
+	body, _ := r.Body.(*bodyBuffer)
+	if body == nil {
+		return false
+	}
+	var msg struct {
+		Params struct {
+			Meta map[string]json.RawMessage `json:"_meta"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(body.data, &msg) != nil {
+		return false
+	}
+	var v string
+	_ = json.Unmarshal(msg.Params.Meta[mcp.MetaKeyProtocolVersion], &v)
+	return v >= multiRoundTrip
+}
+
+// answersOnly reports whether a request only carries responses and notifications (a client's answer
+// to an elicitation, a cancellation): what a stopping server still takes, so calls in flight finish.
+func answersOnly(r *http.Request) bool {
+	body, _ := r.Body.(*bodyBuffer)
+	if r.Method != http.MethodPost || body == nil {
+		return false
+	}
+	var msgs []map[string]json.RawMessage
+	if err := json.Unmarshal(body.data, &msgs); err != nil {
+		var one map[string]json.RawMessage
+		if json.Unmarshal(body.data, &one) != nil {
+			return false
+		}
+		msgs = append(msgs, one)
+	}
+	for _, m := range msgs {
+		_, isRequest := m["method"]
+		_, hasID := m["id"]
+		if isRequest && hasID {
+			return false
+		}
+	}
+	return len(msgs) > 0
+}
+
+// bodyBuffer is a request body read whole (within the limit) by guard.
+type bodyBuffer struct {
+	*bytes.Reader
+	data []byte
+}
+
+func (*bodyBuffer) Close() error { return nil }
+
+// guard applies, in order: Host (on a loopback bind: DNS rebinding), Origin (browsers), bearer
+// authentication, and the body limit (413).
+func (s *httpServer) guard(next http.Handler) http.Handler {
+	checked := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Body != nil && r.Body != http.NoBody {
+			if r.ContentLength > s.maxBody {
+				http.Error(w, fmt.Sprintf("Request Entity Too Large: the body is over %d bytes (--max-body)", s.maxBody),
+					http.StatusRequestEntityTooLarge)
+				return
+			}
+			data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.maxBody))
+			if err != nil {
+				var mbe *http.MaxBytesError
+				if errors.As(err, &mbe) {
+					http.Error(w, fmt.Sprintf("Request Entity Too Large: the body is over %d bytes (--max-body)", s.maxBody),
+						http.StatusRequestEntityTooLarge)
+					return
+				}
+				http.Error(w, "Bad Request: the body could not be read", http.StatusBadRequest)
+				return
+			}
+			r.Body = &bodyBuffer{bytes.NewReader(data), data}
+		}
+		next.ServeHTTP(w, r)
+	})
+	var authed http.Handler = checked
+	if s.tokens != nil {
+		authed = auth.RequireBearerToken(s.tokens.verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(checked)
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.loopback && !isLoopbackHost(hostOnly(r.Host)) {
+			http.Error(w, fmt.Sprintf("Forbidden: Host %q is not this loopback server", r.Host), http.StatusForbidden)
+			return
+		}
+		if o := r.Header.Get("Origin"); o != "" && !s.originAllowed(o, r) {
+			http.Error(w, fmt.Sprintf("Forbidden: Origin %q is not allowed (--allow-origin)", o), http.StatusForbidden)
+			return
+		}
+		authed.ServeHTTP(&challenge{ResponseWriter: w}, r)
+	})
+}
+
+// originAllowed reports whether a browser's Origin is the server's own or an allowed one.
+func (s *httpServer) originAllowed(origin string, r *http.Request) bool {
+	origin = strings.TrimSuffix(origin, "/")
+	if s.origins[origin] {
+		return true
+	}
+	return strings.EqualFold(origin, "http://"+r.Host) || strings.EqualFold(origin, "https://"+r.Host)
+}
+
+// hostOnly is the host of a Host header, without its port.
+func hostOnly(hostport string) string {
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		return h
+	}
+	return strings.Trim(hostport, "[]")
+}
+
+// challenge adds `WWW-Authenticate: Bearer` to a 401.
+type challenge struct{ http.ResponseWriter }
+
+func (c *challenge) WriteHeader(code int) {
+	if code == http.StatusUnauthorized && c.Header().Get("WWW-Authenticate") == "" {
+		c.Header().Set("WWW-Authenticate", `Bearer realm="cordon"`)
+	}
+	c.ResponseWriter.WriteHeader(code)
+}
+
+func (c *challenge) Flush() {
+	if f, ok := c.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func (c *challenge) Unwrap() http.ResponseWriter { return c.ResponseWriter }
+
+// accessLog logs every request at debug level: method, path, status, duration and principal (never
+// the Authorization header).
+func (s *httpServer) accessLog(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.log.Core().Enabled(zap.DebugLevel) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+		start := time.Now()
+		next.ServeHTTP(rec, r)
+		s.log.Debug("http", zap.String("method", r.Method), zap.String("path", r.URL.Path),
+			zap.Int("status", rec.status), zap.Duration("took", time.Since(start)),
+			zap.String("session", r.Header.Get("Mcp-Session-Id")), zap.String("principal", s.tokens.name(r)))
+	})
+}
+
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (s *statusRecorder) WriteHeader(code int) {
+	s.status = code
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusRecorder) Flush() {
+	if f, ok := s.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+// serve serves on ln until ctx ends, then stops: new requests are refused (503) but answers to the
+// server's requests are taken, the calls in flight get up to drainTimeout to finish, every session
+// is ended, and the listener and its connections are closed.
+func (s *httpServer) serve(ctx context.Context, ln net.Listener) error {
+	srv := &http.Server{Handler: s.handler(), ReadHeaderTimeout: 30 * time.Second,
+		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) }}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	s.draining.Store(true)
+	deadline := time.Now().Add(drainTimeout)
+	for s.mh.callsInFlight() > 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	var wg sync.WaitGroup
+	for _, ss := range s.mh.connections() {
+		wg.Go(func() {
+			s.mh.cancelCalls(ss)
+			_ = ss.Close()
+		})
+	}
+	wg.Wait()
+	s.mh.waitConnections(time.Until(deadline) + time.Second)
+	shutdown, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdown); err != nil {
+		_ = srv.Close()
+	}
+	return nil
+}
