@@ -202,7 +202,7 @@ async function sandboxedFlow(c, bin) {
       `Allow the "write" tool call?\nPath: ${target}\nMode: danger-full-access (now workspace-write)\n` +
       `Justification: The user asked for this file.\nContent: 2 bytes, 1 line\n  | x`);
     c.ok("sandboxed: instructions end with the standing policies",
-      (client.getInstructions() ?? "").endsWith(`\n\nCurrent TOH file policy: workspace-write. Any available operation enforced by the TOH file sandbox may modify files under the session workspace: ${JSON.stringify(ws)}. Some platform temporary areas may also be writable.\n\nApproval policy: ask. Operations that require approval may ask through the configured answerers; without an available answerer, the request fails closed.`),
+      (client.getInstructions() ?? "").endsWith(`\n\nCurrent file policy: workspace-write. Any available operation enforced by the file sandbox may modify files under the session workspace: ${JSON.stringify(ws)}. Some platform temporary areas may also be writable.\n\nApproval policy: ask. Operations that require approval may ask through the configured answerers; without an available answerer, the request fails closed.`),
       JSON.stringify(client.getInstructions()));
   } finally {
     await client.close();

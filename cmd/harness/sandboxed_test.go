@@ -114,8 +114,8 @@ func serveAsksThroughElicitation(t *testing.T, version string) {
 	// follow the guidance in the server instructions.
 	wsJSON, err := json.Marshal(ws)
 	require.NoError(t, err)
-	assert.True(t, strings.HasSuffix(cs.InitializeResult().Instructions, "\n\nCurrent TOH file policy: workspace-write. "+
-		"Any available operation enforced by the TOH file sandbox may modify files under the session workspace: "+string(wsJSON)+
+	assert.True(t, strings.HasSuffix(cs.InitializeResult().Instructions, "\n\nCurrent file policy: workspace-write. "+
+		"Any available operation enforced by the file sandbox may modify files under the session workspace: "+string(wsJSON)+
 		". Some platform temporary areas may also be writable.\n\nApproval policy: ask. Operations that require approval may ask "+
 		"through the configured answerers; without an available answerer, the request fails closed."), cs.InitializeResult().Instructions)
 

@@ -50,7 +50,7 @@ const maxSafeInteger = 1<<53 - 1
 // ImageCompressionConcurrency is at most 8. Go callers start from
 // DefaultConfig: a zero numeric field is invalid, not "default".
 type Config struct {
-	// TohHome is the explicit home; nil follows $TOH_HOME (when not blank),
+	// TohHome is the explicit home; nil follows $CORDON_HOME (when not blank),
 	// then the user's state directory ($XDG_STATE_HOME/cordon when
 	// XDG_STATE_HOME is absolute, else ~/.local/state/cordon). A leading
 	// "~", "~/" or "~\" is expanded; the result is made absolute, so an
@@ -230,14 +230,14 @@ func wholeNumber(v *yaml.Node) (int, bool) {
 var envLookup = os.LookupEnv
 
 // resolveHome is spec 1.5 with the Cordon default location: an explicit
-// home (even ""), else $TOH_HOME when not blank, else the state directory.
+// home (even ""), else $CORDON_HOME when not blank, else the state directory.
 func resolveHome(explicit *string) (string, error) {
 	var p string
 	switch {
 	case explicit != nil:
 		p = *explicit
 	default:
-		if v, ok := envLookup("TOH_HOME"); ok && strings.TrimSpace(v) != "" {
+		if v, ok := envLookup("CORDON_HOME"); ok && strings.TrimSpace(v) != "" {
 			p = v
 		} else {
 			d, err := stateHome()

@@ -3,7 +3,7 @@
 // normalized and stored content-addressed below <home>/attachments/v1.
 //
 // Home: Config.TohHome when set (an explicit "" is the working directory),
-// else $TOH_HOME when not blank, else the user's state directory:
+// else $CORDON_HOME when not blank, else the user's state directory:
 // $XDG_STATE_HOME/cordon when XDG_STATE_HOME is absolute, otherwise
 // ~/.local/state/cordon. A leading "~" is expanded; the result is absolute.
 // New performs no I/O.

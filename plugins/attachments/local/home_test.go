@@ -17,7 +17,7 @@ func fakeEnv(t *testing.T, env map[string]string) {
 	t.Cleanup(func() { envLookup = orig })
 }
 
-// Spec 1.5 (tohHome, $TOH_HOME, "~" expansion, explicit "") with the Cordon
+// Spec 1.5 (tohHome, $CORDON_HOME, "~" expansion, explicit "") with the Cordon
 // default location of DESIGN.md: the user's state directory.
 func TestResolveHome(t *testing.T) {
 	wd, err := os.Getwd()
@@ -32,15 +32,15 @@ func TestResolveHome(t *testing.T) {
 		{"default under XDG_STATE_HOME", map[string]string{"HOME": "/home/u", "XDG_STATE_HOME": "/state"}, nil, "/state/cordon"},
 		{"default ~/.local/state", map[string]string{"HOME": "/home/u"}, nil, "/home/u/.local/state/cordon"},
 		{"relative XDG_STATE_HOME ignored", map[string]string{"HOME": "/home/u", "XDG_STATE_HOME": "rel"}, nil, "/home/u/.local/state/cordon"},
-		{"TOH_HOME", map[string]string{"HOME": "/home/u", "TOH_HOME": "/toh", "XDG_STATE_HOME": "/state"}, nil, "/toh"},
-		{"blank TOH_HOME is unset", map[string]string{"HOME": "/home/u", "TOH_HOME": " \t"}, nil, "/home/u/.local/state/cordon"},
-		{"TOH_HOME with ~", map[string]string{"HOME": "/home/u", "TOH_HOME": "~/x"}, nil, "/home/u/x"},
-		{"explicit wins", map[string]string{"HOME": "/home/u", "TOH_HOME": "/toh"}, str("/explicit"), "/explicit"},
+		{"CORDON_HOME", map[string]string{"HOME": "/home/u", "CORDON_HOME": "/toh", "XDG_STATE_HOME": "/state"}, nil, "/toh"},
+		{"blank CORDON_HOME is unset", map[string]string{"HOME": "/home/u", "CORDON_HOME": " \t"}, nil, "/home/u/.local/state/cordon"},
+		{"CORDON_HOME with ~", map[string]string{"HOME": "/home/u", "CORDON_HOME": "~/x"}, nil, "/home/u/x"},
+		{"explicit wins", map[string]string{"HOME": "/home/u", "CORDON_HOME": "/toh"}, str("/explicit"), "/explicit"},
 		{"explicit ~", map[string]string{"HOME": "/home/u"}, str("~"), "/home/u"},
 		{`explicit ~\`, map[string]string{"HOME": "/home/u"}, str(`~\y`), "/home/u/y"},
 		{"explicit ~user is not expanded", map[string]string{"HOME": "/home/u"}, str("~bob"), filepath.Join(wd, "~bob")},
 		{"explicit relative", map[string]string{"HOME": "/home/u"}, str("rel/h"), filepath.Join(wd, "rel/h")},
-		{"explicit empty is the working directory", map[string]string{"HOME": "/home/u", "TOH_HOME": "/toh"}, str(""), wd},
+		{"explicit empty is the working directory", map[string]string{"HOME": "/home/u", "CORDON_HOME": "/toh"}, str(""), wd},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -20,12 +20,12 @@ const (
 func PolicyText(p fs.SandboxPolicy) string {
 	switch p.Mode {
 	case fs.SandboxReadOnly:
-		return "Current TOH file policy: read-only. Any available operation enforced by the TOH file sandbox cannot modify files in the standing mode. Do not refuse a required modification from this policy alone: try an available tool normally and follow any denial and escalation guidance it returns."
+		return "Current file policy: read-only. Any available operation enforced by the file sandbox cannot modify files in the standing mode. Do not refuse a required modification from this policy alone: try an available tool normally and follow any denial and escalation guidance it returns."
 	case fs.SandboxWorkspaceWrite:
-		return "Current TOH file policy: workspace-write. Any available operation enforced by the TOH file sandbox may modify files under the session workspace: " +
+		return "Current file policy: workspace-write. Any available operation enforced by the file sandbox may modify files under the session workspace: " +
 			JSONString(p.WorkspaceRoot) + ". Some platform temporary areas may also be writable."
 	case fs.SandboxDangerFullAccess:
-		return "Current TOH file policy: danger-full-access. The TOH file sandbox does not restrict file modifications by available operations."
+		return "Current file policy: danger-full-access. The file sandbox does not restrict file modifications by available operations."
 	}
 	return ""
 }

@@ -14,12 +14,12 @@ import (
 )
 
 const (
-	readOnlyText = "Current TOH file policy: read-only. Any available operation enforced by the TOH file sandbox cannot modify files in the standing mode. Do not refuse a required modification from this policy alone: try an available tool normally and follow any denial and escalation guidance it returns."
-	dangerText   = "Current TOH file policy: danger-full-access. The TOH file sandbox does not restrict file modifications by available operations."
+	readOnlyText = "Current file policy: read-only. Any available operation enforced by the file sandbox cannot modify files in the standing mode. Do not refuse a required modification from this policy alone: try an available tool normally and follow any denial and escalation guidance it returns."
+	dangerText   = "Current file policy: danger-full-access. The file sandbox does not restrict file modifications by available operations."
 )
 
 func workspaceText(root string) string {
-	return "Current TOH file policy: workspace-write. Any available operation enforced by the TOH file sandbox may modify files under the session workspace: " +
+	return "Current file policy: workspace-write. Any available operation enforced by the file sandbox may modify files under the session workspace: " +
 		root + ". Some platform temporary areas may also be writable."
 }
 
