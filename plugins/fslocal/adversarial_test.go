@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -64,21 +62,6 @@ func TestLongNamesAreWritable(t *testing.T) {
 	p, _ := newProvider(t)
 	_, err := p.Resolve(context.Background(), strings.Repeat("d", 256), fs.ResolveOptions{})
 	require.ErrorIs(t, err, unix.ENAMETOOLONG)
-}
-
-// The residue sweep recognises the shortened staging names of a long target.
-func TestSweepRecognisesLongNames(t *testing.T) {
-	p, dir := newProvider(t)
-	name := strings.Repeat("L", 240)
-	dead := exec.Command("true")
-	require.NoError(t, dead.Run())
-	// The staging name of a dead process: the first 199 bytes of the name.
-	stale := filepath.Join(dir, "."+name[:199]+"."+strconv.Itoa(dead.Process.Pid)+".0b8f1c2e-3d4a-4b5c-8d6e-7f8091a2b3c4.tmpdir")
-	require.NoError(t, os.Mkdir(stale, 0o700))
-	_, err := p.WriteText(context.Background(), resolve(t, p, name), "x", nil, nil)
-	require.NoError(t, err)
-	assert.NoDirExists(t, stale)
-	requireClean(t, p, dir)
 }
 
 // A path longer than PATH_MAX fails every primitive with a raw ENAMETOOLONG

@@ -45,7 +45,7 @@
 // Confinement (the extension point of fs-sandbox): WriteTextBeneath and
 // EditTextBeneath are the same mutations with every directory operation
 // (parent creation, staging directory, exclusive temp create, rename or link
-// publication, cleanup, residue sweep) run relative to descriptors reached
+// publication, cleanup) run relative to descriptors reached
 // beneath a root without following a symlink (openat2 RESOLVE_BENEATH on
 // Linux, an O_NOFOLLOW walk elsewhere); a symlink met on the way is refused
 // through Beneath.Deny (see beneath.go). The confining provider may also vet,

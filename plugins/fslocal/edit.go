@@ -80,7 +80,7 @@ func (p *Provider) editText(ctx context.Context, t fs.Target, req fs.EditRequest
 	if err != nil {
 		return fs.EditOutcome{}, err
 	}
-	opts := atomicOptions{keep: keep, bom: doc.BOM, display: t.DisplayPath, log: p.log, beneath: b}
+	opts := atomicOptions{keep: keep, bom: doc.BOM, display: t.DisplayPath, log: p.log, beneath: b, registry: p.registry, hooks: p.hooks}
 	if err := writeFileAtomic(ctx, key, body, opts); err != nil {
 		return fs.EditOutcome{}, err
 	}

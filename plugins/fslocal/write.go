@@ -75,11 +75,13 @@ func (p *Provider) writeText(ctx context.Context, t fs.Target, content string, i
 		}
 	}
 	opts := atomicOptions{
-		keep:    keep,
-		bom:     prior.bom && !hasBOM(content),
-		display: t.DisplayPath,
-		log:     p.log,
-		beneath: b,
+		keep:     keep,
+		bom:      prior.bom && !hasBOM(content),
+		display:  t.DisplayPath,
+		log:      p.log,
+		beneath:  b,
+		registry: p.registry,
+		hooks:    p.hooks,
 	}
 	if intent != nil && intent.Kind == fs.IntentCreateIfAbsent {
 		opts.createIfAbsent = true
