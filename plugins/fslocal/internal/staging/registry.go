@@ -155,9 +155,14 @@ func (r *Registry) compact() {
 		for p := range r.live {
 			buf = record(buf, opAdd, p)
 		}
-		if _, err = f.Write(buf); err != nil {
-			_ = f.Close()
+		if _, err = f.Write(buf); err == nil {
+			// The old file stays locked until it is gone: a file that outlived its lock
+			// would list live entries to a sweeper of another pid namespace.
+			err = os.Remove(r.path)
+		}
+		if err != nil {
 			_ = os.Remove(path)
+			_ = f.Close()
 		}
 	}
 	if err != nil {
@@ -165,7 +170,6 @@ func (r *Registry) compact() {
 		r.log.Warn("cannot compact the staging registry", zap.String("registry", r.path), zap.Error(err))
 		return
 	}
-	_ = os.Remove(r.path)
 	_ = r.f.Close()
 	r.f, r.path, r.records = f, path, 1+len(r.live)
 }

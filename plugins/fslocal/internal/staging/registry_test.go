@@ -26,8 +26,9 @@ const (
 
 // TestHelperRegistryProcess is the child of the registry tests: it records, creates and removes
 // helperCyclesEnv staging directories in helperDirEnv as a writer does, leaves one behind as a
-// failed removal would ("left <path>"), keeps one in flight ("live <path>") with a partial temp
-// file in it, prints "ready" and waits for stdin to close. It does nothing in a normal run.
+// failed removal would ("left <path>"), keeps one in flight through all of them ("early <path>")
+// and one after them ("live <path>") with a partial temp file in it, prints "ready" and waits for
+// stdin to close. It does nothing in a normal run.
 func TestHelperRegistryProcess(t *testing.T) {
 	reg := os.Getenv(helperRegistryEnv)
 	if reg == "" {
@@ -44,6 +45,7 @@ func TestHelperRegistryProcess(t *testing.T) {
 	}
 	left := mk()
 	r.End(left, false)
+	early := mk() // in flight across every compaction
 	for range cycles {
 		p := mk()
 		require.NoError(t, os.Remove(p))
@@ -51,13 +53,13 @@ func TestHelperRegistryProcess(t *testing.T) {
 	}
 	live := mk()
 	require.NoError(t, os.WriteFile(filepath.Join(live, "doc.txt.tmp"), []byte("partial"), 0o600))
-	fmt.Printf("left %s\nlive %s\nready\n", left, live)
+	fmt.Printf("left %s\nearly %s\nlive %s\nready\n", left, early, live)
 	_, _ = bufio.NewReader(os.Stdin).ReadString('\n')
 }
 
 // startHelper starts the helper on the registry reg and the directory dir, and returns it with
 // the paths it left and keeps in flight.
-func startHelper(t *testing.T, reg, dir string, cycles int) (cmd *exec.Cmd, left, live string) {
+func startHelper(t *testing.T, reg, dir string, cycles int) (cmd *exec.Cmd, left, early, live string) {
 	t.Helper()
 	cmd = exec.Command(os.Args[0], "-test.run=^TestHelperRegistryProcess$", "-test.count=1")
 	cmd.Env = append(os.Environ(), helperRegistryEnv+"="+reg, helperDirEnv+"="+dir, helperCyclesEnv+"="+strconv.Itoa(cycles))
@@ -75,6 +77,8 @@ func startHelper(t *testing.T, reg, dir string, cycles int) (cmd *exec.Cmd, left
 	for lines.Scan() && lines.Text() != "ready" {
 		if p, ok := strings.CutPrefix(lines.Text(), "left "); ok {
 			left = p
+		} else if p, ok := strings.CutPrefix(lines.Text(), "early "); ok {
+			early = p
 		} else if p, ok := strings.CutPrefix(lines.Text(), "live "); ok {
 			live = p
 		} else {
@@ -82,7 +86,7 @@ func startHelper(t *testing.T, reg, dir string, cycles int) (cmd *exec.Cmd, left
 		}
 	}
 	require.NotEmpty(t, live, "the helper got ready")
-	return cmd, left, live
+	return cmd, left, early, live
 }
 
 // registryFiles lists the registry files in reg with their sizes.
@@ -100,11 +104,12 @@ func registryFiles(t *testing.T, reg string) map[string]int64 {
 }
 
 // A sweep never touches the staging directories of a live process; once the process is killed,
-// the next sweep removes what it left (in flight, and left behind by a failed removal) and its
+// the next sweep removes what it left (in flight, before and after compactions, and left behind by
+// a failed removal) and its
 // registry file. 2,000 writes through the registry leave a file of a few records, not 2,000.
 func TestSweepRemovesOnlyWhatDeadProcessesLeft(t *testing.T) {
 	reg, dir := filepath.Join(t.TempDir(), "registry"), t.TempDir()
-	cmd, left, live := startHelper(t, reg, dir, 2000)
+	cmd, left, early, live := startHelper(t, reg, dir, 2000)
 
 	files := registryFiles(t, reg)
 	require.Len(t, files, 1, "one registry file per process")
@@ -115,13 +120,15 @@ func TestSweepRemovesOnlyWhatDeadProcessesLeft(t *testing.T) {
 
 	assert.Zero(t, staging.Sweep(reg, nil))
 	assert.DirExists(t, live, "a live process's staging directory stays")
+	assert.DirExists(t, early)
 	assert.DirExists(t, left)
 
 	require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
 	_ = cmd.Wait()
-	assert.Equal(t, 2, staging.Sweep(reg, nil))
+	assert.Equal(t, 3, staging.Sweep(reg, nil))
 	assert.NoDirExists(t, live)
-	assert.NoDirExists(t, left)
+	assert.NoDirExists(t, early, "an entry in flight survives the compactions")
+	assert.NoDirExists(t, left, "so does one left behind")
 	assert.Empty(t, registryFiles(t, reg), "the dead process's registry file is gone")
 	entries, err := os.ReadDir(dir)
 	require.NoError(t, err)
