@@ -186,12 +186,13 @@ func TestSandboxedEscalationRefusals(t *testing.T) {
 	for _, c := range []struct {
 		extra map[string]any
 		text  string
+		code  string // "": a plain argument error (no code)
 	}{
-		{map[string]any{"sandbox_permissions": "danger-full-access"}, "Error: invalid escalation: sandbox_permissions requires a justification"},
-		{map[string]any{"justification": "why"}, "Error: invalid escalation: justification is only valid together with sandbox_permissions"},
-		{map[string]any{"sandbox_permissions": "danger-full-access", "justification": " \t\n\u00a0\u3000"}, "Error: invalid justification: expected a non-empty sentence"},
-		{map[string]any{"sandbox_permissions": "workspace-write", "justification": "why"}, `Error: sandbox escalation to "workspace-write" is not strictly wider than this call's current "workspace-write" mode`},
-		{map[string]any{"sandbox_permissions": "danger-full-access", "justification": "why"}, unavailableText},
+		{map[string]any{"sandbox_permissions": "danger-full-access"}, "Error: invalid escalation: sandbox_permissions requires a justification", ""},
+		{map[string]any{"justification": "why"}, "Error: invalid escalation: justification is only valid together with sandbox_permissions", ""},
+		{map[string]any{"sandbox_permissions": "danger-full-access", "justification": " \t\n\u00a0\u3000"}, "Error: invalid justification: expected a non-empty sentence", ""},
+		{map[string]any{"sandbox_permissions": "workspace-write", "justification": "why"}, `Error: sandbox escalation to "workspace-write" is not strictly wider than this call's current "workspace-write" mode`, "SANDBOX_ESCALATION_NOT_WIDER"},
+		{map[string]any{"sandbox_permissions": "danger-full-access", "justification": "why"}, unavailableText, "SANDBOX_ESCALATION_UNAVAILABLE"},
 	} {
 		for _, tool := range []string{"write", "edit"} {
 			args := map[string]any{"file_path": target, "content": "x\n"}
@@ -204,7 +205,11 @@ func TestSandboxedEscalationRefusals(t *testing.T) {
 			r := w.call(tool, args, "")
 			assert.True(t, r.IsError)
 			assert.Equal(t, c.text, r.Text, "%s %v", tool, c.extra)
-			assert.Nil(t, r.Code, "escalation failures carry no code")
+			if c.code == "" {
+				assert.Nil(t, r.Code, "argument errors carry no code")
+			} else if assert.NotNil(t, r.Code) {
+				assert.Equal(t, c.code, *r.Code, "refused escalations carry their code (docs/sandbox.md)")
+			}
 		}
 	}
 	r := w.call("write", map[string]any{"file_path": target, "content": "x\n", "sandbox_permissions": "read-only", "justification": "why"}, "")

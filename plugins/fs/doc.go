@@ -28,6 +28,9 @@
 // errors.Is(err, fs.ErrStaleVersion) (any message) or fs.CodeOf / fs.HasCode.
 // Message constructors (ReadNotFound, WriteChanged, ...) return the exact
 // model-facing text of the specification; "<p>" is always the DisplayPath.
+// FromOS codes an OS failure the specification leaves raw (by its errno, with
+// the display path and a remedy); OSReason is the path-free text of an OS
+// error that fills the specification's "<os error message>" slots.
 //
 // Cancellation: a cancelled context makes a provider call fail with an *Error
 // of code FS_ABORTED and message "<verb> aborted" (Aborted).

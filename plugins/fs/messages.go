@@ -18,12 +18,8 @@ const (
 
 func q(p string) string { return `"` + p + `"` }
 
-func causeMessage(err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
-}
+// causeMessage is the text of a cause inside a message: OSReason (never a path).
+func causeMessage(err error) string { return OSReason(err) }
 
 // BlankPath is FS_NOT_FOUND "file_path must be a non-empty string".
 func BlankPath() *Error {
@@ -60,8 +56,8 @@ func EditNotFound(p string) *Error {
 }
 
 // WriteCleanupFailed is the double fault FS_NOT_FOUND
-// `write failed (<original>) and temp cleanup failed (<cleanup>)`; its cause
-// joins both errors with the original first.
+// `write failed (<original>) and temp cleanup failed (<cleanup>)`, each an
+// OSReason; its cause joins both errors with the original first.
 func WriteCleanupFailed(original, cleanup error) *Error {
 	return NewError(CodeNotFound, "write failed ("+causeMessage(original)+") and temp cleanup failed ("+
 		causeMessage(cleanup)+")", joinCauses(original, cleanup))
@@ -97,7 +93,7 @@ func ListPermissionDenied(p string, cause error) *Error {
 	return NewError(CodePermissionDenied, "cannot list "+q(p)+": permission denied", cause)
 }
 
-// ListIOError is FS_IO_ERROR `cannot list "<p>": <os error message>`.
+// ListIOError is FS_IO_ERROR `cannot list "<p>": <os error message>` (OSReason).
 func ListIOError(p string, cause error) *Error {
 	return NewError(CodeIOError, "cannot list "+q(p)+": "+causeMessage(cause), cause)
 }
@@ -129,7 +125,7 @@ func hardLinked(links uint64) string {
 		" hard links, and replacing it would split them (the other names would keep the old content)"
 }
 
-// WriteIOError is FS_IO_ERROR `cannot write "<p>": <os error message>`.
+// WriteIOError is FS_IO_ERROR `cannot write "<p>": <os error message>` (OSReason).
 func WriteIOError(p string, cause error) *Error {
 	return NewError(CodeIOError, "cannot write "+q(p)+": "+causeMessage(cause), cause)
 }
@@ -142,6 +138,17 @@ func ReadBinary(p string) *Error {
 // ReadInvalidUTF8 is FS_NOT_TEXT `cannot read "<p>": invalid UTF-8 text`.
 func ReadInvalidUTF8(p string) *Error {
 	return NewError(CodeNotText, "cannot read "+q(p)+": invalid UTF-8 text", nil)
+}
+
+// WriteBinary is FS_NOT_TEXT `cannot write "<p>": binary file` (the write
+// tool, over an existing file that read refuses as binary).
+func WriteBinary(p string, cause error) *Error {
+	return NewError(CodeNotText, "cannot write "+q(p)+": binary file", cause)
+}
+
+// WriteInvalidUTF8 is FS_NOT_TEXT `cannot write "<p>": invalid UTF-8 text`.
+func WriteInvalidUTF8(p string, cause error) *Error {
+	return NewError(CodeNotText, "cannot write "+q(p)+": invalid UTF-8 text", cause)
 }
 
 // EditBinary is FS_NOT_TEXT `cannot edit "<p>": binary file`.

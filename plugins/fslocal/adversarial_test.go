@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -18,23 +16,26 @@ import (
 	"github.com/cordon-dev/cordon/plugins/fslocal"
 )
 
-// A path with a NUL byte is refused by Resolve and Lstat with a raw EINVAL
-// (no system call accepts it), even when the NUL sits in a missing suffix the
-// ancestor walk would otherwise have re-appended to the key.
+// A path with a NUL byte is refused by Resolve and Lstat (no system call
+// accepts it), even when the NUL sits in a missing suffix the ancestor walk
+// would otherwise have re-appended to the key: FS_NOT_FOUND naming the path as
+// sent, each NUL shown as \x00, with EINVAL as the cause (docs/fs.md).
 func TestNULInPathIsRefused(t *testing.T) {
 	p, _ := newProvider(t)
-	for _, path := range []string{"a\x00b", "missing/\x00", "\x00", "/abs/x\x00"} {
+	for path, shown := range map[string]string{"a\x00b": `a\x00b`, "missing/\x00": `missing/\x00`, "\x00": `\x00`, "/abs/x\x00": `/abs/x\x00`} {
+		want := `cannot resolve "` + shown + `": the path contains a NUL byte, which no file name can hold — remove it, then retry`
 		_, err := p.Resolve(context.Background(), path, fs.ResolveOptions{})
+		requireFsError(t, err, fs.CodeNotFound, want)
 		require.ErrorIs(t, err, unix.EINVAL, "%q", path)
-		assert.Empty(t, fs.CodeOf(err), "raw OS error, like the reference's invalid-argument throw")
 		_, err = p.Lstat(context.Background(), path, fs.LstatOptions{})
+		requireFsError(t, err, fs.CodeNotFound, want)
 		require.ErrorIs(t, err, unix.EINVAL, "%q", path)
 	}
 }
 
 // Any name the file system accepts is writable: the staging names keep only
 // a prefix of a long target name, so they fit NAME_MAX (255 bytes) too. A
-// name past NAME_MAX fails Resolve with the raw ENAMETOOLONG.
+// name past NAME_MAX fails Resolve FS_IO_ERROR (ENAMETOOLONG the cause).
 func TestLongNamesAreWritable(t *testing.T) {
 	names := map[string]string{
 		"199 bytes":           strings.Repeat("a", 199),
@@ -64,45 +65,39 @@ func TestLongNamesAreWritable(t *testing.T) {
 	p, _ := newProvider(t)
 	_, err := p.Resolve(context.Background(), strings.Repeat("d", 256), fs.ResolveOptions{})
 	require.ErrorIs(t, err, unix.ENAMETOOLONG)
+	requireFsError(t, err, fs.CodeIOError, `cannot resolve "`+p.Cwd()+"/"+strings.Repeat("d", 256)+`": file name too long — use a shorter name`)
 }
 
-// The residue sweep recognises the shortened staging names of a long target.
-func TestSweepRecognisesLongNames(t *testing.T) {
-	p, dir := newProvider(t)
-	name := strings.Repeat("L", 240)
-	dead := exec.Command("true")
-	require.NoError(t, dead.Run())
-	// The staging name of a dead process: the first 199 bytes of the name.
-	stale := filepath.Join(dir, "."+name[:199]+"."+strconv.Itoa(dead.Process.Pid)+".0b8f1c2e-3d4a-4b5c-8d6e-7f8091a2b3c4.tmpdir")
-	require.NoError(t, os.Mkdir(stale, 0o700))
-	_, err := p.WriteText(context.Background(), resolve(t, p, name), "x", nil, nil)
-	require.NoError(t, err)
-	assert.NoDirExists(t, stale)
-	requireClean(t, p, dir)
-}
-
-// A path longer than PATH_MAX fails every primitive with a raw ENAMETOOLONG
-// and leaves nothing behind.
+// A path longer than PATH_MAX fails every primitive FS_IO_ERROR with the
+// display path (ENAMETOOLONG the cause) and leaves nothing behind.
 func TestPathTooLong(t *testing.T) {
 	p, dir := newProvider(t)
 	tg := resolve(t, p, strings.Repeat("dddddddddd/", 420)+"f")
 	ctx := context.Background()
+	tooLong := func(verb string, err error) {
+		t.Helper()
+		require.ErrorIs(t, err, unix.ENAMETOOLONG)
+		requireFsError(t, err, fs.CodeIOError, "cannot "+verb+` "`+tg.DisplayPath+`": file name too long — use a shorter name`)
+	}
 	_, err := p.WriteText(ctx, tg, "x", nil, nil)
-	require.ErrorIs(t, err, unix.ENAMETOOLONG)
+	tooLong("write", err)
 	_, err = p.WriteText(ctx, tg, "x", fs.CreateIfAbsent(), nil)
-	require.ErrorIs(t, err, unix.ENAMETOOLONG)
+	tooLong("write", err)
 	_, err = p.EditText(ctx, tg, edit("x", "y"), nil, nil)
-	require.ErrorIs(t, err, unix.ENAMETOOLONG)
+	tooLong("edit", err)
 	_, err = p.ReadText(ctx, tg)
-	require.ErrorIs(t, err, unix.ENAMETOOLONG)
+	tooLong("read", err)
+	_, err = p.Stat(ctx, tg)
+	tooLong("access", err)
 	requireClean(t, p, dir)
 	assert.NoDirExists(t, filepath.Join(dir, "dddddddddd"), "no parent directories were created")
 }
 
 // A symlink loop as the target (reachable with a key resolved before the
-// loop appeared) fails every primitive with ELOOP: raw for the probes and
-// mutations, FS_IO_ERROR for ListDir (reference: "translates preflight
-// metadata IO failures into FS_IO_ERROR"). Nothing is left behind.
+// loop appeared) fails every primitive FS_IO_ERROR, ELOOP the cause, naming
+// the display path and what to do (ListDir with its own "cannot list", as the
+// reference's "translates preflight metadata IO failures into FS_IO_ERROR").
+// Nothing is left behind.
 func TestSymlinkLoopTargets(t *testing.T) {
 	p, dir := newProvider(t)
 	require.NoError(t, os.Symlink("self", filepath.Join(dir, "self")))
@@ -111,19 +106,30 @@ func TestSymlinkLoopTargets(t *testing.T) {
 	ctx := context.Background()
 	for _, name := range []string{"self", "la", "self/child"} {
 		t.Run(name, func(t *testing.T) {
-			_, err := p.Resolve(ctx, name, fs.ResolveOptions{})
-			require.ErrorIs(t, err, unix.ELOOP)
 			tg := fs.Target{Key: fs.TargetKey(filepath.Join(dir, name)), DisplayPath: filepath.Join(dir, name)}
+			loop := func(verb string, err error) {
+				t.Helper()
+				require.ErrorIs(t, err, unix.ELOOP)
+				requireFsError(t, err, fs.CodeIOError, "cannot "+verb+` "`+tg.DisplayPath+`": too many levels of symbolic links — a symbolic link on the path leads back to itself; use a path without the loop`)
+			}
+			_, err := p.Resolve(ctx, name, fs.ResolveOptions{})
+			loop("resolve", err)
 			_, err = p.Stat(ctx, tg)
+			loop("access", err)
+			_, err = p.Lstat(ctx, name+"/x", fs.LstatOptions{})
 			require.ErrorIs(t, err, unix.ELOOP)
 			_, err = p.ReadText(ctx, tg)
-			require.ErrorIs(t, err, unix.ELOOP)
+			loop("read", err)
+			_, err = p.StreamText(ctx, tg)
+			loop("read", err)
+			_, err = p.ReadBytes(ctx, tg, 10)
+			loop("read", err)
 			for _, intent := range []*fs.WriteIntent{nil, fs.CreateIfAbsent(), fs.ReplaceIfVersion("v")} {
 				_, err = p.WriteText(ctx, tg, "x", intent, nil)
-				require.ErrorIs(t, err, unix.ELOOP)
+				loop("write", err)
 			}
 			_, err = p.EditText(ctx, tg, edit("x", "y"), nil, nil)
-			require.ErrorIs(t, err, unix.ELOOP)
+			loop("edit", err)
 			_, err = p.ListDir(ctx, tg)
 			var fe *fs.Error
 			require.ErrorAs(t, err, &fe)
@@ -181,8 +187,8 @@ func TestForeignTargetsAreRefusedByMutations(t *testing.T) {
 }
 
 // A missing target under a dangling symlink resolves (the key keeps the
-// link's spelling), but a write cannot create its parent: the raw mkdir error
-// (EEXIST) is returned, the dangling link is left alone and nothing else is
+// link's spelling), but a write cannot create its parent: mkdir's EEXIST,
+// coded FS_IO_ERROR, the dangling link is left alone and nothing else is
 // created.
 func TestWriteUnderDanglingSymlinkParent(t *testing.T) {
 	p, dir := newProvider(t)
@@ -192,7 +198,7 @@ func TestWriteUnderDanglingSymlinkParent(t *testing.T) {
 		for _, intent := range []*fs.WriteIntent{nil, fs.CreateIfAbsent()} {
 			_, err := p.WriteText(context.Background(), tg, "x", intent, nil)
 			require.ErrorIs(t, err, unix.EEXIST, path)
-			assert.Empty(t, fs.CodeOf(err))
+			requireFsError(t, err, fs.CodeIOError, `cannot write "`+tg.DisplayPath+`": file exists — an entry on the path is in the way of a directory (a dangling symbolic link, say)`)
 		}
 	}
 	assert.NoFileExists(t, filepath.Join(dir, "nowhere"))

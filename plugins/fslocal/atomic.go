@@ -2,18 +2,15 @@ package fslocal
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"os"
 	"path/filepath"
-	"strconv"
-	"unicode/utf8"
 
 	"go.uber.org/zap"
 	"golang.org/x/sys/unix"
 
 	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/fslocal/internal/staging"
 	"github.com/cordon-dev/cordon/plugins/fslocal/internal/textedit"
 )
 
@@ -46,6 +43,8 @@ type atomicOptions struct {
 	hooks *atomicHooks
 	// log, when set, hears about staging residue after a committed write.
 	log *zap.Logger
+	// registry records the staging directory for the sweep after a crash (nil: not recorded).
+	registry *staging.Registry
 	// beneath, when set, confines every directory operation beneath a root.
 	beneath *Beneath
 }
@@ -67,7 +66,7 @@ func (h *atomicHooks) name(base string) string {
 	if h != nil && h.stagingName != nil {
 		return h.stagingName(base)
 	}
-	return stagingName(base)
+	return staging.Name(base)
 }
 
 func (h *atomicHooks) doChmod(p string, mode os.FileMode) error {
@@ -112,66 +111,24 @@ func (h *atomicHooks) doRemoveAll(p string) error {
 	return os.RemoveAll(p)
 }
 
-// stagingName is ".<base>.<pid>.<random-uuid>.tmpdir", base shortened by
-// stagingBase.
-func stagingName(base string) string {
-	return "." + stagingBase(base) + "." + strconv.Itoa(os.Getpid()) + "." + randomUUID() + ".tmpdir"
-}
-
-// maxStagingBase is how many bytes of the target's name the staging names
-// keep: a staging directory name with a 10-digit pid then fits the 255-byte
-// name limit of Linux and macOS file systems, so any name the target itself
-// can have is writable.
-const maxStagingBase = 255 - len(".") - len(".") - 10 - len(".") - 36 - len(".tmpdir")
-
-// stagingBase is base, cut to at most maxStagingBase bytes at a UTF-8
-// boundary. It is the same in every process, so the residue sweep recognises
-// the staging directories of any process.
-func stagingBase(base string) string {
-	if len(base) <= maxStagingBase {
-		return base
-	}
-	n := maxStagingBase
-	for n > 0 && !utf8.RuneStart(base[n]) {
-		n--
-	}
-	return base[:n]
-}
-
-// randomUUID returns a random (version 4) UUID in its canonical text form.
-func randomUUID() string {
-	var u [16]byte
-	_, _ = rand.Read(u[:]) // never fails (crypto/rand panics on failure)
-	u[6] = u[6]&0x0f | 0x40
-	u[8] = u[8]&0x3f | 0x80
-	var b [36]byte
-	hex.Encode(b[0:8], u[0:4])
-	b[8] = '-'
-	hex.Encode(b[9:13], u[4:6])
-	b[13] = '-'
-	hex.Encode(b[14:18], u[6:8])
-	b[18] = '-'
-	hex.Encode(b[19:23], u[8:10])
-	b[23] = '-'
-	hex.Encode(b[24:], u[10:])
-	return string(b[:])
-}
-
 // writeFileAtomic publishes content (preceded by a BOM when o.bom) at path so
 // that path always holds either its old content or the complete new content:
 //
 //  1. missing parent directories are created (and kept even on failure);
 //  2. a private staging directory ".<base>.<pid>.<uuid>.tmpdir" (0700) is
 //     created beside path, and in it "<base>.tmp" exclusively (0600), base
-//     being shortened (stagingBase) so that both names fit NAME_MAX;
+//     being shortened (staging.Base) so that both names fit NAME_MAX;
 //  3. the content is written in chunks, fsynced, given the owner, group,
 //     extended attributes and mode bits of the replaced file (o.keep; a new
 //     file stays owner-only) and closed;
 //  4. it is published with a hard link (createIfAbsent: never replaces) or a
 //     rename; the staging directory is removed and the parent directory
-//     fsynced so the publication is durable; the first committed write to
-//     path in this process also removes staging directories that killed
-//     processes left beside it (sweepResidue).
+//     fsynced so the publication is durable.
+//
+// The staging directory is recorded in o.registry before it is created and
+// forgotten once removed, so that if this process is killed in between, the
+// next process to start removes it (package staging); nothing here lists a
+// directory.
 //
 // ctx is checked before step 1, before step 2, between chunks and right before
 // publication (FS_ABORTED "write aborted"); after publication nothing aborts.
@@ -201,8 +158,10 @@ func writeFileAtomic(ctx context.Context, path, content string, o atomicOptions)
 		return err
 	}
 	stagingName := o.hooks.name(base)
-	staging := filepath.Join(dir, stagingName)
-	if err := d.makeStaging(stagingName, staging); err != nil {
+	stagingPath := filepath.Join(dir, stagingName)
+	o.registry.Begin(stagingPath)
+	if err := d.makeStaging(stagingName, stagingPath); err != nil {
+		o.registry.Abandon(stagingPath)
 		return err
 	}
 	var f *os.File
@@ -215,21 +174,22 @@ func writeFileAtomic(ctx context.Context, path, content string, o atomicOptions)
 			}
 		}
 		rerr := d.removeStaging()
+		o.registry.End(stagingPath, rerr == nil)
 		if committed {
 			// The target is committed: owner-only residue cannot fail it.
 			if rerr != nil && o.log != nil {
 				o.log.Warn("staging directory left behind after a committed write",
-					zap.String("dir", staging), zap.Error(rerr))
+					zap.String("dir", stagingPath), zap.Error(rerr))
 			}
-			d.commit(path, o.log)
+			d.sync()
 			return
 		}
 		if rerr != nil && err != nil {
 			err = fs.WriteCleanupFailed(err, rerr)
 		}
 	}()
-	tempName := stagingBase(base) + ".tmp"
-	temp := filepath.Join(staging, tempName)
+	tempName := staging.Base(base) + ".tmp"
+	temp := filepath.Join(stagingPath, tempName)
 	f, err = d.createTemp(tempName, temp)
 	if err != nil {
 		f = nil
@@ -245,7 +205,7 @@ func writeFileAtomic(ctx context.Context, path, content string, o atomicOptions)
 		return err
 	}
 	if o.hooks != nil && o.hooks.inspectTemp != nil {
-		o.hooks.inspectTemp(staging, temp)
+		o.hooks.inspectTemp(stagingPath, temp)
 	}
 	if o.keep != nil {
 		if err := o.keep.apply(f, o.display, o.hooks); err != nil {
@@ -295,9 +255,8 @@ type atomicDir interface {
 	inspect(base, path string) (os.FileMode, error)
 	// removeStaging removes the staging directory and whatever it holds.
 	removeStaging() error
-	// commit makes a publication durable and sweeps the residue of dead
-	// processes beside path.
-	commit(path string, log *zap.Logger)
+	// sync makes a publication durable (fsyncs the parent directory).
+	sync()
 	// close releases what the directory holds.
 	close()
 }

@@ -23,10 +23,12 @@ import (
 // the child may mount in a private mount namespace (root), a tiny tmpfs that
 // runs out of blocks or inodes (ENOSPC at the write, at the staging mkdir, at
 // the temp file's create, at the guarded link) and a read-only one (EROFS).
-// Every failure is the raw OS error (a failed guarded link with nothing at
-// the target: FS_IO_ERROR, spec 2.8 step 13), the target keeps its old
-// content, the space and inodes the write took are given back (no staging
-// residue) and no descriptor leaks.
+// writeFileAtomic returns the raw OS error (a failed guarded link with nothing
+// at the target: FS_IO_ERROR, spec 2.8 step 13); through the provider every
+// failure is coded, names the display path and says what to do, never the
+// staging path (docs/fs.md, "Errors"). The target keeps its old content, the
+// space and inodes the write took are given back (no staging residue) and no
+// descriptor leaks.
 
 const (
 	faultScenarioEnv = "CORDON_FSLOCAL_FAULT"
@@ -127,37 +129,61 @@ func TestHelperFaultProcess(t *testing.T) {
 		assert.True(t, staged(pe.Path, base, temp), "%s names %s", op, pe.Path)
 	}
 
+	// throughProvider runs a replacement, a guarded creation and an edit
+	// through the provider: each fails with code and the message
+	// `cannot <verb> "<display>": <reason>`, errno as the cause.
+	throughProvider := func(content string, code fs.Code, errno unix.Errno) {
+		t.Helper()
+		p, err := New(Config{Cwd: dir}, nil)
+		require.NoError(t, err)
+		tg, err := p.Resolve(ctx, "t", fs.ResolveOptions{})
+		require.NoError(t, err)
+		created, err := p.Resolve(ctx, "n", fs.ResolveOptions{})
+		require.NoError(t, err)
+		check := func(err error, verb string, tg fs.Target) {
+			t.Helper()
+			var fe *fs.Error
+			require.ErrorAs(t, err, &fe)
+			assert.Equal(t, code, fe.Kind)
+			assert.Equal(t, "cannot "+verb+` "`+tg.DisplayPath+`": `+fs.OSReason(errno), fe.Message)
+			assert.NotContains(t, fe.Message, ".tmpdir", "no staging path")
+			assert.ErrorIs(t, err, errno)
+		}
+		_, err = p.WriteText(ctx, tg, content, nil, nil)
+		check(err, "write", tg)
+		_, err = p.EditText(ctx, tg, fs.EditRequest{OldString: "old", NewString: content}, nil, nil)
+		check(err, "edit", tg)
+		_, err = p.WriteText(ctx, created, content, fs.CreateIfAbsent(), nil)
+		check(err, "write", created)
+		assert.Zero(t, p.lockCount())
+		assert.Equal(t, "old", string(mustRead(t, target)))
+		assert.NoFileExists(t, filepath.Join(dir, "n"))
+	}
+
 	switch scenario {
 	case "efbig":
 		require.NoError(t, unix.Setrlimit(unix.RLIMIT_FSIZE, &unix.Rlimit{Cur: 64 << 10, Max: 64 << 10}))
 		replace, create := write(big)
 		requireRaw(replace, "write", unix.EFBIG, "t", true)
 		requireRaw(create, "write", unix.EFBIG, "n", true)
+		throughProvider(big, fs.CodeIOError, unix.EFBIG)
 	case "enospc-data":
 		replace, create := write(big)
 		requireRaw(replace, "write", unix.ENOSPC, "t", true)
 		requireRaw(create, "write", unix.ENOSPC, "n", true)
-		// Through the provider: raw, lock table empty.
-		p, err := New(Config{Cwd: dir}, nil)
-		require.NoError(t, err)
-		tg, err := p.Resolve(ctx, "t", fs.ResolveOptions{})
-		require.NoError(t, err)
-		_, err = p.EditText(ctx, tg, fs.EditRequest{OldString: "old", NewString: big}, nil, nil)
-		requireRaw(err, "write", unix.ENOSPC, "t", true)
-		_, err = p.WriteText(ctx, tg, big, nil, nil)
-		requireRaw(err, "write", unix.ENOSPC, "t", true)
-		assert.Zero(t, p.lockCount())
-		assert.Equal(t, "old", string(mustRead(t, target)))
+		throughProvider(big, fs.CodeIOError, unix.ENOSPC)
 	case "enospc-staging":
 		replace, create := write("small")
 		requireRaw(replace, "mkdir", unix.ENOSPC, "t", false)
 		requireRaw(create, "mkdir", unix.ENOSPC, "n", false)
+		throughProvider("small", fs.CodeIOError, unix.ENOSPC)
 		err := writeFileAtomic(ctx, filepath.Join(dir, "sub", "x"), "v", atomicOptions{})
 		assert.Equal(t, &os.PathError{Op: "mkdir", Path: filepath.Join(dir, "sub"), Err: unix.ENOSPC}, err)
 	case "enospc-temp":
 		replace, create := write("small")
 		requireRaw(replace, "open", unix.ENOSPC, "t", true)
 		requireRaw(create, "open", unix.ENOSPC, "n", true)
+		throughProvider("small", fs.CodeIOError, unix.ENOSPC)
 	case "enospc-link":
 		// A real link(2) failure with nothing at the target (as on a file
 		// system without hard links): FS_IO_ERROR with the link error.
@@ -175,7 +201,7 @@ func TestHelperFaultProcess(t *testing.T) {
 		var fe *fs.Error
 		require.ErrorAs(t, err, &fe)
 		assert.Equal(t, fs.CodeIOError, fe.Kind)
-		assert.Equal(t, `cannot write "shown/n": `+le.Error(), fe.Message)
+		assert.Equal(t, `cannot write "shown/n": no space left on device — free some space, then retry`, fe.Message)
 		// The same through the provider, with the display path.
 		p, perr := New(Config{Cwd: dir}, nil)
 		require.NoError(t, perr)
@@ -184,7 +210,7 @@ func TestHelperFaultProcess(t *testing.T) {
 		_, err = p.WriteText(ctx, tg, "small", fs.CreateIfAbsent(), nil)
 		require.ErrorAs(t, err, &fe)
 		assert.Equal(t, fs.CodeIOError, fe.Kind)
-		assert.True(t, strings.HasPrefix(fe.Message, `cannot write "`+tg.DisplayPath+`": link `), fe.Message)
+		assert.Equal(t, `cannot write "`+tg.DisplayPath+`": no space left on device — free some space, then retry`, fe.Message)
 		assert.ErrorIs(t, err, unix.ENOSPC)
 		assert.Zero(t, p.lockCount())
 		// A plain replacement still works: rename needs no inode.
@@ -199,6 +225,7 @@ func TestHelperFaultProcess(t *testing.T) {
 		replace, create := write("small")
 		requireRaw(replace, "mkdir", unix.EROFS, "t", false)
 		requireRaw(create, "mkdir", unix.EROFS, "n", false)
+		throughProvider("small", fs.CodePermissionDenied, unix.EROFS)
 		err := writeFileAtomic(ctx, filepath.Join(dir, "sub", "x"), "v", atomicOptions{})
 		assert.Equal(t, &os.PathError{Op: "mkdir", Path: filepath.Join(dir, "sub"), Err: unix.EROFS}, err)
 	default:

@@ -1,10 +1,6 @@
 package fslocal
 
-import (
-	"os"
-
-	"go.uber.org/zap"
-)
+import "os"
 
 // pathDir is the atomicDir of an unconfined mutation: every operation names
 // its file by absolute path, so symlinks in the parent's path are followed
@@ -48,9 +44,6 @@ func (d *pathDir) inspect(_, path string) (os.FileMode, error) {
 
 func (d *pathDir) removeStaging() error { return d.hooks.doRemoveAll(d.staging) }
 
-func (d *pathDir) commit(path string, log *zap.Logger) {
-	syncDir(d.dir)
-	sweepResidue(path, log)
-}
+func (d *pathDir) sync() { syncDir(d.dir) }
 
 func (d *pathDir) close() {}

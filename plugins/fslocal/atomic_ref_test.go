@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -66,23 +65,6 @@ func TestAtomicGuardedCreateIgnoresPostCommitCleanupFailure(t *testing.T) {
 	b, err := os.ReadFile(target)
 	require.NoError(t, err)
 	assert.Equal(t, "ours", string(b))
-}
-
-// stagingBase keeps names up to maxStagingBase bytes and cuts longer ones at
-// a UTF-8 boundary, so a staging directory name always fits 255 bytes.
-func TestStagingBase(t *testing.T) {
-	assert.Equal(t, 199, maxStagingBase)
-	cases := []struct{ in, want string }{
-		{"note.txt", "note.txt"},
-		{strings.Repeat("a", 199), strings.Repeat("a", 199)},
-		{strings.Repeat("a", 255), strings.Repeat("a", 199)},
-		{"x" + strings.Repeat("世", 84), "x" + strings.Repeat("世", 66)},   // 1+66*3 = 199
-		{"xy" + strings.Repeat("世", 84), "xy" + strings.Repeat("世", 65)}, // 2+65*3 = 197: no split rune
-	}
-	for _, c := range cases {
-		assert.Equal(t, c.want, stagingBase(c.in))
-		assert.LessOrEqual(t, len(stagingName(c.in)), 255)
-	}
 }
 
 // Spec 2.3: when the post-write probe finds the file gone (a concurrent

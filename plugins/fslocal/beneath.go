@@ -16,7 +16,7 @@ import (
 // decided a target may be written and needs the write to happen exactly there.
 //
 // The mutation keeps every fs-local mechanic (per-target lock, version guard,
-// diff basis, staging directory naming, fsync, residue sweep), but creates the
+// diff basis, staging directory naming and registry, fsync), but creates the
 // missing parents, the staging directory and the temp file, and publishes and
 // cleans up, relative to directory descriptors reached from Root without
 // following any symlink (openat2 with RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS|

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"os"
 
-	"go.uber.org/zap"
 	"golang.org/x/sys/unix"
 )
 
@@ -161,20 +160,8 @@ func (d *beneathDir) removeStaging() error {
 	return nil
 }
 
-func (d *beneathDir) commit(path string, log *zap.Logger) {
+func (d *beneathDir) sync() {
 	_ = unix.Fsync(d.fd) // some filesystems refuse directory fsync
-	if _, done := swept.LoadOrStore(path, struct{}{}); done {
-		return
-	}
-	// A descriptor of its own: reading the entries moves the offset.
-	fd, err := openDirNoFollow(d.fd, ".")
-	if err != nil {
-		return
-	}
-	f := os.NewFile(uintptr(fd), d.dir)
-	names, _ := f.Readdirnames(-1)
-	_ = f.Close()
-	sweepNames(path, names, func(name string) error { return removeAllAt(d.fd, name) }, log)
 }
 
 func (d *beneathDir) close() {

@@ -2,7 +2,6 @@ package fslocal
 
 import (
 	"os"
-	"os/exec"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -20,12 +19,4 @@ func permAt(t *testing.T, path string) os.FileMode {
 	fi, err := os.Stat(path)
 	require.NoError(t, err)
 	return fi.Mode().Perm()
-}
-
-// deadProcess returns the pid of a process that has exited.
-func deadProcess(t *testing.T) int {
-	t.Helper()
-	cmd := exec.Command("true")
-	require.NoError(t, cmd.Run())
-	return cmd.Process.Pid
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -264,21 +263,6 @@ func TestBeneathAbortCleansStaging(t *testing.T) {
 		_, err := fx.write(tg, "x", nil, &atomicHooks{inspectTemp: func(string, string) { cancel() }})
 		assert.True(t, errors.Is(err, fs.ErrAborted), "%v", err)
 		assert.Empty(t, entries(t, filepath.Join(fx.ws, "p")))
-	})
-}
-
-// The residue of dead processes beside the target is swept through the parent descriptor.
-func TestBeneathSweepsResidue(t *testing.T) {
-	resolvers(t, func(t *testing.T) {
-		fx := newBeneathFixture(t)
-		deadPID := deadProcess(t)
-		const uuid = "0b8f1c2e-3d4a-4b5c-8d6e-7f8091a2b3c4"
-		stale := filepath.Join(fx.ws, ".doc.txt."+strconv.Itoa(deadPID)+"."+uuid+".tmpdir")
-		require.NoError(t, os.MkdirAll(filepath.Join(stale, "sub"), 0o700))
-		require.NoError(t, os.WriteFile(filepath.Join(stale, "sub", "x.tmp"), []byte("partial"), 0o600))
-		_, err := fx.p.WriteTextBeneath(fx.ctx, fx.resolveT(filepath.Join(fx.ws, "doc.txt")), "new", nil, fx.beneath)
-		require.NoError(t, err)
-		assert.NoDirExists(t, stale)
 	})
 }
 

@@ -8,7 +8,7 @@
 // ancestor plus the missing suffix, so a key is stable across creation and
 // symlink aliases share it. Resolving through a regular file fails
 // FS_NOT_FOUND; there is no "~" expansion. A NUL anywhere in the path or the
-// base is a raw EINVAL before the join; a path spelled as a directory
+// base is refused before the join (FS_NOT_FOUND, fs.PathHasNUL); a path spelled as a directory
 // (fs.NamesDirectory) whose entry is not one fails FS_NOT_DIRECTORY
 // (docs/fs.md).
 //
@@ -45,7 +45,7 @@
 // Confinement (the extension point of fs-sandbox): WriteTextBeneath and
 // EditTextBeneath are the same mutations with every directory operation
 // (parent creation, staging directory, exclusive temp create, rename or link
-// publication, cleanup, residue sweep) run relative to descriptors reached
+// publication, cleanup) run relative to descriptors reached
 // beneath a root without following a symlink (openat2 RESOLVE_BENEATH on
 // Linux, an O_NOFOLLOW walk elsewhere); a symlink met on the way is refused
 // through Beneath.Deny (see beneath.go). The confining provider may also vet,
@@ -53,8 +53,16 @@
 // and each held directory right before publication (Beneath.Holding).
 // WriteText and EditText never confine.
 //
-// Errors: coded failures are *fs.Error with the exact messages of the spec;
-// OS failures the spec leaves raw (e.g. ELOOP or EACCES while resolving) are
-// *os.PathError values. Cancellation of the context fails with FS_ABORTED
+// Errors: every failure of a primitive is an *fs.Error: the exact messages of
+// the spec, and for the OS failures the spec leaves raw (ELOOP or EACCES while
+// resolving, ENOSPC or EROFS while writing, ...) fs.FromOS's code and message,
+// which name the display path and never the staging directory, the OS error
+// the cause (docs/fs.md, "Errors"). A refusal by Beneath.Deny is returned as
+// Deny made it. Cancellation of the context fails with FS_ABORTED
 // "<verb> aborted" at the checkpoints of the spec.
+//
+// Crash residue: every staging directory is recorded, before it is created,
+// in this process's registry under the user's state directory; the first
+// provider of a process removes those of dead processes (package
+// internal/staging, docs/fs.md "Crash residue"). No write lists a directory.
 package fslocal

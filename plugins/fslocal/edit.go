@@ -34,7 +34,8 @@ func (p *Provider) EditText(ctx context.Context, t fs.Target, req fs.EditRequest
 
 // editText is EditText, its directory operations confined beneath b when b is
 // not nil (see EditTextBeneath).
-func (p *Provider) editText(ctx context.Context, t fs.Target, req fs.EditRequest, guard *fs.EditGuard, b *Beneath) (fs.EditOutcome, error) {
+func (p *Provider) editText(ctx context.Context, t fs.Target, req fs.EditRequest, guard *fs.EditGuard, b *Beneath) (_ fs.EditOutcome, err error) {
+	defer func() { err = codedMutation(fs.VerbEdit, t, err) }()
 	if err := checkKey(t); err != nil {
 		return fs.EditOutcome{}, err
 	}
@@ -80,7 +81,7 @@ func (p *Provider) editText(ctx context.Context, t fs.Target, req fs.EditRequest
 	if err != nil {
 		return fs.EditOutcome{}, err
 	}
-	opts := atomicOptions{keep: keep, bom: doc.BOM, display: t.DisplayPath, log: p.log, beneath: b}
+	opts := atomicOptions{keep: keep, bom: doc.BOM, display: t.DisplayPath, log: p.log, beneath: b, registry: p.registry, hooks: p.hooks}
 	if err := writeFileAtomic(ctx, key, body, opts); err != nil {
 		return fs.EditOutcome{}, err
 	}

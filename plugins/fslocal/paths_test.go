@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -26,14 +27,17 @@ func TestNULSwallowedByDotDotIsRefused(t *testing.T) {
 	for _, path := range []string{
 		"a.txt\x00../../elsewhere/x.txt", "\x00/../../elsewhere/x.txt", "x\x00/..", dir + "/d\x00/../elsewhere/x.txt",
 	} {
+		want := `cannot resolve "` + strings.ReplaceAll(path, "\x00", `\x00`) + `": the path contains a NUL byte, which no file name can hold — remove it, then retry`
 		_, err := p.Resolve(ctx, path, cwd)
 		require.ErrorIs(t, err, unix.EINVAL, "%q", path)
-		assert.Empty(t, fs.CodeOf(err), "%q: raw OS error", path)
+		requireFsError(t, err, fs.CodeNotFound, want)
 		_, err = p.Lstat(ctx, path, fs.LstatOptions(cwd))
 		require.ErrorIs(t, err, unix.EINVAL, "%q", path)
+		requireFsError(t, err, fs.CodeNotFound, want)
 	}
 	_, err := p.Resolve(ctx, "../../elsewhere/x.txt", fs.ResolveOptions{Cwd: dir + "/ws/s\x00/../sub"})
 	require.ErrorIs(t, err, unix.EINVAL, "a NUL in the base")
+	requireFsError(t, err, fs.CodeNotFound, `cannot resolve "`+dir+`/ws/s\x00/../sub/../../elsewhere/x.txt": the path contains a NUL byte, which no file name can hold — remove it, then retry`)
 	_, err = p.Lstat(ctx, "x", fs.LstatOptions{Cwd: dir + "/s\x00/.."})
 	require.ErrorIs(t, err, unix.EINVAL, "a NUL in the base")
 	assert.Equal(t, "keep", readDisk(t, filepath.Join(dir, "elsewhere", "x.txt")))

@@ -8,6 +8,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/fslocal/internal/staging"
 )
 
 // DefaultDiffBasisMaxBytes is the default of Config.DiffBasisMaxBytes (10 MiB).
@@ -57,13 +58,16 @@ type Provider struct {
 	log               *zap.Logger
 	locks             lockTable
 	dirLocks          lockTable
+	registry          *staging.Registry // where mutations record their staging directories
 
 	afterBytesStat func(fs.Target) // test hook: runs after the ReadBytes stat preflight
+	hooks          *atomicHooks    // test hooks of the mutations' atomic publication
 }
 
 // New returns a Provider. A zero Cwd means the process working directory (a
 // relative Cwd is made absolute against it); a zero DiffBasisMaxBytes means the
-// default. A nil logger means zap.NewNop().
+// default. A nil logger means zap.NewNop(). The first provider of a process
+// sweeps the staging residue that killed processes left (stagingRegistry).
 func New(cfg Config, log *zap.Logger) (*Provider, error) {
 	if cfg.DiffBasisMaxBytes == 0 {
 		cfg.DiffBasisMaxBytes = DefaultDiffBasisMaxBytes
@@ -82,7 +86,7 @@ func New(cfg Config, log *zap.Logger) (*Provider, error) {
 	if log == nil {
 		log = zap.NewNop()
 	}
-	return &Provider{cwd: filepath.Clean(cwd), diffBasisMaxBytes: cfg.DiffBasisMaxBytes, log: log}, nil
+	return &Provider{cwd: filepath.Clean(cwd), diffBasisMaxBytes: cfg.DiffBasisMaxBytes, log: log, registry: stagingRegistry(log)}, nil
 }
 
 // Cwd returns the provider's default base directory for relative paths.

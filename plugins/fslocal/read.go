@@ -67,7 +67,8 @@ func openRegular(t fs.Target) (*os.File, error) {
 
 // ReadText implements fs.FileSystem: the whole file, NUL-sniffed in its first
 // 8192 bytes, then strictly decoded as UTF-8 with a leading BOM consumed.
-func (p *Provider) ReadText(ctx context.Context, t fs.Target) (string, error) {
+func (p *Provider) ReadText(ctx context.Context, t fs.Target) (_ string, err error) {
+	defer func() { err = fs.FromOS(fs.VerbRead, t.DisplayPath, err) }()
 	info, err := statRegular(ctx, t)
 	if err != nil {
 		return "", err
@@ -133,7 +134,8 @@ func readAll(ctx context.Context, r io.Reader, sizeHint int64) ([]byte, error) {
 // ReadBytes implements fs.FileSystem: at most maxBytes raw bytes. A stat size
 // above the cap fails before any content I/O; growth after the stat is caught
 // by reading at most maxBytes+1 bytes.
-func (p *Provider) ReadBytes(ctx context.Context, t fs.Target, maxBytes int64) ([]byte, error) {
+func (p *Provider) ReadBytes(ctx context.Context, t fs.Target, maxBytes int64) (_ []byte, err error) {
+	defer func() { err = fs.FromOS(fs.VerbRead, t.DisplayPath, err) }()
 	info, err := statRegular(ctx, t)
 	if err != nil {
 		return nil, err

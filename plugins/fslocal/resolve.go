@@ -3,6 +3,7 @@ package fslocal
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"unicode"
@@ -20,9 +21,10 @@ func (p *Provider) Resolve(ctx context.Context, path string, opts fs.ResolveOpti
 	if err := checkAbort(ctx, fs.VerbResolve); err != nil {
 		return fs.Target{}, err
 	}
-	t, err := resolveLocal(p.base(opts.Cwd), path)
+	base := p.base(opts.Cwd)
+	t, err := resolveLocal(base, path)
 	if err != nil {
-		return fs.Target{}, err
+		return fs.Target{}, fs.FromOS(fs.VerbResolve, displayPathOf(base, path), err)
 	}
 	if err := checkAbort(ctx, fs.VerbResolve); err != nil {
 		return fs.Target{}, err
@@ -55,6 +57,17 @@ func hasNUL(base, path string) bool {
 	return strings.IndexByte(path, 0) >= 0 || strings.IndexByte(base, 0) >= 0
 }
 
+// nulPath is the refusal of a path (or base) holding a NUL: the path as sent,
+// or, when only the base holds one, the base and the path unjoined (a lexical
+// join could drop the NUL's component).
+func nulPath(base, path string) error {
+	shown := path
+	if strings.IndexByte(path, 0) < 0 {
+		shown = base + string(filepath.Separator) + path
+	}
+	return fs.PathHasNUL(shown, &os.PathError{Op: "open", Path: shown, Err: unix.EINVAL})
+}
+
 // isDirectory reports whether the physical path real is a directory.
 func isDirectory(real string) bool {
 	info, ok, err := probe(real)
@@ -69,13 +82,15 @@ func displayPathOf(base, path string) string {
 	return filepath.Join(base, path)
 }
 
-// resolveLocal resolves path against the absolute base (see Resolve).
+// resolveLocal resolves path against the absolute base (see Resolve). OS
+// failures the spec does not code are returned raw (Resolve codes them,
+// ListDir names the child in its own message).
 func resolveLocal(base, path string) (fs.Target, error) {
 	if isBlank(path) {
 		return fs.Target{}, fs.BlankPath()
 	}
 	if hasNUL(base, path) {
-		return fs.Target{}, realpathError(path, unix.EINVAL)
+		return fs.Target{}, nulPath(base, path)
 	}
 	display := displayPathOf(base, path)
 	real, err := realpath(display)

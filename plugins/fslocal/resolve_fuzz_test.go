@@ -2,6 +2,7 @@ package fslocal_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,9 +16,10 @@ import (
 // with a file, a directory, a symlink alias, a dangling link and a loop. It
 // never panics; a resolved target has a clean absolute display path and a
 // clean absolute key, the same file has the same key whatever the spelling,
-// a path with a NUL never resolves, and a failure is either a coded
-// *fs.Error (blank path, parent not a directory, a directory spelling of a
-// non-directory) or a raw OS error.
+// a path with a NUL never resolves, and every failure is a coded *fs.Error
+// (FS_NOT_DIRECTORY only for a directory spelling of a non-directory) whose
+// message is the blank-path text or names the path ("cannot resolve ...",
+// "cannot access ..." for Lstat), never an OS error's own text.
 func FuzzResolve(f *testing.F) {
 	for _, seed := range []string{
 		"", " ", "a", "d/f", "alias/f", "d/../d/./f", "dangling", "loop", "loop/x", "f/child",
@@ -53,10 +55,13 @@ func FuzzResolve(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, path string) {
 		ctx := context.Background()
-		_, _ = p.Lstat(ctx, path, fs.LstatOptions{})
+		if _, err := p.Lstat(ctx, path, fs.LstatOptions{}); err != nil {
+			requireNamedFailure(t, "Lstat", path, err, `cannot access "`)
+		}
 		tg, err := p.Resolve(ctx, path, fs.ResolveOptions{})
 		if err != nil {
-			if code := fs.CodeOf(err); code != "" && code != fs.CodeNotFound && (code != fs.CodeNotDirectory || !fs.NamesDirectory(path)) {
+			requireNamedFailure(t, "Resolve", path, err, `cannot resolve "`)
+			if code := fs.CodeOf(err); code == fs.CodeNotDirectory && !fs.NamesDirectory(path) {
 				t.Fatalf("Resolve(%q): unexpected code %s: %v", path, code, err)
 			}
 			return
@@ -78,4 +83,17 @@ func FuzzResolve(f *testing.F) {
 			t.Fatalf("Resolve(%q): key %q, realpath %q", path, key, real)
 		}
 	})
+}
+
+// requireNamedFailure fails t unless err is a coded *fs.Error whose message is the blank-path
+// text or starts with prefix (a NUL path: "cannot resolve" for Lstat too).
+func requireNamedFailure(t *testing.T, op, path string, err error, prefix string) {
+	t.Helper()
+	var fe *fs.Error
+	if !errors.As(err, &fe) {
+		t.Fatalf("%s(%q): an uncoded error: %v", op, path, err)
+	}
+	if fe.Message != fs.BlankPath().Message && !strings.HasPrefix(fe.Message, prefix) && !strings.HasPrefix(fe.Message, `cannot resolve "`) {
+		t.Fatalf("%s(%q): %s %q names no path", op, path, fe.Kind, fe.Message)
+	}
 }

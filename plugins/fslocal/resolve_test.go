@@ -2,7 +2,6 @@ package fslocal_test
 
 import (
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -92,15 +91,17 @@ func TestResolveThroughRegularFile(t *testing.T) {
 	assert.ErrorIs(t, err, unix.ENOTDIR, "the OS error is the cause")
 }
 
-func TestResolveSymlinkLoopIsRawError(t *testing.T) {
+// A symlink loop fails Resolve FS_IO_ERROR with the display path and what to
+// do, the ELOOP as the cause (the reference throws it raw, with no code).
+func TestResolveSymlinkLoopIsCoded(t *testing.T) {
 	p, dir := newProvider(t)
 	require.NoError(t, os.Symlink(dir+"/loop-b", dir+"/loop-a"))
 	require.NoError(t, os.Symlink(dir+"/loop-a", dir+"/loop-b"))
-	_, err := p.Resolve(context.Background(), "loop-a", fs.ResolveOptions{})
-	require.Error(t, err)
-	assert.ErrorIs(t, err, unix.ELOOP)
-	var fe *fs.Error
-	assert.False(t, errors.As(err, &fe), "non-ENOENT/ENOTDIR resolution failures are not FsErrors")
+	for _, path := range []string{"loop-a", "loop-a/missing/x.txt"} {
+		_, err := p.Resolve(context.Background(), path, fs.ResolveOptions{})
+		requireFsError(t, err, fs.CodeIOError, `cannot resolve "`+dir+"/"+path+`": too many levels of symbolic links — a symbolic link on the path leads back to itself; use a path without the loop`)
+		assert.ErrorIs(t, err, unix.ELOOP)
+	}
 }
 
 func TestResolveAborted(t *testing.T) {

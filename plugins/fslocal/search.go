@@ -46,7 +46,7 @@ func (p *Provider) Grep(ctx context.Context, root fs.Target, q fs.GrepQuery, emi
 	}
 	info, ok, err := probe(string(root.Key))
 	if err != nil {
-		return fs.GrepResult{}, err
+		return fs.GrepResult{}, fs.FromOS(fs.VerbSearch, root.DisplayPath, err)
 	}
 	if !ok {
 		return fs.GrepResult{}, fs.ListNotFound(root.DisplayPath, nil)

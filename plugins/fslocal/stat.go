@@ -2,23 +2,19 @@ package fslocal
 
 import (
 	"context"
-	"os"
-
-	"golang.org/x/sys/unix"
 
 	"github.com/cordon-dev/cordon/plugins/fs"
 )
 
 // Stat implements fs.FileSystem: metadata of the key following symlinks, or
-// (nil, nil) when absent. Errors other than ENOENT/ENOTDIR are raw
-// *os.PathError values.
+// (nil, nil) when absent. Other failures are coded (fs.FromOS).
 func (p *Provider) Stat(ctx context.Context, t fs.Target) (*fs.Info, error) {
 	if err := checkAbort(ctx, fs.VerbStat); err != nil {
 		return nil, err
 	}
 	info, ok, err := probe(string(t.Key))
 	if err != nil {
-		return nil, err
+		return nil, fs.FromOS(fs.VerbStat, t.DisplayPath, err)
 	}
 	if err := checkAbort(ctx, fs.VerbStat); err != nil {
 		return nil, err
@@ -41,15 +37,16 @@ func (p *Provider) Lstat(ctx context.Context, path string, opts fs.LstatOptions)
 	}
 	base := p.base(opts.Cwd)
 	if hasNUL(base, path) {
-		return nil, &os.PathError{Op: "lstat", Path: path, Err: unix.EINVAL}
+		return nil, nulPath(base, path)
 	}
-	probed := displayPathOf(base, path)
+	display := displayPathOf(base, path)
+	probed := display
 	if fs.NamesDirectory(path) && probed != "/" {
 		probed += "/" // lstat(2) follows a final symlink then, and fails ENOTDIR on a non-directory
 	}
 	info, ok, err := probeNoFollow(probed)
 	if err != nil {
-		return nil, err
+		return nil, fs.FromOS(fs.VerbLstat, display, err)
 	}
 	if err := checkAbort(ctx, fs.VerbLstat); err != nil {
 		return nil, err

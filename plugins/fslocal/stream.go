@@ -55,12 +55,12 @@ func (p *Provider) StreamTextBytes(ctx context.Context, t fs.Target) (iter.Seq2[
 
 func (p *Provider) stream(ctx context.Context, t fs.Target, size int, fresh bool) (iter.Seq2[[]byte, error], error) {
 	if _, err := statRegular(ctx, t); err != nil {
-		return nil, err
+		return nil, fs.FromOS(fs.VerbRead, t.DisplayPath, err)
 	}
 	return func(yield func([]byte, error) bool) {
 		f, err := openRegular(t)
 		if err != nil {
-			yield(nil, err)
+			yield(nil, fs.FromOS(fs.VerbRead, t.DisplayPath, err))
 			return
 		}
 		defer f.Close()
@@ -72,7 +72,7 @@ func (p *Provider) stream(ctx context.Context, t fs.Target, size int, fresh bool
 				return
 			}
 			if err != nil {
-				yield(nil, err)
+				yield(nil, fs.FromOS(fs.VerbRead, t.DisplayPath, err))
 				return
 			}
 			if !yield(chunk, nil) {

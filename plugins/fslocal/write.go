@@ -2,6 +2,7 @@ package fslocal
 
 import (
 	"context"
+	"errors"
 
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/fslocal/internal/textedit"
@@ -35,7 +36,8 @@ func (p *Provider) WriteText(ctx context.Context, t fs.Target, content string, i
 
 // writeText is WriteText, its directory operations confined beneath b when b
 // is not nil (see WriteTextBeneath).
-func (p *Provider) writeText(ctx context.Context, t fs.Target, content string, intent *fs.WriteIntent, b *Beneath) (fs.WriteOutcome, error) {
+func (p *Provider) writeText(ctx context.Context, t fs.Target, content string, intent *fs.WriteIntent, b *Beneath) (_ fs.WriteOutcome, err error) {
+	defer func() { err = codedMutation(fs.VerbWrite, t, err) }()
 	if err := checkKey(t); err != nil {
 		return fs.WriteOutcome{}, err
 	}
@@ -75,11 +77,13 @@ func (p *Provider) writeText(ctx context.Context, t fs.Target, content string, i
 		}
 	}
 	opts := atomicOptions{
-		keep:    keep,
-		bom:     prior.bom && !hasBOM(content),
-		display: t.DisplayPath,
-		log:     p.log,
-		beneath: b,
+		keep:     keep,
+		bom:      prior.bom && !hasBOM(content),
+		display:  t.DisplayPath,
+		log:      p.log,
+		beneath:  b,
+		registry: p.registry,
+		hooks:    p.hooks,
 	}
 	if intent != nil && intent.Kind == fs.IntentCreateIfAbsent {
 		opts.createIfAbsent = true
@@ -98,6 +102,16 @@ func (p *Provider) writeText(ctx context.Context, t fs.Target, content string, i
 		out.Operation = fs.OperationUpdate
 	}
 	return out, nil
+}
+
+// codedMutation codes an OS failure of a mutation of t (fs.FromOS); a refusal
+// of Beneath (wrapping ErrEscape) is the confining caller's, and stays as Deny
+// made it.
+func codedMutation(verb string, t fs.Target, err error) error {
+	if errors.Is(err, ErrEscape) {
+		return err
+	}
+	return fs.FromOS(verb, t.DisplayPath, err)
 }
 
 // checkWriteIntent evaluates the write guard against the probe.

@@ -22,14 +22,21 @@ import (
 const (
 	// crashHelperEnv names the directory the helper process writes in.
 	crashHelperEnv = "CORDON_FSLOCAL_CRASH_HELPER"
-	crashFileSize  = 4 << 20
-	crashTarget    = "target.bin"
-	crashFills     = "ab"
+	// crashTargetEnv, when set, is the absolute path the helper writes
+	// (default: target.bin in the directory); crashBeneathEnv, when set, a
+	// root the helper's writes are confined beneath (WriteTextBeneath, as
+	// fs-sandbox writes).
+	crashTargetEnv  = "CORDON_FSLOCAL_CRASH_TARGET"
+	crashBeneathEnv = "CORDON_FSLOCAL_CRASH_BENEATH"
+	crashFileSize   = 4 << 20
+	crashTarget     = "target.bin"
+	crashFills      = "ab"
 )
 
-// TestHelperProcess is the child of TestCrashConsistency: it rewrites
-// target.bin with 4 MiB of b, a, b, ... through the real provider until it
-// is killed, printing "ready" once and "w" after every completed write. It
+// TestHelperProcess is the child of TestCrashConsistency and
+// TestStartSweepsResidueOfKilledWriters: it rewrites target.bin (or
+// crashTargetEnv) with 4 MiB of b, a, b, ... through the real provider until
+// it is killed, printing "ready" once and "w" after every completed write. It
 // does nothing in a normal test run.
 func TestHelperProcess(t *testing.T) {
 	dir := os.Getenv(crashHelperEnv)
@@ -43,7 +50,11 @@ func TestHelperProcess(t *testing.T) {
 		fmt.Println("error:", err)
 		os.Exit(2)
 	}
-	tg, err := p.Resolve(context.Background(), crashTarget, fsResolveOptions())
+	target := os.Getenv(crashTargetEnv)
+	if target == "" {
+		target = crashTarget
+	}
+	tg, err := p.Resolve(context.Background(), target, fsResolveOptions())
 	if err != nil {
 		fmt.Println("error:", err)
 		os.Exit(2)
@@ -55,8 +66,19 @@ func TestHelperProcess(t *testing.T) {
 	out := bufio.NewWriter(os.Stdout)
 	fmt.Fprintln(out, "ready")
 	out.Flush()
+	write := func(content string) error {
+		_, err := p.WriteText(context.Background(), tg, content, nil, nil)
+		return err
+	}
+	if root := os.Getenv(crashBeneathEnv); root != "" {
+		b := fslocal.Beneath{Root: root}
+		write = func(content string) error {
+			_, err := p.WriteTextBeneath(context.Background(), tg, content, nil, b)
+			return err
+		}
+	}
 	for i := 1; ; i++ {
-		if _, err := p.WriteText(context.Background(), tg, contents[i%len(contents)], nil, nil); err != nil {
+		if err := write(contents[i%len(contents)]); err != nil {
 			fmt.Fprintln(out, "error:", err)
 			out.Flush()
 			os.Exit(2)
@@ -93,6 +115,10 @@ func TestCrashConsistency(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			dir := crashDir(t)
+			// Each worker's helpers keep their own staging registry, so that
+			// a helper's start sweeps only its own worker's residue (which the
+			// worker counts and removes itself).
+			env := []string{crashHelperEnv + "=" + dir, "XDG_STATE_HOME=" + t.TempDir()}
 			target := filepath.Join(dir, crashTarget)
 			if err := os.WriteFile(target, bytes.Repeat([]byte{crashFills[0]}, crashFileSize), 0o644); err != nil {
 				t.Error(err)
@@ -100,7 +126,7 @@ func TestCrashConsistency(t *testing.T) {
 			}
 			rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(w)))
 			for i := range kills / workers {
-				done, err := killWriter(dir, time.Duration(rng.Int64N(int64(maxKillDelay))))
+				done, err := killWriter(env, time.Duration(rng.Int64N(int64(maxKillDelay))))
 				if err != nil {
 					t.Errorf("worker %d kill %d: %v", w, i, err)
 					return
@@ -129,11 +155,12 @@ func TestCrashConsistency(t *testing.T) {
 		kills, time.Since(start).Round(time.Millisecond), writes, midFirst, residue)
 }
 
-// killWriter starts the helper on dir, waits for "ready", lets it run for
-// delay, kills it with SIGKILL and returns how many writes it completed.
-func killWriter(dir string, delay time.Duration) (int, error) {
+// killWriter starts the helper with env added to the environment, waits for
+// "ready", lets it run for delay, kills it with SIGKILL and returns how many
+// writes it completed.
+func killWriter(env []string, delay time.Duration) (int, error) {
 	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperProcess$", "-test.count=1")
-	cmd.Env = append(os.Environ(), crashHelperEnv+"="+dir)
+	cmd.Env = append(os.Environ(), env...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return 0, err

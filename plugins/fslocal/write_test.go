@@ -309,10 +309,10 @@ func TestWriteTextParentIsFile(t *testing.T) {
 	p, dir := newProvider(t)
 	writeFile(t, filepath.Join(dir, "afile"), "x")
 	// Resolution already refuses the path; a target built before the file
-	// appeared fails with the raw mkdir error and leaves nothing behind.
+	// appeared fails with mkdir's ENOTDIR, coded, and leaves nothing behind.
 	tg := fs.Target{Key: fs.TargetKey(filepath.Join(dir, "afile", "child")), DisplayPath: filepath.Join(dir, "afile", "child")}
 	_, err := p.WriteText(context.Background(), tg, "x", nil, nil)
-	require.Error(t, err)
-	assert.Empty(t, fs.CodeOf(err), "raw OS error")
+	requireFsError(t, err, fs.CodeNotFound, `cannot write "`+tg.DisplayPath+`": a parent path segment is not a directory`)
+	assert.ErrorIs(t, err, unix.ENOTDIR)
 	requireClean(t, p, dir)
 }

@@ -9,7 +9,8 @@
 //     UnderRoot (a lexical test with a separator boundary, then a device and inode walk);
 //   - escalation: ValidateEscalationArgs (the pairing of sandbox_permissions and justification) and
 //     ApproveEscalation (ordered and fail-closed: strictly wider, an approval service, an agent, one
-//     question, the outcome mapped to a grant or an *EscalationError);
+//     question, the outcome mapped to a grant or an *EscalationError, which reports
+//     {SandboxEscalationError, SANDBOX_ESCALATION_*} to the tool runtime, EscalationCodes);
 //   - the PolicyService seam ("sandboxPolicy"), provided by the sandbox-policy plugin
 //     (package sandboxpolicy); the confining filesystem is the fs-sandbox plugin (package fssandbox).
 //

@@ -9,8 +9,9 @@ import (
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
-// The kinds of an escalation failure. Match them with errors.Is; the model sees only the
-// *EscalationError's message (escalation failures carry no code, spec sandbox 1.6).
+// The kinds of an escalation failure. Match them with errors.Is; the model sees the
+// *EscalationError's message, and the tool result's {name, code} carries EscalationErrorName and
+// the kind's code (see EscalationCodes; the reference gives these failures no code).
 var (
 	// ErrNotWider: the requested mode is not strictly wider than the call's effective mode
 	// (the same mode and unknown strings included). Nobody was asked.
@@ -29,8 +30,22 @@ var (
 	ErrUnknownOutcome = errors.New("sandbox escalation: unknown approval outcome")
 )
 
+// EscalationErrorName is the Name of every *EscalationError.
+const EscalationErrorName = "SandboxEscalationError"
+
+// EscalationCodes maps each kind of escalation failure to its code.
+var EscalationCodes = map[error]string{
+	ErrNotWider:              "SANDBOX_ESCALATION_NOT_WIDER",
+	ErrNoApprovalService:     "SANDBOX_ESCALATION_NO_APPROVAL_SERVICE",
+	ErrNoAgent:               "SANDBOX_ESCALATION_NO_AGENT",
+	ErrEscalationRejected:    "SANDBOX_ESCALATION_REJECTED",
+	ErrEscalationCancelled:   "SANDBOX_ESCALATION_CANCELLED",
+	ErrEscalationUnavailable: "SANDBOX_ESCALATION_UNAVAILABLE",
+	ErrUnknownOutcome:        "SANDBOX_ESCALATION_UNKNOWN_OUTCOME",
+}
+
 // EscalationError is a failed escalation: Kind is one of the Err* kinds above, Message the exact
-// model-facing text.
+// model-facing text. It reports {name, code} to the tool runtime through Name and Code.
 type EscalationError struct {
 	Kind    error
 	Message string
@@ -38,6 +53,12 @@ type EscalationError struct {
 
 // Error returns the model-facing message.
 func (e *EscalationError) Error() string { return e.Message }
+
+// Code returns the code of the kind (EscalationCodes).
+func (e *EscalationError) Code() string { return EscalationCodes[e.Kind] }
+
+// Name returns EscalationErrorName.
+func (e *EscalationError) Name() string { return EscalationErrorName }
 
 // Unwrap returns the kind, so errors.Is(err, ErrEscalationRejected) holds.
 func (e *EscalationError) Unwrap() error { return e.Kind }

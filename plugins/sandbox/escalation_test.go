@@ -3,6 +3,7 @@ package sandbox_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -108,6 +109,7 @@ func TestApproveEscalationNotWider(t *testing.T) {
 			require.Error(t, err)
 			assert.Equal(t, c.text, err.Error())
 			assert.ErrorIs(t, err, sandbox.ErrNotWider)
+			requireEscalationCode(t, err, "SANDBOX_ESCALATION_NOT_WIDER")
 			assert.Empty(t, got)
 		}
 		assert.Empty(t, a.seen, "never asks")
@@ -121,6 +123,7 @@ func TestApproveEscalationMissingRoute(t *testing.T) {
 	require.Error(t, err)
 	assert.Equal(t, `sandbox escalation to "workspace-write" requires approval, but no approval service is composed`, err.Error())
 	assert.ErrorIs(t, err, sandbox.ErrNoApprovalService)
+	requireEscalationCode(t, err, "SANDBOX_ESCALATION_NO_APPROVAL_SERVICE")
 
 	_, err = sandbox.ApproveEscalation(context.Background(), escalationReq(nil), ingredients(nil, nil))
 	assert.ErrorIs(t, err, sandbox.ErrNoApprovalService, "no service wins over no agent")
@@ -130,6 +133,7 @@ func TestApproveEscalationMissingRoute(t *testing.T) {
 	require.Error(t, err)
 	assert.Equal(t, `sandbox escalation to "workspace-write" requires approval, but the call has no agent to route it through`, err.Error())
 	assert.ErrorIs(t, err, sandbox.ErrNoAgent)
+	requireEscalationCode(t, err, "SANDBOX_ESCALATION_NO_AGENT")
 	assert.Empty(t, a.seen)
 }
 
@@ -140,12 +144,14 @@ func TestApproveEscalationOutcomes(t *testing.T) {
 		outcome tools.ApprovalOutcome
 		subject string
 		kind    error
+		code    string
 		text    string
 	}{
-		{tools.Rejected, sandbox.SubjectOperation, sandbox.ErrEscalationRejected, `the user rejected escalating this operation to "workspace-write"`},
-		{tools.Rejected, sandbox.SubjectCommand, sandbox.ErrEscalationRejected, `the user rejected escalating this command to "workspace-write"`},
-		{tools.Cancelled, sandbox.SubjectCommand, sandbox.ErrEscalationCancelled, `approval for escalating to "workspace-write" was cancelled`},
-		{tools.Unavailable, sandbox.SubjectCommand, sandbox.ErrEscalationUnavailable, `sandbox escalation to "workspace-write" requires approval, but no approval channel is available`},
+		{tools.Rejected, sandbox.SubjectOperation, sandbox.ErrEscalationRejected, "SANDBOX_ESCALATION_REJECTED", `the user rejected escalating this operation to "workspace-write"`},
+		{tools.Rejected, sandbox.SubjectCommand, sandbox.ErrEscalationRejected, "SANDBOX_ESCALATION_REJECTED", `the user rejected escalating this command to "workspace-write"`},
+		{tools.Cancelled, sandbox.SubjectCommand, sandbox.ErrEscalationCancelled, "SANDBOX_ESCALATION_CANCELLED", `approval for escalating to "workspace-write" was cancelled`},
+		{tools.Unavailable, sandbox.SubjectCommand, sandbox.ErrEscalationUnavailable, "SANDBOX_ESCALATION_UNAVAILABLE", `sandbox escalation to "workspace-write" requires approval, but no approval channel is available`},
+		{"bogus", sandbox.SubjectOperation, sandbox.ErrUnknownOutcome, "SANDBOX_ESCALATION_UNKNOWN_OUTCOME", `unexpected approval outcome "bogus"`},
 	}
 	for _, c := range cases {
 		a := &fixedApprover{outcome: c.outcome}
@@ -157,9 +163,32 @@ func TestApproveEscalationOutcomes(t *testing.T) {
 		require.ErrorAs(t, err, &ee)
 		assert.Empty(t, got)
 		assert.Len(t, a.seen, 1)
-		_, coded := err.(tools.Coded)
-		assert.False(t, coded, "escalation failures carry no code")
+		requireEscalationCode(t, err, c.code)
 	}
+}
+
+// requireEscalationCode asserts err reports {SandboxEscalationError, code} to the tool runtime.
+func requireEscalationCode(t *testing.T, err error, code string) {
+	t.Helper()
+	var coded tools.Coded
+	require.ErrorAs(t, err, &coded)
+	assert.Equal(t, code, coded.Code())
+	named, ok := coded.(tools.Named)
+	require.True(t, ok)
+	assert.Equal(t, sandbox.EscalationErrorName, named.Name())
+}
+
+// Every kind of escalation failure has its own code.
+func TestEscalationCodesAreDistinct(t *testing.T) {
+	seen := map[string]bool{}
+	for _, kind := range []error{sandbox.ErrNotWider, sandbox.ErrNoApprovalService, sandbox.ErrNoAgent, sandbox.ErrEscalationRejected,
+		sandbox.ErrEscalationCancelled, sandbox.ErrEscalationUnavailable, sandbox.ErrUnknownOutcome} {
+		code := sandbox.EscalationCodes[kind]
+		assert.True(t, strings.HasPrefix(code, "SANDBOX_ESCALATION_"), "%v: %q", kind, code)
+		assert.False(t, seen[code], code)
+		seen[code] = true
+	}
+	assert.Len(t, sandbox.EscalationCodes, len(seen))
 }
 
 // escalation.spec.ts "an outcome outside the closed union trips the exhaustiveness guard".

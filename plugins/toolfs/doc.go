@@ -23,7 +23,11 @@
 //   - Remedies (write and edit only): FS_STALE_VERSION keeps its reason and gains
 //     " — re-read the file, then retry"; every FS_NOT_OBSERVED becomes exactly
 //     `cannot modify "<p>": file has not been read — read the file, then retry` (DESIGN.md). The
-//     code is kept and the original error is the cause.
+//     code is kept and the original error is the cause. An FS_NOT_OBSERVED over a file that read
+//     refuses as binary or invalid UTF-8, and that read_image could not read in this call either,
+//     is never raised to the model: it fails FS_NOT_TEXT `cannot write "<p>": binary file` (or
+//     `invalid UTF-8 text`; edit: `cannot edit ...`) instead (docs/fs.md, "A file no tool can
+//     read").
 //   - Every fs/* dispatch passes the call's *tools.Exec as the actor.
 //   - read_image (readimage*.go, spec attachments 3 with the extension-less variant of 3.12):
 //     registered by a child instance that injects attachments.Service, so it exists exactly while

@@ -49,12 +49,12 @@ func (s *suite) edit(ctx context.Context, args json.RawMessage, exec *tools.Exec
 	}
 	guard, err := fs.EditIntentEvent.Run(ctx, s.kc, fs.IntentArgs{Target: target, Actor: exec}, noEditGuard)
 	if err != nil {
-		return nil, remediate(s.sandbox.mapError(err, policy), target.DisplayPath)
+		return nil, s.mutationFailure(ctx, fs.VerbEdit, target, policy, exec, err)
 	}
 	req := fs.EditRequest{OldString: in.oldString, NewString: in.newString, ReplaceAll: in.replaceAll}
 	out, err := s.fs.EditText(ctx, target, req, guard, policy)
 	if err != nil {
-		return nil, remediate(s.sandbox.mapError(err, policy), target.DisplayPath)
+		return nil, s.mutationFailure(ctx, fs.VerbEdit, target, policy, exec, err)
 	}
 	if err := s.observe(ctx, target, fs.Present(out.Version), exec); err != nil {
 		return nil, err

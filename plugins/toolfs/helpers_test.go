@@ -15,6 +15,7 @@ import (
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/fslocal"
 	"github.com/cordon-dev/cordon/plugins/fspolicy"
+	"github.com/cordon-dev/cordon/plugins/sandbox"
 	"github.com/cordon-dev/cordon/plugins/toolfs"
 	"github.com/cordon-dev/cordon/plugins/tools"
 	"github.com/stretchr/testify/require"
@@ -207,6 +208,18 @@ func requireFailure(t *testing.T, r tools.Result, text, code string) {
 	require.Equal(t, code, r.Code())
 	if code != "" {
 		require.Equal(t, fs.ErrorName, r.Error.Name)
+	}
+}
+
+// requireEscalationFailure fails unless r failed with exactly text and, when code is set, the
+// {SandboxEscalationError, code} of a refused escalation (code "": an uncoded failure).
+func requireEscalationFailure(t *testing.T, r tools.Result, text, code string) {
+	t.Helper()
+	require.True(t, r.IsError, "expected a failure, got %s", r.Text())
+	require.Equal(t, text, r.Text())
+	require.Equal(t, code, r.Code())
+	if code != "" {
+		require.Equal(t, sandbox.EscalationErrorName, r.Error.Name)
 	}
 }
 

@@ -3,6 +3,7 @@ package toolfs_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -26,17 +27,17 @@ func profiles(t *testing.T, fn func(t *testing.T, ws string, call func(string, a
 }
 
 // A NUL in file_path is refused even where a later ".." swallows the
-// component holding it; nothing is created where the swallowed path points.
+// component holding it, with FS_NOT_FOUND naming the path as sent (the NUL
+// shown as \x00) and what to do; nothing is created where the swallowed path
+// points.
 func TestMutationPathWithNULIsRefused(t *testing.T) {
 	profiles(t, func(t *testing.T, ws string, call func(string, any) tools.Result) {
 		require.NoError(t, os.Mkdir(filepath.Join(ws, "sub"), 0o755))
 		for _, p := range []string{"sub/a.txt\x00../../elsewhere/x.txt", filepath.Join(ws, "sub") + "/a\x00/../../elsewhere/x.txt"} {
-			r := call("write", args{"file_path": p, "content": "x"})
-			require.True(t, r.IsError, "%q: %s", p, r.Text())
-			assert.Contains(t, r.Text(), "invalid argument")
-			r = call("edit", args{"file_path": p, "old_string": "a", "new_string": "b"})
-			require.True(t, r.IsError, "%q: %s", p, r.Text())
-			assert.Contains(t, r.Text(), "invalid argument")
+			want := `Error: cannot resolve "` + strings.ReplaceAll(p, "\x00", `\x00`) + `": the path contains a NUL byte, which no file name can hold — remove it, then retry`
+			requireFailure(t, call("write", args{"file_path": p, "content": "x"}), want, "FS_NOT_FOUND")
+			requireFailure(t, call("edit", args{"file_path": p, "old_string": "a", "new_string": "b"}), want, "FS_NOT_FOUND")
+			requireFailure(t, call("read", args{"file_path": p}), want, "FS_NOT_FOUND")
 		}
 		assert.NoDirExists(t, filepath.Join(ws, "elsewhere"))
 	})

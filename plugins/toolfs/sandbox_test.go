@@ -249,11 +249,12 @@ func TestSandboxEscalationRefusals(t *testing.T) {
 	cases := []struct {
 		approver *recordingApprover
 		text     string
+		code     string
 	}{
-		{&recordingApprover{outcome: tools.Rejected}, `Error: the user rejected escalating this operation to "danger-full-access"`},
-		{&recordingApprover{outcome: tools.Cancelled}, `Error: approval for escalating to "danger-full-access" was cancelled`},
-		{&recordingApprover{outcome: tools.Unavailable}, `Error: sandbox escalation to "danger-full-access" requires approval, but no approval channel is available`},
-		{&recordingApprover{err: assert.AnError}, "Error: " + assert.AnError.Error()},
+		{&recordingApprover{outcome: tools.Rejected}, `Error: the user rejected escalating this operation to "danger-full-access"`, "SANDBOX_ESCALATION_REJECTED"},
+		{&recordingApprover{outcome: tools.Cancelled}, `Error: approval for escalating to "danger-full-access" was cancelled`, "SANDBOX_ESCALATION_CANCELLED"},
+		{&recordingApprover{outcome: tools.Unavailable}, `Error: sandbox escalation to "danger-full-access" requires approval, but no approval channel is available`, "SANDBOX_ESCALATION_UNAVAILABLE"},
+		{&recordingApprover{err: assert.AnError}, "Error: " + assert.AnError.Error(), ""},
 	}
 	for _, c := range cases {
 		e := newSandboxEnv(t, sandboxOptions{approver: c.approver})
@@ -261,7 +262,7 @@ func TestSandboxEscalationRefusals(t *testing.T) {
 		require.NoError(t, os.WriteFile(p, []byte("x"), 0o644))
 		requireOK(t, e.call("read", args{"file_path": "a.txt"}))
 		r := e.call("edit", args{"file_path": "a.txt", "old_string": "x", "new_string": "y", "sandbox_permissions": "danger-full-access", "justification": "the test needs it"})
-		requireFailure(t, r, c.text, "")
+		requireEscalationFailure(t, r, c.text, c.code)
 		assert.Empty(t, e.fsys.takeStamps(), "never mutates")
 		assert.Len(t, c.approver.requests(), 1)
 		b, _ := os.ReadFile(p)
@@ -275,17 +276,17 @@ func TestSandboxEscalationRefusals(t *testing.T) {
 func TestSandboxEscalationFailsClosed(t *testing.T) {
 	e := newSandboxEnv(t, sandboxOptions{})
 	r := e.call("write", args{"file_path": "a.txt", "content": "x", "sandbox_permissions": "danger-full-access", "justification": "why"})
-	requireFailure(t, r, `Error: sandbox escalation to "danger-full-access" requires approval, but no approval service is composed`, "")
+	requireEscalationFailure(t, r, `Error: sandbox escalation to "danger-full-access" requires approval, but no approval service is composed`, "SANDBOX_ESCALATION_NO_APPROVAL_SERVICE")
 
 	a := &recordingApprover{outcome: tools.AllowedOnce}
 	e = newSandboxEnv(t, sandboxOptions{approver: a})
 	r = e.callIn(nil, "write", args{"file_path": "a.txt", "content": "x", "sandbox_permissions": "danger-full-access", "justification": "why"})
-	requireFailure(t, r, `Error: sandbox escalation to "danger-full-access" requires approval, but the call has no agent to route it through`, "")
+	requireEscalationFailure(t, r, `Error: sandbox escalation to "danger-full-access" requires approval, but the call has no agent to route it through`, "SANDBOX_ESCALATION_NO_AGENT")
 	r = e.call("write", args{"file_path": "a.txt", "content": "x", "sandbox_permissions": "workspace-write", "justification": "why"})
-	requireFailure(t, r, `Error: sandbox escalation to "workspace-write" is not strictly wider than this call's current "workspace-write" mode`, "")
+	requireEscalationFailure(t, r, `Error: sandbox escalation to "workspace-write" is not strictly wider than this call's current "workspace-write" mode`, "SANDBOX_ESCALATION_NOT_WIDER")
 	require.NoError(t, e.policy.SetMode(e.session, fs.SandboxDangerFullAccess))
 	r = e.call("edit", args{"file_path": "a.txt", "old_string": "x", "new_string": "y", "sandbox_permissions": "danger-full-access", "justification": "why"})
-	requireFailure(t, r, `Error: sandbox escalation to "danger-full-access" is not strictly wider than this call's current "danger-full-access" mode`, "")
+	requireEscalationFailure(t, r, `Error: sandbox escalation to "danger-full-access" is not strictly wider than this call's current "danger-full-access" mode`, "SANDBOX_ESCALATION_NOT_WIDER")
 	assert.Empty(t, a.requests(), "never asked")
 	assert.Empty(t, e.fsys.takeStamps())
 	assert.NoFileExists(t, filepath.Join(e.project, "a.txt"))
@@ -356,7 +357,7 @@ func TestSandboxEscalationCancelled(t *testing.T) {
 	r := e.rt.Execute(ctx, tools.Call{CallID: "c", Name: "write", Session: e.session,
 		Args: args{"file_path": "a.txt", "content": "x", "sandbox_permissions": "danger-full-access", "justification": "why"}})
 	require.True(t, r.IsError)
-	assert.Equal(t, `Error: approval for escalating to "danger-full-access" was cancelled`, r.Text())
+	requireEscalationFailure(t, r, `Error: approval for escalating to "danger-full-access" was cancelled`, "SANDBOX_ESCALATION_CANCELLED")
 	assert.Empty(t, e.fsys.takeStamps())
 	assert.NoFileExists(t, filepath.Join(e.project, "a.txt"))
 }
@@ -389,7 +390,7 @@ func TestSandboxEscalationThroughUserApproval(t *testing.T) {
 	a, ok := tools.Approval.Get(e.root)
 	require.True(t, ok)
 	require.NoError(t, a.(*userapproval.Service).SetPolicy(e.session, userapproval.PolicyNever))
-	requireFailure(t, e.call("write", escalate), `Error: the user rejected escalating this operation to "danger-full-access"`, "")
+	requireEscalationFailure(t, e.call("write", escalate), `Error: the user rejected escalating this operation to "danger-full-access"`, "SANDBOX_ESCALATION_REJECTED")
 	assert.Len(t, reasons, 1, "never decides before any answerer")
 	assert.Empty(t, e.fsys.takeStamps())
 }

@@ -54,11 +54,11 @@ func (s *suite) write(ctx context.Context, args json.RawMessage, exec *tools.Exe
 	}
 	intent, err := fs.WriteIntentEvent.Run(ctx, s.kc, fs.IntentArgs{Target: target, Actor: exec}, noWriteIntent)
 	if err != nil {
-		return nil, remediate(err, target.DisplayPath)
+		return nil, s.mutationFailure(ctx, fs.VerbWrite, target, policy, exec, err)
 	}
 	out, err := s.fs.WriteText(ctx, target, in.content, intent, policy)
 	if err != nil {
-		return nil, remediate(s.sandbox.mapError(err, policy), target.DisplayPath)
+		return nil, s.mutationFailure(ctx, fs.VerbWrite, target, policy, exec, err)
 	}
 	if err := s.observe(ctx, target, fs.Present(out.Version), exec); err != nil {
 		return nil, err

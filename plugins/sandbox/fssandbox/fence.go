@@ -46,7 +46,9 @@ type decision struct {
 //     target, confined beneath the containing root, so a component swapped
 //     for a symlink after this check is denied too.
 //
-// Any other mode is denied. No denial has a filesystem side effect.
+// Any other mode is denied. No denial has a filesystem side effect. A root
+// that cannot be examined (UnderRoot's stat error) fails the mutation (coded
+// by the caller), never as contained.
 func (p *Provider) fence(ctx context.Context, t fs.Target, policy *fs.SandboxPolicy) (decision, error) {
 	pol := p.policyOf(policy)
 	switch pol.Mode {

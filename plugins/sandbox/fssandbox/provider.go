@@ -83,7 +83,7 @@ func (p *Provider) ProtectedPaths() []string { return append([]string(nil), p.pr
 func (p *Provider) WriteText(ctx context.Context, t fs.Target, content string, intent *fs.WriteIntent, policy *fs.SandboxPolicy) (fs.WriteOutcome, error) {
 	d, err := p.fence(ctx, t, policy)
 	if err != nil {
-		return fs.WriteOutcome{}, err
+		return fs.WriteOutcome{}, fs.FromOS(fs.VerbWrite, t.DisplayPath, err)
 	}
 	if d.beneath == nil {
 		return p.local.WriteText(ctx, d.target, content, intent, nil)
@@ -96,7 +96,7 @@ func (p *Provider) WriteText(ctx context.Context, t fs.Target, content string, i
 func (p *Provider) EditText(ctx context.Context, t fs.Target, req fs.EditRequest, guard *fs.EditGuard, policy *fs.SandboxPolicy) (fs.EditOutcome, error) {
 	d, err := p.fence(ctx, t, policy)
 	if err != nil {
-		return fs.EditOutcome{}, err
+		return fs.EditOutcome{}, fs.FromOS(fs.VerbEdit, t.DisplayPath, err)
 	}
 	if d.beneath == nil {
 		return p.local.EditText(ctx, d.target, req, guard, nil)

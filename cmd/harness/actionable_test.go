@@ -1,0 +1,178 @@
+package main_test
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cordon-dev/cordon/plugins/sandbox/sandboxtest"
+)
+
+// requireCoded asserts a failed run line with exactly text, code and error name.
+func requireCoded(t *testing.T, r runLine, text, code, name string) {
+	t.Helper()
+	require.True(t, r.IsError, r.Text)
+	assert.Equal(t, text, r.Text)
+	if assert.NotNil(t, r.Code, text) {
+		assert.Equal(t, code, *r.Code)
+	}
+	if assert.NotNil(t, r.ErrorName, text) {
+		assert.Equal(t, name, *r.ErrorName)
+	}
+}
+
+// The errors a model can act on (docs/fs.md, "Errors"), through `harness run`: each failure that
+// used to reach the model as a raw Go error, or as FS_NOT_OBSERVED over a file it can never read,
+// carries a code and names the file as the model asked for it; the out-of-range offset keeps the
+// contract's FS_NOT_FOUND.
+func TestRunErrorsAModelCanActOn(t *testing.T) {
+	ws := realTemp(t)
+	writeFile(t, filepath.Join(ws, "blob.bin"), "head\x00tail\n")
+	writeFile(t, filepath.Join(ws, "latin1.txt"), "caf\xe9\n")
+	writeFile(t, filepath.Join(ws, "one.txt"), "one\n")
+	require.NoError(t, os.Symlink("loop", filepath.Join(ws, "loop")))
+	p := startRun(t, "--cwd", ws)
+	call := func(tool string, args map[string]any) runLine {
+		return p.call(jsonLine(map[string]any{"id": 1, "tool": tool, "args": args}))
+	}
+
+	requireCoded(t, call("write", map[string]any{"file_path": "a.txt\x00../x.txt", "content": "x"}),
+		`Error: cannot resolve "a.txt\x00../x.txt": the path contains a NUL byte, which no file name can hold — remove it, then retry`, "FS_NOT_FOUND", "FsError")
+	requireCoded(t, call("read", map[string]any{"file_path": "loop/x.txt"}),
+		`Error: cannot resolve "`+ws+`/loop/x.txt": too many levels of symbolic links — a symbolic link on the path leads back to itself; use a path without the loop`, "FS_IO_ERROR", "FsError")
+	requireCoded(t, call("write", map[string]any{"file_path": strings.Repeat("n", 256), "content": "x"}),
+		`Error: cannot resolve "`+ws+"/"+strings.Repeat("n", 256)+`": file name too long — use a shorter name`, "FS_IO_ERROR", "FsError")
+
+	requireCoded(t, call("read", map[string]any{"file_path": "blob.bin"}), `Error: cannot read "`+ws+`/blob.bin": binary file`, "FS_NOT_TEXT", "FsError")
+	requireCoded(t, call("write", map[string]any{"file_path": "blob.bin", "content": "x"}), `Error: cannot write "`+ws+`/blob.bin": binary file`, "FS_NOT_TEXT", "FsError")
+	requireCoded(t, call("edit", map[string]any{"file_path": "latin1.txt", "old_string": "caf", "new_string": "x"}),
+		`Error: cannot edit "`+ws+`/latin1.txt": invalid UTF-8 text`, "FS_NOT_TEXT", "FsError")
+	requireCoded(t, call("write", map[string]any{"file_path": "one.txt", "content": "x"}),
+		`Error: cannot modify "`+ws+`/one.txt": file has not been read — read the file, then retry`, "FS_NOT_OBSERVED", "FsError")
+
+	requireCoded(t, call("read", map[string]any{"file_path": "one.txt", "offset": 3}),
+		`Error: offset 3 is out of range for "`+ws+`/one.txt" (1 lines)`, "FS_NOT_FOUND", "FsError")
+
+	assert.Equal(t, "head\x00tail\n", readFile(t, filepath.Join(ws, "blob.bin")))
+	assert.Equal(t, "one\n", readFile(t, filepath.Join(ws, "one.txt")))
+}
+
+// A full disk through the binary: `harness run` in a private mount namespace whose workspace is a
+// 128 KiB tmpfs. The failure names the display path and what to do, not the staging directory.
+func TestRunFullDiskIsCoded(t *testing.T) {
+	ws := realTemp(t)
+	script := `mount -t tmpfs -o size=128k none "$1" || exit 77; shift; exec "$@"`
+	cmd := exec.Command("sh", "-c", script, "sh", ws, harnessBin, "run", "--cwd", ws)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Unshareflags: syscall.CLONE_NEWNS}
+	line := jsonLine(map[string]any{"id": 1, "tool": "write", "args": map[string]any{"file_path": "big.txt", "content": strings.Repeat("B", 1<<20)}})
+	cmd.Stdin = strings.NewReader(line + "\n")
+	out, err := cmd.Output()
+	if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 77 || errors.Is(err, syscall.EPERM) {
+		t.Skipf("no private tmpfs here: %v %s", err, stderrOf(err))
+	}
+	require.NoError(t, err, "%s", stderrOf(err))
+	var r runLine
+	require.NoError(t, json.Unmarshal(out, &r), "%s", out)
+	requireCoded(t, r, `Error: cannot write "`+ws+`/big.txt": no space left on device — free some space, then retry`, "FS_IO_ERROR", "FsError")
+	assert.NotContains(t, string(out), ".tmpdir")
+}
+
+func stderrOf(err error) string {
+	if e, ok := err.(*exec.ExitError); ok {
+		return string(e.Stderr)
+	}
+	return ""
+}
+
+// Escalation refusals through the binary carry {SandboxEscalationError, code}, texts unchanged.
+func TestRunEscalationRefusalsAreCoded(t *testing.T) {
+	for _, tc := range []struct {
+		approve []string
+		text    string
+		code    string
+	}{
+		{[]string{"--approve", "reject"}, rejectedText, "SANDBOX_ESCALATION_REJECTED"},
+		{nil, unavailableText, "SANDBOX_ESCALATION_UNAVAILABLE"},
+	} {
+		ws, out := realTemp(t), sandboxtest.OutsideDir(t)
+		p := startRun(t, append([]string{"--profile", "sandboxed", "--cwd", ws}, tc.approve...)...)
+		target := filepath.Join(out, "outside.txt")
+		r := p.call(jsonLine(map[string]any{"id": 1, "tool": "write", "args": map[string]any{"file_path": target, "content": "x\n",
+			"sandbox_permissions": "danger-full-access", "justification": "The user asked for this file."}}))
+		requireCoded(t, r, tc.text, tc.code, "SandboxEscalationError")
+		r = p.call(jsonLine(map[string]any{"id": 2, "tool": "write", "args": map[string]any{"file_path": "in.txt", "content": "x\n",
+			"sandbox_permissions": "workspace-write", "justification": "why"}}))
+		requireCoded(t, r, `Error: sandbox escalation to "workspace-write" is not strictly wider than this call's current "workspace-write" mode`,
+			"SANDBOX_ESCALATION_NOT_WIDER", "SandboxEscalationError")
+		assert.NoFileExists(t, target)
+	}
+}
+
+// A `harness run` killed with SIGKILL while it writes leaves its staging directory with the
+// partial temp file; the next `harness run` removes it when it starts.
+func TestRunKilledMidWriteLeavesNothingAfterTheNextStart(t *testing.T) {
+	ws := realTemp(t)
+	content := strings.Repeat("x", 8<<20)
+	var residue string
+	for attempt := 0; attempt < 20 && residue == ""; attempt++ {
+		cmd := exec.Command(harnessBin, "run", "--cwd", ws)
+		stdin, err := cmd.StdinPipe()
+		require.NoError(t, err)
+		require.NoError(t, cmd.Start())
+		go func() {
+			_, _ = io.WriteString(stdin, jsonLine(map[string]any{"id": 1, "tool": "write", "args": map[string]any{"file_path": fmt.Sprintf("f%d.bin", attempt), "content": content}})+"\n")
+		}()
+		residue = waitForStaging(ws, 5*time.Second)
+		require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
+		_ = cmd.Wait()
+		if residue != "" {
+			if entries, _ := os.ReadDir(residue); len(entries) == 0 {
+				residue = "" // killed before the temp file existed: try again
+			}
+		}
+		removeStagingIn(t, ws, residue)
+	}
+	require.NotEmpty(t, residue, "a kill inside the write window")
+	require.DirExists(t, residue)
+
+	_, stderr, code := runHarness(t, "", "run", "--cwd", ws)
+	require.Zero(t, code, stderr)
+	assert.NoDirExists(t, residue, "the next start swept the killed writer's staging directory")
+}
+
+// waitForStaging polls dir for a staging directory, returning its path ("" after timeout).
+func waitForStaging(dir string, timeout time.Duration) string {
+	for deadline := time.Now().Add(timeout); time.Now().Before(deadline); {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			if strings.HasSuffix(e.Name(), ".tmpdir") {
+				return filepath.Join(dir, e.Name())
+			}
+		}
+		time.Sleep(100 * time.Microsecond)
+	}
+	return ""
+}
+
+// removeStagingIn removes staging directories of failed attempts other than keep.
+func removeStagingIn(t *testing.T, dir, keep string) {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	for _, e := range entries {
+		if p := filepath.Join(dir, e.Name()); strings.HasSuffix(e.Name(), ".tmpdir") && p != keep {
+			require.NoError(t, os.RemoveAll(p))
+		}
+	}
+}

@@ -1,0 +1,78 @@
+package toolfs
+
+import (
+	"context"
+	"errors"
+
+	"github.com/cordon-dev/cordon/plugins/attachments"
+	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/tools"
+)
+
+// mutationFailure is what the model sees of a failure of write or edit (verb) on target: a
+// sandbox denial becomes its marker text (mapError); an FS_NOT_OBSERVED over a file that no tool
+// can read becomes FS_NOT_TEXT (unreadable), since "read the file, then retry" could never
+// succeed; anything else is remediated.
+func (s *suite) mutationFailure(ctx context.Context, verb string, target fs.Target, policy *fs.SandboxPolicy, exec *tools.Exec, err error) error {
+	err = s.sandbox.mapError(err, policy)
+	if fs.HasCode(err, fs.CodeNotObserved) {
+		if nt := s.unreadable(ctx, verb, target, exec); nt != nil {
+			return nt
+		}
+	}
+	return remediate(err, target.DisplayPath)
+}
+
+// unreadable returns FS_NOT_TEXT `cannot <verb> "<p>": binary file` (or `invalid UTF-8 text`)
+// when read refuses target for that reason and read_image could not read it either (see
+// imageObservable); nil otherwise (text, missing, any other failure). The file is streamed as
+// read would stream it, up to its first failure: this costs no more than the read the model would
+// otherwise be sent to make, and only on this failure path.
+func (s *suite) unreadable(ctx context.Context, verb string, target fs.Target, exec *tools.Exec) error {
+	seq, err := s.fs.StreamText(ctx, target)
+	if err == nil {
+		for _, chunkErr := range seq {
+			if chunkErr != nil {
+				err = chunkErr
+				break
+			}
+		}
+	}
+	p := target.DisplayPath
+	binary, invalid := errors.Is(err, fs.ReadBinary(p)), errors.Is(err, fs.ReadInvalidUTF8(p))
+	if !binary && !invalid || s.imageObservable(ctx, target, exec) {
+		return nil
+	}
+	switch {
+	case binary && verb == fs.VerbEdit:
+		return fs.NewError(fs.CodeNotText, fs.EditBinary(p).Message, err)
+	case binary:
+		return fs.WriteBinary(p, err)
+	case verb == fs.VerbEdit:
+		return fs.NewError(fs.CodeNotText, fs.EditInvalidUTF8(p).Message, err)
+	}
+	return fs.WriteInvalidUTF8(p, err)
+}
+
+// imageObservable reports whether read_image would accept target in this call, and so observe
+// it: an attachment store is mounted (read_image exists), the call's model takes images, and the
+// file is within the store's size bound and declares (by its extension) or, without an
+// extension, carries (by its signature) an image type the store accepts. Whether its bytes decode
+// is left to read_image: a malformed image keeps FS_NOT_OBSERVED.
+func (s *suite) imageObservable(ctx context.Context, target fs.Target, exec *tools.Exec) bool {
+	store, ok := attachments.Service.Get(s.kc)
+	if !ok || s.requireImageRoute(ctx, exec, target.DisplayPath) != nil {
+		return false
+	}
+	limits := store.ImageLimits()
+	ext, declared := imageExtension(target.DisplayPath)
+	if ext != "" {
+		return declared != "" && limits.Accepts(declared)
+	}
+	data, err := s.fs.ReadBytes(ctx, target, int64(min(limits.MaxImageBytes, limits.MaxMessageImageBytes)))
+	if err != nil {
+		return false
+	}
+	sniffed := SniffImageType(data)
+	return sniffed != "" && limits.Accepts(sniffed)
+}
