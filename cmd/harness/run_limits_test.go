@@ -99,3 +99,24 @@ func TestRunOverlongLineIsNotHeld(t *testing.T) {
 	t.Logf("a 200 MB line: peak RSS %.1f MiB", float64(peak)/1024)
 	assert.Less(t, peak, int64(96<<10), "peak RSS under 96 MiB: the line is never held (2.68 GB before)")
 }
+
+// A result never carries a file above the diff basis bound again: over it, write's after and edit's
+// before and after are null (the meta's diffs are empty), in run and with --structured-content.
+func TestResultsDropTextsAboveTheDiffBasis(t *testing.T) {
+	dir := realTemp(t)
+	config := filepath.Join(dir, "small-basis.yaml")
+	writeFile(t, config, fmt.Sprintf("plugins:\n  - name: fs-local\n    config: { cwd: %q, diffBasisMaxBytes: 64 }\n"+
+		"  - name: fs-observation-policy\n  - name: tools\n  - name: tool-fs\n", dir))
+	big := strings.Repeat("x", 100) + "\n"
+	in, _ := json.Marshal(map[string]any{"id": 1, "tool": "write", "args": map[string]any{"file_path": "big.txt", "content": big}})
+	got := runLines(t, string(in)+"\n"+
+		`{"id":2,"tool":"read","args":{"file_path":"big.txt"}}`+"\n"+
+		`{"id":3,"tool":"edit","args":{"file_path":"big.txt","old_string":"xx","new_string":"y","replace_all":true}}`+"\n"+
+		`{"id":4,"tool":"write","args":{"file_path":"small.txt","content":"s\n"}}`+"\n", "--config", config)
+	require.Len(t, got, 4)
+	assert.JSONEq(t, `{"path":"`+filepath.Join(dir, "big.txt")+`","operation":"create","before":null,"after":null}`, string(got[0]["value"]))
+	assert.JSONEq(t, `{"path":"`+filepath.Join(dir, "big.txt")+`","before":null,"after":null}`, string(got[2]["value"]))
+	assert.JSONEq(t, `{"diffs":[]}`, string(got[2]["meta"]))
+	assert.JSONEq(t, `{"path":"`+filepath.Join(dir, "small.txt")+`","operation":"create","before":null,"after":"s\n"}`, string(got[3]["value"]))
+	assert.Equal(t, strings.Repeat("y", 50)+"\n", readFile(t, filepath.Join(dir, "big.txt")))
+}

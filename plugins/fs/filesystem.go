@@ -82,3 +82,10 @@ type FileSystem interface {
 type TextByteStreamer interface {
 	StreamTextBytes(ctx context.Context, t Target) (iter.Seq2[[]byte, error], error)
 }
+
+// DiffBasisBounder is an optional FileSystem capability: the exclusive bound, in bytes, on the texts
+// a provider keeps as a diff basis (WriteOutcome.Before is nil at or above it). Consumers bound what
+// they carry of a mutation's texts by it too: the tools' values drop before and after beyond it.
+type DiffBasisBounder interface {
+	DiffBasisMaxBytes() int64
+}

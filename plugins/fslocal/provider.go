@@ -96,3 +96,8 @@ func (p *Provider) Cwd() string { return p.cwd }
 func (p *Provider) SandboxMode() fs.SandboxMode { return "" }
 
 var _ fs.FileSystem = (*Provider)(nil)
+
+var _ fs.DiffBasisBounder = (*Provider)(nil)
+
+// DiffBasisMaxBytes is Config.DiffBasisMaxBytes.
+func (p *Provider) DiffBasisMaxBytes() int64 { return p.diffBasisMaxBytes }

@@ -24,7 +24,10 @@ func (s *suite) editDefinition() tools.Definition {
 		},
 		PresentationMeta: func(args json.RawMessage, value any) any {
 			v := asValue[EditValue](value)
-			return DiffMeta{Diffs: ComputeHunkDiffs(rawFilePath(args), v.Before, v.After)}
+			if v.Before == nil || v.After == nil {
+				return DiffMeta{Diffs: []FileDiff{}}
+			}
+			return DiffMeta{Diffs: ComputeHunkDiffs(rawFilePath(args), *v.Before, *v.After)}
 		},
 		Guidance:    editGuidance(),
 		Annotations: tools.Annotations{Destructive: true},
@@ -59,7 +62,21 @@ func (s *suite) edit(ctx context.Context, args json.RawMessage, exec *tools.Exec
 	if err := s.observe(ctx, target, fs.Present(out.Version), exec); err != nil {
 		return nil, err
 	}
-	return EditValue{Path: target.DisplayPath, Before: out.Before, After: out.After}, nil
+	v := EditValue{Path: target.DisplayPath}
+	if s.withinBasis(out.Before) && s.withinBasis(out.After) {
+		v.Before, v.After = &out.Before, &out.After
+	}
+	return v, nil
+}
+
+// withinBasis reports whether a mutation's text is below the provider's diff basis bound (10 MiB
+// when the provider does not say), so a value may carry it.
+func (s *suite) withinBasis(text string) bool {
+	limit := int64(10 << 20)
+	if b, ok := s.fs.(fs.DiffBasisBounder); ok {
+		limit = b.DiffBasisMaxBytes()
+	}
+	return int64(len(text)) < limit
 }
 
 // noEditGuard is the default of fs/edit-intent: no guard.

@@ -15,19 +15,21 @@ type ReadValue struct {
 }
 
 // WriteValue is the canonical value of a successful write. Before is nil when the file was created
-// or the backend declined a diff basis; Before and After are LF-normalized.
+// or the backend declined a diff basis; After is nil when the content is at or above the diff
+// basis bound (a result never carries a huge file again); both are LF-normalized.
 type WriteValue struct {
 	Path      string  `json:"path"`
 	Operation string  `json:"operation"`
 	Before    *string `json:"before"`
-	After     string  `json:"after"`
+	After     *string `json:"after"`
 }
 
-// EditValue is the canonical value of a successful edit; Before and After are LF-normalized.
+// EditValue is the canonical value of a successful edit; Before and After are LF-normalized, and
+// both nil when either is at or above the diff basis bound.
 type EditValue struct {
-	Path   string `json:"path"`
-	Before string `json:"before"`
-	After  string `json:"after"`
+	Path   string  `json:"path"`
+	Before *string `json:"before"`
+	After  *string `json:"after"`
 }
 
 // readFooter returns the footer line of a read window.

@@ -43,10 +43,10 @@ var (
 
 	writeOutputSchema = json.RawMessage(`{"type":"object","additionalProperties":false,"properties":{` +
 		`"path":{"type":"string"},"operation":{"type":"string","enum":["create","update"]},` +
-		`"before":{"oneOf":[{"type":"string"},{"type":"null"}]},"after":{"type":"string"}},` +
+		`"before":{"oneOf":[{"type":"string"},{"type":"null"}]},"after":{"oneOf":[{"type":"string"},{"type":"null"}]}},` +
 		`"required":["path","operation","before","after"]}`)
 
 	editOutputSchema = json.RawMessage(`{"type":"object","additionalProperties":false,"properties":{` +
-		`"path":{"type":"string"},"before":{"type":"string"},"after":{"type":"string"}},` +
+		`"path":{"type":"string"},"before":{"oneOf":[{"type":"string"},{"type":"null"}]},"after":{"oneOf":[{"type":"string"},{"type":"null"}]}},` +
 		`"required":["path","before","after"]}`)
 )

@@ -20,10 +20,10 @@ func (s *suite) writeDefinition() tools.Definition {
 		},
 		PresentationMeta: func(args json.RawMessage, value any) any {
 			v := asValue[WriteValue](value)
-			if v.Before == nil {
+			if v.Before == nil || v.After == nil {
 				return DiffMeta{Diffs: []FileDiff{}}
 			}
-			return DiffMeta{Diffs: ComputeHunkDiffs(rawFilePath(args), *v.Before, v.After)}
+			return DiffMeta{Diffs: ComputeHunkDiffs(rawFilePath(args), *v.Before, *v.After)}
 		},
 		Guidance:    writeGuidance(),
 		Annotations: tools.Annotations{Destructive: true},
@@ -63,7 +63,11 @@ func (s *suite) write(ctx context.Context, args json.RawMessage, exec *tools.Exe
 	if err := s.observe(ctx, target, fs.Present(out.Version), exec); err != nil {
 		return nil, err
 	}
-	return WriteValue{Path: target.DisplayPath, Operation: string(out.Operation), Before: out.Before, After: out.After}, nil
+	v := WriteValue{Path: target.DisplayPath, Operation: string(out.Operation), Before: out.Before, After: &out.After}
+	if !s.withinBasis(out.After) {
+		v.After = nil
+	}
+	return v, nil
 }
 
 // noWriteIntent is the default of fs/write-intent: no guard.

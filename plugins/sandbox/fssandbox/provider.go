@@ -109,3 +109,8 @@ var (
 	_ fs.TextByteStreamer = (*Provider)(nil)
 	_ fs.Searcher         = (*Provider)(nil)
 )
+
+var _ fs.DiffBasisBounder = (*Provider)(nil)
+
+// DiffBasisMaxBytes is fs-local's (the texts are fs-local's).
+func (p *Provider) DiffBasisMaxBytes() int64 { return p.local.DiffBasisMaxBytes() }
