@@ -63,7 +63,8 @@ func WithModels(c tools.ModelCatalog) Option { return With(ProvideModels("toolst
 func WithHeader(h tools.Header) Option { return func(s *setup) { s.header = h } }
 
 // New composes a kernel bound to t (closed when the test ends): the tools runtime, then every
-// plugin of opts in order, each required to be active.
+// plugin of opts in order; once all are loaded, each must be active (a plugin may wait for a
+// service one loaded after it provides).
 func New(t testing.TB, opts ...Option) *Env {
 	t.Helper()
 	var s setup
@@ -78,8 +79,12 @@ func New(t testing.TB, opts ...Option) *Env {
 		t.Fatal("toolstest: the tools runtime provides no service")
 	}
 	e.Runtime = rt
-	for _, p := range s.plugins {
-		e.Load(t, p.m, p.cfg)
+	fibers := make([]*kernel.Fiber, len(s.plugins))
+	for i, p := range s.plugins {
+		fibers[i] = kerneltest.RequireLoad(t, root, p.m, p.cfg)
+	}
+	for _, f := range fibers {
+		kerneltest.RequireActive(t, f)
 	}
 	return e
 }

@@ -90,6 +90,19 @@ func TestCatalog(t *testing.T) {
 	assert.EqualError(t, err, "down")
 }
 
+// A plugin that needs a service is active once a later option provides it.
+func TestNewWaitsForLaterProviders(t *testing.T) {
+	svc := kernel.NewService[string]("toolstest-later")
+	var got string
+	needs := kernel.Define("needs-later", func(kc *kernel.Context, _ struct{}) error { got = svc.Must(kc); return nil }, svc.Dep())
+	provides := kernel.Define("provides-later", func(kc *kernel.Context, _ struct{}) error {
+		_, err := svc.Provide(kc, "here")
+		return err
+	})
+	toolstest.New(t, toolstest.With(needs, nil), toolstest.With(provides, nil))
+	assert.Equal(t, "here", got)
+}
+
 // Register adds tools through a plugin whose disposal removes them.
 func TestRegisterAndDispose(t *testing.T) {
 	e := toolstest.New(t)
