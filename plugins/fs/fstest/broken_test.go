@@ -6,6 +6,7 @@ import (
 	"errors"
 	"iter"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -230,4 +231,20 @@ type openRead struct{ fs.FileSystem }
 func (o openRead) ReadText(_ context.Context, t fs.Target) (string, error) {
 	b, err := os.ReadFile(o.ProcessPath(t))
 	return string(b), err
+}
+
+// sloppy has three small bugs: Contains compares key prefixes (so "a" contains "ab"), FileURL
+// does not escape the path, and ListDir returns the names in reverse order.
+type sloppy struct{ fs.FileSystem }
+
+func (sloppy) Contains(parent, child fs.Target) bool {
+	return strings.HasPrefix(string(child.Key), string(parent.Key))
+}
+
+func (s sloppy) FileURL(t fs.Target) string { return "file://" + s.ProcessPath(t) }
+
+func (s sloppy) ListDir(ctx context.Context, t fs.Target) ([]fs.DirEntry, error) {
+	entries, err := s.FileSystem.ListDir(ctx, t)
+	slices.Reverse(entries)
+	return entries, err
 }

@@ -130,6 +130,14 @@ func TestCatchesAReadThatBlocksOnAFIFO(t *testing.T) {
 	assert.True(t, anyContains(got["ReadText/text"], `ReadText(bom) = "\ufefftext\n"; want "text\n"`), got["ReadText/text"])
 }
 
+func TestCatchesSloppyPathsAndOrder(t *testing.T) {
+	got := violations(t, func(p fs.FileSystem) fs.FileSystem { return sloppy{p} })
+	assert.Equal(t, []string{"ListDir/entries", "Resolve/contains", "Resolve/process-path-and-url"}, checkNames(got))
+	assert.True(t, anyContains(got["Resolve/contains"], "Contains(a, ab) = true; want false"), got["Resolve/contains"])
+	assert.True(t, anyContains(got["Resolve/process-path-and-url"], `parses to scheme "file" host "" path`), got["Resolve/process-path-and-url"])
+	assert.True(t, anyContains(got["ListDir/entries"], `ListDir(list)[0].Name = "zeta.md"; want "alpha.md" (name order)`), got["ListDir/entries"])
+}
+
 // A provider that panics fails the checks that reach the panic, and the others still run.
 func TestReportsAPanicAndGoesOn(t *testing.T) {
 	got := violations(t, func(p fs.FileSystem) fs.FileSystem { return panicsListing{p} })
