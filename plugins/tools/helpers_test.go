@@ -6,16 +6,17 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-	"go.uber.org/zap/zapcore"
 	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/cordon-dev/cordon/kernel"
-	"github.com/cordon-dev/cordon/kernel/kerneltest"
 	"github.com/cordon-dev/cordon/plugins/tools"
+	"github.com/cordon-dev/cordon/plugins/tools/toolstest"
 )
 
-// env is a kernel with the tools plugin loaded.
+// env is the tools test kit's kernel (the tools runtime loaded and active), under the names these
+// tests use.
 type env struct {
+	kit  *toolstest.Env
 	root *kernel.Context
 	rt   *tools.Runtime
 	logs *observer.ObservedLogs
@@ -24,44 +25,18 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	root, logs := kerneltest.NewObservedRoot(t, zapcore.WarnLevel)
-	f := kerneltest.RequireLoad(t, root, tools.Plugin, nil)
-	kerneltest.RequireActive(t, f)
-	rt, ok := tools.Service.Get(root)
-	if !ok {
-		t.Fatal("tools service not provided")
-	}
-	return &env{root: root, rt: rt, logs: logs, f: f}
+	k := toolstest.New(t)
+	return &env{kit: k, root: k.Root, rt: k.Runtime, logs: k.Logs, f: k.Fiber}
 }
 
-// consumer is a plugin that registers defs against its own context.
-func consumer(id string, defs ...tools.Definition) kernel.Module {
-	return kernel.Module{
-		ID:     id,
-		Inject: []kernel.Dep{tools.Service.Dep()},
-		Apply: func(kc *kernel.Context, _ any) error {
-			rt := tools.Service.Must(kc)
-			for _, d := range defs {
-				if _, err := rt.Register(kc, d); err != nil {
-					return err
-				}
-			}
-			return nil
-		},
-	}
-}
-
-// load registers defs through a consumer plugin and returns its fiber.
+// load registers defs through a plugin of their own and returns its fiber.
 func (e *env) load(t *testing.T, defs ...tools.Definition) *kernel.Fiber {
 	t.Helper()
-	f := kerneltest.RequireLoad(t, e.root, consumer("test-consumer", defs...), nil)
-	kerneltest.RequireActive(t, f)
-	return f
+	return e.kit.Register(t, defs...)
 }
 
-func (e *env) exec(name string, args any) tools.Result {
-	return e.rt.Execute(context.Background(), tools.Call{CallID: "c1", Name: name, Args: args})
-}
+// exec runs a call with no agent session.
+func (e *env) exec(name string, args any) tools.Result { return e.kit.CallIn(nil, name, args) }
 
 type echoArgs struct {
 	Text string `json:"text"`

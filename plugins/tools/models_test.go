@@ -1,20 +1,13 @@
 package tools_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/cordon-dev/cordon/plugins/tools"
+	"github.com/cordon-dev/cordon/plugins/tools/toolstest"
 )
-
-type catalog struct{ def string }
-
-func (c catalog) DefaultModel() string { return c.def }
-func (c catalog) ResolveModel(_ context.Context, id string) (tools.ModelInfo, error) {
-	return tools.ModelInfo{ID: id}, nil
-}
 
 func TestModelFor(t *testing.T) {
 	named := tools.NewSession("a")
@@ -26,11 +19,11 @@ func TestModelFor(t *testing.T) {
 		cat  tools.ModelCatalog
 		want string
 	}{
-		{"session model wins", &tools.Exec{Session: named}, catalog{"d"}, "m1"},
-		{"catalog default", &tools.Exec{Session: unnamed}, catalog{"d"}, "d"},
+		{"session model wins", &tools.Exec{Session: named}, toolstest.Catalog{Default: "d"}, "m1"},
+		{"catalog default", &tools.Exec{Session: unnamed}, toolstest.Catalog{Default: "d"}, "d"},
 		{"no catalog", &tools.Exec{Session: unnamed}, nil, ""},
-		{"no session", &tools.Exec{}, catalog{"d"}, ""},
-		{"nil exec", nil, catalog{"d"}, ""},
+		{"no session", &tools.Exec{}, toolstest.Catalog{Default: "d"}, ""},
+		{"nil exec", nil, toolstest.Catalog{Default: "d"}, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

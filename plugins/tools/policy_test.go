@@ -8,35 +8,18 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/cordon-dev/cordon/kernel"
-	"github.com/cordon-dev/cordon/kernel/kerneltest"
 	"github.com/cordon-dev/cordon/plugins/tools"
+	"github.com/cordon-dev/cordon/plugins/tools/toolstest"
 )
-
-type fakeApprover struct {
-	outcome tools.ApprovalOutcome
-	err     error
-	got     []tools.ApprovalRequest
-}
-
-func (a *fakeApprover) Request(_ context.Context, req tools.ApprovalRequest) (tools.ApprovalOutcome, error) {
-	a.got = append(a.got, req)
-	return a.outcome, a.err
-}
 
 func (e *env) provideApprover(t *testing.T, a tools.Approver) {
 	t.Helper()
-	m := kernel.Module{ID: "test-approval", Apply: func(kc *kernel.Context, _ any) error {
-		_, err := tools.Approval.Provide(kc, a)
-		return err
-	}}
-	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, e.root, m, nil))
+	e.kit.Load(t, toolstest.ProvideApproval("test-approval", a), nil)
 }
 
 func (e *env) decide(t *testing.T, d tools.Decision) {
 	t.Helper()
-	_, err := tools.PreExecute.Decide(e.root, func(context.Context, *tools.Exec) (tools.Decision, error) { return d, nil })
-	require.NoError(t, err)
+	e.kit.Load(t, toolstest.Decide("test-decider", func(*tools.Exec) tools.Decision { return d }), nil)
 }
 
 // countingTool counts body runs.
@@ -82,20 +65,20 @@ func TestPreExecuteAsk(t *testing.T) {
 	session := tools.NewSession("s1")
 	cases := []struct {
 		name     string
-		approver *fakeApprover // nil: no approval service
+		approver *toolstest.Approver // nil: no approval service
 		reason   string
 		session  *tools.Session
 		want     string // "" = the body ran
 	}{
 		{"no approval service", nil, "", session, `tool "t" requires approval (not yet supported)`},
 		{"no approval service keeps the ask reason", nil, "needs a human", session, "needs a human"},
-		{"no session", &fakeApprover{outcome: tools.AllowedOnce}, "", nil, `tool "t" requires approval, but the call has no agent to route it through`},
-		{"allowed once", &fakeApprover{outcome: tools.AllowedOnce}, "why", session, ""},
-		{"rejected", &fakeApprover{outcome: tools.Rejected}, "", session, `the user rejected tool "t"`},
-		{"cancelled", &fakeApprover{outcome: tools.Cancelled}, "", session, `approval for tool "t" was cancelled`},
-		{"unavailable", &fakeApprover{outcome: tools.Unavailable}, "", session, `tool "t" requires approval, but no approval channel is available`},
-		{"unknown outcome", &fakeApprover{outcome: "maybe"}, "", session, `unknown approval outcome "maybe"`},
-		{"approver error", &fakeApprover{err: errors.New("approval.request() outside an open turn")}, "", session, "approval.request() outside an open turn"},
+		{"no session", &toolstest.Approver{Outcome: tools.AllowedOnce}, "", nil, `tool "t" requires approval, but the call has no agent to route it through`},
+		{"allowed once", &toolstest.Approver{Outcome: tools.AllowedOnce}, "why", session, ""},
+		{"rejected", &toolstest.Approver{Outcome: tools.Rejected}, "", session, `the user rejected tool "t"`},
+		{"cancelled", &toolstest.Approver{Outcome: tools.Cancelled}, "", session, `approval for tool "t" was cancelled`},
+		{"unavailable", &toolstest.Approver{Outcome: tools.Unavailable}, "", session, `tool "t" requires approval, but no approval channel is available`},
+		{"unknown outcome", &toolstest.Approver{Outcome: "maybe"}, "", session, `unknown approval outcome "maybe"`},
+		{"approver error", &toolstest.Approver{Err: errors.New("approval.request() outside an open turn")}, "", session, "approval.request() outside an open turn"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -110,7 +93,7 @@ func TestPreExecuteAsk(t *testing.T) {
 			if tc.want == "" {
 				require.False(t, res.IsError, res.Text())
 				require.Equal(t, 1, runs)
-				require.Equal(t, []tools.ApprovalRequest{{Session: session, ToolName: "t", CallID: "c7", Reason: "why"}}, tc.approver.got)
+				require.Equal(t, []tools.ApprovalRequest{{Session: session, ToolName: "t", CallID: "c7", Reason: "why"}}, tc.approver.Requests())
 				return
 			}
 			require.Equal(t, "Error: "+tc.want, res.Text())
@@ -211,20 +194,16 @@ func TestPostExecuteCannotReplaceValueOfFailure(t *testing.T) {
 	require.Equal(t, "Error: tools/post-execute cannot replace the value of a failed result", e.exec("t", json.RawMessage(`{}`)).Text())
 }
 
-type cancellingApprover struct{ cancel context.CancelFunc }
-
-func (a cancellingApprover) Request(context.Context, tools.ApprovalRequest) (tools.ApprovalOutcome, error) {
-	a.cancel()
-	return tools.Cancelled, nil
-}
-
 func TestAskCancelledByTheCallerIsAbortedBeforeDispatch(t *testing.T) {
 	e := newEnv(t)
 	runs := 0
 	e.load(t, countingTool(&runs))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	e.provideApprover(t, cancellingApprover{cancel})
+	e.provideApprover(t, toolstest.Answering(func(context.Context, tools.ApprovalRequest) (tools.ApprovalOutcome, error) {
+		cancel()
+		return tools.Cancelled, nil
+	}))
 	e.decide(t, tools.Decision{Kind: tools.Ask})
 	res := e.rt.Execute(ctx, tools.Call{CallID: "c", Name: "t", Args: json.RawMessage(`{}`), Session: tools.NewSession("s")})
 	require.Equal(t, "ABORTED_BEFORE_DISPATCH", res.Code())

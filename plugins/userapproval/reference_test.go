@@ -7,11 +7,11 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.uber.org/zap/zaptest"
 
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/kernel/kerneltest"
 	"github.com/cordon-dev/cordon/plugins/tools"
+	"github.com/cordon-dev/cordon/plugins/tools/toolstest"
 	"github.com/cordon-dev/cordon/plugins/userapproval"
 )
 
@@ -46,29 +46,22 @@ func TestRefDisposedAnswererDropped(t *testing.T) {
 // service" and "never is unbypassable even by an answerer PREPENDED after the service mounts":
 // the never policy is decided inside Request, so no answerer's position opens it.
 func TestRefNeverBeatsEveryAnswererPosition(t *testing.T) {
-	k := kernel.New(kernel.WithLogger(zaptest.NewLogger(t)))
-	t.Cleanup(func() { _ = k.Close(context.Background()) })
+	e := toolstest.New(t)
 	consulted := 0
 	grant := func(context.Context, *userapproval.Request, func() (tools.ApprovalOutcome, error)) (tools.ApprovalOutcome, error) {
 		consulted++
 		return tools.AllowedOnce, nil
 	}
-	early, err := k.Root().Load(kernel.Module{ID: "early", Apply: func(kc *kernel.Context, _ any) error {
+	e.Load(t, kernel.Module{ID: "early", Apply: func(kc *kernel.Context, _ any) error {
 		_, err := userapproval.RequestEvent.On(kc, grant)
 		return err
 	}}, nil)
-	require.NoError(t, err)
-	kerneltest.RequireActive(t, early)
-	svcFiber, err := k.Root().Load(userapproval.Plugin, userapproval.Config{Policy: userapproval.PolicyNever})
-	require.NoError(t, err)
-	kerneltest.RequireActive(t, svcFiber)
-	late, err := k.Root().Load(kernel.Module{ID: "late", Apply: func(kc *kernel.Context, _ any) error {
+	e.Load(t, userapproval.Plugin, userapproval.Config{Policy: userapproval.PolicyNever})
+	e.Load(t, kernel.Module{ID: "late", Apply: func(kc *kernel.Context, _ any) error {
 		_, err := userapproval.RequestEvent.On(kc, grant, kernel.Prepend())
 		return err
 	}}, nil)
-	require.NoError(t, err)
-	kerneltest.RequireActive(t, late)
-	a, ok := tools.Approval.Get(k.Root())
+	a, ok := tools.Approval.Get(e.Root)
 	require.True(t, ok)
 	got, err := a.Request(context.Background(), tools.ApprovalRequest{Session: tools.NewSession("s"), ToolName: "bash"})
 	require.NoError(t, err)

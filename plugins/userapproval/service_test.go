@@ -10,13 +10,13 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.uber.org/zap/zaptest"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/kernel/kerneltest"
 	"github.com/cordon-dev/cordon/kernel/loader"
 	"github.com/cordon-dev/cordon/plugins/tools"
+	"github.com/cordon-dev/cordon/plugins/tools/toolstest"
 	"github.com/cordon-dev/cordon/plugins/userapproval"
 )
 
@@ -28,18 +28,16 @@ type harness struct {
 	f   *kernel.Fiber
 }
 
+// mounted composes the tools runtime and user-approval with cfg.
 func mounted(t *testing.T, cfg any) *harness {
 	t.Helper()
-	k := kernel.New(kernel.WithLogger(zaptest.NewLogger(t)))
-	t.Cleanup(func() { _ = k.Close(context.Background()) })
-	f, err := k.Root().Load(userapproval.Plugin, cfg)
-	require.NoError(t, err)
-	kerneltest.RequireActive(t, f)
-	a, ok := tools.Approval.Get(k.Root())
+	e := toolstest.New(t)
+	f := e.Load(t, userapproval.Plugin, cfg)
+	a, ok := tools.Approval.Get(e.Root)
 	require.True(t, ok)
 	svc, ok := a.(*userapproval.Service)
 	require.True(t, ok)
-	return &harness{kc: k.Root(), svc: svc, f: f}
+	return &harness{kc: e.Root, svc: svc, f: f}
 }
 
 // answer registers an answerer in a plugin of its own and returns that plugin's fiber.
@@ -389,11 +387,10 @@ func TestConfig(t *testing.T) {
 	var uk *loader.UnknownKeyError
 	assert.ErrorAs(t, err, &uk)
 
-	k := kernel.New(kernel.WithLogger(zaptest.NewLogger(t)))
-	t.Cleanup(func() { _ = k.Close(context.Background()) })
-	_, err = k.Root().Load(userapproval.Plugin, userapproval.Config{Policy: "sometimes"})
+	root := toolstest.New(t).Root
+	_, err = root.Load(userapproval.Plugin, userapproval.Config{Policy: "sometimes"})
 	assert.ErrorIs(t, err, userapproval.ErrInvalidPolicy)
-	_, ok := tools.Approval.Get(k.Root())
+	_, ok := tools.Approval.Get(root)
 	assert.False(t, ok)
 }
 

@@ -14,35 +14,33 @@ import (
 
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/plugins/tools"
+	"github.com/cordon-dev/cordon/plugins/tools/toolstest"
 )
 
-// guarded registers a tool "guarded" whose calls the pre-execute policy sends to approval.
-var guarded = kernel.Define[struct{}]("test-guarded", func(kc *kernel.Context, _ struct{}) error {
-	rt := tools.Service.Must(kc)
-	if _, err := rt.Register(kc, tools.Definition{
+// guardedTool registers a tool "guarded" whose calls askGuarded, the pre-execute policy, sends to
+// approval.
+var (
+	guardedTool = toolstest.Tools("test-guarded", tools.Definition{
 		Name: "guarded", Description: "Needs approval.",
 		Execute: func(context.Context, json.RawMessage, *tools.Exec) (any, error) {
 			return map[string]any{"ran": true}, nil
 		},
 		Render: func(json.RawMessage, any) []tools.Content { return []tools.Content{tools.TextContent("ran")} },
-	}); err != nil {
-		return err
-	}
-	_, err := tools.PreExecute.Decide(kc, func(_ context.Context, e *tools.Exec) (tools.Decision, error) {
-		if e.Name == "guarded" {
-			return tools.Decision{Kind: tools.Ask, Reason: "it is guarded"}, nil
-		}
-		return tools.Decision{Kind: tools.Allow}, nil
 	})
-	return err
-}, tools.Service.Dep())
+	askGuarded = toolstest.Decide("test-ask", func(e *tools.Exec) tools.Decision {
+		if e.Name == "guarded" {
+			return tools.Decision{Kind: tools.Ask, Reason: "it is guarded"}
+		}
+		return tools.Decision{Kind: tools.Allow}
+	})
+)
 
-const guardedComposition = "plugins:\n  - name: tools\n  - name: test-guarded\n"
+const guardedComposition = "plugins:\n  - name: tools\n  - name: test-guarded\n  - name: test-ask\n"
 
 func composeGuarded(t *testing.T, approve string) *host {
 	t.Helper()
 	o := defaultOptions()
-	o.modules = []kernel.Module{guarded}
+	o.modules = []kernel.Module{guardedTool, askGuarded}
 	o.profiles = map[string][]byte{DefaultProfile: []byte(guardedComposition)}
 	h, err := compose(context.Background(), o, &flags{workdir: t.TempDir(), approve: approve}, zaptest.NewLogger(t))
 	require.NoError(t, err)
@@ -120,12 +118,8 @@ func TestApprovalInRun(t *testing.T) {
 
 func TestComposedApprovalProviderWins(t *testing.T) {
 	mine := &hostApprover{fixed: approveReject, log: zaptest.NewLogger(t)}
-	provider := kernel.Define[struct{}]("test-approval", func(kc *kernel.Context, _ struct{}) error {
-		_, err := tools.Approval.Provide(kc, mine)
-		return err
-	})
 	o := defaultOptions()
-	o.modules = []kernel.Module{provider}
+	o.modules = []kernel.Module{toolstest.ProvideApproval("test-approval", mine)}
 	o.profiles = map[string][]byte{DefaultProfile: []byte("plugins:\n  - name: tools\n  - name: test-approval\n")}
 	h, err := compose(context.Background(), o, &flags{workdir: t.TempDir(), approve: approveAllowOnce}, zaptest.NewLogger(t))
 	require.NoError(t, err)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/plugins/tools"
+	"github.com/cordon-dev/cordon/plugins/tools/toolstest"
 )
 
 // Every output line is valid UTF-8 JSON (RFC 8259), whatever bytes the input line carried: an id
@@ -51,16 +52,13 @@ func TestRunEmptyTextBlockKeepsItsText(t *testing.T) {
 }
 
 // nanTool registers "nan", a plugin tool (no output schema) whose value JSON cannot encode.
-var nanTool = kernel.Define[struct{}]("test-nan", func(kc *kernel.Context, _ struct{}) error {
-	_, err := tools.Service.Must(kc).Register(kc, tools.Definition{
-		Name: "nan", Description: "Returns NaN.",
-		Execute: func(context.Context, json.RawMessage, *tools.Exec) (any, error) {
-			return map[string]any{"x": math.NaN()}, nil
-		},
-		Render: func(json.RawMessage, any) []tools.Content { return []tools.Content{tools.TextContent("ok")} },
-	})
-	return err
-}, tools.Service.Dep())
+var nanTool = toolstest.Tools("test-nan", tools.Definition{
+	Name: "nan", Description: "Returns NaN.",
+	Execute: func(context.Context, json.RawMessage, *tools.Exec) (any, error) {
+		return map[string]any{"x": math.NaN()}, nil
+	},
+	Render: func(json.RawMessage, any) []tools.Content { return []tools.Content{tools.TextContent("ok")} },
+})
 
 // A plugin value JSON has no form for never reaches the output encoder: the runtime refuses it
 // (INVALID_TOOL_OUTPUT), the call gets its error line, and the run goes on (one line per input line).
