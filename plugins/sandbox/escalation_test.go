@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cordon-dev/cordon/internal/jstext"
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/sandbox"
 	"github.com/cordon-dev/cordon/plugins/tools"
@@ -249,5 +250,5 @@ func TestValidateEscalationArgs(t *testing.T) {
 		require.ErrorIs(t, err, c.want)
 		assert.Equal(t, c.text, err.Error())
 	}
-	assert.False(t, tools.IsBlank("\u200b"), "ZERO WIDTH SPACE is not trimmed by JavaScript")
+	assert.False(t, jstext.IsBlank("\u200b"), "ZERO WIDTH SPACE is not trimmed by JavaScript")
 }

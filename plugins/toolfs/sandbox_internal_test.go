@@ -8,11 +8,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cordon-dev/cordon/internal/jstext"
 	"github.com/cordon-dev/cordon/plugins/fs"
-	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
-var sandboxIsBlank = tools.IsBlank
+var sandboxIsBlank = jstext.IsBlank
 
 // mapError keeps the code, chains the original as the cause and names the stamped mode; other
 // errors are returned as the same value (spec sandbox 3.7).
