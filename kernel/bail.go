@@ -33,11 +33,12 @@ func (b *Bail[P, R]) Run(ctx context.Context, kc *Context, p P) (R, bool, error)
 	if t == nil {
 		return zero, false, nil
 	}
+	h := kc.hold.Load()
 	for _, l := range t.snapshot() {
 		if !l.live() {
 			continue
 		}
-		r, ok, err := b.call(l, ctx, p)
+		r, ok, err := b.call(h, l, ctx, p)
 		if err != nil || ok {
 			return r, ok, err
 		}
@@ -45,7 +46,11 @@ func (b *Bail[P, R]) Run(ctx context.Context, kc *Context, p P) (R, bool, error)
 	return zero, false, nil
 }
 
-func (b *Bail[P, R]) call(l *listener[bailFn[P, R]], ctx context.Context, p P) (r R, ok bool, err error) {
+func (b *Bail[P, R]) call(h *hold, l *listener[bailFn[P, R]], ctx context.Context, p P) (r R, ok bool, err error) {
+	if h != nil {
+		l.kc.enter(h)
+		defer l.kc.leave()
+	}
 	defer func() {
 		if v := recover(); v != nil {
 			err = recovered("bail "+b.name, v)
@@ -81,6 +86,7 @@ func (q *Parallel[P]) Run(ctx context.Context, kc *Context, p P) error {
 		return nil
 	}
 	ls := t.snapshot()
+	h := kc.hold.Load()
 	errs := make([]error, len(ls))
 	var wg sync.WaitGroup
 	for i, l := range ls {
@@ -88,6 +94,10 @@ func (q *Parallel[P]) Run(ctx context.Context, kc *Context, p P) error {
 			continue
 		}
 		wg.Go(func() {
+			if h != nil {
+				l.kc.enter(h)
+				defer l.kc.leave()
+			}
 			defer func() {
 				if v := recover(); v != nil {
 					errs[i] = recovered("parallel "+q.name, v)

@@ -3,6 +3,7 @@ package kernel
 import (
 	"context"
 	"errors"
+	"strconv"
 
 	"go.uber.org/zap"
 )
@@ -70,6 +71,7 @@ func (e *Event[P]) dispatch(ctx context.Context, kc *Context, p P, fail func(*li
 	if t == nil {
 		return
 	}
+	h := kc.hold.Load()
 	for _, l := range t.snapshot() {
 		if !l.live() {
 			continue
@@ -78,13 +80,18 @@ func (e *Event[P]) dispatch(ctx context.Context, kc *Context, p P, fail func(*li
 			kc.k.bus.Publish(l.topic, asyncMsg[P]{ctx: context.WithoutCancel(ctx), p: p})
 			continue
 		}
-		if err := e.call(l, ctx, p); err != nil {
+		if err := e.call(h, l, ctx, p); err != nil {
 			fail(l, err)
 		}
 	}
 }
 
-func (e *Event[P]) call(l *listener[emitFn[P]], ctx context.Context, p P) (err error) {
+// call runs l; when the dispatch runs inside a lifecycle change (h), so does the listener.
+func (e *Event[P]) call(h *hold, l *listener[emitFn[P]], ctx context.Context, p P) (err error) {
+	if h != nil {
+		l.kc.enter(h)
+		defer l.kc.leave()
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			err = recovered("event "+e.name, r)
@@ -95,12 +102,12 @@ func (e *Event[P]) call(l *listener[emitFn[P]], ctx context.Context, p P) (err e
 
 func (e *Event[P]) onAsync(kc *Context, fn func(context.Context, P) error, opts []ListenOption) (Disposer, error) {
 	l := &listener[emitFn[P]]{fn: fn}
-	l.topic = e.name + "#" + itoa(kc.k.listenerSeq.Add(1))
+	l.topic = e.name + "#" + strconv.FormatInt(kc.k.listenerSeq.Add(1), 10)
 	handler := func(m asyncMsg[P]) {
 		if !l.kc.alive.Load() {
 			return
 		}
-		if err := e.call(l, m.ctx, m.p); err != nil {
+		if err := e.call(nil, l, m.ctx, m.p); err != nil {
 			l.kc.log.Warn("async listener failed", zap.String("event", e.name), zap.Error(err))
 		}
 	}
@@ -117,17 +124,4 @@ func (e *Event[P]) onAsync(kc *Context, fn func(context.Context, P) error, opts 
 		return nil, errors.Join(err, d())
 	}
 	return d, nil
-}
-
-func itoa(n int64) string {
-	var b [20]byte
-	i := len(b)
-	for {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-		if n == 0 {
-			return string(b[i:])
-		}
-	}
 }

@@ -1,53 +1,96 @@
 package kernel
 
 import (
-	"bytes"
-	"runtime"
-	"strconv"
 	"sync"
 	"sync/atomic"
 )
 
-// lifecycleLock serialises structural changes. It is reentrant for the goroutine that holds it,
-// so an Apply that loads a child, provides a service or disposes a sibling runs inline; other
-// goroutines wait. The outermost release drains pending activations first.
+// lifecycleLock serialises structural changes (load, unload, update, provide, withdraw). One change
+// runs at a time; a *hold stands for it. While the change runs plugin code on behalf of a context
+// (its Apply, its disposers, its listeners in a dispatch the change started), that context carries
+// the hold, and a request presenting it joins the change instead of waiting for it. Reentrancy is
+// thus carried by the context, never by goroutine identity.
+//
+// Kernel code of the change runs under mu, which is released around every call into plugin code, so
+// the requests that plugin code makes (and those of any goroutine it handed its context to) run
+// kernel code one at a time. The change ends, and drains pending activations, when the last request
+// that joined it leaves.
 type lifecycleLock struct {
-	mu    sync.Mutex
-	owner atomic.Int64
-	depth int
-	k     *Kernel
+	turn sync.Mutex           // held for the whole change
+	mu   sync.Mutex           // held while kernel code of the change runs
+	cur  atomic.Pointer[hold] // the change in progress, nil between changes
+	k    *Kernel
 }
 
-func (l *lifecycleLock) lock() (unlock func()) {
-	g := goid()
-	if l.owner.Load() == g {
-		l.depth++
-		return l.release
-	}
-	l.mu.Lock()
-	l.owner.Store(g)
-	l.depth = 1
-	return l.release
-}
+// hold is one structural change; depth counts the requests inside it and is guarded by mu.
+type hold struct{ depth int }
 
-func (l *lifecycleLock) release() {
-	if l.depth == 1 && l.k != nil {
-		l.k.drain()
-	}
-	l.depth--
-	if l.depth == 0 {
-		l.owner.Store(0)
+// lock enters the change in progress when one of by carries its hold, and otherwise waits for
+// the change to end and starts a new one. Every lock is paired with an unlock.
+func (l *lifecycleLock) lock(by ...*Context) {
+	if h := l.cur.Load(); h != nil && carries(h, by) {
+		l.mu.Lock()
+		if l.cur.Load() == h { // the change cannot end while mu is held
+			h.depth++
+			return
+		}
 		l.mu.Unlock()
 	}
+	l.turn.Lock()
+	l.mu.Lock()
+	l.cur.Store(&hold{depth: 1})
 }
 
-func goid() int64 {
-	var buf [32]byte
-	n := runtime.Stack(buf[:], false)
-	b := bytes.TrimPrefix(buf[:n], []byte("goroutine "))
-	if i := bytes.IndexByte(b, ' '); i > 0 {
-		b = b[:i]
+func carries(h *hold, by []*Context) bool {
+	for _, kc := range by {
+		if kc != nil && kc.hold.Load() == h {
+			return true
+		}
 	}
-	id, _ := strconv.ParseInt(string(b), 10, 64)
-	return id
+	return false
+}
+
+// unlock leaves the change; the last request out drains pending activations and ends it.
+func (l *lifecycleLock) unlock() {
+	h := l.cur.Load()
+	if h.depth == 1 && l.k != nil {
+		l.k.drain()
+	}
+	h.depth--
+	if h.depth > 0 {
+		l.mu.Unlock()
+		return
+	}
+	l.cur.Store(nil)
+	l.mu.Unlock()
+	l.turn.Unlock()
+}
+
+// callout runs plugin code of kc inside the change: kc carries the hold and mu is free for the
+// requests fn makes. The caller holds mu.
+func (l *lifecycleLock) callout(kc *Context, fn func()) {
+	kc.enter(l.cur.Load())
+	l.mu.Unlock()
+	defer func() {
+		l.mu.Lock()
+		kc.leave()
+	}()
+	fn()
+}
+
+// enter marks kc as running plugin code inside the change h; leave undoes one enter. Calls nest
+// and may come from several goroutines (parallel listeners), hence the count.
+func (kc *Context) enter(h *hold) {
+	kc.holdMu.Lock()
+	kc.holds++
+	kc.hold.Store(h)
+	kc.holdMu.Unlock()
+}
+
+func (kc *Context) leave() {
+	kc.holdMu.Lock()
+	if kc.holds--; kc.holds == 0 {
+		kc.hold.Store(nil)
+	}
+	kc.holdMu.Unlock()
 }

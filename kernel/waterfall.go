@@ -74,28 +74,32 @@ func (w *Waterfall[P, R]) Run(ctx context.Context, kc *Context, p P, inner func(
 	if t == nil {
 		return runInner(inner)
 	}
-	return w.step(ctx, t.snapshot(), 0, p, inner)
+	return w.step(ctx, kc.hold.Load(), t.snapshot(), 0, p, inner)
 }
 
-func (w *Waterfall[P, R]) step(ctx context.Context, ls []*listener[wfFn[P, R]], i int, p P, inner func() (R, error)) (R, error) {
+func (w *Waterfall[P, R]) step(ctx context.Context, h *hold, ls []*listener[wfFn[P, R]], i int, p P, inner func() (R, error)) (R, error) {
 	for ; i < len(ls); i++ {
 		l := ls[i]
 		if !l.live() {
 			continue
 		}
 		if l.fn.decide != nil {
-			return w.decide(l, ctx, p)
+			return w.decide(h, l, ctx, p)
 		}
-		return w.wrap(l, ctx, p, w.next(ctx, ls, i+1, p, inner))
+		return w.wrap(h, l, ctx, p, w.next(ctx, h, ls, i+1, p, inner))
 	}
 	return runInner(inner)
 }
 
-func (w *Waterfall[P, R]) next(ctx context.Context, ls []*listener[wfFn[P, R]], i int, p P, inner func() (R, error)) func() (R, error) {
-	return func() (R, error) { return w.step(ctx, ls, i, p, inner) }
+func (w *Waterfall[P, R]) next(ctx context.Context, h *hold, ls []*listener[wfFn[P, R]], i int, p P, inner func() (R, error)) func() (R, error) {
+	return func() (R, error) { return w.step(ctx, h, ls, i, p, inner) }
 }
 
-func (w *Waterfall[P, R]) decide(l *listener[wfFn[P, R]], ctx context.Context, p P) (r R, err error) {
+func (w *Waterfall[P, R]) decide(h *hold, l *listener[wfFn[P, R]], ctx context.Context, p P) (r R, err error) {
+	if h != nil {
+		l.kc.enter(h)
+		defer l.kc.leave()
+	}
 	defer func() {
 		if v := recover(); v != nil {
 			err = recovered("waterfall "+w.name, v)
@@ -104,7 +108,11 @@ func (w *Waterfall[P, R]) decide(l *listener[wfFn[P, R]], ctx context.Context, p
 	return l.fn.decide(ctx, p)
 }
 
-func (w *Waterfall[P, R]) wrap(l *listener[wfFn[P, R]], ctx context.Context, p P, next func() (R, error)) (r R, err error) {
+func (w *Waterfall[P, R]) wrap(h *hold, l *listener[wfFn[P, R]], ctx context.Context, p P, next func() (R, error)) (r R, err error) {
+	if h != nil {
+		l.kc.enter(h)
+		defer l.kc.leave()
+	}
 	defer func() {
 		if v := recover(); v != nil {
 			err = recovered("waterfall "+w.name, v)
