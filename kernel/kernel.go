@@ -43,12 +43,13 @@ type Option func(*Kernel)
 // WithLogger sets the logger; the kernel logs under the name "kernel". The default is a no-op logger.
 func WithLogger(l *zap.Logger) Option { return func(k *Kernel) { k.log = l } }
 
-// WithCatalog sets the catalog the kernel reports through Catalog. The default is DefaultCatalog.
+// WithCatalog sets the catalog the kernel reports through Catalog (the one a loader looks entry
+// names up in). The default is an empty catalog.
 func WithCatalog(c *Catalog) Option { return func(k *Kernel) { k.catalog = c } }
 
 // New returns a kernel whose root context is active.
 func New(opts ...Option) *Kernel {
-	k := &Kernel{log: zap.NewNop(), catalog: defaultCatalog, bus: EventBus.New()}
+	k := &Kernel{log: zap.NewNop(), catalog: NewCatalog(), bus: EventBus.New()}
 	k.life.k = k
 	for _, o := range opts {
 		o(k)
