@@ -10,9 +10,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/fx"
 	"go.uber.org/zap/zaptest"
 
 	"github.com/cordon-dev/cordon/kernel"
+	"github.com/cordon-dev/cordon/kernel/kernelfx"
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
@@ -42,7 +44,7 @@ const guardedComposition = "plugins:\n  - name: tools\n  - name: test-guarded\n"
 func composeGuarded(t *testing.T, approve string) *host {
 	t.Helper()
 	o := defaultOptions()
-	o.modules = []kernel.Module{guarded}
+	o.modules = []fx.Option{kernelfx.Plugin(guarded)}
 	o.profiles = map[string][]byte{DefaultProfile: []byte(guardedComposition)}
 	h, err := compose(context.Background(), o, &flags{workdir: t.TempDir(), approve: approve}, zaptest.NewLogger(t))
 	require.NoError(t, err)
@@ -125,7 +127,7 @@ func TestComposedApprovalProviderWins(t *testing.T) {
 		return err
 	})
 	o := defaultOptions()
-	o.modules = []kernel.Module{provider}
+	o.modules = []fx.Option{kernelfx.Plugin(provider)}
 	o.profiles = map[string][]byte{DefaultProfile: []byte("plugins:\n  - name: tools\n  - name: test-approval\n")}
 	h, err := compose(context.Background(), o, &flags{workdir: t.TempDir(), approve: approveAllowOnce}, zaptest.NewLogger(t))
 	require.NoError(t, err)
