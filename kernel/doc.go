@@ -52,13 +52,12 @@
 // Structural changes (load, update, dispose, provide, withdraw) are serialised: one change runs at
 // a time. Reentrancy is carried by the context, not by the goroutine: while a change runs a
 // context's Apply, its disposers, or its listeners in a dispatch the change started, that context
-// carries the change, and what is requested through it (kc.Load, Service.Provide, the disposers
-// it returned) or on an instance it owns or is (Fiber.Dispose, Fiber.Update of itself or a child)
-// joins the change inline. Every other request waits for the change to end; so disposing or
-// updating an unrelated instance from inside Apply would wait for that very Apply: do it after
-// Apply returns, or from a goroutine.
-// A goroutine handed kc during Apply joins the change too; the kernel runs its requests one at a
-// time with the Apply's own.
+// carries the change. A request through it (kc.Load, Service.Provide, the disposers it returned),
+// and Fiber.Dispose or Fiber.Update of an instance it is or owns (itself or any instance loaded
+// beneath it), joins the change inline. Every other request waits for the change to end; so
+// disposing or updating an unrelated instance from inside Apply would wait for that very Apply:
+// do it after Apply returns, or from a goroutine. A goroutine handed kc during Apply joins the
+// change too; the kernel runs its requests one at a time with the Apply's own.
 //
 // # Differences from Cordis
 //

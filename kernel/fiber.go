@@ -120,7 +120,7 @@ func (f *Fiber) Update(cfg any) error {
 			return err
 		}
 	}
-	f.k.life.lock(f.parent, f.ctx.Load())
+	f.k.life.lock(f)
 	defer f.k.life.unlock()
 	if f.State() == Disposed {
 		return ErrInactive
@@ -138,7 +138,7 @@ func (f *Fiber) Update(cfg any) error {
 // Dispose unloads the instance for good: its effects (children included) are undone in reverse
 // order, errors joined. Dispose is idempotent.
 func (f *Fiber) Dispose() error {
-	f.k.life.lock(f.parent, f.ctx.Load())
+	f.k.life.lock(f)
 	defer f.k.life.unlock()
 	if f.State() == Disposed {
 		return nil

@@ -78,7 +78,7 @@ func (k *Kernel) Logger() *zap.Logger { return k.log }
 // instance in reverse order of loading, then drains what the disposers emitted. The kernel's root context is inactive afterwards.
 func (k *Kernel) Close(ctx context.Context) error {
 	err := k.waitAsync(ctx)
-	k.life.lock()
+	k.life.lock(nil)
 	err = errors.Join(err, k.root.unload(Disposed))
 	k.life.unlock()
 	return errors.Join(err, k.waitAsync(ctx))

@@ -25,10 +25,14 @@ type lifecycleLock struct {
 // hold is one structural change; depth counts the requests inside it and is guarded by mu.
 type hold struct{ depth int }
 
-// lock enters the change in progress when one of by carries its hold, and otherwise waits for
-// the change to end and starts a new one. Every lock is paired with an unlock.
-func (l *lifecycleLock) lock(by ...*Context) {
-	if h := l.cur.Load(); h != nil && carries(h, by) {
+// carrier is what a request presents: a context, or an instance (which carries a change when its
+// own context or the context of any instance it belongs to does).
+type carrier interface{ carries(*hold) bool }
+
+// lock enters the change in progress when c carries its hold, and otherwise waits for the change
+// to end and starts a new one; c may be nil. Every lock is paired with an unlock.
+func (l *lifecycleLock) lock(c carrier) {
+	if h := l.cur.Load(); h != nil && c != nil && c.carries(h) {
 		l.mu.Lock()
 		if l.cur.Load() == h { // the change cannot end while mu is held
 			h.depth++
@@ -41,9 +45,14 @@ func (l *lifecycleLock) lock(by ...*Context) {
 	l.cur.Store(&hold{depth: 1})
 }
 
-func carries(h *hold, by []*Context) bool {
-	for _, kc := range by {
-		if kc != nil && kc.hold.Load() == h {
+func (kc *Context) carries(h *hold) bool { return kc.hold.Load() == h }
+
+func (f *Fiber) carries(h *hold) bool {
+	if kc := f.ctx.Load(); kc != nil && kc.carries(h) {
+		return true
+	}
+	for kc := f.parent; kc != nil; kc = kc.f.parent {
+		if kc.carries(h) {
 			return true
 		}
 	}

@@ -51,6 +51,16 @@ func TestApplyLoadsProvidesAndDisposesInline(t *testing.T) {
 			if err := gone.Dispose(); err != nil {
 				return err
 			}
+			var grandchild *kernel.Fiber
+			if _, err := kc.Load(plugin("middle", func(kc *kernel.Context) error {
+				grandchild, err = kc.Load(plugin("grandchild", func(kc *kernel.Context) error { return kc.OnDispose(tr.hook("grandchild disposed")) }), nil)
+				return err
+			}), nil); err != nil {
+				return err
+			}
+			if err := grandchild.Dispose(); err != nil {
+				return err
+			}
 			if updated, err = kc.Load(kernel.Define("updated", func(_ *kernel.Context, cfg greeterConfig) error {
 				tr.add("updated with %s", cfg.Greeting)
 				return nil
@@ -75,10 +85,11 @@ func TestApplyLoadsProvidesAndDisposesInline(t *testing.T) {
 	})
 	assert.Equal(t, []string{
 		"short-lived disposed",
+		"grandchild disposed",
 		"updated with first",
 		"updated with second",
 		"scratch undone",
-		"missing [test.inline-kept], 3 fibers", // the dependent waits for its provider to finish loading
+		"missing [test.inline-kept], 4 fibers", // the dependent waits for its provider to finish loading
 		"dependent sees 1",
 	}, tr.take())
 	kerneltest.RequireActive(t, dependent)
