@@ -38,7 +38,13 @@ func (b *Bail[P, R]) Run(ctx context.Context, kc *Context, p P) (R, bool, error)
 		if !l.live() {
 			continue
 		}
-		r, ok, err := b.call(h, l, ctx, p)
+		if h != nil { // see Event.dispatch
+			l.kc.enter(h)
+		}
+		r, ok, err := b.call(l, ctx, p)
+		if h != nil {
+			l.kc.leave()
+		}
 		if err != nil || ok {
 			return r, ok, err
 		}
@@ -46,11 +52,7 @@ func (b *Bail[P, R]) Run(ctx context.Context, kc *Context, p P) (R, bool, error)
 	return zero, false, nil
 }
 
-func (b *Bail[P, R]) call(h *hold, l *listener[bailFn[P, R]], ctx context.Context, p P) (r R, ok bool, err error) {
-	if h != nil {
-		l.kc.enter(h)
-		defer l.kc.leave()
-	}
+func (b *Bail[P, R]) call(l *listener[bailFn[P, R]], ctx context.Context, p P) (r R, ok bool, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = recovered("bail "+b.name, v)

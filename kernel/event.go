@@ -80,18 +80,20 @@ func (e *Event[P]) dispatch(ctx context.Context, kc *Context, p P, fail func(*li
 			kc.k.bus.Publish(l.topic, asyncMsg[P]{ctx: context.WithoutCancel(ctx), p: p})
 			continue
 		}
-		if err := e.call(h, l, ctx, p); err != nil {
+		if h != nil { // the dispatch runs inside a lifecycle change, and so does the listener
+			l.kc.enter(h)
+		}
+		err := e.call(l, ctx, p) // recovers panics, so leave always runs
+		if h != nil {
+			l.kc.leave()
+		}
+		if err != nil {
 			fail(l, err)
 		}
 	}
 }
 
-// call runs l; when the dispatch runs inside a lifecycle change (h), so does the listener.
-func (e *Event[P]) call(h *hold, l *listener[emitFn[P]], ctx context.Context, p P) (err error) {
-	if h != nil {
-		l.kc.enter(h)
-		defer l.kc.leave()
-	}
+func (e *Event[P]) call(l *listener[emitFn[P]], ctx context.Context, p P) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = recovered("event "+e.name, r)
@@ -107,7 +109,7 @@ func (e *Event[P]) onAsync(kc *Context, fn func(context.Context, P) error, opts 
 		if !l.kc.alive.Load() {
 			return
 		}
-		if err := e.call(nil, l, m.ctx, m.p); err != nil {
+		if err := e.call(l, m.ctx, m.p); err != nil {
 			l.kc.log.Warn("async listener failed", zap.String("event", e.name), zap.Error(err))
 		}
 	}

@@ -83,10 +83,13 @@ func (w *Waterfall[P, R]) step(ctx context.Context, h *hold, ls []*listener[wfFn
 		if !l.live() {
 			continue
 		}
-		if l.fn.decide != nil {
-			return w.decide(h, l, ctx, p)
+		if h != nil { // see Event.dispatch
+			return w.within(h, l, ctx, ls, i, p, inner)
 		}
-		return w.wrap(h, l, ctx, p, w.next(ctx, h, ls, i+1, p, inner))
+		if l.fn.decide != nil {
+			return w.decide(l, ctx, p)
+		}
+		return w.wrap(l, ctx, p, w.next(ctx, h, ls, i+1, p, inner))
 	}
 	return runInner(inner)
 }
@@ -95,11 +98,17 @@ func (w *Waterfall[P, R]) next(ctx context.Context, h *hold, ls []*listener[wfFn
 	return func() (R, error) { return w.step(ctx, h, ls, i, p, inner) }
 }
 
-func (w *Waterfall[P, R]) decide(h *hold, l *listener[wfFn[P, R]], ctx context.Context, p P) (r R, err error) {
-	if h != nil {
-		l.kc.enter(h)
-		defer l.kc.leave()
+// within runs listener i of a dispatch inside the lifecycle change h.
+func (w *Waterfall[P, R]) within(h *hold, l *listener[wfFn[P, R]], ctx context.Context, ls []*listener[wfFn[P, R]], i int, p P, inner func() (R, error)) (R, error) {
+	l.kc.enter(h)
+	defer l.kc.leave()
+	if l.fn.decide != nil {
+		return w.decide(l, ctx, p)
 	}
+	return w.wrap(l, ctx, p, w.next(ctx, h, ls, i+1, p, inner))
+}
+
+func (w *Waterfall[P, R]) decide(l *listener[wfFn[P, R]], ctx context.Context, p P) (r R, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = recovered("waterfall "+w.name, v)
@@ -108,11 +117,7 @@ func (w *Waterfall[P, R]) decide(h *hold, l *listener[wfFn[P, R]], ctx context.C
 	return l.fn.decide(ctx, p)
 }
 
-func (w *Waterfall[P, R]) wrap(h *hold, l *listener[wfFn[P, R]], ctx context.Context, p P, next func() (R, error)) (r R, err error) {
-	if h != nil {
-		l.kc.enter(h)
-		defer l.kc.leave()
-	}
+func (w *Waterfall[P, R]) wrap(l *listener[wfFn[P, R]], ctx context.Context, p P, next func() (R, error)) (r R, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = recovered("waterfall "+w.name, v)
