@@ -71,8 +71,11 @@ func (e *Event[P]) dispatch(ctx context.Context, kc *Context, p P, fail func(*li
 	if t == nil {
 		return
 	}
-	h := kc.hold.Load()
-	for _, l := range t.snapshot() {
+	if h := kc.hold.Load(); h != nil {
+		e.within(h, ctx, kc, t.snapshot(), p, fail)
+		return
+	}
+	for _, l := range t.snapshot() { // deliver, inlined: this is the hot path
 		if !l.live() {
 			continue
 		}
@@ -80,16 +83,32 @@ func (e *Event[P]) dispatch(ctx context.Context, kc *Context, p P, fail func(*li
 			kc.k.bus.Publish(l.topic, asyncMsg[P]{ctx: context.WithoutCancel(ctx), p: p})
 			continue
 		}
-		if h != nil { // the dispatch runs inside a lifecycle change, and so does the listener
-			l.kc.enter(h)
-		}
-		err := e.call(l, ctx, p) // recovers panics, so leave always runs
-		if h != nil {
-			l.kc.leave()
-		}
-		if err != nil {
+		if err := e.call(l, ctx, p); err != nil {
 			fail(l, err)
 		}
+	}
+}
+
+// within runs a dispatch inside the lifecycle change h (see enterAll).
+func (e *Event[P]) within(h *hold, ctx context.Context, kc *Context, ls []*listener[emitFn[P]], p P, fail func(*listener[emitFn[P]], error)) {
+	enterAll(h, ls)
+	defer leaveAll(ls)
+	for _, l := range ls {
+		e.deliver(ctx, kc, l, p, fail)
+	}
+}
+
+// deliver hands p to l if it is live: through EventBus for an async listener, by a call otherwise.
+func (e *Event[P]) deliver(ctx context.Context, kc *Context, l *listener[emitFn[P]], p P, fail func(*listener[emitFn[P]], error)) {
+	if !l.live() {
+		return
+	}
+	if l.topic != "" {
+		kc.k.bus.Publish(l.topic, asyncMsg[P]{ctx: context.WithoutCancel(ctx), p: p})
+		return
+	}
+	if err := e.call(l, ctx, p); err != nil {
+		fail(l, err)
 	}
 }
 

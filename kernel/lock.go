@@ -103,3 +103,17 @@ func (kc *Context) leave() {
 	}
 	kc.holdMu.Unlock()
 }
+
+// enterAll marks the contexts of a dispatch's listeners for the dispatch, when it runs inside the
+// change h: a listener that a change runs is part of it, in every mode. leaveAll undoes it.
+func enterAll[F any](h *hold, ls []*listener[F]) {
+	for _, l := range ls {
+		l.kc.enter(h)
+	}
+}
+
+func leaveAll[F any](ls []*listener[F]) {
+	for _, l := range ls {
+		l.kc.leave()
+	}
+}

@@ -74,38 +74,35 @@ func (w *Waterfall[P, R]) Run(ctx context.Context, kc *Context, p P, inner func(
 	if t == nil {
 		return runInner(inner)
 	}
-	return w.step(ctx, kc.hold.Load(), t.snapshot(), 0, p, inner)
+	if h := kc.hold.Load(); h != nil {
+		return w.within(h, ctx, t.snapshot(), p, inner)
+	}
+	return w.step(ctx, t.snapshot(), 0, p, inner)
 }
 
-func (w *Waterfall[P, R]) step(ctx context.Context, h *hold, ls []*listener[wfFn[P, R]], i int, p P, inner func() (R, error)) (R, error) {
+// within runs a dispatch inside the lifecycle change h (see enterAll).
+func (w *Waterfall[P, R]) within(h *hold, ctx context.Context, ls []*listener[wfFn[P, R]], p P, inner func() (R, error)) (R, error) {
+	enterAll(h, ls)
+	defer leaveAll(ls)
+	return w.step(ctx, ls, 0, p, inner)
+}
+
+func (w *Waterfall[P, R]) step(ctx context.Context, ls []*listener[wfFn[P, R]], i int, p P, inner func() (R, error)) (R, error) {
 	for ; i < len(ls); i++ {
 		l := ls[i]
 		if !l.live() {
 			continue
 		}
-		if h != nil { // see Event.dispatch
-			return w.within(h, l, ctx, ls, i, p, inner)
-		}
 		if l.fn.decide != nil {
 			return w.decide(l, ctx, p)
 		}
-		return w.wrap(l, ctx, p, w.next(ctx, h, ls, i+1, p, inner))
+		return w.wrap(l, ctx, p, w.next(ctx, ls, i+1, p, inner))
 	}
 	return runInner(inner)
 }
 
-func (w *Waterfall[P, R]) next(ctx context.Context, h *hold, ls []*listener[wfFn[P, R]], i int, p P, inner func() (R, error)) func() (R, error) {
-	return func() (R, error) { return w.step(ctx, h, ls, i, p, inner) }
-}
-
-// within runs listener i of a dispatch inside the lifecycle change h.
-func (w *Waterfall[P, R]) within(h *hold, l *listener[wfFn[P, R]], ctx context.Context, ls []*listener[wfFn[P, R]], i int, p P, inner func() (R, error)) (R, error) {
-	l.kc.enter(h)
-	defer l.kc.leave()
-	if l.fn.decide != nil {
-		return w.decide(l, ctx, p)
-	}
-	return w.wrap(l, ctx, p, w.next(ctx, h, ls, i+1, p, inner))
+func (w *Waterfall[P, R]) next(ctx context.Context, ls []*listener[wfFn[P, R]], i int, p P, inner func() (R, error)) func() (R, error) {
+	return func() (R, error) { return w.step(ctx, ls, i, p, inner) }
 }
 
 func (w *Waterfall[P, R]) decide(l *listener[wfFn[P, R]], ctx context.Context, p P) (r R, err error) {
