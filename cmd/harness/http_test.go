@@ -1,7 +1,9 @@
 package main_test
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -281,6 +283,64 @@ func TestServeHTTPSIGTERMWhileASessionlessCallAsks(t *testing.T) {
 	err := <-errc
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "connection refused")
+	assert.NoFileExists(t, target)
+}
+
+// sseEvents reads a text/event-stream body and sends each event's data until the stream ends.
+func sseEvents(body io.Reader) <-chan map[string]json.RawMessage {
+	ch := make(chan map[string]json.RawMessage, 16)
+	go func() {
+		defer close(ch)
+		sc := bufio.NewScanner(body)
+		sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
+		for sc.Scan() {
+			if data, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
+				var msg map[string]json.RawMessage
+				if json.Unmarshal([]byte(data), &msg) == nil {
+					ch <- msg
+				}
+			}
+		}
+	}()
+	return ch
+}
+
+// SIGTERM with a call whose approval is never answered: after the drain timeout (10 s) the call is
+// cancelled, and the client still gets its answer before the stream ends; the process exits 0.
+func TestServeHTTPSIGTERMAnswersAnAbandonedCall(t *testing.T) {
+	t.Parallel()
+	ws, out := realTemp(t), sandboxtest.OutsideDir(t)
+	s := startHTTPServe(t, "127.0.0.1:0", "--profile", "sandboxed", "--cwd", ws)
+	res := s.post(t, nil, strings.Replace(initialize, `"capabilities":{}`, `"capabilities":{"elicitation":{}}`, 1))
+	_, _ = io.Copy(io.Discard, res.Body)
+	_ = res.Body.Close()
+	session := map[string]string{"Mcp-Session-Id": res.Header.Get("Mcp-Session-Id"), "Mcp-Protocol-Version": "2025-11-25"}
+	require.NotEmpty(t, session["Mcp-Session-Id"])
+	res = s.post(t, session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	_ = res.Body.Close()
+
+	target := filepath.Join(out, "abandoned.txt")
+	args, err := json.Marshal(map[string]any{"file_path": target, "content": "x\n",
+		"sandbox_permissions": "danger-full-access", "justification": "The user asked for it."})
+	require.NoError(t, err)
+	res = s.post(t, session, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"write","arguments":`+string(args)+`}}`)
+	defer res.Body.Close()
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	events := sseEvents(res.Body)
+	first := <-events
+	require.JSONEq(t, `"elicitation/create"`, string(first["method"]), "the approval is asked first")
+
+	s.signal(t, syscall.SIGTERM)
+	var answer map[string]json.RawMessage
+	for msg := range events {
+		if string(msg["id"]) == "2" {
+			answer = msg
+		}
+	}
+	require.NotNil(t, answer, "the stream of tools/call ended without its answer")
+	assert.JSONEq(t, `{"content":[{"type":"text","text":"Error: approval for escalating to \"danger-full-access\" was cancelled"}],"isError":true}`,
+		string(answer["result"]))
+	assert.Equal(t, 0, s.wait(t, 20*time.Second), s.stderr.String())
 	assert.NoFileExists(t, target)
 }
 
