@@ -94,12 +94,18 @@ func (s *httpServe) wait(t *testing.T, d time.Duration) int {
 }
 
 // bearerTransport adds `Authorization: Bearer token` to every request.
-type bearerTransport struct{ token string }
+type bearerTransport struct {
+	token string
+	base  http.RoundTripper // nil: http.DefaultTransport
+}
 
 func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set("Authorization", "Bearer "+b.token)
-	return http.DefaultTransport.RoundTrip(r)
+	if b.base == nil {
+		return http.DefaultTransport.RoundTrip(r)
+	}
+	return b.base.RoundTrip(r)
 }
 
 // connect opens an MCP session with the Go SDK client at a protocol version (token "" sends none).
@@ -107,7 +113,7 @@ func (s *httpServe) connect(t *testing.T, version, token string, opts *mcp.Clien
 	t.Helper()
 	hc := &http.Client{Transport: http.DefaultTransport}
 	if token != "" {
-		hc.Transport = bearerTransport{token}
+		hc.Transport = bearerTransport{token: token}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
