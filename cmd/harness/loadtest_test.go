@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -200,7 +201,7 @@ func runLoad(t *testing.T, name string, sessions, rounds int, version string) lo
 			for _, s := range ss {
 				_ = s.cs.Close()
 			}
-			srv.signal(t, os.Interrupt)
+			srv.signal(t, syscall.SIGTERM)
 			assert.Equal(t, 0, srv.wait(t, 30*time.Second))
 		}
 	}
