@@ -1,6 +1,7 @@
 // http.mjs drives `harness serve --http` on loopback with the official MCP TypeScript SDK client
 // (StreamableHTTPClientTransport): the stdio flow over HTTP (read, an unread overwrite refused, a stale
-// edit refused, an edit), two sessions isolated from each other, a session ended by DELETE, 401 without
+// edit refused, an edit), two sessions isolated from each other, a session ended by DELETE and one by
+// --session-idle, 401 without
 // a token, 403 for a foreign Host and a foreign Origin, 413 past --max-body, 503 past --max-sessions;
 // then the sandboxed profile: escalations approved through elicitation over HTTP, and SIGTERM with a
 // call waiting for its approval (answered, then exit 0). It exits non-zero on any mismatch.
@@ -135,6 +136,32 @@ async function guardedServer(c, bin) {
   rmSync(dir, { recursive: true, force: true });
 }
 
+/** idleServer: a session idle past --session-idle is ended: its id is gone and its place is free. */
+async function idleServer(c, bin) {
+  const dir = tempDir("cordon-http-idle-");
+  const srv = await serveHTTP(bin, ["--cwd", dir, "--session-idle", "300ms", "--max-sessions", "1"]);
+  const sessions = [];
+  try {
+    const a = await connectHTTP(srv.url);
+    sessions.push(a);
+    c.eq("idle: a second session past --max-sessions 1: 503", await refusal(() => connectHTTP(srv.url)), 503);
+    let b; // trying to open another session does not touch the idle one's timer
+    for (let i = 0; i < 100 && !b; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      b = await connectHTTP(srv.url).catch(() => undefined);
+    }
+    if (b) sessions.push(b);
+    c.ok("idle: its place under --max-sessions is freed", b?.transport.sessionId !== undefined);
+    c.eq("idle: the idle session is gone: 404", await refusal(() => a.client.callTool({ name: "glob", arguments: { pattern: "*" } })), 404);
+  } catch (err) {
+    c.ok("idle server flow ran to the end", false, err?.stack ?? String(err));
+  } finally {
+    for (const s of sessions) await s.client.close().catch(() => {});
+  }
+  c.eq("idle server: SIGTERM exits 0", await srv.stop(), 0);
+  rmSync(dir, { recursive: true, force: true });
+}
+
 /** sandboxedServer: escalations approved through elicitation over HTTP, and SIGTERM with one waiting. */
 async function sandboxedServer(c, bin) {
   const ws = tempDir("cordon-http-ws-");
@@ -208,6 +235,7 @@ const c = new Checker();
 const bin = harnessBinary();
 try {
   await guardedServer(c, bin);
+  await idleServer(c, bin);
   await sandboxedServer(c, bin);
 } catch (err) {
   c.ok("http flow ran to the end", false, err?.stack ?? String(err));
