@@ -59,8 +59,15 @@ func TestReplaceKeepsModeBits(t *testing.T) {
 				path := filepath.Join(dir, "f")
 				writeFile(t, path, "old\n")
 				require.NoError(t, unix.Chmod(path, mode))
-				require.NoError(t, r.run(p, resolve(t, p, "f"), dir))
-				assert.Equal(t, "new\n", readDisk(t, path))
+				tg := resolve(t, p, "f")
+				if r.verb == "edit" && mode&0o400 == 0 && os.Geteuid() != 0 {
+					// An edit must read the file first; only root may read a write-only file.
+					requireFsError(t, r.run(p, tg, dir), fs.CodePermissionDenied, `cannot edit "`+tg.DisplayPath+`": permission denied`)
+					assert.Equal(t, "old\n", readDisk(t, path))
+				} else {
+					require.NoError(t, r.run(p, tg, dir))
+					assert.Equal(t, "new\n", readDisk(t, path))
+				}
 				assert.Equal(t, mode, uint32(statOf(t, path).Mode)&0o7777)
 				requireClean(t, p, dir)
 			})

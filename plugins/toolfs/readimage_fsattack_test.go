@@ -87,7 +87,7 @@ func TestReadImageUnreadableFile(t *testing.T) {
 	r := e.readImage(vision(e.imgEnv), "secret.png")
 	require.True(t, r.IsError)
 	assert.Contains(t, r.Text(), "permission denied")
-	assert.Empty(t, r.Code())
+	assert.Equal(t, "FS_PERMISSION_DENIED", r.Code())
 	assert.Empty(t, e.takeObserved())
 	_, err := os.Stat(filepath.Join(e.home, "attachments"))
 	assert.True(t, os.IsNotExist(err), "nothing stored")
