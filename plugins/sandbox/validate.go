@@ -3,7 +3,7 @@ package sandbox
 import (
 	"errors"
 
-	"github.com/cordon-dev/cordon/plugins/tools"
+	"github.com/cordon-dev/cordon/internal/jstext"
 )
 
 // The escalation argument pairing errors (plain errors, no code; spec sandbox 3.2).
@@ -27,7 +27,7 @@ func ValidateEscalationArgs(permissions, justification *string) error {
 		return ErrEscalationNoJustification
 	case justification != nil && permissions == nil:
 		return ErrEscalationNoPermissions
-	case justification != nil && tools.IsBlank(*justification):
+	case justification != nil && jstext.IsBlank(*justification):
 		return ErrEscalationBlank
 	}
 	return nil

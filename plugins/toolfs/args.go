@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/cordon-dev/cordon/internal/jstext"
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
@@ -38,7 +39,7 @@ func parseReadArgs(raw json.RawMessage, maxLimit int) (readInput, error) {
 	if err := tools.DecodeArgs(raw, &a); err != nil {
 		return readInput{}, err
 	}
-	if tools.IsBlank(a.FilePath) {
+	if jstext.IsBlank(a.FilePath) {
 		return readInput{}, errBlankPath
 	}
 	in := readInput{filePath: a.FilePath, offset: 1, limit: maxLimit, offsetText: "1"}
@@ -74,7 +75,7 @@ func parseWriteArgs(raw json.RawMessage) (writeInput, error) {
 	if err := tools.DecodeArgs(raw, &a); err != nil {
 		return writeInput{}, err
 	}
-	if tools.IsBlank(a.FilePath) {
+	if jstext.IsBlank(a.FilePath) {
 		return writeInput{}, errBlankPath
 	}
 	return writeInput{filePath: a.FilePath, content: a.Content}, nil
@@ -98,7 +99,7 @@ func parseEditArgs(raw json.RawMessage) (editInput, error) {
 	if err := tools.DecodeArgs(raw, &a); err != nil {
 		return editInput{}, err
 	}
-	if tools.IsBlank(a.FilePath) {
+	if jstext.IsBlank(a.FilePath) {
 		return editInput{}, errBlankPath
 	}
 	if a.OldString == "" {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 
+	"github.com/cordon-dev/cordon/internal/jstext"
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/plugins/attachments"
 	"github.com/cordon-dev/cordon/plugins/fs"
@@ -85,7 +86,7 @@ func (s *suite) readImage(ctx context.Context, args json.RawMessage, exec *tools
 		return nil, err
 	}
 	p := a.FilePath
-	if tools.IsBlank(p) {
+	if jstext.IsBlank(p) {
 		return nil, errBlankPath
 	}
 	ext, declared := imageExtension(p)

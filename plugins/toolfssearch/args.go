@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/cordon-dev/cordon/internal/jstext"
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
@@ -32,7 +33,7 @@ func ParseGlobArgs(raw json.RawMessage) (GlobArgs, error) {
 	if err := tools.DecodeArgs(raw, &a); err != nil {
 		return GlobArgs{}, err
 	}
-	if tools.IsBlank(a.Pattern) {
+	if jstext.IsBlank(a.Pattern) {
 		return GlobArgs{}, errBlankPattern
 	}
 	path, err := optionalPath(a.Path)
@@ -76,7 +77,7 @@ func optionalPath(p *string) (string, error) {
 	if p == nil {
 		return "", nil
 	}
-	if tools.IsBlank(*p) {
+	if jstext.IsBlank(*p) {
 		return "", errBlankPath
 	}
 	return *p, nil
@@ -85,7 +86,7 @@ func optionalPath(p *string) (string, error) {
 // ValidateInclude refuses an include that is not one positive glob: blank, starting with '!', or
 // holding a comma outside braces ("*.{ts,tsx}" is one glob).
 func ValidateInclude(include string) error {
-	if tools.IsBlank(include) {
+	if jstext.IsBlank(include) {
 		return errBlankInclude
 	}
 	if strings.HasPrefix(include, "!") {

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"unicode/utf16"
 
+	"github.com/cordon-dev/cordon/internal/jstext"
 	"github.com/cordon-dev/cordon/plugins/attachments"
-	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
 // prepared is one admitted image ready for publication.
@@ -103,7 +103,7 @@ func displayName(name string) string {
 		}
 		return r
 	}, name)
-	name = strings.TrimFunc(name, tools.JSSpace)
+	name = strings.TrimFunc(name, jstext.JSSpace)
 	units := 0
 	for i, r := range name {
 		n := utf16.RuneLen(r)

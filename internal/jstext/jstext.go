@@ -1,4 +1,7 @@
-package tools
+// Package jstext holds the JavaScript-compatible text rules the model-facing
+// code shares, so that each has one behaviour: here, what
+// String.prototype.trim removes.
+package jstext
 
 import "strings"
 
@@ -16,7 +19,7 @@ func JSSpace(r rune) bool {
 
 // IsBlank reports whether s is empty after JavaScript's trim (see JSSpace).
 //
-//	if tools.IsBlank(args.FilePath) {
+//	if jstext.IsBlank(args.FilePath) {
 //		return errors.New("file_path must be a non-empty string")
 //	}
 func IsBlank(s string) bool { return strings.TrimLeftFunc(s, JSSpace) == "" }
