@@ -3,8 +3,9 @@
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -41,6 +42,48 @@ export async function connect(command, args, { cwd, name = "cordon-e2e", onElici
   if (onElicit) client.setRequestHandler(ElicitRequestSchema, (req) => onElicit(req.params));
   await client.connect(transport);
   return { client, transport, stderr: () => stderr.join("") };
+}
+
+/**
+ * serveHTTP starts `harness serve --http 127.0.0.1:0 args...` and resolves once its ready line names the
+ * URL. stop(signal) sends the signal and resolves with the exit code (or the signal that ended it).
+ */
+export async function serveHTTP(bin, args, { env } = {}) {
+  const proc = spawn(bin, ["serve", "--http", "127.0.0.1:0", ...args], {
+    stdio: ["ignore", "ignore", "pipe"], env: env ?? process.env });
+  const chunks = [];
+  const exited = new Promise((resolve) => proc.on("exit", (code, signal) => resolve(code ?? signal)));
+  const url = await new Promise((resolve, reject) => {
+    proc.stderr.on("data", (b) => {
+      chunks.push(String(b));
+      const m = chunks.join("").match(/ready: serving MCP over HTTP\s+\{"url": "(http:\/\/[^"]+)"/);
+      if (m) resolve(m[1]);
+    });
+    exited.then((code) => reject(new Error(`harness serve --http exited (${code}) before its ready line:\n${chunks.join("")}`)));
+  });
+  return {
+    url,
+    proc,
+    stderr: () => chunks.join(""),
+    stop: (signal = "SIGTERM") => {
+      proc.kill(signal);
+      return exited;
+    },
+    exited,
+  };
+}
+
+/**
+ * connectHTTP opens an MCP session over Streamable HTTP. token adds `Authorization: Bearer`; headers are
+ * sent on every request; onElicit as for connect.
+ */
+export async function connectHTTP(url, { token, headers = {}, name = "cordon-e2e-http", onElicit } = {}) {
+  const all = { ...headers, ...(token ? { Authorization: `Bearer ${token}` } : {}) };
+  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: all } });
+  const client = new Client({ name, version: "0.0.0" }, onElicit ? { capabilities: { elicitation: {} } } : undefined);
+  if (onElicit) client.setRequestHandler(ElicitRequestSchema, (req) => onElicit(req.params));
+  await client.connect(transport);
+  return { client, transport };
 }
 
 /** Checker collects mismatches instead of throwing, so one run reports every failure. */

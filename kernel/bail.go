@@ -33,6 +33,9 @@ func (b *Bail[P, R]) Run(ctx context.Context, kc *Context, p P) (R, bool, error)
 	if t == nil {
 		return zero, false, nil
 	}
+	if h := kc.hold.Load(); h != nil {
+		return b.within(h, ctx, t.snapshot(), p)
+	}
 	for _, l := range t.snapshot() {
 		if !l.live() {
 			continue
@@ -42,6 +45,21 @@ func (b *Bail[P, R]) Run(ctx context.Context, kc *Context, p P) (R, bool, error)
 			return r, ok, err
 		}
 	}
+	return zero, false, nil
+}
+
+// within is Run inside the lifecycle change h (see enterAll).
+func (b *Bail[P, R]) within(h *hold, ctx context.Context, ls []*listener[bailFn[P, R]], p P) (r R, ok bool, err error) {
+	enterAll(h, ls)
+	defer leaveAll(ls)
+	for _, l := range ls {
+		if l.live() {
+			if r, ok, err = b.call(l, ctx, p); err != nil || ok {
+				return r, ok, err
+			}
+		}
+	}
+	var zero R
 	return zero, false, nil
 }
 
@@ -81,6 +99,10 @@ func (q *Parallel[P]) Run(ctx context.Context, kc *Context, p P) error {
 		return nil
 	}
 	ls := t.snapshot()
+	if h := kc.hold.Load(); h != nil {
+		enterAll(h, ls)
+		defer leaveAll(ls)
+	}
 	errs := make([]error, len(ls))
 	var wg sync.WaitGroup
 	for i, l := range ls {

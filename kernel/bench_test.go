@@ -164,3 +164,51 @@ func BenchmarkEventBusPublish(b *testing.B) {
 		bus.Publish("bench", p)
 	}
 }
+
+// BenchmarkLoadDispose is one load and dispose of a plugin that registers a listener and an
+// OnDispose hook: the lifecycle lock taken from outside, once per operation.
+func BenchmarkLoadDispose(b *testing.B) {
+	root, _ := benchKernel(b)
+	e := kernel.NewEvent[benchPayload]("bench/lifecycle")
+	m := plugin("bench-lifecycle", func(kc *kernel.Context) error {
+		if _, err := e.On(kc, func(context.Context, benchPayload) error { return nil }); err != nil {
+			return err
+		}
+		return kc.OnDispose(func(context.Context) error { return nil })
+	})
+	b.ReportAllocs()
+	for b.Loop() {
+		f, err := root.Load(m, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := f.Dispose(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkLoadNested is one load of a plugin whose Apply provides a service and loads a child
+// that injects it, then disposes the tree: the lifecycle lock re-entered from inside Apply.
+func BenchmarkLoadNested(b *testing.B) {
+	root, _ := benchKernel(b)
+	svc := kernel.NewService[int]("bench.nested")
+	child := plugin("bench-child", func(*kernel.Context) error { return nil }, svc.Dep())
+	parent := plugin("bench-parent", func(kc *kernel.Context) error {
+		if _, err := svc.Provide(kc, 1); err != nil {
+			return err
+		}
+		_, err := kc.Load(child, nil)
+		return err
+	})
+	b.ReportAllocs()
+	for b.Loop() {
+		f, err := root.Load(parent, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := f.Dispose(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -24,6 +24,11 @@ type Context struct {
 	cancel context.CancelFunc
 	alive  atomic.Bool
 
+	// hold marks the context while the lifecycle change in progress runs its code; see lock.go.
+	hold   atomic.Pointer[hold]
+	holdMu sync.Mutex
+	holds  int
+
 	mu      sync.Mutex
 	effects []*effect
 	done    int
@@ -96,8 +101,8 @@ func (kc *Context) Load(m Module, cfg any, opts ...LoadOption) (*Fiber, error) {
 		return nil, err
 	}
 	k := kc.k
-	unlock := k.life.lock()
-	defer unlock()
+	k.life.lock(kc)
+	defer k.life.unlock()
 	if !kc.alive.Load() {
 		return nil, ErrInactive
 	}
@@ -120,7 +125,7 @@ func (kc *Context) Load(m Module, cfg any, opts ...LoadOption) (*Fiber, error) {
 		return nil, err
 	}
 	f.self = e
-	k.fibers = append(k.fibers, f)
+	k.addFiber(f)
 	if missing := f.missing(); missing != nil {
 		f.setState(Pending)
 		f.log.Debug("waiting for services", zap.Strings("missing", missing))
@@ -179,7 +184,8 @@ func (kc *Context) run(e *effect) (err error) {
 }
 
 // close ends the load: no new effects are accepted, the context is cancelled, and every effect
-// runs in reverse registration order, each exactly once; errors are joined.
+// runs in reverse registration order, each exactly once; errors are joined. It runs inside a
+// lifecycle change; the effects run as plugin code of kc.
 func (kc *Context) close() error {
 	kc.mu.Lock()
 	kc.alive.Store(false)
@@ -188,14 +194,16 @@ func (kc *Context) close() error {
 	kc.mu.Unlock()
 	kc.cancel()
 	var errs []error
-	for i := len(list) - 1; i >= 0; i-- {
-		e := list[i]
-		if !e.done.CompareAndSwap(false, true) {
-			continue
+	kc.k.life.callout(kc, func() {
+		for i := len(list) - 1; i >= 0; i-- {
+			e := list[i]
+			if !e.done.CompareAndSwap(false, true) {
+				continue
+			}
+			if err := kc.run(e); err != nil {
+				errs = append(errs, err)
+			}
 		}
-		if err := kc.run(e); err != nil {
-			errs = append(errs, err)
-		}
-	}
+	})
 	return errors.Join(errs...)
 }

@@ -48,8 +48,16 @@
 // Dispatch copies nothing and locks nothing: it reads an immutable, sorted listener slice. A
 // listener may emit, register or dispose. Before each listener runs, the dispatcher checks that
 // the owning load is still alive, so no listener runs once its instance has begun unloading.
-// Structural changes are serialised by a lifecycle lock that is reentrant for its holder, so an
-// Apply may load children, provide services or dispose instances inline.
+//
+// Structural changes (load, update, dispose, provide, withdraw) are serialised: one change runs at
+// a time. Reentrancy is carried by the context, not by the goroutine: while a change runs a
+// context's Apply, its disposers, or its listeners in a dispatch the change started, that context
+// carries the change. A request through it (kc.Load, Service.Provide, the disposers it returned),
+// and Fiber.Dispose or Fiber.Update of an instance it is or owns (itself or any instance loaded
+// beneath it), joins the change inline. Every other request waits for the change to end; so
+// disposing or updating an unrelated instance from inside Apply would wait for that very Apply:
+// do it after Apply returns, or from a goroutine. A goroutine handed kc during Apply joins the
+// change too; the kernel runs its requests one at a time with the Apply's own.
 //
 // # Differences from Cordis
 //

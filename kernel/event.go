@@ -3,6 +3,7 @@ package kernel
 import (
 	"context"
 	"errors"
+	"strconv"
 
 	"go.uber.org/zap"
 )
@@ -70,7 +71,11 @@ func (e *Event[P]) dispatch(ctx context.Context, kc *Context, p P, fail func(*li
 	if t == nil {
 		return
 	}
-	for _, l := range t.snapshot() {
+	if h := kc.hold.Load(); h != nil {
+		e.within(h, ctx, kc, t.snapshot(), p, fail)
+		return
+	}
+	for _, l := range t.snapshot() { // deliver, inlined: this is the hot path
 		if !l.live() {
 			continue
 		}
@@ -81,6 +86,29 @@ func (e *Event[P]) dispatch(ctx context.Context, kc *Context, p P, fail func(*li
 		if err := e.call(l, ctx, p); err != nil {
 			fail(l, err)
 		}
+	}
+}
+
+// within runs a dispatch inside the lifecycle change h (see enterAll).
+func (e *Event[P]) within(h *hold, ctx context.Context, kc *Context, ls []*listener[emitFn[P]], p P, fail func(*listener[emitFn[P]], error)) {
+	enterAll(h, ls)
+	defer leaveAll(ls)
+	for _, l := range ls {
+		e.deliver(ctx, kc, l, p, fail)
+	}
+}
+
+// deliver hands p to l if it is live: through EventBus for an async listener, by a call otherwise.
+func (e *Event[P]) deliver(ctx context.Context, kc *Context, l *listener[emitFn[P]], p P, fail func(*listener[emitFn[P]], error)) {
+	if !l.live() {
+		return
+	}
+	if l.topic != "" {
+		kc.k.bus.Publish(l.topic, asyncMsg[P]{ctx: context.WithoutCancel(ctx), p: p})
+		return
+	}
+	if err := e.call(l, ctx, p); err != nil {
+		fail(l, err)
 	}
 }
 
@@ -95,7 +123,7 @@ func (e *Event[P]) call(l *listener[emitFn[P]], ctx context.Context, p P) (err e
 
 func (e *Event[P]) onAsync(kc *Context, fn func(context.Context, P) error, opts []ListenOption) (Disposer, error) {
 	l := &listener[emitFn[P]]{fn: fn}
-	l.topic = e.name + "#" + itoa(kc.k.listenerSeq.Add(1))
+	l.topic = e.name + "#" + strconv.FormatInt(kc.k.listenerSeq.Add(1), 10)
 	handler := func(m asyncMsg[P]) {
 		if !l.kc.alive.Load() {
 			return
@@ -117,17 +145,4 @@ func (e *Event[P]) onAsync(kc *Context, fn func(context.Context, P) error, opts 
 		return nil, errors.Join(err, d())
 	}
 	return d, nil
-}
-
-func itoa(n int64) string {
-	var b [20]byte
-	i := len(b)
-	for {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-		if n == 0 {
-			return string(b[i:])
-		}
-	}
 }

@@ -103,11 +103,7 @@ func (f *Fiber) Config() any {
 func (f *Fiber) Context() *Context { return f.ctx.Load() }
 
 // Missing returns the names of injected services that are not provided by an active plugin.
-func (f *Fiber) Missing() []string {
-	unlock := f.k.life.lock()
-	defer unlock()
-	return f.missing()
-}
+func (f *Fiber) Missing() []string { return f.missing() }
 
 func (f *Fiber) String() string {
 	if f.entry != "" && f.entry != f.mod.ID {
@@ -124,8 +120,8 @@ func (f *Fiber) Update(cfg any) error {
 			return err
 		}
 	}
-	unlock := f.k.life.lock()
-	defer unlock()
+	f.k.life.lock(f)
+	defer f.k.life.unlock()
 	if f.State() == Disposed {
 		return ErrInactive
 	}
@@ -142,8 +138,8 @@ func (f *Fiber) Update(cfg any) error {
 // Dispose unloads the instance for good: its effects (children included) are undone in reverse
 // order, errors joined. Dispose is idempotent.
 func (f *Fiber) Dispose() error {
-	unlock := f.k.life.lock()
-	defer unlock()
+	f.k.life.lock(f)
+	defer f.k.life.unlock()
 	if f.State() == Disposed {
 		return nil
 	}
@@ -190,14 +186,15 @@ func (f *Fiber) dependsOn(name string) bool {
 	return false
 }
 
-// load runs Apply with the lifecycle lock held.
+// load runs Apply inside the lifecycle change in progress.
 func (f *Fiber) load() error {
 	f.setState(Loading)
 	kc := f.begin()
 	f.mu.Lock()
 	cfg := f.cfg
 	f.mu.Unlock()
-	err := f.apply(kc, cfg)
+	var err error
+	f.k.life.callout(kc, func() { err = f.apply(kc, cfg) })
 	if err != nil {
 		err = errors.Join(err, kc.close())
 		f.mu.Lock()

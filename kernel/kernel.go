@@ -18,10 +18,11 @@ type Kernel struct {
 	catalog *Catalog
 	root    *Fiber
 
-	life lifecycleLock
-	// fibers is every fiber that is not disposed, guarded by life.
-	fibers   []*Fiber
-	draining bool
+	life     lifecycleLock
+	draining bool // guarded by life
+
+	fibMu  sync.Mutex
+	fibers []*Fiber // every fiber that is not disposed, in load order
 
 	svcMu    sync.Mutex
 	services atomic.Pointer[map[string]*serviceEntry]
@@ -42,12 +43,13 @@ type Option func(*Kernel)
 // WithLogger sets the logger; the kernel logs under the name "kernel". The default is a no-op logger.
 func WithLogger(l *zap.Logger) Option { return func(k *Kernel) { k.log = l } }
 
-// WithCatalog sets the catalog the kernel reports through Catalog. The default is DefaultCatalog.
+// WithCatalog sets the catalog the kernel reports through Catalog (the one a loader looks entry
+// names up in). The default is an empty catalog.
 func WithCatalog(c *Catalog) Option { return func(k *Kernel) { k.catalog = c } }
 
 // New returns a kernel whose root context is active.
 func New(opts ...Option) *Kernel {
-	k := &Kernel{log: zap.NewNop(), catalog: defaultCatalog, bus: EventBus.New()}
+	k := &Kernel{log: zap.NewNop(), catalog: NewCatalog(), bus: EventBus.New()}
 	k.life.k = k
 	for _, o := range opts {
 		o(k)
@@ -76,9 +78,9 @@ func (k *Kernel) Logger() *zap.Logger { return k.log }
 // instance in reverse order of loading, then drains what the disposers emitted. The kernel's root context is inactive afterwards.
 func (k *Kernel) Close(ctx context.Context) error {
 	err := k.waitAsync(ctx)
-	unlock := k.life.lock()
+	k.life.lock(nil)
 	err = errors.Join(err, k.root.unload(Disposed))
-	unlock()
+	k.life.unlock()
 	return errors.Join(err, k.waitAsync(ctx))
 }
 
@@ -96,8 +98,8 @@ func (k *Kernel) waitAsync(ctx context.Context) error {
 
 // Fibers returns the plugin instances that are not disposed, in load order.
 func (k *Kernel) Fibers() []*Fiber {
-	unlock := k.life.lock()
-	defer unlock()
+	k.fibMu.Lock()
+	defer k.fibMu.Unlock()
 	return append([]*Fiber(nil), k.fibers...)
 }
 
@@ -117,7 +119,7 @@ func (k *Kernel) drain() {
 	defer func() { k.draining = false }()
 	for {
 		var ready []*Fiber
-		for _, f := range k.fibers {
+		for _, f := range k.Fibers() {
 			if f.State() == Pending && f.parentAlive() && f.missing() == nil {
 				ready = append(ready, f)
 			}
@@ -134,7 +136,15 @@ func (k *Kernel) drain() {
 	}
 }
 
+func (k *Kernel) addFiber(f *Fiber) {
+	k.fibMu.Lock()
+	k.fibers = append(k.fibers, f)
+	k.fibMu.Unlock()
+}
+
 func (k *Kernel) removeFiber(f *Fiber) {
+	k.fibMu.Lock()
+	defer k.fibMu.Unlock()
 	for i, g := range k.fibers {
 		if g == f {
 			k.fibers = append(k.fibers[:i], k.fibers[i+1:]...)

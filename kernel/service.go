@@ -41,8 +41,8 @@ func (s *Service[T]) Dep() Dep { return Dep{name: s.name} }
 // dependents may still use it in their own cleanup.
 func (s *Service[T]) Provide(kc *Context, v T) (Disposer, error) {
 	k := kc.k
-	unlock := k.life.lock()
-	defer unlock()
+	k.life.lock(kc)
+	defer k.life.unlock()
 	if !kc.alive.Load() {
 		return nil, ErrInactive
 	}
@@ -95,10 +95,10 @@ func (s *Service[T]) Must(kc *Context) T {
 }
 
 func (k *Kernel) withdraw(e *serviceEntry) error {
-	unlock := k.life.lock()
-	defer unlock()
+	k.life.lock(e.owner)
+	defer k.life.unlock()
 	var errs []error
-	for _, f := range append([]*Fiber(nil), k.fibers...) {
+	for _, f := range k.Fibers() {
 		if f.State() == Active && f.dependsOn(e.name) {
 			errs = append(errs, f.unload(Pending))
 		}

@@ -74,7 +74,17 @@ func (w *Waterfall[P, R]) Run(ctx context.Context, kc *Context, p P, inner func(
 	if t == nil {
 		return runInner(inner)
 	}
+	if h := kc.hold.Load(); h != nil {
+		return w.within(h, ctx, t.snapshot(), p, inner)
+	}
 	return w.step(ctx, t.snapshot(), 0, p, inner)
+}
+
+// within runs a dispatch inside the lifecycle change h (see enterAll).
+func (w *Waterfall[P, R]) within(h *hold, ctx context.Context, ls []*listener[wfFn[P, R]], p P, inner func() (R, error)) (R, error) {
+	enterAll(h, ls)
+	defer leaveAll(ls)
+	return w.step(ctx, ls, 0, p, inner)
 }
 
 func (w *Waterfall[P, R]) step(ctx context.Context, ls []*listener[wfFn[P, R]], i int, p P, inner func() (R, error)) (R, error) {

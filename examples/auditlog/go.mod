@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/cordon-dev/cordon v0.0.0
 	github.com/stretchr/testify v1.12.1
+	go.uber.org/fx v1.24.0
 	go.uber.org/zap v1.28.0
 )
 
@@ -18,7 +19,6 @@ require (
 	github.com/sergi/go-diff v1.4.0 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	go.uber.org/dig v1.19.0 // indirect
-	go.uber.org/fx v1.24.0 // indirect
 	go.uber.org/multierr v1.10.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.6 // indirect
 	golang.org/x/image v0.48.0 // indirect

@@ -8,7 +8,10 @@ import (
 	"path/filepath"
 	"time"
 
+	"go.uber.org/fx"
+
 	"github.com/cordon-dev/cordon/kernel"
+	"github.com/cordon-dev/cordon/kernel/kernelfx"
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
@@ -65,9 +68,13 @@ func defaultPath() string {
 	return filepath.Join(state, "cordon", "audit.jsonl")
 }
 
-// Plugin is the "audit-log" module. Add it to a host's catalog (app.WithModules) and name it in the
-// composition.
+// Plugin is the "audit-log" module.
 var Plugin = kernel.Define[Config](ID, apply)
+
+// Module is how a host includes the plugin: the fx module that contributes Plugin to the kernel's
+// catalog (app.WithModules(auditlog.Module) in a custom harness, or directly in a host's fx app).
+// A composition then names it "audit-log".
+var Module = fx.Module(ID, kernelfx.Plugin(Plugin))
 
 // Record is one line of the audit log.
 type Record struct {

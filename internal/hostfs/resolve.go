@@ -6,10 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"unicode"
 
 	"golang.org/x/sys/unix"
 
+	"github.com/cordon-dev/cordon/internal/jstext"
 	"github.com/cordon-dev/cordon/plugins/fs"
 )
 
@@ -41,12 +41,6 @@ func (p *Provider) base(cwd string) string {
 		return filepath.Join(p.cwd, cwd)
 	}
 	return cwd
-}
-
-// isBlank reports a path that is empty or only whitespace (including U+FEFF,
-// like JavaScript's String.prototype.trim).
-func isBlank(path string) bool {
-	return strings.TrimFunc(path, func(r rune) bool { return unicode.IsSpace(r) || r == '\uFEFF' }) == ""
 }
 
 // hasNUL reports a NUL byte in the base or the path. No system call accepts
@@ -86,7 +80,7 @@ func displayPathOf(base, path string) string {
 // failures the spec does not code are returned raw (Resolve codes them,
 // ListDir names the child in its own message).
 func resolveLocal(base, path string) (fs.Target, error) {
-	if isBlank(path) {
+	if jstext.IsBlank(path) { // JavaScript trim, as the tools check it
 		return fs.Target{}, fs.BlankPath()
 	}
 	if hasNUL(base, path) {

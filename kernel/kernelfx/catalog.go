@@ -3,59 +3,69 @@ package kernelfx
 import (
 	"errors"
 	"fmt"
-	"unsafe"
+
+	"go.uber.org/fx"
 
 	"github.com/cordon-dev/cordon/kernel"
 )
 
-// ErrDuplicateModule is matched (errors.Is) by the startup error of two different modules
-// contributed under one id.
+// ErrDuplicateModule is matched (errors.Is) by the startup error of two contributions under one
+// module id.
 var ErrDuplicateModule = errors.New("duplicate module id")
 
-// BuildCatalog returns a fresh catalog holding base's modules plus mods. The same module value
-// contributed more than once (a plugin package that registers itself in init and also exports an
-// fx Module, or a module listed twice) is kept once; two different modules with one id are an
-// error matching ErrDuplicateModule. base is not modified.
-func BuildCatalog(base *kernel.Catalog, mods []kernel.Module) (*kernel.Catalog, error) {
+// DuplicateModuleError is the error of two contributions (two Plugin calls) under one module id.
+type DuplicateModuleError struct{ ID string }
+
+func (e *DuplicateModuleError) Error() string {
+	return fmt.Sprintf("kernelfx: %v: %q (group %s) is already taken by another contribution; include each plugin's fx Module once",
+		ErrDuplicateModule, e.ID, Group)
+}
+
+// Is reports whether target is ErrDuplicateModule.
+func (e *DuplicateModuleError) Is(target error) bool { return target == ErrDuplicateModule }
+
+// contribution is what Plugin adds to the group. Its address is the contribution's identity: fx
+// hands a group one copy of a value per time its option is included, and an fx module that reaches
+// the app twice (listed twice, or nested in two bundles) contributes the same pointer twice. A
+// kernel.Module cannot serve as that identity: its Apply is a func, and funcs are not comparable.
+type contribution struct{ m kernel.Module }
+
+type catalogParams struct {
+	fx.In
+	Contributions []*contribution `group:"kernel.modules"`
+}
+
+// newCatalog builds the catalog from the group: every contribution once, and two contributions
+// under one id an error.
+func newCatalog(p catalogParams) (*kernel.Catalog, error) {
 	cat := kernel.NewCatalog()
-	seen := map[string]kernel.Module{}
-	add := func(m kernel.Module, from string) error {
-		if prev, dup := seen[m.ID]; dup {
-			if sameModule(prev, m) {
-				return nil
-			}
-			return fmt.Errorf("kernelfx: %w: %q (%s) is already taken by another module", ErrDuplicateModule, m.ID, from)
+	seen := map[*contribution]bool{}
+	for _, c := range p.Contributions {
+		if seen[c] {
+			continue
 		}
-		if err := cat.Register(m); err != nil {
-			return fmt.Errorf("kernelfx: %s: %w", from, err)
+		seen[c] = true
+		if _, taken := cat.Lookup(c.m.ID); taken {
+			return nil, &DuplicateModuleError{ID: c.m.ID}
 		}
-		seen[m.ID] = m
-		return nil
-	}
-	if base != nil {
-		for _, m := range base.Modules() {
-			if err := add(m, "default catalog"); err != nil {
-				return nil, err
-			}
-		}
-	}
-	for _, m := range mods {
-		if err := add(m, "group "+Group); err != nil {
-			return nil, err
+		if err := cat.Register(c.m); err != nil {
+			return nil, fmt.Errorf("kernelfx: group %s: %w", Group, err)
 		}
 	}
 	return cat, nil
 }
 
-// sameModule reports whether a and b are copies of one module value. Func values are not
-// comparable in Go, and reflect reports only the code pointer, which every closure built by
-// kernel.Define shares; the func value's own word (the closure it points to) differs between two
-// Define calls and is equal in copies of one Module. Copies share it because a Module is copied
-// by value, funcs included.
-func sameModule(a, b kernel.Module) bool {
-	return a.ID == b.ID && funcWord(a.Apply) == funcWord(b.Apply)
-}
-
-func funcWord(f func(*kernel.Context, any) error) unsafe.Pointer {
-	return *(*unsafe.Pointer)(unsafe.Pointer(&f))
+// Catalog returns the catalog Module would give the kernel for the plugins' fx modules, without
+// building a kernel or running anything else: for hosts that list what they can load. A
+// duplicate id is a *DuplicateModuleError, unwrapped from fx's report.
+func Catalog(plugins ...fx.Option) (*kernel.Catalog, error) {
+	var cat *kernel.Catalog
+	app := fx.New(fx.NopLogger, fx.Options(plugins...), fx.Provide(newCatalog), fx.Populate(&cat))
+	if err := app.Err(); err != nil {
+		if de := (*DuplicateModuleError)(nil); errors.As(err, &de) {
+			return nil, de
+		}
+		return nil, err
+	}
+	return cat, nil
 }

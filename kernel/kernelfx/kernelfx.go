@@ -19,13 +19,16 @@ const Group = "kernel.modules"
 // with fx.Supply(kernelfx.Composition(entries)), a constructor, or YAML.
 type Composition []loader.Entry
 
-// Plugin contributes m to the catalog of the kernel that Module builds:
+// Plugin contributes m to the catalog of the kernel that Module builds. A plugin package calls it
+// once, for its exported fx module, which is the one way a host includes the plugin:
 //
 //	var Module = fx.Module("fs-local", kernelfx.Plugin(Plugin))
 //
-// It registers nothing at fx time; m's Apply runs when a composition entry names m.ID.
+// It registers nothing at fx time; m's Apply runs when a composition entry names m.ID. Including
+// that fx module more than once contributes m once; two Plugin calls under one id fail the app.
 func Plugin(m kernel.Module) fx.Option {
-	return fx.Provide(fx.Annotate(func() kernel.Module { return m }, fx.ResultTags(`group:"`+Group+`"`)))
+	c := &contribution{m: m}
+	return fx.Provide(fx.Annotate(func() *contribution { return c }, fx.ResultTags(`group:"`+Group+`"`)))
 }
 
 // YAML provides the Composition parsed (strictly) from a composition file's text; a parse error
@@ -52,29 +55,20 @@ func WithZap() fx.Option {
 	})
 }
 
-// Module provides the *kernel.Kernel and its *loader.Loader to an fx app. The kernel's catalog is
-// DefaultCatalog plus every module in the Group (two different modules with one id fail the app),
-// its logger the *zap.Logger the host provides. On start the Composition is applied and audited:
-// an entry whose load fails, an entry left Failed, or an entry left Pending (unless AllowPending)
-// fails start with a message naming it, after disposing what was loaded. On stop every instance is
-// disposed in reverse order and asynchronous listeners drain (kernel.Close).
+// Module provides the *kernel.Kernel, its *kernel.Catalog and its *loader.Loader to an fx app.
+// The catalog holds exactly the modules contributed with Plugin (two contributions under one id
+// fail the app), the kernel's logger is the *zap.Logger the host provides. On start the
+// Composition is applied and audited: an entry whose load fails, an entry left Failed, or an entry
+// left Pending (unless AllowPending) fails start with a message naming it, after disposing what
+// was loaded. On stop every instance is disposed in reverse order and asynchronous listeners
+// drain (kernel.Close).
 var Module = fx.Module("kernel",
-	fx.Provide(newKernel, loader.New),
+	fx.Provide(newCatalog, newKernel, loader.New),
 	fx.Invoke(boot),
 )
 
-type kernelParams struct {
-	fx.In
-	Logger  *zap.Logger
-	Modules []kernel.Module `group:"kernel.modules"`
-}
-
-func newKernel(p kernelParams) (*kernel.Kernel, error) {
-	cat, err := BuildCatalog(kernel.DefaultCatalog(), p.Modules)
-	if err != nil {
-		return nil, err
-	}
-	return kernel.New(kernel.WithLogger(p.Logger), kernel.WithCatalog(cat)), nil
+func newKernel(log *zap.Logger, cat *kernel.Catalog) *kernel.Kernel {
+	return kernel.New(kernel.WithLogger(log), kernel.WithCatalog(cat))
 }
 
 type bootParams struct {

@@ -28,16 +28,10 @@ type greetConfig struct {
 
 func (c *greetConfig) Defaults() { c.Greeting = "hello" }
 
-// defaultJournal receives the default-catalog module's applies (init-time registration cannot
-// capture a per-test journal).
-var defaultJournal = &kerneltest.Journal{}
+// registeredOnly is in kernel.DefaultCatalog (registered from init) and contributed to no app.
+var registeredOnly = kernel.Define("kernelfx-test-registered", func(*kernel.Context, struct{}) error { return nil })
 
-var defaultModule = kernel.Define("kernelfx-test-default", func(kc *kernel.Context, _ struct{}) error {
-	defaultJournal.Add("apply %s", kc.Fiber().Entry())
-	return kc.OnDispose(func(context.Context) error { defaultJournal.Add("dispose %s", kc.Fiber().Entry()); return nil })
-})
-
-func init() { kernel.Register(defaultModule) }
+func init() { kernel.Register(registeredOnly) }
 
 var svc = kernel.NewService[string]("kernelfx-test/svc")
 
@@ -78,15 +72,12 @@ func TestStartLoadsCompositionStopDisposesInReverse(t *testing.T) {
 		fx.Supply(zaptest.NewLogger(t)),
 		fx.Supply(kernelfx.Composition{
 			{ID: "a", Name: "greet"},
-			{ID: "d", Name: "kernelfx-test-default"},
 			{ID: "b", Name: "greet"},
 		}),
 		fx.Populate(&l, &k),
 	)
-	defaultJournal.Take()
 	a.RequireStart()
 	require.Equal(t, []string{"apply a hello (logger kernel.greet)", "apply b hello (logger kernel.greet)"}, j.Take())
-	require.Equal(t, []string{"apply d"}, defaultJournal.Take(), "default-catalog modules are in the catalog")
 	for _, s := range l.Status() {
 		require.Equal(t, "active", s.State, s.ID)
 	}
@@ -94,7 +85,6 @@ func TestStartLoadsCompositionStopDisposesInReverse(t *testing.T) {
 	require.True(t, ok)
 	a.RequireStop()
 	require.Equal(t, []string{"dispose b", "dispose a"}, j.Take())
-	require.Equal(t, []string{"dispose d"}, defaultJournal.Take())
 	require.Empty(t, k.Fibers())
 }
 
@@ -157,39 +147,72 @@ func TestAllowPending(t *testing.T) {
 	require.NoError(t, a.Stop(t.Context()))
 }
 
-func TestDuplicateModuleIDFailsTheApp(t *testing.T) {
-	j := &kerneltest.Journal{}
-	other := kernel.Define("greet", func(*kernel.Context, struct{}) error { return nil })
-	a := app(t, j, "plugins: []\n", kernelfx.Plugin(other))
-	require.ErrorIs(t, a.Err(), kernelfx.ErrDuplicateModule)
-	require.Contains(t, a.Err().Error(), `duplicate module id: "greet"`)
-
-	clash := kernel.Define("kernelfx-test-default", func(*kernel.Context, struct{}) error { return nil })
-	a = app(t, j, "plugins: []\n", kernelfx.Plugin(clash))
-	require.ErrorIs(t, a.Err(), kernelfx.ErrDuplicateModule, "a group module may not shadow a different default-catalog module")
-}
-
-func TestSameModuleFromGroupAndDefaultCatalogIsOne(t *testing.T) {
-	j := &kerneltest.Journal{}
-	g := greetModule(j)
-	a := fx.New(kernelfx.Module, kernelfx.Plugin(defaultModule), kernelfx.Plugin(g), kernelfx.Plugin(g),
-		kernelfx.YAML([]byte("plugins: [{name: kernelfx-test-default}, {name: greet}]\n")),
-		fx.Supply(zaptest.NewLogger(t)), fx.NopLogger)
+// The fx module is the one way in: a module that only registered itself in kernel.DefaultCatalog
+// is unknown to the app's kernel.
+func TestDefaultCatalogIsNotRead(t *testing.T) {
+	_, ok := kernel.DefaultCatalog().Lookup(registeredOnly.ID)
+	require.True(t, ok)
+	a := app(t, &kerneltest.Journal{}, "plugins: [{name: kernelfx-test-registered}]\n")
 	require.NoError(t, a.Err())
-	require.NoError(t, a.Start(t.Context()))
-	require.NoError(t, a.Stop(t.Context()))
+	err := a.Start(t.Context())
+	require.ErrorIs(t, err, loader.ErrUnknownModule)
+	require.ErrorContains(t, err, `entry "kernelfx-test-registered": unknown module`)
 }
 
-func TestBuildCatalog(t *testing.T) {
-	base := kernel.NewCatalog()
+// A plugin's fx module that reaches the app more than once (listed twice, nested in two bundles)
+// contributes its module once.
+func TestFxModuleIncludedTwiceContributesOnce(t *testing.T) {
+	j := &kerneltest.Journal{}
+	greet := fx.Module("greet", kernelfx.Plugin(greetModule(j)))
+	var cat *kernel.Catalog
+	a := fxtest.New(t, kernelfx.Module, greet, greet, fx.Options(greet), fx.Module("bundle", greet),
+		kernelfx.YAML([]byte("plugins: [{name: greet}]\n")),
+		fx.Supply(zaptest.NewLogger(t)), fx.Populate(&cat))
+	a.RequireStart()
+	require.Equal(t, []string{"apply greet hello (logger kernel.greet)"}, j.Take())
+	require.Len(t, cat.Modules(), 1)
+	a.RequireStop()
+}
+
+// Two contributions under one id fail the app, whether they are two different modules or one
+// module wrapped by two Plugin calls (only the fx module's identity tells copies apart).
+func TestDuplicateModuleIDFailsTheApp(t *testing.T) {
+	for name, tc := range map[string]struct {
+		extra fx.Option
+		id    string
+	}{
+		"another module":       {kernelfx.Plugin(kernel.Define("greet", func(*kernel.Context, struct{}) error { return nil })), "greet"},
+		"a second Plugin call": {kernelfx.Plugin(consumer), "consumer"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			a := app(t, &kerneltest.Journal{}, "plugins: []\n", tc.extra)
+			require.ErrorIs(t, a.Err(), kernelfx.ErrDuplicateModule)
+			var de *kernelfx.DuplicateModuleError
+			require.ErrorAs(t, a.Err(), &de)
+			require.Equal(t, tc.id, de.ID)
+		})
+	}
+}
+
+func TestCatalog(t *testing.T) {
 	m := kernel.Define("m", func(*kernel.Context, struct{}) error { return nil })
-	require.NoError(t, base.Register(m))
-	cat, err := kernelfx.BuildCatalog(base, []kernel.Module{m, kernel.Define("n", func(*kernel.Context, struct{}) error { return nil })})
+	n := kernel.Define("n", func(*kernel.Context, struct{}) error { return nil }, svc.Dep())
+	mod := fx.Module("m", kernelfx.Plugin(m))
+	cat, err := kernelfx.Catalog(mod, kernelfx.Plugin(n), mod)
 	require.NoError(t, err)
-	require.Len(t, cat.Modules(), 2)
-	require.Len(t, base.Modules(), 1, "the base catalog is not modified")
-	_, err = kernelfx.BuildCatalog(base, []kernel.Module{{ID: "Bad ID", Apply: m.Apply}})
-	require.ErrorContains(t, err, `malformed module id "Bad ID"`)
+	var ids []string
+	for _, x := range cat.Modules() {
+		ids = append(ids, x.ID)
+	}
+	require.Equal(t, []string{"m", "n"}, ids)
+	got, _ := cat.Lookup("n")
+	require.Equal(t, []kernel.Dep{svc.Dep()}, got.Inject)
+
+	_, err = kernelfx.Catalog(kernelfx.Plugin(kernel.Module{ID: "Bad ID", Apply: m.Apply}))
+	require.ErrorContains(t, err, `kernelfx: group kernel.modules: kernel: malformed module id "Bad ID"`)
+
+	_, err = kernelfx.Catalog(mod, kernelfx.Plugin(m))
+	require.EqualError(t, err, `kernelfx: duplicate module id: "m" (group kernel.modules) is already taken by another contribution; include each plugin's fx Module once`)
 }
 
 func TestWithZapLogsFxEvents(t *testing.T) {

@@ -6,8 +6,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.uber.org/fx"
-	"go.uber.org/fx/fxtest"
 
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/kernel/kernelfx"
@@ -66,10 +64,9 @@ func TestRegisteredInCatalogs(t *testing.T) {
 	require.True(t, ok, "blank-import hosts find the plugin")
 	assert.Equal(t, modelcatalog.ID, m.ID)
 
-	var mods []kernel.Module
-	app := fxtest.New(t, modelcatalog.Module, fx.Invoke(fx.Annotate(func(ms []kernel.Module) { mods = ms },
-		fx.ParamTags(`group:"`+kernelfx.Group+`"`))))
-	app.RequireStart().RequireStop()
+	cat, err := kernelfx.Catalog(modelcatalog.Module)
+	require.NoError(t, err)
+	mods := cat.Modules()
 	require.Len(t, mods, 1)
 	assert.Equal(t, "model-catalog", mods[0].ID)
 }

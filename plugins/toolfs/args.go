@@ -48,7 +48,7 @@ func parseReadArgs(raw json.RawMessage, maxLimit int) (readInput, error) {
 			return readInput{}, errOffset
 		}
 		in.offset = toInt(*a.Offset)
-		in.offsetText = jsNumber(*a.Offset)
+		in.offsetText = jstext.Number(*a.Offset)
 	}
 	if a.Limit != nil {
 		if !isPositiveInteger(*a.Limit) {

@@ -4,9 +4,8 @@ import (
 	"encoding/json"
 	"math"
 	"regexp"
-	"strconv"
-	"strings"
 
+	"github.com/cordon-dev/cordon/internal/jstext"
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
@@ -87,9 +86,9 @@ func PresentReadCall(args json.RawMessage) *CallView {
 	window := ""
 	switch {
 	case a.Limit != nil && *a.Limit > 0:
-		window = " (" + jsNumber(line) + " - " + jsNumber(line+*a.Limit-1) + ")"
+		window = " (" + jstext.Number(line) + " - " + jstext.Number(line+*a.Limit-1) + ")"
 	case a.Offset != nil:
-		window = " (from line " + jsNumber(*a.Offset) + ")"
+		window = " (from line " + jstext.Number(*a.Offset) + ")"
 	}
 	return &CallView{Card: CardGeneric, Title: "Read " + a.FilePath + window, Kind: "read",
 		Locations: []Location{{Path: a.FilePath, Line: &line}}}
@@ -282,18 +281,4 @@ func metaInt(v any, lowest int) (int, bool) {
 		return 0, false
 	}
 	return int(f), true
-}
-
-// jsNumber formats a finite float64 as JavaScript's Number#toString does.
-func jsNumber(f float64) string {
-	if f == 0 {
-		return "0"
-	}
-	if a := math.Abs(f); a >= 1e-6 && a < 1e21 {
-		return strconv.FormatFloat(f, 'f', -1, 64)
-	}
-	s := strconv.FormatFloat(f, 'e', -1, 64) // d.ddde±XX
-	mant, exp, _ := strings.Cut(s, "e")
-	sign, digits := exp[:1], strings.TrimLeft(exp[1:], "0")
-	return mant + "e" + sign + digits
 }

@@ -94,13 +94,3 @@ func TestAsValueAcceptsReplacedValues(t *testing.T) {
 	assert.Equal(t, v, asValue[ReadValue](&v))
 	assert.Equal(t, v, asValue[ReadValue](map[string]any{"path": "/f", "offset": 2, "lines": []any{map[string]any{"number": 2, "text": "b"}}, "totalLines": 3}))
 }
-
-func TestJSNumber(t *testing.T) {
-	cases := map[float64]string{
-		0: "0", 1: "1", -2: "-2", 1.5: "1.5", 12.25: "12.25", 1e20: "100000000000000000000", 1e21: "1e+21",
-		1.5e300: "1.5e+300", 0.000001: "0.000001", 1e-7: "1e-7", 1.23e-18: "1.23e-18", 9007199254740993: "9007199254740992",
-	}
-	for f, want := range cases {
-		assert.Equal(t, want, jsNumber(f), "%v", f)
-	}
-}

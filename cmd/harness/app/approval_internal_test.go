@@ -10,9 +10,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/fx"
 	"go.uber.org/zap/zaptest"
 
-	"github.com/cordon-dev/cordon/kernel"
+	"github.com/cordon-dev/cordon/kernel/kernelfx"
 	"github.com/cordon-dev/cordon/plugins/tools"
 	"github.com/cordon-dev/cordon/plugins/tools/toolstest"
 )
@@ -40,7 +41,7 @@ const guardedComposition = "plugins:\n  - name: tools\n  - name: test-guarded\n 
 func composeGuarded(t *testing.T, approve string) *host {
 	t.Helper()
 	o := defaultOptions()
-	o.modules = []kernel.Module{guardedTool, askGuarded}
+	o.modules = []fx.Option{kernelfx.Plugin(guardedTool), kernelfx.Plugin(askGuarded)}
 	o.profiles = map[string][]byte{DefaultProfile: []byte(guardedComposition)}
 	h, err := compose(context.Background(), o, &flags{workdir: t.TempDir(), approve: approve}, zaptest.NewLogger(t))
 	require.NoError(t, err)
@@ -119,7 +120,7 @@ func TestApprovalInRun(t *testing.T) {
 func TestComposedApprovalProviderWins(t *testing.T) {
 	mine := &hostApprover{fixed: approveReject, log: zaptest.NewLogger(t)}
 	o := defaultOptions()
-	o.modules = []kernel.Module{toolstest.ProvideApproval("test-approval", mine)}
+	o.modules = []fx.Option{kernelfx.Plugin(toolstest.ProvideApproval("test-approval", mine))}
 	o.profiles = map[string][]byte{DefaultProfile: []byte("plugins:\n  - name: tools\n  - name: test-approval\n")}
 	h, err := compose(context.Background(), o, &flags{workdir: t.TempDir(), approve: approveAllowOnce}, zaptest.NewLogger(t))
 	require.NoError(t, err)

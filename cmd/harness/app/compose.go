@@ -31,15 +31,16 @@ type host struct {
 	source string // "profile <name>" or the --config path
 }
 
-// catalogModules are the modules the host contributes: the stock plugins, then the extra ones.
-func catalogModules(o *options) []kernel.Module {
+// catalogModules are the plugins' fx modules the host includes: the stock plugins, then the extra
+// ones.
+func catalogModules(o *options) []fx.Option {
 	return append(stockModules(), o.modules...)
 }
 
-// buildCatalog returns the catalog the kernel will have: modules registered with kernel.Register,
-// the stock plugins and the host's extra modules (two different modules with one id are an error).
+// buildCatalog returns the catalog the kernel will have: what the stock plugins and the host's
+// extra plugins contribute (two contributions under one id are an error).
 func buildCatalog(o *options) (*kernel.Catalog, error) {
-	return kernelfx.BuildCatalog(kernel.DefaultCatalog(), catalogModules(o))
+	return kernelfx.Catalog(catalogModules(o)...)
 }
 
 // composition reads the entries to load: the --config file, or the selected embedded profile plus the
@@ -79,7 +80,7 @@ func composition(o *options, f *flags) ([]loader.Entry, string, error) {
 	return entries, "profile " + name, nil
 }
 
-// compose builds the process with fx (kernelfx.Module plus one kernelfx.Plugin per catalog module),
+// compose builds the process with fx (kernelfx.Module plus the plugins' fx modules),
 // starts it (the composition is applied and audited: every enabled entry must be active), and adds
 // the host's own services. On failure everything loaded is disposed again.
 func compose(ctx context.Context, o *options, f *flags, log *zap.Logger) (*host, error) {
@@ -102,10 +103,7 @@ func compose(ctx context.Context, o *options, f *flags, log *zap.Logger) (*host,
 		kernelfx.Module,
 		fx.Populate(&h.k, &h.ld),
 	}
-	for _, m := range catalogModules(o) {
-		opts = append(opts, kernelfx.Plugin(m))
-	}
-	h.app = fx.New(opts...)
+	h.app = fx.New(append(opts, catalogModules(o)...)...)
 	if err := h.app.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", source, rootCause(err))
 	}

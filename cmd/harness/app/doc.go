@@ -75,13 +75,13 @@
 //
 //	func main() {
 //		os.Exit(app.Main(os.Args[1:],
-//			app.WithModules(auditlog.Plugin),
+//			app.WithModules(auditlog.Module),
 //			app.WithEntries(app.MustEntry("audit-log", map[string]any{"path": "audit.jsonl"}))))
 //	}
 //
-// WithModules adds catalog entries (a composition names them); WithEntries appends them to the
-// embedded profiles; WithProfile adds or replaces a profile. Modules registered with kernel.Register
-// (blank imports) join the catalog too. Main owns the process (signals, GOGC=400 unless GOGC is set,
+// WithModules adds plugins by their fx modules, the one way a host includes a plugin (a
+// composition names them); WithEntries appends entries to the embedded profiles; WithProfile adds
+// or replaces a profile. Main owns the process (signals, GOGC=400 unless GOGC is set,
 // a soft memory limit of 256 MiB unless GOMEMLIMIT is set);
 // MainContext runs the same command line under a caller's context without touching process state.
 package app

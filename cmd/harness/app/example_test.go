@@ -18,8 +18,8 @@ import (
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
-// Example_embedding is the README's embedding story: a host builds its own fx app from the plugin
-// modules it wants and a composition, then calls tools through the runtime.
+// Example_embedding is the README's embedding story: a host builds its own fx app from the fx
+// modules of the plugins it wants and a composition, then calls tools through the runtime.
 func Example_embedding() {
 	dir, _ := os.MkdirTemp("", "embed-")
 	defer os.RemoveAll(dir)
@@ -31,8 +31,7 @@ func Example_embedding() {
 		fx.NopLogger,
 		fx.Supply(zap.NewNop()),
 		kernelfx.Module,
-		kernelfx.Plugin(fslocal.Plugin), kernelfx.Plugin(fspolicy.Plugin),
-		kernelfx.Plugin(tools.Plugin), kernelfx.Plugin(toolfs.Plugin),
+		fslocal.Module, fspolicy.Module, tools.Module, toolfs.Module,
 		kernelfx.YAML([]byte("plugins: [{name: fs-local}, {name: fs-observation-policy}, {name: tools}, {name: tool-fs}]")),
 		fx.Populate(&k),
 	)

@@ -38,6 +38,7 @@ type httpServer struct {
 
 	opening  atomic.Int64 // sessions being opened (initialize requests in progress)
 	draining atomic.Bool  // stopping: only answers to the server's requests are taken
+	posts    atomic.Int64 // POST requests being served
 }
 
 func newHTTPServer(mh *mcpHost, f *flags, tokens *tokenSet, log *zap.Logger) *httpServer {
@@ -74,6 +75,10 @@ func (s *httpServer) serveMCP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Retry-After", "5")
 		http.Error(w, "Service Unavailable: the server is shutting down", http.StatusServiceUnavailable)
 		return
+	}
+	if r.Method == http.MethodPost { // its handler returns once its answers are written
+		s.posts.Add(1)
+		defer s.posts.Add(-1)
 	}
 	if s.sessionless(r) {
 		s.stateless.ServeHTTP(w, r)
@@ -264,8 +269,9 @@ func (s *statusRecorder) Flush() {
 func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
 // serve serves on ln until ctx ends, then stops: new requests are refused (503) but answers to the
-// server's requests are taken, the calls in flight get up to drainTimeout to finish, every session
-// is ended, and the listener and its connections are closed.
+// server's requests are taken, the calls in flight get up to drainTimeout to finish (those still
+// running are then cancelled, and answered), every session is ended, and the listener and its
+// connections are closed.
 func (s *httpServer) serve(ctx context.Context, ln net.Listener) error {
 	srv := &http.Server{Handler: s.handler(), ReadHeaderTimeout: 30 * time.Second,
 		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) }}
@@ -281,12 +287,18 @@ func (s *httpServer) serve(ctx context.Context, ln net.Listener) error {
 	for s.mh.callsInFlight() > 0 && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
 	}
+	// The calls still running are cancelled and their answers written before the sessions close:
+	// closing first would drop them, leaving each client waiting for an answer that never comes.
+	conns := s.mh.connections()
+	for _, ss := range conns {
+		s.mh.cancelCalls(ss)
+	}
+	for end := time.Now().Add(time.Second); s.posts.Load() > 0 && time.Now().Before(end); {
+		time.Sleep(10 * time.Millisecond)
+	}
 	var wg sync.WaitGroup
-	for _, ss := range s.mh.connections() {
-		wg.Go(func() {
-			s.mh.cancelCalls(ss)
-			_ = ss.Close()
-		})
+	for _, ss := range conns {
+		wg.Go(func() { _ = ss.Close() })
 	}
 	wg.Wait()
 	s.mh.waitConnections(time.Until(deadline) + time.Second)

@@ -10,9 +10,11 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/fx"
 
 	"github.com/cordon-dev/cordon/cmd/harness/app"
 	"github.com/cordon-dev/cordon/kernel"
+	"github.com/cordon-dev/cordon/kernel/kernelfx"
 )
 
 // mainRun runs the command line in process and returns stdout, stderr and the exit status.
@@ -29,24 +31,27 @@ var noop = kernel.Define[struct{}]("noop", func(*kernel.Context, struct{}) error
 func TestWithModulesAndEntries(t *testing.T) {
 	dir := t.TempDir()
 	out, stderr, code := mainRun(t, "", []string{"config", "--cwd", dir},
-		app.WithModules(noop), app.WithEntries(app.MustEntry("noop", nil)))
+		app.WithModules(noopModule), app.WithEntries(app.MustEntry("noop", nil)))
 	require.Equal(t, 0, code, stderr)
 	assert.True(t, strings.HasSuffix(out, "  - id: noop # active\n    name: noop\n"), out)
 
-	out, stderr, code = mainRun(t, "", []string{"plugins"}, app.WithModules(noop))
+	out, stderr, code = mainRun(t, "", []string{"plugins"}, app.WithModules(noopModule, noopModule))
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, out, "noop\n")
 
 	for _, cmd := range []string{"plugins", "tools"} {
-		_, stderr, code = mainRun(t, "", []string{cmd}, app.WithModules(noop, noop2()))
+		_, stderr, code = mainRun(t, "", []string{cmd}, app.WithModules(noopModule, noop2()))
 		assert.Equal(t, 1, code)
-		assert.Equal(t, "harness: kernelfx: duplicate module id: \"noop\" (group kernel.modules) is already taken by another module\n", stderr)
+		assert.Equal(t, "harness: kernelfx: duplicate module id: \"noop\" (group kernel.modules) is already taken by another contribution; include each plugin's fx Module once\n", stderr)
 	}
 }
 
-// noop2 is a different module under the id "noop".
-func noop2() kernel.Module {
-	return kernel.Define[struct{}]("noop", func(*kernel.Context, struct{}) error { return nil })
+// noopModule is the fx module a plugin package would export for noop.
+var noopModule = fx.Module("noop", kernelfx.Plugin(noop))
+
+// noop2 is the fx module of a different module under the id "noop".
+func noop2() fx.Option {
+	return kernelfx.Plugin(kernel.Define[struct{}]("noop", func(*kernel.Context, struct{}) error { return nil }))
 }
 
 func TestWithProfileAndName(t *testing.T) {

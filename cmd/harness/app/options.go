@@ -5,7 +5,8 @@ import (
 	"io"
 	"os"
 
-	"github.com/cordon-dev/cordon/kernel"
+	"go.uber.org/fx"
+
 	"github.com/cordon-dev/cordon/kernel/loader"
 )
 
@@ -15,7 +16,7 @@ type Option func(*options)
 type options struct {
 	name     string
 	version  string
-	modules  []kernel.Module
+	modules  []fx.Option
 	profiles map[string][]byte
 	appended []loader.Entry
 	stdin    io.Reader
@@ -36,9 +37,11 @@ func defaultOptions() *options {
 	}
 }
 
-// WithModules adds modules to the host's catalog, next to the stock plugins and the modules registered
-// with kernel.Register. A composition names them by Module.ID. A duplicate id fails at start.
-func WithModules(mods ...kernel.Module) Option {
+// WithModules adds plugins to the host's catalog, next to the stock plugins: each is a plugin
+// package's fx module (its exported Module, which contributes its kernel.Module with
+// kernelfx.Plugin), the same way the stock plugins are included. A composition names them by
+// module id. A duplicate id fails at start.
+func WithModules(mods ...fx.Option) Option {
 	return func(o *options) { o.modules = append(o.modules, mods...) }
 }
 

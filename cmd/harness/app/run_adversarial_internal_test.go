@@ -11,9 +11,10 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/fx"
 	"go.uber.org/zap/zaptest"
 
-	"github.com/cordon-dev/cordon/kernel"
+	"github.com/cordon-dev/cordon/kernel/kernelfx"
 	"github.com/cordon-dev/cordon/plugins/tools"
 	"github.com/cordon-dev/cordon/plugins/tools/toolstest"
 )
@@ -64,7 +65,7 @@ var nanTool = toolstest.Tools("test-nan", tools.Definition{
 // (INVALID_TOOL_OUTPUT), the call gets its error line, and the run goes on (one line per input line).
 func TestRunUnencodableResult(t *testing.T) {
 	o := defaultOptions()
-	o.modules = []kernel.Module{nanTool}
+	o.modules = []fx.Option{kernelfx.Plugin(nanTool)}
 	o.profiles = map[string][]byte{DefaultProfile: []byte("plugins:\n  - name: tools\n  - name: test-nan\n")}
 	h, err := compose(context.Background(), o, &flags{workdir: t.TempDir()}, zaptest.NewLogger(t))
 	require.NoError(t, err)

@@ -1,7 +1,8 @@
 package app
 
 import (
-	"github.com/cordon-dev/cordon/kernel"
+	"go.uber.org/fx"
+
 	attachmentlocal "github.com/cordon-dev/cordon/plugins/attachments/local"
 	"github.com/cordon-dev/cordon/plugins/fslocal"
 	"github.com/cordon-dev/cordon/plugins/fspolicy"
@@ -14,18 +15,19 @@ import (
 	"github.com/cordon-dev/cordon/plugins/userapproval"
 )
 
-// stockModules are the plugins every harness build knows: the only place that names them all.
-func stockModules() []kernel.Module {
-	return []kernel.Module{
-		fslocal.Plugin,
-		fspolicy.Plugin,
-		tools.Plugin,
-		toolfs.Plugin,
-		toolfssearch.Plugin,
-		attachmentlocal.Plugin,
-		modelcatalog.Plugin,
-		sandboxpolicy.Plugin,
-		fssandbox.Plugin,
-		userapproval.Plugin,
+// stockModules are the fx modules of the plugins every harness build knows: the only place that
+// names them all.
+func stockModules() []fx.Option {
+	return []fx.Option{
+		fslocal.Module,
+		fspolicy.Module,
+		tools.Module,
+		toolfs.Module,
+		toolfssearch.Module,
+		attachmentlocal.Module,
+		modelcatalog.Module,
+		sandboxpolicy.Module,
+		fssandbox.Module,
+		userapproval.Module,
 	}
 }

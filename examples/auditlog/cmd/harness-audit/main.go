@@ -10,6 +10,6 @@ import (
 )
 
 func main() {
-	os.Exit(app.Main(os.Args[1:], app.WithName("harness-audit"), app.WithModules(auditlog.Plugin),
+	os.Exit(app.Main(os.Args[1:], app.WithName("harness-audit"), app.WithModules(auditlog.Module),
 		app.WithEntries(app.MustEntry(auditlog.ID, nil))))
 }

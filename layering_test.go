@@ -1,0 +1,298 @@
+package cordon_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The dependency rule (docs/layering.md), checked on the non-test imports that `go list` reports,
+// transitively, so that a library cannot carry an import the rule forbids:
+//
+//   - kernel/... reaches no plugin and no host;
+//   - a seam reaches only kernel, libraries and the seams below it;
+//   - a provider, policy or consumer (any other package under plugins/, and the third-party plugin in
+//     examples/) reaches seams, kernel and libraries, and of plugin code only its own;
+//   - a library (internal/..., and seam test kits: packages under plugins/ named *test) reaches
+//     kernel, seams and libraries;
+//   - a host (cmd/...) may reach everything; nothing reaches a host.
+
+const module = "github.com/cordon-dev/cordon"
+
+// seams maps each seam package to the seams directly below it. A seam may reach the seams below
+// it, and theirs.
+var seams = map[string][]string{
+	"plugins/fs":          nil,
+	"plugins/tools":       nil,
+	"plugins/attachments": nil,
+	"plugins/sandbox":     {"plugins/fs"},
+}
+
+// edge is a package and what it must not reach: a plugin (named by its directory, see unit) or a
+// seam.
+type edge struct{ from, to string }
+
+// knownViolations are the edges that break the rule today, each with the change that removes it.
+// An entry that no longer happens fails the test, so this list can only shrink.
+var knownViolations = map[edge]string{
+	{"plugins/sandbox/fssandbox", "plugins/fslocal"}: "issue 12 item 2: fs-local and fs-sandbox become two thin plugins over one library",
+	{"plugins/sandbox", "plugins/tools"}:             "issue 12 item 2: the sandbox seam stops importing the tools seam",
+}
+
+func TestDependencyRule(t *testing.T) {
+	pkgs := goList(t, ".")
+	for p, q := range goList(t, "examples/auditlog") {
+		pkgs[p] = q
+	}
+	for s := range seams {
+		require.Contains(t, pkgs, s, "seam %s is gone: update the seam table", s)
+	}
+	units := map[string]bool{}
+	for p := range pkgs {
+		if kind(p) == plugin {
+			units[unit(p)] = true
+		}
+	}
+	require.GreaterOrEqual(t, len(units), 10, "plugin packages found: %v", units)
+
+	seen := map[edge]bool{}
+	for _, v := range check(pkgs) {
+		if why, ok := knownViolations[v.edge]; ok {
+			seen[v.edge] = true
+			t.Logf("known violation (%s): %s", why, v)
+			continue
+		}
+		t.Errorf("dependency rule broken: %s", v)
+	}
+	for e, why := range knownViolations {
+		if !seen[e] {
+			t.Errorf("known violation %s -> %s no longer happens (%s): remove it from knownViolations", e.from, e.to, why)
+		}
+	}
+}
+
+// The checker on a made-up tree: every class of package, every forbidden reach (direct and through
+// a library), and what is allowed.
+func TestDependencyRuleChecker(t *testing.T) {
+	pkgs := map[string][]string{
+		"kernel":                        nil,
+		"kernel/loader":                 {"kernel"},
+		"kernel/bad":                    {"plugins/fs"},
+		"internal/lib":                  {"kernel", "plugins/tools"},
+		"internal/launder":              {"plugins/fslocal"},
+		"plugins/fs":                    {"kernel", "internal/lib"},
+		"plugins/tools":                 {"kernel"},
+		"plugins/attachments":           nil,
+		"plugins/sandbox":               {"plugins/fs"},
+		"plugins/sandbox/fssandbox":     {"plugins/sandbox", "plugins/fslocal/internal/walk"},
+		"plugins/sandbox/kittest":       {"plugins/sandbox", "plugins/tools"},
+		"plugins/fslocal":               {"plugins/fs", "plugins/fslocal/internal/walk"},
+		"plugins/fslocal/internal/walk": nil,
+		"plugins/toolfs":                {"plugins/fs", "plugins/sandbox", "plugins/tools", "internal/launder"},
+		"cmd/host":                      {"plugins/toolfs", "plugins/fslocal"},
+		"plugins/hostuser":              {"cmd/host"},
+	}
+	graph := map[string]pkgInfo{}
+	for p, imports := range pkgs {
+		graph[p] = pkgInfo{imports: imports}
+	}
+	var got []string
+	for _, v := range check(graph) {
+		got = append(got, v.String())
+	}
+	assert.ElementsMatch(t, []string{
+		"kernel/bad reaches seam plugins/fs (kernel/bad -> plugins/fs)",
+		"kernel/bad reaches seam plugins/tools (kernel/bad -> plugins/fs -> internal/lib -> plugins/tools)",
+		"plugins/fs reaches seam plugins/tools (plugins/fs -> internal/lib -> plugins/tools)",
+		"plugins/sandbox reaches seam plugins/tools (plugins/sandbox -> plugins/fs -> internal/lib -> plugins/tools)",
+		"internal/launder reaches plugin plugins/fslocal (internal/launder -> plugins/fslocal)",
+		"plugins/sandbox/fssandbox reaches plugin plugins/fslocal (plugins/sandbox/fssandbox -> plugins/fslocal/internal/walk)",
+		"plugins/toolfs reaches plugin plugins/fslocal (plugins/toolfs -> internal/launder -> plugins/fslocal)",
+		"plugins/hostuser reaches host cmd/host (plugins/hostuser -> cmd/host)",
+		"plugins/hostuser reaches plugin plugins/toolfs (plugins/hostuser -> cmd/host -> plugins/toolfs)",
+		"plugins/hostuser reaches plugin plugins/fslocal (plugins/hostuser -> cmd/host -> plugins/fslocal)",
+	}, got)
+}
+
+type class int
+
+const (
+	host class = iota
+	kernelPkg
+	seam
+	library
+	plugin
+)
+
+func (c class) String() string {
+	return [...]string{"host", "kernel", "seam", "library", "plugin"}[c]
+}
+
+// kind classifies a module-relative package path.
+func kind(p string) class {
+	switch {
+	case p == "" || p == "cmd" || strings.HasPrefix(p, "cmd/") || strings.Contains(p, "/cmd/"):
+		return host
+	case p == "kernel" || strings.HasPrefix(p, "kernel/"):
+		return kernelPkg
+	case hasKey(seams, p):
+		return seam
+	case strings.HasPrefix(p, "plugins/") && strings.HasSuffix(p, "test"):
+		return library // a seam's test kit
+	case strings.HasPrefix(p, "plugins/") || strings.HasPrefix(p, "examples/"):
+		return plugin
+	}
+	return library
+}
+
+func hasKey[V any](m map[string]V, k string) bool { _, ok := m[k]; return ok }
+
+// unit names the plugin a package belongs to: its directory under plugins/ (or examples/), one
+// level deeper under a seam's directory (plugins/sandbox/fssandbox).
+func unit(p string) string {
+	parts := strings.Split(p, "/")
+	n := min(2, len(parts))
+	if hasKey(seams, strings.Join(parts[:n], "/")) && len(parts) > 2 {
+		n = 3
+	}
+	return strings.Join(parts[:n], "/")
+}
+
+// below returns the seams s may reach: the seams below it, and theirs.
+func below(s string) []string {
+	var out []string
+	for _, b := range seams[s] {
+		out = append(out, b)
+		out = append(out, below(b)...)
+	}
+	return out
+}
+
+// allowed reports whether package from may reach package to.
+func allowed(from, to string) bool {
+	if kind(to) == host {
+		return kind(from) == host
+	}
+	switch kind(from) {
+	case host:
+		return true
+	case kernelPkg:
+		return kind(to) == kernelPkg || kind(to) == library
+	case seam:
+		return kind(to) != plugin && (kind(to) != seam || slices.Contains(below(from), to))
+	case library:
+		return kind(to) != plugin
+	}
+	return kind(to) != plugin || unit(to) == unit(from)
+}
+
+type pkgInfo struct{ imports []string }
+
+type violation struct {
+	edge
+	class class
+	path  []string
+}
+
+func (v violation) String() string {
+	return fmt.Sprintf("%s reaches %s %s (%s)", v.from, v.class, v.to, strings.Join(v.path, " -> "))
+}
+
+// check returns every forbidden reach, one per package and plugin or seam reached, with the
+// shortest import path that makes it.
+func check(pkgs map[string]pkgInfo) []violation {
+	var out []violation
+	for from := range pkgs {
+		seen := map[edge]bool{}
+		for _, path := range reach(pkgs, from) {
+			to := path[len(path)-1]
+			if allowed(from, to) {
+				continue
+			}
+			e := edge{from, to}
+			if kind(to) == plugin {
+				e.to = unit(to)
+			}
+			if !seen[e] {
+				seen[e] = true
+				out = append(out, violation{edge: e, class: kind(to), path: path})
+			}
+		}
+	}
+	return out
+}
+
+// reach returns a shortest import path from from to every module package it imports, directly or
+// not, breadth first (imports in sorted order), so the first path to a plugin is a shortest one.
+func reach(pkgs map[string]pkgInfo, from string) [][]string {
+	seen := map[string]bool{from: true}
+	var out [][]string
+	for queue := [][]string{{from}}; len(queue) > 0; queue = queue[1:] {
+		path := queue[0]
+		for _, q := range slices.Sorted(slices.Values(pkgs[path[len(path)-1]].imports)) {
+			if _, ok := pkgs[q]; !ok || seen[q] {
+				continue
+			}
+			seen[q] = true
+			next := append(slices.Clip(path), q)
+			out = append(out, next)
+			queue = append(queue, next)
+		}
+	}
+	return out
+}
+
+// goList returns the packages of the module in dir and the module packages they depend on, by
+// module-relative path, with their non-test imports, from `go list -deps -json ./...`.
+func goList(t *testing.T, dir string) map[string]pkgInfo {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-deps", "-json=ImportPath,Imports,Standard", "./...")
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	require.NoError(t, err, "go list in %s: %s", dir, stderr.String())
+	pkgs := map[string]pkgInfo{}
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		var p struct {
+			ImportPath string
+			Imports    []string
+			Standard   bool
+		}
+		if err := dec.Decode(&p); errors.Is(err, io.EOF) {
+			break
+		} else {
+			require.NoError(t, err)
+		}
+		rel, ok := relative(p.ImportPath)
+		if p.Standard || !ok {
+			continue
+		}
+		var imports []string
+		for _, i := range p.Imports {
+			if r, ok := relative(i); ok {
+				imports = append(imports, r)
+			}
+		}
+		pkgs[rel] = pkgInfo{imports: imports}
+	}
+	require.NotEmpty(t, pkgs)
+	return pkgs
+}
+
+func relative(importPath string) (string, bool) {
+	if importPath == module {
+		return "", true
+	}
+	return strings.CutPrefix(importPath, module+"/")
+}
