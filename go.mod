@@ -4,6 +4,8 @@ go 1.26.0
 
 require (
 	github.com/asaskevich/EventBus v0.0.0-20200907212545-49d423059eef
+	github.com/bmatcuk/doublestar/v4 v4.10.4
+	github.com/google/jsonschema-go v0.4.3
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/sergi/go-diff v1.4.0
 	github.com/stretchr/testify v1.12.1
@@ -16,8 +18,6 @@ require (
 )
 
 require (
-	github.com/bmatcuk/doublestar/v4 v4.10.4 // indirect
-	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect
 	github.com/segmentio/encoding v0.5.4 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect

@@ -344,7 +344,7 @@ func TestServeHTTPSIGTERMAnswersAnAbandonedCall(t *testing.T) {
 		}
 	}
 	require.NotNil(t, answer, "the stream of tools/call ended without its answer")
-	assert.JSONEq(t, `{"content":[{"type":"text","text":"Error: approval for escalating to \"danger-full-access\" was cancelled"}],"isError":true}`,
+	assert.JSONEq(t, `{"_meta":{"error":{"name":"SandboxEscalationError","code":"SANDBOX_ESCALATION_CANCELLED"}},"content":[{"type":"text","text":"Error: approval for escalating to \"danger-full-access\" was cancelled"}],"isError":true}`,
 		string(answer["result"]))
 	assert.Equal(t, 0, s.wait(t, 20*time.Second), s.stderr.String())
 	assert.NoFileExists(t, target)

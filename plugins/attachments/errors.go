@@ -1,6 +1,10 @@
 package attachments
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/cordon-dev/cordon/internal/coded"
+)
 
 // Code is the stable code of an *Error. The set is closed.
 type Code string
@@ -56,38 +60,13 @@ func (c Code) AdmissionCode() bool {
 // ErrorName is the Name of every *Error.
 const ErrorName = "AttachmentError"
 
-// Error is the attachment error: a stable Kind (its code), the exact message
-// (never raw bytes or host paths) and an optional cause. Its Name is
-// "AttachmentError" and Code() returns the code as a string, so a tool
-// envelope can expose {name, code}.
-type Error struct {
-	Kind    Code
-	Message string
-	Cause   error
-}
+// ErrorName names the seam's errors; it makes Code a coded.Kind.
+func (Code) ErrorName() string { return ErrorName }
 
-// Error returns the message.
-func (e *Error) Error() string { return e.Message }
-
-// Code returns the code as a string.
-func (e *Error) Code() string { return string(e.Kind) }
-
-// Name returns "AttachmentError".
-func (e *Error) Name() string { return ErrorName }
-
-// Unwrap returns the cause.
-func (e *Error) Unwrap() error { return e.Cause }
-
-// Is reports whether target is an *Error with the same code and either an
-// empty message (a code sentinel such as ErrAttachmentCorrupt) or the same
-// message.
-func (e *Error) Is(target error) bool {
-	t, ok := target.(*Error)
-	if !ok || t == nil || e == nil {
-		return false
-	}
-	return t.Kind == e.Kind && (t.Message == "" || t.Message == e.Message)
-}
+// Error is the attachment error: a stable Kind (its code), the exact message and an optional
+// cause; its Name is "AttachmentError" and Code() returns the code as a string, so a tool envelope can
+// expose {name, code}. It is the one coded-error type of the seams (internal/coded).
+type Error = coded.Error[Code]
 
 // Code sentinels: errors.Is(err, ErrImageTooLarge) matches any *Error in err's
 // chain with that code, whatever its message.

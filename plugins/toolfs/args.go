@@ -1,13 +1,11 @@
 package toolfs
 
 import (
-	"encoding/json"
 	"errors"
 	"math"
 	"strconv"
 
 	"github.com/cordon-dev/cordon/internal/jstext"
-	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
 // The tools' own argument errors: plain errors (no code), as in the reference.
@@ -28,17 +26,16 @@ type readInput struct {
 	offsetText string
 }
 
+// readArgs are read's arguments as the schema admits them.
+type readArgs struct {
+	FilePath string   `json:"file_path"`
+	Offset   *float64 `json:"offset"`
+	Limit    *float64 `json:"limit"`
+}
+
 // parseReadArgs validates schema-valid read arguments, in order: a blank file_path, the offset,
 // the limit, then the limit against maxLimit (which is also the default limit).
-func parseReadArgs(raw json.RawMessage, maxLimit int) (readInput, error) {
-	var a struct {
-		FilePath string   `json:"file_path"`
-		Offset   *float64 `json:"offset"`
-		Limit    *float64 `json:"limit"`
-	}
-	if err := tools.DecodeArgs(raw, &a); err != nil {
-		return readInput{}, err
-	}
+func parseReadArgs(a readArgs, maxLimit int) (readInput, error) {
 	if jstext.IsBlank(a.FilePath) {
 		return readInput{}, errBlankPath
 	}
@@ -67,14 +64,14 @@ type writeInput struct {
 	filePath, content string
 }
 
-func parseWriteArgs(raw json.RawMessage) (writeInput, error) {
-	var a struct {
-		FilePath string `json:"file_path"`
-		Content  string `json:"content"`
-	}
-	if err := tools.DecodeArgs(raw, &a); err != nil {
-		return writeInput{}, err
-	}
+// writeArgs are write's arguments as the schema admits them (the sandbox's escalation arguments,
+// when the schema has them, are read from the call's arguments by the sandbox hook).
+type writeArgs struct {
+	FilePath string `json:"file_path"`
+	Content  string `json:"content"`
+}
+
+func parseWriteArgs(a writeArgs) (writeInput, error) {
 	if jstext.IsBlank(a.FilePath) {
 		return writeInput{}, errBlankPath
 	}
@@ -87,18 +84,17 @@ type editInput struct {
 	replaceAll                     bool
 }
 
+// editArgs are edit's arguments as the schema admits them.
+type editArgs struct {
+	FilePath   string `json:"file_path"`
+	OldString  string `json:"old_string"`
+	NewString  string `json:"new_string"`
+	ReplaceAll *bool  `json:"replace_all"`
+}
+
 // parseEditArgs validates, in order: a blank file_path, an empty (not trimmed) old_string, and
 // old_string equal to new_string (exact comparison, before any line-ending normalization).
-func parseEditArgs(raw json.RawMessage) (editInput, error) {
-	var a struct {
-		FilePath   string `json:"file_path"`
-		OldString  string `json:"old_string"`
-		NewString  string `json:"new_string"`
-		ReplaceAll *bool  `json:"replace_all"`
-	}
-	if err := tools.DecodeArgs(raw, &a); err != nil {
-		return editInput{}, err
-	}
+func parseEditArgs(a editArgs) (editInput, error) {
 	if jstext.IsBlank(a.FilePath) {
 		return editInput{}, errBlankPath
 	}
@@ -113,14 +109,4 @@ func parseEditArgs(raw json.RawMessage) (editInput, error) {
 		in.replaceAll = *a.ReplaceAll
 	}
 	return in, nil
-}
-
-// rawFilePath returns the file_path argument as given (presentation meta uses the raw, often
-// relative, spelling), or "" when it cannot be decoded.
-func rawFilePath(raw json.RawMessage) string {
-	var a struct {
-		FilePath string `json:"file_path"`
-	}
-	_ = tools.DecodeArgs(raw, &a)
-	return a.FilePath
 }

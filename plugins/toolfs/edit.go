@@ -2,65 +2,58 @@ package toolfs
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
 func (s *suite) editDefinition() tools.Definition {
-	return tools.Definition{
-		Name:         "edit",
-		Description:  editDescription,
-		Parameters:   s.sandbox.parameters(editParameters),
-		OutputSchema: editOutputSchema,
-		Execute:      s.edit,
-		Render: func(args json.RawMessage, value any) []tools.Content {
-			replaceAll := false
-			if in, err := parseEditArgs(args); err == nil {
-				replaceAll = in.replaceAll
-			}
-			return []tools.Content{tools.TextContent(RenderEdit(asValue[EditValue](value), replaceAll))}
+	return tools.Tool[editArgs, EditValue]{
+		Name:        "edit",
+		Description: editDescription,
+		Parameters:  s.sandbox.parameters(editParameters),
+		Execute:     s.edit,
+		Render: func(a editArgs, v EditValue) []tools.Content {
+			return []tools.Content{tools.TextContent(RenderEdit(v, a.ReplaceAll != nil && *a.ReplaceAll))}
 		},
-		PresentationMeta: func(args json.RawMessage, value any) any {
-			v := asValue[EditValue](value)
+		PresentationMeta: func(a editArgs, v EditValue) any {
 			if v.Before == nil || v.After == nil {
 				return DiffMeta{Diffs: []FileDiff{}}
 			}
-			return DiffMeta{Diffs: ComputeHunkDiffs(rawFilePath(args), *v.Before, *v.After)}
+			return DiffMeta{Diffs: ComputeHunkDiffs(a.FilePath, *v.Before, *v.After)}
 		},
 		Guidance:    editGuidance(),
 		Annotations: tools.Annotations{Destructive: true},
-	}
+	}.Definition()
 }
 
 // edit is the body of the edit tool: no Stat; the guard comes from the single-slot
 // fs/edit-intent waterfall (which may refuse), and both the refusal and the provider's failure are
 // remediated for the model.
-func (s *suite) edit(ctx context.Context, args json.RawMessage, exec *tools.Exec) (any, error) {
+func (s *suite) edit(ctx context.Context, args editArgs, exec *tools.Exec) (EditValue, error) {
 	in, err := parseEditArgs(args)
 	if err != nil {
-		return nil, err
+		return EditValue{}, err
 	}
-	policy, err := s.sandbox.resolvePolicy(ctx, "edit", args, exec, editAction(in))
+	policy, err := s.sandbox.resolvePolicy(ctx, "edit", exec.Args, exec, editAction(in))
 	if err != nil {
-		return nil, err
+		return EditValue{}, err
 	}
 	target, err := s.fs.Resolve(ctx, in.filePath, fs.ResolveOptions{Cwd: mutationBase(policy, exec, in.filePath)})
 	if err != nil {
-		return nil, err
+		return EditValue{}, err
 	}
 	guard, err := fs.EditIntentEvent.Run(ctx, s.kc, fs.IntentArgs{Target: target, Actor: exec}, noEditGuard)
 	if err != nil {
-		return nil, s.mutationFailure(ctx, fs.VerbEdit, target, policy, exec, err)
+		return EditValue{}, s.mutationFailure(ctx, fs.VerbEdit, target, policy, exec, err)
 	}
 	req := fs.EditRequest{OldString: in.oldString, NewString: in.newString, ReplaceAll: in.replaceAll}
 	out, err := s.fs.EditText(ctx, target, req, guard, policy)
 	if err != nil {
-		return nil, s.mutationFailure(ctx, fs.VerbEdit, target, policy, exec, err)
+		return EditValue{}, s.mutationFailure(ctx, fs.VerbEdit, target, policy, exec, err)
 	}
 	if err := s.observe(ctx, target, fs.Present(out.Version), exec); err != nil {
-		return nil, err
+		return EditValue{}, err
 	}
 	v := EditValue{Path: target.DisplayPath}
 	if s.withinBasis(out.Before) && s.withinBasis(out.After) {

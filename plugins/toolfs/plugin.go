@@ -1,8 +1,6 @@
 package toolfs
 
 import (
-	"encoding/json"
-
 	"go.uber.org/fx"
 
 	"github.com/cordon-dev/cordon/kernel"
@@ -48,22 +46,4 @@ func apply(kc *kernel.Context, cfg Config) error {
 		}
 	}
 	return s.mountReadImage(kc)
-}
-
-// asValue converts a value the runtime hands back to a projector into T: the body's own value, or
-// (after a post-execute replacement) any JSON-shaped value.
-func asValue[T any](v any) T {
-	switch x := v.(type) {
-	case T:
-		return x
-	case *T:
-		if x != nil {
-			return *x
-		}
-	}
-	var out T
-	if b, err := json.Marshal(v); err == nil {
-		_ = json.Unmarshal(b, &out)
-	}
-	return out
 }

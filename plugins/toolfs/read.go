@@ -2,7 +2,6 @@ package toolfs
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"strconv"
 
@@ -11,64 +10,61 @@ import (
 )
 
 func (s *suite) readDefinition() tools.Definition {
-	return tools.Definition{
-		Name:         "read",
-		Description:  readDescription,
-		Parameters:   readParameters(s.caps.limit),
-		OutputSchema: readOutputSchema,
-		Execute:      s.read,
-		Render: func(args json.RawMessage, value any) []tools.Content {
+	return tools.Tool[readArgs, ReadValue]{
+		Name:        "read",
+		Description: readDescription,
+		Parameters:  readParameters(s.caps.limit),
+		Execute:     s.read,
+		Render: func(a readArgs, v ReadValue) []tools.Content {
 			limit := s.caps.limit
-			if in, err := parseReadArgs(args, s.caps.limit); err == nil {
+			if in, err := parseReadArgs(a, s.caps.limit); err == nil {
 				limit = in.limit
 			}
-			return []tools.Content{tools.TextContent(RenderRead(asValue[ReadValue](value), limit))}
+			return []tools.Content{tools.TextContent(RenderRead(v, limit))}
 		},
-		PresentationMeta: func(_ json.RawMessage, value any) any {
-			return readMetaOf(asValue[ReadValue](value))
-		},
+		PresentationMeta: func(_ readArgs, v ReadValue) any { return readMetaOf(v) },
 		// Observation races fail closed: guarded mutations re-check the version under their lock.
-		ConcurrencySafe: func(json.RawMessage) bool { return true },
+		ConcurrencySafe: func(readArgs) bool { return true },
 		Guidance:        readGuidance(),
 		Annotations:     tools.Annotations{ReadOnly: true, Idempotent: true},
-	}
+	}.Definition()
 }
 
 // read is the body of the read tool: resolve, one Stat, then the whole text or a stream into the
 // window, then the present observation at the Stat's version (spec 4.5 and 4.11).
-func (s *suite) read(ctx context.Context, args json.RawMessage, exec *tools.Exec) (any, error) {
+func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (ReadValue, error) {
 	in, err := parseReadArgs(args, s.caps.limit)
 	if err != nil {
-		return nil, err
+		return ReadValue{}, err
 	}
 	target, err := s.fs.Resolve(ctx, in.filePath, fs.ResolveOptions{Cwd: sessionCwd(exec.Header().Cwd, in.filePath)})
 	if err != nil {
-		return nil, err
+		return ReadValue{}, err
 	}
 	info, err := s.fs.Stat(ctx, target)
 	if err != nil {
-		return nil, err
+		return ReadValue{}, err
 	}
 	if info == nil {
 		if err := s.observe(ctx, target, fs.Absent(), exec); err != nil {
-			return nil, err
+			return ReadValue{}, err
 		}
-		return nil, fs.ReadNotFound(target.DisplayPath, nil)
+		return ReadValue{}, fs.ReadNotFound(target.DisplayPath, nil)
 	}
 	if info.Type != fs.TypeFile {
-		return nil, fs.ReadNotRegular(target.DisplayPath)
+		return ReadValue{}, fs.ReadNotRegular(target.DisplayPath)
 	}
 
 	w := NewWindow(WindowRequest{Offset: in.offset, Limit: in.limit, MaxLineLength: s.caps.maxLineLength,
 		MaxBytes: s.caps.maxBytes, SizeHint: sizeHint(info)})
 	if !info.HasSize || info.Size >= s.caps.streamMinSize {
 		if err := s.streamInto(ctx, target, w); err != nil {
-			return nil, err
+			return ReadValue{}, err
 		}
 	} else {
 		text, err := s.fs.ReadText(ctx, target)
 		if err != nil {
-			return nil, err
+			return ReadValue{}, err
 		}
 		_, _ = w.WriteString(text)
 	}
@@ -78,13 +74,13 @@ func (s *suite) read(ctx context.Context, args json.RawMessage, exec *tools.Exec
 		if errors.As(err, &oe) {
 			// The offset as requested, also past 2^53 where the window's offset saturates
 			// (the reference prints the JavaScript number: `offset 1e+21 is out of range ...`).
-			return nil, fs.NewError(fs.CodeNotFound, "offset "+in.offsetText+" is out of range for \""+
+			return ReadValue{}, fs.NewError(fs.CodeNotFound, "offset "+in.offsetText+" is out of range for \""+
 				oe.DisplayPath+"\" ("+strconv.Itoa(oe.TotalLines)+" lines)", nil)
 		}
-		return nil, err
+		return ReadValue{}, err
 	}
 	if err := s.observe(ctx, target, fs.Present(info.Version), exec); err != nil {
-		return nil, err
+		return ReadValue{}, err
 	}
 	return ReadValue{Path: target.DisplayPath, Offset: in.offset, Lines: res.Lines, TotalLines: res.TotalLines}, nil
 }

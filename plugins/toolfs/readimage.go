@@ -3,7 +3,6 @@ package toolfs
 import (
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 
 	"github.com/cordon-dev/cordon/internal/jstext"
@@ -34,26 +33,27 @@ func (s *suite) mountReadImage(kc *kernel.Context) error {
 }
 
 func (s *suite) readImageDefinition() tools.Definition {
-	return tools.Definition{
-		Name:         "read_image",
-		Description:  readImageDescription,
-		Parameters:   readImageParameters,
-		OutputSchema: readImageOutputSchema,
-		Execute:      s.readImage,
-		Render: func(_ json.RawMessage, value any) []tools.Content {
-			v := asValue[ReadImageValue](value)
+	return tools.Tool[readImageArgs, ReadImageValue]{
+		Name:        "read_image",
+		Description: readImageDescription,
+		Parameters:  readImageParameters,
+		Execute:     s.readImage,
+		Render: func(_ readImageArgs, v ReadImageValue) []tools.Content {
 			return []tools.Content{
 				tools.TextContent(RenderReadImage(v.Path, v.Image)),
 				tools.ImageContent(string(v.Image.MediaType), base64.StdEncoding.EncodeToString(s.imageBytes(v))),
 			}
 		},
-		PresentationMeta: func(_ json.RawMessage, value any) any {
-			return ReadImageMeta{Path: asValue[ReadImageValue](value).Path}
-		},
+		PresentationMeta: func(_ readImageArgs, v ReadImageValue) any { return ReadImageMeta{Path: v.Path} },
 		// Content-addressed attachment writes are idempotent: concurrent reads cannot conflict.
-		ConcurrencySafe: func(json.RawMessage) bool { return true },
+		ConcurrencySafe: func(readImageArgs) bool { return true },
 		Annotations:     tools.Annotations{ReadOnly: true, Idempotent: true},
-	}
+	}.Definition()
+}
+
+// readImageArgs are read_image's arguments.
+type readImageArgs struct {
+	FilePath string `json:"file_path"`
 }
 
 // imageBytes returns the stored bytes of a value: those the body read, or (for a value a
@@ -78,66 +78,60 @@ func (s *suite) imageBytes(v ReadImageValue) []byte {
 // variant of 3.12): every gate runs before any filesystem I/O; then resolve, one Stat, a bounded
 // read, the signature check of an extension-less file, SaveImage, a verified read of the stored
 // bytes, and the present observation at the Stat's version.
-func (s *suite) readImage(ctx context.Context, args json.RawMessage, exec *tools.Exec) (any, error) {
-	var a struct {
-		FilePath string `json:"file_path"`
-	}
-	if err := tools.DecodeArgs(args, &a); err != nil {
-		return nil, err
-	}
+func (s *suite) readImage(ctx context.Context, a readImageArgs, exec *tools.Exec) (ReadImageValue, error) {
 	p := a.FilePath
 	if jstext.IsBlank(p) {
-		return nil, errBlankPath
+		return ReadImageValue{}, errBlankPath
 	}
 	ext, declared := imageExtension(p)
 	if declared == "" && ext != "" {
-		return nil, errors.New(`cannot read "` + p + `": the ` + ext + ` extension does not declare a supported image format; ` +
+		return ReadImageValue{}, errors.New(`cannot read "` + p + `": the ` + ext + ` extension does not declare a supported image format; ` +
 			`read_image accepts PNG/JPEG/WebP/GIF files, including extension-less files in those formats`)
 	}
 	store, ok := attachments.Service.Get(s.kc)
 	if !ok {
-		return nil, errors.New(`cannot read "` + p + `" as an image: no attachment service is mounted`)
+		return ReadImageValue{}, errors.New(`cannot read "` + p + `" as an image: no attachment service is mounted`)
 	}
 	limits := store.ImageLimits()
 	if declared != "" && !limits.Accepts(declared) {
-		return nil, notAccepted(p, declared)
+		return ReadImageValue{}, notAccepted(p, declared)
 	}
 	if err := s.requireImageRoute(ctx, exec, p); err != nil {
-		return nil, err
+		return ReadImageValue{}, err
 	}
 
 	target, err := s.fs.Resolve(ctx, p, fs.ResolveOptions{Cwd: sessionCwd(exec.Header().Cwd, p)})
 	if err != nil {
-		return nil, err
+		return ReadImageValue{}, err
 	}
 	dp := target.DisplayPath
 	info, err := s.fs.Stat(ctx, target)
 	if err != nil {
-		return nil, err
+		return ReadImageValue{}, err
 	}
 	if info == nil {
 		if err := s.observe(ctx, target, fs.Absent(), exec); err != nil {
-			return nil, err
+			return ReadImageValue{}, err
 		}
-		return nil, fs.ReadNotFound(dp, nil)
+		return ReadImageValue{}, fs.ReadNotFound(dp, nil)
 	}
 	if info.Type != fs.TypeFile {
-		return nil, fs.ReadNotRegular(dp)
+		return ReadImageValue{}, fs.ReadNotRegular(dp)
 	}
 	// One tool result is one message carrying one image: the per-message bound applies too.
 	data, err := s.fs.ReadBytes(ctx, target, int64(min(limits.MaxImageBytes, limits.MaxMessageImageBytes)))
 	if err != nil {
-		return nil, err
+		return ReadImageValue{}, err
 	}
 
 	claim := imageClaim{mediaType: declared, ext: ext}
 	if declared == "" {
 		claim = imageClaim{mediaType: SniffImageType(data), sniffed: true}
 		if claim.mediaType == "" {
-			return nil, errors.New(`cannot read "` + dp + `": the file content is not a supported image format; read_image accepts PNG/JPEG/WebP/GIF`)
+			return ReadImageValue{}, errors.New(`cannot read "` + dp + `": the file content is not a supported image format; read_image accepts PNG/JPEG/WebP/GIF`)
 		}
 		if !limits.Accepts(claim.mediaType) {
-			return nil, notAccepted(dp, claim.mediaType)
+			return ReadImageValue{}, notAccepted(dp, claim.mediaType)
 		}
 	} else {
 		// The mismatch remedy names the display path's extension.
@@ -148,14 +142,14 @@ func (s *suite) readImage(ctx context.Context, args json.RawMessage, exec *tools
 	// the tool result is recorded.
 	ref, err := store.SaveImage(ctx, attachments.SaveImage{Data: data, MediaType: claim.mediaType, Name: baseName(dp)})
 	if err != nil {
-		return nil, remapSaveError(err, dp, limits, claim)
+		return ReadImageValue{}, remapSaveError(err, dp, limits, claim)
 	}
 	stored, err := store.ReadImage(ctx, ref)
 	if err != nil {
-		return nil, err
+		return ReadImageValue{}, err
 	}
 	if err := s.observe(ctx, target, fs.Present(info.Version), exec); err != nil {
-		return nil, err
+		return ReadImageValue{}, err
 	}
 	return ReadImageValue{Path: dp, Image: ref, data: stored.Data}, nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/cordon-dev/cordon/kernel/kerneltest"
 	"github.com/cordon-dev/cordon/plugins/attachments"
 	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/toolfs"
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
@@ -221,7 +222,8 @@ func (s *vanishingStore) ReadImage(context.Context, attachments.ImageRef) (attac
 }
 
 // TestReadImageReplacedValueRendersFromStore: a post-execute policy that replaces the value (with
-// a JSON-shaped copy, which carries no bytes) still gets an image block, read back from the store.
+// a copy made from its reference, which carries no bytes) still gets an image block, read back from
+// the store.
 func TestReadImageReplacedValueRendersFromStore(t *testing.T) {
 	e := newImgEnv(t, imgOptions{})
 	e.writeBytes(t, "red.png", png1x1)
@@ -229,15 +231,7 @@ func TestReadImageReplacedValueRendersFromStore(t *testing.T) {
 		if p.Exec.Name != "read_image" || p.Result.IsError {
 			return next()
 		}
-		b, err := json.Marshal(p.Result.Value)
-		if err != nil {
-			return tools.PostDecision{}, err
-		}
-		var copied map[string]any
-		if err := json.Unmarshal(b, &copied); err != nil {
-			return tools.PostDecision{}, err
-		}
-		copied["path"] = "/elsewhere/red.png"
+		copied := toolfs.ReadImageValue{Path: "/elsewhere/red.png", Image: p.Result.Value.(toolfs.ReadImageValue).Image}
 		return tools.PostDecision{Kind: tools.Accept, Value: copied, ReplaceValue: true}, nil
 	})
 	require.NoError(t, err)

@@ -12,16 +12,3 @@ const readImageDescription = "Read a PNG/JPEG/WebP/GIF file and return the image
 var readImageParameters = json.RawMessage(`{"type":"object","properties":{` +
 	`"file_path":{"type":"string","description":"Path to the image file, resolved by the filesystem backend."}` +
 	`},"required":["file_path"]}`)
-
-// readImageOutputSchema is closed at both levels; name and originalDimensions are optional.
-var readImageOutputSchema = json.RawMessage(`{"type":"object","additionalProperties":false,"properties":{` +
-	`"path":{"type":"string"},` +
-	`"image":{"type":"object","additionalProperties":false,"properties":{` +
-	`"attachmentId":{"type":"string"},` +
-	`"mediaType":{"type":"string","enum":["image/png","image/jpeg","image/webp","image/gif"]},` +
-	`"bytes":{"type":"integer"},"width":{"type":"integer"},"height":{"type":"integer"},` +
-	`"name":{"type":"string"},` +
-	`"originalDimensions":{"type":"object","additionalProperties":false,` +
-	`"properties":{"width":{"type":"integer"},"height":{"type":"integer"}},"required":["width","height"]}` +
-	`},"required":["attachmentId","mediaType","bytes","width","height"]}` +
-	`},"required":["path","image"]}`)

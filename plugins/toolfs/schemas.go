@@ -32,21 +32,3 @@ var editParameters = json.RawMessage(`{"type":"object","properties":{` +
 	`"new_string":{"type":"string","description":"Literal replacement text. Use an empty string to delete the match."},` +
 	`"replace_all":{"type":"boolean","description":"Replace all matches. Defaults to false; when false, old_string must appear exactly once."}` +
 	`},"required":["file_path","old_string","new_string"]}`)
-
-// The output (canonical value) schemas: closed objects, every field required.
-var (
-	readOutputSchema = json.RawMessage(`{"type":"object","additionalProperties":false,"properties":{` +
-		`"path":{"type":"string"},"offset":{"type":"integer"},` +
-		`"lines":{"type":"array","items":{"type":"object","additionalProperties":false,` +
-		`"properties":{"number":{"type":"integer"},"text":{"type":"string"}},"required":["number","text"]}},` +
-		`"totalLines":{"type":"integer"}},"required":["path","offset","lines","totalLines"]}`)
-
-	writeOutputSchema = json.RawMessage(`{"type":"object","additionalProperties":false,"properties":{` +
-		`"path":{"type":"string"},"operation":{"type":"string","enum":["create","update"]},` +
-		`"before":{"oneOf":[{"type":"string"},{"type":"null"}]},"after":{"oneOf":[{"type":"string"},{"type":"null"}]}},` +
-		`"required":["path","operation","before","after"]}`)
-
-	editOutputSchema = json.RawMessage(`{"type":"object","additionalProperties":false,"properties":{` +
-		`"path":{"type":"string"},"before":{"oneOf":[{"type":"string"},{"type":"null"}]},"after":{"oneOf":[{"type":"string"},{"type":"null"}]}},` +
-		`"required":["path","before","after"]}`)
-)

@@ -87,10 +87,3 @@ func TestRenderReadFooters(t *testing.T) {
 	assert.Equal(t, "<path>/f</path>\n<type>file</type>\n<content>\nCreated file\n</content>", RenderWrite(WriteValue{Path: "/f", Operation: "create"}))
 	assert.Equal(t, "<path>/f</path>\n<type>file</type>\n<content>\nUpdated file\n</content>", RenderWrite(WriteValue{Path: "/f", Operation: "update"}))
 }
-
-func TestAsValueAcceptsReplacedValues(t *testing.T) {
-	v := ReadValue{Path: "/f", Offset: 2, Lines: []Line{{Number: 2, Text: "b"}}, TotalLines: 3}
-	assert.Equal(t, v, asValue[ReadValue](v))
-	assert.Equal(t, v, asValue[ReadValue](&v))
-	assert.Equal(t, v, asValue[ReadValue](map[string]any{"path": "/f", "offset": 2, "lines": []any{map[string]any{"number": 2, "text": "b"}}, "totalLines": 3}))
-}

@@ -13,26 +13,26 @@ import (
 )
 
 // glob is the body of the glob tool.
-func (s *suite) glob(ctx context.Context, args json.RawMessage, exec *tools.Exec) (any, error) {
+func (s *suite) glob(ctx context.Context, args json.RawMessage, exec *tools.Exec) (GlobValue, error) {
 	in, err := ParseGlobArgs(args)
 	if err != nil {
-		return nil, err
+		return GlobValue{}, err
 	}
 	if _, err := search.CompileGlob(in.Pattern); err != nil {
-		return nil, invalidPattern("glob", err)
+		return GlobValue{}, invalidPattern("glob", err)
 	}
 	ctx, cancel := s.withTimeout(ctx)
 	defer cancel()
 	root, _, cwd, err := s.root(ctx, "glob", in.Path, exec, true)
 	if err != nil {
-		return nil, err
+		return GlobValue{}, err
 	}
 	res, err := s.searcher.Glob(ctx, root, fs.GlobQuery{Pattern: in.Pattern, SearchLimits: s.limits()})
 	if err != nil {
-		return nil, searchFailure(ctx, "glob", err)
+		return GlobValue{}, searchFailure(ctx, "glob", err)
 	}
 	if ctx.Err() != nil {
-		return nil, aborted("glob", context.Cause(ctx))
+		return GlobValue{}, aborted("glob", context.Cause(ctx))
 	}
 	paths := make([]string, len(res.Files))
 	for i, f := range res.Files {

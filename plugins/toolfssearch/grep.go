@@ -14,24 +14,24 @@ import (
 )
 
 // grep is the body of the grep tool.
-func (s *suite) grep(ctx context.Context, args json.RawMessage, exec *tools.Exec) (any, error) {
+func (s *suite) grep(ctx context.Context, args json.RawMessage, exec *tools.Exec) (GrepValue, error) {
 	in, err := ParseGrepArgs(args)
 	if err != nil {
-		return nil, err
+		return GrepValue{}, err
 	}
 	if _, err := search.CompileMatcher(in.Pattern); err != nil {
-		return nil, invalidPattern("grep", err)
+		return GrepValue{}, invalidPattern("grep", err)
 	}
 	if in.Include != "" {
 		if _, err := search.CompileGlob(in.Include); err != nil {
-			return nil, invalidPattern("grep", err)
+			return GrepValue{}, invalidPattern("grep", err)
 		}
 	}
 	ctx, cancel := s.withTimeout(ctx)
 	defer cancel()
 	root, _, cwd, err := s.root(ctx, "grep", in.Path, exec, false)
 	if err != nil {
-		return nil, err
+		return GrepValue{}, err
 	}
 	sink := &grepSink{s: s, cwd: cwd, shown: []GrepMatch{}}
 	res, err := s.searcher.Grep(ctx, root, fs.GrepQuery{
@@ -42,7 +42,7 @@ func (s *suite) grep(ctx context.Context, args json.RawMessage, exec *tools.Exec
 	}
 	if err != nil {
 		sink.abort()
-		return nil, searchFailure(ctx, "grep", err)
+		return GrepValue{}, searchFailure(ctx, "grep", err)
 	}
 	return GrepValue{
 		Matches: sink.shown, Total: sink.total, SpillPath: sink.commit(), StoppedAfter: s.stoppedAfter(res.Stopped),

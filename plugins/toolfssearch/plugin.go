@@ -101,55 +101,35 @@ func openSpill(kc *kernel.Context) *spill.Store {
 }
 
 func (s *suite) globDefinition() tools.Definition {
-	return tools.Definition{
-		Name:         "glob",
-		Description:  globDescription(s.caps.globMax),
-		Parameters:   globParameters,
-		OutputSchema: globOutputSchema,
-		Execute:      s.glob,
-		Render: func(_ json.RawMessage, value any) []tools.Content {
-			return []tools.Content{tools.TextContent(RenderGlob(asValue[GlobValue](value)))}
+	return tools.Tool[json.RawMessage, GlobValue]{
+		Name:        "glob",
+		Description: globDescription(s.caps.globMax),
+		Parameters:  globParameters,
+		Execute:     s.glob,
+		Render: func(_ json.RawMessage, v GlobValue) []tools.Content {
+			return []tools.Content{tools.TextContent(RenderGlob(v))}
 		},
 		ConcurrencySafe: func(json.RawMessage) bool { return true },
 		Timeout:         s.caps.timeout,
 		Guidance:        globGuidance(),
 		Annotations:     tools.Annotations{ReadOnly: true, Idempotent: true},
-	}
+	}.Definition()
 }
 
 func (s *suite) grepDefinition() tools.Definition {
-	return tools.Definition{
-		Name:         "grep",
-		Description:  grepDescription(s.caps.grepMax),
-		Parameters:   grepParameters,
-		OutputSchema: grepOutputSchema,
-		Execute:      s.grep,
-		Render: func(_ json.RawMessage, value any) []tools.Content {
-			return []tools.Content{tools.TextContent(RenderGrep(asValue[GrepValue](value)))}
+	return tools.Tool[json.RawMessage, GrepValue]{
+		Name:        "grep",
+		Description: grepDescription(s.caps.grepMax),
+		Parameters:  grepParameters,
+		Execute:     s.grep,
+		Render: func(_ json.RawMessage, v GrepValue) []tools.Content {
+			return []tools.Content{tools.TextContent(RenderGrep(v))}
 		},
 		ConcurrencySafe: func(json.RawMessage) bool { return true },
 		Timeout:         s.caps.timeout,
 		Guidance:        grepGuidance(),
 		Annotations:     tools.Annotations{ReadOnly: true, Idempotent: true},
-	}
-}
-
-// asValue converts a value the runtime hands to a projector into T: the body's own value or
-// (after a post-execute replacement) any JSON-shaped value.
-func asValue[T any](v any) T {
-	switch x := v.(type) {
-	case T:
-		return x
-	case *T:
-		if x != nil {
-			return *x
-		}
-	}
-	var out T
-	if b, err := json.Marshal(v); err == nil {
-		_ = json.Unmarshal(b, &out)
-	}
-	return out
+	}.Definition()
 }
 
 func (s *suite) limits() fs.SearchLimits {

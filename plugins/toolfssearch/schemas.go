@@ -25,23 +25,3 @@ var grepParameters = json.RawMessage(`{"type":"object","properties":{` +
 	`"path":{"type":"string","description":"File or directory to search. Defaults to the session workspace; a relative path resolves against it."},` +
 	`"include":{"type":"string","description":"One glob filter for which files to search (e.g. \"*.ts\", \"*.{js,jsx}\"). Not a list; negation is not supported."}` +
 	`},"required":["pattern"]}`)
-
-var globOutputSchema = json.RawMessage(`{"type":"object","additionalProperties":false,"properties":{` +
-	`"paths":{"type":"array","items":{"type":"string"}},` +
-	`"total":{"type":"integer"},` +
-	`"sampled":{"type":"boolean"},` +
-	`"entriesShown":{"type":"integer"},` +
-	`"entriesTotal":{"type":"integer"},` +
-	`"spillPath":{"type":"string"},` +
-	`"stoppedAfter":{"type":"integer"}` +
-	`},"required":["paths","total","sampled","entriesShown","entriesTotal","spillPath","stoppedAfter"]}`)
-
-var grepOutputSchema = json.RawMessage(`{"type":"object","additionalProperties":false,"properties":{` +
-	`"matches":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{` +
-	`"path":{"type":"string"},"line":{"type":"integer"},"text":{"type":"string"},` +
-	`"truncated":{"type":"boolean"},"validUTF8":{"type":"boolean"}},` +
-	`"required":["path","line","text","truncated","validUTF8"]}},` +
-	`"total":{"type":"integer"},` +
-	`"spillPath":{"type":"string"},` +
-	`"stoppedAfter":{"type":"integer"}` +
-	`},"required":["matches","total","spillPath","stoppedAfter"]}`)

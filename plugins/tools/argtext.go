@@ -3,6 +3,7 @@ package tools
 import (
 	"bytes"
 	"cmp"
+	"encoding"
 	"encoding/json"
 	"reflect"
 	"slices"
@@ -205,4 +206,23 @@ func checkGoArgsText(v reflect.Value, path string, depth int) error {
 		}
 	}
 	return nil
+}
+
+// maxWalkDepth bounds checkGoArgsText's walk of a Go value (deeper values are left to
+// encoding/json's own cycle detection).
+const maxWalkDepth = 512
+
+var (
+	jsonMarshalerType = reflect.TypeFor[json.Marshaler]()
+	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
+)
+
+// hasMarshaler reports a type that encodes itself.
+func hasMarshaler(t reflect.Type) bool {
+	for _, m := range []reflect.Type{jsonMarshalerType, textMarshalerType} {
+		if t.Implements(m) || (t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(m)) {
+			return true
+		}
+	}
+	return false
 }

@@ -5,11 +5,15 @@
 //
 // # Registering
 //
-// A consumer plugin injects Service and registers Definitions with its own
-// kernel context, so each registration is an effect of the registering plugin:
+// A tool is typed: Tool[In, Out] names its argument type In (decoded from the
+// call's JSON, after the JSON was checked against Parameters, with exact key
+// matching) and its value type Out (the output schema hosts list is derived
+// from it). A consumer plugin injects Service and registers the tool's
+// Definition with its own kernel context, so each registration is an effect of
+// the registering plugin:
 //
 //	rt := tools.Service.Must(kc)
-//	_, err := rt.Register(kc, tools.Definition{Name: "read", ...})
+//	_, err := rt.Register(kc, tools.Tool[readArgs, ReadValue]{Name: "read", ...}.Definition())
 //
 // Disposing that plugin removes its tools (and their guidance sections).
 // Duplicate names and the reserved name "run_code" are refused. Schemas()
@@ -39,10 +43,11 @@
 //  4. ExecuteStep (waterfall) wraps the body step, which resolves the tool
 //     (`unknown tool "<n>"`, {ToolNotFoundError, UNKNOWN_TOOL}), checks the
 //     arguments (`invalid arguments: <v1>; <v2>`, {ToolArgsError,
-//     INVALID_ARGS}), runs Definition.Execute (a panic becomes an error
-//     result), then validates the value against OutputSchema, renders it and
-//     projects the presentation meta of a top-level call unless the call set
-//     SkipMeta (failures: {ToolOutputError, INVALID_TOOL_OUTPUT});
+//     INVALID_ARGS}), decodes them into In, runs Tool.Execute (a panic becomes
+//     an error result), then renders the value and projects the presentation
+//     meta of a top-level call unless the call set SkipMeta (failures of the
+//     projections, or a value that is not the tool's Out after a policy
+//     replaced it: {ToolOutputError, INVALID_TOOL_OUTPUT});
 //  5. PostExecute (waterfall, default accept) may replace content or value, or
 //     block;
 //  6. ResultEvent (emit, contained) reports the final result.
@@ -76,22 +81,11 @@
 // (additionalProperties: false)`; the root is named "arguments". DecodeArgs
 // decodes validated arguments with exact (case-sensitive) key matching.
 //
-// # Output values
+// # Values
 //
-// A value is checked as the JSON encoding/json makes of it, read back by the
-// runtime's parser (non-finite numbers and negative zero are not lossless).
-// Values built of plain Go shapes (structs without embedded fields whose json
-// tags use only a name, "-" or omitempty; string-keyed maps; slices other than
-// []byte; arrays; pointers; interfaces; strings, bools and numbers) are walked
-// directly, without encoding them, so a large string costs a UTF-8 check, not
-// an encode and a parse; a value with a marshaler, []byte, other tag options
-// or non-string map keys anywhere in it is encoded and parsed as a whole. Both
-// routes give the same JSON, the same violations and the same errors.
-// Before either route, a reflect walk of the Go value against the compiled
-// output schema (fastConforms) tries to prove the value valid without building
-// anything; it answers only "valid" or "not proven" (anything unusual: invalid
-// UTF-8, a oneOf it cannot decide, a value the direct walk does not model), and
-// "not proven" takes the exact route above for the verdict and its messages.
+// A value is the Go value the tool returned, of its Out type; nothing checks it
+// against a schema, because its type is its schema. Hosts encode it with
+// encoding/json where they send it (run's "value", MCP structuredContent).
 //
 // # Sessions
 //

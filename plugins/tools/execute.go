@@ -2,11 +2,9 @@ package tools
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime/debug"
-	"slices"
 
 	"go.uber.org/zap"
 )
@@ -35,13 +33,12 @@ type callState struct {
 // ABORTED_BEFORE_DISPATCH.
 func (r *Runtime) Execute(ctx context.Context, call Call) (res Result) {
 	exec := &Exec{
-		CallID:      call.CallID,
-		RootCallID:  call.RootCallID,
-		Name:        call.Name,
-		Session:     call.Session,
-		Parent:      call.Parent,
-		skipMeta:    call.SkipMeta || call.ContentOnly,
-		contentOnly: call.ContentOnly,
+		CallID:     call.CallID,
+		RootCallID: call.RootCallID,
+		Name:       call.Name,
+		Session:    call.Session,
+		Parent:     call.Parent,
+		skipMeta:   call.SkipMeta,
 	}
 	if exec.RootCallID == "" {
 		exec.RootCallID = exec.CallID
@@ -154,6 +151,11 @@ func (r *Runtime) runBody(d *Dispatch, st *callState) Result {
 	if violations := checkValue(e.params, st.argv, ""); len(violations) > 0 {
 		return r.canonical(exec, ErrorResult(newArgsError(violations)))
 	}
+	in, err := e.def.body.decode(exec.Args)
+	if err != nil {
+		return r.canonical(exec, ErrorResult(newArgsError([]string{err.Error()})))
+	}
+	exec.in = in
 	value, err := r.callBody(bodyCtx, e, exec)
 	if err != nil {
 		return r.canonical(exec, ErrorResult(err))
@@ -177,19 +179,26 @@ func (r *Runtime) callBody(ctx context.Context, e *entry, exec *Exec) (value any
 			err = fmt.Errorf("tool %s panicked: %s", quote(exec.Name), panicMessage(p))
 		}
 	}()
-	return e.def.Execute(ctx, slices.Clone(exec.Args), exec)
+	return e.def.body.execute(ctx, exec.in, exec)
 }
 
-// success snapshots and validates a value, renders it and, for a top-level
-// call, projects its presentation meta.
+// success renders a value and, for a top-level call, projects its presentation meta. The value's
+// shape is the tool's Out type: there is nothing to check against its schema.
 func (r *Runtime) success(exec *Exec, e *entry, value any) (Result, error) {
 	name := e.def.Name
-	if !exec.contentOnly {
-		if err := checkOutput(name, e.output, value); err != nil {
-			return Result{}, err
-		}
+	in, err := r.input(exec, e)
+	if err != nil {
+		return Result{}, err
 	}
-	content, err := project(name, "render", func() []Content { return e.def.Render(slices.Clone(exec.Args), value) })
+	var renderErr error
+	content, err := project(name, "render", func() []Content {
+		c, err := e.def.body.render(in, value)
+		renderErr = err
+		return c
+	})
+	if err == nil && renderErr != nil {
+		err = newOutputError(name, []string{renderErr.Error()})
+	}
 	if err != nil {
 		return Result{}, err
 	}
@@ -197,41 +206,30 @@ func (r *Runtime) success(exec *Exec, e *entry, value any) (Result, error) {
 		return Result{}, newOutputError(name, []string{"output.render returned non-lossless JSON"})
 	}
 	res := Result{Content: content, Value: value, canon: exec}
-	if exec.Parent == nil && !exec.skipMeta && e.def.PresentationMeta != nil {
-		meta, err := project(name, "presentationMeta", func() any { return e.def.PresentationMeta(slices.Clone(exec.Args), value) })
+	if exec.Parent == nil && !exec.skipMeta {
+		meta, err := project(name, "presentationMeta", func() any {
+			m, _ := e.def.body.meta(in, value)
+			return m
+		})
 		if err != nil {
 			return Result{}, err
-		}
-		if meta != nil && !fastConforms(nil, meta) {
-			if _, err := snapshotValue(meta); err != nil {
-				return Result{}, newOutputError(name, []string{"output.presentationMeta returned non-lossless JSON"})
-			}
 		}
 		res.Meta = meta
 	}
 	return res, nil
 }
 
-// checkOutput validates a body's value against the compiled output schema:
-// fastConforms proves the common case without building the snapshot; when it
-// cannot, the snapshot and checkValue decide and word the failure. The
-// snapshot is used for nothing else: the Result keeps the Go value.
-func checkOutput(name string, output *schemaNode, value any) error {
-	if fastConforms(output, value) {
-		return nil
+// input is the call's decoded arguments: the body's, or decoded now for a value a tools/execute
+// wrapper produced without running the body.
+func (r *Runtime) input(exec *Exec, e *entry) (any, error) {
+	if exec.in != nil {
+		return exec.in, nil
 	}
-	v, err := snapshotValue(value)
+	in, err := e.def.body.decode(exec.Args)
 	if err != nil {
-		var me *json.MarshalerError
-		if errors.As(err, &me) {
-			return newOutputError(name, []string{"value snapshot failed: " + me.Err.Error()})
-		}
-		return newOutputError(name, []string{"value is not lossless JSON"})
+		return nil, newArgsError([]string{err.Error()})
 	}
-	if violations := checkValue(output, v, "value"); len(violations) > 0 {
-		return newOutputError(name, violations)
-	}
-	return nil
+	return in, nil
 }
 
 // project runs a projector, turning a panic into INVALID_TOOL_OUTPUT.

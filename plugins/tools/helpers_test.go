@@ -43,28 +43,26 @@ type echoArgs struct {
 }
 
 // echo returns its text argument.
-func echo() tools.Definition {
-	return tools.Definition{
-		Name:         "echo",
-		Description:  "echo arguments back",
-		Parameters:   json.RawMessage(`{"type":"object","properties":{"text":{"type":"string","description":"what to echo"}},"required":["text"]}`),
-		OutputSchema: json.RawMessage(`{"type":"string"}`),
-		Execute: func(_ context.Context, args json.RawMessage, _ *tools.Exec) (any, error) {
-			var a echoArgs
-			if err := tools.DecodeArgs(args, &a); err != nil {
-				return nil, err
-			}
-			return a.Text, nil
-		},
-		Render: func(_ json.RawMessage, v any) []tools.Content {
-			return []tools.Content{tools.TextContent(v.(string))}
-		},
+func echo() tools.Definition { return echoTool().Definition() }
+
+// echoTool is echo before it is registered, for tests that adjust it.
+func echoTool() tools.Tool[echoArgs, string] {
+	return tools.Tool[echoArgs, string]{
+		Name:        "echo",
+		Description: "echo arguments back",
+		Parameters:  json.RawMessage(`{"type":"object","properties":{"text":{"type":"string","description":"what to echo"}},"required":["text"]}`),
+		Execute:     func(_ context.Context, a echoArgs, _ *tools.Exec) (string, error) { return a.Text, nil },
+		Render:      func(_ echoArgs, v string) []tools.Content { return []tools.Content{tools.TextContent(v)} },
 	}
 }
 
-// tool returns a definition whose body is fn and whose output is any JSON.
-func tool(name string, fn func(ctx context.Context, args json.RawMessage, exec *tools.Exec) (any, error)) tools.Definition {
-	return tools.Definition{
+// rawTool is a tool that takes its arguments as JSON and returns any JSON value (rendered as its
+// encoding); tests adjust it before taking its Definition.
+type rawTool = tools.Tool[json.RawMessage, any]
+
+// raw returns a rawTool whose body is fn.
+func raw(name string, fn func(ctx context.Context, args json.RawMessage, exec *tools.Exec) (any, error)) rawTool {
+	return rawTool{
 		Name:    name,
 		Execute: fn,
 		Render: func(_ json.RawMessage, v any) []tools.Content {
@@ -72,6 +70,11 @@ func tool(name string, fn func(ctx context.Context, args json.RawMessage, exec *
 			return []tools.Content{tools.TextContent(string(b))}
 		},
 	}
+}
+
+// tool returns the Definition of raw(name, fn).
+func tool(name string, fn func(ctx context.Context, args json.RawMessage, exec *tools.Exec) (any, error)) tools.Definition {
+	return raw(name, fn).Definition()
 }
 
 func ok(v any) func(context.Context, json.RawMessage, *tools.Exec) (any, error) {

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/cordon-dev/cordon/internal/jstext"
 )
 
 // jkind is the JSON type of a jval.
@@ -199,10 +201,10 @@ func writeJS(sb *strings.Builder, v *jval) {
 		if math.IsInf(v.num, 0) || math.IsNaN(v.num) {
 			sb.WriteString("null")
 		} else {
-			sb.WriteString(jsNumber(v.num))
+			sb.WriteString(jstext.Number(v.num))
 		}
 	case jString:
-		writeJSString(sb, v.str)
+		sb.WriteString(jstext.Quote(v.str))
 	case jArray:
 		sb.WriteByte('[')
 		for i, item := range v.arr {
@@ -218,88 +220,10 @@ func writeJS(sb *strings.Builder, v *jval) {
 			if i > 0 {
 				sb.WriteByte(',')
 			}
-			writeJSString(sb, k)
+			sb.WriteString(jstext.Quote(k))
 			sb.WriteByte(':')
 			writeJS(sb, v.obj[k])
 		}
 		sb.WriteByte('}')
 	}
-}
-
-const hexDigits = "0123456789abcdef"
-
-func writeJSString(sb *strings.Builder, s string) {
-	sb.WriteByte('"')
-	for _, r := range s {
-		switch r {
-		case '"':
-			sb.WriteString(`\"`)
-		case '\\':
-			sb.WriteString(`\\`)
-		case '\b':
-			sb.WriteString(`\b`)
-		case '\f':
-			sb.WriteString(`\f`)
-		case '\n':
-			sb.WriteString(`\n`)
-		case '\r':
-			sb.WriteString(`\r`)
-		case '\t':
-			sb.WriteString(`\t`)
-		default:
-			if r < 0x20 {
-				sb.WriteString(`\u00`)
-				sb.WriteByte(hexDigits[r>>4])
-				sb.WriteByte(hexDigits[r&0xf])
-			} else {
-				sb.WriteRune(r)
-			}
-		}
-	}
-	sb.WriteByte('"')
-}
-
-// jsNumber formats a finite float64 as JavaScript's Number#toString does.
-func jsNumber(f float64) string {
-	if f == 0 {
-		return "0"
-	}
-	neg := f < 0
-	if neg {
-		f = -f
-	}
-	// Shortest round-trip digits and the decimal exponent.
-	e := strconv.FormatFloat(f, 'e', -1, 64) // d.ddde±x
-	mant, expStr, _ := strings.Cut(e, "e")
-	digits := strings.Replace(mant, ".", "", 1)
-	exp, _ := strconv.Atoi(expStr)
-	n := exp + 1 // position of the decimal point relative to digits
-	k := len(digits)
-	var out string
-	switch {
-	case k <= n && n <= 21:
-		out = digits + strings.Repeat("0", n-k)
-	case 0 < n && n <= 21:
-		out = digits[:n] + "." + digits[n:]
-	case -6 < n && n <= 0:
-		out = "0." + strings.Repeat("0", -n) + digits
-	default:
-		sign := "+"
-		if n-1 < 0 {
-			sign = "-"
-		}
-		x := n - 1
-		if x < 0 {
-			x = -x
-		}
-		if k == 1 {
-			out = digits + "e" + sign + strconv.Itoa(x)
-		} else {
-			out = digits[:1] + "." + digits[1:] + "e" + sign + strconv.Itoa(x)
-		}
-	}
-	if neg {
-		return "-" + out
-	}
-	return out
 }

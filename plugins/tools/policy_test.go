@@ -124,16 +124,19 @@ func TestGuardDenialCannotBeOverruled(t *testing.T) {
 }
 
 func TestPostExecuteDecisions(t *testing.T) {
-	schema := json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"required":["text"],"additionalProperties":false}`)
+	type textValue struct {
+		Text string `json:"text"`
+	}
 	def := func() tools.Definition {
-		d := tool("t", ok(map[string]any{"text": "body"}))
-		d.OutputSchema = schema
-		d.Render = func(_ json.RawMessage, v any) []tools.Content {
-			b, _ := json.Marshal(v)
-			return []tools.Content{tools.TextContent("render:" + string(b))}
-		}
-		d.PresentationMeta = func(_ json.RawMessage, v any) any { return v }
-		return d
+		return tools.Tool[json.RawMessage, textValue]{
+			Name:    "t",
+			Execute: func(context.Context, json.RawMessage, *tools.Exec) (textValue, error) { return textValue{"body"}, nil },
+			Render: func(_ json.RawMessage, v textValue) []tools.Content {
+				b, _ := json.Marshal(v)
+				return []tools.Content{tools.TextContent("render:" + string(b))}
+			},
+			PresentationMeta: func(_ json.RawMessage, v textValue) any { return v },
+		}.Definition()
 	}
 	cases := []struct {
 		name     string
@@ -145,15 +148,15 @@ func TestPostExecuteDecisions(t *testing.T) {
 		}},
 		{"content replacement keeps value and meta", tools.PostDecision{Kind: tools.Accept, Content: []tools.Content{tools.TextContent("policy content")}}, func(t *testing.T, res tools.Result) {
 			require.Equal(t, "policy content", res.Text())
-			require.Equal(t, map[string]any{"text": "body"}, res.Value)
-			require.Equal(t, map[string]any{"text": "body"}, res.Meta)
+			require.Equal(t, textValue{"body"}, res.Value)
+			require.Equal(t, textValue{"body"}, res.Meta)
 		}},
-		{"value replacement re-renders", tools.PostDecision{Kind: tools.Accept, ReplaceValue: true, Value: map[string]any{"text": "policy"}}, func(t *testing.T, res tools.Result) {
+		{"value replacement re-renders", tools.PostDecision{Kind: tools.Accept, ReplaceValue: true, Value: textValue{"policy"}}, func(t *testing.T, res tools.Result) {
 			require.Equal(t, `render:{"text":"policy"}`, res.Text())
-			require.Equal(t, map[string]any{"text": "policy"}, res.Meta)
+			require.Equal(t, textValue{"policy"}, res.Meta)
 		}},
-		{"invalid replacement value", tools.PostDecision{Kind: tools.Accept, ReplaceValue: true, Value: map[string]any{"text": 1}}, func(t *testing.T, res tools.Result) {
-			require.Equal(t, `Error: tool "t" returned invalid output: "value.text" must be a string`, res.Text())
+		{"replacement value of another type", tools.PostDecision{Kind: tools.Accept, ReplaceValue: true, Value: map[string]any{"text": 1}}, func(t *testing.T, res tools.Result) {
+			require.Equal(t, `Error: tool "t" returned invalid output: the value is a map[string]interface {}, not the tool's tools_test.textValue`, res.Text())
 		}},
 		{"both replacements", tools.PostDecision{Kind: tools.Accept, ReplaceValue: true, Value: "x", Content: []tools.Content{}}, func(t *testing.T, res tools.Result) {
 			require.Equal(t, "Error: tools/post-execute accept decision cannot replace both value and content", res.Text())

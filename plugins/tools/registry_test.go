@@ -52,18 +52,17 @@ func TestRegisterRejects(t *testing.T) {
 		{"duplicate name", func(*tools.Definition) {}, `tool "echo" is already registered`},
 		{"reserved name", func(d *tools.Definition) { d.Name = "run_code" }, `tool name "run_code" is reserved for the Code Mode presentation transport and cannot be registered or shadowed`},
 		{"empty name", func(d *tools.Definition) { d.Name = "" }, "tool name must be a non-empty string"},
-		{"no render", func(d *tools.Definition) { d.Name = "x"; d.Render = nil }, `tool "x" must declare output { schema, render, presentationMeta? }`},
-		{"no execute", func(d *tools.Definition) { d.Name = "x"; d.Execute = nil }, `tool "x" must declare execute`},
+		{"no render", func(d *tools.Definition) { t := echoTool(); t.Name, t.Render = "x", nil; *d = t.Definition() },
+			`tool "x" must declare output { schema, render, presentationMeta? }`},
+		{"no execute", func(d *tools.Definition) { t := echoTool(); t.Name, t.Execute = "x", nil; *d = t.Definition() },
+			`tool "x" must declare execute`},
+		{"no body", func(d *tools.Definition) { *d = tools.Definition{Name: "x"} }, `tool "x" must declare execute`},
 		{"non-object parameters", func(d *tools.Definition) { d.Name = "x"; d.Parameters = json.RawMessage(`{"type":"string"}`) },
 			`unsupported JSON schema: schema.type must be "object" (tool parameters are object-rooted)`},
 		{"unsupported keyword", func(d *tools.Definition) {
 			d.Name = "x"
 			d.Parameters = json.RawMessage(`{"type":"object","properties":{"n":{"type":"number","minimum":1}}}`)
 		}, "unsupported JSON schema: schema.properties.n.minimum is not a supported keyword (subset: type/oneOf/properties/required/additionalProperties/items/enum/const + annotations)"},
-		{"bad output schema", func(d *tools.Definition) {
-			d.Name = "x"
-			d.OutputSchema = json.RawMessage(`{"type":["string","null"]}`)
-		}, "unsupported JSON schema: schema.type must be a single type string (type arrays are not supported)"},
 		{"bad enum", func(d *tools.Definition) {
 			d.Name = "x"
 			d.Parameters = json.RawMessage(`{"type":"object","properties":{"m":{"type":"string","enum":[1]}}}`)
@@ -158,15 +157,15 @@ func TestGuidanceRendersOnlyVisibleTools(t *testing.T) {
 
 func TestConcurrencySafe(t *testing.T) {
 	e := newEnv(t)
-	read := echo()
+	read := echoTool()
 	read.Name = "read"
-	read.ConcurrencySafe = func(json.RawMessage) bool { return true }
+	read.ConcurrencySafe = func(echoArgs) bool { return true }
 	write := echo()
 	write.Name = "write"
-	panicky := echo()
+	panicky := echoTool()
 	panicky.Name = "panicky"
-	panicky.ConcurrencySafe = func(json.RawMessage) bool { panic("no") }
-	e.load(t, read, write, panicky)
+	panicky.ConcurrencySafe = func(echoArgs) bool { panic("no") }
+	e.load(t, read.Definition(), write, panicky.Definition())
 
 	valid := json.RawMessage(`{"text":"x"}`)
 	require.True(t, e.rt.ConcurrencySafe("read", valid))

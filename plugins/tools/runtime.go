@@ -19,7 +19,6 @@ var emptyParameters = json.RawMessage(`{"type":"object","properties":{}}`)
 type entry struct {
 	def    Definition
 	params *schemaNode
-	output *schemaNode
 	seq    uint64
 }
 
@@ -63,10 +62,12 @@ func (r *Runtime) Register(kc *kernel.Context, def Definition) (kernel.Disposer,
 	if def.Name == ReservedName {
 		return nil, errors.New(`tool name "` + ReservedName + `" is reserved for the Code Mode presentation transport and cannot be registered or shadowed`)
 	}
-	if def.Execute == nil {
+	if def.body == nil {
 		return nil, errors.New("tool " + quote(def.Name) + " must declare execute")
 	}
-	if def.Render == nil {
+	if execute, render := def.body.complete(); !execute {
+		return nil, errors.New("tool " + quote(def.Name) + " must declare execute")
+	} else if !render {
 		return nil, errors.New("tool " + quote(def.Name) + " must declare output { schema, render, presentationMeta? }")
 	}
 	if def.Timeout < 0 {
@@ -79,12 +80,6 @@ func (r *Runtime) Register(kc *kernel.Context, def Definition) (kernel.Disposer,
 	if err != nil {
 		return nil, err
 	}
-	output := &schemaNode{}
-	if def.OutputSchema != nil {
-		if output, err = compileSchema(def.OutputSchema, false); err != nil {
-			return nil, err
-		}
-	}
 	def.Parameters = slices.Clone(def.Parameters)
 	def.OutputSchema = slices.Clone(def.OutputSchema)
 	return kc.Effect("tools.register("+def.Name+")", func() (kernel.Disposer, error) {
@@ -94,7 +89,7 @@ func (r *Runtime) Register(kc *kernel.Context, def Definition) (kernel.Disposer,
 			return nil, errors.New("tool " + quote(def.Name) + " is already registered")
 		}
 		r.seq++
-		e := &entry{def: def, params: params, output: output, seq: r.seq}
+		e := &entry{def: def, params: params, seq: r.seq}
 		r.tools[def.Name] = e
 		r.mu.Unlock()
 		r.changed()
@@ -247,17 +242,20 @@ func (r *Runtime) Guidance() string {
 	return strings.Join(texts, "\n\n")
 }
 
-// ConcurrencySafe reports whether a call of name with args may overlap
-// sibling calls: only when the tool exists, args are valid JSON satisfying its
-// parameter schema, and its ConcurrencySafe returns true (a panic counts as
-// false).
+// ConcurrencySafe reports whether a call of name with args may overlap sibling calls: only when
+// the tool exists, args are valid JSON satisfying its parameter schema, and its ConcurrencySafe
+// returns true (a panic counts as false).
 func (r *Runtime) ConcurrencySafe(name string, args json.RawMessage) (safe bool) {
 	e := r.lookup(name)
-	if e == nil || e.def.ConcurrencySafe == nil {
+	if e == nil {
 		return false
 	}
 	v, err := parseJSON(args)
 	if err != nil || len(checkValue(e.params, v, "")) > 0 {
+		return false
+	}
+	in, err := e.def.body.decode(args)
+	if err != nil {
 		return false
 	}
 	defer func() {
@@ -265,7 +263,7 @@ func (r *Runtime) ConcurrencySafe(name string, args json.RawMessage) (safe bool)
 			safe = false
 		}
 	}()
-	return e.def.ConcurrencySafe(slices.Clone(args))
+	return e.def.body.concurrencySafe(in)
 }
 
 // EndSession tells policies that s ended (tools/session-ended, contained) so

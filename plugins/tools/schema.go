@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/cordon-dev/cordon/internal/jstext"
 )
 
 // schemaNode is one compiled node of the enforced JSON Schema subset: one
@@ -228,5 +230,5 @@ func checkSchema(v *jval, path string, violations *[]string) *schemaNode {
 }
 
 func itoa(i int) string {
-	return jsNumber(float64(i))
+	return jstext.Number(float64(i))
 }

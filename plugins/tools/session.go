@@ -70,21 +70,13 @@ type Call struct {
 	// Parent is the enclosing execution of a nested call (no presentation meta
 	// is computed for nested calls); nil for a top-level call.
 	Parent *Exec
-	// SkipMeta skips Definition.PresentationMeta for this call: Result.Meta
+	// SkipMeta skips Tool.PresentationMeta for this call: Result.Meta
 	// stays nil and the projector is neither run nor checked. A host sets it
 	// when it never sends the presentation meta anywhere (an MCP server); a
 	// host that reports meta (the run protocol) leaves it false. The content,
 	// value and every error are the same either way, except a failure the
 	// projector itself would have caused (a panic or non-lossless meta).
 	SkipMeta bool
-	// ContentOnly marks a call whose host sends the model only the content
-	// blocks (an MCP server without structured content): the value is still
-	// rendered, but it is not checked against the output schema, and the
-	// presentation meta is skipped as with SkipMeta. Result.Value is then the
-	// body's value as returned, unchecked. The content and every error are the
-	// same either way, except a failure the output check or the meta projector
-	// would have caused.
-	ContentOnly bool
 }
 
 // Exec is the execution object of one call. The runtime creates it; every
@@ -105,8 +97,8 @@ type Exec struct {
 	// Parent is the enclosing execution of a nested call.
 	Parent *Exec
 
-	skipMeta    bool // Call.SkipMeta or Call.ContentOnly
-	contentOnly bool // Call.ContentOnly
+	skipMeta bool // Call.SkipMeta
+	in       any  // the decoded arguments, once the body's step decoded them
 }
 
 // SessionKey returns the session the call runs in as an opaque owner key,

@@ -74,13 +74,13 @@ func TestValidateArgsMessages(t *testing.T) {
 func TestExecuteReportsInvalidArgs(t *testing.T) {
 	e := newEnv(t)
 	called := false
-	def := echo()
+	def := echoTool()
 	body := def.Execute
-	def.Execute = func(ctx context.Context, args json.RawMessage, exec *tools.Exec) (any, error) {
+	def.Execute = func(ctx context.Context, args echoArgs, exec *tools.Exec) (string, error) {
 		called = true
 		return body(ctx, args, exec)
 	}
-	e.load(t, def)
+	e.load(t, def.Definition())
 	res := e.exec("echo", json.RawMessage(`{"text":1,"extra":true}`))
 	require.True(t, res.IsError)
 	require.Equal(t, []tools.Content{tools.TextContent(`Error: invalid arguments: "text" must be a string`)}, res.Content)

@@ -13,11 +13,11 @@ import (
 	"github.com/cordon-dev/cordon/plugins/userapproval"
 )
 
-var guarded = tools.Definition{
+var guarded = tools.Tool[json.RawMessage, string]{
 	Name:    "guarded",
-	Execute: func(context.Context, json.RawMessage, *tools.Exec) (any, error) { return "ran", nil },
-	Render:  func(json.RawMessage, any) []tools.Content { return []tools.Content{tools.TextContent("ran")} },
-}
+	Execute: func(context.Context, json.RawMessage, *tools.Exec) (string, error) { return "ran", nil },
+	Render:  func(json.RawMessage, string) []tools.Content { return []tools.Content{tools.TextContent("ran")} },
+}.Definition()
 
 // Through the tools runtime, a call the pre-execute policy sends to approval is answered by
 // user-approval's answerers: allow-once runs the tool, a rejection is the runtime's refusal; under

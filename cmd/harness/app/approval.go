@@ -41,13 +41,13 @@ func (a *hostApprover) Request(ctx context.Context, req tools.ApprovalRequest) (
 	fields := []zap.Field{zap.String("tool", req.ToolName), zap.String("call", req.CallID)}
 	switch a.fixed {
 	case approveAllowOnce:
-		a.log.Warn("approval allowed by --approve allow-once:\n"+tools.ApprovalPrompt(req), fields...)
+		a.log.Warn("approval allowed by --approve allow-once:\n"+approvalPrompt(req), fields...)
 		return tools.AllowedOnce, nil
 	case approveReject:
-		a.log.Info("approval rejected by --approve reject:\n"+tools.ApprovalPrompt(req), fields...)
+		a.log.Info("approval rejected by --approve reject:\n"+approvalPrompt(req), fields...)
 		return tools.Rejected, nil
 	}
-	a.log.Info("approval unavailable (no --approve, no MCP elicitation):\n"+tools.ApprovalPrompt(req), fields...)
+	a.log.Info("approval unavailable (no --approve, no MCP elicitation):\n"+approvalPrompt(req), fields...)
 	return tools.Unavailable, nil
 }
 
@@ -71,7 +71,7 @@ func elicitApproval(ctx context.Context, ss *mcp.ServerSession, req tools.Approv
 	if !canElicit(ss) {
 		return tools.Unavailable, nil
 	}
-	res, err := ss.Elicit(ctx, &mcp.ElicitParams{Message: tools.ApprovalPrompt(req), RequestedSchema: approvalSchema})
+	res, err := ss.Elicit(ctx, &mcp.ElicitParams{Message: approvalPrompt(req), RequestedSchema: approvalSchema})
 	if err != nil {
 		if ctx.Err() != nil {
 			return tools.Cancelled, nil

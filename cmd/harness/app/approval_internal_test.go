@@ -21,13 +21,15 @@ import (
 // guardedTool registers a tool "guarded" whose calls askGuarded, the pre-execute policy, sends to
 // approval.
 var (
-	guardedTool = toolstest.Tools("test-guarded", tools.Definition{
+	guardedTool = toolstest.Tools("test-guarded", tools.Tool[json.RawMessage, map[string]any]{
 		Name: "guarded", Description: "Needs approval.",
-		Execute: func(context.Context, json.RawMessage, *tools.Exec) (any, error) {
+		Execute: func(context.Context, json.RawMessage, *tools.Exec) (map[string]any, error) {
 			return map[string]any{"ran": true}, nil
 		},
-		Render: func(json.RawMessage, any) []tools.Content { return []tools.Content{tools.TextContent("ran")} },
-	})
+		Render: func(json.RawMessage, map[string]any) []tools.Content {
+			return []tools.Content{tools.TextContent("ran")}
+		},
+	}.Definition())
 	askGuarded = toolstest.Decide("test-ask", func(e *tools.Exec) tools.Decision {
 		if e.Name == "guarded" {
 			return tools.Decision{Kind: tools.Ask, Reason: "it is guarded"}

@@ -128,7 +128,7 @@ func inputKey(n int) string { return "approval-" + strconv.Itoa(n+1) }
 // ask answers the call's next question from this round's answers, or records it as the input the
 // call needs and stops the call (errInputRequired).
 func (r *inputRound) ask(req tools.ApprovalRequest) (tools.ApprovalOutcome, error) {
-	n, msg := len(r.asked), tools.ApprovalPrompt(req)
+	n, msg := len(r.asked), approvalPrompt(req)
 	r.asked = append(r.asked, msg)
 	if n < len(r.prior.Asked) && r.prior.Asked[n] == msg {
 		if n < len(r.prior.Answers) {

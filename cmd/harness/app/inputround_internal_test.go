@@ -66,7 +66,7 @@ func TestInputRoundRefusesMismatchedExpiredAndReplayedStates(t *testing.T) {
 	_, err := other.ask(askB)
 	assert.ErrorIs(t, err, errInputRequired, "an answer to another question is asked again")
 
-	payload, _ := json.Marshal(roundState{Asked: []string{tools.ApprovalPrompt(askA)}, Nonce: "n",
+	payload, _ := json.Marshal(roundState{Asked: []string{approvalPrompt(askA)}, Nonce: "n",
 		Issued: time.Now().Add(-stateTTL - time.Minute).Unix()})
 	expired := encodeState(r, payload)
 	late := newInputRound(book, "write", args, grant, expired, true)

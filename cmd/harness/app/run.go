@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strconv"
 	"time"
 	"unicode/utf8"
 
@@ -190,7 +191,11 @@ func (r *runner) serve(ctx context.Context, in io.Reader, out io.Writer) error {
 			close(l.done) // the line buffer is the reader's again
 		}
 		if resp != nil {
-			if err := enc.Encode(resp); err != nil {
+			err := enc.Encode(resp)
+			if unencodable(err) { // nothing was written: the value or meta has no JSON form
+				err = enc.Encode(invalidOutput(*resp))
+			}
+			if err != nil {
 				return fmt.Errorf("run: write result: %w", err)
 			}
 			if err := bw.Flush(); err != nil {
@@ -315,6 +320,27 @@ func (r *runner) close() {
 	for name := range r.sessions {
 		r.end(name)
 	}
+}
+
+// unencodable reports an encoding failure of a value (not of the output stream).
+func unencodable(err error) bool {
+	var uv *json.UnsupportedValueError
+	var ut *json.UnsupportedTypeError
+	var me *json.MarshalerError
+	return errors.As(err, &uv) || errors.As(err, &ut) || errors.As(err, &me)
+}
+
+// invalidOutput is the line of a result whose value or meta JSON cannot encode: the tool's output
+// is invalid (INVALID_TOOL_OUTPUT), as the runtime reports a value it cannot render.
+func invalidOutput(r runResponse) runResponse {
+	tool := ""
+	if r.Tool != nil {
+		tool = *r.Tool
+	}
+	text := "Error: tool " + strconv.Quote(tool) + " returned invalid output: value is not lossless JSON"
+	code, name := "INVALID_TOOL_OUTPUT", "ToolOutputError"
+	return runResponse{ID: r.ID, Tool: r.Tool, IsError: true, Text: text, Content: []runBlock{{Type: "text", Text: &text}},
+		Code: &code, ErrorName: &name}
 }
 
 func invalidLine(req runRequest, err error) runResponse {

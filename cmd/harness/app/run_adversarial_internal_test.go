@@ -53,16 +53,16 @@ func TestRunEmptyTextBlockKeepsItsText(t *testing.T) {
 }
 
 // nanTool registers "nan", a plugin tool (no output schema) whose value JSON cannot encode.
-var nanTool = toolstest.Tools("test-nan", tools.Definition{
+var nanTool = toolstest.Tools("test-nan", tools.Tool[json.RawMessage, map[string]any]{
 	Name: "nan", Description: "Returns NaN.",
-	Execute: func(context.Context, json.RawMessage, *tools.Exec) (any, error) {
+	Execute: func(context.Context, json.RawMessage, *tools.Exec) (map[string]any, error) {
 		return map[string]any{"x": math.NaN()}, nil
 	},
-	Render: func(json.RawMessage, any) []tools.Content { return []tools.Content{tools.TextContent("ok")} },
-})
+	Render: func(json.RawMessage, map[string]any) []tools.Content { return []tools.Content{tools.TextContent("ok")} },
+}.Definition())
 
-// A plugin value JSON has no form for never reaches the output encoder: the runtime refuses it
-// (INVALID_TOOL_OUTPUT), the call gets its error line, and the run goes on (one line per input line).
+// A plugin value JSON has no form for is refused when the line is encoded (INVALID_TOOL_OUTPUT):
+// the call gets its error line, and the run goes on (one line per input line).
 func TestRunUnencodableResult(t *testing.T) {
 	o := defaultOptions()
 	o.modules = []fx.Option{kernelfx.Plugin(nanTool)}

@@ -113,8 +113,8 @@ const (
 	sendContent              // the content blocks only (serve)
 )
 
-// call executes one tool call; what the front end sends decides what the runtime builds and checks
-// (tools.Call.SkipMeta, tools.Call.ContentOnly).
+// call executes one tool call; what the front end sends decides what the runtime builds
+// (tools.Call.SkipMeta) and what the outcome keeps.
 func (e *toolsEngine) call(ctx context.Context, sess session, tool string, args json.RawMessage, s sends) outcome {
 	rt := e.runtime()
 	if rt == nil {
@@ -122,7 +122,7 @@ func (e *toolsEngine) call(ctx context.Context, sess session, tool string, args 
 		return outcome{IsError: true, Content: []block{{Type: "text", Text: text}}}
 	}
 	call := tools.Call{CallID: "call_" + strconv.FormatUint(e.seq.Add(1), 10), Name: tool, Args: args,
-		SkipMeta: s != sendAll, ContentOnly: s == sendContent}
+		SkipMeta: s != sendAll}
 	if ts, ok := sess.(*toolsSession); ok && ts != nil {
 		call.Session = ts.s
 	}

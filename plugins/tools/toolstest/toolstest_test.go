@@ -19,13 +19,13 @@ import (
 func TestMain(m *testing.M) { kerneltest.VerifyTestMain(m) }
 
 // cwdTool answers the cwd and model of the session it runs in.
-var cwdTool = tools.Definition{
+var cwdTool = tools.Tool[struct{}, string]{
 	Name: "where",
-	Execute: func(_ context.Context, _ json.RawMessage, e *tools.Exec) (any, error) {
+	Execute: func(_ context.Context, _ struct{}, e *tools.Exec) (string, error) {
 		return e.Header().Cwd + " " + e.Header().Model, nil
 	},
-	Render: func(_ json.RawMessage, v any) []tools.Content { return []tools.Content{tools.TextContent(v.(string))} },
-}
+	Render: func(_ struct{}, v string) []tools.Content { return []tools.Content{tools.TextContent(v)} },
+}.Definition()
 
 func ask(*tools.Exec) tools.Decision { return tools.Decision{Kind: tools.Ask, Reason: "why"} }
 

@@ -1,4 +1,4 @@
-package tools_test
+package app
 
 import (
 	"strings"
@@ -14,8 +14,8 @@ import (
 // A request without details keeps the short form: the tool and the reason.
 func TestApprovalPromptWithoutDetails(t *testing.T) {
 	assert.Equal(t, `Allow the "guarded" tool call? it is guarded`,
-		tools.ApprovalPrompt(tools.ApprovalRequest{ToolName: "guarded", Reason: "it is guarded"}))
-	assert.Equal(t, `Allow the "guarded" tool call?`, tools.ApprovalPrompt(tools.ApprovalRequest{ToolName: "guarded"}))
+		approvalPrompt(tools.ApprovalRequest{ToolName: "guarded", Reason: "it is guarded"}))
+	assert.Equal(t, `Allow the "guarded" tool call?`, approvalPrompt(tools.ApprovalRequest{ToolName: "guarded"}))
 }
 
 // An escalated write shows the tool, the path (and where it resolves when that differs), the
@@ -35,7 +35,7 @@ Mode: danger-full-access (now workspace-write)
 Justification: fix the README
 Content: 34 bytes, 2 lines
   | * * * * * root touch /tmp/x
-  | # end`, tools.ApprovalPrompt(req))
+  | # end`, approvalPrompt(req))
 }
 
 // An edit shows both strings; empty text and a text without a final newline count their lines
@@ -49,7 +49,7 @@ func TestApprovalPromptEdit(t *testing.T) {
 Path: /etc/hosts
 Old string: 11 bytes, 1 line
   | 127.0.0.1 a
-New string: 0 bytes`, tools.ApprovalPrompt(req))
+New string: 0 bytes`, approvalPrompt(req))
 }
 
 // Previews are cut at 10 lines and at 800 bytes, and the cut is marked with what was left out;
@@ -60,7 +60,7 @@ func TestApprovalPromptBounds(t *testing.T) {
 		lines = append(lines, "line "+string(rune('a'+i%26)))
 	}
 	text := strings.Join(lines, "\n") + "\n"
-	got := tools.ApprovalPrompt(tools.ApprovalRequest{ToolName: "write", Details: &tools.ApprovalDetails{
+	got := approvalPrompt(tools.ApprovalRequest{ToolName: "write", Details: &tools.ApprovalDetails{
 		Previews: []tools.ApprovalPreview{{Label: "Content", Text: text}}}})
 	assert.Equal(t, `Allow the "write" tool call?
 Content: 350 bytes, 50 lines
@@ -77,14 +77,14 @@ Content: 350 bytes, 50 lines
   [cut: 280 more bytes, 40 more lines]`, got)
 
 	long := strings.Repeat("x", 5000)
-	got = tools.ApprovalPrompt(tools.ApprovalRequest{ToolName: "write", Details: &tools.ApprovalDetails{
+	got = approvalPrompt(tools.ApprovalRequest{ToolName: "write", Details: &tools.ApprovalDetails{
 		Previews: []tools.ApprovalPreview{{Label: "Content", Text: long + "\nsecond\n"}}}})
 	assert.Equal(t, "Allow the \"write\" tool call?\nContent: 5008 bytes, 2 lines\n  | "+strings.Repeat("x", 800)+
 		"\n  [cut: 4208 more bytes, 1 more line]", got)
 
 	path := "/" + strings.Repeat("p", 1000) + "/cron.d/job"
 	justification := strings.Repeat("j", 1000)
-	got = tools.ApprovalPrompt(tools.ApprovalRequest{ToolName: "write", Details: &tools.ApprovalDetails{Path: path, Justification: justification}})
+	got = approvalPrompt(tools.ApprovalRequest{ToolName: "write", Details: &tools.ApprovalDetails{Path: path, Justification: justification}})
 	gotLines := strings.Split(got, "\n")
 	assert.Equal(t, "Path: /"+strings.Repeat("p", 255)+"[cut: 500 bytes]"+strings.Repeat("p", 245)+"/cron.d/job", gotLines[1])
 	assert.Equal(t, "Justification: "+strings.Repeat("j", 400)+"[cut: 600 more bytes]", gotLines[2])
@@ -94,7 +94,7 @@ Content: 350 bytes, 50 lines
 // bidirectional overrides, line and paragraph separators and invalid UTF-8 are shown escaped, and
 // a newline in a one-line field cannot start a line of its own.
 func TestApprovalPromptNeutralizesControls(t *testing.T) {
-	got := tools.ApprovalPrompt(tools.ApprovalRequest{ToolName: "wri\x1b[2Kte", Details: &tools.ApprovalDetails{
+	got := approvalPrompt(tools.ApprovalRequest{ToolName: "wri\x1b[2Kte", Details: &tools.ApprovalDetails{
 		Path:          "/ws/a\u202egnp.exe",
 		Justification: "ok\nPath: /ws/harmless.txt\r\x1b[1A\x07",
 		Previews:      []tools.ApprovalPreview{{Label: "Content", Text: "a\x00b\u2028c\u009b\xff\tend\r\n"}},
@@ -120,7 +120,7 @@ func FuzzApprovalPrompt(f *testing.F) {
 				Justification: justification,
 				Previews:      []tools.ApprovalPreview{{Label: "Content", Text: content}, {Label: "Old string", Text: old}}}
 		}
-		got := tools.ApprovalPrompt(req)
+		got := approvalPrompt(req)
 		if !utf8.ValidString(got) {
 			t.Fatalf("invalid UTF-8: %q", got)
 		}

@@ -1,4 +1,4 @@
-package tools
+package app
 
 import (
 	"fmt"
@@ -7,33 +7,9 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/cordon-dev/cordon/plugins/tools"
 )
-
-// ApprovalDetails is what one call would do if the user allowed it, for the
-// approval prompt. Every field may carry model-chosen text; ApprovalPrompt
-// bounds and neutralises all of them. Empty fields are left out.
-type ApprovalDetails struct {
-	// Path is the absolute path the call acts on, lexically normalised.
-	Path string
-	// ResolvedPath is where Path leads on the file system (symlinks
-	// followed), when that differs from Path.
-	ResolvedPath string
-	// Mode is the access asked for (a sandbox mode); CurrentMode is the one
-	// the call has without the approval.
-	Mode, CurrentMode string
-	// Justification is the model's own explanation.
-	Justification string
-	// Previews are the texts the call would write, in order (write: the
-	// content; edit: the old and the new string).
-	Previews []ApprovalPreview
-}
-
-// ApprovalPreview is one text of ApprovalDetails: its label (such as
-// "Content") and the whole text, of which the prompt shows a bounded excerpt.
-type ApprovalPreview struct {
-	Label string
-	Text  string
-}
 
 // The bounds of the approval prompt, in bytes of the rendered text.
 const (
@@ -46,7 +22,7 @@ const (
 	previewIndent    = "  | "
 )
 
-// ApprovalPrompt is the text a person is asked to approve req with, the same
+// approvalPrompt is the text a person is asked to approve req with, the same
 // on every channel (an MCP elicitation, a log line):
 //
 //	Allow the "<tool>" tool call?
@@ -65,7 +41,7 @@ const (
 // overrides, line separators, invalid UTF-8) is shown as an escape such as
 // \x1b or \u202e, so the model cannot forge a line of the prompt. A
 // backslash is shown as itself.
-func ApprovalPrompt(req ApprovalRequest) string {
+func approvalPrompt(req tools.ApprovalRequest) string {
 	var b strings.Builder
 	b.WriteString(`Allow the "` + cutEnd(req.ToolName, promptNameMax) + `" tool call?`)
 	d := req.Details
@@ -96,7 +72,7 @@ func ApprovalPrompt(req ApprovalRequest) string {
 
 // writePreview writes the header of p (its size) and its first lines, cut to
 // promptLinesMax lines and promptPreviewMax rendered bytes.
-func writePreview(b *strings.Builder, p ApprovalPreview) {
+func writePreview(b *strings.Builder, p tools.ApprovalPreview) {
 	lines := strings.SplitAfter(p.Text, "\n")
 	if lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]

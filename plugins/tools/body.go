@@ -1,0 +1,96 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// body is a Tool behind its types: the runtime carries decoded arguments and values as any.
+type body interface {
+	complete() (execute, render bool)
+	// decode decodes checked argument JSON into the tool's In.
+	decode(args json.RawMessage) (any, error)
+	execute(ctx context.Context, in any, exec *Exec) (any, error)
+	// render fails when out is not the tool's Out (a post-execute policy replaced the value).
+	render(in, out any) ([]Content, error)
+	// meta reports false when the tool declares no presentation meta.
+	meta(in, out any) (any, bool)
+	concurrencySafe(in any) bool
+}
+
+type typed[In, Out any] struct{ t Tool[In, Out] }
+
+func (b typed[In, Out]) complete() (bool, bool) { return b.t.Execute != nil, b.t.Render != nil }
+
+func (b typed[In, Out]) decode(args json.RawMessage) (any, error) {
+	var in In
+	if err := DecodeArgs(args, &in); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+func (b typed[In, Out]) execute(ctx context.Context, in any, exec *Exec) (any, error) {
+	out, err := b.t.Execute(ctx, in.(In), exec)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (b typed[In, Out]) render(in, out any) ([]Content, error) {
+	o, ok := as[Out](out)
+	if !ok {
+		return nil, fmt.Errorf("the value is a %T, not the tool's %s", out, reflect.TypeFor[Out]())
+	}
+	return b.t.Render(in.(In), o), nil
+}
+
+func (b typed[In, Out]) meta(in, out any) (any, bool) {
+	if b.t.PresentationMeta == nil {
+		return nil, false
+	}
+	o, _ := as[Out](out)
+	return b.t.PresentationMeta(in.(In), o), true
+}
+
+func (b typed[In, Out]) concurrencySafe(in any) bool {
+	return b.t.ConcurrencySafe != nil && b.t.ConcurrencySafe(in.(In))
+}
+
+// as converts a value the runtime carries back to T; nil is T's zero value when T can be nil.
+func as[T any](v any) (T, bool) {
+	if t, ok := v.(T); ok {
+		return t, true
+	}
+	var zero T
+	if v != nil {
+		return zero, false
+	}
+	switch reflect.TypeFor[T]().Kind() {
+	case reflect.Interface, reflect.Pointer, reflect.Map, reflect.Slice:
+		return zero, true
+	}
+	return zero, false
+}
+
+// outputSchema derives the JSON schema of Out (encoding/json's view of it: json tags, omitempty
+// fields optional, pointers nullable); nil when Out is an interface or has no schema.
+func outputSchema[Out any]() json.RawMessage {
+	if reflect.TypeFor[Out]().Kind() == reflect.Interface {
+		return nil
+	}
+	s, err := jsonschema.For[Out](&jsonschema.ForOptions{IgnoreInvalidTypes: true})
+	if err != nil {
+		return nil
+	}
+	b, err := json.Marshal(s)
+	if err != nil {
+		return nil
+	}
+	return b
+}
