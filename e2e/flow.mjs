@@ -51,7 +51,7 @@ const SCHEMAS = {
 const READ_GUIDANCE =
   "Use the read tool — not shell commands like cat — to inspect text files. Results include line numbers. Use offset and limit to continue reading large files.";
 
-// The model-facing sandbox denial of a write (spec/sandbox.md 3.7).
+// The model-facing sandbox denial of a write (docs/tool-fs.md "Sandbox escalation").
 const SANDBOX_DENIED = "Error: [sandbox: file access denied under workspace-write mode]\n" +
   "[sandbox: escalation available — retry this exact operation once with sandbox_permissions (the narrowest wider mode that suffices) + justification; the approval prompt asks the user]";
 

@@ -14,8 +14,9 @@ import (
 	"github.com/cordon-dev/cordon/kernel/kerneltest"
 )
 
-// DESIGN "Kernel decisions": Async listeners are delivered through EventBus, one topic per listener,
-// transactionally, so each listener sees events in emit order; Close drains them.
+// docs/kernel.md "Events and dispatch modes": Async listeners are delivered through EventBus, one
+// topic per listener, transactionally, so each listener sees events in emit order; Close drains
+// them.
 func TestAsyncListenersReceiveEventsInOrderAndCloseDrains(t *testing.T) {
 	k := kerneltest.NewKernel(t)
 	root := k.Root()
@@ -51,8 +52,8 @@ func TestAsyncListenersReceiveEventsInOrderAndCloseDrains(t *testing.T) {
 	assert.Equal(t, want, b.take(), "listener b: all events, in order, after Close")
 }
 
-// C.12 "recovered panics": EventBus crashes the process on a panicking async handler; the kernel
-// recovers it and the listener keeps receiving later events.
+// EventBus crashes the process on a panicking async handler; the kernel recovers it and the
+// listener keeps receiving later events (docs/kernel.md "Events and dispatch modes").
 func TestAsyncListenerPanicIsRecovered(t *testing.T) {
 	k := kerneltest.NewKernel(t)
 	root := k.Root()

@@ -33,9 +33,10 @@ func TestDisposeIsIdempotent(t *testing.T) {
 	assert.EqualValues(t, 1, calls.Load())
 }
 
-// Cordis dispose.spec "yield dispose" (3, 2, 1). Deviation (C.7): a plugin's effects of every kind
-// (hooks, listeners, services, child plugins) are undone strictly in reverse registration order
-// and sequentially; Cordis starts top-level effects concurrently after a microtask.
+// Cordis dispose.spec "yield dispose" (3, 2, 1). Deviation (docs/kernel.md "Differences from
+// Cordis"): a plugin's effects of every kind (hooks, listeners, services, child plugins) are undone
+// strictly in reverse registration order and sequentially; Cordis starts top-level effects
+// concurrently after a microtask.
 func TestDisposeUndoesEffectsInReverseOrder(t *testing.T) {
 	k := kerneltest.NewKernel(t)
 	root := k.Root()
@@ -80,8 +81,9 @@ func TestDisposeUndoesEffectsInReverseOrder(t *testing.T) {
 	assert.Equal(t, map[string]int{"3": services, "child": services, "2": services, "1": services - 1}, servicesAt)
 }
 
-// Deviation (C.7): disposers run one after another; the next one starts only when the previous
-// returned, so a slow disposer delays the earlier-registered ones instead of overlapping them.
+// Deviation (docs/kernel.md "Differences from Cordis"): disposers run one after another; the next
+// one starts only when the previous returned, so a slow disposer delays the earlier-registered ones
+// instead of overlapping them.
 func TestDisposersRunSequentially(t *testing.T) {
 	root := kerneltest.NewRoot(t)
 	var tr trace
@@ -100,8 +102,9 @@ func TestDisposersRunSequentially(t *testing.T) {
 	assert.Equal(t, []string{"slow start", "slow end", "first registered"}, tr.take())
 }
 
-// Cordis fiber.spec "dispose error" logs disposer errors and resolves. Deviation (C.7, C.8): every
-// disposer runs even when earlier ones fail, and Dispose returns their errors joined (and logs them).
+// Cordis fiber.spec "dispose error" logs disposer errors and resolves. Deviation (docs/kernel.md
+// "Effects"): every disposer runs even when earlier ones fail, and Dispose returns their errors
+// joined (and logs them).
 func TestDisposeRunsAllDisposersAndJoinsErrors(t *testing.T) {
 	root, logs := kerneltest.NewObservedRoot(t, zapcore.ErrorLevel)
 	errA, errB := errors.New("disposer a failed"), errors.New("disposer b failed")
@@ -207,7 +210,8 @@ func TestApplyFailureRollsBackAndMarksFailed(t *testing.T) {
 	assert.ErrorIs(t, err, kernel.ErrInactive, "the failed load's context is inactive")
 }
 
-// C.8: a panicking Apply is recovered into a *kernel.PanicError and handled like a failed Apply.
+// A panicking Apply is recovered into a *kernel.PanicError and handled like a failed Apply
+// (docs/kernel.md "Modules and instances").
 func TestApplyPanicRollsBackAndMarksFailed(t *testing.T) {
 	root := kerneltest.NewRoot(t)
 	e := kernel.NewEvent[string]("test/apply-panic")
@@ -225,7 +229,8 @@ func TestApplyPanicRollsBackAndMarksFailed(t *testing.T) {
 	assert.Equal(t, 0, e.Listeners(root))
 }
 
-// C.6: kc.Context() is cancelled when the load ends, so goroutines a plugin started stop.
+// kc.Context() is cancelled when the load ends, so goroutines a plugin started stop (docs/kernel.md
+// "Effects").
 func TestDisposeCancelsPluginContext(t *testing.T) {
 	root := kerneltest.NewRoot(t)
 	stopped := make(chan struct{})

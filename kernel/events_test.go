@@ -43,7 +43,7 @@ func TestEmitWithoutListenerIsNoop(t *testing.T) {
 }
 
 // Cordis events.spec "ctx.once()": a once listener runs a single time; it is removed before it is
-// invoked (A.7), so it no longer counts while it runs, and a failing once listener is removed too.
+// invoked, so it no longer counts while it runs, and a failing once listener is removed too.
 func TestOnceListenerRunsOnceAndIsRemovedBeforeCall(t *testing.T) {
 	root := kerneltest.NewRoot(t)
 	e := kernel.NewEvent[string]("test/once")
@@ -65,7 +65,7 @@ func TestOnceListenerRunsOnceAndIsRemovedBeforeCall(t *testing.T) {
 	assert.EqualValues(t, 1, calls.Load())
 }
 
-// Cordis A.7 order: listeners run in registration order and Prepend puts a listener first; among
+// Cordis's order: listeners run in registration order and Prepend puts a listener first; among
 // prepended listeners the last prepended runs first (kernel.Prepend keeps this Cordis rule within
 // one composition rank).
 func TestListenerOrderRegistrationOrderPrependFirst(t *testing.T) {
@@ -82,10 +82,10 @@ func TestListenerOrderRegistrationOrderPrependFirst(t *testing.T) {
 	assert.Equal(t, []string{"p2", "p1", "a", "b", "c"}, tr.take())
 }
 
-// Cordis A.9.3 says a plugin that reloads re-registers at the end. Deviation (C.5): listener order
-// follows the composition rank of the owning plugin, so a plugin keeps its place when it reloads
-// (here after its injected service goes away and comes back) and a plugin loaded later with a
-// lower rank still runs first.
+// In Cordis a plugin that reloads re-registers at the end. Deviation (docs/kernel.md "Events and
+// dispatch modes", Order): listener order follows the composition rank of the owning plugin, so a
+// plugin keeps its place when it reloads (here after its injected service goes away and comes back)
+// and a plugin loaded later with a lower rank still runs first.
 func TestListenersKeepCompositionRankAcrossReload(t *testing.T) {
 	root := kerneltest.NewRoot(t)
 	e := kernel.NewEvent[string]("test/rank")
@@ -121,7 +121,8 @@ func TestListenersKeepCompositionRankAcrossReload(t *testing.T) {
 }
 
 // Cordis events.spec "ctx.emit()" throws the first listener error and skips the rest. Deviation
-// (C.8): Emit runs every listener and returns the errors joined.
+// (docs/kernel.md "Differences from Cordis"): Emit runs every listener and returns the errors
+// joined.
 func TestEmitRunsAllListenersAndJoinsErrors(t *testing.T) {
 	root := kerneltest.NewRoot(t)
 	e := kernel.NewEvent[string]("test/emit-errors")
@@ -139,8 +140,8 @@ func TestEmitRunsAllListenersAndJoinsErrors(t *testing.T) {
 	assert.Equal(t, []string{"a", "b", "c", "d"}, tr.take())
 }
 
-// C.8: a listener panic is recovered into a *kernel.PanicError that follows the error rules of the
-// mode: for emit, the other listeners still run.
+// A listener panic is recovered into a *kernel.PanicError that follows the error rules of the
+// mode: for emit, the other listeners still run (docs/kernel.md "Events and dispatch modes").
 func TestEmitListenerPanicBecomesPanicError(t *testing.T) {
 	root := kerneltest.NewRoot(t)
 	e := kernel.NewEvent[string]("test/emit-panic")
@@ -182,7 +183,7 @@ func TestEmitContainedLogsFailuresAtWarn(t *testing.T) {
 	assert.NotEmpty(t, logsContaining(warns, "observer panicked"))
 }
 
-// Cordis A.7 "the listener list is copied": a listener registered during a dispatch is not called
+// Cordis copies the listener list: a listener registered during a dispatch is not called
 // by that dispatch, only by the next one.
 func TestEmitUsesSnapshotOfListeners(t *testing.T) {
 	root := kerneltest.NewRoot(t)
@@ -202,8 +203,9 @@ func TestEmitUsesSnapshotOfListeners(t *testing.T) {
 	assert.Equal(t, []string{"first", "late"}, tr.take())
 }
 
-// Cordis still calls a listener disposed mid-dispatch by an earlier listener (A.7). Deviation
-// (C.5 "stale listeners"): the kernel skips listeners whose plugin instance is no longer active.
+// Cordis still calls a listener disposed mid-dispatch by an earlier listener. Deviation
+// (docs/kernel.md "Differences from Cordis"): the kernel skips listeners whose plugin instance is
+// no longer active.
 func TestEmitSkipsListenerOfPluginDisposedMidDispatch(t *testing.T) {
 	root := kerneltest.NewRoot(t)
 	e := kernel.NewEvent[string]("test/stale")
@@ -223,8 +225,8 @@ func TestEmitSkipsListenerOfPluginDisposedMidDispatch(t *testing.T) {
 	kerneltest.RequireDisposed(t, victim)
 }
 
-// Dispatch runs with no kernel lock held (DESIGN "Kernel decisions"): a listener may emit, register,
-// load and dispose plugins without deadlock.
+// Dispatch runs with no kernel lock held (docs/kernel.md "Events and dispatch modes"): a listener
+// may emit, register, load and dispose plugins without deadlock.
 func TestListenerMayEmitRegisterLoadAndDispose(t *testing.T) {
 	root := kerneltest.NewRoot(t)
 	e := kernel.NewEvent[int]("test/reentrant")
@@ -256,8 +258,9 @@ func TestListenerMayEmitRegisterLoadAndDispose(t *testing.T) {
 	assert.Equal(t, 1, e.Listeners(root))
 }
 
-// C.5 order key: a child plugin's listeners take the composition rank of the entry that loaded it,
-// so a child of an earlier entry runs before a later entry's listener even when registered after it.
+// The order key (docs/kernel.md "Events and dispatch modes"): a child plugin's listeners take the
+// composition rank of the entry that loaded it, so a child of an earlier entry runs before a later
+// entry's listener even when registered after it.
 func TestChildListenersTakeTheirEntryRank(t *testing.T) {
 	root := kerneltest.NewRoot(t)
 	e := kernel.NewEvent[string]("test/child-rank")
@@ -277,8 +280,8 @@ func TestChildListenersTakeTheirEntryRank(t *testing.T) {
 	assert.Equal(t, []string{"earlier child", "later entry"}, tr.take())
 }
 
-// C.5 order key (band, rank, seq): the Prepend band comes before every rank, so a prepended listener
-// of a later entry still runs before an earlier entry's ordinary listener.
+// The order key (band, rank, seq): the Prepend band comes before every rank, so a prepended
+// listener of a later entry still runs before an earlier entry's ordinary listener.
 func TestPrependBandPrecedesCompositionRank(t *testing.T) {
 	root := kerneltest.NewRoot(t)
 	e := kernel.NewEvent[string]("test/prepend-rank")
@@ -300,8 +303,8 @@ func TestPrependBandPrecedesCompositionRank(t *testing.T) {
 
 type ctxKey struct{}
 
-// DESIGN "Cancellation is context.Context": listeners receive the emitter's context, values and
-// cancellation included.
+// Listeners receive the emitter's context, values and cancellation included (docs/kernel.md
+// "Events and dispatch modes").
 func TestListenerReceivesEmitterContext(t *testing.T) {
 	root := kerneltest.NewRoot(t)
 	e := kernel.NewEvent[string]("test/context")

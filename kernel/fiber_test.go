@@ -151,7 +151,8 @@ func TestUpdateWithInvalidConfigKeepsRunningPlugin(t *testing.T) {
 	assert.Equal(t, greeterConfig{Limit: 1}, f.Config())
 }
 
-// Update on a disposed instance is refused (A.3: after dispose the context is inactive).
+// Update on a disposed instance is refused (disposed is for good: docs/kernel.md "Modules and
+// instances").
 func TestUpdateAfterDisposeIsRefused(t *testing.T) {
 	root := kerneltest.NewRoot(t)
 	f := kerneltest.RequireLoad(t, root, noop("gone"), nil)
@@ -177,7 +178,7 @@ func TestConcurrentDisposeRunsDisposersOnce(t *testing.T) {
 	kerneltest.RequireDisposed(t, f)
 }
 
-// A.3 states, printed lower-case.
+// The six states of docs/kernel.md "Modules and instances", printed lower-case.
 func TestStateStrings(t *testing.T) {
 	for state, want := range map[kernel.State]string{
 		kernel.Pending:   "pending",
@@ -202,7 +203,8 @@ func TestFiberIDsAreUnique(t *testing.T) {
 	}
 }
 
-// A.3: Apply runs while the instance is Loading; its state is Active only after Apply returns.
+// Apply runs while the instance is Loading; its state is Active only after Apply returns
+// (docs/kernel.md "Modules and instances").
 func TestApplyRunsWhileLoading(t *testing.T) {
 	root := kerneltest.NewRoot(t)
 	var during kernel.State = -1

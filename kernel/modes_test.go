@@ -39,7 +39,7 @@ func TestBailStopsAtFirstHandled(t *testing.T) {
 	assert.Equal(t, []string{"pass", "handle"}, tr.take())
 }
 
-// Cordis events.spec "ctx.bail()" (throwing listener) and C.8: the first error stops the chain and
+// Cordis events.spec "ctx.bail()" (throwing listener): the first error stops the chain and
 // is returned; a panic becomes a *kernel.PanicError and stops it too.
 func TestBailStopsAtFirstErrorOrPanic(t *testing.T) {
 	root := kerneltest.NewRoot(t)
@@ -66,7 +66,7 @@ func TestBailStopsAtFirstErrorOrPanic(t *testing.T) {
 
 // Cordis events.spec "ctx.parallel()": listeners run concurrently and a failing listener does not
 // short-circuit the others; as in the harness's vendored copy (not upstream's Promise.all) all
-// failures are returned, joined (C.8). A panic is one of the joined errors.
+// failures are returned, joined. A panic is one of the joined errors.
 func TestParallelRunsConcurrentlyAndJoinsErrors(t *testing.T) {
 	root := kerneltest.NewRoot(t)
 	p := kernel.NewParallel[int]("test/parallel")
@@ -122,7 +122,8 @@ func TestParallelRunsConcurrentlyAndJoinsErrors(t *testing.T) {
 	assert.True(t, settled.Load(), "Run returned before every listener finished")
 }
 
-// Cordis A.7 once applies to every mode: a Once listener on a waterfall or a bail runs a single time.
+// Once applies to every mode, as in Cordis: a Once listener on a waterfall or a bail runs a single
+// time.
 func TestOnceAppliesToWaterfallAndBail(t *testing.T) {
 	root := kerneltest.NewRoot(t)
 	w := kernel.NewWaterfall[int, int]("test/once-waterfall")

@@ -97,7 +97,7 @@ func TestInvalidModuleIsRefused(t *testing.T) {
 	assert.Empty(t, root.Kernel().Fibers())
 }
 
-// Caddy-style catalog (C.4): Register refuses duplicates, Lookup finds by id, Modules is sorted.
+// Caddy-style catalog: Register refuses duplicates, Lookup finds by id, Modules is sorted.
 func TestCatalogRegisterLookupModules(t *testing.T) {
 	cat := kernel.NewCatalog()
 	require.NoError(t, cat.Register(noop("zeta")))
@@ -227,8 +227,8 @@ func TestChildDisposedAloneLeavesParent(t *testing.T) {
 	assert.Equal(t, []string{"parent"}, tr.take())
 }
 
-// Cordis A.2 "ctx.fiber identifies the owner": the context handed to Apply belongs to the returned
-// fiber and kernel, carries a logger, and reports the module.
+// As Cordis's ctx.fiber, the context identifies its owner: the context handed to Apply belongs to
+// the returned fiber and kernel, carries a logger, and reports the module.
 func TestContextIdentifiesItsPlugin(t *testing.T) {
 	k := kerneltest.NewKernel(t)
 	var seen *kernel.Context

@@ -35,7 +35,8 @@ func (c *consumer) module(id string, svc *kernel.Service[*store]) kernel.Module 
 		s := svc.Must(kc)
 		c.tr.add("apply %s", s.name)
 		return kc.OnDispose(func(context.Context) error {
-			// A.6 "ensure self access before dependencies cleanup": the service is still there.
+			// A dependent's cleanup runs while the service is still reachable (docs/kernel.md
+			// "Services").
 			got, ok := svc.Get(kc)
 			if !ok {
 				c.tr.add("cleanup without service")
@@ -62,9 +63,9 @@ func TestInjectStaysPendingUntilProvided(t *testing.T) {
 	assert.Equal(t, []string{"apply one"}, c.tr.take())
 }
 
-// Cordis service.spec "pending inject" (blocked by Service.init) and A.6 "visibility is strict": a
-// service counts only once its provider is Active, so a dependent does not load while the provider's
-// Apply is still running, and a provider whose Apply fails never makes its service visible.
+// Cordis service.spec "pending inject" (blocked by Service.init); visibility is strict: a service
+// counts only once its provider is Active, so a dependent does not load while the provider's Apply
+// is still running, and a provider whose Apply fails never makes its service visible.
 func TestServiceVisibleOnlyOnceProviderActive(t *testing.T) {
 	root := kerneltest.NewRoot(t)
 	svc := kernel.NewService[*store]("test.visible")
@@ -92,14 +93,14 @@ func TestServiceVisibleOnlyOnceProviderActive(t *testing.T) {
 		return nil
 	}), nil)
 	assert.Zero(t, appliedDuring, "dependent loaded while its provider was still Loading")
-	assert.False(t, probedDuring, "Get saw a service whose provider was still Loading (A.6: ACTIVE providers only)")
+	assert.False(t, probedDuring, "Get saw a service whose provider was still Loading (active providers only)")
 	kerneltest.RequireActive(t, dep)
 	assert.Equal(t, []string{"apply slow"}, c.tr.take())
 }
 
-// A.6 "when a service goes away": when the provider unloads, each dependent unloads (its cleanup
-// runs, with the service still reachable, and its context is cancelled) and ends Pending, not
-// Disposed; the provider's own earlier cleanup runs after the dependents'.
+// When a service goes away (docs/kernel.md "Services"): when the provider unloads, each dependent
+// unloads (its cleanup runs, with the service still reachable, and its context is cancelled) and
+// ends Pending, not Disposed; the provider's own earlier cleanup runs after the dependents'.
 func TestDependentUnloadsToPendingWhenProviderGoes(t *testing.T) {
 	root := kerneltest.NewRoot(t)
 	svc := kernel.NewService[*store]("test.goes")
@@ -133,7 +134,7 @@ func TestDependentUnloadsToPendingWhenProviderGoes(t *testing.T) {
 	assert.False(t, ok)
 }
 
-// A.6 "when it comes back" (Cordis tutorial ch. 3, service replacement): dependents reload from
+// When it comes back (Cordis tutorial ch. 3, service replacement): dependents reload from
 // scratch when the service is provided again, by the same module or by a different provider.
 func TestDependentReloadsWhenServiceReturnsOrProviderChanges(t *testing.T) {
 	root := kerneltest.NewRoot(t)
@@ -174,7 +175,7 @@ func TestDependentRestartsWhenProviderUpdates(t *testing.T) {
 	assert.Equal(t, []string{"apply v1", "cleanup v1", "apply v2"}, c.tr.take())
 }
 
-// Cordis A.6 "service "x" has been registered at <fiber>": a second live provider of the same service
+// Cordis's `service "x" has been registered at <fiber>`: a second live provider of the same service
 // is an error matching kernel.ErrDuplicateService; the first provider keeps serving.
 func TestSecondProviderIsAnError(t *testing.T) {
 	root := kerneltest.NewRoot(t)
@@ -202,7 +203,7 @@ func TestSecondProviderIsAnError(t *testing.T) {
 	assert.ErrorIs(t, err, kernel.ErrDuplicateService)
 }
 
-// Cordis A.6 "ctx.get": Get is a one-time probe. It reports the service while a provider is active,
+// Cordis's ctx.get: Get is a one-time probe. It reports the service while a provider is active,
 // and a plugin that only probes is not restarted when the service comes or goes.
 func TestGetProbesWithoutTracking(t *testing.T) {
 	root := kerneltest.NewRoot(t)
@@ -232,7 +233,7 @@ func TestGetProbesWithoutTracking(t *testing.T) {
 	assert.EqualValues(t, 1, applied.Load(), "a probe does not make the plugin reload")
 }
 
-// C.4 Must: inside the Apply of a module that injects the service it returns it; used for a missing
+// Must: inside the Apply of a module that injects the service it returns it; used for a missing
 // service it panics.
 func TestMustReturnsInjectedServiceAndPanicsWhenMissing(t *testing.T) {
 	root := kerneltest.NewRoot(t)

@@ -159,8 +159,9 @@ func (w *stressWorld) churnService(t *testing.T, root *kernel.Context, stop <-ch
 
 // Issue 2 "Show": 8 goroutines dispatch (emit, waterfall, bail) while plugins load and dispose in a
 // loop, and a provider comes and goes under a dependent, for two seconds under -race. No race, no
-// deadlock, and no listener is invoked by a dispatch that started after its plugin's Dispose (or its
-// provider's withdrawal) returned: C.5 stale-listener rule, C.15 invariants.
+// deadlock, and no listener is invoked by a dispatch that started after its plugin's Dispose (or
+// its provider's withdrawal) returned (docs/kernel.md "Events and dispatch modes": no listener runs
+// once its instance has begun to unload).
 func TestStressDispatchWhileLoadingAndDisposing(t *testing.T) {
 	duration := 2 * time.Second
 	if testing.Short() {

@@ -68,7 +68,7 @@ func TestWaterfallListenerThatSkipsNextShortCircuits(t *testing.T) {
 	assert.Zero(t, inner.Load())
 }
 
-// A.7 "with zero listeners the inner default runs": how removing a policy degrades a tool.
+// With zero listeners the inner default runs: how removing a policy degrades a tool.
 func TestWaterfallWithoutListenerRunsInnerDefault(t *testing.T) {
 	root := kerneltest.NewRoot(t)
 	w := kernel.NewWaterfall[string, string]("test/waterfall-empty")
@@ -81,7 +81,7 @@ func TestWaterfallWithoutListenerRunsInnerDefault(t *testing.T) {
 	assert.ErrorIs(t, err, innerErr)
 }
 
-// C.4 Decide: a decider never calls next, so neither later listeners nor the inner default run.
+// Decide: a decider never calls next, so neither later listeners nor the inner default run.
 func TestWaterfallDeciderShortCircuits(t *testing.T) {
 	root := kerneltest.NewRoot(t)
 	w := kernel.NewWaterfall[string, string]("test/decide")
@@ -99,7 +99,7 @@ func TestWaterfallDeciderShortCircuits(t *testing.T) {
 	assert.Zero(t, later.Load())
 }
 
-// C.8 Waterfall: errors travel up through next, no later listener runs after an error, and an outer
+// Waterfall errors travel up through next, no later listener runs after an error, and an outer
 // listener may translate the error (same as Cordis).
 func TestWaterfallErrorTravelsUpThroughNext(t *testing.T) {
 	root := kerneltest.NewRoot(t)
@@ -136,7 +136,7 @@ func TestWaterfallErrorTravelsUpThroughNext(t *testing.T) {
 	assert.Zero(t, after.Load())
 }
 
-// C.8: a waterfall listener panic becomes a *kernel.PanicError travelling up like an error.
+// A waterfall listener panic becomes a *kernel.PanicError travelling up like an error.
 func TestWaterfallListenerPanicBecomesPanicError(t *testing.T) {
 	root := kerneltest.NewRoot(t)
 	w := kernel.NewWaterfall[int, int]("test/waterfall-panic")
@@ -148,7 +148,7 @@ func TestWaterfallListenerPanicBecomesPanicError(t *testing.T) {
 	assert.Equal(t, "decider panicked", pe.Value)
 }
 
-// C.5 single slot: with two live deciders on a SingleSlot waterfall, the first in the composition
+// Single slot: with two live deciders on a SingleSlot waterfall, the first in the composition
 // wins and the kernel logs a warning that names both plugins. A waterfall not declared single-slot
 // logs nothing.
 func TestSingleSlotWaterfallWarnsNamingBothPlugins(t *testing.T) {

@@ -25,7 +25,8 @@ func TestToolsCommand(t *testing.T) {
 		"read":  "Read a UTF-8 text file and return line-numbered content.",
 		"write": "Create or fully replace a UTF-8 text file.",
 		"edit":  "Edit an existing UTF-8 text file by replacing literal text.",
-		// spec/attachments.md 3.2 with the sentence of 3.12 (DESIGN.md: extension-less paths are accepted).
+		// The reference's description with the extension-less sentence (docs/tool-fs.md
+		// "read_image").
 		"glob":       "Find files whose paths match a glob pattern. Returns matching file paths, never directories, newest first; files that .gitignore or .ignore rules exclude are left out, and VCS metadata directories are never listed. Up to 100 paths come back inline; a larger result says how many matched and where the complete list was saved. A pattern with no \"/\" matches file names at any depth.",
 		"grep":       "Search file contents with a regular expression (RE2 syntax, as Go's regexp: no lookaround or backreferences; (?i) for case-insensitive). Returns matching lines with line numbers, grouped by file, newest files first; files that .gitignore or .ignore rules exclude and binary files are skipped. The first 250 matching lines come back inline; a larger result says how many matched and where the complete list was saved. Use read on a matched file for surrounding context.",
 		"read_image": "Read a PNG/JPEG/WebP/GIF file and return the image itself. A path without a file extension is accepted; the format is detected from the file content, so normalized attachment paths can be passed directly without copying or renaming. Harness validates and downscales large supported images before the next model request, so use this tool directly instead of installing image libraries or creating thumbnails merely to inspect an image. Independent files may be read concurrently in small batches. Requires the current model to accept image input.",

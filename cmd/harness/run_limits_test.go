@@ -8,7 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -70,6 +70,9 @@ func TestRunOverlongLineIsNotHeld(t *testing.T) {
 	out, err := cmd.StdoutPipe()
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
+	answered := make(chan struct{})
+	release := sync.OnceFunc(func() { close(answered) })
+	defer release()
 	go func() {
 		w := bufio.NewWriterSize(in, 1<<20)
 		_, _ = io.WriteString(w, `{"id":1,"tool":"write","args":{"file_path":"big.txt","content":"`)
@@ -79,25 +82,28 @@ func TestRunOverlongLineIsNotHeld(t *testing.T) {
 		}
 		_, _ = io.WriteString(w, `"}}`+"\n"+`{"id":2,"tool":"write","args":{"file_path":"small.txt","content":"s\n"}}`+"\n")
 		_ = w.Flush()
+		<-answered // stdin stays open so the run is still there to be measured
 		_ = in.Close()
 	}()
 	var got []map[string]json.RawMessage
 	sc := bufio.NewScanner(out)
-	for sc.Scan() {
+	for len(got) < 2 && sc.Scan() {
 		var m map[string]json.RawMessage
 		require.NoError(t, json.Unmarshal(sc.Bytes(), &m))
 		got = append(got, m)
 	}
-	require.NoError(t, cmd.Wait())
 	require.Len(t, got, 2)
+	peak := peakRSS(t, cmd.Process.Pid) // the run's own (see TestServeFloodStaysBounded)
+	release()
+	assert.False(t, sc.Scan(), "nothing after the second answer")
+	require.NoError(t, cmd.Wait())
 	assert.Equal(t, `"INVALID_REQUEST"`, string(got[0]["code"]))
 	assert.Contains(t, string(got[0]["text"]), "the line is longer than 16777216 bytes")
 	assert.Equal(t, "2", string(got[1]["id"]))
 	assert.NoFileExists(t, filepath.Join(dir, "big.txt"))
 	assert.FileExists(t, filepath.Join(dir, "small.txt"))
-	peak := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss
-	t.Logf("a 1 GiB line: peak RSS %.1f MiB", float64(peak)/1024)
-	assert.Less(t, peak, int64(256<<10), "peak RSS far under the line: it is never held (a 200 MB line peaked at 2.68 GB before)")
+	t.Logf("a 1 GiB line: peak RSS %.1f MiB", float64(peak)/(1<<20))
+	assert.Less(t, peak, int64(256<<20), "peak RSS far under the line: it is never held (a 200 MB line peaked at 2.68 GB before)")
 }
 
 // A result never carries a file above the diff basis bound again: over it, write's after and edit's

@@ -98,7 +98,8 @@ func TestSandboxedEscapesThroughTheTools(t *testing.T) {
 		requireDeniedLine(t, w.write(path, "x\n"), path)
 	}
 	// Edits: a file outside that was read is still denied; one never read fails on observation
-	// first (spec sandbox 6.1 item 15).
+	// first: the edit intent is decided before the provider's fence (docs/tool-fs.md "Observations
+	// and events").
 	outsideFile := filepath.Join(w.out, "file")
 	r := w.call("edit", map[string]any{"file_path": outsideFile, "old_string": "outside", "new_string": "x"}, "")
 	assert.Equal(t, `Error: cannot modify "`+outsideFile+`": file has not been read — read the file, then retry`, r.Text)
@@ -114,7 +115,8 @@ func TestSandboxedEscapesThroughTheTools(t *testing.T) {
 	assert.Empty(t, entries(t, real))
 
 	// A dangling link out is a new file for the observation policy: the guarded create refuses
-	// to replace the link (spec sandbox 2.7), and nothing is created at its target.
+	// to replace the link (docs/tool-fs.md "Errors of `write` and `edit`"), and nothing is created
+	// at its target.
 	r = w.write("dang", "in\n")
 	require.NotNil(t, r.Code, r.Text)
 	assert.Equal(t, "FS_NOT_REGULAR_FILE", *r.Code)
@@ -152,9 +154,10 @@ func TestSandboxedEscapesThroughTheTools(t *testing.T) {
 	assert.Equal(t, []string{"file"}, entries(t, w.out))
 }
 
-// The session cwd is the workspace root, canonicalized before lexical normalization (spec
-// sandbox 1.3): a symlinked cwd writes at its target, "link/.." is the physical parent of the
-// link's target, and a cwd that does not exist contains nothing and is never created.
+// The session cwd is the workspace root, canonicalized before lexical normalization
+// (docs/sandbox.md "Modes and the policy"): a symlinked cwd writes at its target, "link/.." is the
+// physical parent of the link's target, and a cwd that does not exist contains nothing and is never
+// created.
 func TestSandboxedSessionCwd(t *testing.T) {
 	w := newSandboxWorld(t, func(base, ws, out string) {
 		require.NoError(t, os.Symlink(ws, filepath.Join(base, "wslink")))
@@ -177,9 +180,9 @@ func TestSandboxedSessionCwd(t *testing.T) {
 	assert.Empty(t, entries(t, w.out))
 }
 
-// The escalation fields, every refusal in spec sandbox 3.2-3.4 order, verbatim: pairing first,
-// then strict widening (a same-mode request and a narrower one are refused without asking), then
-// the approval channel. None touches the filesystem.
+// The escalation fields, every refusal in the order of docs/tool-fs.md "Sandbox escalation",
+// verbatim: pairing first, then strict widening (a same-mode request and a narrower one are refused
+// without asking), then the approval channel. None touches the filesystem.
 func TestSandboxedEscalationRefusals(t *testing.T) {
 	w := newSandboxWorld(t, nil)
 	target := filepath.Join(w.out, "x.txt")

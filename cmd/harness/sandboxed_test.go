@@ -18,7 +18,8 @@ import (
 	"github.com/cordon-dev/cordon/plugins/sandbox/sandboxtest"
 )
 
-// The model-facing texts of a sandbox denial (spec/sandbox.md 3.7) and of the escalation outcomes (3.4).
+// The model-facing texts of a sandbox denial and of the escalation outcomes (docs/tool-fs.md
+// "Sandbox escalation").
 const (
 	deniedText = "Error: [sandbox: file access denied under workspace-write mode]\n" +
 		"[sandbox: escalation available — retry this exact operation once with sandbox_permissions " +
@@ -110,8 +111,8 @@ func serveAsksThroughElicitation(t *testing.T, version string) {
 	defer cs.Close()
 	require.Equal(t, version, cs.InitializeResult().ProtocolVersion)
 
-	// MCP has no per-request context: the standing policies (spec/sandbox.md 4.4, approval:policy of 3.5)
-	// follow the guidance in the server instructions.
+	// MCP has no per-request context: the standing policies (sandbox:policy and approval:policy)
+	// follow the guidance in the server instructions (docs/host.md "Server instructions").
 	wsJSON, err := json.Marshal(ws)
 	require.NoError(t, err)
 	assert.True(t, strings.HasSuffix(cs.InitializeResult().Instructions, "\n\nCurrent file policy: workspace-write. "+
@@ -128,7 +129,7 @@ func serveAsksThroughElicitation(t *testing.T, version string) {
 			Properties map[string]map[string]any `json:"properties"`
 		}
 		require.NoError(t, json.Unmarshal(raw, &schema))
-		if tool.Name == "write" || tool.Name == "edit" { // spec/sandbox.md 3.1
+		if tool.Name == "write" || tool.Name == "edit" { // docs/tool-fs.md "Sandbox escalation"
 			assert.Equal(t, map[string]any{"type": "string", "enum": []any{"workspace-write", "danger-full-access"},
 				"description": "The wider sandbox mode this file operation needs. Only valid as a one-shot retry of an operation the sandbox just denied; requires justification and user approval."},
 				schema.Properties["sandbox_permissions"], tool.Name)

@@ -74,12 +74,12 @@ func envelope(path, body string) string {
 	return "<path>" + path + "</path>\n<type>file</type>\n<content>\n" + body + "\n</content>"
 }
 
-// The reference schemas, as the model sees them (spec/fs.md 4.3).
+// The reference schemas, as the model sees them (docs/tool-fs.md, each tool's section).
 var wantSchemas = map[string]string{
 	"read":  `{"type":"object","properties":{"file_path":{"type":"string","description":"Path to read, resolved by the filesystem backend."},"offset":{"type":"number","description":"1-based first line to return. Defaults to 1."},"limit":{"type":"number","description":"Maximum number of lines to return. Defaults to 2000."}},"required":["file_path"]}`,
 	"write": `{"type":"object","properties":{"file_path":{"type":"string","description":"Path to write, resolved by the filesystem backend."},"content":{"type":"string","description":"Full UTF-8 text content to write."}},"required":["file_path","content"]}`,
 	"edit":  `{"type":"object","properties":{"file_path":{"type":"string","description":"Path to edit, resolved by the filesystem backend."},"old_string":{"type":"string","description":"Literal text to replace. Must match exactly."},"new_string":{"type":"string","description":"Literal replacement text. Use an empty string to delete the match."},"replace_all":{"type":"boolean","description":"Replace all matches. Defaults to false; when false, old_string must appear exactly once."}},"required":["file_path","old_string","new_string"]}`,
-	// spec/attachments.md 3.2
+	// docs/tool-fs.md "read_image"
 	"read_image": `{"type":"object","properties":{"file_path":{"type":"string","description":"Path to the image file, resolved by the filesystem backend."}},"required":["file_path"]}`,
 	"glob":       `{"type":"object","properties":{"pattern":{"type":"string","description":"Glob pattern to match file paths against (e.g. \"**/*.ts\", \"src/**/*.test.js\"). A pattern with no \"/\" matches file names at any depth, so \"*.ts\" searches the whole tree; include a \"/\" to anchor the pattern to the search directory."},"path":{"type":"string","description":"Directory to search in. Defaults to the session workspace; a relative path resolves against it."}},"required":["pattern"]}`,
 	"grep":       `{"type":"object","properties":{"pattern":{"type":"string","description":"Regular expression to search for (RE2 syntax)."},"path":{"type":"string","description":"File or directory to search. Defaults to the session workspace; a relative path resolves against it."},"include":{"type":"string","description":"One glob filter for which files to search (e.g. \"*.ts\", \"*.{js,jsx}\"). Not a list; negation is not supported."}},"required":["pattern"]}`,

@@ -22,23 +22,23 @@ import (
 // echoTool is a test plugin registering "echo" (succeeds) and "boom" (fails with a coded error).
 var echoTool = kernel.Define[struct{}]("test-echo", func(kc *kernel.Context, _ struct{}) error {
 	rt := tools.Service.Must(kc)
-	render := func(_ json.RawMessage, v any) []tools.Content { return []tools.Content{tools.TextContent("ok")} }
-	if _, err := rt.Register(kc, tools.Definition{
+	render := func(json.RawMessage, map[string]any) []tools.Content { return []tools.Content{tools.TextContent("ok")} }
+	if _, err := rt.Register(kc, tools.Tool[json.RawMessage, map[string]any]{
 		Name: "echo", Description: "Echo.",
-		Execute: func(_ context.Context, args json.RawMessage, _ *tools.Exec) (any, error) {
+		Execute: func(context.Context, json.RawMessage, *tools.Exec) (map[string]any, error) {
 			return map[string]any{}, nil
 		},
 		Render: render,
-	}); err != nil {
+	}.Definition()); err != nil {
 		return err
 	}
-	_, err := rt.Register(kc, tools.Definition{
+	_, err := rt.Register(kc, tools.Tool[json.RawMessage, map[string]any]{
 		Name: "boom", Description: "Fail.",
-		Execute: func(context.Context, json.RawMessage, *tools.Exec) (any, error) {
+		Execute: func(context.Context, json.RawMessage, *tools.Exec) (map[string]any, error) {
 			return nil, tools.NewError("TestError", "TEST_BOOM", "boom", nil)
 		},
 		Render: render,
-	})
+	}.Definition())
 	return err
 }, tools.Service.Dep())
 

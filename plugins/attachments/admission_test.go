@@ -50,8 +50,9 @@ func TestAdmitEncodedImagesEmptyBatch(t *testing.T) {
 	assert.Empty(t, s.batches[0])
 }
 
-// Reference: "rejects non-canonical and empty base64 payloads before any store call",
-// plus the cases of spec 1.4 (whitespace, URL-safe alphabet, non-zero pad bits).
+// Reference: "rejects non-canonical and empty base64 payloads before any
+// store call", plus the cases docs/attachments.md "Admission" names
+// (whitespace, URL-safe alphabet, non-zero pad bits).
 func TestAdmitEncodedImagesRejectsNonCanonical(t *testing.T) {
 	for _, data := range []string{"", "AAA", "!!!!", "AA==\n", "AA\r\n==", " AAAA", "AAAA\n", "-_8=", "AB==", "AAF=", "AAAA====", "A==="} {
 		s := &recordingStore{}

@@ -1,6 +1,7 @@
 package attachments
 
-// Exact messages of the seam and of the local backend (spec 1.2).
+// Exact messages of the seam and of the local backend (docs/attachments.md
+// "Errors").
 const (
 	MsgInvalidImageBase64     = "Image upload is not canonical base64."
 	MsgTooManyImages          = "Image batch exceeds the configured image-count limit."
@@ -35,7 +36,7 @@ func UnsupportedImageTypeMessage(m MediaType) string {
 
 // ConversionFailedMessage is "The <source> could not be converted to the
 // normalized 8-bit sRGB form." where source is e.g. "16-bit PNG" or
-// "uchar JPEG" (spec 2.9).
+// "uchar JPEG" (docs/attachments.md "Normalization").
 func ConversionFailedMessage(source string) string {
 	return "The " + source + " could not be converted to the normalized 8-bit sRGB form."
 }

@@ -60,7 +60,7 @@ func TestDefaultModelSpelling(t *testing.T) {
 	require.NoError(t, err)
 	info, err := def.ResolveModel(context.Background(), def.DefaultModel())
 	require.NoError(t, err)
-	assert.True(t, info.AcceptsImages(), "the default model takes image input (DESIGN.md)")
+	assert.True(t, info.AcceptsImages(), "the default model takes image input (docs/host.md)")
 }
 
 func TestResolveModelCancelled(t *testing.T) {

@@ -8,8 +8,8 @@
 //     capability: ResolveModel reports it with nil InputModalities, the same as an id the catalog
 //     does not list.
 //   - DefaultModel is the model of a session that names none (tools.ModelFor). The default
-//     configuration lists one model, "default", which accepts text and image input (DESIGN.md:
-//     the default model takes image input), and makes it the default.
+//     configuration lists one model, "default", which accepts text and image input (docs/host.md
+//     "Embedded profiles": the default model takes image input), and makes it the default.
 //   - ResolveModel matches ids case-insensitively: first the id as given, then, for an id with a
 //     '/', its last segment ("vendor/m" finds "m"), as the reference lineage's catalog does. A
 //     match reports the catalog's spelling of the id and a copy of its modalities; no match

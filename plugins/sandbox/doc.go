@@ -1,5 +1,5 @@
-// Package sandbox is the sandbox vocabulary and seam shared by the sandbox plugins and the tools that
-// consult them (spec sandbox sections 1 to 4):
+// Package sandbox is the sandbox vocabulary and seam shared by the sandbox plugins and the tools
+// that consult them (docs/sandbox.md, and docs/tool-fs.md "Sandbox escalation"):
 //
 //   - the modes (Modes, ValidMode), their strictly-wider ladder (Wider, IsWider), the escalation
 //     targets advertised in tool schemas, and the model-facing DenialMarker and EscalationHint;

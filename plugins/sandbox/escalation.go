@@ -118,8 +118,8 @@ func EscalationReason(requested fs.SandboxMode, justification string) string {
 	return "escalate sandbox to " + string(requested) + ": " + justification
 }
 
-// ApproveEscalation resolves a sandbox escalation before anything executes, in a fixed,
-// fail-closed order (spec sandbox 3.4): the request must strictly widen the effective mode
+// ApproveEscalation resolves a sandbox escalation before anything executes, in a fixed, fail-closed
+// order (docs/tool-fs.md "Sandbox escalation"): the request must strictly widen the effective mode
 // (checked without asking anyone), an approval service must be composed, the call must have an
 // agent, and then the asker is asked exactly once with the reason
 // "escalate sandbox to <requested>: <justification>", the requested and effective modes and the

@@ -7,7 +7,7 @@ import (
 
 // PolicyService is the ctx.sandboxPolicy seam ("sandboxPolicy"), provided by the "sandbox-policy"
 // plugin: the single owner of the deployment default mode, the fallback workspace root, the
-// per-session override and per-call resolution (spec sandbox 4).
+// per-session override and per-call resolution (docs/sandbox.md "Modes and the policy").
 var PolicyService = kernel.NewService[Policy]("sandboxPolicy")
 
 // Policy resolves the execution policy of one confined call.

@@ -10,7 +10,7 @@ import (
 // one against the filesystem, so "link/.." lands where chdir would (the physical parent of the
 // link's target), not at the lexical parent. When resolution fails for any reason (a missing path
 // or prefix, a permission error) p is returned unchanged: a missing root then matches nothing
-// until it exists (spec sandbox 1.3).
+// until it exists (docs/sandbox.md "Modes and the policy").
 func CanonicalPath(p string) string {
 	full := p
 	if !filepath.IsAbs(full) {

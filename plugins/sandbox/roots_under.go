@@ -8,9 +8,9 @@ import (
 	"syscall"
 )
 
-// IsPathUnder reports whether the canonical target key path is the canonical writable root or
-// lies beneath it (spec sandbox 2.5), comparing case-sensitively as on Linux and macOS. See
-// UnderRoot.
+// IsPathUnder reports whether the canonical target key path is the canonical writable root or lies
+// beneath it (docs/sandbox.md "Modes and the policy"), comparing case-sensitively as on Linux and
+// macOS. See UnderRoot.
 func IsPathUnder(path, root string) (bool, error) {
 	_, ok, err := UnderRoot(path, root, true)
 	return ok, err

@@ -88,7 +88,8 @@ func TestIsPathUnderRegularFileSegment(t *testing.T) {
 	assert.False(t, under(t, filepath.Join(blocker, "child.txt"), allowed))
 }
 
-// Spec 2.5 / 6.1 item 3: prefix checks need a separator boundary.
+// Prefix checks need a separator boundary: /ws2 is not beneath /ws (docs/sandbox.md "Modes and
+// the policy").
 func TestIsPathUnderSiblingPrefix(t *testing.T) {
 	base := realTemp(t)
 	ws, ws2 := filepath.Join(base, "ws"), filepath.Join(base, "ws2")

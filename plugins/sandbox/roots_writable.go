@@ -10,10 +10,10 @@ import (
 )
 
 // WritableRoots returns the canonical directories a mutation under policy may write beneath
-// (spec sandbox 1.3). Under workspace-write they are, in this order and de-duplicated after
-// canonicalization: the policy's WorkspaceRoot, "/tmp" and TempDir(), each passed through
-// CanonicalPath and made absolute. Every other mode has none (read-only grants nothing;
-// danger-full-access is never confined, so it needs no list).
+// (docs/sandbox.md "Writable roots"). Under workspace-write they are, in this order and
+// de-duplicated after canonicalization: the policy's WorkspaceRoot, "/tmp" and TempDir(), each
+// passed through CanonicalPath and made absolute. Every other mode has none (read-only grants
+// nothing; danger-full-access is never confined, so it needs no list).
 //
 // A temp root ("/tmp" or TempDir()) that is the file system root, the user's home ($HOME) or an
 // ancestor of the home would grant what the workspace-write mode exists to withhold: it is left

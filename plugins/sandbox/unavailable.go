@@ -8,9 +8,9 @@ const CodeUnavailable = "SANDBOX_UNAVAILABLE"
 // UnavailableErrorName is the Name of every *UnavailableError.
 const UnavailableErrorName = "SandboxUnavailableError"
 
-// UnavailableError is the fail-closed refusal of a process-sandbox provider that cannot confine
-// a command in a requested mode on this host (spec sandbox 1.6). It reports {name, code} to the
-// tool runtime through Name and Code.
+// UnavailableError is the fail-closed refusal of a process-sandbox provider that cannot confine a
+// command in a requested mode on this host (docs/sandbox.md "Modes and the policy"). It reports
+// {name, code} to the tool runtime through Name and Code.
 type UnavailableError struct {
 	// Mode is the refused mode.
 	Mode fs.SandboxMode

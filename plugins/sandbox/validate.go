@@ -6,7 +6,8 @@ import (
 	"github.com/cordon-dev/cordon/internal/jstext"
 )
 
-// The escalation argument pairing errors (plain errors, no code; spec sandbox 3.2).
+// The escalation argument pairing errors (plain errors, no code; docs/tool-fs.md "Sandbox
+// escalation").
 var (
 	ErrEscalationNoJustification = errors.New("invalid escalation: sandbox_permissions requires a justification")
 	ErrEscalationNoPermissions   = errors.New("invalid escalation: justification is only valid together with sandbox_permissions")

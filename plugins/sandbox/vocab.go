@@ -6,7 +6,8 @@ import (
 	"github.com/cordon-dev/cordon/plugins/fs"
 )
 
-// Modes lists every sandbox mode, narrow to wide (spec sandbox 1.1, SANDBOX_MODES).
+// Modes lists every sandbox mode, narrow to wide (the reference's SANDBOX_MODES; docs/sandbox.md
+// "Modes and the policy").
 var Modes = []fs.SandboxMode{fs.SandboxReadOnly, fs.SandboxWorkspaceWrite, fs.SandboxDangerFullAccess}
 
 // EscalationTargets is the closed enum the write and edit schemas advertise for
@@ -51,7 +52,8 @@ const (
 	SubjectCommand   = "command"
 )
 
-// DenialMarker is the model-facing marker of a sandbox denial under mode (spec sandbox 3.7).
+// DenialMarker is the model-facing marker of a sandbox denial under mode (docs/tool-fs.md
+// "Sandbox escalation").
 func DenialMarker(mode fs.SandboxMode) string {
 	return fmt.Sprintf("[sandbox: file access denied under %s mode]", mode)
 }

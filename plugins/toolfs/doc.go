@@ -10,7 +10,8 @@
 //
 // # Contract
 //
-//   - read: resolve (session cwd, spec 4.4), exactly one Stat, then ReadText for files below
+//   - read: resolve (session cwd: docs/tool-fs.md "Paths and the session's working directory"),
+//     exactly one Stat, then ReadText for files below
 //     readStreamMinSize or StreamText otherwise (or when the size is unknown), the window, and
 //     fs/observed present at the Stat's version. A missing file emits fs/observed absent, then fails
 //     FS_NOT_FOUND; a non-regular file fails FS_NOT_REGULAR_FILE without an observation; an offset
@@ -22,14 +23,15 @@
 //     fs/observed present at the outcome's version. No Stat.
 //   - Remedies (write and edit only): FS_STALE_VERSION keeps its reason and gains
 //     " — re-read the file, then retry"; every FS_NOT_OBSERVED becomes exactly
-//     `cannot modify "<p>": file has not been read — read the file, then retry` (DESIGN.md). The
+//     `cannot modify "<p>": file has not been read — read the file, then retry` (docs/tool-fs.md
+//     "Errors of `write` and `edit`"). The
 //     code is kept and the original error is the cause. An FS_NOT_OBSERVED over a file that read
 //     refuses as binary or invalid UTF-8, and that read_image could not read in this call either,
 //     is never raised to the model: it fails FS_NOT_TEXT `cannot write "<p>": binary file` (or
 //     `invalid UTF-8 text`; edit: `cannot edit ...`) instead (docs/fs.md, "A file no tool can
 //     read").
 //   - Every fs/* dispatch passes the call's *tools.Exec as the actor.
-//   - read_image (readimage*.go, spec attachments 3 with the extension-less variant of 3.12):
+//   - read_image (readimage*.go, docs/tool-fs.md "read_image", extension-less paths included):
 //     registered by a child instance that injects attachments.Service, so it exists exactly while
 //     a store is mounted. Before any I/O: a blank path; the extension (Node extname, lower-cased;
 //     none is accepted, a non-image one refused); the store (defensive); the declared type against
@@ -45,11 +47,11 @@
 // # The read window
 //
 // Window consumes text in chunks (strings or bytes; boundaries carry no meaning) and never retains
-// them. Lines end at '\n' only, one trailing '\r' is dropped, a final '\n' starts no line. Memory is
-// bounded independently of the file: lines before the offset and after the selection are only
+// them. Lines end at '\n' only, one trailing '\r' is dropped, a final '\n' starts no line. Memory
+// is bounded independently of the file: lines before the offset and after the selection are only
 // counted, in bulk, and the current line keeps at most readMaxLineLength+1 code points (the unit is
-// the Unicode code point, DESIGN.md). The byte cap counts the selected line texts (after
-// truncation, suffix included) plus one byte per joining newline.
+// the Unicode code point: docs/tool-fs.md "The window"). The byte cap counts the selected line
+// texts (after truncation, suffix included) plus one byte per joining newline.
 //
 // # Presentation meta
 //
@@ -62,14 +64,15 @@
 // # UI presenters
 //
 // PresentReadCall, PresentWriteCall, PresentEditCall and PresentReadResult, PresentWriteResult,
-// PresentEditResult are the pure, replay-safe views of spec 4.5 to 4.7 for a user interface; they
-// decline (nil) for arguments that do not match the schema, error results and malformed meta
-// (DiffsFromMeta, ReadMetaFromMeta). The model-facing path never uses them.
+// PresentEditResult are the pure, replay-safe views for a user interface (docs/tool-fs.md "For Go
+// hosts and user interfaces"); they decline (nil) for arguments that do not match the schema, error
+// results and malformed meta (DiffsFromMeta, ReadMetaFromMeta). The model-facing path never uses
+// them.
 //
 // # Sandbox
 //
-// The per-call sandbox policy of write and edit (spec 4.10, spec sandbox 3) is chosen once, at
-// load, from the mounted filesystem's SandboxMode:
+// The per-call sandbox policy of write and edit (docs/tool-fs.md "Sandbox escalation") is chosen
+// once, at load, from the mounted filesystem's SandboxMode:
 //
 //   - "" (the filesystem never confines): no escalation fields and no policy. The escalation
 //     arguments, which the open parameter root still lets through, are validated for pairing

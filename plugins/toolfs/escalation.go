@@ -10,7 +10,7 @@ import (
 )
 
 // errEscalationUnavailable refuses sandbox_permissions under a filesystem that never confines
-// (a plain error, no code; spec 4.10).
+// (a plain error, no code; docs/tool-fs.md "Sandbox escalation").
 var errEscalationUnavailable = sandbox.ErrEscalationNotAvailable
 
 // escalationArgs are the two escalation arguments of write and edit, as sent: a key that is
@@ -41,12 +41,12 @@ func (e escalationArgs) justification() string {
 	return s
 }
 
-// parseEscalationArgs validates the pairing of the escalation arguments (spec 4.10, in order,
-// through sandbox.ValidateEscalationArgs): sandbox_permissions needs a justification, a
-// justification needs sandbox_permissions, and the justification must not be blank. It runs for
-// every write and edit, sandboxed or not (the open parameter root lets unadvertised fields
-// through). A justification that is not a string is refused as blank (the reference fails on it
-// with a JavaScript TypeError).
+// parseEscalationArgs validates the pairing of the escalation arguments (docs/tool-fs.md "Sandbox
+// escalation", in order, through sandbox.ValidateEscalationArgs): sandbox_permissions needs a
+// justification, a justification needs sandbox_permissions, and the justification must not be
+// blank. It runs for every write and edit, sandboxed or not (the open parameter root lets
+// unadvertised fields through). A justification that is not a string is refused as blank (the
+// reference fails on it with a JavaScript TypeError).
 func parseEscalationArgs(raw json.RawMessage) (escalationArgs, error) {
 	var e escalationArgs
 	if err := tools.DecodeArgs(raw, &e); err != nil {

@@ -2,8 +2,8 @@ package toolfs
 
 import "github.com/cordon-dev/cordon/plugins/tools"
 
-// The guidance sections of the three tools (spec 4.12). They render only while their tool is
-// visible; the write section recommends edit only while edit is visible.
+// The guidance sections of the three tools (docs/tool-fs.md "Guidance"). They render only while
+// their tool is visible; the write section recommends edit only while edit is visible.
 const (
 	readGuidanceText  = "Use the read tool — not shell commands like cat — to inspect text files. Results include line numbers. Use offset and limit to continue reading large files."
 	writeGuidanceBase = "Use the write tool to create files or completely replace file contents. Existing files are overwritten, so read an existing file first (the default fs-observation-policy requires it)"

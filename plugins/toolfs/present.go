@@ -9,11 +9,11 @@ import (
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
-// The UI presenters of the three tools (spec 4.5 to 4.7, 4.9): pure, replay-safe functions of the
-// logged arguments and result that a user interface may use to draw a call and its result. They
-// never fail: arguments that do not match the tool's parameter schema, error results and malformed
-// meta make them decline (nil), and the caller falls back to a generic rendering. Nothing in the
-// model-facing path uses them.
+// The UI presenters of the three tools (docs/tool-fs.md "For Go hosts and user interfaces"): pure,
+// replay-safe functions of the logged arguments and result that a user interface may use to draw a
+// call and its result. They never fail: arguments that do not match the tool's parameter schema,
+// error results and malformed meta make them decline (nil), and the caller falls back to a generic
+// rendering. Nothing in the model-facing path uses them.
 
 // Card kinds of the views.
 const (

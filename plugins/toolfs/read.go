@@ -31,7 +31,8 @@ func (s *suite) readDefinition() tools.Definition {
 }
 
 // read is the body of the read tool: resolve, one Stat, then the whole text or a stream into the
-// window, then the present observation at the Stat's version (spec 4.5 and 4.11).
+// window, then the present observation at the Stat's version (docs/tool-fs.md "read", "What it
+// does").
 func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (ReadValue, error) {
 	in, err := parseReadArgs(args, s.caps.limit)
 	if err != nil {

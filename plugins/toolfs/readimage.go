@@ -74,8 +74,8 @@ func (s *suite) imageBytes(v ReadImageValue) []byte {
 	return stored.Data
 }
 
-// readImage is the body of the read_image tool (spec attachments 3.3 with the extension-less
-// variant of 3.12): every gate runs before any filesystem I/O; then resolve, one Stat, a bounded
+// readImage is the body of the read_image tool (docs/tool-fs.md "read_image", extension-less paths
+// included): every gate runs before any filesystem I/O; then resolve, one Stat, a bounded
 // read, the signature check of an extension-less file, SaveImage, a verified read of the stored
 // bytes, and the present observation at the Stat's version.
 func (s *suite) readImage(ctx context.Context, a readImageArgs, exec *tools.Exec) (ReadImageValue, error) {
@@ -173,10 +173,11 @@ func baseName(p string) string {
 	return p[start:end]
 }
 
-// requireImageRoute is the route gate (spec attachments 3.5, through the tools.Models seam): the
-// call's model is its session's header model, else the catalog's default model. Without a session,
-// a catalog or a model the route cannot be resolved; a resolve error propagates unchanged; a model
-// that does not declare image input (unknown capability included) is refused.
+// requireImageRoute is the route gate (docs/tool-fs.md "Gates, in order, all before any file I/O",
+// through the tools.Models seam): the call's model is its session's header model, else the
+// catalog's default model. Without a session, a catalog or a model the route cannot be resolved; a
+// resolve error propagates unchanged; a model that does not declare image input (unknown capability
+// included) is refused.
 func (s *suite) requireImageRoute(ctx context.Context, exec *tools.Exec, p string) error {
 	catalog, ok := tools.Models.Get(s.kc)
 	model := ""

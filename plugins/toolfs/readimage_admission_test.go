@@ -17,10 +17,10 @@ import (
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
-// TestReadImageAdmissionRemedies pins spec attachments 3.7 with the real admission checks of the
-// test store: the limits are named, the remedies use the display path, the remedy carries no
-// {name, code} (the reference throws a plain Error with the store's error as cause) and nothing is
-// observed.
+// TestReadImageAdmissionRemedies pins docs/attachments.md "What read_image tells the model" with
+// the real admission checks of the test store: the limits are named, the remedies use the display
+// path, the remedy carries no {name, code} (the reference throws a plain Error with the store's
+// error as cause) and nothing is observed.
 func TestReadImageAdmissionRemedies(t *testing.T) {
 	cases := []struct {
 		name   string
@@ -78,9 +78,10 @@ func requireRemedy(t *testing.T, r tools.Result, text string) {
 	require.False(t, r.Error.HasCode(), "a remedy carries no code: %+v", r.Error)
 }
 
-// TestReadImageStoreFailures scripts the store's SaveImage failures: the remedies of 3.7; INVALID_IMAGE
-// (declared type too), IMAGE_OVER_MEMORY_BUDGET and ATTACHMENT_BUSY naming the file with their code
-// kept; everything else (storage faults, foreign errors) unchanged.
+// TestReadImageStoreFailures scripts the store's SaveImage failures: the remedies
+// (docs/attachments.md "What read_image tells the model"); INVALID_IMAGE (declared type too),
+// IMAGE_OVER_MEMORY_BUDGET and ATTACHMENT_BUSY naming the file with their code kept; everything
+// else (storage faults, foreign errors) unchanged.
 func TestReadImageStoreFailures(t *testing.T) {
 	e := newImgEnv(t, imgOptions{})
 	e.writeBytes(t, "red.png", png1x1)
@@ -127,7 +128,7 @@ func TestReadImageStoreFailures(t *testing.T) {
 	}
 }
 
-// TestReadImageExtensionless pins the extension-less variant (spec attachments 3.12).
+// TestReadImageExtensionless pins extension-less paths (docs/tool-fs.md "read_image").
 func TestReadImageExtensionless(t *testing.T) {
 	e := newImgEnv(t, imgOptions{})
 	e.writeBytes(t, "notes", []byte("plain text"))

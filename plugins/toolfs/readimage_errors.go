@@ -37,9 +37,9 @@ type imageClaim struct {
 	sniffed   bool
 }
 
-// remapSaveError rewrites a SaveImage failure for the model (spec attachments 3.7 and 3.12). A
-// failure that is not an *attachments.Error, and every code without a remedy, is returned
-// unchanged (the same error value). INVALID_IMAGE (declared or sniffed type) and the
+// remapSaveError rewrites a SaveImage failure for the model (docs/attachments.md "What read_image
+// tells the model"). A failure that is not an *attachments.Error, and every code without a remedy,
+// is returned unchanged (the same error value). INVALID_IMAGE (declared or sniffed type) and the
 // memory-budget codes name the file and keep their code (docs/attachments.md).
 func remapSaveError(err error, dp string, limits attachments.ImageLimits, claim imageClaim) error {
 	var ae *attachments.Error

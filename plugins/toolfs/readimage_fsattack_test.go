@@ -75,9 +75,8 @@ func TestReadImageSpecialFiles(t *testing.T) {
 	assert.Len(t, objects, 1, "only the one image was stored")
 }
 
-// TestReadImageUnreadableFile: a file without read permission fails with the provider's plain OS
-// error (spec fs 1.3: EACCES is not translated, so no code), observes nothing and stores nothing
-// (skipped as root, which reads anyway).
+// TestReadImageUnreadableFile: a file without read permission fails with the provider's permission
+// error, observes nothing and stores nothing (skipped as root, which reads anyway).
 func TestReadImageUnreadableFile(t *testing.T) {
 	if os.Geteuid() == 0 {
 		t.Skip("root bypasses file permissions")

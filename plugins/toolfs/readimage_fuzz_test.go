@@ -27,7 +27,8 @@ func extNameModel(p string) string {
 // FuzzImagePath checks the path and signature handling of read_image: ExtName agrees with the
 // model above, is a suffix of the last segment starting with '.', never contains '/'; the
 // extension verdict is consistent (an accepted extension maps to a known media type); and the
-// signature sniffer agrees with the spec's byte patterns, whatever follows them.
+// signature sniffer agrees with the signatures of docs/tool-fs.md "read_image", whatever follows
+// them.
 func FuzzImagePath(f *testing.F) {
 	for _, s := range []string{"a.png", "a.JPG", ".png", "png", "foo.", "...", "..", "a.png/", "x/.y.gif", "dir.png/f", "é.WEBP", ""} {
 		f.Add(s, []byte("GIF89a"))

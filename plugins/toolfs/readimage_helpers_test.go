@@ -65,7 +65,7 @@ func encodeImage(t *testing.T, format string, w, h int) []byte {
 	return buf.Bytes()
 }
 
-// defaultLimits are the local backend's defaults (spec attachments 1.5).
+// defaultLimits are the local backend's defaults (docs/attachments.md "Configuration").
 func defaultLimits() attachments.ImageLimits {
 	return attachments.ImageLimits{
 		MaxImageBytes: 20 * 1024 * 1024, MaxImagesPerMessage: 20, MaxMessageImageBytes: 200 * 1024 * 1024,
@@ -74,9 +74,9 @@ func defaultLimits() attachments.ImageLimits {
 }
 
 // fakeStore is an in-memory attachments.Store for the tool's tests: it decodes with the standard
-// decoders (png, jpeg, gif, x/image/webp), applies the admission checks in the spec's order and
-// stores the bytes unchanged under sha256. saveErr and refHook let a test script failures and
-// references.
+// decoders (png, jpeg, gif, x/image/webp), applies the admission checks in the store's order
+// (docs/attachments.md "Admission") and stores the bytes unchanged under sha256. saveErr and
+// refHook let a test script failures and references.
 type fakeStore struct {
 	limits attachments.ImageLimits
 

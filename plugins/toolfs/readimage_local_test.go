@@ -147,7 +147,7 @@ func TestReadImageLocalAdmission(t *testing.T) {
 		data   []byte
 		mutate func(c *attachmentlocal.Config)
 		want   string
-		code   string // "" for the tool's remedies, which carry no code (spec attachments 3.7)
+		code   string // "" for the tool's remedies, which carry no code (docs/attachments.md)
 	}{
 		{"mismatch", "wrong.jpg", png1x1, nil,
 			"the .jpg extension declares image/jpeg, but the bytes use a different image format; rename the file to match its actual format if it is PNG/JPEG/WebP/GIF, or convert it to one of those formats", ""},

@@ -64,7 +64,7 @@ func imageExtension(p string) (ext string, declared attachments.MediaType) {
 	return ext, imageExtensions[ext]
 }
 
-// The file signatures read_image recognizes (spec attachments 3.12).
+// The file signatures read_image recognizes (docs/tool-fs.md "read_image", "Then" step 3).
 var (
 	pngSignature  = []byte{0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'}
 	jpegSignature = []byte{0xFF, 0xD8, 0xFF}

@@ -46,7 +46,7 @@ func TestReadImageSchema(t *testing.T) {
 	assert.Len(t, e.rt.GuidanceSections(), 3, "read_image has no guidance section")
 }
 
-// TestReadImageVisibility pins spec attachments 3.1: read_image exists exactly while an
+// TestReadImageVisibility pins docs/tool-fs.md "The plugin": read_image exists exactly while an
 // attachment service is mounted; the other tools do not depend on it.
 func TestReadImageVisibility(t *testing.T) {
 	e := newImgEnv(t, imgOptions{})
@@ -144,7 +144,7 @@ func TestReadImageHappyPath(t *testing.T) {
 	assert.Equal(t, []string{"resolve", "stat"}, e.fsys.take(), "one resolve, one stat (then one bounded byte read)")
 }
 
-// TestReadImageFormats reads every accepted format, by extension and without one (3.12).
+// TestReadImageFormats reads every accepted format, by extension and without one.
 func TestReadImageFormats(t *testing.T) {
 	e := newImgEnv(t, imgOptions{})
 	files := []struct {
@@ -180,8 +180,8 @@ func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 
 func jsonString(s string) string { b, _ := json.Marshal(s); return string(b) }
 
-// TestReadImageGatesBeforeIO pins the refusals of spec attachments 3.3 steps 1 to 5 (and 3.12's
-// extension refusal): each one happens before any filesystem call, records nothing and saves
+// TestReadImageGatesBeforeIO pins the gates of docs/tool-fs.md "read_image" (the extension refusal
+// included): each one happens before any filesystem call, records nothing and saves
 // nothing; the raw argument is named.
 func TestReadImageGatesBeforeIO(t *testing.T) {
 	jpegOnly := defaultLimits()
@@ -265,8 +265,9 @@ func TestReadImageResolveErrorPropagates(t *testing.T) {
 	requireFailure(t, e.readImage(e.session, "red.png"), "Error: model registry unavailable", "")
 }
 
-// TestReadImageFilesystemStep pins spec attachments 3.6: a missing file records absent before
-// failing; a directory fails without an observation; the cap is the smaller of the two limits.
+// TestReadImageFilesystemStep pins docs/tool-fs.md "read_image", "Then" steps 1 and 2: a missing
+// file records absent before failing; a directory fails without an observation; the cap is the
+// smaller of the two limits.
 func TestReadImageFilesystemStep(t *testing.T) {
 	e := newImgEnv(t, imgOptions{})
 	requireFailure(t, e.readImage(vision(e), "absent.png"), `Error: cannot read "`+e.path("absent.png")+`": not found`, "FS_NOT_FOUND")

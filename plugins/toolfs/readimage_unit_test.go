@@ -11,7 +11,8 @@ import (
 	"github.com/cordon-dev/cordon/plugins/toolfs"
 )
 
-// TestExtName pins Node's POSIX path.extname (spec attachments 3.4 and 5.1 #26).
+// TestExtName pins Node's POSIX path.extname (docs/tool-fs.md "Gates, in order, all before any file
+// I/O").
 func TestExtName(t *testing.T) {
 	cases := map[string]string{
 		"a.png": ".png", "a.JPG": ".JPG", "dir/b.jpeg": ".jpeg", "/abs/c.webp": ".webp", "d.Gif": ".Gif",
@@ -25,7 +26,7 @@ func TestExtName(t *testing.T) {
 	}
 }
 
-// TestSniffImageType pins the signatures of spec attachments 3.12.
+// TestSniffImageType pins the signatures of docs/tool-fs.md "read_image", "Then" step 3.
 func TestSniffImageType(t *testing.T) {
 	riff := func(tag string) []byte { return append([]byte("RIFF\x00\x00\x00\x00"), tag...) }
 	cases := []struct {
@@ -56,7 +57,7 @@ func TestSniffImageType(t *testing.T) {
 	}
 }
 
-// TestToFixed2 pins JavaScript's toFixed(2) on the binary value (spec attachments 5.1 #25).
+// TestToFixed2 pins JavaScript's toFixed(2) on the binary value (docs/tool-fs.md "Result").
 func TestToFixed2(t *testing.T) {
 	cases := []struct {
 		v    float64
@@ -64,7 +65,7 @@ func TestToFixed2(t *testing.T) {
 	}{
 		{2, "2.00"}, {2.5, "2.50"}, {4.0 / 2, "2.00"}, {5.0 / 2, "2.50"},
 		{2.125, "2.13"},         // an exact binary tie rounds up (strconv gives 2.12)
-		{4352.0 / 2048, "2.13"}, // the spec's example of a tie
+		{4352.0 / 2048, "2.13"}, // a tie: 4352 px stored at 2048 px
 		{0.125, "0.13"},         // a tie below one
 		{1.005, "1.00"},         // 1.005 is just below the tie in binary
 		{1.255, "1.25"},         // likewise
@@ -78,7 +79,7 @@ func TestToFixed2(t *testing.T) {
 	}
 }
 
-// TestRenderReadImage pins the text envelope of spec attachments 3.9 with its examples.
+// TestRenderReadImage pins the text envelope of docs/tool-fs.md "Result".
 func TestRenderReadImage(t *testing.T) {
 	ref := attachments.ImageRef{AttachmentID: "sha256:feed", MediaType: "image/png", Bytes: 7, Width: 2, Height: 1}
 	assert.Equal(t, "<path>/w/a.png</path>\n<type>image</type>\n<content>\nimage/png image, 2x1 px, 7 bytes\n</content>",

@@ -186,8 +186,9 @@ func TestBareWriteCreatesAndReads(t *testing.T) {
 	assert.Contains(t, r.Text(), "1: fresh")
 }
 
-// DESIGN.md "Our own decisions": a leading BOM survives edit and write-over, and stays out of the
-// values, the read output and the diffs (the reference drops it).
+// The decided deviation (docs/fs.md "Decided deviations from the reference"): a leading BOM
+// survives edit and write-over, and stays out of the values, the read output and the diffs (the
+// reference drops it).
 func TestBOMPreservedThroughTheTools(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	e.writeFile(t, "b.txt", "\ufeffkeep me\n")
@@ -205,9 +206,9 @@ func TestBOMPreservedThroughTheTools(t *testing.T) {
 	assert.Equal(t, "\ufeffrewritten\n", e.readFile(t, "b.txt"))
 }
 
-// tools.spec.ts "sandbox_permissions under a non-confining backend fails closed (unadvertised
-// field still reaches execute)", and the pairing rules of spec 4.10, which run for every write
-// and edit before any I/O.
+// tools.spec.ts "sandbox_permissions under a non-confining backend fails closed (unadvertised field
+// still reaches execute)", and the pairing rules of docs/tool-fs.md "Sandbox escalation", which run
+// for every write and edit before any I/O.
 func TestEscalationArgumentsUnderNonConfiningProvider(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	e.writeFile(t, "a.txt", "x")
@@ -242,7 +243,7 @@ func TestEscalationArgumentsUnderNonConfiningProvider(t *testing.T) {
 }
 
 // The canonical value of a window that selects nothing keeps `lines: []` (never null), and the
-// footer loops on the same offset (spec 6.4).
+// footer loops on the same offset (docs/tool-fs.md "The text the model sees").
 func TestReadByteCapSelectingNothingValue(t *testing.T) {
 	cfg := toolfs.DefaultConfig()
 	cfg.ReadMaxBytes = 3
@@ -268,8 +269,9 @@ func TestObservationsAreOwnedBySession(t *testing.T) {
 	assert.Equal(t, "bye", e.readFile(t, "a.txt"))
 }
 
-// A directory target reports FS_NOT_REGULAR_FILE whatever the guard (spec 6.7), unremediated;
-// under the policy an unread edit is refused before the provider looks at the target.
+// A directory target reports FS_NOT_REGULAR_FILE whatever the guard (docs/tool-fs.md "Errors of
+// `write` and `edit`"), unremediated; under the policy an unread edit is refused before the
+// provider looks at the target.
 func TestMutationOfADirectory(t *testing.T) {
 	for _, bare := range []bool{false, true} {
 		e := newEnv(t, envOptions{bare: bare})
@@ -285,8 +287,8 @@ func TestMutationOfADirectory(t *testing.T) {
 	}
 }
 
-// Spec 4.2 / 6.19: a cancellation that lands after the body started replaces a successful write
-// with `tool call aborted` (ABORTED), although the file is already written.
+// docs/tools.md "Cancellation": a cancellation that lands after the body started replaces a
+// successful write with `tool call aborted` (ABORTED), although the file is already written.
 func TestCancellationAfterTheBodyReplacesSuccess(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	ctx, cancel := context.WithCancel(context.Background())

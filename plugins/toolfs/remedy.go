@@ -16,7 +16,8 @@ const (
 //
 //   - FS_STALE_VERSION keeps the provider's reason and gains " — re-read the file, then retry";
 //   - every FS_NOT_OBSERVED, whichever layer raised it, becomes exactly
-//     `cannot modify "<p>": file has not been read — read the file, then retry` (DESIGN.md);
+//     `cannot modify "<p>": file has not been read — read the file, then retry` (docs/tool-fs.md
+//     "Errors of `write` and `edit`");
 //   - anything else is returned unchanged (the same error value).
 //
 // The rewritten error keeps the code and has the original error as its cause.

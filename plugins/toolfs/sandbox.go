@@ -15,11 +15,11 @@ import (
 // errSandboxPolicyMissing fails the load of a confining composition without a policy service.
 var errSandboxPolicyMissing = errors.New("tool-fs: the mounted filesystem confines but ctx.sandboxPolicy is missing")
 
-// sandboxHook is where write and edit consult the sandbox (spec 4.10, spec sandbox 3): it
-// decides the write and edit parameters, resolves the per-call policy before anything executes
+// sandboxHook is where write and edit consult the sandbox (docs/tool-fs.md "Sandbox escalation"):
+// it decides the write and edit parameters, resolves the per-call policy before anything executes
 // (escalation pairing, approval) and rewrites FS_SANDBOX_DENIED failures into the sandbox marker
-// text. The policy's WorkspaceRoot, when set, replaces the session cwd as the resolve base, and
-// the policy is passed to WriteText/EditText.
+// text. The policy's WorkspaceRoot, when set, replaces the session cwd as the resolve base, and the
+// policy is passed to WriteText/EditText.
 //
 // The hook is chosen once, at load, from the mounted filesystem's capability fact
 // (fs.FileSystem.SandboxMode): noSandbox when it never confines, confiningSandbox otherwise.
@@ -79,7 +79,7 @@ func (noSandbox) resolvePolicy(_ context.Context, _ string, args json.RawMessage
 
 func (noSandbox) mapError(err error, _ *fs.SandboxPolicy) error { return err }
 
-// confiningSandbox is the hook of a confining filesystem (spec sandbox 3.1-3.3, 3.6, 3.7).
+// confiningSandbox is the hook of a confining filesystem (docs/tool-fs.md "Sandbox escalation").
 //
 // The policy service is probed on every call, like the approval service: a policy plugin that
 // was reloaded is used at once, and one that went away (tool-fs does not inject it, so it stays
@@ -151,7 +151,7 @@ func (c *confiningSandbox) mapError(err error, policy *fs.SandboxPolicy) error {
 	return fs.NewError(fs.CodeSandboxDenied, sandbox.DenialMarker(mode)+"\n"+sandbox.EscalationHint(sandbox.SubjectOperation), err)
 }
 
-// The descriptions of the escalation parameters (spec sandbox 3.1, verbatim).
+// The descriptions of the escalation parameters (docs/tool-fs.md "Sandbox escalation", verbatim).
 const (
 	sandboxPermissionsDescription = "The wider sandbox mode this file operation needs. Only valid as a one-shot retry of an operation the sandbox just denied; requires justification and user approval."
 	justificationDescription      = "Required with sandbox_permissions: one sentence for the user explaining why this exact file operation needs the wider access."
@@ -185,7 +185,8 @@ func withEscalationFields(base json.RawMessage) json.RawMessage {
 }
 
 // mutationBase returns the directory a write or edit resolves against: the policy's workspace
-// root when a policy names one, else the session cwd (spec 4.4).
+// root when a policy names one, else the session cwd (docs/tool-fs.md "Paths and the session's
+// working directory").
 func mutationBase(policy *fs.SandboxPolicy, exec *tools.Exec, path string) string {
 	if policy != nil && policy.WorkspaceRoot != "" {
 		return policy.WorkspaceRoot

@@ -18,7 +18,7 @@ import (
 var sandboxIsBlank = jstext.IsBlank
 
 // mapError keeps the code, chains the original as the cause and names the stamped mode; other
-// errors are returned as the same value (spec sandbox 3.7).
+// errors are returned as the same value (docs/tool-fs.md "Sandbox escalation").
 func TestConfiningMapError(t *testing.T) {
 	c := &confiningSandbox{defaultMode: fs.SandboxReadOnly}
 	orig := fs.NewError(fs.CodeSandboxDenied, `cannot write "/x": file access denied under workspace-write mode`, nil)

@@ -74,10 +74,10 @@ func (e *realSandbox) call(name string, a any) tools.Result {
 	return e.rt.Execute(context.Background(), tools.Call{CallID: id, Name: name, Args: a, Session: e.session})
 }
 
-// Spec sandbox 3.6: a grant is consumed by exactly the call that asked. Escalated and plain calls
-// of one session run concurrently (the approver answers while the plain calls proceed): every
-// plain call is fenced at the standing read-only mode and every escalated one lands, so no grant
-// ever leaks into a neighbouring call; nothing is persisted.
+// docs/tool-fs.md "Sandbox escalation": a grant is consumed by exactly the call that asked.
+// Escalated and plain calls of one session run concurrently (the approver answers while the plain
+// calls proceed): every plain call is fenced at the standing read-only mode and every escalated one
+// lands, so no grant ever leaks into a neighbouring call; nothing is persisted.
 func TestRealSandboxGrantNeverLeaks(t *testing.T) {
 	const n = 8
 	release := make(chan struct{})
@@ -132,9 +132,10 @@ func TestRealSandboxGrantNeverLeaks(t *testing.T) {
 	assert.False(t, overridden)
 }
 
-// Spec sandbox 1.4 and 3.6: a session override switched while a call is being asked about does
-// not change that call (its policy was resolved when it started, the grant replaces only the
-// mode); the switch applies from the next call on.
+// docs/sandbox.md "Modes and the policy" and docs/tool-fs.md "Sandbox escalation": a session
+// override switched while a call is being asked about does not change that call (its policy was
+// resolved when it started, the grant replaces only the mode); the switch applies from the next
+// call on.
 func TestRealSandboxOverrideSwitchedMidCall(t *testing.T) {
 	var e *realSandbox
 	approver := approverFunc(func(ctx context.Context, req tools.ApprovalRequest) (tools.ApprovalOutcome, error) {

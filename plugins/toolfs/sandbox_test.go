@@ -169,8 +169,8 @@ func TestSandboxOtherErrorsPassThrough(t *testing.T) {
 	requireFailure(t, r, "Error: blocked — re-read the file, then retry", "FS_STALE_VERSION")
 }
 
-// spec sandbox 6.1 #15: editing a never-read file under read-only reports FS_NOT_OBSERVED (the
-// intent runs before the provider), not the sandbox marker.
+// docs/tool-fs.md "Observations and events": editing a never-read file under read-only reports
+// FS_NOT_OBSERVED (the intent runs before the provider), not the sandbox marker.
 func TestSandboxEditIntentPrecedesFence(t *testing.T) {
 	e := newSandboxEnv(t, sandboxOptions{mode: fs.SandboxReadOnly})
 	p := filepath.Join(e.project, "a.txt")
@@ -181,7 +181,8 @@ func TestSandboxEditIntentPrecedesFence(t *testing.T) {
 }
 
 // tools.spec.ts "an approved escalation stamps the granted mode onto that write": the approver
-// is asked once with the audit reason; the grant rides exactly that call (spec sandbox 3.6).
+// is asked once with the audit reason; the grant rides exactly that call (docs/tool-fs.md
+// "Sandbox escalation").
 func TestSandboxApprovedEscalation(t *testing.T) {
 	a := &recordingApprover{outcome: tools.AllowedOnce}
 	e := newSandboxEnv(t, sandboxOptions{mode: fs.SandboxReadOnly, approver: a})
@@ -272,7 +273,7 @@ func TestSandboxEscalationRefusals(t *testing.T) {
 
 // tools.spec.ts "escalation without an approval service fails closed" and "escalation with an
 // approval service but no agent fails closed"; and a request that does not strictly widen never
-// asks (spec sandbox 3.4 order).
+// asks (the order of docs/tool-fs.md "Sandbox escalation").
 func TestSandboxEscalationFailsClosed(t *testing.T) {
 	e := newSandboxEnv(t, sandboxOptions{})
 	r := e.call("write", args{"file_path": "a.txt", "content": "x", "sandbox_permissions": "danger-full-access", "justification": "why"})
@@ -370,7 +371,7 @@ func (f approverFunc) Request(ctx context.Context, req tools.ApprovalRequest) (t
 
 // tools.spec.ts "an approved escalation stamps the granted mode onto that write", through the
 // real user-approval service and an approval/request answerer; under the never policy the same
-// request is rejected without reaching the answerer (spec sandbox 3.5).
+// request is rejected without reaching the answerer (docs/sandbox.md "The approval service").
 func TestSandboxEscalationThroughUserApproval(t *testing.T) {
 	e := newSandboxEnv(t, sandboxOptions{mode: fs.SandboxReadOnly})
 	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, e.root, userapproval.Plugin, nil))

@@ -48,9 +48,9 @@ func oracleWindow(text string, req WindowRequest) (WindowResult, bool) {
 }
 
 // FuzzWindow checks the streaming window against the oracle for arbitrary chunkings, and the
-// invariants of the spec: line numbers strictly increase from the offset, the byte accounting never
-// exceeds the cap, the renderer re-derives the byte-cap flag, and the kept line buffer is bounded
-// by MaxLineLength whatever the line length.
+// invariants of docs/tool-fs.md "The window": line numbers strictly increase from the offset, the
+// byte accounting never exceeds the cap, the renderer re-derives the byte-cap flag, and the kept
+// line buffer is bounded by MaxLineLength whatever the line length.
 func FuzzWindow(f *testing.F) {
 	seeds := []string{
 		"", "\n", "a\nb", "a\nb\n", "a\n\n", "a\r\nb\r\r\n", "x\ry\n\r",

@@ -2,86 +2,365 @@ package tools
 
 import (
 	"bytes"
-	"encoding/json"
-	"errors"
-	"io"
 	"math"
 	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
-// parseJSON reads exactly one JSON value with encoding/json's tokenizer into a jval, which keeps
-// object key order (first occurrence, last value wins, as JSON.parse does). Numbers outside the
-// float64 range and negative zero are not lossless (JSON.stringify would not give them back), nor
-// is anything but one JSON value.
+// maxDepth bounds nesting like encoding/json does.
+const maxDepth = 10000
+
+// The arguments of every call are parsed once, for the schema check, into a tree that keeps key
+// order (the reference reports undeclared keys in input order). This parser is written by hand
+// because encoding/json costs about twice the time and allocations on a call's small arguments
+// (BenchmarkParseArgs); FuzzParseJSONAgreesWithEncodingJSON holds it to encoding/json.
+//
+// parseJSON parses exactly one JSON value (RFC 8259, surrounding whitespace
+// allowed). Numbers outside float64 range and negative zero are rejected as
+// not lossless, like the reference's snapshot. Invalid UTF-8 and lone
+// surrogates in strings become U+FFFD, as encoding/json does.
 func parseJSON(data []byte) (*jval, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	v, err := readValue(dec, 0)
+	p := parser{data: data}
+	p.skip()
+	v, err := p.value(0)
 	if err != nil {
-		return nil, errNotLossless
+		return nil, err
 	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+	p.skip()
+	if p.i != len(p.data) {
 		return nil, errNotLossless
 	}
 	return v, nil
 }
 
-// maxDepth bounds nesting as encoding/json's own decoder does.
-const maxDepth = 10000
+type parser struct {
+	data []byte
+	i    int
+}
 
-// readValue reads the next value of dec, depth levels down.
-func readValue(dec *json.Decoder, depth int) (*jval, error) {
-	if depth > maxDepth {
+func (p *parser) skip() {
+	for p.i < len(p.data) {
+		switch p.data[p.i] {
+		case ' ', '\t', '\n', '\r':
+			p.i++
+		default:
+			return
+		}
+	}
+}
+
+func (p *parser) literal(word string) bool {
+	if len(p.data)-p.i >= len(word) && string(p.data[p.i:p.i+len(word)]) == word {
+		p.i += len(word)
+		return true
+	}
+	return false
+}
+
+func (p *parser) value(depth int) (*jval, error) {
+	if p.i >= len(p.data) || depth > maxDepth {
 		return nil, errNotLossless
 	}
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	switch t := tok.(type) {
-	case nil:
+	switch c := p.data[p.i]; {
+	case c == '{':
+		return p.object(depth)
+	case c == '[':
+		return p.array(depth)
+	case c == '"':
+		str, err := p.str()
+		if err != nil {
+			return nil, err
+		}
+		return &jval{kind: jString, str: str}, nil
+	case c == 't' && p.literal("true"):
+		return &jval{kind: jBool, b: true}, nil
+	case c == 'f' && p.literal("false"):
+		return &jval{kind: jBool}, nil
+	case c == 'n' && p.literal("null"):
 		return &jval{kind: jNull}, nil
-	case bool:
-		return &jval{kind: jBool, b: t}, nil
-	case string:
-		return &jval{kind: jString, str: t}, nil
-	case json.Number:
-		f, err := strconv.ParseFloat(string(t), 64)
-		if err != nil || math.IsInf(f, 0) || (f == 0 && math.Signbit(f)) {
-			return nil, errNotLossless
-		}
-		return &jval{kind: jNumber, num: f}, nil
-	case json.Delim:
-		if t == '[' {
-			v := &jval{kind: jArray, arr: []*jval{}}
-			for dec.More() {
-				item, err := readValue(dec, depth+1)
-				if err != nil {
-					return nil, err
-				}
-				v.arr = append(v.arr, item)
-			}
-			_, err := dec.Token() // ]
-			return v, err
-		}
-		v := &jval{kind: jObject, obj: map[string]*jval{}}
-		for dec.More() {
-			key, err := dec.Token()
-			if err != nil {
-				return nil, err
-			}
-			item, err := readValue(dec, depth+1)
-			if err != nil {
-				return nil, err
-			}
-			k := key.(string)
-			if _, seen := v.obj[k]; !seen {
-				v.keys = append(v.keys, k)
-			}
-			v.obj[k] = item
-		}
-		_, err := dec.Token() // }
-		return v, err
+	case c == '-' || (c >= '0' && c <= '9'):
+		return p.number()
 	}
 	return nil, errNotLossless
+}
+
+func (p *parser) object(depth int) (*jval, error) {
+	p.i++ // {
+	v := &jval{kind: jObject, obj: map[string]*jval{}}
+	p.skip()
+	if p.i < len(p.data) && p.data[p.i] == '}' {
+		p.i++
+		return v, nil
+	}
+	for {
+		p.skip()
+		if p.i >= len(p.data) || p.data[p.i] != '"' {
+			return nil, errNotLossless
+		}
+		key, err := p.str()
+		if err != nil {
+			return nil, err
+		}
+		p.skip()
+		if p.i >= len(p.data) || p.data[p.i] != ':' {
+			return nil, errNotLossless
+		}
+		p.i++
+		p.skip()
+		item, err := p.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		v.set(key, item)
+		p.skip()
+		if p.i >= len(p.data) {
+			return nil, errNotLossless
+		}
+		switch p.data[p.i] {
+		case ',':
+			p.i++
+		case '}':
+			p.i++
+			return v, nil
+		default:
+			return nil, errNotLossless
+		}
+	}
+}
+
+func (p *parser) array(depth int) (*jval, error) {
+	p.i++ // [
+	v := &jval{kind: jArray, arr: []*jval{}}
+	p.skip()
+	if p.i < len(p.data) && p.data[p.i] == ']' {
+		p.i++
+		return v, nil
+	}
+	for {
+		p.skip()
+		item, err := p.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		v.arr = append(v.arr, item)
+		p.skip()
+		if p.i >= len(p.data) {
+			return nil, errNotLossless
+		}
+		switch p.data[p.i] {
+		case ',':
+			p.i++
+		case ']':
+			p.i++
+			return v, nil
+		default:
+			return nil, errNotLossless
+		}
+	}
+}
+
+func (p *parser) number() (*jval, error) {
+	start := p.i
+	digits := func() int {
+		n := 0
+		for p.i < len(p.data) && p.data[p.i] >= '0' && p.data[p.i] <= '9' {
+			p.i++
+			n++
+		}
+		return n
+	}
+	if p.data[p.i] == '-' {
+		p.i++
+	}
+	if p.i < len(p.data) && p.data[p.i] == '0' {
+		p.i++
+	} else if digits() == 0 {
+		return nil, errNotLossless
+	}
+	if p.i < len(p.data) && p.data[p.i] == '.' {
+		p.i++
+		if digits() == 0 {
+			return nil, errNotLossless
+		}
+	}
+	if p.i < len(p.data) && (p.data[p.i] == 'e' || p.data[p.i] == 'E') {
+		p.i++
+		if p.i < len(p.data) && (p.data[p.i] == '+' || p.data[p.i] == '-') {
+			p.i++
+		}
+		if digits() == 0 {
+			return nil, errNotLossless
+		}
+	}
+	f, err := strconv.ParseFloat(string(p.data[start:p.i]), 64)
+	if err != nil || math.IsInf(f, 0) || (f == 0 && math.Signbit(f)) {
+		return nil, errNotLossless
+	}
+	return &jval{kind: jNumber, num: f}, nil
+}
+
+// str parses a string literal starting at the opening quote.
+func (p *parser) str() (string, error) {
+	p.i++ // opening quote
+	start := p.i
+	// Fast path: no escapes, the bytes are the string.
+	for p.i < len(p.data) && plainStringByte[p.data[p.i]] {
+		p.i++
+	}
+	if p.i < len(p.data) && p.data[p.i] == '"' {
+		s := p.data[start:p.i]
+		p.i++
+		if utf8.Valid(s) {
+			return string(s), nil
+		}
+		return fixUTF8(string(s)), nil
+	}
+	var sb strings.Builder
+	if end := p.closingQuote(p.i); end >= 0 {
+		sb.Grow(end - start) // escapes only shrink: the decoded text fits
+	}
+	sb.Write(p.data[start:p.i])
+	for p.i < len(p.data) {
+		// Copy the run of plain bytes up to the next quote, backslash or
+		// control byte in one write.
+		run := p.i
+		for p.i < len(p.data) && plainStringByte[p.data[p.i]] {
+			p.i++
+		}
+		sb.Write(p.data[run:p.i])
+		if p.i >= len(p.data) {
+			break
+		}
+		c := p.data[p.i]
+		switch {
+		case c == '"':
+			p.i++
+			out := sb.String()
+			if !utf8.ValidString(out) {
+				out = fixUTF8(out)
+			}
+			return out, nil
+		case c < 0x20:
+			return "", errNotLossless
+		case c == '\\':
+			p.i++
+			if p.i >= len(p.data) {
+				return "", errNotLossless
+			}
+			e := p.data[p.i]
+			p.i++
+			switch e {
+			case '"', '\\', '/':
+				sb.WriteByte(e)
+			case 'b':
+				sb.WriteByte('\b')
+			case 'f':
+				sb.WriteByte('\f')
+			case 'n':
+				sb.WriteByte('\n')
+			case 'r':
+				sb.WriteByte('\r')
+			case 't':
+				sb.WriteByte('\t')
+			case 'u':
+				r, ok := p.hex4()
+				if !ok {
+					return "", errNotLossless
+				}
+				if utf16.IsSurrogate(r) {
+					save := p.i
+					if p.literal("\\u") {
+						if r2, ok2 := p.hex4(); ok2 {
+							if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
+								sb.WriteRune(d)
+								continue
+							}
+						}
+					}
+					p.i = save
+					r = utf8.RuneError
+				}
+				sb.WriteRune(r)
+			default:
+				return "", errNotLossless
+			}
+		}
+	}
+	return "", errNotLossless
+}
+
+// closingQuote returns the index of the first unescaped quote at or after i
+// (a quote preceded by an even run of backslashes), or -1.
+func (p *parser) closingQuote(i int) int {
+	for {
+		q := bytes.IndexByte(p.data[i:], '"')
+		if q < 0 {
+			return -1
+		}
+		q += i
+		backslashes := 0
+		for j := q - 1; j >= 0 && p.data[j] == '\\'; j-- {
+			backslashes++
+		}
+		if backslashes%2 == 0 {
+			return q
+		}
+		i = q + 1
+	}
+}
+
+// plainStringByte marks the bytes a string literal holds as they are: all but
+// the quote, the backslash and the control bytes.
+var plainStringByte = func() (t [256]bool) {
+	for c := 0x20; c < 256; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// fixUTF8 replaces each invalid byte with U+FFFD, as encoding/json does.
+func fixUTF8(s string) string {
+	var sb strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			sb.WriteRune(utf8.RuneError)
+		} else {
+			sb.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return sb.String()
+}
+
+func (p *parser) hex4() (rune, bool) {
+	if len(p.data)-p.i < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range p.data[p.i : p.i+4] {
+		r <<= 4
+		switch {
+		case c >= '0' && c <= '9':
+			r |= rune(c - '0')
+		case c >= 'a' && c <= 'f':
+			r |= rune(c - 'a' + 10)
+		case c >= 'A' && c <= 'F':
+			r |= rune(c - 'A' + 10)
+		default:
+			return 0, false
+		}
+	}
+	p.i += 4
+	return r, true
+}
+
+// set adds a member the way JSON.parse does: first position, last value.
+func (v *jval) set(key string, item *jval) {
+	if _, seen := v.obj[key]; !seen {
+		v.keys = append(v.keys, key)
+	}
+	v.obj[key] = item
 }

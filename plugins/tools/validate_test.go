@@ -11,7 +11,7 @@ import (
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
-// The parameter schemas of the fs tools (spec/fs.md 4.3), with the escalation
+// The parameter schemas of the fs tools (docs/tool-fs.md), with the escalation
 // fields a confining provider adds.
 const editSchema = `{"type":"object","properties":{
  "file_path":{"type":"string","description":"Path to edit, resolved by the filesystem backend."},

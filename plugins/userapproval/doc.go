@@ -1,6 +1,6 @@
 // Package userapproval is the user-approval plugin: it provides tools.Approval ("approval"),
 // the approval service that sandbox escalation and pre-execute "ask" decisions go through
-// (spec sandbox 3.5).
+// (docs/sandbox.md "The approval service").
 //
 // Configuration (strict: unknown keys are errors):
 //

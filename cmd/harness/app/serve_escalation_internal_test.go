@@ -27,7 +27,7 @@ import (
 	"github.com/cordon-dev/cordon/plugins/userapproval"
 )
 
-// The model-facing texts of an escalation's outcomes (spec/sandbox.md 3.4).
+// The model-facing texts of an escalation's outcomes (docs/tool-fs.md "Sandbox escalation").
 const (
 	escRejected    = `Error: the user rejected escalating this operation to "danger-full-access"`
 	escCancelled   = `Error: approval for escalating to "danger-full-access" was cancelled`

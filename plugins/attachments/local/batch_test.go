@@ -60,7 +60,7 @@ func TestBatchPreparesBeforeAnyWrite(t *testing.T) {
 	assert.True(t, os.IsNotExist(statErr), "validation never touches storage")
 }
 
-// Spec 1.3 item 5 and 5.1 #5/#6: the batch check uses source bytes, runs
+// docs/attachments.md "Admission": the batch check uses source bytes, runs
 // before any decode, allows equality; saveImage alone skips it.
 func TestBatchCheck(t *testing.T) {
 	s := newStore(t, func(c *Config) { c.MaxImagesPerMessage, c.MaxMessageImageBytes = 2, 180 })
@@ -84,7 +84,8 @@ func TestBatchCheck(t *testing.T) {
 	assert.Equal(t, []attachments.MediaType{"image/png", "image/jpeg", "image/webp", "image/gif"}, s.ImageLimits().MediaTypes)
 }
 
-// Spec 1.11 / 5.1 #30: several invalid members ⇒ the first in input order.
+// docs/attachments.md "Admission": several invalid members ⇒ the first in
+// input order.
 func TestBatchReportsFirstFailingMember(t *testing.T) {
 	s := newStore(t)
 	_, err := s.SaveImages(context.Background(), []attachments.SaveImage{
@@ -97,8 +98,8 @@ func TestBatchReportsFirstFailingMember(t *testing.T) {
 	assert.True(t, os.IsNotExist(statErr))
 }
 
-// Spec 1.3 item 4 / 1.11: a commit failure returns no refs; objects already
-// published for earlier members stay on disk (unreachable).
+// docs/attachments.md "Admission": a commit failure returns no refs; objects
+// already published for earlier members stay on disk (unreachable).
 func TestBatchCommitFailureKeepsEarlierObjects(t *testing.T) {
 	s := newStore(t)
 	h := png69ID[7:]
@@ -112,7 +113,8 @@ func TestBatchCommitFailureKeepsEarlierObjects(t *testing.T) {
 	assert.NoError(t, err, "the first member's object stays")
 }
 
-// Spec 1.4 end to end: wire uploads through the real store.
+// Wire uploads (canonical base64, docs/attachments.md "Admission") through
+// the real store.
 func TestAdmitEncodedImagesThroughStore(t *testing.T) {
 	s := newStore(t)
 	refs, err := attachments.AdmitEncodedImages(context.Background(), s, []attachments.EncodedImage{

@@ -12,7 +12,7 @@ import (
 	"github.com/cordon-dev/cordon/internal/statedir"
 )
 
-// Defaults of spec 1.5.
+// Defaults (docs/attachments.md "Configuration").
 const (
 	DefaultMaxImageBytes               = 20 * 1024 * 1024
 	DefaultMaxImagesPerMessage         = 20
@@ -229,8 +229,9 @@ func wholeNumber(v *yaml.Node) (int, bool) {
 // envLookup is os.LookupEnv (replaced in tests).
 var envLookup = os.LookupEnv
 
-// resolveHome is spec 1.5 with the Cordon default location: an explicit
-// home (even ""), else $CORDON_HOME when not blank, else the state directory.
+// resolveHome is the tohHome rule of docs/attachments.md "Configuration": an
+// explicit home (even ""), else $CORDON_HOME when not blank, else the state
+// directory.
 func resolveHome(explicit *string) (string, error) {
 	var p string
 	switch {

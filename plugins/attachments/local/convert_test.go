@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-// Spec 2.3 step 3 / 5.2: every decoded pixel format becomes 8-bit
-// non-premultiplied sRGB(A) at the origin.
+// docs/attachments.md "Normalization": every decoded pixel format becomes
+// 8-bit non-premultiplied sRGB(A) at the origin.
 func TestToNRGBA(t *testing.T) {
 	r := image.Rect(2, 3, 5, 5) // a non-zero origin
 	ycc := image.NewYCbCr(r, image.YCbCrSubsampleRatio444)

@@ -8,37 +8,38 @@
 // ~/.local/state/cordon. A leading "~" is expanded; the result is absolute.
 // New performs no I/O.
 //
-// Admission (SaveImage, SaveImages, ValidateImage) follows spec 1.6 in its
-// observable order: byte limit, empty, header (format by signature only:
-// PNG, JPEG, GIF, WebP; dimensions orientation-applied), pixel limit,
-// per-side limit, full decode of the first frame, declared-type check,
-// normalization. The limits are checked on header dimensions
-// (image.DecodeConfig plus small container walks) before any pixel buffer
-// is allocated. Transforms run in a FIFO limiter of
-// imageCompressionConcurrency slots; commits are not limited. Each
-// transform then reserves an estimate of its peak memory, computed from the
-// header (estimate.go), against a process-wide budget of
-// imageTransformMemoryBytes (default 2 GiB): it waits in arrival order for
-// room, at most imageTransformMemoryWaitMs (then ATTACHMENT_BUSY), and an
-// image whose estimate alone exceeds the budget is IMAGE_OVER_MEMORY_BUDGET
-// before anything is decoded. INVALID_IMAGE keeps its fixed message and
-// chains an attachments.ImageFault saying what failed. docs/attachments.md
-// is the contract.
+// Admission (SaveImage, SaveImages, ValidateImage) follows
+// docs/attachments.md "Admission" in its observable order: byte limit, empty,
+// header (format by signature only: PNG, JPEG, GIF, WebP; dimensions
+// orientation-applied), pixel limit, per-side limit, full decode of the first
+// frame, declared-type check, normalization. The limits are checked on header
+// dimensions (image.DecodeConfig plus small container walks) before any pixel
+// buffer is allocated. Transforms run in a FIFO limiter of
+// imageCompressionConcurrency slots; commits are not limited. Each transform
+// then reserves an estimate of its peak memory, computed from the header
+// (estimate.go), against a process-wide budget of imageTransformMemoryBytes
+// (default 2 GiB): it waits in arrival order for room, at most
+// imageTransformMemoryWaitMs (then ATTACHMENT_BUSY), and an image whose
+// estimate alone exceeds the budget is IMAGE_OVER_MEMORY_BUDGET before
+// anything is decoded. INVALID_IMAGE keeps its fixed message and chains an
+// attachments.ImageFault saying what failed. docs/attachments.md is the
+// contract.
 //
-// Normalization (spec 2): a clean, single-frame, 8-bit sRGB PNG/JPEG/WebP
-// within normalizedImageMaxDimension and normalizedImageMaxBytes passes
-// through byte-identically (its id is the SHA-256 of the upload). Anything
-// else (GIF, animation, EXIF/XMP/ICC/IPTC/text metadata, any orientation
-// tag, greyscale, 16-bit, CMYK, too large) is decoded, auto-oriented,
-// converted to 8-bit sRGB(A), resized to fit the long-edge cap (the
-// Catmull-Rom kernel of x/image/draw, premultiplied, in a streaming float32
-// resampler that keeps a few rows instead of x/image/draw's dstW×srcH
-// float64 buffer), and encoded with a lazy candidate ladder inside a
-// byte-budget loop, then verified by a full re-decode.
+// Normalization (docs/attachments.md "Normalization"): a clean, single-frame,
+// 8-bit sRGB PNG/JPEG/WebP within normalizedImageMaxDimension and
+// normalizedImageMaxBytes passes through byte-identically (its id is the
+// SHA-256 of the upload). Anything else (GIF, animation,
+// EXIF/XMP/ICC/IPTC/text metadata, any orientation tag, greyscale, 16-bit,
+// CMYK, too large) is decoded, auto-oriented, converted to 8-bit sRGB(A),
+// resized to fit the long-edge cap (the Catmull-Rom kernel of x/image/draw,
+// premultiplied, in a streaming float32 resampler that keeps a few rows
+// instead of x/image/draw's dstW×srcH float64 buffer), and encoded with a
+// lazy candidate ladder inside a byte-budget loop, then verified by a full
+// re-decode.
 //
 // Divergences from the reference (libvips), recorded here:
-//   - Go has no WebP encoder, so every WebP candidate is replaced (spec 5.2
-//     option b): low-colour opaque sources try a palette PNG, then JPEG q85,
+//   - Go has no WebP encoder, so every WebP candidate is replaced by PNG or
+//     JPEG: low-colour opaque sources try a palette PNG, then JPEG q85,
 //     q80, q75; sources with alpha try a truecolour RGBA PNG, then a
 //     256-colour median-cut palette PNG with transparency; opaque photos try
 //     JPEG q85, q80, q75. Transparency is never flattened; alpha sources
@@ -61,26 +62,26 @@
 //   - mkdir/chmod failures while proving the home durable are wrapped as
 //     ATTACHMENT_WRITE_FAILED (the reference leaks them with host paths).
 //
-// Publication (spec 1.9): the home is proven durable once per process
-// (created and chmodded 0700, every ancestor fsynced up to "/"); each
-// commit creates and fsyncs the bucket and staging chains, writes
-// tmp/<uuid> (exclusive, 0600, fsync), hard-links it to
-// objects/<h[0:2]>/<h> (an existing object must hash to h), fsyncs the
-// bucket and objects directories, and unlinks the staging file. No partial
-// object is ever visible; concurrent admissions of one image are safe.
+// Publication (docs/attachments.md "Storage"): the home is proven durable
+// once per process (created and chmodded 0700, every ancestor fsynced up to
+// "/"); each commit creates and fsyncs the bucket and staging chains, writes
+// tmp/<uuid> (exclusive, 0600, fsync), hard-links it to objects/<h[0:2]>/<h>
+// (an existing object must hash to h), fsyncs the bucket and objects
+// directories, and unlinks the staging file. No partial object is ever
+// visible; concurrent admissions of one image are safe.
 //
-// Reads (spec 1.10) re-hash the object and re-derive header facts (never
-// pixels, never current admission limits). A read keeps at most the bytes
-// the ref claims: a larger object is only hashed (ATTACHMENT_CORRUPT either
-// way), and an object file over 2 GiB is not read at all
-// (ATTACHMENT_READ_FAILED, as Node's readFile refuses it in the reference),
-// so a corrupted or replaced object never makes a read buffer it. ReadImageRequest is not
-// implemented (request-image variants are out of scope): it fails with
-// ATTACHMENT_PROJECTION_UNSUPPORTED.
+// Reads (docs/attachments.md "Storage") re-hash the object and re-derive
+// header facts (never pixels, never current admission limits). A read keeps
+// at most the bytes the ref claims: a larger object is only hashed
+// (ATTACHMENT_CORRUPT either way), and an object file over 2 GiB is not read
+// at all (ATTACHMENT_READ_FAILED, as Node's readFile refuses it in the
+// reference), so a corrupted or replaced object never makes a read buffer it.
+// ReadImageRequest is not implemented (request-image variants are out of
+// scope): it fails with ATTACHMENT_PROJECTION_UNSUPPORTED.
 //
 // Mount: the plugin sweeps crash residue older than the process start from
-// tmp/ and request-images/*/*.tmp (spec 1.14), logs at debug, never fails
-// the mount for it, and provides attachments.Service.
+// tmp/ and request-images/*/*.tmp (docs/attachments.md "Storage"), logs at
+// debug, never fails the mount for it, and provides attachments.Service.
 //
 // Eviction (Cordon's; the reference keeps objects forever): the objects are
 // kept within maxStoreBytes (default 1 GiB) by deleting the least recently

@@ -9,7 +9,7 @@ import (
 	"github.com/cordon-dev/cordon/plugins/attachments"
 )
 
-// Normalization qualities (spec 2.6).
+// Normalization qualities (docs/attachments.md "Normalization").
 var normalizationQualities = []int{85, 80, 75}
 
 // encoded is one candidate output with its encoder-reported size.
@@ -22,8 +22,9 @@ type encoded struct {
 // candidate encodes the resized image into one output format.
 type candidate func(img *image.NRGBA) (encoded, error)
 
-// ladder returns the candidates of spec 2.6 in order, with every WebP
-// candidate replaced because Go has no WebP encoder (spec 5.2, option b):
+// ladder returns the candidates of docs/attachments.md "Normalization" in
+// order: the reference's, with every WebP candidate replaced because Go has
+// no WebP encoder:
 //
 //	low colour, opaque:      PNG palette, JPEG q85, q80, q75
 //	low colour, alpha:       PNG RGBA, PNG quantized palette with alpha

@@ -14,7 +14,7 @@ import (
 	"github.com/cordon-dev/cordon/plugins/attachments"
 )
 
-// Spec 1.7: different sources that normalize to identical bytes share one
+// Different sources that normalize to identical bytes share one
 // object.
 func TestDifferentSourcesShareOneObject(t *testing.T) {
 	s := newStore(t)
@@ -27,7 +27,8 @@ func TestDifferentSourcesShareOneObject(t *testing.T) {
 	assert.Len(t, dirNames(t, filepath.Dir(objectOf(s, ra))), 1)
 }
 
-// Spec 1.8: staging names are random lowercase v4 UUIDs.
+// Staging names (tmp/<uuid>, docs/attachments.md "Storage") are random
+// lowercase v4 UUIDs.
 func TestNewUUID(t *testing.T) {
 	re := regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
 	seen := map[string]bool{}
@@ -39,8 +40,9 @@ func TestNewUUID(t *testing.T) {
 	}
 }
 
-// Spec 2.9: a non-attachment failure during conversion is
-// ATTACHMENT_WRITE_FAILED with the source named; attachment errors pass.
+// docs/attachments.md "Normalization": a non-attachment failure during
+// conversion is ATTACHMENT_WRITE_FAILED with the source named; attachment
+// errors pass.
 func TestConversionFailure(t *testing.T) {
 	p := NormalizationPolicy{MaxDimension: 10, MaxBytes: 100}
 	f := facts{mediaType: "image/png", width: 2, height: 2, rawW: 2, rawH: 2, depth: "ushort", space: "rgb16"}
@@ -52,9 +54,9 @@ func TestConversionFailure(t *testing.T) {
 	assert.EqualError(t, err, "The uchar JPEG could not be converted to the normalized 8-bit sRGB form.")
 }
 
-// Spec 5.1 #7: low colour is decided on the source before the resize; the
-// resized raster (with interpolated edge colours) still takes the palette
-// PNG route.
+// Low colour is decided on the source before the resize (docs/attachments.md
+// "Normalization"); the resized raster (with interpolated edge colours) still
+// takes the palette PNG route.
 func TestLowColourDecidedBeforeResize(t *testing.T) {
 	s := newStore(t, withPolicy(50, 0))
 	m := image.NewNRGBA(image.Rect(0, 0, 300, 200))
@@ -82,7 +84,8 @@ func TestLowColourDecidedBeforeResize(t *testing.T) {
 	assert.True(t, isPal)
 }
 
-// Spec 2.3 step 3: CMYK JPEG is converted (naive formula) to sRGB.
+// CMYK JPEG is converted (naive formula) to sRGB (docs/attachments.md
+// "Normalization").
 func TestCMYKJPEG(t *testing.T) {
 	s := newStore(t)
 	src := readTestdata(t, "video-001.cmyk.jpeg")
@@ -93,9 +96,10 @@ func TestCMYKJPEG(t *testing.T) {
 	assert.Equal(t, []int{150, 103}, []int{p.ref.Width, p.ref.Height})
 }
 
-// Spec 1.6 step 6: strict decoding refuses truncation (image/jpeg fails
-// on a missing EOI or a cut scan, progressive or baseline); an EXIF
-// thumbnail's own EOI does not make a truncated image complete.
+// The full decode of docs/attachments.md "Admission" (step 6) is strict: it
+// refuses truncation (image/jpeg fails on a missing EOI or a cut scan,
+// progressive or baseline); an EXIF thumbnail's own EOI does not make a
+// truncated image complete.
 func TestTruncatedJPEGIsInvalid(t *testing.T) {
 	s := newStore(t)
 	prog := readTestdata(t, "video-001.q50.420.progressive.jpeg")

@@ -25,7 +25,7 @@ import (
 	"github.com/cordon-dev/cordon/plugins/attachments"
 )
 
-// The reference fixtures (spec 2.12): a 90-byte 1×1 RGB PNG with pHYs and
+// The reference's fixtures: a 90-byte 1×1 RGB PNG with pHYs and
 // the 69-byte 1×1 red PNG of the tool tests.
 var (
 	png90 = mustB64("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAADElEQVQImWNgZGIGAAAOAAeCcsnOAAAAAElFTkSuQmCC")

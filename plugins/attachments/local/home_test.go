@@ -17,8 +17,8 @@ func fakeEnv(t *testing.T, env map[string]string) {
 	t.Cleanup(func() { envLookup = orig })
 }
 
-// Spec 1.5 (tohHome, $CORDON_HOME, "~" expansion, explicit "") with the Cordon
-// default location of DESIGN.md: the user's state directory.
+// docs/attachments.md "Configuration" (tohHome, $CORDON_HOME, "~" expansion,
+// explicit "") with the Cordon default location: the user's state directory.
 func TestResolveHome(t *testing.T) {
 	wd, err := os.Getwd()
 	require.NoError(t, err)

@@ -14,7 +14,7 @@ import (
 	"github.com/cordon-dev/cordon/plugins/attachments"
 )
 
-// Sample depths and colour spaces, with the libvips names of spec 2.1.
+// Sample depths and colour spaces, with the reference's libvips names.
 const (
 	depthUchar  = "uchar"
 	depthUshort = "ushort"
@@ -25,7 +25,7 @@ const (
 	spaceCMYK   = "cmyk"
 )
 
-// facts are the detected source facts of spec 2.1, read from the header and
+// facts are the detected source facts, read from the header and
 // a container walk (never from pixels).
 type facts struct {
 	mediaType attachments.MediaType

@@ -11,7 +11,7 @@ import (
 	"github.com/cordon-dev/cordon/plugins/attachments"
 )
 
-// Spec 2.1: the detected facts of every kind of source.
+// The detected facts of every kind of source.
 func TestInspectFacts(t *testing.T) {
 	rgb := func(x, y int) []byte { return []byte{10, 20, 30} }
 	opaqueJPEG := encJPEG(t, photo(40, 20), 90)
@@ -83,8 +83,9 @@ func TestInspectFacts(t *testing.T) {
 	}
 }
 
-// Spec 1.6 step 3: identification by signature only; other formats and
-// unparsable headers are INVALID_IMAGE with the generic message.
+// docs/attachments.md "Admission" step 3: identification by signature only;
+// other formats and unparsable headers are INVALID_IMAGE with the generic
+// message.
 func TestInspectRefusesOtherFormats(t *testing.T) {
 	for name, b := range map[string][]byte{
 		"bmp":         []byte("BM\x3a\x00\x00\x00\x00\x00\x00\x00\x36\x00\x00\x00\x28\x00\x00\x00"),

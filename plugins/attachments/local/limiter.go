@@ -11,10 +11,11 @@ import (
 // value that is not an error (the reference's "non-Error rejection").
 const MsgNonErrorRejection = "Image compression task rejected with a non-Error value."
 
-// limiter is the FIFO transform limiter of spec 1.12: at most n tasks run at
-// once; a task holds its slot until it returns (or panics) and the oldest
-// waiter starts next. A waiter whose context ends leaves the queue with
-// context.Cause(ctx) without taking a slot.
+// limiter is the FIFO transform limiter (imageCompressionConcurrency,
+// docs/attachments.md "Configuration"): at most n tasks run at once; a task
+// holds its slot until it returns (or panics) and the oldest waiter starts
+// next. A waiter whose context ends leaves the queue with context.Cause(ctx)
+// without taking a slot.
 type limiter struct {
 	mu      sync.Mutex
 	n       int

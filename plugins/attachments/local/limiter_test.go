@@ -12,8 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Spec 1.12: at most n tasks at once; a slot is held until the task
-// settles (success or failure); waiters start in FIFO order.
+// The transform limiter: at most n tasks at once; a slot is held until the
+// task settles (success or failure); waiters start in FIFO order.
 func TestLimiterBoundAndFIFO(t *testing.T) {
 	for _, n := range []int{1, 2} {
 		l := newLimiter(n)
@@ -107,7 +107,8 @@ func TestLimiterPanics(t *testing.T) {
 	require.NoError(t, l.run(context.Background(), func() error { return nil }), "slot released after panics")
 }
 
-// Spec 1.12 through the store: concurrency 1 serializes validations.
+// The transform limiter through the store: concurrency 1 serializes
+// validations.
 func TestStoreUsesLimiter(t *testing.T) {
 	s := newStore(t, func(c *Config) { c.ImageCompressionConcurrency = 1 })
 	assert.Equal(t, 1, s.ImageCompressionConcurrency())

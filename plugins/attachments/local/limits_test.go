@@ -13,9 +13,10 @@ import (
 	"github.com/cordon-dev/cordon/plugins/attachments"
 )
 
-// Spec 1.5/1.6 and 2.2: every limit admits a source exactly at it and
-// refuses (or, for the normalization limits, converts) one just past it.
-// The source is a clean 8-bit RGB PNG of w×h.
+// docs/attachments.md "Configuration", "Admission" and "Normalization": every
+// limit admits a source exactly at it and refuses (or, for the normalization
+// limits, converts) one just past it. The source is a clean 8-bit RGB PNG of
+// w×h.
 func TestEveryLimitAtAndOnePast(t *testing.T) {
 	src := func(w, h int) []byte { return encPNG(t, flat(w, h, color.NRGBA{10, 200, 30, 255})) }
 	six := src(3, 2) // 6 pixels, long side 3

@@ -9,7 +9,8 @@ import (
 	"github.com/cordon-dev/cordon/plugins/attachments"
 )
 
-// NormalizationPolicy bounds the stored normalized image (spec 2).
+// NormalizationPolicy bounds the stored normalized image (docs/attachments.md
+// "Normalization").
 type NormalizationPolicy struct {
 	// MaxDimension caps the long edge in pixels.
 	MaxDimension int `json:"maxDimension"`
@@ -24,14 +25,15 @@ type normalized struct {
 	width, height int
 }
 
-// Byte-budget loop constants (spec 2.7).
+// Byte-budget loop constants (docs/attachments.md "Normalization",
+// Shrinking).
 const (
 	minScaleStep = 0.9
 	safetyFactor = 0.95
 )
 
-// canPassThrough is spec 2.2: clean, single-frame, 8-bit sRGB, not GIF and
-// inside both normalization limits.
+// canPassThrough is the pass-through rule: clean, single-frame, 8-bit sRGB,
+// not GIF and inside both normalization limits.
 func canPassThrough(f facts, n int, p NormalizationPolicy) bool {
 	return f.mediaType != attachments.MediaTypeGIF &&
 		!f.animated &&
@@ -43,8 +45,9 @@ func canPassThrough(f facts, n int, p NormalizationPolicy) bool {
 		max(f.width, f.height) <= p.MaxDimension
 }
 
-// conversionSource names the source in the conversion error of spec 2.9:
-// "16-bit PNG" for a 16-bit PNG, otherwise "<depth> <TYPE>".
+// conversionSource names the source in the conversion error
+// (ATTACHMENT_WRITE_FAILED): "16-bit PNG" for a 16-bit PNG, otherwise
+// "<depth> <TYPE>".
 func conversionSource(f facts) string {
 	typ := strings.ToUpper(strings.TrimPrefix(string(f.mediaType), "image/"))
 	if f.mediaType == attachments.MediaTypePNG && f.depth != depthUchar {
@@ -56,12 +59,13 @@ func conversionSource(f facts) string {
 	return f.depth + " " + typ
 }
 
-// normalize produces the stored image of a fully decoded source (spec 2):
-// the source bytes themselves when they pass through, otherwise the first
-// candidate of the ladder that fits maxBytes at the largest size the
-// byte-budget loop reaches, verified by a full re-decode. A non-attachment
-// failure (encoder error, panic) is ATTACHMENT_WRITE_FAILED with the
-// conversion message; *attachments.Error values propagate unchanged.
+// normalize produces the stored image of a fully decoded source
+// (docs/attachments.md "Normalization"): the source bytes themselves when
+// they pass through, otherwise the first candidate of the ladder that fits
+// maxBytes at the largest size the byte-budget loop reaches, verified by a
+// full re-decode. A non-attachment failure (encoder error, panic) is
+// ATTACHMENT_WRITE_FAILED with the conversion message; *attachments.Error
+// values propagate unchanged.
 func normalize(data []byte, f facts, img image.Image, p NormalizationPolicy) (out normalized, err error) {
 	if canPassThrough(f, len(data), p) {
 		return normalized{data, f.mediaType, f.width, f.height}, nil
@@ -123,15 +127,15 @@ func runLadder(cands []candidate, img *image.NRGBA, maxBytes int) (fit, smallest
 	return nil, smallest, nil
 }
 
-// shrinkBox is one step of the byte-budget loop (spec 2.7): scale by
-// min(0.9, sqrt(maxBytes/smallest)*0.95), floor each side, at least 1.
+// shrinkBox is one step of the byte-budget loop: scale by min(0.9,
+// sqrt(maxBytes/smallest)*0.95), floor each side, at least 1.
 func shrinkBox(w, h, maxBytes, smallest int) (int, int) {
 	s := math.Min(minScaleStep, math.Sqrt(float64(maxBytes)/float64(smallest))*safetyFactor)
 	return max(1, int(math.Floor(float64(w)*s))), max(1, int(math.Floor(float64(h)*s)))
 }
 
-// verifyNormalized is spec 2.8: the chosen output is decoded again and must
-// be a single-frame, metadata-free, 8-bit sRGB image of the candidate's
+// verifyNormalized is the self-check: the chosen output is decoded again and
+// must be a single-frame, metadata-free, 8-bit sRGB image of the candidate's
 // media type and size whose alpha is compatible with the source. A failed
 // re-decode is INVALID_IMAGE (unchanged); any other mismatch is
 // ATTACHMENT_WRITE_FAILED with the self-check message.
@@ -156,10 +160,11 @@ func verifyNormalized(e encoded, src facts) (normalized, error) {
 	return normalized(e), nil
 }
 
-// alphaCompatible is spec 2.8: compatible when the expectation is unknown
-// (nil: GIF and animated WebP sources), when the alpha facts agree, or when
-// an alpha source became WebP without alpha (libwebp drops an all-opaque
-// plane; this port never encodes WebP, so the case is kept for fidelity).
+// alphaCompatible is the self-check's alpha rule: compatible when the
+// expectation is unknown (nil: GIF and animated WebP sources), when the alpha
+// facts agree, or when an alpha source became WebP without alpha (libwebp
+// drops an all-opaque plane; this port never encodes WebP, so the case is
+// kept for fidelity).
 func alphaCompatible(expected *bool, out facts) bool {
 	return expected == nil || out.hasAlpha == *expected ||
 		(*expected && !out.hasAlpha && out.mediaType == attachments.MediaTypeWebP)

@@ -20,8 +20,9 @@ func admit(t *testing.T, s *Store, data []byte, mt attachments.MediaType) (prepa
 }
 
 // mustAdmit prepares and asserts the invariants every stored image keeps
-// (spec 2.8, 5.3): id = sha256 of the bytes, single frame, no metadata,
-// 8-bit sRGB, within both normalization limits, facts match the ref.
+// (docs/attachments.md "Normalization"): id = sha256 of the bytes, single
+// frame, no metadata, 8-bit sRGB, within both normalization limits, facts
+// match the ref.
 func mustAdmit(t *testing.T, s *Store, data []byte, mt attachments.MediaType) (prepared, facts, image.Image) {
 	t.Helper()
 	p, err := admit(t, s, data, mt)
@@ -53,8 +54,8 @@ func withPolicy(dim, maxBytes int) func(*Config) {
 	}
 }
 
-// Spec 2.12 and 5.3: clean sources pass through byte-identically and keep
-// the upload's hash as id (pHYs and JFIF density are not metadata).
+// Clean sources pass through byte-identically and keep the upload's hash as
+// id (pHYs and JFIF density are not metadata).
 func TestPassThroughIsByteIdentical(t *testing.T) {
 	s := newStore(t)
 	rgbaNoise := noise(64, 32, 1, false)
@@ -93,8 +94,8 @@ func TestPassThroughIsByteIdentical(t *testing.T) {
 	assert.Greater(t, len(rgba6), 6000, "the 64x32 noise fixture is ~8 KB like the reference's")
 }
 
-// Spec 2.12: 4×4 flat PNG with maxDimension 2 ⇒ 2×2 palette PNG,
-// originalDimensions 4×4.
+// A worked outcome of the reference: 4×4 flat PNG with maxDimension 2 ⇒ 2×2
+// palette PNG, originalDimensions 4×4.
 func TestFlatPNGDownscaledToPalettePNG(t *testing.T) {
 	s := newStore(t, withPolicy(2, 0))
 	src := encPNG(t, flat(4, 4, color.NRGBA{9, 9, 9, 255}))
@@ -108,7 +109,7 @@ func TestFlatPNGDownscaledToPalettePNG(t *testing.T) {
 	assert.Equal(t, color.NRGBA{9, 9, 9, 255}, color.NRGBAModel.Convert(img.At(1, 1)))
 }
 
-// Spec 2.12 / reference index.spec: a 7×5 16-bit PNG is re-encoded as 8-bit
+// Reference index.spec: a 7×5 16-bit PNG is re-encoded as 8-bit
 // sRGB; 3 channels ⇒ no alpha, 4 channels ⇒ alpha kept.
 func TestSixteenBitPNG(t *testing.T) {
 	s := newStore(t)
@@ -132,8 +133,9 @@ func TestSixteenBitPNG(t *testing.T) {
 	}
 }
 
-// Spec 2.12: the 90-byte PNG under normalizedImageMaxBytes 1 ⇒ not
-// pass-through, every candidate over 1 byte down to 1×1 ⇒ IMAGE_TOO_LARGE.
+// A worked outcome of the reference: the 90-byte PNG under
+// normalizedImageMaxBytes 1 ⇒ not pass-through, every candidate over 1 byte
+// down to 1×1 ⇒ IMAGE_TOO_LARGE.
 func TestNothingFitsIsImageTooLarge(t *testing.T) {
 	s := newStore(t, withPolicy(0, 1))
 	_, err := admit(t, s, png90, "image/png")
@@ -143,7 +145,7 @@ func TestNothingFitsIsImageTooLarge(t *testing.T) {
 	assert.True(t, errorIsExactly(err, attachments.CodeImageTooLarge, attachments.MsgNormalizedTooLarge), "%v", err)
 }
 
-// Spec 5.1 #3: greyscale never passes through; it becomes 3-channel sRGB
+// Greyscale never passes through; it becomes 3-channel sRGB
 // and, being low colour, a palette PNG.
 func TestGreyscaleIsConverted(t *testing.T) {
 	s := newStore(t)
@@ -162,7 +164,7 @@ func TestGreyscaleIsConverted(t *testing.T) {
 	assert.Equal(t, attachments.MediaTypePNG, p.ref.MediaType)
 }
 
-// Spec 5.1 #2: an orientation tag forces conversion even when it is 1; the
+// An orientation tag forces conversion even when it is 1; the
 // limits and the stored size use oriented dimensions.
 func TestOrientation(t *testing.T) {
 	s := newStore(t)
@@ -234,8 +236,8 @@ func TestOrientTransforms(t *testing.T) {
 	}
 }
 
-// Spec 5.3: non-low-colour opaque ⇒ JPEG; low-colour opaque ⇒ PNG;
-// alpha is never flattened.
+// The candidate classes: non-low-colour opaque ⇒ JPEG; low-colour opaque ⇒
+// PNG; alpha is never flattened.
 func TestCandidateClasses(t *testing.T) {
 	s := newStore(t, withPolicy(64, 0))
 	// Opaque noise over the long-edge cap ⇒ JPEG.
@@ -261,9 +263,8 @@ func TestCandidateClasses(t *testing.T) {
 	assert.True(t, f.hasAlpha, "PNG output may not drop alpha")
 }
 
-// Spec 2.2/2.3: GIF never passes through; an animated GIF keeps only its
-// first frame; a frame smaller than the logical screen sits on a
-// transparent canvas.
+// GIF never passes through; an animated GIF keeps only its first frame; a
+// frame smaller than the logical screen sits on a transparent canvas.
 func TestGIF(t *testing.T) {
 	s := newStore(t)
 	src := encGIF(t, paletted(6, 4, 0))
@@ -287,8 +288,8 @@ func TestGIF(t *testing.T) {
 	assert.Equal(t, color.NRGBA{255, 0, 0, 255}, color.NRGBAModel.Convert(img.At(1, 1)))
 }
 
-// Spec 2.1/2.2: WebP with metadata converts; animated WebP cannot be
-// decoded by x/image/webp and is refused (documented divergence).
+// WebP with metadata converts; animated WebP cannot be decoded by
+// x/image/webp and is refused (documented divergence).
 func TestWebPSources(t *testing.T) {
 	s := newStore(t)
 	p, f, _ := mustAdmit(t, s, readTestdata(t, "gopher-doc.with-alpha.lossless.webp"), "image/webp")
@@ -339,7 +340,7 @@ func TestWebPSources(t *testing.T) {
 	}
 }
 
-// Spec 2.7: the byte-budget loop shrinks until the cap holds, and the
+// The byte-budget loop shrinks until the cap holds, and the
 // shrink sets originalDimensions.
 func TestByteBudgetLoop(t *testing.T) {
 	s := newStore(t, withPolicy(0, 6000))

@@ -42,8 +42,8 @@ func TestTargetSizeAndFitInside(t *testing.T) {
 	}
 }
 
-// Spec 5.1 #9: the ladder is lazy and "smallest" is replaced only by a
-// strictly smaller output.
+// The ladder is lazy and "smallest" is replaced only by a strictly smaller
+// output.
 func TestRunLadderLazyAndStrictlySmaller(t *testing.T) {
 	var calls []int
 	cand := func(i, n int) candidate {
@@ -71,7 +71,8 @@ func TestRunLadderLazyAndStrictlySmaller(t *testing.T) {
 	assert.Same(t, boom, err)
 }
 
-// Spec 2.5: nearest-neighbour sampling, 5-bit keys with alpha, ≤ 256.
+// Few colours (docs/attachments.md "Normalization"): nearest-neighbour
+// sampling, 5-bit keys with alpha, ≤ 256.
 func TestLowColour(t *testing.T) {
 	grey := image.NewNRGBA(image.Rect(0, 0, 256, 1))
 	for x := 0; x < 256; x++ {
@@ -124,7 +125,8 @@ func TestConversionSourceNames(t *testing.T) {
 	assert.Equal(t, "The 16-bit PNG could not be converted to the normalized 8-bit sRGB form.", err.Error())
 }
 
-// Spec 2.8: alpha compatibility and the self-check.
+// Alpha compatibility and the self-check (docs/attachments.md
+// "Normalization", Check).
 func TestVerifyNormalized(t *testing.T) {
 	yes, no := true, false
 	for _, c := range []struct {

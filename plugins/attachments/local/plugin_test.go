@@ -110,8 +110,9 @@ func decode(t *testing.T, src string) (*attachmentlocal.Config, error) {
 	return cfg.(*attachmentlocal.Config), nil
 }
 
-// Spec 1.5 schema: every numeric option is an integer >= 1, concurrency
-// <= 8; unknown keys are errors; tohHome is a string, null = unset.
+// docs/attachments.md "Configuration": every numeric option is an integer >=
+// 1, concurrency <= 8; unknown keys are errors; tohHome is a string, null =
+// unset.
 func TestConfigYAML(t *testing.T) {
 	cfg, err := decode(t, "{}")
 	require.NoError(t, err)

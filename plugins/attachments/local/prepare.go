@@ -26,12 +26,12 @@ func digestHex(b []byte) string {
 	return hex.EncodeToString(s[:])
 }
 
-// prepare is the admission pipeline of spec 1.6 for one image, in its
-// observable order: byte limit, empty, header (format and oriented size),
-// pixel limit, per-side limit, full decode, declared type, normalization.
-// Between the per-side limit and the decode, the transform's memory
-// estimate is admitted by mem (held until prepare returns). It touches no
-// storage. ctx is checked between the expensive stages.
+// prepare is the admission pipeline of docs/attachments.md "Admission" for
+// one image, in its observable order: byte limit, empty, header (format and
+// oriented size), pixel limit, per-side limit, full decode, declared type,
+// normalization. Between the per-side limit and the decode, the transform's
+// memory estimate is admitted by mem (held until prepare returns). It touches
+// no storage. ctx is checked between the expensive stages.
 func prepare(ctx context.Context, in attachments.SaveImage, limits attachments.ImageLimits, p NormalizationPolicy, mem memoryGate) (prepared, error) {
 	if len(in.Data) > limits.MaxImageBytes {
 		return prepared{}, attachments.NewError(attachments.CodeImageTooLarge, attachments.MsgImageTooLarge, nil)
@@ -89,10 +89,10 @@ func prepare(ctx context.Context, in attachments.SaveImage, limits attachments.I
 // maxNameUnits is the display-name cap in UTF-16 code units.
 const maxNameUnits = 255
 
-// displayName is spec 1.6: the part after the last "/" or "\" (whatever the
-// host OS), without C0 controls and DEL, trimmed with JavaScript's
-// whitespace set, cut to 255 UTF-16 code units (never splitting a surrogate
-// pair); "" means no name.
+// displayName is the stored name (docs/attachments.md "Admission"): the part
+// after the last "/" or "\" (whatever the host OS), without C0 controls and
+// DEL, trimmed with JavaScript's whitespace set, cut to 255 UTF-16 code units
+// (never splitting a surrogate pair); "" means no name.
 func displayName(name string) string {
 	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
 		name = name[i+1:]

@@ -27,7 +27,7 @@ func hashOf(id attachments.AttachmentID) (string, error) {
 	return m[1], nil
 }
 
-// Layout names below the root (spec 1.8).
+// Layout names below the root (docs/attachments.md "Storage").
 const (
 	objectsDir  = "objects"
 	stagingDir  = "tmp"
@@ -48,7 +48,7 @@ func newUUID() string {
 }
 
 // durableHomes memoizes, process-wide, the homes proven durable up to the
-// filesystem root (spec 1.9 step 3).
+// filesystem root (docs/attachments.md "Storage").
 var durableHomes struct {
 	mu   sync.Mutex
 	done map[string]bool
@@ -112,15 +112,15 @@ func (s *Store) ensureDurableHome() error {
 	return nil
 }
 
-// commit is the publication protocol of spec 1.9: the prepared bytes are
-// written to tmp/<uuid> (exclusive create, 0600, fsync), hard-linked to
-// objects/<h[0:2]>/<h> (an existing object must hash to h: a dedup hit),
-// the bucket and objects directories are fsynced, and the staging file is
-// removed. No partial object is ever visible under its final name. Every
-// failure that is not an *attachments.Error is ATTACHMENT_WRITE_FAILED
+// commit is the publication protocol (docs/attachments.md "Storage"): the
+// prepared bytes are written to tmp/<uuid> (exclusive create, 0600, fsync),
+// hard-linked to objects/<h[0:2]>/<h> (an existing object must hash to h: a
+// dedup hit), the bucket and objects directories are fsynced, and the staging
+// file is removed. No partial object is ever visible under its final name.
+// Every failure that is not an *attachments.Error is ATTACHMENT_WRITE_FAILED
 // "Unable to persist image attachment." with the cause chained (this port
-// also wraps mkdir/chmod failures of the directory walk, which the
-// reference leaks with host paths).
+// also wraps mkdir/chmod failures of the directory walk, which the reference
+// leaks with host paths).
 //
 // The object stays pinned (never evicted) until the returned unpin runs;
 // after publication the size budget is enforced (index.go).
@@ -171,8 +171,8 @@ func (s *Store) publishPinned(p prepared, h string) (attachments.ImageRef, error
 	return p.ref, nil
 }
 
-// publish runs steps 6-9 of spec 1.9; dedup reports that the object
-// already existed.
+// publish links the staged file to its object name and fsyncs the
+// directories; dedup reports that the object already existed.
 func (s *Store) publish(tmp, target, h string, data []byte) (dedup bool, err error) {
 	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {

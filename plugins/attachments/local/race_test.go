@@ -152,9 +152,9 @@ func TestUnusableHome(t *testing.T) {
 	}
 }
 
-// Spec 1.8: every directory the store creates is private (0700), a
-// pre-existing home is chmodded to 0700 by the first save, objects and
-// staging files are 0600, whatever the umask allows.
+// docs/attachments.md "Storage": every directory the store creates is private
+// (0700), a pre-existing home is chmodded to 0700 by the first save, objects
+// and staging files are 0600, whatever the umask allows.
 func TestCreatedPermissions(t *testing.T) {
 	old := syscall.Umask(0)
 	t.Cleanup(func() { syscall.Umask(old) })

@@ -85,14 +85,15 @@ func readObject(ctx context.Context, path string, keep int) (data []byte, digest
 	}
 }
 
-// read is the verified read of spec 1.10: id shape, object read (missing is
-// ATTACHMENT_NOT_FOUND, any other failure ATTACHMENT_READ_FAILED), digest
-// (ATTACHMENT_CORRUPT), header-only probe (INVALID_IMAGE when it fails) and
-// facts against ref (ATTACHMENT_CORRUPT). Admission limits are not
-// re-applied and pixels are never decoded. name and originalDimensions are
-// not checked. Cancellation returns context.Cause(ctx) at every checkpoint.
-// The object is pinned while the read runs, and a verified read marks it
-// used (its mtime and its place in the eviction order).
+// read is the verified read (docs/attachments.md "Storage"): id shape, object
+// read (missing is ATTACHMENT_NOT_FOUND, any other failure
+// ATTACHMENT_READ_FAILED), digest (ATTACHMENT_CORRUPT), header-only probe
+// (INVALID_IMAGE when it fails) and facts against ref (ATTACHMENT_CORRUPT).
+// Admission limits are not re-applied and pixels are never decoded. name and
+// originalDimensions are not checked. Cancellation returns context.Cause(ctx)
+// at every checkpoint. The object is pinned while the read runs, and a
+// verified read marks it used (its mtime and its place in the eviction
+// order).
 func (s *Store) read(ctx context.Context, ref attachments.ImageRef) (attachments.StoredImage, error) {
 	if ctx.Err() != nil {
 		return attachments.StoredImage{}, context.Cause(ctx)

@@ -8,8 +8,8 @@ import (
 // roundHalfUp is JavaScript's Math.round for non-negative values.
 func roundHalfUp(v float64) int { return int(math.Floor(v + 0.5)) }
 
-// targetSize is spec 2.4: the oriented size scaled so the long edge is at
-// most maxDimension, each side rounded and at least 1.
+// targetSize is the initial size: the oriented size scaled so the long edge
+// is at most maxDimension, each side rounded and at least 1.
 func targetSize(w, h, maxDimension int) (int, int) {
 	scale := math.Min(1, float64(maxDimension)/float64(max(w, h)))
 	return max(1, roundHalfUp(float64(w)*scale)), max(1, roundHalfUp(float64(h)*scale))
@@ -42,7 +42,8 @@ func resize(src *image.NRGBA, w, h int, opaque bool) *image.NRGBA {
 	return resample(src, w, h, opaque)
 }
 
-// Low-colour classification (spec 2.5).
+// Low-colour classification (docs/attachments.md "Normalization", Few
+// colours).
 const (
 	lowColourSampleEdge = 128
 	lowColourLimit      = 256

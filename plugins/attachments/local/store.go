@@ -120,8 +120,9 @@ func (s *Store) ValidateImage(ctx context.Context, in attachments.SaveImage) err
 	return err
 }
 
-// SaveImage prepares one image inside the limiter and commits it (spec
-// 1.9). It does not check the media-type list nor the batch limits.
+// SaveImage prepares one image inside the limiter and commits it
+// (docs/attachments.md "Storage"). It does not check the media-type list nor
+// the batch limits.
 func (s *Store) SaveImage(ctx context.Context, in attachments.SaveImage) (attachments.ImageRef, error) {
 	p, err := s.prepareLimited(ctx, in)
 	if err != nil {
@@ -138,11 +139,12 @@ func (s *Store) SaveImage(ctx context.Context, in attachments.SaveImage) (attach
 	return ref, nil
 }
 
-// SaveImages is spec 1.11: the batch check, then every member prepared
-// concurrently through the limiter (each decoded and normalized once); any
-// failure rejects the batch with the first failing member in input order
-// and nothing is written. Otherwise the members are committed sequentially
-// in input order; a commit failure returns no refs (earlier objects stay).
+// SaveImages is docs/attachments.md "Admission": the batch check, then every
+// member prepared concurrently through the limiter (each decoded and
+// normalized once); any failure rejects the batch with the first failing
+// member in input order and nothing is written. Otherwise the members are
+// committed sequentially in input order; a commit failure returns no refs
+// (earlier objects stay).
 func (s *Store) SaveImages(ctx context.Context, in []attachments.SaveImage) ([]attachments.ImageRef, error) {
 	if err := attachments.CheckBatch(s.limits, in); err != nil {
 		return nil, err
@@ -184,14 +186,14 @@ func (s *Store) SaveImages(ctx context.Context, in []attachments.SaveImage) ([]a
 	return refs, nil
 }
 
-// ReadImage is the verified read of spec 1.10.
+// ReadImage is the verified read (docs/attachments.md "Storage").
 func (s *Store) ReadImage(ctx context.Context, ref attachments.ImageRef) (attachments.StoredImage, error) {
 	return s.read(ctx, ref)
 }
 
 // ReadImageRequest is not implemented: request-image variants are out of
-// scope (DESIGN.md). It returns context.Cause(ctx) when ctx is done, else
-// ATTACHMENT_PROJECTION_UNSUPPORTED.
+// scope (docs/attachments.md "Errors"). It returns context.Cause(ctx) when
+// ctx is done, else ATTACHMENT_PROJECTION_UNSUPPORTED.
 func (s *Store) ReadImageRequest(ctx context.Context, _ attachments.ImageRef, _ attachments.ImageRequestPolicy) (attachments.RequestImage, error) {
 	return attachments.UnsupportedRequest(ctx)
 }

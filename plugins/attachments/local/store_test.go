@@ -33,7 +33,7 @@ func parentChainToRoot(p string) []string {
 }
 
 // Reference: "syncs every object ancestor up to the durable boundary before
-// returning" (spec 1.9 exact fsync order).
+// returning" (the exact fsync order of the commit).
 func TestPublicationFsyncOrder(t *testing.T) {
 	s := newStore(t)
 	var mu sync.Mutex
@@ -124,7 +124,7 @@ func TestStoresNormalizedAndReadsBack(t *testing.T) {
 }
 
 // Reference: "keeps admitted history readable after deployment limits
-// become stricter" (spec 5.1 #13).
+// become stricter".
 func TestReadsIgnoreCurrentLimits(t *testing.T) {
 	s := newStore(t)
 	ref := save(t, s, encPNG(t, noise(40, 30, 1, false)), "image/png")
@@ -160,7 +160,8 @@ func TestReadCancellationKeepsReason(t *testing.T) {
 }
 
 // Reference: "rejects malformed bytes, mismatched declarations, byte limits,
-// and decoded-pixel limits" plus the spec 1.6 check order (5.1 #4).
+// and decoded-pixel limits" plus the check order of docs/attachments.md
+// "Admission".
 func TestAdmissionErrorsAndOrder(t *testing.T) {
 	limits := func(c *Config) { c.MaxImageBytes, c.MaxImagePixels, c.MaxImageDimension = 1024, 16, 2000 }
 	s := newStore(t, limits)
@@ -202,7 +203,7 @@ func TestAdmissionErrorsAndOrder(t *testing.T) {
 }
 
 // Reference: "fails closed when an object is missing, corrupted, or
-// addressed by an invalid reference" (spec 1.10).
+// addressed by an invalid reference" (docs/attachments.md "Storage").
 func TestReadFailsClosed(t *testing.T) {
 	ctx := context.Background()
 	s := newStore(t)
@@ -319,7 +320,7 @@ func TestCommitRejectsTamperedPrepared(t *testing.T) {
 	assert.True(t, os.IsNotExist(statErr))
 }
 
-// Spec 1.9: concurrent admissions of the same image are safe: one object,
+// Concurrent admissions of the same image are safe: one object,
 // identical refs, no staging residue (run with -race).
 func TestConcurrentSameImage(t *testing.T) {
 	s := newStore(t, func(c *Config) { c.ImageCompressionConcurrency = 4 })

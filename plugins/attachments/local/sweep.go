@@ -13,13 +13,13 @@ import (
 // this new may belong to a live peer sharing the root.
 var processStart = time.Now()
 
-// sweep is spec 1.14: remove crash residue older than cutoff (by its own
-// lstat mtime, never following a symlink) from <root>/tmp (every file or
-// symlink) and from <root>/request-images/*/ (only "*.tmp" files or
-// symlinks). Objects, cached variants and other names are never touched.
-// Per-file failures are skipped; an enumeration failure of tmp or
-// request-images (other than absence) is returned. It reports the number
-// of removed files.
+// sweep is the mount-time sweep (docs/attachments.md "Storage"): remove crash
+// residue older than cutoff (by its own lstat mtime, never following a
+// symlink) from <root>/tmp (every file or symlink) and from
+// <root>/request-images/*/ (only "*.tmp" files or symlinks). Objects, cached
+// variants and other names are never touched. Per-file failures are skipped;
+// an enumeration failure of tmp or request-images (other than absence) is
+// returned. It reports the number of removed files.
 func sweep(root string, cutoff time.Time) (int, error) {
 	n, err := sweepDir(filepath.Join(root, stagingDir), cutoff, func(string) bool { return true })
 	if err != nil {

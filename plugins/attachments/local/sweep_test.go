@@ -22,7 +22,7 @@ func exists(p string) bool { _, err := os.Lstat(p); return err == nil }
 
 // Reference orphan-sweep.spec "removes stale staging files and request-image
 // temporaries, keeping everything else", with the final design's age guard
-// on both locations (spec 1.14, §6).
+// on both locations (docs/attachments.md "Storage").
 func TestSweepRemovesOnlyStaleResidue(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "attachments", "v1")
 	tmp := filepath.Join(root, "tmp")

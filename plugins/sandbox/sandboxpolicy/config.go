@@ -7,8 +7,8 @@ import (
 	"github.com/cordon-dev/cordon/plugins/sandbox"
 )
 
-// Config is the configuration of the sandbox-policy plugin (spec sandbox 4.1). Unknown keys are
-// errors under the composition's strict decoding.
+// Config is the configuration of the sandbox-policy plugin (docs/sandbox.md "Modes and the
+// policy"). Unknown keys are errors under the composition's strict decoding.
 type Config struct {
 	// Mode is the deployment default mode of every session without an override. Default
 	// read-only (fail-safe); anything outside the three modes fails the load.

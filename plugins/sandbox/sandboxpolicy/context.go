@@ -5,18 +5,18 @@ import (
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
-// The model-facing runtime-context contribution of the policy (spec sandbox 4.4): a host that
-// assembles a runtime context before each model request renders ContextText under this name, in
-// this order.
+// The model-facing runtime-context contribution of the policy (docs/sandbox.md "Modes and the
+// policy"): a host that assembles a runtime context before each model request renders ContextText
+// under this name, in this order.
 const (
 	ContextName  = "sandbox:policy"
 	ContextOrder = 110
 )
 
-// PolicyText is the model-facing statement of the standing policy p (verbatim texts of spec
-// sandbox 4.4). The workspace root is embedded with JSON.stringify semantics (see JSONString);
-// temp areas are never enumerated, so the text does not change with TMPDIR. A mode outside the
-// vocabulary yields "".
+// PolicyText is the model-facing statement of the standing policy p (the texts of docs/host.md
+// "Server instructions"). The workspace root is embedded with JSON.stringify semantics (see
+// JSONString); temp areas are never enumerated, so the text does not change with TMPDIR. A mode
+// outside the vocabulary yields "".
 func PolicyText(p fs.SandboxPolicy) string {
 	switch p.Mode {
 	case fs.SandboxReadOnly:

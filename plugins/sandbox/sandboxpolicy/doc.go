@@ -1,6 +1,7 @@
 // Package sandboxpolicy is the sandbox-policy plugin: it provides sandbox.PolicyService
 // ("sandboxPolicy"), the single owner of the deployment default sandbox mode, the fallback
-// workspace root, the per-session mode override and per-call policy resolution (spec sandbox 4).
+// workspace root, the per-session mode override and per-call policy resolution (docs/sandbox.md
+// "Modes and the policy").
 //
 // Configuration (strict: unknown keys are errors):
 //
@@ -24,7 +25,7 @@
 // a session's override, disposal drops them all. Grants of escalations are never recorded here:
 // they ride exactly one call.
 //
-// Model-facing context: PolicyText renders the verbatim standing-policy statement of spec
-// sandbox 4.4 and Service.ContextText renders it for a session ("" without one); a host that
-// assembles a runtime context shows it under ContextName ("sandbox:policy"), order 110.
+// Model-facing context: PolicyText renders the verbatim standing-policy statement (docs/host.md
+// "Server instructions") and Service.ContextText renders it for a session ("" without one); a host
+// that assembles a runtime context shows it under ContextName ("sandbox:policy"), order 110.
 package sandboxpolicy

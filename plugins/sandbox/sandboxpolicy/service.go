@@ -15,9 +15,9 @@ import (
 // ErrNoSession refuses SetMode without a session: an override belongs to one session.
 var ErrNoSession = errors.New("sandbox-policy: a mode override needs a session")
 
-// Service is the sandbox policy (spec sandbox 4.2): the deployment default mode, the fallback
-// workspace root and the per-session overrides. It implements sandbox.Policy and is safe for
-// concurrent use.
+// Service is the sandbox policy (docs/sandbox.md "Modes and the policy"): the deployment default
+// mode, the fallback workspace root and the per-session overrides. It implements sandbox.Policy and
+// is safe for concurrent use.
 //
 // The reference keeps an override as the last sandbox/mode event of the session log. Sessions
 // here have no event log, so the service keeps the last SetMode of each session in memory
