@@ -41,12 +41,9 @@ var seams = map[string][]string{
 // seam.
 type edge struct{ from, to string }
 
-// knownViolations are the edges that break the rule today, each with the change that removes it.
-// An entry that no longer happens fails the test, so this list can only shrink.
-var knownViolations = map[edge]string{
-	{"plugins/sandbox/fssandbox", "plugins/fslocal"}: "issue 12 item 2: fs-local and fs-sandbox become two thin plugins over one library",
-	{"plugins/sandbox", "plugins/tools"}:             "issue 12 item 2: the sandbox seam stops importing the tools seam",
-}
+// knownViolations are the edges that break the rule today, each with the change that removes it
+// (none now). An entry that no longer happens fails the test, so this list can only shrink.
+var knownViolations = map[edge]string{}
 
 func TestDependencyRule(t *testing.T) {
 	pkgs := goList(t, ".")

@@ -1,10 +1,10 @@
 package fslocal
 
 import (
-	"os"
-
 	"go.uber.org/fx"
+	"go.uber.org/zap"
 
+	"github.com/cordon-dev/cordon/internal/hostfs"
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/kernel/kernelfx"
 	"github.com/cordon-dev/cordon/plugins/fs"
@@ -25,6 +25,19 @@ var Module = fx.Module(ID, kernelfx.Plugin(Plugin))
 // Hosts that blank-import the package find the plugin in kernel.DefaultCatalog.
 func init() { kernel.Register(Plugin) }
 
+// Provider is the host filesystem provider the plugin provides (package
+// hostfs, named here for hosts outside the module).
+type Provider = hostfs.Provider
+
+// New returns the Provider of cfg. A zero Cwd means the process working
+// directory (a relative Cwd is made absolute against it); a zero
+// DiffBasisMaxBytes means the default. A nil logger means zap.NewNop(). The
+// first provider of a process sweeps the staging residue that killed
+// processes left (docs/fs.md, "Crash residue").
+func New(cfg Config, log *zap.Logger) (*Provider, error) {
+	return hostfs.New(hostfs.Config(cfg), log)
+}
+
 func apply(kc *kernel.Context, cfg Config) error {
 	p, err := New(cfg, kc.Logger())
 	if err != nil {
@@ -32,14 +45,4 @@ func apply(kc *kernel.Context, cfg Config) error {
 	}
 	_, err = fs.Service.Provide(kc, p)
 	return err
-}
-
-// defaultCwd is the process working directory ("" when unknown; New then
-// retries and fails with a clear error).
-func defaultCwd() string {
-	wd, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	return wd
 }

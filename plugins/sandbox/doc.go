@@ -14,6 +14,10 @@
 //   - the PolicyService seam ("sandboxPolicy"), provided by the sandbox-policy plugin
 //     (package sandboxpolicy); the confining filesystem is the fs-sandbox plugin (package fssandbox).
 //
+// The seam imports only the fs seam (and libraries), not the tools seam: what it needs of an agent
+// session is Session (an ID and a cwd; *tools.Session is one), and of the approval service an
+// Asker, which the calling tool binds to its call over the approval seam it composes.
+//
 // Modes describe file effects only: read-only denies every mutation, workspace-write allows
 // mutations under the writable roots, danger-full-access does not confine.
 //

@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/cordon-dev/cordon/plugins/fs"
-	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
 // The kinds of an escalation failure. Match them with errors.Is; the model sees the
@@ -78,21 +77,41 @@ type EscalationRequest struct {
 	Effective fs.SandboxMode
 	// Subject is the noun of the escalated action: SubjectOperation (fs) or SubjectCommand (shell).
 	Subject string
-	// Action is what the escalated call would do (its path and previews), for the approval
-	// prompt; ApproveEscalation sets its Mode, CurrentMode and Justification.
-	Action tools.ApprovalDetails
 }
 
 // EscalationApproval holds what the calling tool knows about the approval route.
 type EscalationApproval struct {
-	// Approver is the composed approval service; nil when none is composed.
-	Approver tools.Approver
-	// Session is the calling agent's session; nil for a call without an agent.
-	Session *tools.Session
-	// ToolName and CallID identify the call the approval prompt is about.
-	ToolName string
-	CallID   string
+	// Asker asks through the composed approval service; nil when none is composed.
+	Asker Asker
+	// Agent reports whether the call has an agent session to route the ask through.
+	Agent bool
 }
+
+// Asker asks a person, once, whether one call may run under a wider mode: the calling tool's
+// route to its approval service, bound to the call (its agent session, tool name and call id)
+// and to what the call would do (its path and previews, for the prompt).
+type Asker interface {
+	// AskEscalation asks q and returns the approval service's closed outcome: "allowed-once"
+	// (the only grant), "rejected", "cancelled" or "unavailable". A cancelled ctx is the
+	// request's signal.
+	AskEscalation(ctx context.Context, q EscalationQuestion) (string, error)
+}
+
+// EscalationQuestion is what an escalation asks: the audit reason (EscalationReason) and, for
+// the prompt, the mode asked for, the call's current mode and the model's justification.
+type EscalationQuestion struct {
+	Reason        string
+	Mode, Current fs.SandboxMode
+	Justification string
+}
+
+// The approval outcomes ApproveEscalation maps (the approval service's vocabulary).
+const (
+	outcomeAllowedOnce = "allowed-once"
+	outcomeRejected    = "rejected"
+	outcomeCancelled   = "cancelled"
+	outcomeUnavailable = "unavailable"
+)
 
 // EscalationReason is the approval reason of an escalation to requested (the audit text).
 func EscalationReason(requested fs.SandboxMode, justification string) string {
@@ -102,44 +121,41 @@ func EscalationReason(requested fs.SandboxMode, justification string) string {
 // ApproveEscalation resolves a sandbox escalation before anything executes, in a fixed, fail-closed
 // order (docs/tool-fs.md "Sandbox escalation"): the request must strictly widen the effective mode
 // (checked without asking anyone), an approval service must be composed, the call must have an
-// agent, and then the approver is asked exactly once with the reason
-// "escalate sandbox to <requested>: <justification>" and the details of req.Action, completed
-// with the requested and effective modes and the justification. It returns the granted mode for
-// exactly this call on allowed-once and an *EscalationError with the verbatim text for every other
-// path. An error returned by the approver itself (for example an approval service refusing to
-// ask) is returned unchanged. ctx rides the ask (its cancellation is the request's signal).
+// agent, and then the asker is asked exactly once with the reason
+// "escalate sandbox to <requested>: <justification>", the requested and effective modes and the
+// justification. It returns the granted mode for exactly this call on allowed-once and an
+// *EscalationError with the verbatim text for every other path. An error returned by the asker
+// itself (for example an approval service refusing to ask) is returned unchanged. ctx rides the
+// ask (its cancellation is the request's signal).
 func ApproveEscalation(ctx context.Context, req EscalationRequest, approval EscalationApproval) (fs.SandboxMode, error) {
 	mode := req.Requested
 	if !IsWider(mode, req.Effective) {
 		return "", escalationError(ErrNotWider, `sandbox escalation to "%s" is not strictly wider than this call's current "%s" mode`, string(mode), string(req.Effective))
 	}
-	if approval.Approver == nil {
+	if approval.Asker == nil {
 		return "", escalationError(ErrNoApprovalService, `sandbox escalation to "%s" requires approval, but no approval service is composed`, string(mode))
 	}
-	if approval.Session == nil {
+	if !approval.Agent {
 		return "", escalationError(ErrNoAgent, `sandbox escalation to "%s" requires approval, but the call has no agent to route it through`, string(mode))
 	}
-	details := req.Action
-	details.Mode, details.CurrentMode, details.Justification = string(mode), string(req.Effective), req.Justification
-	outcome, err := approval.Approver.Request(ctx, tools.ApprovalRequest{
-		Session:  approval.Session,
-		ToolName: approval.ToolName,
-		CallID:   approval.CallID,
-		Reason:   EscalationReason(mode, req.Justification),
-		Details:  &details,
+	outcome, err := approval.Asker.AskEscalation(ctx, EscalationQuestion{
+		Reason:        EscalationReason(mode, req.Justification),
+		Mode:          mode,
+		Current:       req.Effective,
+		Justification: req.Justification,
 	})
 	if err != nil {
 		return "", err
 	}
 	switch outcome {
-	case tools.AllowedOnce:
+	case outcomeAllowedOnce:
 		return mode, nil
-	case tools.Rejected:
+	case outcomeRejected:
 		return "", escalationError(ErrEscalationRejected, `the user rejected escalating this %s to "%s"`, req.Subject, string(mode))
-	case tools.Cancelled:
+	case outcomeCancelled:
 		return "", escalationError(ErrEscalationCancelled, `approval for escalating to "%s" was cancelled`, string(mode))
-	case tools.Unavailable:
+	case outcomeUnavailable:
 		return "", escalationError(ErrEscalationUnavailable, `sandbox escalation to "%s" requires approval, but no approval channel is available`, string(mode))
 	}
-	return "", escalationError(ErrUnknownOutcome, `unexpected approval outcome "%s"`, string(outcome))
+	return "", escalationError(ErrUnknownOutcome, `unexpected approval outcome "%s"`, outcome)
 }

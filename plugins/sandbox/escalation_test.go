@@ -9,24 +9,24 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cordon-dev/cordon/internal/jstext"
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/sandbox"
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
-// fixedApprover records every request and answers with a fixed outcome (or error).
-type fixedApprover struct {
+// fixedAsker records every question and answers with a fixed outcome (or error). Outcomes are
+// spelled with the tools seam's constants: the approval service answers in that vocabulary.
+type fixedAsker struct {
 	outcome tools.ApprovalOutcome
 	err     error
-	seen    []tools.ApprovalRequest
+	seen    []sandbox.EscalationQuestion
 	ctxs    []context.Context
 }
 
-func (a *fixedApprover) Request(ctx context.Context, req tools.ApprovalRequest) (tools.ApprovalOutcome, error) {
-	a.seen = append(a.seen, req)
+func (a *fixedAsker) AskEscalation(ctx context.Context, q sandbox.EscalationQuestion) (string, error) {
+	a.seen = append(a.seen, q)
 	a.ctxs = append(a.ctxs, ctx)
-	return a.outcome, a.err
+	return string(a.outcome), a.err
 }
 
 func escalationReq(over func(*sandbox.EscalationRequest)) sandbox.EscalationRequest {
@@ -42,48 +42,46 @@ func escalationReq(over func(*sandbox.EscalationRequest)) sandbox.EscalationRequ
 	return r
 }
 
-func ingredients(a tools.Approver, s *tools.Session) sandbox.EscalationApproval {
-	return sandbox.EscalationApproval{Approver: a, Session: s, ToolName: "bash", CallID: "call-1"}
+// route is the approval route of a call: an asker (nil: no approval service) and an agent or not.
+func route(a *fixedAsker, agent bool) sandbox.EscalationApproval {
+	r := sandbox.EscalationApproval{Agent: agent}
+	if a != nil {
+		r.Asker = a
+	}
+	return r
 }
 
 // escalation.spec.ts "grants: returns the requested mode, asking through the approver with the
-// audit reason".
+// audit reason". The question also carries the mode asked for, the current mode and the
+// justification, from which the caller's prompt is built (never from the reason alone).
 func TestApproveEscalationGrants(t *testing.T) {
-	a := &fixedApprover{outcome: tools.AllowedOnce}
-	s := tools.NewSession("s1")
+	a := &fixedAsker{outcome: tools.AllowedOnce}
 	type key struct{}
 	ctx := context.WithValue(context.Background(), key{}, "signal")
-	got, err := sandbox.ApproveEscalation(ctx, escalationReq(nil), ingredients(a, s))
+	got, err := sandbox.ApproveEscalation(ctx, escalationReq(nil), route(a, true))
 	require.NoError(t, err)
 	assert.Equal(t, fs.SandboxWorkspaceWrite, got)
 	require.Len(t, a.seen, 1, "asked exactly once")
-	assert.Equal(t, tools.ApprovalRequest{
-		Session: s, ToolName: "bash", CallID: "call-1",
+	assert.Equal(t, sandbox.EscalationQuestion{
 		Reason: "escalate sandbox to workspace-write: the user asked to write in the workspace",
-		Details: &tools.ApprovalDetails{Mode: "workspace-write", CurrentMode: "read-only",
-			Justification: "the user asked to write in the workspace"},
+		Mode:   fs.SandboxWorkspaceWrite, Current: fs.SandboxReadOnly,
+		Justification: "the user asked to write in the workspace",
 	}, a.seen[0])
 	assert.Equal(t, "signal", a.ctxs[0].Value(key{}), "the ask rides the caller's context")
-}
 
-// The approval request carries what the escalated call would do, as the caller described it
-// (path, previews), with the mode asked for, the current mode and the justification filled in by
-// the escalation: the prompt is built from these fields, never from the reason alone.
-func TestApproveEscalationDetails(t *testing.T) {
-	a := &fixedApprover{outcome: tools.Rejected}
+	a = &fixedAsker{outcome: tools.Rejected}
 	req := escalationReq(func(r *sandbox.EscalationRequest) {
 		r.Requested, r.Effective = fs.SandboxDangerFullAccess, fs.SandboxWorkspaceWrite
 		r.Justification = "update the project README formatting"
-		r.Action = tools.ApprovalDetails{Path: "/ws/README.md", ResolvedPath: "/etc/cron.d/job",
-			Mode: "ignored", Justification: "ignored",
-			Previews: []tools.ApprovalPreview{{Label: "Content", Text: "* * * * * root x\n"}}}
 	})
-	_, err := sandbox.ApproveEscalation(context.Background(), req, ingredients(a, tools.NewSession("s1")))
+	_, err = sandbox.ApproveEscalation(context.Background(), req, route(a, true))
 	require.ErrorIs(t, err, sandbox.ErrEscalationRejected)
 	require.Len(t, a.seen, 1)
-	assert.Equal(t, &tools.ApprovalDetails{Path: "/ws/README.md", ResolvedPath: "/etc/cron.d/job",
-		Mode: "danger-full-access", CurrentMode: "workspace-write", Justification: "update the project README formatting",
-		Previews: []tools.ApprovalPreview{{Label: "Content", Text: "* * * * * root x\n"}}}, a.seen[0].Details)
+	assert.Equal(t, sandbox.EscalationQuestion{
+		Reason: "escalate sandbox to danger-full-access: update the project README formatting",
+		Mode:   fs.SandboxDangerFullAccess, Current: fs.SandboxWorkspaceWrite,
+		Justification: "update the project README formatting",
+	}, a.seen[0])
 }
 
 // escalation.spec.ts "a non-widening request fails closed with its own text and never asks".
@@ -101,9 +99,9 @@ func TestApproveEscalationNotWider(t *testing.T) {
 		{fs.SandboxDangerFullAccess, "bogus", `sandbox escalation to "danger-full-access" is not strictly wider than this call's current "bogus" mode`},
 	}
 	for _, c := range cases {
-		a := &fixedApprover{outcome: tools.AllowedOnce}
+		a := &fixedAsker{outcome: tools.AllowedOnce}
 		// Even without an approver or an agent the widening check comes first.
-		for _, in := range []sandbox.EscalationApproval{ingredients(a, tools.NewSession("s")), {}} {
+		for _, in := range []sandbox.EscalationApproval{route(a, true), {}} {
 			got, err := sandbox.ApproveEscalation(context.Background(), escalationReq(func(r *sandbox.EscalationRequest) {
 				r.Requested, r.Effective = c.requested, c.effective
 			}), in)
@@ -120,17 +118,17 @@ func TestApproveEscalationNotWider(t *testing.T) {
 // escalation.spec.ts "a missing approval service and an agent-less call each fail closed with
 // distinct text" (in that order: the service check comes first).
 func TestApproveEscalationMissingRoute(t *testing.T) {
-	_, err := sandbox.ApproveEscalation(context.Background(), escalationReq(nil), ingredients(nil, tools.NewSession("s")))
+	_, err := sandbox.ApproveEscalation(context.Background(), escalationReq(nil), route(nil, true))
 	require.Error(t, err)
 	assert.Equal(t, `sandbox escalation to "workspace-write" requires approval, but no approval service is composed`, err.Error())
 	assert.ErrorIs(t, err, sandbox.ErrNoApprovalService)
 	requireEscalationCode(t, err, "SANDBOX_ESCALATION_NO_APPROVAL_SERVICE")
 
-	_, err = sandbox.ApproveEscalation(context.Background(), escalationReq(nil), ingredients(nil, nil))
+	_, err = sandbox.ApproveEscalation(context.Background(), escalationReq(nil), route(nil, false))
 	assert.ErrorIs(t, err, sandbox.ErrNoApprovalService, "no service wins over no agent")
 
-	a := &fixedApprover{outcome: tools.AllowedOnce}
-	_, err = sandbox.ApproveEscalation(context.Background(), escalationReq(nil), ingredients(a, nil))
+	a := &fixedAsker{outcome: tools.AllowedOnce}
+	_, err = sandbox.ApproveEscalation(context.Background(), escalationReq(nil), route(a, false))
 	require.Error(t, err)
 	assert.Equal(t, `sandbox escalation to "workspace-write" requires approval, but the call has no agent to route it through`, err.Error())
 	assert.ErrorIs(t, err, sandbox.ErrNoAgent)
@@ -155,8 +153,8 @@ func TestApproveEscalationOutcomes(t *testing.T) {
 		{"bogus", sandbox.SubjectOperation, sandbox.ErrUnknownOutcome, "SANDBOX_ESCALATION_UNKNOWN_OUTCOME", `unexpected approval outcome "bogus"`},
 	}
 	for _, c := range cases {
-		a := &fixedApprover{outcome: c.outcome}
-		got, err := sandbox.ApproveEscalation(context.Background(), escalationReq(func(r *sandbox.EscalationRequest) { r.Subject = c.subject }), ingredients(a, tools.NewSession("s")))
+		a := &fixedAsker{outcome: c.outcome}
+		got, err := sandbox.ApproveEscalation(context.Background(), escalationReq(func(r *sandbox.EscalationRequest) { r.Subject = c.subject }), route(a, true))
 		require.Error(t, err, c.outcome)
 		assert.Equal(t, c.text, err.Error())
 		assert.ErrorIs(t, err, c.kind)
@@ -194,8 +192,8 @@ func TestEscalationCodesAreDistinct(t *testing.T) {
 
 // escalation.spec.ts "an outcome outside the closed union trips the exhaustiveness guard".
 func TestApproveEscalationUnknownOutcome(t *testing.T) {
-	a := &fixedApprover{outcome: "bogus"}
-	got, err := sandbox.ApproveEscalation(context.Background(), escalationReq(nil), ingredients(a, tools.NewSession("s")))
+	a := &fixedAsker{outcome: "bogus"}
+	got, err := sandbox.ApproveEscalation(context.Background(), escalationReq(nil), route(a, true))
 	require.ErrorIs(t, err, sandbox.ErrUnknownOutcome)
 	assert.Empty(t, got)
 }
@@ -203,8 +201,8 @@ func TestApproveEscalationUnknownOutcome(t *testing.T) {
 // An approver's own failure (e.g. an approval service refusing to ask) propagates unchanged.
 func TestApproveEscalationApproverError(t *testing.T) {
 	boom := errors.New("approval.request() outside an open turn")
-	a := &fixedApprover{outcome: tools.AllowedOnce, err: boom}
-	got, err := sandbox.ApproveEscalation(context.Background(), escalationReq(nil), ingredients(a, tools.NewSession("s")))
+	a := &fixedAsker{outcome: tools.AllowedOnce, err: boom}
+	got, err := sandbox.ApproveEscalation(context.Background(), escalationReq(nil), route(a, true))
 	assert.Same(t, boom, err)
 	assert.Empty(t, got)
 }
@@ -214,8 +212,8 @@ func TestApproveEscalationApproverError(t *testing.T) {
 func TestApproveEscalationLadder(t *testing.T) {
 	for _, eff := range sandbox.Modes {
 		for _, req := range sandbox.Modes {
-			a := &fixedApprover{outcome: tools.AllowedOnce}
-			got, err := sandbox.ApproveEscalation(context.Background(), sandbox.EscalationRequest{Requested: req, Justification: "j", Effective: eff, Subject: sandbox.SubjectOperation}, ingredients(a, tools.NewSession("s")))
+			a := &fixedAsker{outcome: tools.AllowedOnce}
+			got, err := sandbox.ApproveEscalation(context.Background(), sandbox.EscalationRequest{Requested: req, Justification: "j", Effective: eff, Subject: sandbox.SubjectOperation}, route(a, true))
 			if sandbox.IsWider(req, eff) {
 				require.NoError(t, err)
 				assert.Equal(t, req, got)
@@ -250,5 +248,6 @@ func TestValidateEscalationArgs(t *testing.T) {
 		require.ErrorIs(t, err, c.want)
 		assert.Equal(t, c.text, err.Error())
 	}
-	assert.False(t, jstext.IsBlank("\u200b"), "ZERO WIDTH SPACE is not trimmed by JavaScript")
+	assert.NoError(t, sandbox.ValidateEscalationArgs(str("workspace-write"), str("\u200b")), "ZERO WIDTH SPACE is not trimmed by JavaScript")
+	assert.NoError(t, sandbox.ValidateEscalationArgs(str("workspace-write"), str("\u0085")), "nor is NEXT LINE")
 }

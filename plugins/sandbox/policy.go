@@ -3,7 +3,6 @@ package sandbox
 import (
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/plugins/fs"
-	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
 // PolicyService is the ctx.sandboxPolicy seam ("sandboxPolicy"), provided by the "sandbox-policy"
@@ -20,10 +19,10 @@ type Policy interface {
 	// Resolve returns the execution policy of one call. session nil means an agentless call
 	// (no SessionID, the configured root); explicit "" means no explicit mode, so the session
 	// override, else DefaultMode, applies. WorkspaceRoot is canonicalized on every call.
-	Resolve(session *tools.Session, explicit fs.SandboxMode) fs.SandboxPolicy
+	Resolve(session Session, explicit fs.SandboxMode) fs.SandboxPolicy
 	// OverrideOf returns the session's override mode, if one was set.
-	OverrideOf(session *tools.Session) (fs.SandboxMode, bool)
+	OverrideOf(session Session) (fs.SandboxMode, bool)
 	// SetMode records a session override (the reference's sandbox/mode event); an unknown mode is
 	// refused.
-	SetMode(session *tools.Session, mode fs.SandboxMode) error
+	SetMode(session Session, mode fs.SandboxMode) error
 }

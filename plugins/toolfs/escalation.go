@@ -74,6 +74,31 @@ type escalatedAction struct {
 	previews []tools.ApprovalPreview
 }
 
+// approvalAsker is the sandbox's route to the composed approval service for one escalated call:
+// req is the call's request (session, tool, call id, and the details of what it would do), which
+// each ask completes with the question's reason, modes and justification.
+type approvalAsker struct {
+	approver tools.Approver
+	req      tools.ApprovalRequest
+}
+
+// AskEscalation implements sandbox.Asker.
+func (a *approvalAsker) AskEscalation(ctx context.Context, q sandbox.EscalationQuestion) (string, error) {
+	req, details := a.req, *a.req.Details
+	details.Mode, details.CurrentMode, details.Justification = string(q.Mode), string(q.Current), q.Justification
+	req.Reason, req.Details = q.Reason, &details
+	outcome, err := a.approver.Request(ctx, req)
+	return string(outcome), err
+}
+
+// sandboxSession is the call's session for the sandbox seam: an untyped nil without one.
+func sandboxSession(s *tools.Session) sandbox.Session {
+	if s == nil {
+		return nil
+	}
+	return s
+}
+
 // describe returns the approval details of action under the standing policy: the path resolved
 // as the call will resolve it (absolute, and where it leads when a symlink takes it elsewhere;
 // the path as sent when it does not resolve) and the previews.

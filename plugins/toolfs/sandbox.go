@@ -117,18 +117,18 @@ func (c *confiningSandbox) resolvePolicy(ctx context.Context, tool string, args 
 	if exec != nil {
 		session, callID = exec.Session, exec.CallID
 	}
-	standing := policy.Resolve(session, "")
+	standing := policy.Resolve(sandboxSession(session), "")
 	if !esc.requested() {
 		return &standing, nil
 	}
-	var approver tools.Approver
-	if a, ok := tools.Approval.Get(c.kc); ok {
-		approver = a
+	route := sandbox.EscalationApproval{Agent: session != nil}
+	details := c.describe(ctx, action, &standing, exec)
+	if a, ok := tools.Approval.Get(c.kc); ok && a != nil {
+		route.Asker = &approvalAsker{approver: a, req: tools.ApprovalRequest{Session: session, ToolName: tool, CallID: callID, Details: &details}}
 	}
 	granted, err := sandbox.ApproveEscalation(ctx,
-		sandbox.EscalationRequest{Requested: esc.mode(), Justification: esc.justification(), Effective: standing.Mode, Subject: sandbox.SubjectOperation,
-			Action: c.describe(ctx, action, &standing, exec)},
-		sandbox.EscalationApproval{Approver: approver, Session: session, ToolName: tool, CallID: callID})
+		sandbox.EscalationRequest{Requested: esc.mode(), Justification: esc.justification(), Effective: standing.Mode, Subject: sandbox.SubjectOperation},
+		route)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package toolfs
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"testing"
@@ -10,6 +11,8 @@ import (
 
 	"github.com/cordon-dev/cordon/internal/jstext"
 	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/sandbox"
+	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
 var sandboxIsBlank = jstext.IsBlank
@@ -106,4 +109,60 @@ func FuzzParseEscalationArgs(f *testing.F) {
 			}
 		}
 	})
+}
+
+// recordingApprover records every request and answers with a fixed outcome.
+type recordingApprover struct {
+	outcome tools.ApprovalOutcome
+	seen    []tools.ApprovalRequest
+}
+
+func (a *recordingApprover) Request(_ context.Context, req tools.ApprovalRequest) (tools.ApprovalOutcome, error) {
+	a.seen = append(a.seen, req)
+	return a.outcome, nil
+}
+
+// The sandbox's asker sends the call's request (session, tool, call id, what it would do) with
+// the question's reason, and the details completed with the mode asked for, the current mode and
+// the justification, replacing what the details held; the call's own details stay as they were.
+func TestApprovalAskerCompletesTheDetails(t *testing.T) {
+	s := tools.NewSession("s1")
+	details := tools.ApprovalDetails{Path: "/ws/README.md", ResolvedPath: "/etc/cron.d/job", Mode: "ignored", Justification: "ignored",
+		Previews: []tools.ApprovalPreview{{Label: "Content", Text: "* * * * * root x\n"}}}
+	a := &recordingApprover{outcome: tools.Cancelled}
+	asker := &approvalAsker{approver: a, req: tools.ApprovalRequest{Session: s, ToolName: "write", CallID: "call-1", Details: &details}}
+	q := sandbox.EscalationQuestion{Reason: "escalate sandbox to danger-full-access: update the README",
+		Mode: fs.SandboxDangerFullAccess, Current: fs.SandboxWorkspaceWrite, Justification: "update the README"}
+	got, err := asker.AskEscalation(context.Background(), q)
+	require.NoError(t, err)
+	assert.Equal(t, string(tools.Cancelled), got)
+	require.Len(t, a.seen, 1)
+	assert.Equal(t, tools.ApprovalRequest{Session: s, ToolName: "write", CallID: "call-1",
+		Reason: "escalate sandbox to danger-full-access: update the README",
+		Details: &tools.ApprovalDetails{Path: "/ws/README.md", ResolvedPath: "/etc/cron.d/job",
+			Mode: "danger-full-access", CurrentMode: "workspace-write", Justification: "update the README",
+			Previews: []tools.ApprovalPreview{{Label: "Content", Text: "* * * * * root x\n"}}}}, a.seen[0])
+	assert.Equal(t, "ignored", details.Mode, "the call's details are not changed")
+
+	// Each of the approval seam's outcomes reaches the sandbox as the value it maps.
+	for outcome, kind := range map[tools.ApprovalOutcome]error{tools.Rejected: sandbox.ErrEscalationRejected,
+		tools.Cancelled: sandbox.ErrEscalationCancelled, tools.Unavailable: sandbox.ErrEscalationUnavailable} {
+		asker.approver = &recordingApprover{outcome: outcome}
+		_, err := sandbox.ApproveEscalation(context.Background(), sandbox.EscalationRequest{Requested: fs.SandboxDangerFullAccess,
+			Justification: "j", Effective: fs.SandboxReadOnly, Subject: sandbox.SubjectOperation}, sandbox.EscalationApproval{Asker: asker, Agent: true})
+		assert.ErrorIs(t, err, kind, outcome)
+	}
+	asker.approver = &recordingApprover{outcome: tools.AllowedOnce}
+	granted, err := sandbox.ApproveEscalation(context.Background(), sandbox.EscalationRequest{Requested: fs.SandboxDangerFullAccess,
+		Justification: "j", Effective: fs.SandboxReadOnly, Subject: sandbox.SubjectOperation}, sandbox.EscalationApproval{Asker: asker, Agent: true})
+	require.NoError(t, err)
+	assert.Equal(t, fs.SandboxDangerFullAccess, granted)
+}
+
+// A call without a session reaches the sandbox seam as an untyped nil, so a policy sees an
+// agentless call, never a nil pointer it would dereference.
+func TestSandboxSessionOfNoSession(t *testing.T) {
+	assert.True(t, sandboxSession(nil) == nil, "an untyped nil")
+	s := tools.NewSession("s1")
+	assert.Same(t, s, sandboxSession(s))
 }

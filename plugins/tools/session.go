@@ -35,6 +35,9 @@ func (s *Session) Header() Header {
 	return s.header
 }
 
+// Cwd returns the header's working directory ("" = the provider default).
+func (s *Session) Cwd() string { return s.Header().Cwd }
+
 // SetHeader replaces the header.
 func (s *Session) SetHeader(h Header) {
 	s.mu.Lock()

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cordon-dev/cordon/internal/hostfs"
 	"github.com/cordon-dev/cordon/plugins/fs"
-	"github.com/cordon-dev/cordon/plugins/fslocal"
 	"github.com/cordon-dev/cordon/plugins/sandbox/sandboxtest"
 )
 
@@ -52,7 +52,7 @@ func benchSandboxed(b *testing.B, size int, mode fs.SandboxMode, perCall bool) {
 
 func benchLocal(b *testing.B, size int) {
 	ws := filepath.Join(sandboxtest.OutsideDir(b), "ws")
-	local, err := fslocal.New(fslocal.Config{Cwd: ws}, nil)
+	local, err := hostfs.New(hostfs.Config{Cwd: ws}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

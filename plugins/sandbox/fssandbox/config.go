@@ -7,7 +7,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/cordon-dev/cordon/plugins/fslocal"
+	"github.com/cordon-dev/cordon/internal/hostfs"
 )
 
 // DefaultProtectedPaths is the default of Config.ProtectedPaths.
@@ -36,14 +36,14 @@ type Config struct {
 
 // Defaults sets the default values (called before decoding).
 func (c *Config) Defaults() {
-	var local fslocal.Config
+	var local hostfs.Config
 	local.Defaults()
 	c.Cwd, c.DiffBasisMaxBytes = local.Cwd, local.DiffBasisMaxBytes
 	c.ProtectedPaths = append([]string(nil), DefaultProtectedPaths...)
 }
 
-// Validate checks the local options with fs-local's messages, and that every
-// protected path is a clean relative path that stays inside its root.
+// Validate checks the host provider's options with fs-local's messages, and
+// that every protected path is a clean relative path that stays inside its root.
 func (c Config) Validate() error {
 	if err := c.local().Validate(); err != nil {
 		return err
@@ -56,9 +56,9 @@ func (c Config) Validate() error {
 	return nil
 }
 
-// local is the fs-local part of the configuration.
-func (c Config) local() fslocal.Config {
-	return fslocal.Config{Cwd: c.Cwd, DiffBasisMaxBytes: c.DiffBasisMaxBytes}
+// local is the host provider's part of the configuration.
+func (c Config) local() hostfs.Config {
+	return hostfs.Config{Cwd: c.Cwd, DiffBasisMaxBytes: c.DiffBasisMaxBytes}
 }
 
 // validProtectedPath accepts "x", "x/y": non-empty, relative, clean, no NUL,
@@ -70,8 +70,9 @@ func validProtectedPath(p string) bool {
 
 // UnmarshalYAML decodes a config mapping strictly: an unknown key is the
 // decoder's usual "field ... not found in type" error with its line, and the
-// fs-local keys are decoded by fs-local's own decoder (so a fractional
-// diffBasisMaxBytes is refused with its validation message).
+// host provider's keys are decoded by its own decoder, as fs-local decodes
+// them (so a fractional diffBasisMaxBytes is refused with its validation
+// message).
 func (c *Config) UnmarshalYAML(n *yaml.Node) error {
 	if n.Kind != yaml.MappingNode {
 		type plain Config // no UnmarshalYAML: the decoder's own type error
@@ -98,7 +99,7 @@ func (c *Config) UnmarshalYAML(n *yaml.Node) error {
 		return &yaml.TypeError{Errors: unknown}
 	}
 	local := c.local()
-	if err := localNode.Decode(&local); err != nil {
+	if err := local.DecodeYAML(localNode, "fssandbox.Config"); err != nil {
 		return err
 	}
 	c.Cwd, c.DiffBasisMaxBytes = local.Cwd, local.DiffBasisMaxBytes

@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cordon-dev/cordon/internal/hostfs"
 	"github.com/cordon-dev/cordon/plugins/fs"
-	"github.com/cordon-dev/cordon/plugins/fslocal"
 )
 
 // Spec 2.4 step 2: danger-full-access delegates the caller's target unchanged: no
@@ -77,7 +77,7 @@ func TestConfinedWritesSerializeOnTheFreshKey(t *testing.T) {
 // one it denies is denied.
 func TestCancelledCallsFailLikeFsLocal(t *testing.T) {
 	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
-	local, err := fslocal.New(fslocal.Config{Cwd: w.ws}, nil)
+	local, err := hostfs.New(hostfs.Config{Cwd: w.ws}, nil)
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

@@ -2,9 +2,9 @@
 // provider of the fs seam, loaded as ctx.fs instead of fs-local together with
 // a sandbox policy service (sandbox.PolicyService).
 //
-// It has every mechanic of fs-local (resolution, versions, reads, the atomic
-// version-guarded write and the edit critical section; same cwd and
-// diffBasisMaxBytes options) and adds a per-call fence on the only two
+// It is the host filesystem provider of fs-local (package hostfs: resolution,
+// versions, reads, the atomic version-guarded write and the edit critical
+// section; same cwd and diffBasisMaxBytes options) and adds a per-call fence on the only two
 // mutations, WriteText and EditText. Reads are never fenced.
 //
 // SandboxMode is the policy service's DefaultMode, read when the provider is
@@ -19,7 +19,7 @@
 //   - workspace-write: the display path is resolved again and the fresh key
 //     must be one of sandbox.WritableRoots (the workspace root, /tmp, the temp
 //     dir) or lie beneath one (sandbox.UnderRoot); then the mutation runs on
-//     the fresh target with fs-local's Beneath confinement, so the path that
+//     the fresh target with the host provider's Beneath confinement, so the path that
 //     was checked is the path that is written: a component swapped for a
 //     symlink after the check is denied at the syscall (openat2
 //     RESOLVE_BENEATH on Linux), never followed;
@@ -43,7 +43,7 @@
 //     clone's .git, an embedded bare repository, the git directory a gitlink
 //     names, a worktree's git directory), judged by the names alone. The fence
 //     checks by path before any I/O; the mutation checks again on the
-//     directories it holds (fslocal.Beneath's Adding and Holding): every entry
+//     directories it holds (hostfs.Beneath's Adding and Holding): every entry
 //     it adds, the marker names under one process-wide lock so concurrent
 //     mutations cannot complete a layout between them, and every held
 //     directory, up to the root, right before publication.
@@ -52,7 +52,7 @@
 // `cannot write "<displayPath>": file access denied under <mode> mode`, also
 // for edits (Denied). A protected-path denial has the same text and a cause
 // wrapping ErrProtectedPath; a denial at the syscall has a cause wrapping
-// fslocal.ErrEscape.
+// hostfs.ErrEscape.
 //
 // Accepted limits: a common directory without a HEAD of its own (git never
 // makes one) is protected only when a root's ".git" pointer names it; files
@@ -63,7 +63,7 @@
 // containment. A
 // directory that another writer moves out of the root, or renames onto (or
 // exchanges with) a protected entry, while a mutation holds it is refused
-// right before publication (fslocal.Beneath walks up from the held directory
+// right before publication (hostfs.Beneath walks up from the held directory
 // to the root's identity and checks the protected entries as they are then);
 // only the window between that check and the rename itself stays open.
 package fssandbox

@@ -9,8 +9,8 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/cordon-dev/cordon/internal/hostfs"
 	"github.com/cordon-dev/cordon/plugins/fs"
-	"github.com/cordon-dev/cordon/plugins/fslocal"
 	"github.com/cordon-dev/cordon/plugins/sandbox"
 )
 
@@ -30,7 +30,7 @@ func Denied(displayPath string, mode fs.SandboxMode, cause error) *fs.Error {
 // under workspace-write, the root its directory operations stay beneath.
 type decision struct {
 	target  fs.Target
-	beneath *fslocal.Beneath
+	beneath *hostfs.Beneath
 }
 
 // fence decides one mutation (spec sandbox 2.4):
@@ -93,7 +93,7 @@ func (p *Provider) fence(ctx context.Context, t fs.Target, policy *fs.SandboxPol
 		}
 	}
 	display := t.DisplayPath
-	b := &fslocal.Beneath{
+	b := &hostfs.Beneath{
 		Root: anchor,
 		Deny: func(cause error) error {
 			switch {
@@ -101,7 +101,7 @@ func (p *Provider) fence(ctx context.Context, t fs.Target, policy *fs.SandboxPol
 				p.log.Warn("confined write refused on its held directories: it would add to or make a git repository",
 					zap.String("path", display), zap.Error(cause))
 				return Denied(display, fs.SandboxWorkspaceWrite, cause)
-			case errors.Is(cause, fslocal.ErrForbidden):
+			case errors.Is(cause, hostfs.ErrForbidden):
 				p.log.Warn("confined write refused at publication: its directory became a protected one after the check",
 					zap.String("path", display), zap.Error(cause))
 				return Denied(display, fs.SandboxWorkspaceWrite, fmt.Errorf("%w: %w", ErrProtectedPath, cause))

@@ -16,7 +16,6 @@ import (
 	"github.com/cordon-dev/cordon/plugins/sandbox"
 	"github.com/cordon-dev/cordon/plugins/sandbox/fssandbox"
 	"github.com/cordon-dev/cordon/plugins/sandbox/sandboxtest"
-	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
 // fakePolicy is a minimal in-test sandbox.Policy: a deployment default, a configured root, no
@@ -42,7 +41,7 @@ func (f *fakePolicy) WorkspaceRoot() string {
 	return f.root
 }
 
-func (f *fakePolicy) Resolve(s *tools.Session, explicit fs.SandboxMode) fs.SandboxPolicy {
+func (f *fakePolicy) Resolve(s sandbox.Session, explicit fs.SandboxMode) fs.SandboxPolicy {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	mode := explicit
@@ -53,8 +52,8 @@ func (f *fakePolicy) Resolve(s *tools.Session, explicit fs.SandboxMode) fs.Sandb
 	if s == nil && explicit == "" {
 		f.agentless++
 	}
-	if s != nil && s.Header().Cwd != "" {
-		root = s.Header().Cwd
+	if s != nil && s.Cwd() != "" {
+		root = s.Cwd()
 	}
 	pol := fs.SandboxPolicy{Mode: mode, WorkspaceRoot: sandbox.CanonicalPath(root)}
 	if s != nil {
@@ -63,9 +62,9 @@ func (f *fakePolicy) Resolve(s *tools.Session, explicit fs.SandboxMode) fs.Sandb
 	return pol
 }
 
-func (f *fakePolicy) OverrideOf(*tools.Session) (fs.SandboxMode, bool) { return "", false }
+func (f *fakePolicy) OverrideOf(sandbox.Session) (fs.SandboxMode, bool) { return "", false }
 
-func (f *fakePolicy) SetMode(*tools.Session, fs.SandboxMode) error {
+func (f *fakePolicy) SetMode(sandbox.Session, fs.SandboxMode) error {
 	return errors.New("fakePolicy: no session overrides")
 }
 

@@ -11,6 +11,7 @@ import (
 	"go.uber.org/zap/zaptest"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/cordon-dev/cordon/internal/hostfs"
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/kernel/loader"
 	"github.com/cordon-dev/cordon/plugins/fs"
@@ -108,7 +109,7 @@ func TestConfigYAML(t *testing.T) {
 	require.NoError(t, err)
 	cfg, err := decode(t, "")
 	require.NoError(t, err)
-	assert.Equal(t, fssandbox.Config{Cwd: wd, DiffBasisMaxBytes: fslocal.DefaultDiffBasisMaxBytes, ProtectedPaths: []string{".git"}}, *cfg)
+	assert.Equal(t, fssandbox.Config{Cwd: wd, DiffBasisMaxBytes: hostfs.DefaultDiffBasisMaxBytes, ProtectedPaths: []string{".git"}}, *cfg)
 
 	cfg, err = decode(t, "cwd: /w\ndiffBasisMaxBytes: 1e3\nprotectedPaths: [.git, .cordon/x]")
 	require.NoError(t, err)

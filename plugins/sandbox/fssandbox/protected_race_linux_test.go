@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cordon-dev/cordon/internal/hostfs"
 	"github.com/cordon-dev/cordon/plugins/fs"
-	"github.com/cordon-dev/cordon/plugins/fslocal"
 	"github.com/cordon-dev/cordon/plugins/sandbox/fssandbox"
 )
 
@@ -35,7 +35,7 @@ func TestProtectedExchangeRefusedAtPublication(t *testing.T) {
 
 // writesWhileExchanged writes new files below d while d is exchanged with other in a loop, at
 // least 400 and then until enough holds of the counts (at most 20000), and counts the outcomes:
-// landed, refused as a protected path on the held directories (the cause wraps fslocal.ErrEscape)
+// landed, refused as a protected path on the held directories (the cause wraps hostfs.ErrEscape)
 // and refused as one by the fence. Any other failure fails t.
 func writesWhileExchanged(t *testing.T, w *world, d, other string, enough func(landed, atPublication, atFence int) bool) (landed, atPublication, atFence int) {
 	t.Helper()
@@ -51,7 +51,7 @@ func writesWhileExchanged(t *testing.T, w *world, d, other string, enough func(l
 			landed++
 		case errors.Is(err, fssandbox.ErrProtectedPath):
 			requireDenied(t, err, path, fs.SandboxWorkspaceWrite)
-			if errors.Is(err, fslocal.ErrEscape) {
+			if errors.Is(err, hostfs.ErrEscape) {
 				atPublication++
 			} else {
 				atFence++

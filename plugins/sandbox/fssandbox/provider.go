@@ -8,8 +8,8 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/cordon-dev/cordon/internal/hostfs"
 	"github.com/cordon-dev/cordon/plugins/fs"
-	"github.com/cordon-dev/cordon/plugins/fslocal"
 	"github.com/cordon-dev/cordon/plugins/sandbox"
 )
 
@@ -17,10 +17,11 @@ import (
 var ErrNoPolicy = errors.New("fs-sandbox: ctx.sandboxPolicy is missing")
 
 // Provider is the confining filesystem provider. It implements fs.FileSystem
-// (and fs.TextByteStreamer) with fs-local's mechanics and fences WriteText and
-// EditText by the per-call sandbox policy; reads are never fenced.
+// (and fs.TextByteStreamer) with fs-local's mechanics (package hostfs) and
+// fences WriteText and EditText by the per-call sandbox policy; reads are
+// never fenced.
 type Provider struct {
-	local       *fslocal.Provider
+	local       *hostfs.Provider
 	policy      sandbox.Policy
 	defaultMode fs.SandboxMode
 	protected   []string
@@ -31,7 +32,7 @@ type Provider struct {
 	log          *zap.Logger
 }
 
-// New returns a Provider. cfg follows fslocal.New (a zero DiffBasisMaxBytes
+// New returns a Provider. cfg follows hostfs.New (a zero DiffBasisMaxBytes
 // means the default) and a nil ProtectedPaths means DefaultProtectedPaths.
 // The policy service resolves agentless calls; its DefaultMode, read now, is
 // the SandboxMode of the provider. A nil logger means zap.NewNop().
@@ -40,7 +41,7 @@ func New(cfg Config, policy sandbox.Policy, log *zap.Logger) (*Provider, error) 
 		return nil, ErrNoPolicy
 	}
 	if cfg.DiffBasisMaxBytes == 0 {
-		cfg.DiffBasisMaxBytes = fslocal.DefaultDiffBasisMaxBytes
+		cfg.DiffBasisMaxBytes = hostfs.DefaultDiffBasisMaxBytes
 	}
 	if cfg.ProtectedPaths == nil {
 		cfg.ProtectedPaths = DefaultProtectedPaths
@@ -51,7 +52,7 @@ func New(cfg Config, policy sandbox.Policy, log *zap.Logger) (*Provider, error) 
 	if log == nil {
 		log = zap.NewNop()
 	}
-	local, err := fslocal.New(cfg.local(), log)
+	local, err := hostfs.New(cfg.local(), log)
 	if err != nil {
 		return nil, err
 	}
@@ -112,5 +113,5 @@ var (
 
 var _ fs.DiffBasisBounder = (*Provider)(nil)
 
-// DiffBasisMaxBytes is fs-local's (the texts are fs-local's).
+// DiffBasisMaxBytes is the host provider's (the texts are its own).
 func (p *Provider) DiffBasisMaxBytes() int64 { return p.local.DiffBasisMaxBytes() }

@@ -14,8 +14,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
 
+	"github.com/cordon-dev/cordon/internal/hostfs"
 	"github.com/cordon-dev/cordon/plugins/fs"
-	"github.com/cordon-dev/cordon/plugins/fslocal"
 	"github.com/cordon-dev/cordon/plugins/sandbox/sandboxtest"
 )
 
@@ -92,7 +92,7 @@ func hammer(t *testing.T, ws string, resolve func(string) (fs.Target, error), wr
 				switch {
 				case err == nil:
 					ok++
-				case errors.Is(err, fs.ErrSandboxDenied) || errors.Is(err, fslocal.ErrEscape):
+				case errors.Is(err, fs.ErrSandboxDenied) || errors.Is(err, hostfs.ErrEscape):
 					denied++
 				default:
 					other++
@@ -143,7 +143,7 @@ func TestSymlinkSwapRaceControl(t *testing.T) {
 	ws, out := filepath.Join(base, "ws"), filepath.Join(base, "out")
 	require.NoError(t, os.Mkdir(ws, 0o755))
 	require.NoError(t, os.Mkdir(out, 0o755))
-	local, err := fslocal.New(fslocal.Config{Cwd: ws}, nil)
+	local, err := hostfs.New(hostfs.Config{Cwd: ws}, nil)
 	require.NoError(t, err)
 	stop := swapper(t, ws, out)
 	resolve := func(p string) (fs.Target, error) {

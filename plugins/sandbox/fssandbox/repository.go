@@ -9,7 +9,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/cordon-dev/cordon/plugins/fslocal"
+	"github.com/cordon-dev/cordon/internal/hostfs"
 )
 
 // Nested repositories. git opens a directory as a repository (setup.c,
@@ -105,7 +105,7 @@ var markerMu sync.Mutex
 // directory, an entry named like ".git" is refused, and a marker is added
 // only when it does not give the directory the repository layout (markerMu
 // held from the check until the entry exists).
-func addingRepository(dir fslocal.Dir, name string) (func(), error) {
+func addingRepository(dir hostfs.Dir, name string) (func(), error) {
 	if sameName(name, ".git") {
 		return nil, fmt.Errorf("%w: %s", ErrProtectedPath, name)
 	}
@@ -125,7 +125,7 @@ func addingRepository(dir fslocal.Dir, name string) (func(), error) {
 // before publication, no held directory may be a ".git" of its parent or have
 // the repository layout (a directory renamed or exchanged there after the
 // fence).
-func holdingRepository(dir, parent fslocal.Dir) error {
+func holdingRepository(dir, parent hostfs.Dir) error {
 	if parent.Names(".git", dir) || hasLayout(dir.Has, "") {
 		return fmt.Errorf("%w: %w", ErrProtectedPath, errRepository)
 	}

@@ -75,9 +75,10 @@ func (s *Service) WorkspaceRoot() string { return s.root }
 
 // Resolve returns the execution policy of one call. Mode: explicit when not "", else the
 // session's override, else DefaultMode. WorkspaceRoot: absolute(CanonicalPath(...)) of the
-// session's header cwd, else of the configured root, recomputed on every call. SessionID: the
-// session's ID; "" for an agentless call (session nil).
-func (s *Service) Resolve(session *tools.Session, explicit fs.SandboxMode) fs.SandboxPolicy {
+// session's cwd, else of the configured root, recomputed on every call. SessionID: the
+// session's ID; "" for an agentless call (session nil, or a nil *tools.Session).
+func (s *Service) Resolve(session sandbox.Session, explicit fs.SandboxMode) fs.SandboxPolicy {
+	session, _ = agent(session)
 	mode := explicit
 	if mode == "" {
 		if o, ok := s.OverrideOf(session); ok {
@@ -89,7 +90,7 @@ func (s *Service) Resolve(session *tools.Session, explicit fs.SandboxMode) fs.Sa
 	base := s.root
 	p := fs.SandboxPolicy{Mode: mode}
 	if session != nil {
-		if cwd := session.Header().Cwd; cwd != "" {
+		if cwd := session.Cwd(); cwd != "" {
 			base = cwd
 		}
 		p.SessionID = session.ID()
@@ -99,27 +100,40 @@ func (s *Service) Resolve(session *tools.Session, explicit fs.SandboxMode) fs.Sa
 }
 
 // OverrideOf returns the session's override: the mode of its last SetMode, if any.
-func (s *Service) OverrideOf(session *tools.Session) (fs.SandboxMode, bool) {
-	if session == nil {
-		return "", false
+func (s *Service) OverrideOf(session sandbox.Session) (fs.SandboxMode, bool) {
+	if _, ts := agent(session); ts != nil {
+		return s.overrides.Get(ts)
 	}
-	return s.overrides.Get(session)
+	return "", false
 }
 
 // SetMode records mode as the session's override; the last one wins and applies from the
 // session's next call. A mode outside the vocabulary is refused with an *UnknownModeError
 // (`sandbox/mode carries unknown mode "<m>"`) and changes nothing; a nil session is
-// ErrNoSession.
-func (s *Service) SetMode(session *tools.Session, mode fs.SandboxMode) error {
-	if session == nil {
+// ErrNoSession, and so is a session that is not a *tools.Session (an override lives until
+// tools.SessionEnded reports its session).
+func (s *Service) SetMode(session sandbox.Session, mode fs.SandboxMode) error {
+	_, ts := agent(session)
+	if ts == nil {
 		return ErrNoSession
 	}
 	if !sandbox.ValidMode(mode) {
 		return &UnknownModeError{Mode: mode}
 	}
-	s.overrides.Set(session, mode)
-	s.log.Debug("sandbox mode override", zap.String("session", session.ID()), zap.String("mode", string(mode)))
+	s.overrides.Set(ts, mode)
+	s.log.Debug("sandbox mode override", zap.String("session", ts.ID()), zap.String("mode", string(mode)))
 	return nil
+}
+
+// agent returns session as the service reads it: nil for a call without an agent (a nil
+// Session, or a nil *tools.Session in one), and the tools session that carries its override
+// (nil for a session of another kind, which has none).
+func agent(session sandbox.Session) (sandbox.Session, *tools.Session) {
+	ts, ok := session.(*tools.Session)
+	if ok && ts == nil {
+		return nil, nil
+	}
+	return session, ts
 }
 
 // EndSession drops the session's override.

@@ -116,6 +116,32 @@ func TestResolveSessionWithoutCwd(t *testing.T) {
 	assert.Equal(t, fs.SandboxPolicy{Mode: fs.SandboxReadOnly, WorkspaceRoot: "/fallback", SessionID: "sess-no-cwd"}, p.Resolve(session("sess-no-cwd", ""), ""))
 }
 
+// A nil *tools.Session behind the seam's Session is an agentless call; a Session of another kind
+// resolves with its own ID and cwd but carries no override (an override ends with
+// tools.SessionEnded, which only reports tools sessions).
+func TestResolveOtherSessions(t *testing.T) {
+	noPath(t, "/fallback")
+	noPath(t, "/projects")
+	p, _, _ := mounted(t, sandboxpolicy.Config{Mode: fs.SandboxReadOnly, WorkspaceRoot: "/fallback"})
+	var none *tools.Session
+	assert.Equal(t, fs.SandboxPolicy{Mode: fs.SandboxReadOnly, WorkspaceRoot: "/fallback"}, p.Resolve(none, ""))
+	_, ok := p.OverrideOf(none)
+	assert.False(t, ok)
+	assert.ErrorIs(t, p.SetMode(none, fs.SandboxWorkspaceWrite), sandboxpolicy.ErrNoSession)
+
+	other := otherSession{id: "other", cwd: "/projects/other"}
+	assert.Equal(t, fs.SandboxPolicy{Mode: fs.SandboxReadOnly, WorkspaceRoot: "/projects/other", SessionID: "other"}, p.Resolve(other, ""))
+	assert.ErrorIs(t, p.SetMode(other, fs.SandboxWorkspaceWrite), sandboxpolicy.ErrNoSession)
+	_, ok = p.OverrideOf(other)
+	assert.False(t, ok)
+}
+
+// otherSession is a sandbox.Session that is not a tools session.
+type otherSession struct{ id, cwd string }
+
+func (s otherSession) ID() string  { return s.id }
+func (s otherSession) Cwd() string { return s.cwd }
+
 // The canonical root is taken at every call, not at configuration time: a root that appears as
 // a symlink later resolves to its target from then on; a header cwd change applies at once.
 func TestResolveRecomputesCanonicalRoot(t *testing.T) {

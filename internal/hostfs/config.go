@@ -1,0 +1,99 @@
+package hostfs
+
+import (
+	"fmt"
+	"math"
+	"os"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// DefaultDiffBasisMaxBytes is the default of Config.DiffBasisMaxBytes (10 MiB).
+const DefaultDiffBasisMaxBytes int64 = 10485760
+
+// MaxDiffBasisBytes is the largest accepted Config.DiffBasisMaxBytes: the
+// largest safe integer (2^53-1), which is also far below Go's maximum string
+// size on 64-bit platforms.
+const MaxDiffBasisBytes int64 = 1<<53 - 1
+
+// Config is the configuration of a Provider: the options fs-local and
+// fs-sandbox share (their YAML keys cwd and diffBasisMaxBytes).
+type Config struct {
+	// Cwd is the base of relative paths when a call supplies none. It is a
+	// resolution default only, not a containment boundary. Default: the process
+	// working directory at load.
+	Cwd string `yaml:"cwd"`
+	// DiffBasisMaxBytes is the exclusive bound, in bytes, on both sides of the
+	// diff basis WriteText computes. Default 10485760.
+	DiffBasisMaxBytes int64 `yaml:"diffBasisMaxBytes"`
+}
+
+// Defaults sets the default values (called before decoding).
+func (c *Config) Defaults() {
+	c.Cwd = defaultCwd()
+	c.DiffBasisMaxBytes = DefaultDiffBasisMaxBytes
+}
+
+// Validate checks the configuration with the reference message.
+func (c Config) Validate() error {
+	if c.DiffBasisMaxBytes <= 0 || c.DiffBasisMaxBytes > MaxDiffBasisBytes {
+		return diffBasisError()
+	}
+	return nil
+}
+
+// diffBasisError is the reference's refusal of a diffBasisMaxBytes value.
+func diffBasisError() error {
+	return fmt.Errorf("fs-local: diffBasisMaxBytes must be a positive safe integer no greater than %d", MaxDiffBasisBytes)
+}
+
+// defaultCwd is the process working directory ("" when unknown; New then
+// retries and fails with a clear error).
+func defaultCwd() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	return wd
+}
+
+// DecodeYAML decodes a config mapping into c strictly: an unknown key is the
+// decoder's usual "field ... not found in type <typeName>" error, with its
+// line (typeName is the plugin's config type, e.g. "fslocal.Config"); and,
+// like the reference, a diffBasisMaxBytes that is not an integer in range
+// (1.5, 1e300, .inf) is refused with the validation message instead of being
+// truncated by the decoder. Integral floats (8.0, 1e3) are accepted.
+func (c *Config) DecodeYAML(n *yaml.Node, typeName string) error {
+	if n.Kind == yaml.MappingNode {
+		var unknown []string
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			switch k.Value {
+			case "cwd":
+			case "diffBasisMaxBytes":
+				if !integral(v) {
+					return diffBasisError()
+				}
+			default:
+				unknown = append(unknown, fmt.Sprintf("line %d: field %s not found in type %s", k.Line, k.Value, typeName))
+			}
+		}
+		if len(unknown) > 0 {
+			return &yaml.TypeError{Errors: unknown}
+		}
+	}
+	return n.Decode(c)
+}
+
+// integral reports whether a float scalar is a whole number within the safe
+// range; any other node is left to the decoder.
+func integral(v *yaml.Node) bool {
+	if v.Kind != yaml.ScalarNode || v.ShortTag() != "!!float" {
+		return true
+	}
+	var f float64
+	if err := v.Decode(&f); err != nil {
+		return true
+	}
+	return f == math.Trunc(f) && math.Abs(f) <= float64(MaxDiffBasisBytes)
+}

@@ -1,0 +1,12 @@
+package hostfs
+
+import "github.com/cordon-dev/cordon/plugins/fs"
+
+// SetAfterBytesStat installs the ReadBytes post-stat hook (tests only).
+func SetAfterBytesStat(p *Provider, fn func(fs.Target)) { p.afterBytesStat = fn }
+
+// SetInspectTemp installs a hook that runs in every mutation of p after the
+// temp file is written and fsynced, before publication (tests only).
+func SetInspectTemp(p *Provider, fn func(stagingDir, temp string)) {
+	p.hooks = &atomicHooks{inspectTemp: fn}
+}

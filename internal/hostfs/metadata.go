@@ -1,0 +1,176 @@
+package hostfs
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/cordon-dev/cordon/plugins/fs"
+)
+
+// capabilityXattr holds a file's capabilities. The kernel drops it on any
+// write to the file (even by root), and a replacement does the same: a
+// rewritten binary must not inherit privileges.
+const capabilityXattr = "security.capability"
+
+// keptMeta is what a replacement carries from the file it replaces to the
+// staged file before publication (see apply).
+type keptMeta struct {
+	uid, gid int         // -1: leave as created
+	mode     os.FileMode // permission bits with setuid, setgid and sticky
+	xattrs   []xattr
+}
+
+type xattr struct {
+	name  string
+	value []byte
+}
+
+// checkReplaceable refuses to replace the existing regular file at key
+// (probed as info) when a plain open for writing would fail, or when no write
+// bit is set at all (so root, whose open ignores the mode, is refused too):
+// FS_PERMISSION_DENIED; and when it has more than one hard link, which a
+// replacement would split. Only EACCES and EPERM from the access check
+// refuse; other failures are left to the write itself.
+func checkReplaceable(key string, info probeInfo, display, verb string) error {
+	denied := func(cause error) error {
+		if verb == fs.VerbEdit {
+			return fs.EditPermissionDenied(display, cause)
+		}
+		return fs.WritePermissionDenied(display, cause)
+	}
+	if info.Mode&0o222 == 0 {
+		return denied(&os.PathError{Op: "access", Path: key, Err: unix.EACCES})
+	}
+	err := ignoringEINTR(func() error { return unix.Faccessat(unix.AT_FDCWD, key, unix.W_OK, unix.AT_EACCESS) })
+	if isPermissionErr(err) {
+		return denied(&os.PathError{Op: "access", Path: key, Err: err})
+	}
+	if info.Nlink > 1 {
+		if verb == fs.VerbEdit {
+			return fs.EditHardLinked(display, info.Nlink)
+		}
+		return fs.WriteHardLinked(display, info.Nlink)
+	}
+	return nil
+}
+
+// metaOf collects what a replacement of the file at key (probed as info)
+// keeps: its owner, group, mode bits and extended attributes (read without
+// following a final symlink; none where the file system has none).
+func metaOf(key string, info probeInfo) (*keptMeta, error) {
+	m := &keptMeta{uid: info.Uid, gid: info.Gid, mode: info.Mode}
+	names, err := xattrData(func(b []byte) (int, error) { return unix.Llistxattr(key, b) })
+	if err != nil {
+		if isAbsentErr(err) || isNotSupported(err) {
+			return m, nil
+		}
+		return nil, &os.PathError{Op: "listxattr", Path: key, Err: err}
+	}
+	for name := range strings.SplitSeq(string(names), "\x00") {
+		if name == "" || name == capabilityXattr {
+			continue
+		}
+		value, err := xattrData(func(b []byte) (int, error) { return unix.Lgetxattr(key, name, b) })
+		if err != nil {
+			return nil, &os.PathError{Op: "getxattr " + name, Path: key, Err: err}
+		}
+		m.xattrs = append(m.xattrs, xattr{name, value})
+	}
+	return m, nil
+}
+
+// xattrData runs a listxattr/getxattr-shaped call: the size first, then the
+// data, again while the data outgrows the buffer (ERANGE).
+func xattrData(call func([]byte) (int, error)) ([]byte, error) {
+	for {
+		var n int
+		err := ignoringEINTR(func() (err error) { n, err = call(nil); return err })
+		if err != nil || n == 0 {
+			return nil, err
+		}
+		buf := make([]byte, n)
+		err = ignoringEINTR(func() (err error) { n, err = call(buf); return err })
+		if errors.Is(err, unix.ERANGE) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		return buf[:n], nil
+	}
+}
+
+func isNotSupported(err error) bool {
+	return errors.Is(err, unix.ENOTSUP) || errors.Is(err, unix.EOPNOTSUPP)
+}
+
+// apply gives the staged file f the kept metadata, in the order the kernel
+// needs: owner and group first (a chown clears setuid and setgid), then the
+// extended attributes (an ACL before the mode, so its mask and the group bits
+// agree), then the mode through chmod. Only root may give a file away: where
+// the owner cannot be kept, the group still is when the process belongs to
+// it, and a setuid (setgid) bit is kept only with the owner (group) it
+// refers to. An attribute the staged file cannot take fails the write
+// (FS_IO_ERROR), unless the file already has it with that value.
+func (m *keptMeta) apply(f *os.File, display string, hooks *atomicHooks) error {
+	ownerKept, groupKept, err := m.keepOwner(f)
+	if err != nil {
+		return err
+	}
+	fd := int(f.Fd())
+	for _, x := range m.xattrs {
+		err := ignoringEINTR(func() error { return unix.Fsetxattr(fd, x.name, x.value, 0) })
+		if err != nil && !hasXattr(fd, x) {
+			return fs.WriteIOError(display, fmt.Errorf("cannot keep its extended attribute %q: %w", x.name, err))
+		}
+	}
+	mode := m.mode
+	if !ownerKept {
+		mode &^= os.ModeSetuid
+	}
+	if !groupKept {
+		mode &^= os.ModeSetgid
+	}
+	return hooks.doFchmod(f, mode)
+}
+
+// keepOwner gives f the kept owner and group, or what of them the process
+// may set.
+func (m *keptMeta) keepOwner(f *os.File) (ownerKept, groupKept bool, err error) {
+	if m.uid < 0 && m.gid < 0 {
+		return true, true, nil
+	}
+	chown := func(uid, gid int) error {
+		err := ignoringEINTR(func() error { return unix.Fchown(int(f.Fd()), uid, gid) })
+		if err != nil && !errors.Is(err, unix.EPERM) {
+			return &os.PathError{Op: "chown", Path: f.Name(), Err: err}
+		}
+		return err
+	}
+	switch err := chown(m.uid, m.gid); {
+	case err == nil:
+		return true, true, nil
+	case !errors.Is(err, unix.EPERM):
+		return false, false, err
+	}
+	ownerKept = m.uid < 0 || m.uid == os.Geteuid()
+	switch err := chown(-1, m.gid); {
+	case err == nil:
+		return ownerKept, true, nil
+	case !errors.Is(err, unix.EPERM):
+		return false, false, err
+	}
+	return ownerKept, m.gid < 0, nil
+}
+
+// hasXattr reports whether the file fd already has x (a label the kernel gave
+// the new file, say).
+func hasXattr(fd int, x xattr) bool {
+	v, err := xattrData(func(b []byte) (int, error) { return unix.Fgetxattr(fd, x.name, b) })
+	return err == nil && bytes.Equal(v, x.value)
+}

@@ -1,0 +1,65 @@
+package hostfs
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"go.uber.org/zap"
+
+	"github.com/cordon-dev/cordon/internal/hostfs/staging"
+	"github.com/cordon-dev/cordon/plugins/fs"
+)
+
+// Provider is the host filesystem provider. It implements fs.FileSystem.
+// It never confines: SandboxMode returns "" and the per-call sandbox policy is
+// ignored.
+type Provider struct {
+	cwd               string
+	diffBasisMaxBytes int64
+	log               *zap.Logger
+	locks             lockTable
+	dirLocks          lockTable
+	registry          *staging.Registry // where mutations record their staging directories
+
+	afterBytesStat func(fs.Target) // test hook: runs after the ReadBytes stat preflight
+	hooks          *atomicHooks    // test hooks of the mutations' atomic publication
+}
+
+// New returns a Provider. A zero Cwd means the process working directory (a
+// relative Cwd is made absolute against it); a zero DiffBasisMaxBytes means the
+// default. A nil logger means zap.NewNop(). The first provider of a process
+// sweeps the staging residue that killed processes left (stagingRegistry).
+func New(cfg Config, log *zap.Logger) (*Provider, error) {
+	if cfg.DiffBasisMaxBytes == 0 {
+		cfg.DiffBasisMaxBytes = DefaultDiffBasisMaxBytes
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	cwd := cfg.Cwd
+	if cwd == "" || !filepath.IsAbs(cwd) {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("fs-local: cannot determine the working directory: %w", err)
+		}
+		cwd = filepath.Join(wd, cwd)
+	}
+	if log == nil {
+		log = zap.NewNop()
+	}
+	return &Provider{cwd: filepath.Clean(cwd), diffBasisMaxBytes: cfg.DiffBasisMaxBytes, log: log, registry: stagingRegistry(log)}, nil
+}
+
+// Cwd returns the provider's default base directory for relative paths.
+func (p *Provider) Cwd() string { return p.cwd }
+
+// SandboxMode returns "": the local provider never confines.
+func (p *Provider) SandboxMode() fs.SandboxMode { return "" }
+
+var _ fs.FileSystem = (*Provider)(nil)
+
+var _ fs.DiffBasisBounder = (*Provider)(nil)
+
+// DiffBasisMaxBytes is Config.DiffBasisMaxBytes.
+func (p *Provider) DiffBasisMaxBytes() int64 { return p.diffBasisMaxBytes }

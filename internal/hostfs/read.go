@@ -1,0 +1,166 @@
+package hostfs
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"math"
+	"os"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/cordon-dev/cordon/plugins/fs"
+)
+
+const (
+	// binarySampleBytes is how many leading bytes are searched for a NUL by the
+	// read primitives.
+	binarySampleBytes = 8192
+	// readChunkBytes bounds one read syscall so cancellation is observed
+	// between chunks.
+	readChunkBytes = 1 << 20
+)
+
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// statRegular is the regular-file preflight of the read primitives.
+func statRegular(ctx context.Context, t fs.Target) (probeInfo, error) {
+	if err := checkAbort(ctx, fs.VerbRead); err != nil {
+		return probeInfo{}, err
+	}
+	info, ok, err := probe(string(t.Key))
+	if err != nil {
+		return probeInfo{}, err
+	}
+	if !ok {
+		return probeInfo{}, fs.ReadNotFound(t.DisplayPath, nil)
+	}
+	if info.Type != fs.TypeFile {
+		return probeInfo{}, fs.ReadNotRegular(t.DisplayPath)
+	}
+	return info, nil
+}
+
+// openRegular opens the key read-only; ENOENT/ENOTDIR become "not found".
+// The open never blocks (a FIFO swapped in after the preflight would wait for
+// a writer) and the opened descriptor must still be a regular file, else
+// "not a regular file".
+func openRegular(t fs.Target) (*os.File, error) {
+	f, err := openNonBlocking(string(t.Key))
+	if err != nil {
+		if isAbsentErr(err) {
+			return nil, fs.ReadNotFound(t.DisplayPath, err)
+		}
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		_ = f.Close()
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		_ = f.Close()
+		return nil, fs.ReadNotRegular(t.DisplayPath)
+	}
+	return f, nil
+}
+
+// ReadText implements fs.FileSystem: the whole file, NUL-sniffed in its first
+// 8192 bytes, then strictly decoded as UTF-8 with a leading BOM consumed.
+func (p *Provider) ReadText(ctx context.Context, t fs.Target) (_ string, err error) {
+	defer func() { err = fs.FromOS(fs.VerbRead, t.DisplayPath, err) }()
+	info, err := statRegular(ctx, t)
+	if err != nil {
+		return "", err
+	}
+	f, err := openRegular(t)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	buf, err := readAll(ctx, f, info.Size)
+	if err != nil {
+		return "", err
+	}
+	if err := checkAbort(ctx, fs.VerbRead); err != nil {
+		return "", err
+	}
+	text, err := decodeWhole(buf, t.DisplayPath)
+	if err != nil {
+		return "", err
+	}
+	if len(text) == 0 {
+		return "", nil
+	}
+	// buf is never touched again: share its memory with the string.
+	return unsafe.String(&text[0], len(text)), nil
+}
+
+// decodeWhole applies the text rules of ReadText to a whole file's bytes and
+// returns the text bytes (BOM stripped).
+func decodeWhole(buf []byte, display string) ([]byte, error) {
+	if bytes.IndexByte(buf[:min(len(buf), binarySampleBytes)], 0) >= 0 {
+		return nil, fs.ReadBinary(display)
+	}
+	if !utf8.Valid(buf) {
+		return nil, fs.ReadInvalidUTF8(display)
+	}
+	return bytes.TrimPrefix(buf, utf8BOM), nil
+}
+
+// readAll reads r to EOF in bounded chunks, checking ctx between chunks.
+// sizeHint pre-sizes the buffer.
+func readAll(ctx context.Context, r io.Reader, sizeHint int64) ([]byte, error) {
+	buf := make([]byte, 0, max(sizeHint, 0)+1)
+	for {
+		if err := checkAbort(ctx, fs.VerbRead); err != nil {
+			return nil, err
+		}
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		end := min(cap(buf), len(buf)+readChunkBytes)
+		n, err := r.Read(buf[len(buf):end])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+// ReadBytes implements fs.FileSystem: at most maxBytes raw bytes. A stat size
+// above the cap fails before any content I/O; growth after the stat is caught
+// by reading at most maxBytes+1 bytes.
+func (p *Provider) ReadBytes(ctx context.Context, t fs.Target, maxBytes int64) (_ []byte, err error) {
+	defer func() { err = fs.FromOS(fs.VerbRead, t.DisplayPath, err) }()
+	info, err := statRegular(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	if info.Size > maxBytes {
+		return nil, fs.ReadTooLarge(t.DisplayPath, info.Size, maxBytes)
+	}
+	if p.afterBytesStat != nil {
+		p.afterBytesStat(t)
+	}
+	f, err := openRegular(t)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	limit := maxBytes + 1
+	if limit < 0 {
+		limit = math.MaxInt64
+	}
+	buf, err := readAll(ctx, io.LimitReader(f, limit), min(info.Size, maxBytes))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(buf)) > maxBytes {
+		return nil, fs.ReadContentTooLarge(t.DisplayPath, maxBytes)
+	}
+	return buf, nil
+}

@@ -1,0 +1,85 @@
+package hostfs
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// maxSymlinks bounds symlink expansion in realpath (Linux MAXSYMLINKS).
+const maxSymlinks = 40
+
+// realpath returns the physical absolute path of the absolute path p, resolving
+// every symlink component by component like the native realpath. Failures are
+// *os.PathError{Op: "realpath", Path: p} wrapping the errno (ENOENT, ENOTDIR,
+// ELOOP, EACCES, ...), so errors.Is works with unix errnos.
+func realpath(p string) (string, error) {
+	dest := string(filepath.Separator)
+	destIsDir := true
+	rest := p
+	links := 0
+	for rest != "" {
+		var comp string
+		comp, rest, _ = strings.Cut(rest, string(filepath.Separator))
+		switch comp {
+		case "", ".":
+			continue
+		case "..":
+			if !destIsDir {
+				return "", realpathError(p, unix.ENOTDIR)
+			}
+			dest = filepath.Dir(dest)
+			continue
+		}
+		if !destIsDir {
+			return "", realpathError(p, unix.ENOTDIR)
+		}
+		next := filepath.Join(dest, comp)
+		fi, err := os.Lstat(next)
+		if err != nil {
+			return "", realpathError(p, err)
+		}
+		if fi.Mode()&os.ModeSymlink == 0 {
+			dest, destIsDir = next, fi.IsDir()
+			continue
+		}
+		links++
+		if links > maxSymlinks {
+			return "", realpathError(p, unix.ELOOP)
+		}
+		target, err := os.Readlink(next)
+		if err != nil {
+			return "", realpathError(p, err)
+		}
+		if filepath.IsAbs(target) {
+			dest = string(filepath.Separator)
+		}
+		if rest == "" {
+			rest = target
+		} else {
+			rest = target + string(filepath.Separator) + rest
+		}
+	}
+	return dest, nil
+}
+
+func realpathError(p string, err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return &os.PathError{Op: "realpath", Path: p, Err: err}
+}
+
+// isAbsentErr reports ENOENT or ENOTDIR.
+func isAbsentErr(err error) bool {
+	return errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR)
+}
+
+// isPermissionErr reports EACCES or EPERM.
+func isPermissionErr(err error) bool {
+	return errors.Is(err, unix.EACCES) || errors.Is(err, unix.EPERM)
+}

@@ -1,4 +1,0 @@
-package fslocal
-
-// LockCount exposes lockCount to the external tests of the mutation half.
-func LockCount(p *Provider) int { return p.lockCount() }
