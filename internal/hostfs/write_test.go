@@ -262,9 +262,9 @@ func TestWriteTextDiffBasis(t *testing.T) {
 	}
 }
 
-// TestWriteTextBOM pins a decided deviation (DESIGN.md "Decided deviations":
-// BOM preserved): the reference drops a leading BOM when it rewrites a file
-// (spec fs.md section 6 item 12); a write over a file that had one keeps it,
+// TestWriteTextBOM pins a decided deviation (docs/fs.md "Decided deviations from the
+// reference": the BOM is kept): the reference drops a leading BOM when it
+// rewrites a file; a write over a file that had one keeps it,
 // and it stays invisible to Before/After.
 func TestWriteTextBOM(t *testing.T) {
 	const bom = "\uFEFF"

@@ -10,7 +10,7 @@
 // SandboxMode is the policy service's DefaultMode, read when the provider is
 // built: the capability fact the tool layer advertises escalation against.
 //
-// The fence (spec sandbox 2.4), for the policy the call carries (nil: the
+// The fence (docs/sandbox.md "Modes and the policy"), for the policy the call carries (nil: the
 // policy service's agentless resolution, deployment default and configured
 // root, taken at call time):
 //

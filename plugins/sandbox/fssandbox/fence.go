@@ -18,7 +18,7 @@ import (
 // writable root that a protected path covers.
 var ErrProtectedPath = errors.New("fs-sandbox: protected path")
 
-// Denied is the provider's refusal (spec sandbox 2.9), FS_SANDBOX_DENIED
+// Denied is the provider's refusal (docs/sandbox.md "Protected paths"), FS_SANDBOX_DENIED
 // `cannot write "<p>": file access denied under <mode> mode`; the verb is
 // "write" for edits too.
 func Denied(displayPath string, mode fs.SandboxMode, cause error) *fs.Error {
@@ -33,7 +33,7 @@ type decision struct {
 	beneath *hostfs.Beneath
 }
 
-// fence decides one mutation (spec sandbox 2.4):
+// fence decides one mutation (docs/sandbox.md "Modes and the policy"):
 //
 //  1. the policy is the call's, else the policy service's agentless
 //     resolution (deployment default mode, configured root), taken now;

@@ -12,7 +12,7 @@ import (
 	"github.com/cordon-dev/cordon/plugins/sandbox/fssandbox"
 )
 
-// DESIGN: under workspace-write, protected paths inside the writable roots (default .git) stay
+// docs/sandbox.md "Protected paths": under workspace-write, protected paths inside the writable roots (default .git) stay
 // read-only.
 func TestProtectedGitIsReadOnly(t *testing.T) {
 	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
