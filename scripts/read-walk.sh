@@ -1,0 +1,52 @@
+#!/bin/bash
+# read-walk.sh [TREE] [run|serve]: lists the functions of plugins/tools that one `read` call runs,
+# in the checkout TREE (default: this one). It builds the harness with count coverage, makes one and
+# then two calls (`harness run` JSON lines, or `harness serve` on stdio), and keeps the blocks whose
+# count grew by the second call: the per-call walk, without the setup.
+set -euo pipefail
+tree=$(cd "${1:-$(dirname "$0")/..}" && pwd)
+mode=${2:-run}
+w=$(mktemp -d)
+trap 'rm -rf "$w"' EXIT
+(cd "$tree" && go build -cover -covermode=count -coverpkg=./plugins/tools/...,./cmd/harness -o "$w/h" ./cmd/harness)
+seq 1 200 | sed 's/^/line /' > "$w/f.txt"
+calls() {
+  if [ "$mode" = serve ]; then
+    echo '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"walk","version":"1"}}}'
+    echo '{"jsonrpc":"2.0","method":"notifications/initialized"}'
+    for i in $(seq "$1"); do echo '{"jsonrpc":"2.0","id":'"$i"',"method":"tools/call","params":{"name":"read","arguments":{"file_path":"'"$w"'/f.txt"}}}'; done
+    sleep 1 # serve ends when stdin does: let the answers out first
+  else
+    for i in $(seq "$1"); do echo '{"id":'"$i"',"tool":"read","args":{"file_path":"'"$w"'/f.txt"}}'; done
+  fi
+}
+for n in 1 2; do
+  mkdir "$w/c$n"
+  calls $n | GOCOVERDIR="$w/c$n" "$w/h" "$mode" --cwd "$w" > /dev/null 2>&1
+  go tool covdata textfmt -i="$w/c$n" -o "$w/c$n.txt"
+done
+python3 - "$tree" "$w/c1.txt" "$w/c2.txt" <<'PY'
+import bisect, collections, os, re, sys
+tree, one, two = sys.argv[1:]
+def load(p):
+    d = {}
+    for l in open(p):
+        if not l.startswith('mode'):
+            k, _, c = l.rsplit(' ', 2); d[k] = d.get(k, 0) + int(c)
+    return d
+a, b = load(one), load(two)
+starts, walk = {}, collections.OrderedDict()
+for k in sorted(b):
+    if b[k] <= a.get(k, 0): continue
+    f, rng = k.split(':'); rel = f.split('cordon/', 1)[-1]
+    if not rel.startswith('plugins/tools/'): continue
+    if rel not in starts:
+        starts[rel] = [(i + 1, (m.group(1) or '') + m.group(2))
+                       for i, s in enumerate(open(os.path.join(tree, rel)).read().split('\n'))
+                       for m in [re.match(r'^func (\([^)]*\) )?([A-Za-z0-9_]+)', s)] if m]
+    fs = starts[rel]; i = bisect.bisect_right([x[0] for x in fs], int(rng.split('.')[0])) - 1
+    walk.setdefault(rel, [])
+    if fs[i][1] not in walk[rel]: walk[rel].append(fs[i][1])
+print(f'{sum(map(len, walk.values()))} functions in {len(walk)} files of plugins/tools per read call')
+for f, names in walk.items(): print(f'  {f}: ' + ', '.join(names))
+PY
