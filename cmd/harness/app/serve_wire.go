@@ -5,9 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cordon-dev/cordon/internal/jsonstr"
 	"github.com/cordon-dev/cordon/internal/mcpstdio"
 )
 
@@ -64,7 +66,6 @@ func (r wireResult) encodeAll(room int) (b []byte, at int, err error) {
 		b, err = res.MarshalJSON()
 		return b, 0, err
 	}
-	var buf bytes.Buffer
 	text := 0
 	for _, c := range res.Content {
 		if tc, ok := c.(*mcp.TextContent); ok {
@@ -75,60 +76,56 @@ func (r wireResult) encodeAll(room int) (b []byte, at int, err error) {
 	if res.StructuredContent != nil { // typically the text's data again, with keys
 		size += 2 * text
 	}
-	buf.Grow(size)
-	buf.Write(make([]byte, room))
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	value := func(v any) error { // Encode adds a newline; drop it
+	b = make([]byte, room, size)
+	value := func(v any) error { // encodes onto b; Encode adds a newline, dropped
+		buf := bytes.NewBuffer(b)
+		enc := json.NewEncoder(buf)
+		enc.SetEscapeHTML(false)
 		if err := enc.Encode(v); err != nil {
 			return err
 		}
-		buf.Truncate(buf.Len() - 1)
+		b = buf.Bytes()[:buf.Len()-1]
 		return nil
 	}
-	buf.WriteByte('{')
+	b = append(b, '{')
 	if len(res.Meta) > 0 {
-		buf.WriteString(`"_meta":`)
+		b = append(b, `"_meta":`...)
 		if err := value(res.Meta); err != nil {
 			return nil, 0, err
 		}
-		buf.WriteByte(',')
+		b = append(b, ',')
 	}
-	buf.WriteString(`"content":[`)
+	b = append(b, `"content":[`...)
 	for i, c := range res.Content {
 		if i > 0 {
-			buf.WriteByte(',')
+			b = append(b, ',')
 		}
 		if tc, ok := c.(*mcp.TextContent); ok && tc.Meta == nil && tc.Annotations == nil {
-			buf.WriteString(`{"type":"text","text":`)
-			if err := value(tc.Text); err != nil {
-				return nil, 0, err
-			}
-			buf.WriteByte('}')
+			b = append(b, `{"type":"text","text":`...)
+			b = append(jsonstr.Append(b, tc.Text), '}') // as encoding/json encodes it, faster
 			continue
 		}
 		raw, err := c.MarshalJSON()
 		if err != nil {
 			return nil, 0, err
 		}
-		buf.Write(raw)
+		b = append(b, raw...)
 	}
-	buf.WriteByte(']')
+	b = append(b, ']')
 	if res.StructuredContent != nil {
-		buf.WriteString(`,"structuredContent":`)
+		b = append(b, `,"structuredContent":`...)
 		if err := value(res.StructuredContent); err != nil {
 			return nil, 0, err
 		}
 	}
 	if res.IsError {
-		buf.WriteString(`,"isError":true`)
+		b = append(b, `,"isError":true`...)
 	}
 	if r.complete {
-		buf.WriteString(`,"resultType":"complete"`)
+		b = append(b, `,"resultType":"complete"`...)
 	}
-	buf.WriteByte('}')
-	buf.Grow(room)
-	return buf.Bytes(), room, nil
+	b = append(b, '}')
+	return slices.Grow(b, room), room, nil
 }
 
 // splicer is a transport that writes pre-encoded results in place of their tokens
