@@ -64,8 +64,11 @@ func RenderRead(v ReadValue, limit int) string {
 
 	var b strings.Builder
 	size := len(v.Path) + len(footer) + 64
+	if n := len(v.Lines); n > 0 {
+		size += n * (len(strconv.Itoa(v.Lines[n-1].Number)) + len(": \n")) // the widest number, at most
+	}
 	for _, l := range v.Lines {
-		size += len(l.Text) + 12
+		size += len(l.Text)
 	}
 	b.Grow(size)
 	b.WriteString("<path>")
