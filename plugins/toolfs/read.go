@@ -56,20 +56,22 @@ func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (Read
 		return ReadValue{}, fs.ReadNotRegular(target.DisplayPath)
 	}
 
-	w := NewWindow(WindowRequest{Offset: in.offset, Limit: in.limit, MaxLineLength: s.caps.maxLineLength,
-		MaxBytes: s.caps.maxBytes, SizeHint: sizeHint(info)})
+	req := WindowRequest{Offset: in.offset, Limit: in.limit, MaxLineLength: s.caps.maxLineLength,
+		MaxBytes: s.caps.maxBytes, SizeHint: sizeHint(info)}
+	var res WindowResult
 	if !info.HasSize || info.Size >= s.caps.streamMinSize {
+		w := NewWindow(req)
 		if err := s.streamInto(ctx, target, w); err != nil {
 			return ReadValue{}, err
 		}
+		res, err = w.Finish(target.DisplayPath)
 	} else {
-		text, err := s.fs.ReadText(ctx, target)
-		if err != nil {
-			return ReadValue{}, err
+		text, rerr := s.fs.ReadText(ctx, target)
+		if rerr != nil {
+			return ReadValue{}, rerr
 		}
-		_, _ = w.WriteString(text)
+		res, err = WindowString(text, req, target.DisplayPath)
 	}
-	res, err := w.Finish(target.DisplayPath)
 	if err != nil {
 		var oe *OffsetOutOfRangeError
 		if errors.As(err, &oe) {

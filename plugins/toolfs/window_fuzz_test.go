@@ -2,6 +2,7 @@ package toolfs
 
 import (
 	"errors"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -88,6 +89,10 @@ func FuzzWindow(f *testing.F) {
 			step = step%7 + 1
 		}
 		got, err := w.Finish("/f")
+		whole, wholeErr := WindowString(text, req, "/f")
+		if !reflect.DeepEqual(whole, got) || !reflect.DeepEqual(wholeErr, err) {
+			t.Fatalf("WindowString: got %+v, %v; Window gives %+v, %v", whole, wholeErr, got, err)
+		}
 		if wantOOR != (err != nil) {
 			t.Fatalf("out of range: want %v, got %v", wantOOR, err)
 		}

@@ -1,0 +1,90 @@
+package toolfs
+
+import (
+	"strconv"
+	"strings"
+)
+
+// WindowString is NewWindow(req), fed text in one piece, then Finish(displayPath): the same lines,
+// counts and errors, without copying the text it keeps. Each line is a substring of text (a
+// truncated line is a new string); when the lines cover less than half of text they are copied into
+// one string of their own, so a small window never holds a large file's memory.
+func WindowString(text string, req WindowRequest, displayPath string) (WindowResult, error) {
+	req = NewWindow(req).req
+	total := strings.Count(text, "\n")
+	if len(text) > 0 && text[len(text)-1] != '\n' {
+		total++
+	}
+	res := WindowResult{Lines: []Line{}, TotalLines: total}
+	if req.Offset > total {
+		if total == 0 && req.Offset == 1 {
+			return res, nil
+		}
+		return res, &OffsetOutOfRangeError{Offset: req.Offset, TotalLines: total, DisplayPath: displayPath}
+	}
+	rest := text
+	for range req.Offset - 1 {
+		rest = rest[strings.IndexByte(rest, '\n')+1:]
+	}
+	res.Lines = make([]Line, 0, min(req.Limit, total-req.Offset+1))
+	spanStart, used := len(text)-len(rest), 0
+	for len(res.Lines) < req.Limit && len(rest) > 0 {
+		line := rest
+		if i := strings.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = ""
+		}
+		// As Window: at most MaxLineLength+1 code points are kept before the '\r' is dropped, so a
+		// longer line loses its '\r' with the rest (docs/tool-fs.md "The window").
+		line = strings.TrimSuffix(prefix(line, req.MaxLineLength+1), "\r")
+		if p := prefix(line, req.MaxLineLength); len(p) < len(line) {
+			line = p + "... (line truncated to " + strconv.Itoa(req.MaxLineLength) + " chars)"
+		}
+		cost := len(line)
+		if len(res.Lines) > 0 {
+			cost++
+		}
+		if used+cost > req.MaxBytes {
+			res.TruncatedByBytes = true
+			break
+		}
+		used += cost
+		res.Lines = append(res.Lines, Line{Number: req.Offset + len(res.Lines), Text: line})
+	}
+	if span := len(text) - len(rest) - spanStart; span < len(text)/2 {
+		own(res.Lines)
+	}
+	return res, nil
+}
+
+// prefix returns the first n code points of s (counted by their leading bytes, as Window counts).
+func prefix(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	seen := 0
+	for i := range len(s) {
+		if s[i]&0xC0 != 0x80 {
+			if seen == n {
+				return s[:i]
+			}
+			seen++
+		}
+	}
+	return s
+}
+
+// own copies the texts of lines into one new string, joined by '\n', and points them at it.
+func own(lines []Line) {
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString(l.Text)
+		b.WriteByte('\n')
+	}
+	s := b.String()
+	for i := range lines {
+		n := len(lines[i].Text)
+		lines[i].Text, s = s[:n], s[n+1:]
+	}
+}
