@@ -3,6 +3,7 @@ package toolfs_test
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -244,6 +245,30 @@ func BenchmarkComputeHunkDiffs16MiB(b *testing.B) {
 	for b.Loop() {
 		if d := toolfs.ComputeHunkDiffs("f", before, after); len(d) != 1 {
 			b.Fatal(len(d))
+		}
+	}
+}
+
+// BenchmarkWindowRender2000 windows and renders a 2,000-line file read whole, the work of a
+// default read between the provider and the wire.
+func BenchmarkWindowRender2000(b *testing.B) {
+	var sb strings.Builder
+	for i := 1; i <= 2000; i++ {
+		fmt.Fprintf(&sb, "line %05d abcdefghij\n", i)
+	}
+	text := sb.String()
+	req := toolfs.WindowRequest{Offset: 1, Limit: toolfs.DefaultReadLimit, MaxLineLength: toolfs.DefaultReadMaxLineLength,
+		MaxBytes: toolfs.DefaultReadMaxBytes}
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := toolfs.WindowString(text, req, "/f")
+		if err != nil {
+			b.Fatal(err)
+		}
+		out := toolfs.RenderRead(toolfs.ReadValue{Path: "/f", Offset: 1, Lines: res.Lines, TotalLines: res.TotalLines}, req.Limit)
+		if len(out) < len(text) {
+			b.Fatal("short render")
 		}
 	}
 }
