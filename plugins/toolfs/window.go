@@ -278,14 +278,17 @@ func (w *Window) truncateLine(start int) {
 	for i := range line {
 		if line[i]&0xC0 != 0x80 {
 			if seen == maxLen {
-				w.text = append(w.text[:start+i], "... (line truncated to "...)
-				w.text = strconv.AppendInt(w.text, int64(maxLen), 10)
-				w.text = append(w.text, " chars)"...)
+				w.text = appendTruncated(w.text[:start+i], maxLen)
 				return
 			}
 			seen++
 		}
 	}
+}
+
+// appendTruncated appends the suffix of a line cut to maxLen code points.
+func appendTruncated(b []byte, maxLen int) []byte {
+	return append(strconv.AppendInt(append(b, "... (line truncated to "...), int64(maxLen), 10), " chars)"...)
 }
 
 // Finish ends the input: a pending unterminated line is completed, then the offset is checked. It

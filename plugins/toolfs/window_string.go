@@ -1,9 +1,6 @@
 package toolfs
 
-import (
-	"strconv"
-	"strings"
-)
+import "strings"
 
 // WindowString is NewWindow(req), fed text in one piece, then Finish(displayPath): the same lines,
 // counts and errors, without copying the text it keeps. Each line is a substring of text (a
@@ -39,7 +36,7 @@ func WindowString(text string, req WindowRequest, displayPath string) (WindowRes
 		// longer line loses its '\r' with the rest (docs/tool-fs.md "The window").
 		line = strings.TrimSuffix(prefix(line, req.MaxLineLength+1), "\r")
 		if p := prefix(line, req.MaxLineLength); len(p) < len(line) {
-			line = p + "... (line truncated to " + strconv.Itoa(req.MaxLineLength) + " chars)"
+			line = string(appendTruncated([]byte(p), req.MaxLineLength))
 		}
 		cost := len(line)
 		if len(res.Lines) > 0 {
