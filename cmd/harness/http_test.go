@@ -261,8 +261,8 @@ func TestServeHTTPSIGTERMAnswersCallsInFlight(t *testing.T) {
 }
 
 // Under 2026-07-28 an approval is an input request in the call's result: while the user is asked the
-// server holds nothing, so SIGTERM exits at once (0), and the client's retry with the answer fails to
-// connect (an error, never a hang).
+// server holds nothing, so SIGTERM exits at once (0), and the client's retry with the answer fails
+// (an error, never a hang).
 func TestServeHTTPSIGTERMWhileASessionlessCallAsks(t *testing.T) {
 	ws, out := realTemp(t), sandboxtest.OutsideDir(t)
 	s := startHTTPServe(t, "127.0.0.1:0", "--profile", "sandboxed", "--cwd", ws)
@@ -288,7 +288,8 @@ func TestServeHTTPSIGTERMWhileASessionlessCallAsks(t *testing.T) {
 	close(release)
 	err := <-errc
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "connection refused")
+	// A new connection is refused; a kept-alive one the client had not yet seen closed ends at EOF.
+	assert.Regexp(t, `connection refused|EOF|connection reset`, err.Error())
 	assert.NoFileExists(t, target)
 }
 
