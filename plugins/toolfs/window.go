@@ -270,20 +270,27 @@ func (w *Window) flushSelected() {
 // truncateLine cuts the current line (text[start:]) to MaxLineLength code points plus the
 // truncation suffix when it is longer.
 func (w *Window) truncateLine(start int) {
-	line, maxLen := w.text[start:], w.req.MaxLineLength
-	if len(line) <= maxLen {
-		return
+	if n := cut(w.text[start:], w.req.MaxLineLength); start+n < len(w.text) {
+		w.text = appendTruncated(w.text[:start+n], w.req.MaxLineLength)
+	}
+}
+
+// cut returns the length of the first n code points of s, counted by their leading bytes (so a
+// sequence split across chunks counts once), or len(s) when it has no more.
+func cut[T string | []byte](s T, n int) int {
+	if len(s) <= n {
+		return len(s)
 	}
 	seen := 0
-	for i := range line {
-		if line[i]&0xC0 != 0x80 {
-			if seen == maxLen {
-				w.text = appendTruncated(w.text[:start+i], maxLen)
-				return
+	for i := range len(s) {
+		if s[i]&0xC0 != 0x80 {
+			if seen == n {
+				return i
 			}
 			seen++
 		}
 	}
+	return len(s)
 }
 
 // appendTruncated appends the suffix of a line cut to maxLen code points.

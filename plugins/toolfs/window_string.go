@@ -34,9 +34,9 @@ func WindowString(text string, req WindowRequest, displayPath string) (WindowRes
 		}
 		// As Window: at most MaxLineLength+1 code points are kept before the '\r' is dropped, so a
 		// longer line loses its '\r' with the rest (docs/tool-fs.md "The window").
-		line = strings.TrimSuffix(prefix(line, req.MaxLineLength+1), "\r")
-		if p := prefix(line, req.MaxLineLength); len(p) < len(line) {
-			line = string(appendTruncated([]byte(p), req.MaxLineLength))
+		line = strings.TrimSuffix(line[:cut(line, req.MaxLineLength+1)], "\r")
+		if n := cut(line, req.MaxLineLength); n < len(line) {
+			line = string(appendTruncated([]byte(line[:n]), req.MaxLineLength))
 		}
 		cost := len(line)
 		if len(res.Lines) > 0 {
@@ -55,26 +55,14 @@ func WindowString(text string, req WindowRequest, displayPath string) (WindowRes
 	return res, nil
 }
 
-// prefix returns the first n code points of s (counted by their leading bytes, as Window counts).
-func prefix(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	seen := 0
-	for i := range len(s) {
-		if s[i]&0xC0 != 0x80 {
-			if seen == n {
-				return s[:i]
-			}
-			seen++
-		}
-	}
-	return s
-}
-
 // own copies the texts of lines into one new string, joined by '\n', and points them at it.
 func own(lines []Line) {
 	var b strings.Builder
+	size := 0
+	for _, l := range lines {
+		size += len(l.Text) + 1
+	}
+	b.Grow(size)
 	for _, l := range lines {
 		b.WriteString(l.Text)
 		b.WriteByte('\n')
