@@ -6,6 +6,8 @@ import (
 	"os"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/cordon-dev/cordon/internal/jstext"
 )
 
 // DefaultDiffBasisMaxBytes is the default of Config.DiffBasisMaxBytes (10 MiB).
@@ -95,5 +97,5 @@ func integral(v *yaml.Node) bool {
 	if err := v.Decode(&f); err != nil {
 		return true
 	}
-	return f == math.Trunc(f) && math.Abs(f) <= float64(MaxDiffBasisBytes)
+	return jstext.IsInteger(f) && math.Abs(f) <= float64(MaxDiffBasisBytes)
 }

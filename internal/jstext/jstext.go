@@ -1,6 +1,6 @@
 // Package jstext holds the JavaScript text rules the contract inherits from the reference: which
-// characters String.prototype.trim removes, how Number#toString spells a number, and how
-// JSON.stringify quotes a string. One copy, used wherever a model-facing text or check follows them.
+// characters String.prototype.trim removes, which numbers Number.isInteger accepts, how
+// Number#toString spells a number, and how JSON.stringify quotes a string. One copy, used wherever a model-facing text or check follows them.
 //
 //	if jstext.IsBlank(args.FilePath) {
 //		return errors.New("file_path must be a non-empty string")
@@ -8,6 +8,7 @@
 package jstext
 
 import (
+	"math"
 	"strconv"
 	"strings"
 )
@@ -28,6 +29,9 @@ func Trim(s string) string { return strings.TrimFunc(s, Space) }
 
 // IsBlank reports whether s is empty after Trim.
 func IsBlank(s string) bool { return strings.TrimLeftFunc(s, Space) == "" }
+
+// IsInteger is Number.isInteger: f is finite and has no fractional part (-0 included).
+func IsInteger(f float64) bool { return !math.IsInf(f, 0) && f == math.Trunc(f) }
 
 // Number spells a finite float64 as Number#toString does: the shortest digits that read back as f,
 // in plain notation from 1e-7 up to 1e21 exclusive and in exponent notation (1e+21, 1.5e-7) outside.

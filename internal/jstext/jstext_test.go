@@ -61,3 +61,12 @@ func TestQuote(t *testing.T) {
 		assert.Equal(t, want, jstext.Quote(s), "%q", s)
 	}
 }
+
+func TestIsInteger(t *testing.T) {
+	for _, f := range []float64{0, math.Copysign(0, -1), 1, -7, 1 << 53, 1e300, -1e300} {
+		assert.True(t, jstext.IsInteger(f), "%v", f)
+	}
+	for _, f := range []float64{0.5, -1.25, 1e-300, math.NaN(), math.Inf(1), math.Inf(-1)} {
+		assert.False(t, jstext.IsInteger(f), "%v", f)
+	}
+}

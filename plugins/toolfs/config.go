@@ -2,7 +2,8 @@ package toolfs
 
 import (
 	"fmt"
-	"math"
+
+	"github.com/cordon-dev/cordon/internal/jstext"
 )
 
 // Default read caps.
@@ -68,7 +69,7 @@ func (c *Config) Validate() error {
 
 // isPositiveInteger reports whether v is finite, integral and at least 1.
 func isPositiveInteger(v float64) bool {
-	return !math.IsNaN(v) && !math.IsInf(v, 0) && v == math.Trunc(v) && v >= 1
+	return jstext.IsInteger(v) && v >= 1
 }
 
 // maxSafeInteger is 2^53, the largest count the caps need to represent exactly; larger values

@@ -2,7 +2,6 @@ package toolfs
 
 import (
 	"encoding/json"
-	"math"
 	"regexp"
 
 	"github.com/cordon-dev/cordon/internal/jstext"
@@ -277,7 +276,7 @@ func ReadMetaFromMeta(meta any) (ReadMeta, bool) {
 // metaInt reads a JSON number that is an integer >= lowest (and small enough for an int).
 func metaInt(v any, lowest int) (int, bool) {
 	f, ok := v.(float64)
-	if !ok || f != math.Trunc(f) || f < float64(lowest) || f > maxSafeInteger {
+	if !ok || !jstext.IsInteger(f) || f < float64(lowest) || f > maxSafeInteger {
 		return 0, false
 	}
 	return int(f), true

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/cordon-dev/cordon/internal/jstext"
 )
 
 // The defaults of the configuration.
@@ -69,7 +71,7 @@ func (c *Config) Validate() error {
 		{"timeoutMs", c.TimeoutMs},
 		{"maxFilesVisited", c.MaxFilesVisited},
 	} {
-		if math.IsNaN(f.v) || math.IsInf(f.v, 0) || f.v != math.Trunc(f.v) || f.v < 1 {
+		if !jstext.IsInteger(f.v) || f.v < 1 {
 			return fmt.Errorf("tool-fs-search: %s must be a positive integer", f.name)
 		}
 	}

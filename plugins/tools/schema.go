@@ -2,7 +2,6 @@ package tools
 
 import (
 	"encoding/json"
-	"math"
 	"slices"
 	"strings"
 
@@ -66,7 +65,7 @@ func scalarMatches(typ string, v *jval) bool {
 	case "number":
 		return isJSONNumber(v)
 	case "integer":
-		return isJSONNumber(v) && math.Trunc(v.num) == v.num
+		return isJSONNumber(v) && jstext.IsInteger(v.num)
 	case "boolean":
 		return v.kind == jBool
 	case "null":

@@ -2,7 +2,8 @@ package tools
 
 import (
 	"encoding/json"
-	"math"
+
+	"github.com/cordon-dev/cordon/internal/jstext"
 )
 
 // diagnosticPath names the implicit parameter root "arguments".
@@ -88,7 +89,7 @@ func checkValue(node *schemaNode, v *jval, path string) []string {
 			return []string{q + " must be a finite JSON number"}
 		}
 	case "integer":
-		if !isJSONNumber(v) || math.Trunc(v.num) != v.num {
+		if !isJSONNumber(v) || !jstext.IsInteger(v.num) {
 			return []string{q + " must be an integer"}
 		}
 	case "boolean":

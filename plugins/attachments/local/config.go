@@ -9,6 +9,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/cordon-dev/cordon/internal/jstext"
 	"github.com/cordon-dev/cordon/internal/statedir"
 )
 
@@ -220,7 +221,7 @@ func wholeNumber(v *yaml.Node) (int, bool) {
 	if err := v.Decode(&f); err != nil {
 		return 0, false
 	}
-	if math.IsNaN(f) || math.IsInf(f, 0) || f != math.Trunc(f) || math.Abs(f) > maxSafeInteger+1 {
+	if !jstext.IsInteger(f) || math.Abs(f) > maxSafeInteger+1 {
 		return 0, false
 	}
 	return int(f), true
