@@ -53,7 +53,9 @@ func checkFrame(b []byte, maxDepth int) (batch []json.RawMessage, isBatch bool, 
 		return nil, false, invalid(nil, "nesting deeper than "+strconv.Itoa(maxDepth)+" levels")
 	}
 	if b[0] != '[' {
-		if !json.Valid(b) {
+		// An object is checked as it is decoded (parseMessage); anything else is refused there too,
+		// after this tells a line that is not JSON from a value that is not a message.
+		if b[0] != '{' && !json.Valid(b) {
 			return nil, false, parseError("the line is not one JSON value")
 		}
 		return nil, false, nil
@@ -71,7 +73,8 @@ func checkFrame(b []byte, maxDepth int) (batch []json.RawMessage, isBatch bool, 
 	return batch, true, nil
 }
 
-// parseMessage checks one JSON value (already known to be valid JSON) as a JSON-RPC message.
+// parseMessage checks one JSON value as a JSON-RPC message: a batch element (valid JSON), or a line
+// that checkFrame passed (valid JSON unless it starts with '{', which is proven as it decodes).
 func parseMessage(b []byte) (message, *rejection) {
 	var m message
 	if len(b) == 0 || b[0] != '{' {
@@ -79,6 +82,9 @@ func parseMessage(b []byte) (message, *rejection) {
 	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(b, &fields); err != nil {
+		if _, ok := errors.AsType[*json.SyntaxError](err); ok {
+			return m, parseError("the line is not one JSON value")
+		}
 		return m, invalid(nil, "not a JSON-RPC message")
 	}
 	id, hasID := fields["id"]
