@@ -45,10 +45,12 @@ func (r wireResult) encode(room int) (b []byte, at int, err error) {
 	// Too large for the official clients (the TypeScript SDK drops a connection whose message is over
 	// 10 MiB): the canonical value goes first, the blocks stay; a result whose blocks alone are too
 	// large says so instead.
-	res := *r.CallToolResult
-	res.StructuredContent = nil
-	if b, at, err = (wireResult{&res, r.complete}).encodeAll(room); err != nil || len(b)-at <= maxWireResult {
-		return b, at, err
+	if r.StructuredContent != nil {
+		res := *r.CallToolResult
+		res.StructuredContent = nil
+		if b, at, err = (wireResult{&res, r.complete}).encodeAll(room); err != nil || len(b)-at <= maxWireResult {
+			return b, at, err
+		}
 	}
 	tooBig := &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf(
 		"Error: the result is %d bytes, more than the %d bytes MCP clients accept; ask for less (a smaller window or file)",
