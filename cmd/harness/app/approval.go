@@ -105,9 +105,6 @@ func hostServicesModule(a tools.Approver, provide bool) kernel.Module {
 
 // provideHostServices loads the host's own services after the composition (see hostServicesModule).
 func provideHostServices(k *kernel.Kernel, f *flags, log *zap.Logger) error {
-	if log == nil {
-		log = zap.NewNop()
-	}
 	_, composed := tools.Approval.Get(k.Root())
 	_, err := k.Root().Load(hostServicesModule(&hostApprover{fixed: f.approve, log: log}, !composed), nil)
 	return err
