@@ -15,6 +15,7 @@ import (
 
 	"github.com/cordon-dev/cordon/internal/lines"
 	"github.com/cordon-dev/cordon/internal/mcpstdio"
+	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
 // CodeInvalidRequest is the code of the error line that answers a malformed `run` input line.
@@ -337,23 +338,22 @@ func invalidOutput(r runResponse) runResponse {
 	if r.Tool != nil {
 		tool = *r.Tool
 	}
-	text := "Error: tool " + strconv.Quote(tool) + " returned invalid output: value is not lossless JSON"
-	code, name := "INVALID_TOOL_OUTPUT", "ToolOutputError"
-	return runResponse{ID: r.ID, Tool: r.Tool, IsError: true, Text: text, Content: []runBlock{{Type: "text", Text: &text}},
-		Code: &code, ErrorName: &name}
+	return errorLine(r.ID, r.Tool, "Error: tool "+strconv.Quote(tool)+" returned invalid output: value is not lossless JSON",
+		tools.CodeInvalidToolOutput, tools.NameToolOutputError)
 }
 
 func invalidLine(req runRequest, err error) runResponse {
-	text := "Error: " + err.Error()
-	code, name := CodeInvalidRequest, errorNameRequest
 	var tool *string
 	if req.Tool != "" {
 		tool = &req.Tool
 	}
-	return runResponse{
-		ID: nullIfEmpty(req.ID), Tool: tool, IsError: true, Text: text,
-		Content: []runBlock{{Type: "text", Text: &text}}, Code: &code, ErrorName: &name,
-	}
+	return errorLine(nullIfEmpty(req.ID), tool, "Error: "+err.Error(), CodeInvalidRequest, errorNameRequest)
+}
+
+// errorLine is a failed call's line: text as its one block, with its code and name.
+func errorLine(id json.RawMessage, tool *string, text, code, name string) runResponse {
+	return runResponse{ID: id, Tool: tool, IsError: true, Text: text, Content: []runBlock{{Type: "text", Text: &text}},
+		Code: &code, ErrorName: &name}
 }
 
 func toRunResponse(id json.RawMessage, tool string, o outcome) runResponse {
