@@ -23,7 +23,7 @@ func (s *suite) glob(ctx context.Context, args json.RawMessage, exec *tools.Exec
 	}
 	ctx, cancel := s.withTimeout(ctx)
 	defer cancel()
-	root, _, cwd, err := s.root(ctx, "glob", in.Path, exec, true)
+	root, cwd, err := s.root(ctx, "glob", in.Path, exec, true)
 	if err != nil {
 		return GlobValue{}, err
 	}

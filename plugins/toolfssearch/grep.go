@@ -29,7 +29,7 @@ func (s *suite) grep(ctx context.Context, args json.RawMessage, exec *tools.Exec
 	}
 	ctx, cancel := s.withTimeout(ctx)
 	defer cancel()
-	root, _, cwd, err := s.root(ctx, "grep", in.Path, exec, false)
+	root, cwd, err := s.root(ctx, "grep", in.Path, exec, false)
 	if err != nil {
 		return GrepValue{}, err
 	}

@@ -144,36 +144,34 @@ func (s *suite) stoppedAfter(stopped bool) int {
 }
 
 // root resolves the search root of a call (path, or the session cwd) and checks it exists (and,
-// with dirOnly, is a directory). It returns the root, its type and the cwd's display path.
-func (s *suite) root(ctx context.Context, tool, path string, exec *tools.Exec, dirOnly bool) (fs.Target, fs.FileType, string, error) {
+// with dirOnly, is a directory). It returns the root and the cwd's display path.
+func (s *suite) root(ctx context.Context, tool, path string, exec *tools.Exec, dirOnly bool) (fs.Target, string, error) {
 	opts := fs.ResolveOptions{Cwd: exec.Header().Cwd}
 	cwd, err := s.fs.Resolve(ctx, ".", opts)
 	if err != nil {
-		return fs.Target{}, "", "", searchFailure(ctx, tool, err)
+		return fs.Target{}, "", searchFailure(ctx, tool, err)
 	}
-	if path == "" {
-		path = "."
-	}
-	dp := displayPath(cwd.DisplayPath, lexicalJoin(cwd.DisplayPath, path))
-	t, err := s.fs.Resolve(ctx, path, opts)
-	if err != nil {
-		if fs.HasCode(err, fs.CodeNotFound) {
-			return fs.Target{}, "", "", notFound(dp, err)
+	t := cwd // no path: the cwd itself, resolved once
+	if path != "" {
+		if t, err = s.fs.Resolve(ctx, path, opts); err != nil {
+			if fs.HasCode(err, fs.CodeNotFound) {
+				return fs.Target{}, "", notFound(displayPath(cwd.DisplayPath, lexicalJoin(cwd.DisplayPath, path)), err)
+			}
+			return fs.Target{}, "", searchFailure(ctx, tool, err)
 		}
-		return fs.Target{}, "", "", searchFailure(ctx, tool, err)
 	}
-	dp = displayPath(cwd.DisplayPath, t.DisplayPath)
+	dp := displayPath(cwd.DisplayPath, t.DisplayPath)
 	info, err := s.fs.Stat(ctx, t)
 	if err != nil {
-		return fs.Target{}, "", "", searchFailure(ctx, tool, err)
+		return fs.Target{}, "", searchFailure(ctx, tool, err)
 	}
 	if info == nil {
-		return fs.Target{}, "", "", notFound(dp, nil)
+		return fs.Target{}, "", notFound(dp, nil)
 	}
 	if dirOnly && info.Type != fs.TypeDirectory {
-		return fs.Target{}, "", "", notDirectory(dp)
+		return fs.Target{}, "", notDirectory(dp)
 	}
-	return t, info.Type, cwd.DisplayPath, nil
+	return t, cwd.DisplayPath, nil
 }
 
 func lexicalJoin(base, p string) string {
