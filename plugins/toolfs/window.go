@@ -103,13 +103,17 @@ func (w *Window) selecting() bool { return !w.capped && w.selected < w.req.Limit
 // lineStart is where the current line begins in text.
 func (w *Window) lineStart() int { return w.start }
 
+// firstTextCap bounds the first allocation of a window's text: the byte cap may be configured as
+// large as 2^53, and beyond this the text grows as it is kept.
+const firstTextCap = 1 << 20
+
 // grow makes room for n more bytes in text, sizing the first allocation from the request.
 func (w *Window) grow(n int) {
 	if cap(w.text)-len(w.text) >= n {
 		return
 	}
 	if w.text == nil {
-		size := int64(w.req.MaxBytes) + 64 // the cap, plus the room a truncation suffix may need
+		size := min(int64(w.req.MaxBytes)+64, firstTextCap) // the cap, plus the room a truncation suffix may need
 		if w.req.SizeHint > 0 && w.req.SizeHint < size {
 			size = w.req.SizeHint + 1
 		}

@@ -48,3 +48,18 @@ func TestWindowStringOutOfRange(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, toolfs.WindowResult{Lines: []toolfs.Line{}}, res)
 }
+
+// A byte cap configured as large as 2^53 bounds nothing up front: the streaming window's first
+// allocation stays small, and both windows give the whole text.
+func TestWindowHugeByteCap(t *testing.T) {
+	text := strings.Repeat("abc\n", 100)
+	req := toolfs.WindowRequest{Offset: 1, Limit: 1000, MaxLineLength: 10, MaxBytes: 1 << 53}
+	w := toolfs.NewWindow(req)
+	_, _ = w.WriteString(text)
+	streamed, err := w.Finish("/f")
+	require.NoError(t, err)
+	whole, err := toolfs.WindowString(text, req, "/f")
+	require.NoError(t, err)
+	require.Len(t, streamed.Lines, 100)
+	require.Equal(t, whole, streamed)
+}
