@@ -19,7 +19,7 @@ type body interface {
 	render(in, out any) ([]Content, error)
 	// meta reports false when the tool declares no presentation meta.
 	meta(in, out any) (any, bool)
-	concurrencySafe(in any) bool
+	concurrencySafe() func(in any) bool // nil when the tool declares none
 }
 
 type typed[In, Out any] struct{ t Tool[In, Out] }
@@ -58,8 +58,11 @@ func (b typed[In, Out]) meta(in, out any) (any, bool) {
 	return b.t.PresentationMeta(in.(In), o), true
 }
 
-func (b typed[In, Out]) concurrencySafe(in any) bool {
-	return b.t.ConcurrencySafe != nil && b.t.ConcurrencySafe(in.(In))
+func (b typed[In, Out]) concurrencySafe() func(in any) bool {
+	if b.t.ConcurrencySafe == nil {
+		return nil
+	}
+	return func(in any) bool { return b.t.ConcurrencySafe(in.(In)) }
 }
 
 // as converts a value the runtime carries back to T; nil is T's zero value when T can be nil.

@@ -250,6 +250,10 @@ func (r *Runtime) ConcurrencySafe(name string, args json.RawMessage) (safe bool)
 	if e == nil {
 		return false
 	}
+	declared := e.def.body.concurrencySafe()
+	if declared == nil {
+		return false
+	}
 	v, err := parseJSON(args)
 	if err != nil || len(checkValue(e.params, v, "")) > 0 {
 		return false
@@ -263,7 +267,7 @@ func (r *Runtime) ConcurrencySafe(name string, args json.RawMessage) (safe bool)
 			safe = false
 		}
 	}()
-	return e.def.body.concurrencySafe(in)
+	return declared(in)
 }
 
 // EndSession tells policies that s ended (tools/session-ended, contained) so
