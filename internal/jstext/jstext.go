@@ -75,7 +75,8 @@ func Number(f float64) string {
 const hexDigits = "0123456789abcdef"
 
 // Quote is JSON.stringify of a string: `"` and `\` escaped, the control characters as \b \f \n \r
-// \t or \u00XX, everything else (non-ASCII included) as it is.
+// \t or \u00XX, everything else (non-ASCII, '<', '>', '&', U+2028 and U+2029 included) as it is;
+// a byte that is not valid UTF-8 becomes U+FFFD, as a file name decoded by Node would.
 func Quote(s string) string {
 	var sb strings.Builder
 	sb.Grow(len(s) + 2)

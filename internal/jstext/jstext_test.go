@@ -1,9 +1,12 @@
 package jstext_test
 
 import (
+	"encoding/json"
 	"math"
 	"strconv"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 
@@ -60,6 +63,21 @@ func TestQuote(t *testing.T) {
 	} {
 		assert.Equal(t, want, jstext.Quote(s), "%q", s)
 	}
+	// Paths as the sandbox policy text embeds them: '<', '>', '&', U+2028 and U+2029 kept as they
+	// are, invalid UTF-8 as U+FFFD.
+	paths := map[string]string{
+		"/ws":                `"/ws"`,
+		`/a "b" \c`:          `"/a \"b\" \\c"`,
+		"/x<y>&z":            `"/x<y>&z"`,
+		"/l\u2028p\u2029":    "\"/l\u2028p\u2029\"",
+		"\b\t\n\f\r\x00\x1f": `"\b\t\n\f\r\u0000\u001f"`,
+		"\x7f/é/日本":          "\"\x7f/é/日本\"",
+		"a\xffb":             "\"a\uFFFDb\"",
+		"":                   `""`,
+	}
+	for in, want := range paths {
+		assert.Equal(t, want, jstext.Quote(in), "%q", in)
+	}
 }
 
 func TestIsInteger(t *testing.T) {
@@ -69,4 +87,36 @@ func TestIsInteger(t *testing.T) {
 	for _, f := range []float64{0.5, -1.25, 1e-300, math.NaN(), math.Inf(1), math.Inf(-1)} {
 		assert.False(t, jstext.IsInteger(f), "%v", f)
 	}
+}
+
+// FuzzQuote: the output is one valid JSON string that decodes to the input (each invalid
+// UTF-8 byte read as U+FFFD), with no raw control character and no escape JavaScript would not
+// produce.
+func FuzzQuote(f *testing.F) {
+	for _, s := range []string{"", "/ws", "a\"b\\c", "\x00\x1f\x7f", "\u2028<&>", "a\xff\xfeb", "日本"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out := jstext.Quote(s)
+		var back string
+		if err := json.Unmarshal([]byte(out), &back); err != nil {
+			t.Fatalf("invalid JSON %q: %v", out, err)
+		}
+		if want := string([]rune(s)); back != want {
+			t.Fatalf("round trip: got %q want %q", back, want)
+		}
+		if !utf8.ValidString(out) {
+			t.Fatalf("invalid UTF-8 output %q", out)
+		}
+		for _, c := range []byte(out) {
+			if c < 0x20 {
+				t.Fatalf("raw control byte in %q", out)
+			}
+		}
+		for _, esc := range []string{`\u003c`, `\u003e`, `\u0026`, `\u2028`, `\u2029`, `\/`} {
+			if strings.Contains(out, esc) && !strings.Contains(s, esc) {
+				t.Fatalf("non-JavaScript escape %s in %q", esc, out)
+			}
+		}
+	})
 }

@@ -103,7 +103,7 @@ func displayName(name string) string {
 		}
 		return r
 	}, name)
-	name = strings.TrimFunc(name, jstext.Space)
+	name = jstext.Trim(name)
 	units := 0
 	for i, r := range name {
 		n := utf16.RuneLen(r)

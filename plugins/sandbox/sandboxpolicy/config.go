@@ -3,6 +3,7 @@ package sandboxpolicy
 import (
 	"strings"
 
+	"github.com/cordon-dev/cordon/internal/jstext"
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/sandbox"
 )
@@ -48,9 +49,9 @@ func (e *UnknownModeError) Error() string {
 			names[i] = `"` + string(m) + `"`
 		}
 		return "sandbox-policy: mode must be one of " + strings.Join(names[:len(names)-1], ", ") +
-			" or " + names[len(names)-1] + " (got " + JSONString(string(e.Mode)) + ")"
+			" or " + names[len(names)-1] + " (got " + jstext.Quote(string(e.Mode)) + ")"
 	}
-	return "sandbox/mode carries unknown mode " + JSONString(string(e.Mode))
+	return "sandbox/mode carries unknown mode " + jstext.Quote(string(e.Mode))
 }
 
 // Is matches any *UnknownModeError: errors.Is(err, &UnknownModeError{}).

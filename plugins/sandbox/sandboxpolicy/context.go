@@ -1,6 +1,7 @@
 package sandboxpolicy
 
 import (
+	"github.com/cordon-dev/cordon/internal/jstext"
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
@@ -15,7 +16,7 @@ const (
 
 // PolicyText is the model-facing statement of the standing policy p (the texts of docs/host.md
 // "Server instructions"). The workspace root is embedded with JSON.stringify semantics (see
-// JSONString); temp areas are never enumerated, so the text does not change with TMPDIR. A mode
+// jstext.Quote); temp areas are never enumerated, so the text does not change with TMPDIR. A mode
 // outside the vocabulary yields "".
 func PolicyText(p fs.SandboxPolicy) string {
 	switch p.Mode {
@@ -23,7 +24,7 @@ func PolicyText(p fs.SandboxPolicy) string {
 		return "Current file policy: read-only. Any available operation enforced by the file sandbox cannot modify files in the standing mode. Do not refuse a required modification from this policy alone: try an available tool normally and follow any denial and escalation guidance it returns."
 	case fs.SandboxWorkspaceWrite:
 		return "Current file policy: workspace-write. Any available operation enforced by the file sandbox may modify files under the session workspace: " +
-			JSONString(p.WorkspaceRoot) + ". Some platform temporary areas may also be writable."
+			jstext.Quote(p.WorkspaceRoot) + ". Some platform temporary areas may also be writable."
 	case fs.SandboxDangerFullAccess:
 		return "Current file policy: danger-full-access. The file sandbox does not restrict file modifications by available operations."
 	}

@@ -1,10 +1,7 @@
 package sandboxpolicy_test
 
 import (
-	"encoding/json"
-	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -83,52 +80,8 @@ func TestContextTextWithoutAgent(t *testing.T) {
 	assert.Equal(t, 110, sandboxpolicy.ContextOrder)
 }
 
-// The workspace root is embedded with JSON.stringify semantics, not encoding/json's.
-func TestJSONString(t *testing.T) {
-	cases := map[string]string{
-		"/ws":                `"/ws"`,
-		`/a "b" \c`:          `"/a \"b\" \\c"`,
-		"/x<y>&z":            `"/x<y>&z"`,
-		"/l\u2028p\u2029":    "\"/l\u2028p\u2029\"",
-		"\b\t\n\f\r\x00\x1f": `"\b\t\n\f\r\u0000\u001f"`,
-		"\x7f/é/日本":          "\"\x7f/é/日本\"",
-		"a\xffb":             "\"a\uFFFDb\"",
-		"":                   `""`,
-	}
-	for in, want := range cases {
-		assert.Equal(t, want, sandboxpolicy.JSONString(in), "%q", in)
-	}
+// The workspace root is embedded with JSON.stringify semantics (jstext.Quote), not encoding/json's.
+func TestPolicyTextQuotesTheRootAsJSONStringify(t *testing.T) {
 	assert.Equal(t, workspaceText(`"/w s/\"q\""`), sandboxpolicy.PolicyText(fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: `/w s/"q"`}))
-}
-
-// FuzzJSONString: the output is one valid JSON string that decodes to the input (each invalid
-// UTF-8 byte read as U+FFFD), with no raw control character and no escape JavaScript would not
-// produce.
-func FuzzJSONString(f *testing.F) {
-	for _, s := range []string{"", "/ws", "a\"b\\c", "\x00\x1f\x7f", "\u2028<&>", "a\xff\xfeb", "日本"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		out := sandboxpolicy.JSONString(s)
-		var back string
-		if err := json.Unmarshal([]byte(out), &back); err != nil {
-			t.Fatalf("invalid JSON %q: %v", out, err)
-		}
-		if want := string([]rune(s)); back != want {
-			t.Fatalf("round trip: got %q want %q", back, want)
-		}
-		if !utf8.ValidString(out) {
-			t.Fatalf("invalid UTF-8 output %q", out)
-		}
-		for _, c := range []byte(out) {
-			if c < 0x20 {
-				t.Fatalf("raw control byte in %q", out)
-			}
-		}
-		for _, esc := range []string{`\u003c`, `\u003e`, `\u0026`, `\u2028`, `\u2029`, `\/`} {
-			if strings.Contains(out, esc) && !strings.Contains(s, esc) {
-				t.Fatalf("non-JavaScript escape %s in %q", esc, out)
-			}
-		}
-	})
+	assert.Equal(t, workspaceText("\"/l\u2028p<&>\""), sandboxpolicy.PolicyText(fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: "/l\u2028p<&>"}))
 }
