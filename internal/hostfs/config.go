@@ -8,10 +8,11 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/cordon-dev/cordon/internal/jstext"
+	"github.com/cordon-dev/cordon/plugins/fs"
 )
 
 // DefaultDiffBasisMaxBytes is the default of Config.DiffBasisMaxBytes (10 MiB).
-const DefaultDiffBasisMaxBytes int64 = 10485760
+const DefaultDiffBasisMaxBytes = fs.DefaultDiffBasisMaxBytes
 
 // MaxDiffBasisBytes is the largest accepted Config.DiffBasisMaxBytes: the
 // largest safe integer (2^53-1), which is also far below Go's maximum string

@@ -89,3 +89,7 @@ type TextByteStreamer interface {
 type DiffBasisBounder interface {
 	DiffBasisMaxBytes() int64
 }
+
+// DefaultDiffBasisMaxBytes is the bound of a provider that does not say (10 MiB), and the default
+// of the stock providers' diffBasisMaxBytes.
+const DefaultDiffBasisMaxBytes int64 = 10485760

@@ -62,10 +62,10 @@ func (s *suite) edit(ctx context.Context, args editArgs, exec *tools.Exec) (Edit
 	return v, nil
 }
 
-// withinBasis reports whether a mutation's text is below the provider's diff basis bound (10 MiB
-// when the provider does not say), so a value may carry it.
+// withinBasis reports whether a mutation's text is below the provider's diff basis bound
+// (fs.DefaultDiffBasisMaxBytes when the provider does not say), so a value may carry it.
 func (s *suite) withinBasis(text string) bool {
-	limit := int64(10 << 20)
+	limit := fs.DefaultDiffBasisMaxBytes
 	if b, ok := s.fs.(fs.DiffBasisBounder); ok {
 		limit = b.DiffBasisMaxBytes()
 	}
