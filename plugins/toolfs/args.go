@@ -1,6 +1,7 @@
 package toolfs
 
 import (
+	"encoding/json"
 	"errors"
 	"math"
 	"strconv"
@@ -64,11 +65,13 @@ type writeInput struct {
 	filePath, content string
 }
 
-// writeArgs are write's arguments as the schema admits them (the sandbox's escalation arguments,
-// when the schema has them, are read from the call's arguments by the sandbox hook).
+// writeArgs are write's arguments as the schema admits them, with the sandbox's escalation
+// arguments as sent (the sandbox hook checks them).
 type writeArgs struct {
-	FilePath string `json:"file_path"`
-	Content  string `json:"content"`
+	FilePath      string          `json:"file_path"`
+	Content       string          `json:"content"`
+	Permissions   json.RawMessage `json:"sandbox_permissions"`
+	Justification json.RawMessage `json:"justification"`
 }
 
 func parseWriteArgs(a writeArgs) (writeInput, error) {
@@ -84,12 +87,15 @@ type editInput struct {
 	replaceAll                     bool
 }
 
-// editArgs are edit's arguments as the schema admits them.
+// editArgs are edit's arguments as the schema admits them, with the sandbox's escalation
+// arguments as sent (the sandbox hook checks them).
 type editArgs struct {
-	FilePath   string `json:"file_path"`
-	OldString  string `json:"old_string"`
-	NewString  string `json:"new_string"`
-	ReplaceAll *bool  `json:"replace_all"`
+	FilePath      string          `json:"file_path"`
+	OldString     string          `json:"old_string"`
+	NewString     string          `json:"new_string"`
+	ReplaceAll    *bool           `json:"replace_all"`
+	Permissions   json.RawMessage `json:"sandbox_permissions"`
+	Justification json.RawMessage `json:"justification"`
 }
 
 // parseEditArgs validates, in order: a blank file_path, an empty (not trimmed) old_string, and

@@ -35,7 +35,7 @@ func (s *suite) edit(ctx context.Context, args editArgs, exec *tools.Exec) (Edit
 	if err != nil {
 		return EditValue{}, err
 	}
-	policy, err := s.sandbox.resolvePolicy(ctx, "edit", exec.Args, exec, editAction(in))
+	policy, err := s.sandbox.resolvePolicy(ctx, "edit", escalationArgs{args.Permissions, args.Justification}, exec, editAction(in))
 	if err != nil {
 		return EditValue{}, err
 	}

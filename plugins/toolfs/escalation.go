@@ -41,17 +41,13 @@ func (e escalationArgs) justification() string {
 	return s
 }
 
-// parseEscalationArgs validates the pairing of the escalation arguments (docs/tool-fs.md "Sandbox
+// checkEscalationArgs validates the pairing of the escalation arguments (docs/tool-fs.md "Sandbox
 // escalation", in order, through sandbox.ValidateEscalationArgs): sandbox_permissions needs a
 // justification, a justification needs sandbox_permissions, and the justification must not be
 // blank. It runs for every write and edit, sandboxed or not (the open parameter root lets
 // unadvertised fields through). A justification that is not a string is refused as blank (the
 // reference fails on it with a JavaScript TypeError).
-func parseEscalationArgs(raw json.RawMessage) (escalationArgs, error) {
-	var e escalationArgs
-	if err := tools.DecodeArgs(raw, &e); err != nil {
-		return escalationArgs{}, err
-	}
+func checkEscalationArgs(e escalationArgs) (escalationArgs, error) {
 	var permissions, justification *string
 	if len(e.Permissions) > 0 {
 		p := string(e.mode())

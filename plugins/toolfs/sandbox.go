@@ -28,7 +28,7 @@ type sandboxHook interface {
 	parameters(base json.RawMessage) json.RawMessage
 	// resolvePolicy returns the policy of one write or edit call (nil: the backend default);
 	// action describes the call for the approval prompt of an escalation.
-	resolvePolicy(ctx context.Context, tool string, args json.RawMessage, exec *tools.Exec, action escalatedAction) (*fs.SandboxPolicy, error)
+	resolvePolicy(ctx context.Context, tool string, esc escalationArgs, exec *tools.Exec, action escalatedAction) (*fs.SandboxPolicy, error)
 	// mapError rewrites a mutation failure under policy; other errors pass through unchanged.
 	mapError(err error, policy *fs.SandboxPolicy) error
 }
@@ -66,8 +66,8 @@ var _ sandboxHook = noSandbox{}
 
 func (noSandbox) parameters(base json.RawMessage) json.RawMessage { return base }
 
-func (noSandbox) resolvePolicy(_ context.Context, _ string, args json.RawMessage, _ *tools.Exec, _ escalatedAction) (*fs.SandboxPolicy, error) {
-	esc, err := parseEscalationArgs(args)
+func (noSandbox) resolvePolicy(_ context.Context, _ string, esc escalationArgs, _ *tools.Exec, _ escalatedAction) (*fs.SandboxPolicy, error) {
+	esc, err := checkEscalationArgs(esc)
 	if err != nil {
 		return nil, err
 	}
@@ -103,8 +103,8 @@ func (*confiningSandbox) parameters(base json.RawMessage) json.RawMessage {
 // runs sandbox.ApproveEscalation through the composed approval service (probed per call), with
 // the action's resolved path and previews for the prompt: a grant replaces only the mode, for this
 // call alone; nothing is recorded.
-func (c *confiningSandbox) resolvePolicy(ctx context.Context, tool string, args json.RawMessage, exec *tools.Exec, action escalatedAction) (*fs.SandboxPolicy, error) {
-	esc, err := parseEscalationArgs(args)
+func (c *confiningSandbox) resolvePolicy(ctx context.Context, tool string, esc escalationArgs, exec *tools.Exec, action escalatedAction) (*fs.SandboxPolicy, error) {
+	esc, err := checkEscalationArgs(esc)
 	if err != nil {
 		return nil, err
 	}

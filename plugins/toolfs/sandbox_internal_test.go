@@ -166,3 +166,13 @@ func TestSandboxSessionOfNoSession(t *testing.T) {
 	s := tools.NewSession("s1")
 	assert.Same(t, s, sandboxSession(s))
 }
+
+// parseEscalationArgs decodes the escalation arguments of an argument object as write and edit
+// decode theirs, then checks them.
+func parseEscalationArgs(raw json.RawMessage) (escalationArgs, error) {
+	var a writeArgs
+	if err := tools.DecodeArgs(raw, &a); err != nil {
+		return escalationArgs{}, err
+	}
+	return checkEscalationArgs(escalationArgs{a.Permissions, a.Justification})
+}

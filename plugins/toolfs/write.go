@@ -35,7 +35,7 @@ func (s *suite) write(ctx context.Context, args writeArgs, exec *tools.Exec) (Wr
 	if err != nil {
 		return WriteValue{}, err
 	}
-	policy, err := s.sandbox.resolvePolicy(ctx, "write", exec.Args, exec,
+	policy, err := s.sandbox.resolvePolicy(ctx, "write", escalationArgs{args.Permissions, args.Justification}, exec,
 		escalatedAction{filePath: in.filePath, previews: []tools.ApprovalPreview{{Label: "Content", Text: in.content}}})
 	if err != nil {
 		return WriteValue{}, err
