@@ -12,6 +12,8 @@
 // Two seams' errors are distinct types, so errors.As tells them apart.
 package coded
 
+import "errors"
+
 // Kind is a seam's code type: a string with the name of the seam's errors.
 type Kind interface {
 	~string
@@ -46,3 +48,14 @@ func (e *Error[K]) Is(target error) bool {
 	}
 	return t.Kind == e.Kind && (t.Message == "" || t.Message == e.Message)
 }
+
+// CodeOf returns the code of the first *Error[K] in err's chain, or "" if none.
+func CodeOf[K Kind](err error) K {
+	if e, ok := errors.AsType[*Error[K]](err); ok {
+		return e.Kind
+	}
+	return ""
+}
+
+// HasCode reports whether err's chain holds an *Error[K] with the given code.
+func HasCode[K Kind](err error, code K) bool { return errors.Is(err, &Error[K]{Kind: code}) }

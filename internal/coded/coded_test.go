@@ -33,3 +33,13 @@ func TestCodedErrors(t *testing.T) {
 	var ie *coded.Error[imgCode]
 	assert.False(t, errors.As(err, &ie))
 }
+
+func TestCodeOfAndHasCode(t *testing.T) {
+	err := fmt.Errorf("wrapped: %w", &coded.Error[fsCode]{Kind: "FS_NOT_FOUND", Message: "missing"})
+	assert.Equal(t, fsCode("FS_NOT_FOUND"), coded.CodeOf[fsCode](err))
+	assert.Equal(t, imgCode(""), coded.CodeOf[imgCode](err), "another seam's code is not found")
+	assert.Equal(t, fsCode(""), coded.CodeOf[fsCode](errors.New("plain")))
+	assert.True(t, coded.HasCode(err, fsCode("FS_NOT_FOUND")))
+	assert.False(t, coded.HasCode(err, fsCode("FS_IO_ERROR")))
+	assert.False(t, coded.HasCode(err, imgCode("FS_NOT_FOUND")))
+}

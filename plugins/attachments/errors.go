@@ -96,18 +96,10 @@ func NewError(code Code, message string, cause error) *Error {
 }
 
 // CodeOf returns the code of the first *Error in err's chain, or "" if none.
-func CodeOf(err error) Code {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Kind
-	}
-	return ""
-}
+func CodeOf(err error) Code { return coded.CodeOf[Code](err) }
 
 // HasCode reports whether err's chain holds an *Error with the given code.
-func HasCode(err error, code Code) bool {
-	return errors.Is(err, &Error{Kind: code})
-}
+func HasCode(err error, code Code) bool { return coded.HasCode(err, code) }
 
 // IsImageAdmissionError reports whether err is a caller-correctable image
 // admission failure. Like the reference it is structural: the first error in

@@ -1,10 +1,6 @@
 package fs
 
-import (
-	"errors"
-
-	"github.com/cordon-dev/cordon/internal/coded"
-)
+import "github.com/cordon-dev/cordon/internal/coded"
 
 // Code is the stable code of an *Error. The set is closed.
 type Code string
@@ -68,15 +64,7 @@ func NewError(code Code, message string, cause error) *Error {
 }
 
 // CodeOf returns the code of the first *Error in err's chain, or "" if none.
-func CodeOf(err error) Code {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Kind
-	}
-	return ""
-}
+func CodeOf(err error) Code { return coded.CodeOf[Code](err) }
 
 // HasCode reports whether err's chain holds an *Error with the given code.
-func HasCode(err error, code Code) bool {
-	return errors.Is(err, &Error{Kind: code})
-}
+func HasCode(err error, code Code) bool { return coded.HasCode(err, code) }
