@@ -87,7 +87,7 @@ func (f *Reader) skip(err error) error {
 	for errors.Is(err, bufio.ErrBufferFull) {
 		_, err = f.r.ReadSlice('\n')
 	}
-	if err != nil && !errors.Is(err, bufio.ErrBufferFull) && !errors.Is(err, io.EOF) {
+	if err != nil && !errors.Is(err, io.EOF) { // the loop ends on any other error
 		return err
 	}
 	return ErrTooLong

@@ -42,11 +42,6 @@ func newScanner(ctx context.Context, m *Matcher, maxLineBytes int) *scanner {
 	return s
 }
 
-// binaryStop ends the search of a file at its first block holding a NUL.
-type binaryStop struct{}
-
-func (binaryStop) Error() string { return "binary file" }
-
 // scan searches the open regular file fd.
 func (s *scanner) scan(fd int, hit hitFunc) error {
 	carry := 0
@@ -85,9 +80,6 @@ func (s *scanner) scan(fd int, hit hitFunc) error {
 		rest := end - last
 		if rest > carryMax {
 			c, off, done, err := s.longLine(fd, s.buf[last:end], bufOff+int64(last), bufOff+int64(end), lineNo, hit)
-			if _, ok := err.(binaryStop); ok {
-				return nil
-			}
 			if err != nil || done {
 				return err
 			}
@@ -223,7 +215,7 @@ func cutUTF8(l []byte, max int) ([]byte, bool) {
 // keeping the head that is shown, checking UTF-8 and looking for the prefilter's literals on the
 // way; then, when the literals do not settle it, runs the regexp over a re-read of the line. It
 // returns how many bytes after the line it left at the start of s.buf, their file offset, and
-// whether the file ended with the line. A NUL block ends the file (binaryStop).
+// whether the file ended with the line. A NUL block ends the file: done, with no error.
 func (s *scanner) longLine(fd int, head []byte, start, readOff int64, lineNo int, hit hitFunc) (int, int64, bool, error) {
 	ls := s.newLineStream()
 	ls.feed(head)
@@ -239,7 +231,7 @@ func (s *scanner) longLine(fd int, head []byte, start, readOff int64, lineNo int
 		}
 		block := s.buf[:n]
 		if bytes.IndexByte(block, 0) >= 0 {
-			return 0, 0, true, binaryStop{}
+			return 0, 0, true, nil // a binary file: its search ends here
 		}
 		if j := bytes.IndexByte(block, '\n'); j >= 0 {
 			ls.feed(block[:j])

@@ -63,11 +63,11 @@ type dirJob struct {
 	parent   *level
 }
 
+// child is one listed entry (every entry counts toward MaxVisited): a directory to enter, a file
+// found, or neither.
 type child struct {
-	name  string
-	dir   *dirJob // a directory to enter
-	file  *file   // a file found
-	count bool    // listed (every entry counts toward MaxVisited)
+	dir  *dirJob
+	file *file
 }
 
 type dirResult struct {
@@ -170,13 +170,10 @@ func (w *walker) readDir(job *dirJob) dirResult {
 		}
 	}
 	out := make([]child, 0, len(ents))
-	prefix := job.abs + "/"
-	if job.abs == "/" {
-		prefix = "/"
-	}
+	prefix := withSlash(job.abs)
 	for _, e := range ents {
 		name := e.Name()
-		c := child{name: name, count: true}
+		var c child
 		if isVCS(name) {
 			out = append(out, c)
 			continue
@@ -192,27 +189,19 @@ func (w *walker) readDir(job *dirJob) dirResult {
 				break
 			}
 			c.dir = &dirJob{abs: abs, rel: rel, parent: lvl}
-		case t.IsRegular():
+		case t.IsRegular(), t&os.ModeSymlink != 0 && w.links: // a link counts as the regular file it names
 			if w.filter != nil && !w.filter(rel) {
 				break
 			}
 			if lvl != nil && !lvl.skip && lvl.ignored(abs, false) {
 				break
 			}
-			var st unix.Stat_t
-			if unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
-				break
-			}
-			c.file = &file{abs: abs, rel: rel, mtime: st.Mtim.Nano()}
-		case t&os.ModeSymlink != 0 && w.links:
-			if w.filter != nil && !w.filter(rel) {
-				break
-			}
-			if lvl != nil && !lvl.skip && lvl.ignored(abs, false) {
-				break
+			flags := 0
+			if t.IsRegular() {
+				flags = unix.AT_SYMLINK_NOFOLLOW
 			}
 			var st unix.Stat_t
-			if unix.Fstatat(fd, name, &st, 0) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+			if unix.Fstatat(fd, name, &st, flags) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
 				break
 			}
 			c.file = &file{abs: abs, rel: rel, mtime: st.Mtim.Nano()}
