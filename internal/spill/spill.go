@@ -28,9 +28,6 @@ type Store struct {
 // New returns the store in dir (an absolute path; created on first use).
 func New(dir string) *Store { return &Store{dir: dir} }
 
-// Dir returns the directory.
-func (s *Store) Dir() string { return s.dir }
-
 // Writer is one spill being written. Write to it, then Commit (or Abort).
 type Writer struct {
 	*bufio.Writer

@@ -120,10 +120,7 @@ func (k *grepSink) line(path string, n int, text []byte, truncated, valid bool) 
 func (k *grepSink) fail(err error) {
 	k.s.log.Warn("could not save the complete result", zap.String("tool", "grep"), zap.Error(err))
 	k.dead = true
-	if k.w != nil {
-		k.w.Abort()
-		k.w = nil
-	}
+	k.abort()
 }
 
 func (k *grepSink) abort() {
