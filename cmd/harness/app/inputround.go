@@ -42,8 +42,8 @@ type inputRoundKey struct{}
 // the signed state of earlier rounds and the client's input responses) and the question it stops at.
 type inputRound struct {
 	states    *stateBook
-	key       []byte // signs the state
-	call      []byte // the call's identity: tool name and arguments
+	tool      string          // the call's identity, which the state is signed with: tool name
+	args      json.RawMessage // and arguments
 	canElicit bool
 	responses mcp.InputResponseMap
 
@@ -99,8 +99,7 @@ func (b *stateBook) use(nonce string, now time.Time) bool {
 // newInputRound starts a round of a call (tool and arguments) that brings the client's input
 // responses and the request state it echoed; canElicit says whether the client can be asked.
 func newInputRound(book *stateBook, tool string, args json.RawMessage, responses mcp.InputResponseMap, state string, canElicit bool) *inputRound {
-	r := &inputRound{states: book, key: book.key, call: append([]byte(tool+"\x00"), args...),
-		responses: responses, canElicit: canElicit}
+	r := &inputRound{states: book, tool: tool, args: args, responses: responses, canElicit: canElicit}
 	if st, ok := r.verify(state); ok {
 		r.prior = st
 	}
@@ -179,8 +178,10 @@ func (r *inputRound) verify(state string) (roundState, bool) {
 }
 
 func (r *inputRound) sign(enc string) []byte {
-	m := hmac.New(sha256.New, r.key)
-	m.Write(r.call)
+	m := hmac.New(sha256.New, r.states.key)
+	m.Write([]byte(r.tool))
+	m.Write([]byte{0})
+	m.Write(r.args)
 	m.Write([]byte{0})
 	m.Write([]byte(enc))
 	return m.Sum(nil)
