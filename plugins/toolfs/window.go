@@ -89,12 +89,24 @@ type Window struct {
 }
 
 // NewWindow returns a Window for req. Values below 1 are raised to 1.
-func NewWindow(req WindowRequest) *Window {
+func NewWindow(req WindowRequest) *Window { return &Window{req: req.normalized()} }
+
+// normalized returns req with every value below 1 raised to 1.
+func (req WindowRequest) normalized() WindowRequest {
 	req.Offset = max(req.Offset, 1)
 	req.Limit = max(req.Limit, 1)
 	req.MaxLineLength = max(req.MaxLineLength, 1)
 	req.MaxBytes = max(req.MaxBytes, 1)
-	return &Window{req: req}
+	return req
+}
+
+// outOfRange is the error of a window whose offset lies past the input's total lines (offset 1
+// of an empty input excepted), or nil.
+func outOfRange(offset, total int, displayPath string) error {
+	if offset <= total || total == 0 && offset == 1 {
+		return nil
+	}
+	return &OffsetOutOfRangeError{Offset: offset, TotalLines: total, DisplayPath: displayPath}
 }
 
 // selecting reports whether the next completed line may still be selected.
@@ -326,8 +338,8 @@ func (w *Window) Finish(displayPath string) (WindowResult, error) {
 		res.Lines[i] = Line{Number: w.req.Offset + i, Text: text[:end]}
 		text = text[min(end+1, len(text)):]
 	}
-	if !w.capped && w.req.Offset > w.completed && !(w.completed == 0 && w.req.Offset == 1) {
-		return res, &OffsetOutOfRangeError{Offset: w.req.Offset, TotalLines: w.completed, DisplayPath: displayPath}
+	if w.capped { // lines at the offset were seen
+		return res, nil
 	}
-	return res, nil
+	return res, outOfRange(w.req.Offset, w.completed, displayPath)
 }

@@ -7,17 +7,14 @@ import "strings"
 // truncated line is a new string); when the lines cover less than half of text they are copied into
 // one string of their own, so a small window never holds a large file's memory.
 func WindowString(text string, req WindowRequest, displayPath string) (WindowResult, error) {
-	req = NewWindow(req).req
+	req = req.normalized()
 	total := strings.Count(text, "\n")
 	if len(text) > 0 && text[len(text)-1] != '\n' {
 		total++
 	}
 	res := WindowResult{Lines: []Line{}, TotalLines: total}
-	if req.Offset > total {
-		if total == 0 && req.Offset == 1 {
-			return res, nil
-		}
-		return res, &OffsetOutOfRangeError{Offset: req.Offset, TotalLines: total, DisplayPath: displayPath}
+	if err := outOfRange(req.Offset, total, displayPath); err != nil || req.Offset > total { // or an empty input
+		return res, err
 	}
 	rest := text
 	for range req.Offset - 1 {
