@@ -18,7 +18,7 @@ type body interface {
 	// render fails when out is not the tool's Out (a post-execute policy replaced the value).
 	render(in, out any) ([]Content, error)
 	// meta reports false when the tool declares no presentation meta.
-	meta(in, out any) (any, bool)
+	meta(in, out any) any               // nil without PresentationMeta
 	concurrencySafe() func(in any) bool // nil when the tool declares none
 }
 
@@ -50,12 +50,12 @@ func (b typed[In, Out]) render(in, out any) ([]Content, error) {
 	return b.t.Render(in.(In), o), nil
 }
 
-func (b typed[In, Out]) meta(in, out any) (any, bool) {
+func (b typed[In, Out]) meta(in, out any) any {
 	if b.t.PresentationMeta == nil {
-		return nil, false
+		return nil
 	}
 	o, _ := as[Out](out)
-	return b.t.PresentationMeta(in.(In), o), true
+	return b.t.PresentationMeta(in.(In), o)
 }
 
 func (b typed[In, Out]) concurrencySafe() func(in any) bool {

@@ -207,10 +207,7 @@ func (r *Runtime) success(exec *Exec, e *entry, value any) (Result, error) {
 	}
 	res := Result{Content: content, Value: value, canon: exec}
 	if exec.Parent == nil && !exec.skipMeta {
-		meta, err := project(name, "presentationMeta", func() any {
-			m, _ := e.def.body.meta(in, value)
-			return m
-		})
+		meta, err := project(name, "presentationMeta", func() any { return e.def.body.meta(in, value) })
 		if err != nil {
 			return Result{}, err
 		}

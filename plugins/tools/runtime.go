@@ -62,12 +62,14 @@ func (r *Runtime) Register(kc *kernel.Context, def Definition) (kernel.Disposer,
 	if def.Name == ReservedName {
 		return nil, errors.New(`tool name "` + ReservedName + `" is reserved for the Code Mode presentation transport and cannot be registered or shadowed`)
 	}
-	if def.body == nil {
+	execute, render := false, false
+	if def.body != nil {
+		execute, render = def.body.complete()
+	}
+	if !execute {
 		return nil, errors.New("tool " + quote(def.Name) + " must declare execute")
 	}
-	if execute, render := def.body.complete(); !execute {
-		return nil, errors.New("tool " + quote(def.Name) + " must declare execute")
-	} else if !render {
+	if !render {
 		return nil, errors.New("tool " + quote(def.Name) + " must declare output { schema, render, presentationMeta? }")
 	}
 	if def.Timeout < 0 {
