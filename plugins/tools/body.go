@@ -17,8 +17,8 @@ type body interface {
 	execute(ctx context.Context, in any, exec *Exec) (any, error)
 	// render fails when out is not the tool's Out (a post-execute policy replaced the value).
 	render(in, out any) ([]Content, error)
-	// meta reports false when the tool declares no presentation meta.
-	meta(in, out any) any               // nil without PresentationMeta
+	// meta is the presentation meta; nil when the tool declares none.
+	meta(in, out any) any
 	concurrencySafe() func(in any) bool // nil when the tool declares none
 }
 
