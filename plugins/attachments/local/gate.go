@@ -67,11 +67,7 @@ func largestFit(f facts, n int, p NormalizationPolicy, capacity int64) (int, int
 	scaled := func(long int) facts {
 		g := f
 		l := max(f.rawW, f.rawH)
-		g.rawW, g.rawH = max(1, f.rawW*long/l), max(1, f.rawH*long/l)
-		g.width, g.height = g.rawW, g.rawH
-		if f.orientation >= 5 {
-			g.width, g.height = g.rawH, g.rawW
-		}
+		g.setRaw(max(1, f.rawW*long/l), max(1, f.rawH*long/l))
 		return g
 	}
 	lo, hi := 0, max(f.rawW, f.rawH) // lo fits (0 = none yet), hi does not

@@ -63,15 +63,10 @@ func (x *objectIndex) pin(h string) func() {
 }
 
 // used records that the object h of size bytes was just used: it becomes
-// the most recent entry (inserted when the index did not know it). When
-// persist is set its mtime is set to now too, so that the order survives a
-// restart (best effort: recency is a hint, never a condition of
-// correctness).
-func (x *objectIndex) used(h string, size int64, persist bool) {
-	if persist {
-		now := time.Now()
-		_ = os.Chtimes(objectPath(x.root, h), now, now)
-	}
+// the most recent entry (inserted when the index did not know it), and its
+// file is touched so that the order survives a restart.
+func (x *objectIndex) used(h string, size int64) {
+	x.touch(h)
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if !x.built {
@@ -141,8 +136,7 @@ func (x *objectIndex) buildLocked() {
 // is within the budget. The caller holds a pin on h, so h itself stays.
 func (x *objectIndex) committed(h string, size int64, dedup bool) {
 	if dedup {
-		now := time.Now()
-		_ = os.Chtimes(objectPath(x.root, h), now, now)
+		x.touch(h)
 	}
 	x.mu.Lock()
 	x.buildLocked()
@@ -196,4 +190,11 @@ func (x *objectIndex) size() (int64, int) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	return x.total, len(x.entries)
+}
+
+// touch sets the mtime of the object h to now (best effort: recency is a hint, never a condition of
+// correctness).
+func (x *objectIndex) touch(h string) {
+	now := time.Now()
+	_ = os.Chtimes(objectPath(x.root, h), now, now)
 }

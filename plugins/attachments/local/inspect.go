@@ -124,12 +124,18 @@ func inspect(b []byte) (f facts, err error) {
 	if cfg.Width <= 0 || cfg.Height <= 0 {
 		return facts{}, invalid(mt, attachments.FaultHeader, fmt.Sprintf("it declares a %dx%d image", cfg.Width, cfg.Height), nil)
 	}
-	f.rawW, f.rawH = cfg.Width, cfg.Height
-	f.width, f.height = f.rawW, f.rawH
-	if f.orientation >= 5 {
-		f.width, f.height = f.rawH, f.rawW
-	}
+	f.setRaw(cfg.Width, cfg.Height)
 	return f, nil
+}
+
+// setRaw sets the stored size and the displayed one: swapped when the orientation turns the image
+// a quarter (5 to 8).
+func (f *facts) setRaw(w, h int) {
+	f.rawW, f.rawH = w, h
+	f.width, f.height = w, h
+	if f.orientation >= 5 {
+		f.width, f.height = h, w
+	}
 }
 
 // scanContainer runs the container walk of f.mediaType.

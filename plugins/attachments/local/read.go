@@ -140,6 +140,6 @@ func (s *Store) read(ctx context.Context, ref attachments.ImageRef) (attachments
 		return attachments.StoredImage{}, attachments.NewError(attachments.CodeAttachmentCorrupt, attachments.MsgFactsCorrupt,
 			fmt.Errorf("stored %s %dx%d %d bytes", f.mediaType, f.width, f.height, len(data)))
 	}
-	s.index.used(h, int64(len(data)), true)
+	s.index.used(h, int64(len(data)))
 	return attachments.StoredImage{Ref: ref, Data: data}, nil
 }
