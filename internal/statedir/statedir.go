@@ -14,13 +14,21 @@ func StateHome(lookup func(string) (string, bool)) (string, error) {
 	if v, ok := lookup("XDG_STATE_HOME"); ok && filepath.IsAbs(v) {
 		return v, nil
 	}
-	home, ok := lookup("HOME")
-	if !ok || home == "" {
-		h, err := os.UserHomeDir()
-		if err != nil {
-			return "", fmt.Errorf("cannot determine the home directory: %w", err)
-		}
-		home = h
+	home, err := Home(lookup)
+	if err != nil {
+		return "", err
 	}
 	return filepath.Join(home, ".local", "state"), nil
+}
+
+// Home returns the user's home directory: $HOME when it is set and not empty, else the account's.
+func Home(lookup func(string) (string, bool)) (string, error) {
+	if v, ok := lookup("HOME"); ok && v != "" {
+		return v, nil
+	}
+	h, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("cannot determine the home directory: %w", err)
+	}
+	return h, nil
 }

@@ -265,14 +265,11 @@ func stateHome() (string, error) {
 	return d, nil
 }
 
-// userHome is $HOME, else os.UserHomeDir.
+// userHome is statedir.Home of the plugin's environment.
 func userHome() (string, error) {
-	if v, ok := envLookup("HOME"); ok && v != "" {
-		return v, nil
-	}
-	h, err := os.UserHomeDir()
+	h, err := statedir.Home(envLookup)
 	if err != nil {
-		return "", fmt.Errorf("attachment-local: cannot determine the home directory: %w", err)
+		return "", fmt.Errorf("attachment-local: %w", err)
 	}
 	return h, nil
 }
