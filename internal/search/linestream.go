@@ -92,15 +92,9 @@ func (ls *lineStream) findLiteral(chunk []byte) {
 		lowerInto(text, chunk)
 	}
 	if len(ls.tail) > 0 {
-		var joint [128]byte
+		var joint [128]byte // on the stack; append moves a longer joint to the heap
 		head := text[:min(len(text), s.m.maxLit-1)]
-		if len(ls.tail)+len(head) <= len(joint) {
-			j := append(append(joint[:0], ls.tail...), head...)
-			if containsAny(j, s.m.lits) {
-				ls.found = true
-				return
-			}
-		} else if containsAny(append(append([]byte(nil), ls.tail...), head...), s.m.lits) {
+		if containsAny(append(append(joint[:0], ls.tail...), head...), s.m.lits) {
 			ls.found = true
 			return
 		}
