@@ -43,6 +43,9 @@ const (
 	defaultMaxBody         = 32 << 20
 )
 
+// defaultSessionIdle is the default --session-idle of run and of serve --http.
+const defaultSessionIdle = 30 * time.Minute
+
 // commands lists the commands with their one-line help, in usage order.
 var commands = []struct{ name, help string }{
 	{"serve", "serve the composed tools over MCP on stdio (one connection = one session), or HTTP with --http"},
@@ -104,7 +107,7 @@ func parseFlags(cmd string, args []string, stderr io.Writer) (*flags, error) {
 			return nil
 		})
 		fs.StringVar(&maxBody, "max-body", maxBody, "request body limit")
-		fs.DurationVar(&f.sessionIdle, "session-idle", 30*time.Minute, "end a session after this long without requests")
+		fs.DurationVar(&f.sessionIdle, "session-idle", defaultSessionIdle, "end a session after this long without requests")
 		fs.IntVar(&f.maxSessions, "max-sessions", defaultHTTPMaxSessions, "sessions at once")
 	case "tools":
 		fs.BoolVar(&f.structured, "structured-content", false, "list output schemas")

@@ -87,7 +87,7 @@ func (s *httpServer) serveMCP(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" {
 		n := s.opening.Add(1)
 		defer s.opening.Add(-1)
-		if len(s.mh.connections())+int(n) > s.maxSess {
+		if s.mh.liveCount()+int(n) > s.maxSess {
 			w.Header().Set("Retry-After", "5")
 			http.Error(w, fmt.Sprintf("Service Unavailable: %d sessions are open, the limit (--max-sessions)", s.maxSess),
 				http.StatusServiceUnavailable)

@@ -146,7 +146,7 @@ type runLimits struct {
 }
 
 // defaultRunLimits are serve's line limit, and the session bounds of the HTTP transport.
-var defaultRunLimits = runLimits{maxLine: mcpstdio.DefaultMaxMessageBytes, idle: 30 * time.Minute, maxSessions: 1024}
+var defaultRunLimits = runLimits{maxLine: mcpstdio.DefaultMaxMessageBytes, idle: defaultSessionIdle, maxSessions: 1024}
 
 // runSession is a named session and when it was last used.
 type runSession struct {

@@ -160,9 +160,16 @@ func (h *mcpHost) callsInFlight() int {
 
 // waitConnections waits up to d for every watched connection to have ended.
 func (h *mcpHost) waitConnections(d time.Duration) {
-	for deadline := time.Now().Add(d); len(h.connections()) > 0 && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(d); h.liveCount() > 0 && time.Now().Before(deadline); {
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// liveCount is the number of connections seen and not yet closed.
+func (h *mcpHost) liveCount() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.live)
 }
 
 // connections returns the connections seen and not yet closed.
