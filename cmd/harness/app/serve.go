@@ -286,32 +286,35 @@ func (h *mcpHost) sessionFor(ss *mcp.ServerSession, principal string) session {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.cfg.shared && ss != nil && usesInputRequests(ss) {
-		if s, ok := h.principals[principal]; ok {
-			return s
+		s, ok := h.principals[principal]
+		if !ok {
+			id := "mcp-principal"
+			if principal != "" {
+				id += "-" + principal
+			}
+			s = h.open(id)
+			h.principals[principal] = s
 		}
-		id := "mcp-principal"
-		if principal != "" {
-			id += "-" + principal
-		}
-		s := h.eng.OpenSession(id)
-		if h.cfg.cwd != nil {
-			s.SetHeader(h.cfg.cwd, nil)
-		}
-		h.principals[principal] = s
 		return s
 	}
-	if s, ok := h.sessions[ss]; ok {
-		return s
+	s, ok := h.sessions[ss]
+	if !ok {
+		id := "mcp"
+		if ss != nil && ss.ID() != "" {
+			id = "mcp-" + ss.ID()
+		}
+		s = h.open(id)
+		h.sessions[ss] = s
 	}
-	id := "mcp"
-	if ss != nil && ss.ID() != "" {
-		id = "mcp-" + ss.ID()
-	}
+	return s
+}
+
+// open opens an agent session with the host's cwd header.
+func (h *mcpHost) open(id string) session {
 	s := h.eng.OpenSession(id)
 	if h.cfg.cwd != nil {
 		s.SetHeader(h.cfg.cwd, nil)
 	}
-	h.sessions[ss] = s
 	return s
 }
 
