@@ -46,6 +46,27 @@ func (t *Transport) Splice(b []byte, at int) json.Marshaler {
 	return token(tok)
 }
 
+// SpliceBuffer returns an empty buffer of at least n bytes of capacity for an encoding to hand to
+// Splice, reusing one an earlier Splice gave back once its response was written.
+func SpliceBuffer(n int) []byte {
+	if b, ok := spliceBuffers.Get().(*[]byte); ok && cap(*b) >= n {
+		return (*b)[:0]
+	}
+	return make([]byte, 0, n)
+}
+
+// spliceBuffers holds written encodings' buffers up to maxPooledSplice bytes, for SpliceBuffer.
+var spliceBuffers sync.Pool
+
+const maxPooledSplice = 1 << 20
+
+func recycle(b []byte) {
+	if cap(b) <= maxPooledSplice {
+		b = b[:0]
+		spliceBuffers.Put(&b)
+	}
+}
+
 // token is a registered result's stand-in.
 type token string
 

@@ -403,11 +403,11 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 
 // answer writes the response to a client call and releases its slot.
 func (c *conn) answer(id int64, cl *call, m *jsonrpc.Response) error {
-	var part []byte
+	var part, pooled []byte
 	if m.Error != nil {
 		part = errorPart(cl.id, toWireError(m.Error))
 	} else if sp, ok := c.splices.take(m.Result); ok {
-		part = splicedPart(cl.id, sp)
+		part, pooled = splicedPart(cl.id, sp), sp.b
 	} else {
 		part = resultPart(cl.id, m.Result)
 		if cl.method == "initialize" {
@@ -419,6 +419,9 @@ func (c *conn) answer(id int64, cl *call, m *jsonrpc.Response) error {
 		c.answerPart(cl.batch, cl.part, part)
 	} else {
 		err = c.write(append(part, '\n'))
+		if pooled != nil {
+			recycle(pooled)
+		}
 	}
 	c.mu.Lock()
 	delete(c.calls, id)

@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"slices"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -227,3 +229,60 @@ type splicedResult struct {
 }
 
 func (r splicedResult) MarshalJSON() ([]byte, error) { return r.m.MarshalJSON() }
+
+// Buffers from SpliceBuffer are given back once their response is written and handed out again:
+// pipelined calls whose large results are encoded into them each get exactly their own bytes.
+func TestSpliceBufferReuse(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	tr := &mcpstdio.Transport{In: inR, Out: outW}
+	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "0"}, nil)
+	body := func(n int) string { return strings.Repeat(strconv.Itoa(n)+" ", 20_000) }
+	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			res, err := next(ctx, method, req)
+			ctr, ok := res.(*mcp.CallToolResult)
+			if !ok {
+				return res, err
+			}
+			text := ctr.Content[0].(*mcp.TextContent).Text
+			b := mcpstdio.SpliceBuffer(2*mcpstdio.SpliceRoom + len(text) + 64)[:mcpstdio.SpliceRoom]
+			b = append(b, `{"content":[{"type":"text","text":"`...)
+			b = append(append(b, text...), `"}]}`...)
+			return splicedResult{ctr, tr.Splice(slices.Grow(b, mcpstdio.SpliceRoom), mcpstdio.SpliceRoom)}, nil
+		}
+	})
+	mcp.AddTool(s, &mcp.Tool{Name: "x"}, func(_ context.Context, _ *mcp.CallToolRequest, in struct{ N int }) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: body(in.N)}}}, nil, nil
+	})
+	go func() {
+		ss, err := s.Connect(context.Background(), tr, nil)
+		if err == nil {
+			_ = ss.Wait()
+		}
+		_ = outW.Close()
+	}()
+	out := bufio.NewReader(outR)
+	write := func(s string) { _, _ = io.WriteString(inW, s+"\n") }
+	write(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"0"}}}`)
+	_, _ = out.ReadString('\n')
+	write(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	const calls = 64
+	go func() {
+		for i := 1; i <= calls; i++ {
+			write(`{"jsonrpc":"2.0","id":` + strconv.Itoa(i) + `,"method":"tools/call","params":{"name":"x","arguments":{"N":` + strconv.Itoa(i) + `}}}`)
+		}
+	}()
+	for range calls {
+		line, err := out.ReadString('\n')
+		require.NoError(t, err)
+		var resp struct {
+			ID     int
+			Result struct{ Content []struct{ Text string } }
+		}
+		require.NoError(t, json.Unmarshal([]byte(line), &resp))
+		require.Len(t, resp.Result.Content, 1)
+		assert.Equal(t, body(resp.ID), resp.Result.Content[0].Text, "call %d", resp.ID)
+	}
+	require.NoError(t, inW.Close())
+}

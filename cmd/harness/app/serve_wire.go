@@ -78,7 +78,7 @@ func (r wireResult) encodeAll(room int) (b []byte, at int, err error) {
 	if res.StructuredContent != nil { // typically the text's data again, with keys
 		size += 2 * text
 	}
-	b = make([]byte, room, size)
+	b = mcpstdio.SpliceBuffer(size)[:room]
 	value := func(v any) error { // encodes onto b; Encode adds a newline, dropped
 		buf := bytes.NewBuffer(b)
 		enc := json.NewEncoder(buf)
