@@ -99,8 +99,6 @@ func fromGo(v any) (*Value, error) {
 	switch t := v.(type) {
 	case nil:
 		return &Value{kind: jNull}, nil
-	case *Value:
-		return t, nil
 	case bool:
 		return &Value{kind: jBool, b: t}, nil
 	case string:

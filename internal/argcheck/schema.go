@@ -17,14 +17,12 @@ type Schema struct {
 	propKeys []string
 	props    map[string]*Schema
 	required []string
-	// requiredSet holds the distinct required names (fastConforms counts them).
-	requiredSet map[string]bool
-	closed      bool // additionalProperties: false
-	items       *Schema
-	enum        []*Value
-	hasEnum     bool
-	constV      *Value
-	hasConst    bool
+	closed   bool // additionalProperties: false
+	items    *Schema
+	enum     []*Value
+	hasEnum  bool
+	constV   *Value
+	hasConst bool
 }
 
 var schemaTypes = []string{"object", "array", "string", "number", "integer", "boolean", "null"}
@@ -192,10 +190,6 @@ func checkSchema(v *Value, path string, violations *[]string) *Schema {
 						add(path + `.required names "` + e.str + `" which is not in properties`)
 					}
 					node.required = append(node.required, e.str)
-					if node.requiredSet == nil {
-						node.requiredSet = map[string]bool{}
-					}
-					node.requiredSet[e.str] = true
 				}
 			}
 		}
