@@ -1,6 +1,7 @@
 #!/bin/bash
-# read-walk.sh [TREE] [run|serve]: lists the functions of plugins/tools that one `read` call runs,
-# in the checkout TREE (default: this one). It builds the harness with count coverage, makes one and
+# read-walk.sh [TREE] [run|serve]: lists the functions of plugins/tools and internal/argcheck (the
+# argument checks, where TREE has them) that one `read` call runs, in the checkout TREE (default:
+# this one). It builds the harness with count coverage, makes one and
 # then two calls (`harness run` JSON lines, or `harness serve` on stdio), and keeps the blocks whose
 # count grew by the second call: the per-call walk, without the setup.
 set -euo pipefail
@@ -8,7 +9,7 @@ tree=$(cd "${1:-$(dirname "$0")/..}" && pwd)
 mode=${2:-run}
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
-(cd "$tree" && go build -cover -covermode=count -coverpkg=./plugins/tools/...,./cmd/harness -o "$w/h" ./cmd/harness)
+(cd "$tree" && go build -cover -covermode=count -coverpkg=./plugins/tools/...,./internal/argcheck/...,./cmd/harness -o "$w/h" ./cmd/harness)
 seq 1 200 | sed 's/^/line /' > "$w/f.txt"
 calls() {
   if [ "$mode" = serve ]; then
@@ -39,7 +40,7 @@ starts, walk = {}, collections.OrderedDict()
 for k in sorted(b):
     if b[k] <= a.get(k, 0): continue
     f, rng = k.split(':'); rel = f.split('cordon/', 1)[-1]
-    if not rel.startswith('plugins/tools/'): continue
+    if not rel.startswith(('plugins/tools/', 'internal/argcheck/')): continue
     if rel not in starts:
         starts[rel] = [(i + 1, (m.group(1) or '') + m.group(2))
                        for i, s in enumerate(open(os.path.join(tree, rel)).read().split('\n'))
@@ -47,6 +48,6 @@ for k in sorted(b):
     fs = starts[rel]; i = bisect.bisect_right([x[0] for x in fs], int(rng.split('.')[0])) - 1
     walk.setdefault(rel, [])
     if fs[i][1] not in walk[rel]: walk[rel].append(fs[i][1])
-print(f'{sum(map(len, walk.values()))} functions in {len(walk)} files of plugins/tools per read call')
+print(f'{sum(map(len, walk.values()))} functions in {len(walk)} files of plugins/tools and internal/argcheck per read call')
 for f, names in walk.items(): print(f'  {f}: ' + ', '.join(names))
 PY

@@ -5,7 +5,26 @@ import (
 	"errors"
 	"reflect"
 	"strings"
+
+	"github.com/cordon-dev/cordon/internal/argcheck"
 )
+
+// ValidateArgs checks args against a parameter schema and returns the
+// violations in walk order (empty means valid), with the reference's
+// messages: `missing required property "<name>"`, `"<name>" must be a string`,
+// `"<name>" must be one of [...]`, `"arguments" must be an object`, ... The
+// schema must be supported (see Runtime.Register; otherwise the error is
+// UNSUPPORTED_SCHEMA); args may be JSON text (json.RawMessage / []byte) or a Go
+// value (maps, slices, scalars, structs). The runtime reports a non-empty
+// result as `invalid arguments: <v1>; <v2>` with code INVALID_ARGS. The check
+// is internal/argcheck's (argcheck.Validate).
+func ValidateArgs(schema json.RawMessage, args any) ([]string, error) {
+	violations, err := argcheck.Validate(schema, args)
+	if err != nil {
+		return nil, newSchemaError(err)
+	}
+	return violations, nil
+}
 
 // DecodeArgs decodes tool arguments into dst. When dst points to a struct, the
 // top-level keys are matched to the fields' json names exactly (case

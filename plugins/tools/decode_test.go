@@ -35,3 +35,26 @@ func TestDecodeArgsMatchesKeysExactly(t *testing.T) {
 	require.Error(t, tools.DecodeArgs(json.RawMessage(`{}`), a))
 	require.Error(t, tools.DecodeArgs(json.RawMessage(`{"file_path":1}`), &a))
 }
+
+// ValidateArgs is argcheck.Validate (every message: argcheck's TestValidateArgsMessages) with an
+// unsupported schema reported as UNSUPPORTED_SCHEMA.
+func TestValidateArgs(t *testing.T) {
+	schema := json.RawMessage(`{"type":"object","properties":{"file_path":{"type":"string"}},"required":["file_path"]}`)
+	got, err := tools.ValidateArgs(schema, []byte(`{"file_path":1}`))
+	require.NoError(t, err)
+	require.Equal(t, []string{`"file_path" must be a string`}, got)
+	got, err = tools.ValidateArgs(schema, map[string]any{"file_path": "a"})
+	require.NoError(t, err)
+	require.Empty(t, got)
+	got, err = tools.ValidateArgs(schema, []byte(`{`))
+	require.NoError(t, err)
+	require.Equal(t, []string{`"arguments" must be a lossless JSON value`}, got)
+
+	_, err = tools.ValidateArgs(json.RawMessage(`{"type":"bogus"}`), []byte(`{}`))
+	require.ErrorIs(t, err, tools.ErrUnsupportedSchema)
+	require.EqualError(t, err, "unsupported JSON schema: schema.type must be one of object/array/string/number/integer/boolean/null")
+	var te *tools.Error
+	require.ErrorAs(t, err, &te)
+	require.Equal(t, "JsonSchemaError", te.Name())
+	require.Equal(t, []string{"schema.type must be one of object/array/string/number/integer/boolean/null"}, te.Violations())
+}

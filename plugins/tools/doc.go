@@ -69,7 +69,9 @@
 //
 // # Argument checks
 //
-// The supported schema subset is the reference's: one scalar type or oneOf,
+// The snapshot, the schema subset and the checks are the library
+// internal/argcheck's; this package reports its verdicts. The supported schema
+// subset is the reference's: one scalar type or oneOf,
 // object properties / required / boolean additionalProperties (the parameter
 // root is open unless it says otherwise: unknown keys are accepted and
 // ignored), array items, scalar enum / const, and the annotations description,

@@ -3,6 +3,8 @@ package tools
 import (
 	"errors"
 	"strings"
+
+	"github.com/cordon-dev/cordon/internal/argcheck"
 )
 
 // Error codes the runtime itself produces. Tool bodies and seams add their own
@@ -127,9 +129,11 @@ func newOutputError(tool string, violations []string) *Error {
 	return e
 }
 
-func newSchemaError(violations []string) *Error {
-	e := NewError(NameJSONSchemaError, CodeUnsupportedSchema, "unsupported JSON schema: "+joinViolations(violations), nil)
-	e.violations = violations
+// newSchemaError is UNSUPPORTED_SCHEMA for the error of argcheck.Compile (a *argcheck.SchemaError).
+func newSchemaError(err error) *Error {
+	se := err.(*argcheck.SchemaError)
+	e := NewError(NameJSONSchemaError, CodeUnsupportedSchema, se.Error(), nil)
+	e.violations = se.Violations
 	return e
 }
 

@@ -7,6 +7,8 @@ import (
 	"runtime/debug"
 
 	"go.uber.org/zap"
+
+	"github.com/cordon-dev/cordon/internal/argcheck"
 )
 
 // errArgsNotLossless is the snapshot failure of step 1 (a plain error).
@@ -15,7 +17,7 @@ var errArgsNotLossless = errors.New("tool execution arguments must be losslessly
 // callState is the per-call bookkeeping kept outside the shared Exec.
 type callState struct {
 	caller      context.Context
-	argv        *jval // the parsed argument snapshot
+	argv        *argcheck.Value // the parsed argument snapshot
 	bodyInvoked bool
 }
 
@@ -52,9 +54,9 @@ func (r *Runtime) Execute(ctx context.Context, call Call) (res Result) {
 		r.notify(ctx, exec, res)
 	}()
 
-	args, argv, err := snapshotArgs(call.Args)
+	args, argv, err := argcheck.Snapshot(call.Args)
 	if err != nil {
-		if te := (*argsTextError)(nil); errors.As(err, &te) {
+		if te := (*argcheck.TextError)(nil); errors.As(err, &te) {
 			return ErrorResult(te)
 		}
 		return ErrorResult(errArgsNotLossless)
@@ -148,7 +150,7 @@ func (r *Runtime) runBody(d *Dispatch, st *callState) Result {
 		return r.canonical(exec, ErrorResult(newUnknownToolError(exec.Name)))
 	}
 	st.bodyInvoked = true
-	if violations := checkValue(e.params, st.argv, ""); len(violations) > 0 {
+	if violations := e.params.Check(st.argv); len(violations) > 0 {
 		return r.canonical(exec, ErrorResult(newArgsError(violations)))
 	}
 	in, err := e.def.body.decode(exec.Args)

@@ -64,6 +64,57 @@ func TestArgumentsMustBeLosslessJSON(t *testing.T) {
 	}
 }
 
+// Arguments holding a string or key that is not valid UTF-8 text are refused
+// at the snapshot, before any policy runs, as a plain error (every message:
+// argcheck's TestSnapshotRefusesTextThatIsNotUTF8). Raw JSON text and Go
+// values alike.
+func TestArgumentsMustBeValidUTF8Text(t *testing.T) {
+	const prefix = "tool execution arguments must be valid UTF-8 text: "
+	cases := map[string]struct {
+		args any
+		msg  string
+	}{
+		"invalid byte":        {json.RawMessage("{\"content\":\"a\xffb\"}"), `"content" holds invalid UTF-8 bytes`},
+		"lone high surrogate": {json.RawMessage(`{"content":"a\ud800b"}`), `"content" holds the unpaired surrogate \ud800`},
+		"an object key":       {json.RawMessage("{\"ok\":1,\"k\xff\":2}"), `a key of "arguments" holds invalid UTF-8 bytes`},
+		"go map value":        {map[string]any{"file_path": "f", "content": "a\xffb"}, `"content" holds invalid UTF-8 bytes`},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) { requireRefusedAtSnapshot(t, tc.args, prefix+tc.msg) })
+	}
+}
+
+// Valid text passes unchanged, whatever escapes spell it: a surrogate pair,
+// an escaped backslash before "ud800", U+FFFD itself, raw non-ASCII.
+func TestValidUTF8TextArgumentsReachTheTool(t *testing.T) {
+	for raw, want := range map[string]string{
+		`{"s":"\ud83d\ude00"}`:     "\U0001F600",
+		`{"s":"\uD83D\uDE00x"}`:    "\U0001F600x",
+		`{"s":"\\ud800"}`:          `\ud800`,
+		`{"s":"\\\ud83d\ude00"}`:   `\` + "\U0001F600",
+		`{"s":"\ufffd"}`:           "\uFFFD",
+		"{\"s\":\"\xef\xbf\xbd\"}": "\uFFFD",
+		`{"s":"é世\u00e9"}`:         "é世é",
+		`{"s":"\ud7ff\ue000"}`:     "\uD7FF\uE000",
+	} {
+		t.Run(raw, func(t *testing.T) {
+			e := newEnv(t)
+			var got string
+			e.load(t, tool("t", func(_ context.Context, args json.RawMessage, _ *tools.Exec) (any, error) {
+				var a struct {
+					S string `json:"s"`
+				}
+				require.NoError(t, tools.DecodeArgs(args, &a))
+				got = a.S
+				return "x", nil
+			}))
+			res := e.exec("t", json.RawMessage(raw))
+			require.False(t, res.IsError, res.Text())
+			require.Equal(t, want, got)
+		})
+	}
+}
+
 func TestArgsSnapshotIsCompactAndPrivate(t *testing.T) {
 	e := newEnv(t)
 	var seen *tools.Exec
@@ -348,4 +399,24 @@ func TestExecuteWrapperAuthoredSuccessIsValidated(t *testing.T) {
 	res := e.exec("t", json.RawMessage(`{}`))
 	require.Equal(t, "INVALID_TOOL_OUTPUT", res.Code())
 	require.Equal(t, `Error: tool "t" returned invalid output: the value is a int, not the tool's string`, res.Text())
+}
+
+func TestExecuteReportsInvalidArgs(t *testing.T) {
+	e := newEnv(t)
+	called := false
+	def := echoTool()
+	body := def.Execute
+	def.Execute = func(ctx context.Context, args echoArgs, exec *tools.Exec) (string, error) {
+		called = true
+		return body(ctx, args, exec)
+	}
+	e.load(t, def.Definition())
+	res := e.exec("echo", json.RawMessage(`{"text":1,"extra":true}`))
+	require.True(t, res.IsError)
+	require.Equal(t, []tools.Content{tools.TextContent(`Error: invalid arguments: "text" must be a string`)}, res.Content)
+	require.Equal(t, &tools.ErrorInfo{Message: `invalid arguments: "text" must be a string`, Name: "ToolArgsError", Code: "INVALID_ARGS"}, res.Error)
+	require.False(t, called, "the body must not run with invalid arguments")
+
+	res = e.exec("echo", json.RawMessage(`{}`))
+	require.Equal(t, `Error: invalid arguments: missing required property "text"`, res.Text())
 }

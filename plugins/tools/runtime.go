@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/cordon-dev/cordon/internal/argcheck"
 	"github.com/cordon-dev/cordon/kernel"
 	"go.uber.org/zap"
 )
@@ -18,7 +19,7 @@ var emptyParameters = json.RawMessage(`{"type":"object","properties":{}}`)
 // entry is one live registration.
 type entry struct {
 	def    Definition
-	params *schemaNode
+	params *argcheck.Schema
 	seq    uint64
 }
 
@@ -78,9 +79,9 @@ func (r *Runtime) Register(kc *kernel.Context, def Definition) (kernel.Disposer,
 	if def.Parameters == nil {
 		def.Parameters = emptyParameters
 	}
-	params, err := compileSchema(def.Parameters, true)
+	params, err := argcheck.Compile(def.Parameters, true)
 	if err != nil {
-		return nil, err
+		return nil, newSchemaError(err)
 	}
 	def.Parameters = slices.Clone(def.Parameters)
 	def.OutputSchema = slices.Clone(def.OutputSchema)
@@ -256,8 +257,8 @@ func (r *Runtime) ConcurrencySafe(name string, args json.RawMessage) (safe bool)
 	if declared == nil {
 		return false
 	}
-	v, err := parseJSON(args)
-	if err != nil || len(checkValue(e.params, v, "")) > 0 {
+	v, err := argcheck.Parse(args)
+	if err != nil || len(e.params.Check(v)) > 0 {
 		return false
 	}
 	in, err := e.def.body.decode(args)

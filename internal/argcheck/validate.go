@@ -1,4 +1,4 @@
-package tools
+package argcheck
 
 import (
 	"encoding/json"
@@ -6,14 +6,16 @@ import (
 	"github.com/cordon-dev/cordon/internal/jstext"
 )
 
-// diagnosticPath names the implicit parameter root "arguments".
-func diagnosticPath(path string) string {
+// pathName names the value at path in a message: quoted verbatim, like the
+// reference's `"${path}"` templates, the parameter root as "arguments".
+func pathName(path string) string {
 	if path == "" {
-		return "arguments"
+		return `"arguments"`
 	}
-	return path
+	return `"` + path + `"`
 }
 
+// propertyPath is the path of key in the object at path.
 func propertyPath(path, key string) string {
 	if path == "" {
 		return key
@@ -23,8 +25,8 @@ func propertyPath(path, key string) string {
 
 // checkValue returns every violation of v against node, in walk order, with
 // the reference's messages. path "" is the parameter root ("arguments").
-func checkValue(node *schemaNode, v *jval, path string) []string {
-	q := `"` + diagnosticPath(path) + `"`
+func checkValue(node *Schema, v *Value, path string) []string {
+	q := pathName(path)
 	if node.oneOf != nil {
 		matches := 0
 		for _, branch := range node.oneOf {
@@ -104,7 +106,7 @@ func checkValue(node *schemaNode, v *jval, path string) []string {
 	return checkScalar(node, v, q)
 }
 
-func checkScalar(node *schemaNode, v *jval, q string) []string {
+func checkScalar(node *Schema, v *Value, q string) []string {
 	if node.hasEnum {
 		found := false
 		for _, e := range node.enum {
@@ -114,7 +116,7 @@ func checkScalar(node *schemaNode, v *jval, q string) []string {
 			}
 		}
 		if !found {
-			return []string{q + " must be one of " + jsStringify(&jval{kind: jArray, arr: node.enum})}
+			return []string{q + " must be one of " + jsStringify(&Value{kind: jArray, arr: node.enum})}
 		}
 	}
 	if node.hasConst && !scalarEqual(node.constV, v) {
@@ -123,23 +125,26 @@ func checkScalar(node *schemaNode, v *jval, q string) []string {
 	return nil
 }
 
-// ValidateArgs checks args against a parameter schema and returns the
-// violations in walk order (empty means valid), with the reference's
-// messages: `missing required property "<name>"`, `"<name>" must be a string`,
-// `"<name>" must be one of [...]`, `"arguments" must be an object`, ... The
-// schema must be supported (see Runtime.Register); args may be JSON text
-// (json.RawMessage / []byte) or a Go value (maps, slices, scalars, structs).
-// The runtime reports a non-empty result as `invalid arguments: <v1>; <v2>`
-// with code INVALID_ARGS.
-func ValidateArgs(schema json.RawMessage, args any) ([]string, error) {
-	node, err := compileSchema(schema, false)
+// Check returns every violation of v against s, in walk order, with the
+// reference's messages (docs/tools.md lists them); nil means v conforms. The
+// root is named "arguments".
+func (s *Schema) Check(v *Value) []string { return checkValue(s, v, "") }
+
+// Validate compiles schema (any root type) and checks args against it, as
+// Check does. args may be JSON text ([]byte, json.RawMessage) or a Go value
+// (maps, slices, scalars, structs), which is not held to the lossless gate: a
+// non-finite number is reported as a violation. Arguments that are not JSON
+// are the one violation `"arguments" must be a lossless JSON value`. The
+// error is Compile's.
+func Validate(schema json.RawMessage, args any) ([]string, error) {
+	node, err := Compile(schema, false)
 	if err != nil {
 		return nil, err
 	}
-	var v *jval
+	var v *Value
 	switch a := args.(type) {
 	case []byte:
-		v, err = parseJSON(a)
+		v, err = Parse(a)
 	default:
 		v, err = fromGo(args)
 	}

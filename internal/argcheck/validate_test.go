@@ -1,14 +1,13 @@
-package tools_test
+package argcheck_test
 
 import (
-	"context"
 	"encoding/json"
 	"math"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/cordon-dev/cordon/plugins/tools"
+	"github.com/cordon-dev/cordon/internal/argcheck"
 )
 
 // The parameter schemas of the fs tools (docs/tool-fs.md), with the escalation
@@ -64,29 +63,9 @@ func TestValidateArgsMessages(t *testing.T) {
 			if s, isString := args.(string); isString {
 				args = json.RawMessage(s)
 			}
-			got, err := tools.ValidateArgs(json.RawMessage(tc.schema), args)
+			got, err := argcheck.Validate(json.RawMessage(tc.schema), args)
 			require.NoError(t, err)
 			require.Equal(t, tc.want, got)
 		})
 	}
-}
-
-func TestExecuteReportsInvalidArgs(t *testing.T) {
-	e := newEnv(t)
-	called := false
-	def := echoTool()
-	body := def.Execute
-	def.Execute = func(ctx context.Context, args echoArgs, exec *tools.Exec) (string, error) {
-		called = true
-		return body(ctx, args, exec)
-	}
-	e.load(t, def.Definition())
-	res := e.exec("echo", json.RawMessage(`{"text":1,"extra":true}`))
-	require.True(t, res.IsError)
-	require.Equal(t, []tools.Content{tools.TextContent(`Error: invalid arguments: "text" must be a string`)}, res.Content)
-	require.Equal(t, &tools.ErrorInfo{Message: `invalid arguments: "text" must be a string`, Name: "ToolArgsError", Code: "INVALID_ARGS"}, res.Error)
-	require.False(t, called, "the body must not run with invalid arguments")
-
-	res = e.exec("echo", json.RawMessage(`{}`))
-	require.Equal(t, `Error: invalid arguments: missing required property "text"`, res.Text())
 }

@@ -1,4 +1,4 @@
-package tools
+package argcheck
 
 import (
 	"encoding/json"
@@ -9,7 +9,7 @@ import (
 )
 
 func TestJSStringifyEscapes(t *testing.T) {
-	v := &jval{kind: jArray, arr: []*jval{
+	v := &Value{kind: jArray, arr: []*Value{
 		{kind: jString, str: "a\"b\\c\n\t\x01<&>\u2028é"},
 		{kind: jNull}, {kind: jBool, b: true}, {kind: jNumber, num: 3},
 	}}
@@ -17,37 +17,21 @@ func TestJSStringifyEscapes(t *testing.T) {
 }
 
 func TestParseJSONKeepsOrderAndLastDuplicate(t *testing.T) {
-	v, err := parseJSON([]byte(`{"b":1,"a":2,"b":3}`))
+	v, err := Parse([]byte(`{"b":1,"a":2,"b":3}`))
 	require.NoError(t, err)
 	require.Equal(t, []string{"b", "a"}, v.keys)
 	require.Equal(t, float64(3), v.obj["b"].num)
 	for _, bad := range []string{`{"x":-0}`, `1e400`, `{"a":1} {}`, ``, `{`, `[1,]`, `-0.0`} {
-		_, err := parseJSON([]byte(bad))
-		require.ErrorIs(t, err, errNotLossless, bad)
+		_, err := Parse([]byte(bad))
+		require.ErrorIs(t, err, ErrNotLossless, bad)
 	}
-	v, err = parseJSON([]byte(`1e-400`))
+	v, err = Parse([]byte(`1e-400`))
 	require.NoError(t, err, "underflow to +0 is lossless in JavaScript too")
 	require.Zero(t, v.num)
 }
 
-func TestSnapshotArgs(t *testing.T) {
-	raw, _, err := snapshotArgs(json.RawMessage(" {\"a\" : [1, 2]}\n"))
-	require.NoError(t, err)
-	require.Equal(t, `{"a":[1,2]}`, string(raw))
-	for _, bad := range []any{nil, map[string]any(nil), json.RawMessage(nil), []byte("  "), func() {}} {
-		_, _, err := snapshotArgs(bad)
-		require.Error(t, err, "%#v", bad)
-	}
-	raw, _, err = snapshotArgs("plain string")
-	require.NoError(t, err, "a Go string is a JSON string value")
-	require.Equal(t, `"plain string"`, string(raw))
-	raw, _, err = snapshotArgs(map[string]any{"b": json.RawMessage(" [1, 2] "), "a": "x y"})
-	require.NoError(t, err)
-	require.Equal(t, `{"a":"x y","b":[1,2]}`, string(raw), "encoding/json compacts embedded raw JSON")
-}
-
 func FuzzValidate(f *testing.F) {
-	node, err := compileSchema(json.RawMessage(`{"type":"object","properties":{
+	node, err := Compile(json.RawMessage(`{"type":"object","properties":{
 		"s":{"type":"string","enum":["a","b"]},"n":{"type":"number"},"i":{"type":"integer","const":3},
 		"o":{"oneOf":[{"type":"array","items":{"type":"boolean"}},{"type":"null"}]},
 		"c":{"type":"object","properties":{"x":{"type":"string"}},"required":["x"],"additionalProperties":false}},
@@ -57,7 +41,7 @@ func FuzzValidate(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		v, err := parseJSON(data)
+		v, err := Parse(data)
 		if err != nil {
 			return
 		}
@@ -68,8 +52,8 @@ func FuzzValidate(f *testing.F) {
 	})
 }
 
-// toAny converts a jval to the value encoding/json produces for any.
-func toAny(v *jval) any {
+// toAny converts a Value to the value encoding/json produces for any.
+func toAny(v *Value) any {
 	switch v.kind {
 	case jBool:
 		return v.b
@@ -124,7 +108,7 @@ func FuzzParseJSONAgreesWithEncodingJSON(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		v, err := parseJSON(data)
+		v, err := Parse(data)
 		var want any
 		stdErr := json.Unmarshal(data, &want)
 		if err == nil {

@@ -1,4 +1,4 @@
-package tools
+package argcheck
 
 import (
 	"encoding/json"

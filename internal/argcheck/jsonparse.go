@@ -1,4 +1,4 @@
-package tools
+package argcheck
 
 import (
 	"bytes"
@@ -16,12 +16,12 @@ const maxDepth = 10000
 // order (the reference reports undeclared keys in input order). This parser is written by hand
 // because encoding/json costs about twice the time and allocations on a call's small arguments
 // (BenchmarkParseArgs); FuzzParseJSONAgreesWithEncodingJSON holds it to encoding/json.
-//
-// parseJSON parses exactly one JSON value (RFC 8259, surrounding whitespace
-// allowed). Numbers outside float64 range and negative zero are rejected as
-// not lossless, like the reference's snapshot. Invalid UTF-8 and lone
-// surrogates in strings become U+FFFD, as encoding/json does.
-func parseJSON(data []byte) (*jval, error) {
+
+// Parse parses exactly one JSON value (RFC 8259, surrounding whitespace allowed). Invalid text,
+// numbers outside float64 range and negative zero fail with ErrNotLossless, like the reference's
+// snapshot. Invalid UTF-8 and lone surrogates in strings become U+FFFD, as encoding/json does
+// (Snapshot refuses such arguments).
+func Parse(data []byte) (*Value, error) {
 	p := parser{data: data}
 	p.skip()
 	v, err := p.value(0)
@@ -30,7 +30,7 @@ func parseJSON(data []byte) (*jval, error) {
 	}
 	p.skip()
 	if p.i != len(p.data) {
-		return nil, errNotLossless
+		return nil, ErrNotLossless
 	}
 	return v, nil
 }
@@ -59,9 +59,9 @@ func (p *parser) literal(word string) bool {
 	return false
 }
 
-func (p *parser) value(depth int) (*jval, error) {
+func (p *parser) value(depth int) (*Value, error) {
 	if p.i >= len(p.data) || depth > maxDepth {
-		return nil, errNotLossless
+		return nil, ErrNotLossless
 	}
 	switch c := p.data[p.i]; {
 	case c == '{':
@@ -73,22 +73,22 @@ func (p *parser) value(depth int) (*jval, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &jval{kind: jString, str: str}, nil
+		return &Value{kind: jString, str: str}, nil
 	case c == 't' && p.literal("true"):
-		return &jval{kind: jBool, b: true}, nil
+		return &Value{kind: jBool, b: true}, nil
 	case c == 'f' && p.literal("false"):
-		return &jval{kind: jBool}, nil
+		return &Value{kind: jBool}, nil
 	case c == 'n' && p.literal("null"):
-		return &jval{kind: jNull}, nil
+		return &Value{kind: jNull}, nil
 	case c == '-' || (c >= '0' && c <= '9'):
 		return p.number()
 	}
-	return nil, errNotLossless
+	return nil, ErrNotLossless
 }
 
-func (p *parser) object(depth int) (*jval, error) {
+func (p *parser) object(depth int) (*Value, error) {
 	p.i++ // {
-	v := &jval{kind: jObject, obj: map[string]*jval{}}
+	v := &Value{kind: jObject, obj: map[string]*Value{}}
 	p.skip()
 	if p.i < len(p.data) && p.data[p.i] == '}' {
 		p.i++
@@ -97,7 +97,7 @@ func (p *parser) object(depth int) (*jval, error) {
 	for {
 		p.skip()
 		if p.i >= len(p.data) || p.data[p.i] != '"' {
-			return nil, errNotLossless
+			return nil, ErrNotLossless
 		}
 		key, err := p.str()
 		if err != nil {
@@ -105,7 +105,7 @@ func (p *parser) object(depth int) (*jval, error) {
 		}
 		p.skip()
 		if p.i >= len(p.data) || p.data[p.i] != ':' {
-			return nil, errNotLossless
+			return nil, ErrNotLossless
 		}
 		p.i++
 		p.skip()
@@ -116,7 +116,7 @@ func (p *parser) object(depth int) (*jval, error) {
 		v.set(key, item)
 		p.skip()
 		if p.i >= len(p.data) {
-			return nil, errNotLossless
+			return nil, ErrNotLossless
 		}
 		switch p.data[p.i] {
 		case ',':
@@ -125,14 +125,14 @@ func (p *parser) object(depth int) (*jval, error) {
 			p.i++
 			return v, nil
 		default:
-			return nil, errNotLossless
+			return nil, ErrNotLossless
 		}
 	}
 }
 
-func (p *parser) array(depth int) (*jval, error) {
+func (p *parser) array(depth int) (*Value, error) {
 	p.i++ // [
-	v := &jval{kind: jArray, arr: []*jval{}}
+	v := &Value{kind: jArray, arr: []*Value{}}
 	p.skip()
 	if p.i < len(p.data) && p.data[p.i] == ']' {
 		p.i++
@@ -147,7 +147,7 @@ func (p *parser) array(depth int) (*jval, error) {
 		v.arr = append(v.arr, item)
 		p.skip()
 		if p.i >= len(p.data) {
-			return nil, errNotLossless
+			return nil, ErrNotLossless
 		}
 		switch p.data[p.i] {
 		case ',':
@@ -156,12 +156,12 @@ func (p *parser) array(depth int) (*jval, error) {
 			p.i++
 			return v, nil
 		default:
-			return nil, errNotLossless
+			return nil, ErrNotLossless
 		}
 	}
 }
 
-func (p *parser) number() (*jval, error) {
+func (p *parser) number() (*Value, error) {
 	start := p.i
 	digits := func() int {
 		n := 0
@@ -177,12 +177,12 @@ func (p *parser) number() (*jval, error) {
 	if p.i < len(p.data) && p.data[p.i] == '0' {
 		p.i++
 	} else if digits() == 0 {
-		return nil, errNotLossless
+		return nil, ErrNotLossless
 	}
 	if p.i < len(p.data) && p.data[p.i] == '.' {
 		p.i++
 		if digits() == 0 {
-			return nil, errNotLossless
+			return nil, ErrNotLossless
 		}
 	}
 	if p.i < len(p.data) && (p.data[p.i] == 'e' || p.data[p.i] == 'E') {
@@ -191,14 +191,14 @@ func (p *parser) number() (*jval, error) {
 			p.i++
 		}
 		if digits() == 0 {
-			return nil, errNotLossless
+			return nil, ErrNotLossless
 		}
 	}
 	f, err := strconv.ParseFloat(string(p.data[start:p.i]), 64)
 	if err != nil || math.IsInf(f, 0) || (f == 0 && math.Signbit(f)) {
-		return nil, errNotLossless
+		return nil, ErrNotLossless
 	}
-	return &jval{kind: jNumber, num: f}, nil
+	return &Value{kind: jNumber, num: f}, nil
 }
 
 // str parses a string literal starting at the opening quote.
@@ -243,11 +243,11 @@ func (p *parser) str() (string, error) {
 			}
 			return out, nil
 		case c < 0x20:
-			return "", errNotLossless
+			return "", ErrNotLossless
 		case c == '\\':
 			p.i++
 			if p.i >= len(p.data) {
-				return "", errNotLossless
+				return "", ErrNotLossless
 			}
 			e := p.data[p.i]
 			p.i++
@@ -267,7 +267,7 @@ func (p *parser) str() (string, error) {
 			case 'u':
 				r, ok := p.hex4()
 				if !ok {
-					return "", errNotLossless
+					return "", ErrNotLossless
 				}
 				if utf16.IsSurrogate(r) {
 					save := p.i
@@ -284,11 +284,11 @@ func (p *parser) str() (string, error) {
 				}
 				sb.WriteRune(r)
 			default:
-				return "", errNotLossless
+				return "", ErrNotLossless
 			}
 		}
 	}
-	return "", errNotLossless
+	return "", ErrNotLossless
 }
 
 // closingQuote returns the index of the first unescaped quote at or after i
@@ -358,7 +358,7 @@ func (p *parser) hex4() (rune, bool) {
 }
 
 // set adds a member the way JSON.parse does: first position, last value.
-func (v *jval) set(key string, item *jval) {
+func (v *Value) set(key string, item *Value) {
 	if _, seen := v.obj[key]; !seen {
 		v.keys = append(v.keys, key)
 	}

@@ -1,4 +1,4 @@
-package tools
+package argcheck
 
 import (
 	"bytes"
@@ -13,11 +13,11 @@ import (
 	"unicode/utf8"
 )
 
-// argsTextError is the step-1 refusal of arguments holding a string (or an
+// TextError is Snapshot's refusal of arguments holding a string (or an
 // object key) that is not valid UTF-8 text: invalid UTF-8 bytes, or an
 // escaped UTF-16 surrogate without its pair. Decoding either yields U+FFFD in
 // its place, so a tool would act on different text than the caller sent.
-type argsTextError struct {
+type TextError struct {
 	path string // the value's property path ("" the root)
 	key  bool   // the offender is a key of the object at path
 	what string
@@ -25,15 +25,17 @@ type argsTextError struct {
 
 const invalidUTF8Bytes = "invalid UTF-8 bytes"
 
-func (e *argsTextError) Error() string {
-	where := quote(diagnosticPath(e.path))
+// Error returns `tool execution arguments must be valid UTF-8 text: "<path>" holds <what>`
+// (`a key of "<path>"` for a key).
+func (e *TextError) Error() string {
+	where := pathName(e.path)
 	if e.key {
 		where = "a key of " + where
 	}
 	return "tool execution arguments must be valid UTF-8 text: " + where + " holds " + e.what
 }
 
-// checkArgsText returns an *argsTextError for the first string or key of the
+// checkArgsText returns an *TextError for the first string or key of the
 // JSON text data (valid JSON) that is not valid UTF-8 text, else nil. Text
 // that is valid UTF-8 and has no escape that could be a surrogate is accepted
 // without decoding.
@@ -91,7 +93,7 @@ func findArgsText(data []byte) error {
 			case top.wantKey:
 				top.key, top.wantKey = tok.(string), false
 				if what := literalProblem(raw); what != "" {
-					return &argsTextError{path: top.path, key: true, what: what}
+					return &TextError{path: top.path, key: true, what: what}
 				}
 				continue
 			case top.obj:
@@ -106,7 +108,7 @@ func findArgsText(data []byte) error {
 			stack = append(stack, frame{path: path, obj: t == '{', wantKey: t == '{'})
 		case string:
 			if what := literalProblem(raw); what != "" {
-				return &argsTextError{path: path, what: what}
+				return &TextError{path: path, what: what}
 			}
 		}
 	}
@@ -159,7 +161,7 @@ func checkGoArgsText(v reflect.Value, path string, depth int) error {
 	switch v.Kind() {
 	case reflect.String:
 		if !utf8.ValidString(v.String()) {
-			return &argsTextError{path: path, what: invalidUTF8Bytes}
+			return &TextError{path: path, what: invalidUTF8Bytes}
 		}
 	case reflect.Pointer, reflect.Interface:
 		if !v.IsNil() {
@@ -182,7 +184,7 @@ func checkGoArgsText(v reflect.Value, path string, depth int) error {
 		for _, k := range keys {
 			name := k.String()
 			if k.Kind() == reflect.String && !utf8.ValidString(name) {
-				return &argsTextError{path: path, key: true, what: invalidUTF8Bytes}
+				return &TextError{path: path, key: true, what: invalidUTF8Bytes}
 			}
 			if err := checkGoArgsText(v.MapIndex(k), propertyPath(path, name), depth+1); err != nil {
 				return err

@@ -1,4 +1,4 @@
-package tools
+package argcheck
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ import (
 	"github.com/cordon-dev/cordon/internal/jstext"
 )
 
-// jkind is the JSON type of a jval.
+// jkind is the JSON type of a Value.
 type jkind uint8
 
 const (
@@ -25,34 +25,35 @@ const (
 	jObject
 )
 
-// jval is a parsed JSON value that keeps object key order (first occurrence,
-// last value wins, as JSON.parse does) and the exact number literal.
-type jval struct {
+// Value is a parsed JSON value (Parse, Snapshot) that keeps object key order
+// (first occurrence, last value wins, as JSON.parse does); numbers are float64.
+type Value struct {
 	kind jkind
 	b    bool
 	num  float64
 	str  string
-	arr  []*jval
+	arr  []*Value
 	keys []string
-	obj  map[string]*jval
+	obj  map[string]*Value
 }
 
-// errNotLossless reports JSON that does not survive a lossless round trip:
+// ErrNotLossless reports JSON that does not survive a lossless round trip:
 // invalid text, a non-finite number, or negative zero.
-var errNotLossless = errors.New("not lossless JSON")
+var ErrNotLossless = errors.New("not lossless JSON")
 
-// snapshotArgs turns caller-supplied arguments into compact, lossless JSON
-// text: json.RawMessage and []byte are taken as JSON text; anything
-// else is encoded with encoding/json. nil fails (the reference rejects
-// undefined arguments), and so does a string or key that is not valid UTF-8
-// text (an *argsTextError: checkGoArgsText before encoding a Go value,
-// checkArgsText on the JSON text).
-func snapshotArgs(args any) (json.RawMessage, *jval, error) {
+// Snapshot turns caller-supplied arguments into compact, lossless JSON text
+// and its parsed Value: json.RawMessage and []byte are taken as JSON text;
+// anything else is encoded with encoding/json. nil and text that is not
+// lossless fail with ErrNotLossless (the reference rejects undefined
+// arguments), a Go value encoding/json cannot encode with its error, and a
+// string or key that is not valid UTF-8 text with a *TextError
+// (checkGoArgsText before encoding a Go value, checkArgsText on the JSON text).
+func Snapshot(args any) (json.RawMessage, *Value, error) {
 	var data []byte
 	compact := false // encoding/json's output is compact already
 	switch a := args.(type) {
 	case nil:
-		return nil, nil, errNotLossless
+		return nil, nil, ErrNotLossless
 	case json.RawMessage:
 		data = a
 	case []byte:
@@ -60,7 +61,7 @@ func snapshotArgs(args any) (json.RawMessage, *jval, error) {
 	default:
 		rv := reflect.ValueOf(args)
 		if (rv.Kind() == reflect.Map || rv.Kind() == reflect.Pointer || rv.Kind() == reflect.Slice) && rv.IsNil() {
-			return nil, nil, errNotLossless
+			return nil, nil, ErrNotLossless
 		}
 		if err := checkGoArgsText(rv, "", 0); err != nil {
 			return nil, nil, err
@@ -72,9 +73,9 @@ func snapshotArgs(args any) (json.RawMessage, *jval, error) {
 		data, compact = enc, true
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, nil, errNotLossless
+		return nil, nil, ErrNotLossless
 	}
-	v, err := parseJSON(data)
+	v, err := Parse(data)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -86,42 +87,40 @@ func snapshotArgs(args any) (json.RawMessage, *jval, error) {
 	}
 	var buf bytes.Buffer
 	if err := json.Compact(&buf, data); err != nil {
-		return nil, nil, errNotLossless
+		return nil, nil, ErrNotLossless
 	}
 	return json.RawMessage(buf.Bytes()), v, nil
 }
 
-// fromGo converts a Go value into a jval without the lossless gate, so that
+// fromGo converts a Go value into a Value without the lossless gate, so that
 // validation can report non-finite numbers the way the reference does. Types
 // it does not know are encoded with encoding/json and parsed.
-func fromGo(v any) (*jval, error) {
+func fromGo(v any) (*Value, error) {
 	switch t := v.(type) {
 	case nil:
-		return &jval{kind: jNull}, nil
-	case *jval:
-		return t, nil
+		return &Value{kind: jNull}, nil
 	case bool:
-		return &jval{kind: jBool, b: t}, nil
+		return &Value{kind: jBool, b: t}, nil
 	case string:
-		return &jval{kind: jString, str: t}, nil
+		return &Value{kind: jString, str: t}, nil
 	case float64:
-		return &jval{kind: jNumber, num: t}, nil
+		return &Value{kind: jNumber, num: t}, nil
 	case float32:
-		return &jval{kind: jNumber, num: float64(t)}, nil
+		return &Value{kind: jNumber, num: float64(t)}, nil
 	case int:
-		return &jval{kind: jNumber, num: float64(t)}, nil
+		return &Value{kind: jNumber, num: float64(t)}, nil
 	case int64:
-		return &jval{kind: jNumber, num: float64(t)}, nil
+		return &Value{kind: jNumber, num: float64(t)}, nil
 	case json.Number:
 		f, err := strconv.ParseFloat(string(t), 64)
 		if err != nil && !math.IsInf(f, 0) {
-			return nil, errNotLossless
+			return nil, ErrNotLossless
 		}
-		return &jval{kind: jNumber, num: f}, nil
+		return &Value{kind: jNumber, num: f}, nil
 	case json.RawMessage:
-		return parseJSON(t)
+		return Parse(t)
 	case []any:
-		out := &jval{kind: jArray, arr: make([]*jval, 0, len(t))}
+		out := &Value{kind: jArray, arr: make([]*Value, 0, len(t))}
 		for _, item := range t {
 			c, err := fromGo(item)
 			if err != nil {
@@ -131,7 +130,7 @@ func fromGo(v any) (*jval, error) {
 		}
 		return out, nil
 	case map[string]any:
-		out := &jval{kind: jObject, obj: make(map[string]*jval, len(t))}
+		out := &Value{kind: jObject, obj: make(map[string]*Value, len(t))}
 		keys := make([]string, 0, len(t))
 		for k := range t {
 			keys = append(keys, k)
@@ -151,16 +150,16 @@ func fromGo(v any) (*jval, error) {
 	if err != nil {
 		return nil, err
 	}
-	return parseJSON(data)
+	return Parse(data)
 }
 
 // isJSONNumber reports a finite number that is not negative zero.
-func isJSONNumber(v *jval) bool {
+func isJSONNumber(v *Value) bool {
 	return v.kind == jNumber && !math.IsInf(v.num, 0) && !math.IsNaN(v.num) && !(v.num == 0 && math.Signbit(v.num))
 }
 
 // scalarEqual is JavaScript's SameValueZero on JSON scalars (Array#includes).
-func scalarEqual(a, b *jval) bool {
+func scalarEqual(a, b *Value) bool {
 	if a.kind != b.kind {
 		return false
 	}
@@ -181,13 +180,13 @@ func scalarEqual(a, b *jval) bool {
 }
 
 // jsStringify renders v as JavaScript's JSON.stringify would (no spaces).
-func jsStringify(v *jval) string {
+func jsStringify(v *Value) string {
 	var sb strings.Builder
 	writeJS(&sb, v)
 	return sb.String()
 }
 
-func writeJS(sb *strings.Builder, v *jval) {
+func writeJS(sb *strings.Builder, v *Value) {
 	switch v.kind {
 	case jNull:
 		sb.WriteString("null")

@@ -1,4 +1,4 @@
-package tools
+package argcheck
 
 import (
 	"encoding/json"
@@ -8,23 +8,21 @@ import (
 	"github.com/cordon-dev/cordon/internal/jstext"
 )
 
-// schemaNode is one compiled node of the enforced JSON Schema subset: one
-// scalar type or oneOf, object properties / required / boolean
+// Schema is a compiled schema (Compile), one node of the enforced JSON Schema
+// subset: one scalar type or oneOf, object properties / required / boolean
 // additionalProperties, array items, scalar enum / const, and annotations.
-type schemaNode struct {
+type Schema struct {
 	typ      string // "" when the node has no type (oneOf or unconstrained)
-	oneOf    []*schemaNode
+	oneOf    []*Schema
 	propKeys []string
-	props    map[string]*schemaNode
+	props    map[string]*Schema
 	required []string
-	// requiredSet holds the distinct required names (fastConforms counts them).
-	requiredSet map[string]bool
-	closed      bool // additionalProperties: false
-	items       *schemaNode
-	enum        []*jval
-	hasEnum     bool
-	constV      *jval
-	hasConst    bool
+	closed   bool // additionalProperties: false
+	items    *Schema
+	enum     []*Value
+	hasEnum  bool
+	constV   *Value
+	hasConst bool
 }
 
 var schemaTypes = []string{"object", "array", "string", "number", "integer", "boolean", "null"}
@@ -40,12 +38,24 @@ var oneOfSiblings = []string{"properties", "required", "additionalProperties", "
 
 var scalarTypes = []string{"string", "number", "integer", "boolean", "null"}
 
-// compileSchema parses and checks a raw schema. objectRoot additionally
-// requires type "object" at the root (tool parameters).
-func compileSchema(raw json.RawMessage, objectRoot bool) (*schemaNode, error) {
-	v, err := parseJSON(raw)
+// SchemaError is Compile's refusal of a schema outside the subset: every
+// violation, in walk order, with the reference's messages.
+type SchemaError struct {
+	Violations []string
+}
+
+// Error returns `unsupported JSON schema: <v1>; <v2>`.
+func (e *SchemaError) Error() string {
+	return "unsupported JSON schema: " + strings.Join(e.Violations, "; ")
+}
+
+// Compile parses and checks a raw schema; the error is a *SchemaError.
+// objectRoot additionally requires type "object" at the root (tool
+// parameters).
+func Compile(raw json.RawMessage, objectRoot bool) (*Schema, error) {
+	v, err := Parse(raw)
 	if err != nil {
-		return nil, newSchemaError([]string{"schema must be lossless JSON"})
+		return nil, &SchemaError{Violations: []string{"schema must be lossless JSON"}}
 	}
 	var violations []string
 	node := checkSchema(v, "schema", &violations)
@@ -53,12 +63,12 @@ func compileSchema(raw json.RawMessage, objectRoot bool) (*schemaNode, error) {
 		violations = append(violations, `schema.type must be "object" (tool parameters are object-rooted)`)
 	}
 	if len(violations) > 0 {
-		return nil, newSchemaError(violations)
+		return nil, &SchemaError{Violations: violations}
 	}
 	return node, nil
 }
 
-func scalarMatches(typ string, v *jval) bool {
+func scalarMatches(typ string, v *Value) bool {
 	switch typ {
 	case "string":
 		return v.kind == jString
@@ -76,9 +86,9 @@ func scalarMatches(typ string, v *jval) bool {
 
 // checkSchema compiles v, appending every violation of the subset in walk
 // order (messages follow the reference's assertSupportedJsonSchema).
-func checkSchema(v *jval, path string, violations *[]string) *schemaNode {
+func checkSchema(v *Value, path string, violations *[]string) *Schema {
 	add := func(s string) { *violations = append(*violations, s) }
-	node := &schemaNode{}
+	node := &Schema{}
 	if v.kind != jObject {
 		add(path + " must be a schema object")
 		return node
@@ -151,7 +161,7 @@ func checkSchema(v *jval, path string, violations *[]string) *schemaNode {
 	}
 	switch node.typ {
 	case "object":
-		node.props = map[string]*schemaNode{}
+		node.props = map[string]*Schema{}
 		props, hasProps := v.obj["properties"]
 		if hasProps {
 			if props.kind != jObject {
@@ -180,10 +190,6 @@ func checkSchema(v *jval, path string, violations *[]string) *schemaNode {
 						add(path + `.required names "` + e.str + `" which is not in properties`)
 					}
 					node.required = append(node.required, e.str)
-					if node.requiredSet == nil {
-						node.requiredSet = map[string]bool{}
-					}
-					node.requiredSet[e.str] = true
 				}
 			}
 		}
@@ -218,7 +224,7 @@ func checkSchema(v *jval, path string, violations *[]string) *schemaNode {
 			switch {
 			case !scalarMatches(node.typ, c):
 				add(path + ".const must be a " + node.typ + " value")
-			case enumValid && !slices.ContainsFunc(enum.arr, func(e *jval) bool { return scalarEqual(e, c) }):
+			case enumValid && !slices.ContainsFunc(enum.arr, func(e *Value) bool { return scalarEqual(e, c) }):
 				add(path + ".const must be one of " + path + ".enum when both are declared")
 			default:
 				node.hasConst, node.constV = true, c

@@ -1,20 +1,18 @@
-package tools_test
+package argcheck_test
 
 import (
-	"context"
 	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/cordon-dev/cordon/plugins/tools"
+	"github.com/cordon-dev/cordon/internal/argcheck"
 )
 
 // Arguments holding a string or key that is not valid UTF-8 text are refused
-// at the snapshot, before any policy runs: decoding them (encoding/json, the
-// runtime's parser, a client's) would store U+FFFD instead of what was sent.
-// Raw JSON text and Go values alike.
-func TestArgumentsMustBeValidUTF8Text(t *testing.T) {
+// by Snapshot: decoding them (encoding/json, Parse, a client's decoder) would
+// store U+FFFD instead of what was sent. Raw JSON text and Go values alike.
+func TestSnapshotRefusesTextThatIsNotUTF8(t *testing.T) {
 	const prefix = "tool execution arguments must be valid UTF-8 text: "
 	type nested struct {
 		Name  string   `json:"name"`
@@ -43,37 +41,11 @@ func TestArgumentsMustBeValidUTF8Text(t *testing.T) {
 		"go raw message inside": {map[string]any{"v": json.RawMessage("\"\xff\"")}, `"v" holds invalid UTF-8 bytes`},
 	}
 	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) { requireRefusedAtSnapshot(t, tc.args, prefix+tc.msg) })
-	}
-}
-
-// Valid text passes unchanged, whatever escapes spell it: a surrogate pair,
-// an escaped backslash before "ud800", U+FFFD itself, raw non-ASCII.
-func TestValidUTF8TextArgumentsReachTheTool(t *testing.T) {
-	for raw, want := range map[string]string{
-		`{"s":"\ud83d\ude00"}`:     "\U0001F600",
-		`{"s":"\uD83D\uDE00x"}`:    "\U0001F600x",
-		`{"s":"\\ud800"}`:          `\ud800`,
-		`{"s":"\\\ud83d\ude00"}`:   `\` + "\U0001F600",
-		`{"s":"\ufffd"}`:           "\uFFFD",
-		"{\"s\":\"\xef\xbf\xbd\"}": "\uFFFD",
-		`{"s":"é世\u00e9"}`:         "é世é",
-		`{"s":"\ud7ff\ue000"}`:     "\uD7FF\uE000",
-	} {
-		t.Run(raw, func(t *testing.T) {
-			e := newEnv(t)
-			var got string
-			e.load(t, tool("t", func(_ context.Context, args json.RawMessage, _ *tools.Exec) (any, error) {
-				var a struct {
-					S string `json:"s"`
-				}
-				require.NoError(t, tools.DecodeArgs(args, &a))
-				got = a.S
-				return "x", nil
-			}))
-			res := e.exec("t", json.RawMessage(raw))
-			require.False(t, res.IsError, res.Text())
-			require.Equal(t, want, got)
+		t.Run(name, func(t *testing.T) {
+			_, _, err := argcheck.Snapshot(tc.args)
+			var te *argcheck.TextError
+			require.ErrorAs(t, err, &te)
+			require.EqualError(t, err, prefix+tc.msg)
 		})
 	}
 }

@@ -1,4 +1,4 @@
-package tools
+package argcheck
 
 import (
 	"bytes"
@@ -11,7 +11,7 @@ import (
 	"testing"
 )
 
-// BenchmarkParseArgs is why parseJSON is written by hand: the arguments of every call are parsed
+// BenchmarkParseArgs is why Parse is written by hand: the arguments of every call are parsed
 // once for the schema check, and encoding/json (its decoder into any, then the conversion; its
 // tokenizer is slower still) costs about twice the time and allocations on a call's small object.
 func BenchmarkParseArgs(b *testing.B) {
@@ -19,7 +19,7 @@ func BenchmarkParseArgs(b *testing.B) {
 	b.Run("handwritten", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := parseJSON(args); err != nil {
+			if _, err := Parse(args); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -34,38 +34,38 @@ func BenchmarkParseArgs(b *testing.B) {
 	})
 }
 
-// parseJSONStdlib is parseJSON built on encoding/json, for BenchmarkParseArgs (it sorts keys where
-// parseJSON keeps their order).
-func parseJSONStdlib(data []byte) (*jval, error) {
+// parseJSONStdlib is Parse built on encoding/json, for BenchmarkParseArgs (it sorts keys where
+// Parse keeps their order).
+func parseJSONStdlib(data []byte) (*Value, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		return nil, errNotLossless
+		return nil, ErrNotLossless
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, errNotLossless
+		return nil, ErrNotLossless
 	}
 	return toJvalStdlib(v)
 }
 
 // toJval converts a value encoding/json decoded (with UseNumber).
-func toJvalStdlib(v any) (*jval, error) {
+func toJvalStdlib(v any) (*Value, error) {
 	switch t := v.(type) {
 	case nil:
-		return &jval{kind: jNull}, nil
+		return &Value{kind: jNull}, nil
 	case bool:
-		return &jval{kind: jBool, b: t}, nil
+		return &Value{kind: jBool, b: t}, nil
 	case string:
-		return &jval{kind: jString, str: t}, nil
+		return &Value{kind: jString, str: t}, nil
 	case json.Number:
 		f, err := strconv.ParseFloat(string(t), 64)
 		if err != nil || math.IsInf(f, 0) || (f == 0 && math.Signbit(f)) {
-			return nil, errNotLossless
+			return nil, ErrNotLossless
 		}
-		return &jval{kind: jNumber, num: f}, nil
+		return &Value{kind: jNumber, num: f}, nil
 	case []any:
-		out := &jval{kind: jArray, arr: make([]*jval, len(t))}
+		out := &Value{kind: jArray, arr: make([]*Value, len(t))}
 		for i, item := range t {
 			c, err := toJvalStdlib(item)
 			if err != nil {
@@ -75,7 +75,7 @@ func toJvalStdlib(v any) (*jval, error) {
 		}
 		return out, nil
 	case map[string]any:
-		out := &jval{kind: jObject, obj: make(map[string]*jval, len(t)), keys: make([]string, 0, len(t))}
+		out := &Value{kind: jObject, obj: make(map[string]*Value, len(t)), keys: make([]string, 0, len(t))}
 		for k, item := range t {
 			c, err := toJvalStdlib(item)
 			if err != nil {
@@ -87,5 +87,5 @@ func toJvalStdlib(v any) (*jval, error) {
 		slices.Sort(out.keys)
 		return out, nil
 	}
-	return nil, errNotLossless
+	return nil, ErrNotLossless
 }
