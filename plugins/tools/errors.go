@@ -129,11 +129,13 @@ func newOutputError(tool string, violations []string) *Error {
 	return e
 }
 
-// newSchemaError is UNSUPPORTED_SCHEMA for the error of argcheck.Compile (a *argcheck.SchemaError).
+// newSchemaError is UNSUPPORTED_SCHEMA for the error of argcheck.Compile (a *argcheck.SchemaError,
+// whose violations it keeps).
 func newSchemaError(err error) *Error {
-	se := err.(*argcheck.SchemaError)
-	e := NewError(NameJSONSchemaError, CodeUnsupportedSchema, se.Error(), nil)
-	e.violations = se.Violations
+	e := NewError(NameJSONSchemaError, CodeUnsupportedSchema, err.Error(), nil)
+	if se, ok := errors.AsType[*argcheck.SchemaError](err); ok {
+		e.violations = se.Violations
+	}
 	return e
 }
 
