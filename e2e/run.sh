@@ -5,6 +5,7 @@
 # client from the committed lockfile (npm ci), builds ./cmd/harness and fails on any mismatch.
 #   bash e2e/run.sh          # flow
 #   bash e2e/run.sh bench    # side-by-side benchmark and start-up time (not part of CI)
+#   node e2e/abread.mjs BIN_A BIN_B    # server CPU per read of two builds, interleaved (see its header)
 #   node e2e/decode.mjs /tmp/cordon-bench-*/recorded.json   # the client's decode cost per response
 set -euo pipefail
 src="${BASH_SOURCE[0]}"
