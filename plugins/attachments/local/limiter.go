@@ -4,7 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
+
+	"golang.org/x/sync/semaphore"
 )
 
 // MsgNonErrorRejection is the error of a limited task that panicked with a
@@ -12,71 +13,23 @@ import (
 const MsgNonErrorRejection = "Image compression task rejected with a non-Error value."
 
 // limiter is the FIFO transform limiter (imageCompressionConcurrency,
-// docs/attachments.md "Configuration"): at most n tasks run at once; a task
-// holds its slot until it returns (or panics) and the oldest waiter starts
-// next. A waiter whose context ends leaves the queue with context.Cause(ctx)
-// without taking a slot.
-type limiter struct {
-	mu      sync.Mutex
-	n       int
-	running int
-	queue   []chan struct{}
-}
+// docs/attachments.md "Configuration"), n slots of a semaphore.Weighted: at
+// most n tasks run at once; a task holds its slot until it returns (or
+// panics) and the oldest waiter starts next. A caller whose context ends (or
+// has ended) before it has a slot returns context.Cause(ctx) without taking
+// one.
+type limiter struct{ sem *semaphore.Weighted }
 
-func newLimiter(n int) *limiter { return &limiter{n: n} }
-
-// acquire takes a slot in FIFO order.
-func (l *limiter) acquire(ctx context.Context) error {
-	l.mu.Lock()
-	if l.running < l.n && len(l.queue) == 0 {
-		l.running++
-		l.mu.Unlock()
-		return nil
-	}
-	ch := make(chan struct{})
-	l.queue = append(l.queue, ch)
-	l.mu.Unlock()
-	select {
-	case <-ch:
-		return nil
-	case <-ctx.Done():
-		l.mu.Lock()
-		for i, c := range l.queue {
-			if c == ch {
-				l.queue = append(l.queue[:i], l.queue[i+1:]...)
-				l.mu.Unlock()
-				return context.Cause(ctx)
-			}
-		}
-		l.mu.Unlock()
-		// The slot was handed over concurrently: pass it on.
-		<-ch
-		l.release()
-		return context.Cause(ctx)
-	}
-}
-
-// release hands the slot to the oldest waiter, or frees it.
-func (l *limiter) release() {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if len(l.queue) > 0 {
-		ch := l.queue[0]
-		l.queue = l.queue[1:]
-		close(ch)
-		return
-	}
-	l.running--
-}
+func newLimiter(n int) *limiter { return &limiter{sem: semaphore.NewWeighted(int64(n))} }
 
 // run runs task inside a slot. A panic is recovered: an error value is
 // returned as is, any other value becomes MsgNonErrorRejection with the
 // value as the cause.
 func (l *limiter) run(ctx context.Context, task func() error) (err error) {
-	if err := l.acquire(ctx); err != nil {
-		return err
+	if err := l.sem.Acquire(ctx, 1); err != nil {
+		return context.Cause(ctx)
 	}
-	defer l.release()
+	defer l.sem.Release(1)
 	defer func() {
 		if r := recover(); r != nil {
 			if e, ok := r.(error); ok {
