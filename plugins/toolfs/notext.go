@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 
-	"github.com/cordon-dev/cordon/plugins/attachments"
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
@@ -55,24 +54,21 @@ func (s *suite) unreadable(ctx context.Context, verb string, target fs.Target, e
 }
 
 // imageObservable reports whether read_image would accept target in this call, and so observe
-// it: an attachment store is mounted (read_image exists), the call's model takes images, and the
-// file is within the store's size bound and declares (by its extension) or, without an
-// extension, carries (by its signature) an image type the store accepts. Whether its bytes decode
-// is left to read_image: a malformed image keeps FS_NOT_OBSERVED.
+// it: its gates (admitImage) admit the display path and, without an extension, the file's
+// signature passes sniffImage within the read bound. Whether its bytes decode is left to
+// read_image, as is the size of a file that declares its type: such a file keeps FS_NOT_OBSERVED.
 func (s *suite) imageObservable(ctx context.Context, target fs.Target, exec *tools.Exec) bool {
-	store, ok := attachments.Service.Get(s.kc)
-	if !ok || s.requireImageRoute(ctx, exec, target.DisplayPath) != nil {
-		return false
-	}
-	limits := store.ImageLimits()
-	ext, declared := imageExtension(target.DisplayPath)
-	if ext != "" {
-		return declared != "" && limits.Accepts(declared)
-	}
-	data, err := s.fs.ReadBytes(ctx, target, int64(min(limits.MaxImageBytes, limits.MaxMessageImageBytes)))
+	adm, err := s.admitImage(ctx, exec, target.DisplayPath)
 	if err != nil {
 		return false
 	}
-	sniffed := SniffImageType(data)
-	return sniffed != "" && limits.Accepts(sniffed)
+	if adm.declared != "" {
+		return true
+	}
+	data, err := s.fs.ReadBytes(ctx, target, adm.readCap())
+	if err != nil {
+		return false
+	}
+	_, err = sniffImage(data, adm.limits, target.DisplayPath)
+	return err == nil
 }

@@ -2,6 +2,10 @@ package toolfs_test
 
 import (
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/cordon-dev/cordon/plugins/attachments"
 )
 
 // An image that read_image would accept in this call can still be read first (read_image
@@ -49,5 +53,44 @@ func assertFailure(t *testing.T, text, code, wantText, wantCode string) {
 	t.Helper()
 	if text != wantText || code != wantCode {
 		t.Errorf("got %q (%s), want %q (%s)", text, code, wantText, wantCode)
+	}
+}
+
+// TestMutationOfAnUnreadImageGates pins each gate read_image shares with write and edit's
+// refusal of an unread binary file: a file read_image would refuse in this call fails FS_NOT_TEXT,
+// one it would accept keeps FS_NOT_OBSERVED. The size of a file that declares its type is left to
+// read_image.
+func TestMutationOfAnUnreadImageGates(t *testing.T) {
+	jpegOnly := defaultLimits()
+	jpegOnly.MediaTypes = []attachments.MediaType{attachments.MediaTypeJPEG}
+	tiny := defaultLimits()
+	tiny.MaxImageBytes = 8
+	cases := []struct {
+		name     string
+		opt      imgOptions
+		file     string
+		data     []byte
+		wantCode string
+	}{
+		{"an upper-case image extension", imgOptions{}, "A.PNG", png1x1, "FS_NOT_OBSERVED"},
+		{"a declared type the deployment refuses", imgOptions{limits: &jpegOnly}, "a.png", png1x1, "FS_NOT_TEXT"},
+		{"a sniffed type the deployment refuses", imgOptions{limits: &jpegOnly}, "noext", png1x1, "FS_NOT_TEXT"},
+		{"no image signature", imgOptions{}, "blob", []byte{0, 1, 2, 3}, "FS_NOT_TEXT"},
+		{"an extension-less file over the read bound", imgOptions{limits: &tiny}, "noext", png1x1, "FS_NOT_TEXT"},
+		{"a declared type over the read bound", imgOptions{limits: &tiny}, "a.png", png1x1, "FS_NOT_OBSERVED"},
+		{"no model catalog", imgOptions{noCatalog: true}, "a.png", png1x1, "FS_NOT_TEXT"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newImgEnv(t, tc.opt)
+			e.writeBytes(t, tc.file, tc.data)
+			want := `Error: cannot write "` + e.path(tc.file) + `": binary file`
+			if tc.wantCode == "FS_NOT_OBSERVED" {
+				want = `Error: cannot modify "` + e.path(tc.file) + `": file has not been read — read the file, then retry`
+			}
+			res := e.callIn(vision(e), "write", args{"file_path": tc.file, "content": "x"})
+			assertFailure(t, res.Text(), res.Code(), want, tc.wantCode)
+			assert.Empty(t, e.takeObserved())
+		})
 	}
 }

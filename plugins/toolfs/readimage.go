@@ -83,20 +83,8 @@ func (s *suite) readImage(ctx context.Context, a readImageArgs, exec *tools.Exec
 	if jstext.IsBlank(p) {
 		return ReadImageValue{}, errBlankPath
 	}
-	ext, declared := imageExtension(p)
-	if declared == "" && ext != "" {
-		return ReadImageValue{}, errors.New(`cannot read "` + p + `": the ` + ext + ` extension does not declare a supported image format; ` +
-			`read_image accepts PNG/JPEG/WebP/GIF files, including extension-less files in those formats`)
-	}
-	store, ok := attachments.Service.Get(s.kc)
-	if !ok {
-		return ReadImageValue{}, errors.New(`cannot read "` + p + `" as an image: no attachment service is mounted`)
-	}
-	limits := store.ImageLimits()
-	if declared != "" && !limits.Accepts(declared) {
-		return ReadImageValue{}, notAccepted(p, declared)
-	}
-	if err := s.requireImageRoute(ctx, exec, p); err != nil {
+	adm, err := s.admitImage(ctx, exec, p)
+	if err != nil {
 		return ReadImageValue{}, err
 	}
 
@@ -118,21 +106,18 @@ func (s *suite) readImage(ctx context.Context, a readImageArgs, exec *tools.Exec
 	if info.Type != fs.TypeFile {
 		return ReadImageValue{}, fs.ReadNotRegular(dp)
 	}
-	// One tool result is one message carrying one image: the per-message bound applies too.
-	data, err := s.fs.ReadBytes(ctx, target, int64(min(limits.MaxImageBytes, limits.MaxMessageImageBytes)))
+	data, err := s.fs.ReadBytes(ctx, target, adm.readCap())
 	if err != nil {
 		return ReadImageValue{}, err
 	}
 
-	claim := imageClaim{mediaType: declared, ext: ext}
-	if declared == "" {
-		claim = imageClaim{mediaType: SniffImageType(data), sniffed: true}
-		if claim.mediaType == "" {
-			return ReadImageValue{}, errors.New(`cannot read "` + dp + `": the file content is not a supported image format; read_image accepts PNG/JPEG/WebP/GIF`)
+	claim := imageClaim{mediaType: adm.declared}
+	if adm.declared == "" {
+		sniffed, err := sniffImage(data, adm.limits, dp)
+		if err != nil {
+			return ReadImageValue{}, err
 		}
-		if !limits.Accepts(claim.mediaType) {
-			return ReadImageValue{}, notAccepted(dp, claim.mediaType)
-		}
+		claim = imageClaim{mediaType: sniffed, sniffed: true}
 	} else {
 		// The mismatch remedy names the display path's extension.
 		claim.ext, _ = imageExtension(dp)
@@ -140,11 +125,11 @@ func (s *suite) readImage(ctx context.Context, a readImageArgs, exec *tools.Exec
 
 	// Persist before returning: the image block must reference a durable object by the time
 	// the tool result is recorded.
-	ref, err := store.SaveImage(ctx, attachments.SaveImage{Data: data, MediaType: claim.mediaType, Name: baseName(dp)})
+	ref, err := adm.store.SaveImage(ctx, attachments.SaveImage{Data: data, MediaType: claim.mediaType, Name: baseName(dp)})
 	if err != nil {
-		return ReadImageValue{}, remapSaveError(err, dp, limits, claim)
+		return ReadImageValue{}, remapSaveError(err, dp, adm.limits, claim)
 	}
-	stored, err := store.ReadImage(ctx, ref)
+	stored, err := adm.store.ReadImage(ctx, ref)
 	if err != nil {
 		return ReadImageValue{}, err
 	}
@@ -152,6 +137,58 @@ func (s *suite) readImage(ctx context.Context, a readImageArgs, exec *tools.Exec
 		return ReadImageValue{}, err
 	}
 	return ReadImageValue{Path: dp, Image: ref, data: stored.Data}, nil
+}
+
+// imageAdmission is what read_image's gates admit before any file I/O: the store, its limits, and
+// the media type the path's extension declares ("" for an extension-less path, whose signature
+// decides after the read).
+type imageAdmission struct {
+	store    attachments.Store
+	limits   attachments.ImageLimits
+	declared attachments.MediaType
+}
+
+// readCap is the bound of the read: one tool result is one message carrying one image, so the
+// per-message bound applies too.
+func (a imageAdmission) readCap() int64 {
+	return int64(min(a.limits.MaxImageBytes, a.limits.MaxMessageImageBytes))
+}
+
+// admitImage runs read_image's gates that follow the blank-path check, in their order
+// (docs/tool-fs.md "Gates, in order, all before any file I/O"): the extension, the store, the
+// declared type against the deployment's, and the route. p is the path the refusals name.
+func (s *suite) admitImage(ctx context.Context, exec *tools.Exec, p string) (imageAdmission, error) {
+	ext, declared := imageExtension(p)
+	if declared == "" && ext != "" {
+		return imageAdmission{}, errors.New(`cannot read "` + p + `": the ` + ext + ` extension does not declare a supported image format; ` +
+			`read_image accepts PNG/JPEG/WebP/GIF files, including extension-less files in those formats`)
+	}
+	store, ok := attachments.Service.Get(s.kc)
+	if !ok {
+		return imageAdmission{}, errors.New(`cannot read "` + p + `" as an image: no attachment service is mounted`)
+	}
+	limits := store.ImageLimits()
+	if declared != "" && !limits.Accepts(declared) {
+		return imageAdmission{}, notAccepted(p, declared)
+	}
+	if err := s.requireImageRoute(ctx, exec, p); err != nil {
+		return imageAdmission{}, err
+	}
+	return imageAdmission{store: store, limits: limits, declared: declared}, nil
+}
+
+// sniffImage is the signature check of an extension-less file (docs/tool-fs.md "read_image",
+// "Then" step 3): the media type data claims, refused when none matches or when the deployment
+// does not accept it. dp is the display path the refusals name.
+func sniffImage(data []byte, limits attachments.ImageLimits, dp string) (attachments.MediaType, error) {
+	sniffed := SniffImageType(data)
+	if sniffed == "" {
+		return "", errors.New(`cannot read "` + dp + `": the file content is not a supported image format; read_image accepts PNG/JPEG/WebP/GIF`)
+	}
+	if !limits.Accepts(sniffed) {
+		return "", notAccepted(dp, sniffed)
+	}
+	return sniffed, nil
 }
 
 // notAccepted is the refusal of a media type the deployment does not accept; p is the raw
