@@ -31,24 +31,19 @@ type xattr struct {
 }
 
 // checkReplaceable refuses to replace the existing regular file at key
-// (probed as info) when a plain open for writing would fail, or when no write
-// bit is set at all (so root, whose open ignores the mode, is refused too):
-// FS_PERMISSION_DENIED; and when it has more than one hard link, which a
-// replacement would split. Only EACCES and EPERM from the access check
-// refuse; other failures are left to the write itself.
+// (probed as info) for verb (fs.VerbWrite or fs.VerbEdit) when a plain open
+// for writing would fail, or when no write bit is set at all (so root, whose
+// open ignores the mode, is refused too): FS_PERMISSION_DENIED, as fs.FromOS
+// codes the access check's EACCES or EPERM; and when it has more than one hard
+// link, which a replacement would split. Only EACCES and EPERM from the access
+// check refuse; other failures are left to the write itself.
 func checkReplaceable(key string, info probeInfo, display, verb string) error {
-	denied := func(cause error) error {
-		if verb == fs.VerbEdit {
-			return fs.EditPermissionDenied(display, cause)
-		}
-		return fs.WritePermissionDenied(display, cause)
-	}
 	if info.Mode&0o222 == 0 {
-		return denied(&os.PathError{Op: "access", Path: key, Err: unix.EACCES})
+		return fs.FromOS(verb, display, &os.PathError{Op: "access", Path: key, Err: unix.EACCES})
 	}
 	err := ignoringEINTR(func() error { return unix.Faccessat(unix.AT_FDCWD, key, unix.W_OK, unix.AT_EACCESS) })
 	if isPermissionErr(err) {
-		return denied(&os.PathError{Op: "access", Path: key, Err: err})
+		return fs.FromOS(verb, display, &os.PathError{Op: "access", Path: key, Err: err})
 	}
 	if info.Nlink > 1 {
 		if verb == fs.VerbEdit {

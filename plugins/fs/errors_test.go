@@ -34,8 +34,6 @@ func TestMessageCatalogue(t *testing.T) {
 		{fs.ListPermissionDenied(p, osErr), fs.CodePermissionDenied, `cannot list "/w/a.txt": permission denied`},
 		{fs.ListIOError(p, osErr), fs.CodeIOError, `cannot list "/w/a.txt": EACCES-ish`},
 		{fs.WriteIOError(p, osErr), fs.CodeIOError, `cannot write "/w/a.txt": EACCES-ish`},
-		{fs.WritePermissionDenied(p, osErr), fs.CodePermissionDenied, `cannot write "/w/a.txt": permission denied`},
-		{fs.EditPermissionDenied(p, osErr), fs.CodePermissionDenied, `cannot edit "/w/a.txt": permission denied`},
 		{fs.WriteHardLinked(p, 2), fs.CodeIOError, `cannot write "/w/a.txt": it has 2 hard links, and replacing it would split them (the other names would keep the old content)`},
 		{fs.EditHardLinked(p, 3), fs.CodeIOError, `cannot edit "/w/a.txt": it has 3 hard links, and replacing it would split them (the other names would keep the old content)`},
 		{fs.ReadBinary(p), fs.CodeNotText, `cannot read "/w/a.txt": binary file`},

@@ -98,16 +98,6 @@ func ListIOError(p string, cause error) *Error {
 	return NewError(CodeIOError, "cannot list "+q(p)+": "+causeMessage(cause), cause)
 }
 
-// WritePermissionDenied is FS_PERMISSION_DENIED `cannot write "<p>": permission denied`.
-func WritePermissionDenied(p string, cause error) *Error {
-	return NewError(CodePermissionDenied, "cannot write "+q(p)+": permission denied", cause)
-}
-
-// EditPermissionDenied is FS_PERMISSION_DENIED `cannot edit "<p>": permission denied`.
-func EditPermissionDenied(p string, cause error) *Error {
-	return NewError(CodePermissionDenied, "cannot edit "+q(p)+": permission denied", cause)
-}
-
 // WriteHardLinked is FS_IO_ERROR `cannot write "<p>": it has <n> hard links,
 // and replacing it would split them (the other names would keep the old
 // content)`.
