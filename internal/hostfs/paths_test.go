@@ -55,8 +55,12 @@ func TestPathNamingADirectory(t *testing.T) {
 	require.NoError(t, os.Symlink("f.txt", filepath.Join(dir, "lf")))
 	require.NoError(t, os.Symlink("d", filepath.Join(dir, "ld")))
 	require.NoError(t, unix.Mkfifo(filepath.Join(dir, "fifo"), 0o644))
+	require.NoError(t, os.Symlink("lf", filepath.Join(dir, "llf")))
+	require.NoError(t, os.Symlink("ld", filepath.Join(dir, "lld")))
+	require.NoError(t, os.Symlink("d/..", filepath.Join(dir, "ldu")))
+	require.NoError(t, os.Symlink("..", filepath.Join(dir, "lup")))
 
-	for _, path := range []string{"f.txt/", "f.txt/.", "f.txt//", "f.txt/./", "lf/", "fifo/", "f.txt/x/.."} {
+	for _, path := range []string{"f.txt/", "f.txt/.", "f.txt//", "f.txt/./", "lf/", "llf/", "fifo/", "f.txt/x/.."} {
 		_, err := p.Resolve(ctx, path, fs.ResolveOptions{})
 		requireFsError(t, err, fs.CodeNotDirectory, `cannot resolve "`+filepath.Join(dir, path)+`": not a directory, but the path ends in "/" or in a "." or ".." segment`)
 		require.ErrorIs(t, err, unix.ENOTDIR)
@@ -64,7 +68,7 @@ func TestPathNamingADirectory(t *testing.T) {
 		require.NoError(t, err, path)
 		assert.Nil(t, info, "%q: lstat(2) fails ENOTDIR: absent", path)
 	}
-	for _, path := range []string{"d/", "d/.", "ld/", "missing/", "missing/.", "d/missing/", "./", "/"} {
+	for _, path := range []string{"d/", "d/.", "ld/", "lld/", "ldu/", "lup/", "missing/", "missing/.", "d/missing/", "./", "/"} {
 		tg, err := p.Resolve(ctx, path, fs.ResolveOptions{})
 		require.NoError(t, err, path)
 		assert.Equal(t, resolve(t, p, filepath.Clean(path)), tg, "%q resolves like its bare spelling", path)

@@ -13,10 +13,12 @@ import (
 const maxSymlinks = 40
 
 // realpath returns the physical absolute path of the absolute path p, resolving
-// every symlink component by component like the native realpath. Failures are
+// every symlink component by component like the native realpath, and whether
+// it is a directory as the walk found it (the lstat of the last component that
+// is not a symlink; ".." only climbs from a directory). Failures are
 // *os.PathError{Op: "realpath", Path: p} wrapping the errno (ENOENT, ENOTDIR,
 // ELOOP, EACCES, ...), so errors.Is works with unix errnos.
-func realpath(p string) (string, error) {
+func realpath(p string) (string, bool, error) {
 	dest := string(filepath.Separator)
 	destIsDir := true
 	rest := p
@@ -29,18 +31,18 @@ func realpath(p string) (string, error) {
 			continue
 		case "..":
 			if !destIsDir {
-				return "", realpathError(p, unix.ENOTDIR)
+				return "", false, realpathError(p, unix.ENOTDIR)
 			}
 			dest = filepath.Dir(dest)
 			continue
 		}
 		if !destIsDir {
-			return "", realpathError(p, unix.ENOTDIR)
+			return "", false, realpathError(p, unix.ENOTDIR)
 		}
 		next := filepath.Join(dest, comp)
 		fi, err := os.Lstat(next)
 		if err != nil {
-			return "", realpathError(p, err)
+			return "", false, realpathError(p, err)
 		}
 		if fi.Mode()&os.ModeSymlink == 0 {
 			dest, destIsDir = next, fi.IsDir()
@@ -48,11 +50,11 @@ func realpath(p string) (string, error) {
 		}
 		links++
 		if links > maxSymlinks {
-			return "", realpathError(p, unix.ELOOP)
+			return "", false, realpathError(p, unix.ELOOP)
 		}
 		target, err := os.Readlink(next)
 		if err != nil {
-			return "", realpathError(p, err)
+			return "", false, realpathError(p, err)
 		}
 		if filepath.IsAbs(target) {
 			dest = string(filepath.Separator)
@@ -63,7 +65,7 @@ func realpath(p string) (string, error) {
 			rest = target + string(filepath.Separator) + rest
 		}
 	}
-	return dest, nil
+	return dest, destIsDir, nil
 }
 
 func realpathError(p string, err error) error {

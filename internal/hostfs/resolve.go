@@ -62,12 +62,6 @@ func nulPath(base, path string) error {
 	return fs.PathHasNUL(shown, &os.PathError{Op: "open", Path: shown, Err: unix.EINVAL})
 }
 
-// isDirectory reports whether the physical path real is a directory.
-func isDirectory(real string) bool {
-	info, ok, err := probe(real)
-	return err == nil && ok && info.Type == fs.TypeDirectory
-}
-
 // displayPathOf joins base and path lexically into a clean absolute path.
 func displayPathOf(base, path string) string {
 	if filepath.IsAbs(path) {
@@ -87,9 +81,9 @@ func resolveLocal(base, path string) (fs.Target, error) {
 		return fs.Target{}, nulPath(base, path)
 	}
 	display := displayPathOf(base, path)
-	real, err := realpath(display)
+	real, isDir, err := realpath(display)
 	if err == nil {
-		if fs.NamesDirectory(path) && !isDirectory(real) {
+		if fs.NamesDirectory(path) && !isDir {
 			return fs.Target{}, fs.ResolveNotDirectory(display, realpathError(display, unix.ENOTDIR))
 		}
 		return fs.Target{Key: fs.TargetKey(real), DisplayPath: display}, nil
@@ -103,7 +97,7 @@ func resolveLocal(base, path string) (fs.Target, error) {
 	missing := []string{filepath.Base(display)}
 	ancestor := filepath.Dir(display)
 	for {
-		realAncestor, err := realpath(ancestor)
+		realAncestor, _, err := realpath(ancestor)
 		if err == nil {
 			key := filepath.Join(append([]string{realAncestor}, missing...)...)
 			return fs.Target{Key: fs.TargetKey(key), DisplayPath: display}, nil
