@@ -2,7 +2,6 @@ package toolfssearch
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 
 	"go.uber.org/zap"
@@ -13,21 +12,21 @@ import (
 )
 
 // glob is the body of the glob tool.
-func (s *suite) glob(ctx context.Context, args json.RawMessage, exec *tools.Exec) (GlobValue, error) {
-	in, err := ParseGlobArgs(args)
+func (s *suite) glob(ctx context.Context, args globArgs, exec *tools.Exec) (GlobValue, error) {
+	in, err := parseGlobArgs(args)
 	if err != nil {
 		return GlobValue{}, err
 	}
-	if _, err := search.CompileGlob(in.Pattern); err != nil {
+	if _, err := search.CompileGlob(in.pattern); err != nil {
 		return GlobValue{}, invalidPattern("glob", err)
 	}
 	ctx, cancel := s.withTimeout(ctx)
 	defer cancel()
-	root, cwd, err := s.root(ctx, "glob", in.Path, exec, true)
+	root, cwd, err := s.root(ctx, "glob", in.path, exec, true)
 	if err != nil {
 		return GlobValue{}, err
 	}
-	res, err := s.searcher.Glob(ctx, root, fs.GlobQuery{Pattern: in.Pattern, SearchLimits: s.limits()})
+	res, err := s.searcher.Glob(ctx, root, fs.GlobQuery{Pattern: in.pattern, SearchLimits: s.limits()})
 	if err != nil {
 		return GlobValue{}, searchFailure(ctx, "glob", err)
 	}

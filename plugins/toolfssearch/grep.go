@@ -2,7 +2,6 @@ package toolfssearch
 
 import (
 	"context"
-	"encoding/json"
 	"strconv"
 
 	"go.uber.org/zap"
@@ -14,28 +13,28 @@ import (
 )
 
 // grep is the body of the grep tool.
-func (s *suite) grep(ctx context.Context, args json.RawMessage, exec *tools.Exec) (GrepValue, error) {
-	in, err := ParseGrepArgs(args)
+func (s *suite) grep(ctx context.Context, args grepArgs, exec *tools.Exec) (GrepValue, error) {
+	in, err := parseGrepArgs(args)
 	if err != nil {
 		return GrepValue{}, err
 	}
-	if _, err := search.CompileMatcher(in.Pattern); err != nil {
+	if _, err := search.CompileMatcher(in.pattern); err != nil {
 		return GrepValue{}, invalidPattern("grep", err)
 	}
-	if in.Include != "" {
-		if _, err := search.CompileGlob(in.Include); err != nil {
+	if in.include != "" {
+		if _, err := search.CompileGlob(in.include); err != nil {
 			return GrepValue{}, invalidPattern("grep", err)
 		}
 	}
 	ctx, cancel := s.withTimeout(ctx)
 	defer cancel()
-	root, cwd, err := s.root(ctx, "grep", in.Path, exec, false)
+	root, cwd, err := s.root(ctx, "grep", in.path, exec, false)
 	if err != nil {
 		return GrepValue{}, err
 	}
 	sink := &grepSink{s: s, cwd: cwd, shown: []GrepMatch{}}
 	res, err := s.searcher.Grep(ctx, root, fs.GrepQuery{
-		Pattern: in.Pattern, Include: in.Include, MaxLineBytes: s.caps.lineBytes, SearchLimits: s.limits(),
+		Pattern: in.pattern, Include: in.include, MaxLineBytes: s.caps.lineBytes, SearchLimits: s.limits(),
 	}, sink.add)
 	if err == nil && ctx.Err() != nil {
 		err = ctx.Err()
