@@ -4,8 +4,6 @@ import (
 	"context"
 	"strings"
 
-	"go.uber.org/zap"
-
 	"github.com/cordon-dev/cordon/internal/search"
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/tools"
@@ -55,15 +53,10 @@ func (s *suite) glob(ctx context.Context, args globArgs, exec *tools.Exec) (Glob
 	} else {
 		v.Paths = paths[:s.caps.globMax]
 	}
-	v.SpillPath = s.spillText("glob", func(w spillWriter) error {
-		for i, p := range paths {
-			if i > 0 {
-				w.WriteByte('\n')
-			}
-			w.WriteString(p)
-		}
-		return nil
-	}, "")
+	if w := s.createSpill("glob"); w != nil {
+		writeLines(w, paths)
+		v.SpillPath = s.commitSpill("glob", w, "")
+	}
 	return v, nil
 }
 
@@ -115,35 +108,4 @@ func SampleAcrossTopLevel(paths, keys []string, max int) ([]string, int, int) {
 		}
 	}
 	return page, shown, len(groups)
-}
-
-// spillWriter is what a spill body writes to.
-type spillWriter interface {
-	WriteString(string) (int, error)
-	WriteByte(byte) error
-	Write([]byte) (int, error)
-}
-
-// spillText saves a complete result (body, then header in front) and returns the file's path, or
-// "" when spilling is off or fails (the failure is logged).
-func (s *suite) spillText(tool string, body func(spillWriter) error, header string) string {
-	if s.spill == nil {
-		return ""
-	}
-	w, err := s.spill.Create()
-	if err != nil {
-		s.log.Warn("could not save the complete result", zap.String("tool", tool), zap.Error(err))
-		return ""
-	}
-	if err := body(w); err != nil {
-		w.Abort()
-		s.log.Warn("could not save the complete result", zap.String("tool", tool), zap.Error(err))
-		return ""
-	}
-	path, err := w.Commit(header)
-	if err != nil {
-		s.log.Warn("could not save the complete result", zap.String("tool", tool), zap.Error(err))
-		return ""
-	}
-	return path
 }
