@@ -54,7 +54,12 @@ func (s *suite) glob(ctx context.Context, args globArgs, exec *tools.Exec) (Glob
 		v.Paths = paths[:s.caps.globMax]
 	}
 	if w := s.createSpill("glob"); w != nil {
-		writeLines(w, paths)
+		for i, p := range paths {
+			if i > 0 {
+				w.WriteByte('\n')
+			}
+			w.WriteString(p)
+		}
 		v.SpillPath = s.commitSpill("glob", w, "")
 	}
 	return v, nil

@@ -70,7 +70,7 @@ func RenderGlob(v GlobValue) string {
 		return noFiles + stopFooter(v.StoppedAfter)
 	}
 	var b strings.Builder
-	writeLines(&b, v.Paths)
+	b.WriteString(strings.Join(v.Paths, "\n"))
 	if v.Total > len(v.Paths) {
 		b.WriteString("\n\n(Showing " + strconv.Itoa(len(v.Paths)) + " of " + strconv.Itoa(v.Total) + " paths")
 		if v.Sampled {
@@ -116,16 +116,6 @@ func foundHeader(total int) string {
 		return "Found 1 match"
 	}
 	return "Found " + strconv.Itoa(total) + " matches"
-}
-
-// writeLines writes lines one per line, without a final newline: glob's page and its spill file.
-func writeLines(w io.StringWriter, lines []string) {
-	for i, l := range lines {
-		if i > 0 {
-			w.WriteString("\n")
-		}
-		w.WriteString(l)
-	}
 }
 
 // textWriter is what grep's text goes to: the inline text and the spill file.
