@@ -252,19 +252,13 @@ func concatInfo(subs []*syntax.Regexp) info {
 
 // cross concatenates every string of a with every string of b.
 func cross(a, b *litSet) *litSet {
-	fold := a.fold || b.fold
-	out := &litSet{fold: fold}
+	lits := make([]string, 0, len(a.lits)*len(b.lits))
 	for _, x := range a.lits {
 		for _, y := range b.lits {
-			s := x + y
-			if fold {
-				s = lowerASCII(s)
-			}
-			out.lits = append(out.lits, s)
+			lits = append(lits, x+y)
 		}
 	}
-	out.lits = dedupe(out.lits)
-	return out
+	return combined(a, b, lits)
 }
 
 func alternateInfo(subs []*syntax.Regexp) info {
@@ -316,16 +310,19 @@ func compatible(a, b *litSet) bool {
 }
 
 func union(a, b *litSet) *litSet {
+	return combined(a, b, append(slices.Clone(a.lits), b.lits...))
+}
+
+// combined is the set of lits made from a and b: folded when either is (its strings then
+// ASCII-lowered), sorted and without repeats.
+func combined(a, b *litSet, lits []string) *litSet {
 	fold := a.fold || b.fold
-	out := &litSet{fold: fold}
-	for _, s := range append(slices.Clone(a.lits), b.lits...) {
-		if fold {
-			s = lowerASCII(s)
+	if fold {
+		for i, s := range lits {
+			lits[i] = lowerASCII(s)
 		}
-		out.lits = append(out.lits, s)
 	}
-	out.lits = dedupe(out.lits)
-	return out
+	return &litSet{lits: dedupe(lits), fold: fold}
 }
 
 func dedupe(s []string) []string {

@@ -3,7 +3,7 @@ package search
 import (
 	"context"
 	"errors"
-	"runtime"
+	"iter"
 	"sync"
 	"sync/atomic"
 
@@ -139,23 +139,15 @@ func searchFiles(ctx context.Context, files []file, q GrepQuery, emit func(LineM
 	o.cond = sync.NewCond(&o.mu)
 	stopCancel := context.AfterFunc(ctx, func() { o.fail(ctx.Err()) })
 	defer stopCancel()
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(files)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sc := newScanner(ctx, q.Matcher, q.MaxLineBytes)
-			for !o.stop.Load() {
-				i := int(next.Add(1) - 1)
-				if i >= len(files) {
-					return
-				}
-				o.searchOne(sc, i)
+	parallel(len(files), func(indexes iter.Seq[int]) {
+		sc := newScanner(ctx, q.Matcher, q.MaxLineBytes)
+		for i := range indexes {
+			if o.stop.Load() {
+				return
 			}
-		}()
-	}
-	wg.Wait()
+			o.searchOne(sc, i)
+		}
+	})
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	return o.err

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"iter"
 	"os"
 	"runtime"
 	"slices"
@@ -99,7 +100,11 @@ func (w *walker) walk(root string) (walkResult, error) {
 			return res, err
 		}
 		results := make([]dirResult, len(current))
-		parallel(len(current), func(i int) { results[i] = w.readDir(&current[i]) })
+		parallel(len(current), func(indexes iter.Seq[int]) {
+			for i := range indexes {
+				results[i] = w.readDir(&current[i])
+			}
+		})
 		if err := w.ctx.Err(); err != nil {
 			return res, err
 		}
@@ -225,29 +230,27 @@ func openDirFD(path string) (int, error) {
 	}
 }
 
-// parallel runs fn(0..n-1) on up to GOMAXPROCS goroutines.
-func parallel(n int, fn func(i int)) {
+// parallel hands out the indexes 0..n-1, each once, to work running on up to GOMAXPROCS
+// goroutines (on the caller's alone when one is enough), and waits for them. Each goroutine calls
+// work once, so per-worker state lives in work; a work that stops ranging takes no more indexes.
+func parallel(n int, work func(indexes iter.Seq[int])) {
+	var next atomic.Int64
+	indexes := func(yield func(int) bool) {
+		for {
+			i := int(next.Add(1) - 1)
+			if i >= n || !yield(i) {
+				return
+			}
+		}
+	}
 	workers := min(runtime.GOMAXPROCS(0), n)
 	if workers <= 1 {
-		for i := 0; i < n; i++ {
-			fn(i)
-		}
+		work(indexes)
 		return
 	}
-	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= n {
-					return
-				}
-				fn(i)
-			}
-		}()
+		wg.Go(func() { work(indexes) })
 	}
 	wg.Wait()
 }

@@ -1,12 +1,10 @@
 package toolfssearch
 
 import (
-	"encoding/json"
 	"errors"
 	"strings"
 
 	"github.com/cordon-dev/cordon/internal/jstext"
-	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
 // The argument errors: plain errors (no code), as read's are.
@@ -18,57 +16,55 @@ var (
 	errIncludeList    = errors.New("include must be one glob, not a comma-separated list (use {a,b} alternation instead)")
 )
 
-// GlobArgs are validated glob arguments; Path is "" when not given.
-type GlobArgs struct {
-	Pattern, Path string
+// globArgs are glob's arguments as the schema admits them.
+type globArgs struct {
+	Pattern string  `json:"pattern"`
+	Path    *string `json:"path"`
 }
 
-// ParseGlobArgs validates schema-valid glob arguments: a pattern blank after trimming, then a
+// globInput is a validated glob request; path is "" when not given.
+type globInput struct {
+	pattern, path string
+}
+
+// parseGlobArgs validates schema-valid glob arguments: a pattern blank after trimming, then a
 // given but blank path.
-func ParseGlobArgs(raw json.RawMessage) (GlobArgs, error) {
-	var a struct {
-		Pattern string  `json:"pattern"`
-		Path    *string `json:"path"`
-	}
-	if err := tools.DecodeArgs(raw, &a); err != nil {
-		return GlobArgs{}, err
-	}
+func parseGlobArgs(a globArgs) (globInput, error) {
 	if jstext.IsBlank(a.Pattern) {
-		return GlobArgs{}, errBlankPattern
+		return globInput{}, errBlankPattern
 	}
 	path, err := optionalPath(a.Path)
-	return GlobArgs{Pattern: a.Pattern, Path: path}, err
+	return globInput{pattern: a.Pattern, path: path}, err
 }
 
-// GrepArgs are validated grep arguments; Path and Include are "" when not given.
-type GrepArgs struct {
-	Pattern, Path, Include string
+// grepArgs are grep's arguments as the schema admits them.
+type grepArgs struct {
+	Pattern string  `json:"pattern"`
+	Path    *string `json:"path"`
+	Include *string `json:"include"`
 }
 
-// ParseGrepArgs validates schema-valid grep arguments: an empty pattern (whitespace is a
+// grepInput is a validated grep request; path and include are "" when not given.
+type grepInput struct {
+	pattern, path, include string
+}
+
+// parseGrepArgs validates schema-valid grep arguments: an empty pattern (whitespace is a
 // pattern), a given but blank path, then the include (ValidateInclude).
-func ParseGrepArgs(raw json.RawMessage) (GrepArgs, error) {
-	var a struct {
-		Pattern string  `json:"pattern"`
-		Path    *string `json:"path"`
-		Include *string `json:"include"`
-	}
-	if err := tools.DecodeArgs(raw, &a); err != nil {
-		return GrepArgs{}, err
-	}
+func parseGrepArgs(a grepArgs) (grepInput, error) {
 	if a.Pattern == "" {
-		return GrepArgs{}, errBlankPattern
+		return grepInput{}, errBlankPattern
 	}
 	path, err := optionalPath(a.Path)
 	if err != nil {
-		return GrepArgs{}, err
+		return grepInput{}, err
 	}
-	out := GrepArgs{Pattern: a.Pattern, Path: path}
+	out := grepInput{pattern: a.Pattern, path: path}
 	if a.Include != nil {
 		if err := ValidateInclude(*a.Include); err != nil {
-			return GrepArgs{}, err
+			return grepInput{}, err
 		}
-		out.Include = *a.Include
+		out.include = *a.Include
 	}
 	return out, nil
 }

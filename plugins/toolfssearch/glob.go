@@ -2,10 +2,7 @@ package toolfssearch
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
-
-	"go.uber.org/zap"
 
 	"github.com/cordon-dev/cordon/internal/search"
 	"github.com/cordon-dev/cordon/plugins/fs"
@@ -13,21 +10,21 @@ import (
 )
 
 // glob is the body of the glob tool.
-func (s *suite) glob(ctx context.Context, args json.RawMessage, exec *tools.Exec) (GlobValue, error) {
-	in, err := ParseGlobArgs(args)
+func (s *suite) glob(ctx context.Context, args globArgs, exec *tools.Exec) (GlobValue, error) {
+	in, err := parseGlobArgs(args)
 	if err != nil {
 		return GlobValue{}, err
 	}
-	if _, err := search.CompileGlob(in.Pattern); err != nil {
+	if _, err := search.CompileGlob(in.pattern); err != nil {
 		return GlobValue{}, invalidPattern("glob", err)
 	}
 	ctx, cancel := s.withTimeout(ctx)
 	defer cancel()
-	root, cwd, err := s.root(ctx, "glob", in.Path, exec, true)
+	root, cwd, err := s.root(ctx, "glob", in.path, exec, true)
 	if err != nil {
 		return GlobValue{}, err
 	}
-	res, err := s.searcher.Glob(ctx, root, fs.GlobQuery{Pattern: in.Pattern, SearchLimits: s.limits()})
+	res, err := s.searcher.Glob(ctx, root, fs.GlobQuery{Pattern: in.pattern, SearchLimits: s.limits()})
 	if err != nil {
 		return GlobValue{}, searchFailure(ctx, "glob", err)
 	}
@@ -56,15 +53,15 @@ func (s *suite) glob(ctx context.Context, args json.RawMessage, exec *tools.Exec
 	} else {
 		v.Paths = paths[:s.caps.globMax]
 	}
-	v.SpillPath = s.spillText("glob", func(w spillWriter) error {
+	if w := s.createSpill("glob"); w != nil {
 		for i, p := range paths {
 			if i > 0 {
 				w.WriteByte('\n')
 			}
 			w.WriteString(p)
 		}
-		return nil
-	}, "")
+		v.SpillPath = s.commitSpill("glob", w, "")
+	}
 	return v, nil
 }
 
@@ -116,35 +113,4 @@ func SampleAcrossTopLevel(paths, keys []string, max int) ([]string, int, int) {
 		}
 	}
 	return page, shown, len(groups)
-}
-
-// spillWriter is what a spill body writes to.
-type spillWriter interface {
-	WriteString(string) (int, error)
-	WriteByte(byte) error
-	Write([]byte) (int, error)
-}
-
-// spillText saves a complete result (body, then header in front) and returns the file's path, or
-// "" when spilling is off or fails (the failure is logged).
-func (s *suite) spillText(tool string, body func(spillWriter) error, header string) string {
-	if s.spill == nil {
-		return ""
-	}
-	w, err := s.spill.Create()
-	if err != nil {
-		s.log.Warn("could not save the complete result", zap.String("tool", tool), zap.Error(err))
-		return ""
-	}
-	if err := body(w); err != nil {
-		w.Abort()
-		s.log.Warn("could not save the complete result", zap.String("tool", tool), zap.Error(err))
-		return ""
-	}
-	path, err := w.Commit(header)
-	if err != nil {
-		s.log.Warn("could not save the complete result", zap.String("tool", tool), zap.Error(err))
-		return ""
-	}
-	return path
 }

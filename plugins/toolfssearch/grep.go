@@ -2,10 +2,6 @@ package toolfssearch
 
 import (
 	"context"
-	"encoding/json"
-	"strconv"
-
-	"go.uber.org/zap"
 
 	"github.com/cordon-dev/cordon/internal/search"
 	"github.com/cordon-dev/cordon/internal/spill"
@@ -14,28 +10,28 @@ import (
 )
 
 // grep is the body of the grep tool.
-func (s *suite) grep(ctx context.Context, args json.RawMessage, exec *tools.Exec) (GrepValue, error) {
-	in, err := ParseGrepArgs(args)
+func (s *suite) grep(ctx context.Context, args grepArgs, exec *tools.Exec) (GrepValue, error) {
+	in, err := parseGrepArgs(args)
 	if err != nil {
 		return GrepValue{}, err
 	}
-	if _, err := search.CompileMatcher(in.Pattern); err != nil {
+	if _, err := search.CompileMatcher(in.pattern); err != nil {
 		return GrepValue{}, invalidPattern("grep", err)
 	}
-	if in.Include != "" {
-		if _, err := search.CompileGlob(in.Include); err != nil {
+	if in.include != "" {
+		if _, err := search.CompileGlob(in.include); err != nil {
 			return GrepValue{}, invalidPattern("grep", err)
 		}
 	}
 	ctx, cancel := s.withTimeout(ctx)
 	defer cancel()
-	root, cwd, err := s.root(ctx, "grep", in.Path, exec, false)
+	root, cwd, err := s.root(ctx, "grep", in.path, exec, false)
 	if err != nil {
 		return GrepValue{}, err
 	}
 	sink := &grepSink{s: s, cwd: cwd, shown: []GrepMatch{}}
 	res, err := s.searcher.Grep(ctx, root, fs.GrepQuery{
-		Pattern: in.Pattern, Include: in.Include, MaxLineBytes: s.caps.lineBytes, SearchLimits: s.limits(),
+		Pattern: in.pattern, Include: in.include, MaxLineBytes: s.caps.lineBytes, SearchLimits: s.limits(),
 	}, sink.add)
 	if err == nil && ctx.Err() != nil {
 		err = ctx.Err()
@@ -56,10 +52,10 @@ type grepSink struct {
 	shown []GrepMatch
 	total int
 	w     *spill.Writer // open once the cap is passed, while spilling works
+	out   matchWriter   // the spill's text, writing to w
 	dead  bool          // spilling is off or failed
 	// the display path of the current file
 	rawPath, path string
-	spillPath     string // the file whose group the spill is in
 }
 
 func (k *grepSink) add(m fs.LineMatch) error {
@@ -75,52 +71,17 @@ func (k *grepSink) add(m fs.LineMatch) error {
 		return nil
 	}
 	if k.w == nil {
-		if k.s.spill == nil {
+		if k.w = k.s.createSpill("grep"); k.w == nil {
 			k.dead = true
 			return nil
 		}
-		w, err := k.s.spill.Create()
-		if err != nil {
-			k.fail(err)
-			return nil
-		}
-		k.w = w
+		k.out = matchWriter{w: k.w}
 		for _, sm := range k.shown {
-			k.line(sm.Path, sm.Line, []byte(sm.Text), sm.Truncated, sm.ValidUTF8)
+			writeMatch(&k.out, sm.Path, sm.Line, sm.Text, sm.Truncated, sm.ValidUTF8)
 		}
 	}
-	k.line(k.path, m.Line, m.Text, m.Truncated, m.ValidUTF8)
+	writeMatch(&k.out, k.path, m.Line, m.Text, m.Truncated, m.ValidUTF8)
 	return nil
-}
-
-// line writes one match to the spill, starting a file group when the file changes.
-func (k *grepSink) line(path string, n int, text []byte, truncated, valid bool) {
-	w := k.w
-	if path != k.spillPath {
-		if k.spillPath != "" {
-			w.WriteString("\n\n")
-		}
-		w.WriteString(path)
-		k.spillPath = path
-	}
-	w.WriteString("\nLine ")
-	w.WriteString(strconv.Itoa(n))
-	w.WriteString(": ")
-	switch {
-	case !valid:
-		w.WriteString(invalidUTF8Line)
-	case truncated:
-		w.Write(text)
-		w.WriteString(truncatedSuffix)
-	default:
-		w.Write(text)
-	}
-}
-
-func (k *grepSink) fail(err error) {
-	k.s.log.Warn("could not save the complete result", zap.String("tool", "grep"), zap.Error(err))
-	k.dead = true
-	k.abort()
 }
 
 func (k *grepSink) abort() {
@@ -137,10 +98,5 @@ func (k *grepSink) commit() string {
 	}
 	w := k.w
 	k.w = nil
-	path, err := w.Commit(foundHeader(k.total) + "\n\n")
-	if err != nil {
-		k.fail(err)
-		return ""
-	}
-	return path
+	return k.s.commitSpill("grep", w, foundHeader(k.total))
 }

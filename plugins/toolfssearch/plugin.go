@@ -2,7 +2,6 @@ package toolfssearch
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -101,15 +100,15 @@ func openSpill(kc *kernel.Context) *spill.Store {
 }
 
 func (s *suite) globDefinition() tools.Definition {
-	return tools.Tool[json.RawMessage, GlobValue]{
+	return tools.Tool[globArgs, GlobValue]{
 		Name:        "glob",
 		Description: globDescription(s.caps.globMax),
 		Parameters:  globParameters,
 		Execute:     s.glob,
-		Render: func(_ json.RawMessage, v GlobValue) []tools.Content {
+		Render: func(_ globArgs, v GlobValue) []tools.Content {
 			return []tools.Content{tools.TextContent(RenderGlob(v))}
 		},
-		ConcurrencySafe: func(json.RawMessage) bool { return true },
+		ConcurrencySafe: func(globArgs) bool { return true },
 		Timeout:         s.caps.timeout,
 		Guidance:        globGuidance(),
 		Annotations:     tools.Annotations{ReadOnly: true, Idempotent: true},
@@ -117,15 +116,15 @@ func (s *suite) globDefinition() tools.Definition {
 }
 
 func (s *suite) grepDefinition() tools.Definition {
-	return tools.Tool[json.RawMessage, GrepValue]{
+	return tools.Tool[grepArgs, GrepValue]{
 		Name:        "grep",
 		Description: grepDescription(s.caps.grepMax),
 		Parameters:  grepParameters,
 		Execute:     s.grep,
-		Render: func(_ json.RawMessage, v GrepValue) []tools.Content {
+		Render: func(_ grepArgs, v GrepValue) []tools.Content {
 			return []tools.Content{tools.TextContent(RenderGrep(v))}
 		},
-		ConcurrencySafe: func(json.RawMessage) bool { return true },
+		ConcurrencySafe: func(grepArgs) bool { return true },
 		Timeout:         s.caps.timeout,
 		Guidance:        grepGuidance(),
 		Annotations:     tools.Annotations{ReadOnly: true, Idempotent: true},

@@ -1,6 +1,7 @@
 package toolfssearch
 
 import (
+	"io"
 	"strconv"
 	"strings"
 )
@@ -87,17 +88,6 @@ func RenderGlob(v GlobValue) string {
 	return b.String()
 }
 
-// lineText is how a matching line is shown.
-func lineText(text string, truncated, valid bool) string {
-	switch {
-	case !valid:
-		return invalidUTF8Line
-	case truncated:
-		return text + truncatedSuffix
-	}
-	return text
-}
-
 // RenderGrep is the model-facing text of a grep.
 func RenderGrep(v GrepValue) string {
 	if v.Total == 0 {
@@ -110,13 +100,9 @@ func RenderGrep(v GrepValue) string {
 	} else {
 		b.WriteString(foundHeader(v.Total))
 	}
-	last := ""
-	for i, m := range v.Matches {
-		if i == 0 || m.Path != last {
-			b.WriteString("\n\n" + m.Path)
-			last = m.Path
-		}
-		b.WriteString("\nLine " + strconv.Itoa(m.Line) + ": " + lineText(m.Text, m.Truncated, m.ValidUTF8))
+	out := matchWriter{w: &b}
+	for _, m := range v.Matches {
+		writeMatch(&out, m.Path, m.Line, m.Text, m.Truncated, m.ValidUTF8)
 	}
 	if capped {
 		b.WriteString("\n\n(" + recovery(v.SpillPath, grepUnsaved) + ")")
@@ -130,4 +116,49 @@ func foundHeader(total int) string {
 		return "Found 1 match"
 	}
 	return "Found " + strconv.Itoa(total) + " matches"
+}
+
+// textWriter is what grep's text goes to: the inline text and the spill file.
+type textWriter interface {
+	io.Writer
+	io.StringWriter
+}
+
+// matchWriter writes grep's matches as text after its "Found …" header: "\n\n<path>" opening each
+// file's group, then "\nLine <n>: <text>" a match. The inline text and the spill file both use it.
+type matchWriter struct {
+	w       textWriter
+	path    string // the open group's, once opened
+	started bool
+}
+
+// line opens path's group when it is not the open one, then starts line n.
+func (m *matchWriter) line(path string, n int) {
+	if !m.started || path != m.path {
+		m.w.WriteString("\n\n")
+		m.w.WriteString(path)
+		m.path, m.started = path, true
+	}
+	m.w.WriteString("\nLine ")
+	m.w.WriteString(strconv.Itoa(n))
+	m.w.WriteString(": ")
+}
+
+// writeMatch writes one match: the kept text (a string inline, the lent bytes when spilling),
+// then " (line truncated)"; a line that is not valid UTF-8 shows as "(line is not valid UTF-8)".
+func writeMatch[T string | []byte](m *matchWriter, path string, n int, text T, truncated, valid bool) {
+	m.line(path, n)
+	if !valid {
+		m.w.WriteString(invalidUTF8Line)
+		return
+	}
+	switch t := any(text).(type) {
+	case string:
+		m.w.WriteString(t)
+	case []byte:
+		m.w.Write(t)
+	}
+	if truncated {
+		m.w.WriteString(truncatedSuffix)
+	}
 }
