@@ -114,18 +114,12 @@ func (p *parser) object(depth int) (*Value, error) {
 			return nil, err
 		}
 		v.set(key, item)
-		p.skip()
-		if p.i >= len(p.data) {
-			return nil, ErrNotLossless
+		done, err := p.next('}')
+		if err != nil {
+			return nil, err
 		}
-		switch p.data[p.i] {
-		case ',':
-			p.i++
-		case '}':
-			p.i++
+		if done {
 			return v, nil
-		default:
-			return nil, ErrNotLossless
 		}
 	}
 }
@@ -145,20 +139,32 @@ func (p *parser) array(depth int) (*Value, error) {
 			return nil, err
 		}
 		v.arr = append(v.arr, item)
-		p.skip()
-		if p.i >= len(p.data) {
-			return nil, ErrNotLossless
+		done, err := p.next(']')
+		if err != nil {
+			return nil, err
 		}
-		switch p.data[p.i] {
-		case ',':
-			p.i++
-		case ']':
-			p.i++
+		if done {
 			return v, nil
-		default:
-			return nil, ErrNotLossless
 		}
 	}
+}
+
+// next reads what follows a member of an object or array: a comma (more members follow) or the
+// closing delimiter (done).
+func (p *parser) next(closing byte) (done bool, err error) {
+	p.skip()
+	if p.i >= len(p.data) {
+		return false, ErrNotLossless
+	}
+	switch p.data[p.i] {
+	case ',':
+		p.i++
+		return false, nil
+	case closing:
+		p.i++
+		return true, nil
+	}
+	return false, ErrNotLossless
 }
 
 func (p *parser) number() (*Value, error) {
