@@ -20,12 +20,39 @@ import (
 	"github.com/cordon-dev/cordon/internal/mcpstdio"
 )
 
-// pipeServer serves an MCP server with a "wait" tool (it returns when release is closed) and an
-// "echo" tool over the transport, and returns the client's ends.
+// pipeClient is the client's side of a server served over a Transport on pipes.
+type pipeClient struct {
+	in   *io.PipeWriter
+	out  *bufio.Reader
+	done chan error // the served session's end
+}
+
+// servePipe serves s over tr on fresh pipes (it sets tr.In and tr.Out) and completes the
+// client's handshake (declaring elicitation).
+func servePipe(t *testing.T, s *mcp.Server, tr *mcpstdio.Transport) *pipeClient {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	tr.In, tr.Out = inR, outW
+	c := &pipeClient{in: inW, out: bufio.NewReader(outR), done: make(chan error, 1)}
+	go func() {
+		ss, err := s.Connect(context.Background(), tr, nil)
+		if err == nil {
+			err = ss.Wait()
+		}
+		_ = outW.Close()
+		c.done <- err
+	}()
+	c.send(t, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"c","version":"0"}}}`)
+	c.recv(t)
+	c.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	return c
+}
+
+// pipeServer serves an MCP server with a "wait" tool (it returns when release is closed) over
+// the transport.
 type pipeServer struct {
-	in      *io.PipeWriter
-	out     *bufio.Reader
-	done    chan error
+	*pipeClient
 	release chan struct{}
 	running atomic.Int32
 	peak    atomic.Int32
@@ -33,9 +60,7 @@ type pipeServer struct {
 
 func startPipe(t *testing.T, opt mcpstdio.Options) *pipeServer {
 	t.Helper()
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	p := &pipeServer{in: inW, out: bufio.NewReader(outR), done: make(chan error, 1), release: make(chan struct{})}
+	p := &pipeServer{release: make(chan struct{})}
 	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "0"}, nil)
 	mcp.AddTool(s, &mcp.Tool{Name: "wait"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
 		n := p.running.Add(1)
@@ -48,28 +73,17 @@ func startPipe(t *testing.T, opt mcpstdio.Options) *pipeServer {
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil, nil
 	})
-	tr := &mcpstdio.Transport{In: inR, Out: outW, Options: opt}
-	go func() {
-		ss, err := s.Connect(context.Background(), tr, nil)
-		if err == nil {
-			err = ss.Wait()
-		}
-		_ = outW.Close()
-		p.done <- err
-	}()
-	p.send(t, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"c","version":"0"}}}`)
-	p.recv(t)
-	p.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	p.pipeClient = servePipe(t, s, &mcpstdio.Transport{Options: opt})
 	return p
 }
 
-func (p *pipeServer) send(t *testing.T, line string) {
+func (p *pipeClient) send(t *testing.T, line string) {
 	t.Helper()
 	_, err := io.WriteString(p.in, line+"\n")
 	require.NoError(t, err)
 }
 
-func (p *pipeServer) recv(t *testing.T) map[string]json.RawMessage {
+func (p *pipeClient) recv(t *testing.T) map[string]json.RawMessage {
 	t.Helper()
 	ch := make(chan string, 1)
 	go func() {
@@ -151,8 +165,6 @@ func TestEndOfInputAnswersCallsInFlight(t *testing.T) {
 // A request the server sent the client fails when the client's input ends, so a call waiting for
 // its answer finishes.
 func TestEndOfInputFailsServerRequests(t *testing.T) {
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
 	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "0"}, nil)
 	elicitErr := make(chan error, 1)
 	mcp.AddTool(s, &mcp.Tool{Name: "ask"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
@@ -160,36 +172,21 @@ func TestEndOfInputFailsServerRequests(t *testing.T) {
 		elicitErr <- err
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "after"}}}, nil, nil
 	})
-	done := make(chan error, 1)
-	go func() {
-		ss, err := s.Connect(context.Background(), &mcpstdio.Transport{In: inR, Out: outW}, nil)
-		if err == nil {
-			err = ss.Wait()
-		}
-		_ = outW.Close()
-		done <- err
-	}()
-	out := bufio.NewReader(outR)
-	write := func(s string) { _, _ = io.WriteString(inW, s+"\n") }
-	write(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"c","version":"0"}}}`)
-	_, _ = out.ReadString('\n')
-	write(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	write(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask","arguments":{}}}`)
-	line, _ := out.ReadString('\n')
+	c := servePipe(t, s, &mcpstdio.Transport{})
+	c.send(t, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask","arguments":{}}}`)
+	line, _ := c.out.ReadString('\n')
 	require.Contains(t, line, `"elicitation/create"`)
-	require.NoError(t, inW.Close())
+	require.NoError(t, c.in.Close())
 	require.Error(t, <-elicitErr)
-	line, _ = out.ReadString('\n')
+	line, _ = c.out.ReadString('\n')
 	assert.Contains(t, line, `"id":1`)
 	assert.Contains(t, line, `"after"`)
-	<-done
+	<-c.done
 }
 
 // A spliced result goes out in place of its token, with the client's id; other results as encoded.
 func TestSplice(t *testing.T) {
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	tr := &mcpstdio.Transport{In: inR, Out: outW}
+	tr := &mcpstdio.Transport{}
 	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "0"}, nil)
 	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
@@ -204,22 +201,11 @@ func TestSplice(t *testing.T) {
 	mcp.AddTool(s, &mcp.Tool{Name: "x"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "cordon.splice.00.1"}}}, nil, nil
 	})
-	go func() {
-		ss, err := s.Connect(context.Background(), tr, nil)
-		if err == nil {
-			_ = ss.Wait()
-		}
-		_ = outW.Close()
-	}()
-	out := bufio.NewReader(outR)
-	write := func(s string) { _, _ = io.WriteString(inW, s+"\n") }
-	write(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"0"}}}`)
-	_, _ = out.ReadString('\n')
-	write(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	write(`{"jsonrpc":"2.0","id":1.50,"method":"tools/call","params":{"name":"x","arguments":{}}}`)
-	line, _ := out.ReadString('\n')
+	c := servePipe(t, s, tr)
+	c.send(t, `{"jsonrpc":"2.0","id":1.50,"method":"tools/call","params":{"name":"x","arguments":{}}}`)
+	line, _ := c.out.ReadString('\n')
 	assert.Equal(t, `{"jsonrpc":"2.0","id":1.50,"result":{"content":[{"type":"text","text":"spliced"}]}}`+"\n", line)
-	require.NoError(t, inW.Close())
+	require.NoError(t, c.in.Close())
 }
 
 // splicedResult is an mcp.Result (by the embedded result) that encodes as its token.
@@ -233,9 +219,7 @@ func (r splicedResult) MarshalJSON() ([]byte, error) { return r.m.MarshalJSON() 
 // Buffers from SpliceBuffer are given back once their response is written and handed out again:
 // pipelined calls whose large results are encoded into them each get exactly their own bytes.
 func TestSpliceBufferReuse(t *testing.T) {
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	tr := &mcpstdio.Transport{In: inR, Out: outW}
+	tr := &mcpstdio.Transport{}
 	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "0"}, nil)
 	body := func(n int) string { return strings.Repeat(strconv.Itoa(n)+" ", 20_000) }
 	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
@@ -255,26 +239,15 @@ func TestSpliceBufferReuse(t *testing.T) {
 	mcp.AddTool(s, &mcp.Tool{Name: "x"}, func(_ context.Context, _ *mcp.CallToolRequest, in struct{ N int }) (*mcp.CallToolResult, any, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: body(in.N)}}}, nil, nil
 	})
-	go func() {
-		ss, err := s.Connect(context.Background(), tr, nil)
-		if err == nil {
-			_ = ss.Wait()
-		}
-		_ = outW.Close()
-	}()
-	out := bufio.NewReader(outR)
-	write := func(s string) { _, _ = io.WriteString(inW, s+"\n") }
-	write(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"0"}}}`)
-	_, _ = out.ReadString('\n')
-	write(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	c := servePipe(t, s, tr)
 	const calls = 64
 	go func() {
 		for i := 1; i <= calls; i++ {
-			write(`{"jsonrpc":"2.0","id":` + strconv.Itoa(i) + `,"method":"tools/call","params":{"name":"x","arguments":{"N":` + strconv.Itoa(i) + `}}}`)
+			_, _ = io.WriteString(c.in, `{"jsonrpc":"2.0","id":`+strconv.Itoa(i)+`,"method":"tools/call","params":{"name":"x","arguments":{"N":`+strconv.Itoa(i)+`}}}`+"\n")
 		}
 	}()
 	for range calls {
-		line, err := out.ReadString('\n')
+		line, err := c.out.ReadString('\n')
 		require.NoError(t, err)
 		var resp struct {
 			ID     int
@@ -284,5 +257,5 @@ func TestSpliceBufferReuse(t *testing.T) {
 		require.Len(t, resp.Result.Content, 1)
 		assert.Equal(t, body(resp.ID), resp.Result.Content[0].Text, "call %d", resp.ID)
 	}
-	require.NoError(t, inW.Close())
+	require.NoError(t, c.in.Close())
 }
