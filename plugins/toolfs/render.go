@@ -1,8 +1,9 @@
 package toolfs
 
 import (
+	"encoding/binary"
 	"strconv"
-	"strings"
+	"unsafe"
 )
 
 // ReadValue is the canonical value of a successful read: the target's display path, the requested
@@ -62,31 +63,28 @@ func RenderRead(v ReadValue, limit int) string {
 	capped := len(v.Lines) < limit && endLine < v.TotalLines
 	footer := readFooter(v.Offset, endLine, v.TotalLines, capped)
 
-	var b strings.Builder
 	size := len(v.Path) + len(footer) + 64
-	if n := len(v.Lines); n > 0 {
-		size += n * (len(strconv.Itoa(v.Lines[n-1].Number)) + len(": \n")) // the widest number, at most
-	}
 	for _, l := range v.Lines {
-		size += len(l.Text)
+		size += len(l.Text) + len(": \n")
 	}
-	b.Grow(size)
-	b.WriteString("<path>")
-	b.WriteString(v.Path)
-	b.WriteString("</path>\n<type>file</type>\n<content>\n")
+	if n := len(v.Lines); n > 0 {
+		size += n * len(strconv.Itoa(v.Lines[n-1].Number)) // the widest number of a window
+	}
+	b := make([]byte, 0, size)
+	b = append(b, "<path>"...)
+	b = append(b, v.Path...)
+	b = append(b, "</path>\n<type>file</type>\n<content>\n"...)
 	var num counter
 	for _, l := range v.Lines {
-		b.Write(num.at(l.Number))
-		b.WriteString(": ")
-		b.WriteString(l.Text)
-		b.WriteByte('\n')
+		b = num.append(b, l.Number)
+		b = append(append(b, l.Text...), '\n')
 	}
 	if len(v.Lines) > 0 {
-		b.WriteByte('\n')
+		b = append(b, '\n')
 	}
-	b.WriteString(footer)
-	b.WriteString("\n</content>")
-	return b.String()
+	b = append(b, footer...)
+	b = append(b, "\n</content>"...)
+	return unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again
 }
 
 // RenderWrite renders the model-facing text of a write: the envelope with "Created file" or
@@ -107,36 +105,31 @@ func RenderEdit(v EditValue, replaceAll bool) string {
 	return "The file " + v.Path + " has been updated successfully."
 }
 
-// counter spells line numbers in decimal; the next number is an increment of the last one's digits
-// (a window's lines are consecutive), any other is formatted afresh.
+// counter spells line numbers in decimal, each followed by ": ". While the numbers are below a
+// million, the spelling is kept as one little-endian word and the next number is an increment of
+// its last digit (a window's lines are consecutive); a carry, or any other number, is formatted
+// afresh.
 type counter struct {
-	n      int
-	digits [20]byte
-	start  int  // digits[start:] spell n
-	inc    bool // n can be incremented in place (positive, with room for a carry)
+	n    int
+	word uint64 // n's digits and ": ", byte by byte, when size > 0
+	size int    // their length, at most 8; 0 when n is negative or not spelled in word
 }
 
-// at returns the digits of n, valid until the next call.
-func (c *counter) at(n int) []byte {
-	if c.inc && n == c.n+1 {
-		c.n = n
-		i := len(c.digits) - 1
-		for ; i >= c.start && c.digits[i] == '9'; i-- {
-			c.digits[i] = '0'
+// append appends the digits of n and ": " to b.
+func (c *counter) append(b []byte, n int) []byte {
+	if c.size > 0 && n == c.n+1 {
+		if last := uint(c.size-3) * 8; byte(c.word>>last) != '9' {
+			c.n = n
+			c.word += 1 << last
+			b = binary.LittleEndian.AppendUint64(b, c.word)
+			return b[:len(b)-8+c.size] // the bytes past ": " are spare capacity
 		}
-		if i < c.start {
-			c.start--
-			i = c.start
-			c.digits[i] = '0'
-		}
-		c.digits[i]++
-		c.inc = c.start > 0
-		return c.digits[c.start:]
 	}
-	var tmp [20]byte
-	d := strconv.AppendInt(tmp[:0], int64(n), 10)
-	c.n, c.start = n, len(c.digits)-len(d)
-	copy(c.digits[c.start:], d)
-	c.inc = n >= 0 && c.start > 0
-	return c.digits[c.start:]
+	var tmp [24]byte
+	d := append(strconv.AppendInt(tmp[:0], int64(n), 10), ':', ' ')
+	c.n, c.size = n, 0
+	if n >= 0 && len(d) <= 8 {
+		c.word, c.size = binary.LittleEndian.Uint64(tmp[:8]), len(d)
+	}
+	return append(b, d...)
 }
