@@ -159,8 +159,12 @@ var spliceResults = true
 // as splicedResult on a connection whose transport splices. Nothing after the middleware reads the
 // result but the JSON encoder; the SDK has already marked its result type (multi-round-trip
 // versions), which wireResult reproduces, and results with input requests are left to the SDK.
+// A tools/call's stack is grown first (growStack).
 func (h *mcpHost) wireResults(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method == "tools/call" {
+			growStack()
+		}
 		res, err := next(ctx, method, req)
 		ctr, ok := res.(*mcp.CallToolResult)
 		if !ok || err != nil || ctr == nil || ctr.InputRequests != nil || ctr.NeedsInput() {
