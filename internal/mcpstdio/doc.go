@@ -32,6 +32,13 @@
 // and answered first, requests the server sent the client (elicitation) fail as unanswerable, and
 // only then does the SDK see the end of the connection.
 //
+// # Direct calls
+//
+// A host can take calls from the SDK (Transport.SetDirect): each call that is a single message is
+// offered to its Direct first, and one it takes runs on a goroutine of the transport's, as a call in
+// flight like any other (slots, duplicate ids, cancellation, the end of input), its response written
+// from the encoding it returns.
+//
 // # Batches
 //
 // JSON-RPC batches are accepted until a protocol version that removed them (2025-06-18 and later)

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -59,6 +60,27 @@ type Transport struct {
 	Options
 
 	splices splices
+	direct  atomic.Pointer[Direct]
+}
+
+// Direct is offered each client call that is not part of a batch, with its method and params,
+// before the SDK sees it. Returning ok false leaves the call to the SDK; returning a run makes the
+// call the host's: the transport runs it on a goroutine of its own, as one of the calls in flight
+// (the same slots, the same duplicate-id check, the same wait at the end of the input), with a
+// context that notifications/cancelled for it or the connection's close cancels, and writes its
+// response. run returns the result's encoding as for Splice (b[at:], room around it), or an error,
+// answered as the SDK answers a handler's error. Direct runs on the reading goroutine: it must
+// decide quickly and not block.
+type Direct func(method string, params json.RawMessage) (run func(ctx context.Context) (b []byte, at int, err error), ok bool)
+
+// SetDirect makes d the connection's Direct (nil: every call goes to the SDK). It may be called at
+// any time; a call is offered to the Direct set when the call is read.
+func (t *Transport) SetDirect(d Direct) {
+	if d == nil {
+		t.direct.Store(nil)
+		return
+	}
+	t.direct.Store(&d)
 }
 
 var _ mcp.Transport = (*Transport)(nil)
@@ -66,7 +88,11 @@ var _ mcp.Transport = (*Transport)(nil)
 // Connect starts reading In and returns the connection.
 func (t *Transport) Connect(context.Context) (mcp.Connection, error) {
 	opt := t.withDefaults()
+	ctx, cancel := context.WithCancel(context.Background())
 	c := &conn{
+		direct:   &t.direct,
+		ctx:      ctx,
+		cancel:   cancel,
 		splices:  &t.splices,
 		out:      t.Out,
 		opt:      opt,
@@ -101,6 +127,8 @@ type call struct {
 	method string
 	batch  *batch
 	part   int
+	seq    int64              // the internal id
+	cancel context.CancelFunc // a direct call's (see Direct); nil for the SDK's
 }
 
 // batch collects the responses of one incoming batch.
@@ -110,6 +138,9 @@ type batch struct {
 }
 
 type conn struct {
+	direct   *atomic.Pointer[Direct]
+	ctx      context.Context // the direct calls' parent, cancelled by Close
+	cancel   context.CancelFunc
 	splices  *splices
 	out      io.Writer
 	opt      Options
@@ -120,7 +151,8 @@ type conn struct {
 	closeOut func() error
 
 	closeOnce sync.Once
-	wmu       sync.Mutex // serializes writes to out
+	directs   sync.WaitGroup // direct calls running
+	wmu       sync.Mutex     // serializes writes to out
 
 	mu      sync.Mutex
 	idle    *sync.Cond // signalled when a call is answered
@@ -148,14 +180,23 @@ func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 }
 
 // Close stops the connection and closes In and Out when they are Closers (a write blocked on a
-// client that stopped reading then fails instead of holding the connection).
+// client that stopped reading then fails instead of holding the connection). It cancels the direct
+// calls in flight and returns once they have returned, as the SDK's close waits for its handlers.
 func (c *conn) Close() error {
+	err := c.stop()
+	c.directs.Wait()
+	return err
+}
+
+// stop is Close without the wait for the direct calls (one of which may be stopping).
+func (c *conn) stop() error {
 	var err error
 	c.closeOnce.Do(func() {
 		c.mu.Lock()
 		c.closed = true
 		c.idle.Broadcast()
 		c.mu.Unlock()
+		c.cancel()
 		close(c.done)
 		if c.closeIn != nil {
 			err = c.closeIn()
@@ -274,7 +315,7 @@ func (c *conn) dispatch(m message, b *batch, part int) bool {
 		if m.method == "notifications/cancelled" {
 			params, ok := c.translateCancel(m.params)
 			if !ok {
-				return true // nothing in flight to cancel
+				return true // nothing in flight to cancel, or a direct call, cancelled here
 			}
 			m.params = params
 		}
@@ -299,13 +340,54 @@ func (c *conn) dispatch(m message, b *batch, part int) bool {
 	case <-c.done:
 		return false
 	}
+	cl := &call{id: m.id, key: key, method: m.method, batch: b, part: part}
+	var run func(context.Context) ([]byte, int, error)
+	var ctx context.Context
+	if d := c.direct.Load(); d != nil && b == nil {
+		var ok bool
+		if run, ok = (*d)(m.method, m.params); ok {
+			ctx, cl.cancel = context.WithCancel(c.ctx)
+		}
+	}
 	c.mu.Lock()
+	if cl.cancel != nil && c.closed { // Close may be waiting for the direct calls: no new one
+		c.mu.Unlock()
+		cl.cancel()
+		<-c.slots
+		return false
+	}
 	c.seq++
-	id := c.seq
-	c.calls[id] = &call{id: m.id, key: key, method: m.method, batch: b, part: part}
-	c.byKey[key] = id
+	cl.seq = c.seq
+	c.calls[cl.seq] = cl
+	c.byKey[key] = cl.seq
+	if cl.cancel != nil {
+		c.directs.Add(1) // under mu, before Close marks the connection closed and waits
+	}
 	c.mu.Unlock()
-	return c.deliver(item{msg: &jsonrpc.Request{ID: internalID(id), Method: m.method, Params: m.params}})
+	if cl.cancel != nil {
+		go c.runDirect(ctx, cl, run)
+		return true
+	}
+	return c.deliver(item{msg: &jsonrpc.Request{ID: internalID(cl.seq), Method: m.method, Params: m.params}})
+}
+
+// runDirect runs a direct call and answers it (see Direct).
+func (c *conn) runDirect(ctx context.Context, cl *call, run func(context.Context) ([]byte, int, error)) {
+	defer c.directs.Done()
+	defer cl.cancel()
+	b, at, err := run(ctx)
+	var part, pooled []byte
+	switch {
+	case err != nil:
+		part = errorPart(cl.id, toWireError(err))
+	case at > 0:
+		part, pooled = splicedPart(cl.id, spliced{b: b, at: at}), b
+	default:
+		part = resultPart(cl.id, b[at:])
+	}
+	if c.respond(cl, part, pooled) != nil {
+		_ = c.stop() // as the SDK ends a connection it cannot write to
+	}
 }
 
 // internalID is the SDK-side id of the n-th call (jsonrpc has no integer constructor; MakeID takes
@@ -323,8 +405,16 @@ func (c *conn) translateCancel(params json.RawMessage) (json.RawMessage, bool) {
 	}
 	c.mu.Lock()
 	id, ok := c.byKey[idKey(p["requestId"])]
+	var cancel context.CancelFunc
+	if ok {
+		cancel = c.calls[id].cancel
+	}
 	c.mu.Unlock()
 	if !ok {
+		return nil, false
+	}
+	if cancel != nil {
+		cancel()
 		return nil, false
 	}
 	p["requestId"] = json.RawMessage(strconv.FormatInt(id, 10))
@@ -373,8 +463,8 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 			c.mu.Lock()
 			cl := c.calls[id]
 			c.mu.Unlock()
-			if cl != nil {
-				return c.answer(id, cl, m)
+			if cl != nil && cl.cancel == nil {
+				return c.answer(cl, m)
 			}
 		}
 	case *jsonrpc.Request:
@@ -401,8 +491,8 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	return c.write(append(data, '\n'))
 }
 
-// answer writes the response to a client call and releases its slot.
-func (c *conn) answer(id int64, cl *call, m *jsonrpc.Response) error {
+// answer writes the response to a client call the SDK answered and releases its slot.
+func (c *conn) answer(cl *call, m *jsonrpc.Response) error {
 	var part, pooled []byte
 	if m.Error != nil {
 		part = errorPart(cl.id, toWireError(m.Error))
@@ -414,6 +504,12 @@ func (c *conn) answer(id int64, cl *call, m *jsonrpc.Response) error {
 			c.noteVersion(m.Result)
 		}
 	}
+	return c.respond(cl, part, pooled)
+}
+
+// respond writes a call's response (or records it in its batch), hands a spliced encoding's buffer
+// back, forgets the call and releases its slot.
+func (c *conn) respond(cl *call, part, pooled []byte) error {
 	var err error
 	if cl.batch != nil {
 		c.answerPart(cl.batch, cl.part, part)
@@ -424,7 +520,7 @@ func (c *conn) answer(id int64, cl *call, m *jsonrpc.Response) error {
 		}
 	}
 	c.mu.Lock()
-	delete(c.calls, id)
+	delete(c.calls, cl.seq)
 	delete(c.byKey, cl.key)
 	c.idle.Broadcast()
 	c.mu.Unlock()

@@ -22,9 +22,10 @@ import (
 
 // pipeClient is the client's side of a server served over a Transport on pipes.
 type pipeClient struct {
-	in   *io.PipeWriter
-	out  *bufio.Reader
-	done chan error // the served session's end
+	in      *io.PipeWriter
+	out     *bufio.Reader
+	done    chan error              // the served session's end
+	session chan *mcp.ServerSession // the served session, once connected
 }
 
 // servePipe serves s over tr on fresh pipes (it sets tr.In and tr.Out) and completes the
@@ -34,10 +35,11 @@ func servePipe(t *testing.T, s *mcp.Server, tr *mcpstdio.Transport) *pipeClient 
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	tr.In, tr.Out = inR, outW
-	c := &pipeClient{in: inW, out: bufio.NewReader(outR), done: make(chan error, 1)}
+	c := &pipeClient{in: inW, out: bufio.NewReader(outR), done: make(chan error, 1), session: make(chan *mcp.ServerSession, 1)}
 	go func() {
 		ss, err := s.Connect(context.Background(), tr, nil)
 		if err == nil {
+			c.session <- ss
 			err = ss.Wait()
 		}
 		_ = outW.Close()
@@ -58,19 +60,24 @@ type pipeServer struct {
 	peak    atomic.Int32
 }
 
+// hold counts a running call (and the peak of them) until release is closed or ctx ends.
+func (p *pipeServer) hold(ctx context.Context) {
+	n := p.running.Add(1)
+	for old := p.peak.Load(); n > old && !p.peak.CompareAndSwap(old, n); old = p.peak.Load() {
+	}
+	defer p.running.Add(-1)
+	select {
+	case <-p.release:
+	case <-ctx.Done():
+	}
+}
+
 func startPipe(t *testing.T, opt mcpstdio.Options) *pipeServer {
 	t.Helper()
 	p := &pipeServer{release: make(chan struct{})}
 	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "0"}, nil)
 	mcp.AddTool(s, &mcp.Tool{Name: "wait"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
-		n := p.running.Add(1)
-		for old := p.peak.Load(); n > old && !p.peak.CompareAndSwap(old, n); old = p.peak.Load() {
-		}
-		defer p.running.Add(-1)
-		select {
-		case <-p.release:
-		case <-ctx.Done():
-		}
+		p.hold(ctx)
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil, nil
 	})
 	p.pipeClient = servePipe(t, s, &mcpstdio.Transport{Options: opt})
@@ -106,27 +113,38 @@ func waitCall(id string) string {
 }
 
 // At MaxInFlight calls in flight no further input is read: the client's next write blocks until a
-// call is answered, and never more than MaxInFlight calls run.
+// call is answered, and never more than MaxInFlight calls run; direct calls take the same slots.
 func TestBackPressure(t *testing.T) {
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	p := startPipe(t, mcpstdio.Options{MaxInFlight: 2})
-	for i := 1; i <= 3; i++ {
-		p.send(t, waitCall(strconv.Itoa(i)))
+	for name, start := range map[string]func(*testing.T, mcpstdio.Options) (*pipeServer, func(string) string){
+		"sdk": func(t *testing.T, o mcpstdio.Options) (*pipeServer, func(string) string) {
+			return startPipe(t, o), waitCall
+		},
+		"direct": func(t *testing.T, o mcpstdio.Options) (*pipeServer, func(string) string) {
+			return startDirect(t, o).pipeServer, directCall
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+			p, call := start(t, mcpstdio.Options{MaxInFlight: 2})
+			for i := 1; i <= 3; i++ {
+				p.send(t, call(strconv.Itoa(i)))
+			}
+			for p.running.Load() < 2 {
+				time.Sleep(time.Millisecond)
+			}
+			time.Sleep(200 * time.Millisecond) // the third call is held back, not started
+			assert.Equal(t, int32(2), p.running.Load())
+			close(p.release)
+			ids := map[string]bool{}
+			for range 3 {
+				ids[string(p.recv(t)["id"])] = true
+			}
+			assert.Equal(t, map[string]bool{"1": true, "2": true, "3": true}, ids)
+			assert.LessOrEqual(t, p.peak.Load(), int32(2))
+			require.NoError(t, p.in.Close())
+			<-p.done
+		})
 	}
-	for p.running.Load() < 2 {
-		time.Sleep(time.Millisecond)
-	}
-	time.Sleep(200 * time.Millisecond) // the third call is held back, not started
-	assert.Equal(t, int32(2), p.running.Load())
-	close(p.release)
-	ids := map[string]bool{}
-	for range 3 {
-		ids[string(p.recv(t)["id"])] = true
-	}
-	assert.Equal(t, map[string]bool{"1": true, "2": true, "3": true}, ids)
-	assert.LessOrEqual(t, p.peak.Load(), int32(2))
-	require.NoError(t, p.in.Close())
-	<-p.done
 }
 
 // A cancellation names the call by the client's id; it reaches the call.
