@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -40,6 +41,8 @@ type mcpHost struct {
 	live       map[*mcp.ServerSession]struct{} // connections seen and not yet closed (shared)
 	splicers   map[*mcp.ServerSession]splicer
 	calls      map[*mcp.ServerSession]*liveCalls
+
+	direct atomic.Int64 // tools/calls run outside the SDK (directCalls), for the tests
 
 	toolsMu sync.Mutex
 	listed  map[string]string // served tool name -> its definition as JSON
@@ -212,6 +215,9 @@ func (h *mcpHost) serveConn(ctx context.Context, t mcp.Transport) error {
 		h.mu.Lock()
 		h.splicers[ss] = sp
 		h.mu.Unlock()
+	}
+	if d, ok := t.(directer); ok {
+		d.SetDirect(h.directCalls(ss))
 	}
 	done := make(chan error, 1)
 	go func() { done <- ss.Wait() }()

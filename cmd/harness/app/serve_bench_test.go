@@ -28,14 +28,20 @@ func processCPU(b *testing.B) time.Duration {
 // transport over pipes, driven by a minimal JSON-RPC client (one request in flight, responses only
 // scanned), so nearly all the measured CPU is the server's: the call and the MCP/JSON-RPC encoding.
 //
-// The sub-benchmark "unspliced" turns off the splicing of pre-encoded results (mcpstdio.Splice):
-// the difference is what splicing buys (the SDK's validating re-encoding of the result).
+// "direct" is a plain call, which the host runs outside the SDK (directCalls). "sdk" sends the same
+// call with a _meta key of the protocol's namespace, which leaves it to the SDK, whose result is
+// spliced (mcpstdio.Splice); "sdk-unspliced" turns splicing off: the difference is what splicing
+// buys the calls the SDK still dispatches (the SDK's validating re-encoding of the result).
 func BenchmarkServeRead2000(b *testing.B) {
 	read := func(int) string { return `{"name":"read","arguments":{"file_path":"$P"}}` }
-	b.Run("spliced", func(b *testing.B) { benchServe(b, read) })
-	b.Run("unspliced", func(b *testing.B) {
+	viaSDK := func(int) string {
+		return `{"_meta":{"io.modelcontextprotocol/related":0},"name":"read","arguments":{"file_path":"$P"}}`
+	}
+	b.Run("direct", func(b *testing.B) { benchServe(b, read) })
+	b.Run("sdk", func(b *testing.B) { benchServe(b, viaSDK) })
+	b.Run("sdk-unspliced", func(b *testing.B) {
 		defer app.SetSplicing(app.SetSplicing(false))
-		benchServe(b, read)
+		benchServe(b, viaSDK)
 	})
 }
 
