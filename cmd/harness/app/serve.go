@@ -44,9 +44,9 @@ type mcpHost struct {
 
 	direct atomic.Int64 // tools/calls run outside the SDK (directCalls), for the tests
 
-	toolsMu sync.Mutex
-	listed  map[string]string // served tool name -> its definition as JSON
-	unwatch func()            // stops following the engine's tool changes
+	toolsMu sync.Mutex                        // serializes syncTools
+	listed  atomic.Pointer[map[string]string] // served tool name -> its definition as JSON
+	unwatch func()                            // stops following the engine's tool changes
 }
 
 // toolWatcher is implemented by an engine whose visible tools can change while it serves (a plugin
@@ -86,20 +86,27 @@ func newMCPHost(eng engine, cfg hostConfig) *mcpHost {
 }
 
 // syncTools makes the served tool list the engine's visible tools: a tool that went away is removed,
-// a new or changed one is added (the SDK then sends notifications/tools/list_changed).
+// a new or changed one is added (the SDK then sends notifications/tools/list_changed). The listed
+// set is published after the additions and before the removals, so it never names a tool the SDK
+// does not serve (directCalls relies on it).
 func (h *mcpHost) syncTools() {
 	h.toolsMu.Lock()
 	defer h.toolsMu.Unlock()
+	was := map[string]string{}
+	if p := h.listed.Load(); p != nil {
+		was = *p
+	}
 	now := map[string]string{}
 	for _, t := range h.eng.Tools() {
 		b, _ := json.Marshal(t)
 		now[t.Name] = string(b)
-		if h.listed[t.Name] != now[t.Name] {
+		if was[t.Name] != now[t.Name] {
 			h.server.AddTool(mcpTool(t, h.cfg.structured), h.call)
 		}
 	}
+	h.listed.Store(&now)
 	var gone []string
-	for name := range h.listed {
+	for name := range was {
 		if _, ok := now[name]; !ok {
 			gone = append(gone, name)
 		}
@@ -107,7 +114,6 @@ func (h *mcpHost) syncTools() {
 	if len(gone) > 0 {
 		h.server.RemoveTools(gone...)
 	}
-	h.listed = now
 }
 
 // close stops following the engine's tool changes and ends the principals' sessions.

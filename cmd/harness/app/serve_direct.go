@@ -36,10 +36,7 @@ func (h *mcpHost) directCalls(ss *mcp.ServerSession) mcpstdio.Direct {
 		if !ok {
 			return nil, false
 		}
-		h.toolsMu.Lock()
-		_, listed := h.listed[name]
-		h.toolsMu.Unlock()
-		if !listed { // the SDK's "unknown tool" error
+		if _, listed := (*h.listed.Load())[name]; !listed { // the SDK's "unknown tool" error
 			return nil, false
 		}
 		return func(ctx context.Context) ([]byte, int, error) {
