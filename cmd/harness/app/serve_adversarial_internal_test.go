@@ -176,6 +176,30 @@ func TestServeConcurrentCallsOnOneConnection(t *testing.T) {
 // served tool list: tools/list no longer offers it and the client is told the list changed (the
 // server advertises tools.listChanged). Before the fix the list was fixed when serve started.
 func TestServeToolListFollowsTheStore(t *testing.T) {
+	memory := func() (mcp.Transport, mcp.Transport) {
+		ct, st := mcp.NewInMemoryTransports()
+		return ct, st
+	}
+	stdio := func() (mcp.Transport, mcp.Transport) {
+		c2sR, c2sW := io.Pipe()
+		s2cR, s2cW := io.Pipe()
+		return &mcp.IOTransport{Reader: s2cR, Writer: c2sW}, &mcpstdio.Transport{In: c2sR, Out: s2cW}
+	}
+	for _, tc := range []struct {
+		name       string
+		transports func() (mcp.Transport, mcp.Transport)
+		version    string
+		direct     bool // the listed tool's call runs outside the SDK
+	}{
+		{"memory", memory, "", false},
+		{"stdio-2025-11-25", stdio, "2025-11-25", true},
+		{"stdio-2026-07-28", stdio, "2026-07-28", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) { testToolListFollowsTheStore(t, tc.transports, tc.version, tc.direct) })
+	}
+}
+
+func testToolListFollowsTheStore(t *testing.T, transports func() (mcp.Transport, mcp.Transport), version string, direct bool) {
 	ws := t.TempDir()
 	h, err := compose(context.Background(), defaultOptions(), &flags{workdir: ws}, zaptest.NewLogger(t))
 	require.NoError(t, err)
@@ -183,14 +207,14 @@ func TestServeToolListFollowsTheStore(t *testing.T) {
 	eng, err := newToolsEngine(h.k)
 	require.NoError(t, err)
 
-	ct, st := mcp.NewInMemoryTransports()
+	ct, st := transports()
 	mh := newMCPHost(eng, hostConfig{version: "test", cwd: &ws})
 	done := make(chan error, 1)
 	go func() { done <- mh.serveConn(context.Background(), st) }()
 	changed := make(chan struct{}, 8)
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, &mcp.ClientOptions{
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
-	}).Connect(context.Background(), ct, nil)
+	}).Connect(context.Background(), ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
 	require.NoError(t, err)
 	names := func() []string {
 		res, err := cs.ListTools(context.Background(), nil)
@@ -202,6 +226,12 @@ func TestServeToolListFollowsTheStore(t *testing.T) {
 		return out
 	}
 	assert.ElementsMatch(t, []string{"read", "write", "edit", "glob", "grep", "read_image"}, names())
+	image := &mcp.CallToolParams{Name: "read_image", Arguments: map[string]any{"file_path": "x.png"}}
+	res, err := cs.CallTool(context.Background(), image)
+	require.NoError(t, err)
+	assert.True(t, res.IsError, "a listed tool runs (x.png does not exist)")
+	ran := map[bool]int64{true: 1, false: 0}[direct]
+	assert.Equal(t, ran, mh.direct.Load())
 
 	var kept []loader.Entry
 	for _, e := range h.ld.Entries() {
@@ -216,11 +246,13 @@ func TestServeToolListFollowsTheStore(t *testing.T) {
 		t.Error("no notifications/tools/list_changed after read_image went away")
 	}
 	assert.ElementsMatch(t, []string{"read", "write", "edit", "glob", "grep"}, names())
-	_, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "read_image", Arguments: map[string]any{"file_path": "x.png"}})
+	_, err = cs.CallTool(context.Background(), image)
 	assert.ErrorContains(t, err, `unknown tool "read_image"`, "the SDK answers a call of an unlisted tool")
+	assert.Equal(t, ran, mh.direct.Load(), "an unlisted tool is left to the SDK")
 
 	require.NoError(t, cs.Close())
-	require.NoError(t, <-done)
+	err = <-done
+	assert.True(t, err == nil || isClosedErr(err), "%v", err)
 }
 
 // tools/call with "arguments": null is a call with no arguments, as in `run` ("args": null): the
