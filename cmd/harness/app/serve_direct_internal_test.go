@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -97,13 +98,16 @@ func TestPlainCall(t *testing.T) {
 		{`{"name":"a"} {}`, "", "", false},
 		{`{"name":"a"`, "", "", false},
 	} {
-		name, args, ok := plainCall(json.RawMessage(tc.params))
+		p, ok := plainCall(json.RawMessage(tc.params))
 		assert.Equal(t, tc.ok, ok, tc.params)
 		if tc.ok {
-			assert.Equal(t, tc.name, name, tc.params)
-			assert.Equal(t, tc.args, string(args), tc.params)
+			assert.Equal(t, tc.name, p.Name, tc.params)
+			assert.Equal(t, tc.args, string(p.Arguments), tc.params)
 		}
 	}
+	p, ok := plainCall(json.RawMessage(`{"name":"a","_meta":{"progressToken":"p","k":[1]}}`))
+	require.True(t, ok)
+	assert.Equal(t, mcp.Meta{"progressToken": "p", "k": []any{1.0}}, p.Meta, "the _meta reaches the call as the SDK decodes it")
 }
 
 // FuzzPlainCall holds plainCall to encoding/json: what it accepts is an object of a "name" string
@@ -113,7 +117,7 @@ func FuzzPlainCall(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		name, args, ok := plainCall(json.RawMessage(s))
+		p, ok := plainCall(json.RawMessage(s))
 		if !ok {
 			return
 		}
@@ -122,12 +126,10 @@ func FuzzPlainCall(f *testing.F) {
 		for k := range m {
 			require.Contains(t, []string{"name", "arguments", "_meta"}, k)
 		}
-		var want struct {
-			Name      string          `json:"name"`
-			Arguments json.RawMessage `json:"arguments"`
-		}
+		var want mcp.CallToolParamsRaw
 		require.NoError(t, json.Unmarshal([]byte(s), &want))
-		require.Equal(t, want.Name, name)
-		require.Equal(t, string(want.Arguments), string(args))
+		require.Equal(t, want.Name, p.Name)
+		require.Equal(t, string(want.Arguments), string(p.Arguments))
+		require.Equal(t, want.Meta, p.Meta)
 	})
 }
