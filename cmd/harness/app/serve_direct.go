@@ -46,10 +46,7 @@ func (h *mcpHost) directCalls(ss *mcp.ServerSession) mcpstdio.Direct {
 			if err != nil {
 				return nil, 0, err
 			}
-			if res.Content == nil {
-				res.Content = []mcp.Content{} // as the SDK sends it
-			}
-			return wireResult{CallToolResult: res}.encode(mcpstdio.SpliceRoom)
+			return wireResult{CallToolResult: res}.encode(mcpstdio.SpliceRoom) // nil content is [], as the SDK sends it
 		}, true
 	}
 }

@@ -139,6 +139,14 @@ func TestServeSplicesIntoBatchResponses(t *testing.T) {
 	assert.True(t, isClosedErr(<-done))
 }
 
+// A result without content blocks is sent with "content":[], as the SDK's tools/call sends it (it
+// replaces a nil Content before encoding; the direct path relies on the encoder for it).
+func TestWireResultNilContentIsEmpty(t *testing.T) {
+	b, err := wireResult{CallToolResult: &mcp.CallToolResult{}}.MarshalJSON()
+	require.NoError(t, err)
+	assert.Equal(t, `{"content":[]}`, string(b))
+}
+
 // A result too large for the official clients drops its structured value first and, when its blocks
 // alone are too large, becomes an error that says so; nothing over the bound is written.
 func TestWireResultStaysUnderTheClientLimit(t *testing.T) {
