@@ -510,6 +510,11 @@ func (c *conn) answer(cl *call, m *jsonrpc.Response) error {
 // respond writes a call's response (or records it in its batch), hands a spliced encoding's buffer
 // back, forgets the call and releases its slot.
 func (c *conn) respond(cl *call, part, pooled []byte) error {
+	// The client's id is free once the response is on its way: a client may reuse it as soon as it
+	// reads the response. The call stays counted in flight (the end of input waits) until written.
+	c.mu.Lock()
+	delete(c.byKey, cl.key)
+	c.mu.Unlock()
 	var err error
 	if cl.batch != nil {
 		c.answerPart(cl.batch, cl.part, part)
@@ -521,7 +526,6 @@ func (c *conn) respond(cl *call, part, pooled []byte) error {
 	}
 	c.mu.Lock()
 	delete(c.calls, cl.seq)
-	delete(c.byKey, cl.key)
 	c.idle.Broadcast()
 	c.mu.Unlock()
 	<-c.slots

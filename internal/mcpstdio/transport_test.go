@@ -112,17 +112,21 @@ func waitCall(id string) string {
 	return `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"wait","arguments":{}}}`
 }
 
+// bothKinds serves the "wait" tool as an SDK tool (startPipe) and as a direct call (startDirect),
+// each with the spelling of its call line.
+var bothKinds = map[string]func(*testing.T, mcpstdio.Options) (*pipeServer, func(id string) string){
+	"sdk": func(t *testing.T, o mcpstdio.Options) (*pipeServer, func(string) string) {
+		return startPipe(t, o), waitCall
+	},
+	"direct": func(t *testing.T, o mcpstdio.Options) (*pipeServer, func(string) string) {
+		return startDirect(t, o).pipeServer, directCall
+	},
+}
+
 // At MaxInFlight calls in flight no further input is read: the client's next write blocks until a
 // call is answered, and never more than MaxInFlight calls run; direct calls take the same slots.
 func TestBackPressure(t *testing.T) {
-	for name, start := range map[string]func(*testing.T, mcpstdio.Options) (*pipeServer, func(string) string){
-		"sdk": func(t *testing.T, o mcpstdio.Options) (*pipeServer, func(string) string) {
-			return startPipe(t, o), waitCall
-		},
-		"direct": func(t *testing.T, o mcpstdio.Options) (*pipeServer, func(string) string) {
-			return startDirect(t, o).pipeServer, directCall
-		},
-	} {
+	for name, start := range bothKinds {
 		t.Run(name, func(t *testing.T) {
 			defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 			p, call := start(t, mcpstdio.Options{MaxInFlight: 2})
@@ -141,6 +145,25 @@ func TestBackPressure(t *testing.T) {
 			}
 			assert.Equal(t, map[string]bool{"1": true, "2": true, "3": true}, ids)
 			assert.LessOrEqual(t, p.peak.Load(), int32(2))
+			require.NoError(t, p.in.Close())
+			<-p.done
+		})
+	}
+}
+
+// A client may reuse an id as soon as it has read the call's response: the id is never refused as
+// still in flight then, for the SDK's calls and direct ones alike.
+func TestIdIsFreeOnceAnswered(t *testing.T) {
+	for name, start := range bothKinds {
+		t.Run(name, func(t *testing.T) {
+			p, call := start(t, mcpstdio.Options{})
+			close(p.release)
+			for range 200 {
+				p.send(t, call("7"))
+				m := p.recv(t)
+				require.Equal(t, "7", string(m["id"]))
+				require.NotContains(t, m, "error", "%s", m["error"])
+			}
 			require.NoError(t, p.in.Close())
 			<-p.done
 		})
