@@ -310,7 +310,7 @@ func TestPriorReadersDoNotBlockOnAFIFO(t *testing.T) {
 		prior, err = readPrior(context.Background(), fifo, 1<<20, false)
 		assert.NoError(t, err)
 		assert.False(t, prior.bom)
-		_, err = readForEdit(context.Background(), fs.Target{Key: fs.TargetKey(fifo), DisplayPath: "/d/fifo"})
+		_, err = readForEdit(context.Background(), fs.Target{Key: fs.TargetKey(fifo), DisplayPath: "/d/fifo"}, 1<<20)
 		var fe *fs.Error
 		if assert.ErrorAs(t, err, &fe) {
 			assert.Equal(t, `cannot edit "/d/fifo": not a regular file`, fe.Message)

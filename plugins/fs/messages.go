@@ -168,15 +168,47 @@ func EditNotRegular(p string) *Error {
 
 // ReadTooLarge is FS_TOO_LARGE
 // `cannot read "<p>": <size> bytes exceeds the <maxBytes>-byte limit`.
-func ReadTooLarge(p string, size, maxBytes int64) *Error {
-	return NewError(CodeTooLarge, "cannot read "+q(p)+": "+strconv.FormatInt(size, 10)+
-		" bytes exceeds the "+strconv.FormatInt(maxBytes, 10)+"-byte limit", nil)
-}
+func ReadTooLarge(p string, size, maxBytes int64) *Error { return exceeds(VerbRead, p, size, maxBytes) }
 
 // ReadContentTooLarge is FS_TOO_LARGE
 // `cannot read "<p>": content exceeds the <maxBytes>-byte limit`.
 func ReadContentTooLarge(p string, maxBytes int64) *Error {
-	return NewError(CodeTooLarge, "cannot read "+q(p)+": content exceeds the "+
+	return contentExceeds(VerbRead, p, maxBytes)
+}
+
+// WriteTooLarge is FS_TOO_LARGE
+// `cannot write "<p>": <size> bytes exceeds the <maxBytes>-byte limit` (the
+// bytes a write would publish).
+func WriteTooLarge(p string, size, maxBytes int64) *Error {
+	return exceeds(VerbWrite, p, size, maxBytes)
+}
+
+// EditTooLarge is FS_TOO_LARGE
+// `cannot edit "<p>": <size> bytes exceeds the <maxBytes>-byte limit` (the
+// file an edit would read).
+func EditTooLarge(p string, size, maxBytes int64) *Error { return exceeds(VerbEdit, p, size, maxBytes) }
+
+// EditContentTooLarge is FS_TOO_LARGE
+// `cannot edit "<p>": content exceeds the <maxBytes>-byte limit` (the file
+// grew past the limit while it was read).
+func EditContentTooLarge(p string, maxBytes int64) *Error {
+	return contentExceeds(VerbEdit, p, maxBytes)
+}
+
+// EditResultTooLarge is FS_TOO_LARGE `cannot edit "<p>": the result would be
+// <size> bytes, over the <maxBytes>-byte limit`.
+func EditResultTooLarge(p string, size, maxBytes int64) *Error {
+	return NewError(CodeTooLarge, "cannot edit "+q(p)+": the result would be "+strconv.FormatInt(size, 10)+
+		" bytes, over the "+strconv.FormatInt(maxBytes, 10)+"-byte limit", nil)
+}
+
+func exceeds(verb, p string, size, maxBytes int64) *Error {
+	return NewError(CodeTooLarge, "cannot "+verb+" "+q(p)+": "+strconv.FormatInt(size, 10)+
+		" bytes exceeds the "+strconv.FormatInt(maxBytes, 10)+"-byte limit", nil)
+}
+
+func contentExceeds(verb, p string, maxBytes int64) *Error {
+	return NewError(CodeTooLarge, "cannot "+verb+" "+q(p)+": content exceeds the "+
 		strconv.FormatInt(maxBytes, 10)+"-byte limit", nil)
 }
 
