@@ -48,7 +48,7 @@ func TestAtomicStagingLayout(t *testing.T) {
 		assert.Equal(t, os.FileMode(0o700), fi.Mode().Perm())
 		fi, err = os.Stat(temp)
 		require.NoError(t, err)
-		assert.Equal(t, os.FileMode(0o600), fi.Mode().Perm())
+		assert.Equal(t, os.FileMode(0o600), fi.Mode().Perm(), "0666 under the umask 077")
 		assert.Equal(t, []string{"note.txt.tmp"}, entries(t, staging))
 	}}
 	old := unix.Umask(0o077) // would strip group bits of a 0o750 mkdir

@@ -124,6 +124,9 @@ func (m *keptMeta) apply(f *os.File, display string, hooks *atomicHooks) error {
 			return fs.WriteIOError(display, fmt.Errorf("cannot keep its extended attribute %q: %w", x.name, err))
 		}
 	}
+	if err := dropCreatedACL(f, m.xattrs); err != nil {
+		return err
+	}
 	mode := m.mode
 	if !ownerKept {
 		mode &^= os.ModeSetuid

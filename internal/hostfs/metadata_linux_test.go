@@ -1,7 +1,6 @@
 package hostfs_test
 
 import (
-	"encoding/binary"
 	"errors"
 	"io"
 	"os"
@@ -41,18 +40,8 @@ func xattrs(t *testing.T, path string) map[string]string {
 // aclXattr is a POSIX access ACL (system.posix_acl_access): the owner rw,
 // user 1000 rw, the group r, mask rw, others nothing.
 func aclXattr() []byte {
-	const undefined = 0xFFFFFFFF
-	entries := []struct {
-		tag, perm uint16
-		id        uint32
-	}{{0x01, 6, undefined}, {0x02, 6, 1000}, {0x04, 4, undefined}, {0x10, 6, undefined}, {0x20, 0, undefined}}
-	b := binary.LittleEndian.AppendUint32(nil, 2)
-	for _, e := range entries {
-		b = binary.LittleEndian.AppendUint16(b, e.tag)
-		b = binary.LittleEndian.AppendUint16(b, e.perm)
-		b = binary.LittleEndian.AppendUint32(b, e.id)
-	}
-	return b
+	return aclBytes(aclEntry{aclUserObj, 6, aclNoID}, aclEntry{aclUser, 6, 1000}, aclEntry{aclGroupObj, 4, aclNoID},
+		aclEntry{aclMask, 6, aclNoID}, aclEntry{aclOther, 0, aclNoID})
 }
 
 // The replaced file keeps its extended attributes (user.*, trusted.*,
