@@ -115,6 +115,22 @@ func hardLinked(links uint64) string {
 		" hard links, and replacing it would split them (the other names would keep the old content)"
 }
 
+// OwnerNotKept is FS_PERMISSION_DENIED `cannot <verb> "<p>": it is owned by
+// another user (uid <owner>), and replacing it would make this process's user
+// (uid <uid>) its owner` (verb is VerbWrite or VerbEdit).
+func OwnerNotKept(verb, p string, owner, uid int) *Error {
+	return NewError(CodePermissionDenied, "cannot "+verb+" "+q(p)+": it is owned by another user (uid "+strconv.Itoa(owner)+
+		"), and replacing it would make this process's user (uid "+strconv.Itoa(uid)+") its owner", nil)
+}
+
+// GroupNotKept is FS_PERMISSION_DENIED `cannot <verb> "<p>": its group (gid
+// <gid>) is not one of this process's groups, and replacing it would change
+// its group`.
+func GroupNotKept(verb, p string, gid int) *Error {
+	return NewError(CodePermissionDenied, "cannot "+verb+" "+q(p)+": its group (gid "+strconv.Itoa(gid)+
+		") is not one of this process's groups, and replacing it would change its group", nil)
+}
+
 // WriteIOError is FS_IO_ERROR `cannot write "<p>": <os error message>` (OSReason).
 func WriteIOError(p string, cause error) *Error {
 	return NewError(CodeIOError, "cannot write "+q(p)+": "+causeMessage(cause), cause)
