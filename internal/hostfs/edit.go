@@ -137,7 +137,8 @@ func readForEdit(ctx context.Context, t fs.Target, maxBytes int64) ([]byte, erro
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
 		}
-		n, err := f.Read(buf[len(buf):min(cap(buf), len(buf)+editReadChunkBytes, int(maxBytes)+1)])
+		end := min(int64(cap(buf)), int64(len(buf))+editReadChunkBytes, maxBytes+1) // never past cap: fits an int
+		n, err := f.Read(buf[len(buf):int(end)])
 		buf = buf[:len(buf)+n]
 		if err == io.EOF {
 			break
