@@ -18,9 +18,10 @@ const (
 	// writeChunkBytes bounds one write syscall so cancellation is observed
 	// while a large content is written.
 	writeChunkBytes = 1 << 20
-	// newFilePerm is the mode of a file the provider creates (owner-only,
-	// whatever the umask).
-	newFilePerm os.FileMode = 0o600
+	// newFilePerm is the mode a new file is created with, before the kernel
+	// applies the umask or the directory's default ACL, as open(2) callers
+	// (editors, git) ask for.
+	newFilePerm os.FileMode = 0o666
 	// stagingDirPerm is the mode of the private staging directory.
 	stagingDirPerm os.FileMode = 0o700
 	// parentDirPerm is the mode (before umask) of missing parent directories.
@@ -30,8 +31,8 @@ const (
 // atomicOptions are the parameters of writeFileAtomic.
 type atomicOptions struct {
 	// keep, when set, gives the staged file the metadata of the file being
-	// replaced before publication (see keptMeta.apply). Otherwise it stays
-	// 0600, owned by the process.
+	// replaced before publication (see keptMeta.apply). Otherwise it keeps
+	// what creation gave it (see writeFileAtomic).
 	keep *keptMeta
 	// createIfAbsent publishes with a hard link, which never replaces an
 	// existing entry; a collision is reported with display.
@@ -54,7 +55,7 @@ type atomicHooks struct {
 	stagingName  func(base string) string                  // staging directory name
 	beforeParent func(dir string)                          // before the parent directory is created or opened
 	chmod        func(path string, mode os.FileMode) error // the staging directory's chmod (by path)
-	fchmod       func(f *os.File, mode os.FileMode) error  // the temp file's chmods (0600, then the kept bits)
+	fchmod       func(f *os.File, mode os.FileMode) error  // the temp file's chmod to the kept bits
 	inspectTemp  func(stagingDir, tempPath string)         // after write+fsync, before chmod and publication
 	link         func(oldname, newname string) error       // no-replace publication
 	lstat        func(path string) (os.FileInfo, error)    // inspection after a failed link
@@ -115,12 +116,17 @@ func (h *atomicHooks) doRemoveAll(p string) error {
 // that path always holds either its old content or the complete new content:
 //
 //  1. missing parent directories are created (and kept even on failure);
-//  2. a private staging directory ".<base>.<pid>.<uuid>.tmpdir" (0700) is
-//     created beside path, and in it "<base>.tmp" exclusively (0600), base
-//     being shortened (staging.Base) so that both names fit NAME_MAX;
+//  2. a private staging directory ".<base>.<pid>.<uuid>.tmpdir" (0700, its
+//     setgid bit kept) is created beside path, and in it "<base>.tmp"
+//     exclusively with mode 0666, base being shortened (staging.Base) so that
+//     both names fit NAME_MAX. The staging directory, made in path's
+//     directory, took that directory's default ACL and (setgid) group, so
+//     the kernel gives the temp file what open(O_CREAT, 0666) in path's
+//     directory would: the umask, or the default ACL, and the group;
 //  3. the content is written in chunks, fsynced, given the owner, group,
-//     extended attributes and mode bits of the replaced file (o.keep; a new
-//     file stays owner-only) and closed;
+//     extended attributes (only those: an ACL the creation gave it goes) and
+//     mode bits of the replaced file (o.keep; a new file keeps what creation
+//     gave it) and closed;
 //  4. it is published with a hard link (createIfAbsent: never replaces) or a
 //     rename; the staging directory is removed and the parent directory
 //     fsynced so the publication is durable.
@@ -195,9 +201,6 @@ func writeFileAtomic(ctx context.Context, path, content string, o atomicOptions)
 		f = nil
 		return err
 	}
-	if err := o.hooks.doFchmod(f, newFilePerm); err != nil {
-		return err
-	}
 	if err := writeContent(ctx, f, content, o.bom); err != nil {
 		return err
 	}
@@ -242,8 +245,8 @@ func writeFileAtomic(ctx context.Context, path, content string, o atomicOptions)
 type atomicDir interface {
 	// makeStaging creates the private staging directory name (0700).
 	makeStaging(name, path string) error
-	// createTemp makes the staging directory owner-only and creates the temp
-	// file name in it exclusively (0600).
+	// createTemp makes the staging directory owner-only (keeping its setgid
+	// bit) and creates the temp file name in it exclusively (newFilePerm).
 	createTemp(name, path string) (*os.File, error)
 	// beforePublish is the last check before base is published (a confined
 	// directory verifies it still lies beneath its root and may be added to).

@@ -63,8 +63,7 @@ func (c *nthCallCancels) Err() error {
 	return nil
 }
 
-// Steps 5, 6 and 10: a failing chmod (staging directory, temp file 0600, kept
-// permission bits) is returned raw, and the staging directory is removed; a
+// Steps 5 and 10: a failing chmod (staging directory, kept permission bits) is returned raw, and the staging directory is removed; a
 // failing removal on top of it is the double-fault FS_NOT_FOUND.
 func TestAtomicChmodFailures(t *testing.T) {
 	chmodErr := &os.PathError{Op: "chmod", Path: "x", Err: unix.EIO}
@@ -81,20 +80,8 @@ func TestAtomicChmodFailures(t *testing.T) {
 				return chmodErr
 			}
 		}, false},
-		{"temp file chmod 0600", func(h *atomicHooks, _ *int) {
+		{"kept permission bits", func(h *atomicHooks, _ *int) {
 			h.fchmod = func(f *os.File, mode os.FileMode) error {
-				if mode != newFilePerm {
-					return errors.New("unexpected fchmod")
-				}
-				return chmodErr
-			}
-		}, false},
-		{"kept permission bits", func(h *atomicHooks, calls *int) {
-			h.fchmod = func(f *os.File, mode os.FileMode) error {
-				*calls++
-				if *calls == 1 {
-					return f.Chmod(mode)
-				}
 				if mode != 0o640 {
 					return errors.New("unexpected kept bits")
 				}
@@ -139,7 +126,7 @@ func TestAtomicChmodFailures(t *testing.T) {
 		dir := tempDir(t)
 		fds := openFDs(t)
 		h := &atomicHooks{
-			fchmod:    func(*os.File, os.FileMode) error { return chmodErr },
+			chmod:     func(string, os.FileMode) error { return chmodErr },
 			removeAll: func(p string) error { _ = os.RemoveAll(p); return errors.New("busy") },
 		}
 		err := writeFileAtomic(context.Background(), filepath.Join(dir, "t"), "new", atomicOptions{hooks: h})

@@ -17,8 +17,15 @@ func (d *pathDir) makeStaging(_, path string) error {
 	return os.Mkdir(path, stagingDirPerm)
 }
 
+// createTemp gives the staging directory stagingDirPerm, keeping the setgid
+// bit it inherited from a setgid parent (so that the temp file takes the
+// parent's group, as a file created there would), and creates the temp file.
 func (d *pathDir) createTemp(_, path string) (*os.File, error) {
-	if err := d.hooks.doChmod(d.staging, stagingDirPerm); err != nil {
+	fi, err := os.Lstat(d.staging)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.hooks.doChmod(d.staging, stagingDirPerm|fi.Mode()&os.ModeSetgid); err != nil {
 		return nil, err
 	}
 	d.temp = path

@@ -48,7 +48,7 @@ func TestAtomicStagingLayout(t *testing.T) {
 		assert.Equal(t, os.FileMode(0o700), fi.Mode().Perm())
 		fi, err = os.Stat(temp)
 		require.NoError(t, err)
-		assert.Equal(t, os.FileMode(0o600), fi.Mode().Perm())
+		assert.Equal(t, os.FileMode(0o600), fi.Mode().Perm(), "0666 under the umask 077")
 		assert.Equal(t, []string{"note.txt.tmp"}, entries(t, staging))
 	}}
 	old := unix.Umask(0o077) // would strip group bits of a 0o750 mkdir
@@ -310,7 +310,7 @@ func TestPriorReadersDoNotBlockOnAFIFO(t *testing.T) {
 		prior, err = readPrior(context.Background(), fifo, 1<<20, false)
 		assert.NoError(t, err)
 		assert.False(t, prior.bom)
-		_, err = readForEdit(context.Background(), fs.Target{Key: fs.TargetKey(fifo), DisplayPath: "/d/fifo"})
+		_, err = readForEdit(context.Background(), fs.Target{Key: fs.TargetKey(fifo), DisplayPath: "/d/fifo"}, 1<<20)
 		var fe *fs.Error
 		if assert.ErrorAs(t, err, &fe) {
 			assert.Equal(t, `cannot edit "/d/fifo": not a regular file`, fe.Message)

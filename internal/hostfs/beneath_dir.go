@@ -102,7 +102,12 @@ func (d *beneathDir) createTemp(name, path string) (*os.File, error) {
 		return nil, &os.PathError{Op: "open", Path: staging, Err: err}
 	}
 	d.sfd = sfd
-	if err := ignoringEINTR(func() error { return unix.Fchmod(sfd, uint32(stagingDirPerm)) }); err != nil {
+	var st unix.Stat_t
+	if err := ignoringEINTR(func() error { return unix.Fstat(sfd, &st) }); err != nil {
+		return nil, &os.PathError{Op: "fstat", Path: staging, Err: err}
+	}
+	mode := uint32(stagingDirPerm) | uint32(st.Mode)&unix.S_ISGID // as pathDir.createTemp
+	if err := ignoringEINTR(func() error { return unix.Fchmod(sfd, mode) }); err != nil {
 		return nil, &os.PathError{Op: "chmod", Path: staging, Err: err}
 	}
 	d.temp, d.tempPath = name, path

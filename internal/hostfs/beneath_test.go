@@ -92,7 +92,7 @@ func TestBeneathWriteCreatesParentsAndPublishes(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, fs.OperationCreate, out.Operation)
 		assert.Equal(t, "inside", readFile(t, string(tg.Key)))
-		assert.Equal(t, os.FileMode(0o600), permAt(t, string(tg.Key)), "a new file is owner-only, as fs-local")
+		assert.Equal(t, CreatedMode(t), permAt(t, string(tg.Key)), "a new file follows the umask, as fs-local")
 		assert.Equal(t, []string{"new.txt"}, entries(t, filepath.Join(fx.ws, "a", "b")), "staging removed")
 
 		// Replacing keeps the permission bits and reports the prior content.

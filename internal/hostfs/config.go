@@ -19,8 +19,11 @@ const DefaultDiffBasisMaxBytes = fs.DefaultDiffBasisMaxBytes
 // size on 64-bit platforms.
 const MaxDiffBasisBytes int64 = 1<<53 - 1
 
+// DefaultMaxFileBytes is the default of Config.MaxFileBytes (64 MiB).
+const DefaultMaxFileBytes int64 = 64 << 20
+
 // Config is the configuration of a Provider: the options fs-local and
-// fs-sandbox share (their YAML keys cwd and diffBasisMaxBytes).
+// fs-sandbox share (their YAML keys cwd, diffBasisMaxBytes and maxFileBytes).
 type Config struct {
 	// Cwd is the base of relative paths when a call supplies none. It is a
 	// resolution default only, not a containment boundary. Default: the process
@@ -29,12 +32,18 @@ type Config struct {
 	// DiffBasisMaxBytes is the exclusive bound, in bytes, on both sides of the
 	// diff basis WriteText computes. Default 10485760.
 	DiffBasisMaxBytes int64 `yaml:"diffBasisMaxBytes"`
+	// MaxFileBytes is the inclusive bound, in bytes, on a file a mutation
+	// holds in memory: the content a write publishes, the file an edit reads
+	// and the file it would produce (docs/fs.md). Default 67108864; zero
+	// means the default.
+	MaxFileBytes int64 `yaml:"maxFileBytes"`
 }
 
 // Defaults sets the default values (called before decoding).
 func (c *Config) Defaults() {
 	c.Cwd = defaultCwd()
 	c.DiffBasisMaxBytes = DefaultDiffBasisMaxBytes
+	c.MaxFileBytes = DefaultMaxFileBytes
 }
 
 // Validate checks the configuration with the reference message.
@@ -42,12 +51,21 @@ func (c Config) Validate() error {
 	if c.DiffBasisMaxBytes <= 0 || c.DiffBasisMaxBytes > MaxDiffBasisBytes {
 		return diffBasisError()
 	}
+	if c.MaxFileBytes < 0 || c.MaxFileBytes > MaxDiffBasisBytes {
+		return maxFileBytesError()
+	}
 	return nil
 }
 
 // diffBasisError is the reference's refusal of a diffBasisMaxBytes value.
-func diffBasisError() error {
-	return fmt.Errorf("fs-local: diffBasisMaxBytes must be a positive safe integer no greater than %d", MaxDiffBasisBytes)
+func diffBasisError() error { return safeIntegerError("diffBasisMaxBytes") }
+
+// maxFileBytesError is the refusal of a maxFileBytes value (negative, or
+// above the largest safe integer), in the words of diffBasisError.
+func maxFileBytesError() error { return safeIntegerError("maxFileBytes") }
+
+func safeIntegerError(key string) error {
+	return fmt.Errorf("fs-local: %s must be a positive safe integer no greater than %d", key, MaxDiffBasisBytes)
 }
 
 // defaultCwd is the process working directory ("" when unknown; New then
@@ -63,10 +81,11 @@ func defaultCwd() string {
 // DecodeYAML decodes a config mapping into c strictly: an unknown key is the
 // decoder's usual "field ... not found in type <typeName>" error, with its
 // line (typeName is the plugin's config type, e.g. "fslocal.Config"); and,
-// like the reference, a diffBasisMaxBytes that is not an integer in range
-// (1.5, 1e300, .inf) is refused with the validation message instead of being
+// like the reference, a diffBasisMaxBytes (or maxFileBytes) that is not an
+// integer in range (1.5, 1e300, .inf) is refused with the validation message instead of being
 // truncated by the decoder. Integral floats (8.0, 1e3) are accepted.
 func (c *Config) DecodeYAML(n *yaml.Node, typeName string) error {
+	fileBytesSet := false
 	if n.Kind == yaml.MappingNode {
 		var unknown []string
 		for i := 0; i+1 < len(n.Content); i += 2 {
@@ -77,6 +96,11 @@ func (c *Config) DecodeYAML(n *yaml.Node, typeName string) error {
 				if !integral(v) {
 					return diffBasisError()
 				}
+			case "maxFileBytes":
+				if !integral(v) {
+					return maxFileBytesError()
+				}
+				fileBytesSet = true
 			default:
 				unknown = append(unknown, fmt.Sprintf("line %d: field %s not found in type %s", k.Line, k.Value, typeName))
 			}
@@ -85,7 +109,13 @@ func (c *Config) DecodeYAML(n *yaml.Node, typeName string) error {
 			return &yaml.TypeError{Errors: unknown}
 		}
 	}
-	return n.Decode(c)
+	if err := n.Decode(c); err != nil {
+		return err
+	}
+	if fileBytesSet && c.MaxFileBytes == 0 {
+		return maxFileBytesError() // zero means the default only to New
+	}
+	return nil
 }
 
 // integral reports whether a float scalar is a whole number within the safe

@@ -18,13 +18,15 @@ const editReadChunkBytes = 1 << 20
 // non-regular => FS_NOT_REGULAR_FILE; guard version differs =>
 // FS_STALE_VERSION (before any matching); a file the process could not open
 // for writing, or with no write bit at all => FS_PERMISSION_DENIED, one with
-// more than one hard link => FS_IO_ERROR; then the file is read and decoded
+// more than one hard link => FS_IO_ERROR; a file larger than maxFileBytes =>
+// FS_TOO_LARGE; then the file is read and decoded
 // (FS_NOT_TEXT for a NUL anywhere or invalid UTF-8), old_string matched on its
 // LF-normalized text (FS_EDIT_NOT_FOUND, FS_AMBIGUOUS_EDIT) and the
 // replacement spliced into the file's own bytes: every byte outside the
 // matched spans, the BOM included, is kept, and only the new text's line
-// breaks follow the style of the line it lands in (textedit.Doc.Apply). The
-// result is published atomically with the file's metadata (as by WriteText).
+// breaks follow the style of the line it lands in (textedit.Doc.Plan). A
+// result larger than maxFileBytes, sized from the matches before it is built,
+// is FS_TOO_LARGE. The result is published atomically with the file's metadata (as by WriteText).
 // Outcome.Before/After are the LF-normalized texts of the old and new file
 // without BOM; Version is valid as the guard of a follow-up edit. The sandbox
 // policy is ignored.
@@ -65,7 +67,10 @@ func (p *Provider) editText(ctx context.Context, t fs.Target, req fs.EditRequest
 		return fs.EditOutcome{}, err
 	}
 
-	raw, err := readForEdit(ctx, t)
+	if existing.Size > p.maxFileBytes {
+		return fs.EditOutcome{}, fs.EditTooLarge(t.DisplayPath, existing.Size, p.maxFileBytes)
+	}
+	raw, err := readForEdit(ctx, t, p.maxFileBytes)
 	if err != nil {
 		return fs.EditOutcome{}, err
 	}
@@ -73,10 +78,14 @@ func (p *Provider) editText(ctx context.Context, t fs.Target, req fs.EditRequest
 	if err != nil {
 		return fs.EditOutcome{}, err
 	}
-	body, err := applyLiteral(doc, req, t.DisplayPath)
+	edit, err := planLiteral(doc, req, t.DisplayPath)
 	if err != nil {
 		return fs.EditOutcome{}, err
 	}
+	if size := edit.Size() + bomBytes(doc.BOM); size > p.maxFileBytes {
+		return fs.EditOutcome{}, fs.EditResultTooLarge(t.DisplayPath, size, p.maxFileBytes)
+	}
+	body := edit.Body()
 	keep, err := metaOf(key, existing)
 	if err != nil {
 		return fs.EditOutcome{}, err
@@ -91,8 +100,10 @@ func (p *Provider) editText(ctx context.Context, t fs.Target, req fs.EditRequest
 // readForEdit reads the whole file, checking ctx (FS_ABORTED "edit aborted")
 // before, between 1 MiB chunks and after. A file that vanished since the probe
 // is FS_STALE_VERSION, one replaced by a non-regular entry FS_NOT_REGULAR_FILE;
-// other OS errors are returned raw.
-func readForEdit(ctx context.Context, t fs.Target) ([]byte, error) {
+// one over maxBytes (at the descriptor's fstat, or grown past it while read:
+// at most maxBytes+1 bytes are read) FS_TOO_LARGE; other OS errors are
+// returned raw.
+func readForEdit(ctx context.Context, t fs.Target, maxBytes int64) ([]byte, error) {
 	if err := checkAbort(ctx, fs.VerbEdit); err != nil {
 		return nil, err
 	}
@@ -112,15 +123,22 @@ func readForEdit(ctx context.Context, t fs.Target) ([]byte, error) {
 		return nil, fs.EditNotRegular(t.DisplayPath) // replaced since the probe
 	}
 	size := fi.Size()
+	if size > maxBytes {
+		return nil, fs.EditTooLarge(t.DisplayPath, size, maxBytes)
+	}
 	buf := make([]byte, 0, size+1)
 	for {
+		if int64(len(buf)) > maxBytes {
+			return nil, fs.EditContentTooLarge(t.DisplayPath, maxBytes)
+		}
 		if err := checkAbort(ctx, fs.VerbEdit); err != nil {
 			return nil, err
 		}
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
 		}
-		n, err := f.Read(buf[len(buf):min(cap(buf), len(buf)+editReadChunkBytes)])
+		end := min(int64(cap(buf)), int64(len(buf))+editReadChunkBytes, maxBytes+1) // never past cap: fits an int
+		n, err := f.Read(buf[len(buf):int(end)])
 		buf = buf[:len(buf)+n]
 		if err == io.EOF {
 			break

@@ -19,17 +19,25 @@ func decodeForEdit(raw []byte, display string) (textedit.Doc, error) {
 	return doc, nil
 }
 
-// applyLiteral runs the literal edit on doc and maps a refusal to its seam
-// error. body is the new file text after the BOM.
-func applyLiteral(doc textedit.Doc, req fs.EditRequest, display string) (body string, err error) {
-	body, n, f := doc.Apply(req.OldString, req.NewString, req.ReplaceAll)
+// planLiteral matches the literal edit on doc and maps a refusal to its seam
+// error. The edit's Body is the new file text after the BOM.
+func planLiteral(doc textedit.Doc, req fs.EditRequest, display string) (textedit.Edit, error) {
+	e, f := doc.Plan(req.OldString, req.NewString, req.ReplaceAll)
 	switch f {
 	case textedit.EmptyOld:
-		return "", fs.OldStringEmpty()
+		return e, fs.OldStringEmpty()
 	case textedit.NotFound:
-		return "", fs.OldStringNotFound(display)
+		return e, fs.OldStringNotFound(display)
 	case textedit.Ambiguous:
-		return "", fs.AmbiguousEdit(n, display)
+		return e, fs.AmbiguousEdit(e.Count(), display)
 	}
-	return body, nil
+	return e, nil
+}
+
+// bomBytes is the length of the BOM a publication writes before its text.
+func bomBytes(bom bool) int64 {
+	if bom {
+		return int64(len(textedit.BOM))
+	}
+	return 0
 }

@@ -34,9 +34,11 @@ type xattr struct {
 // (probed as info) for verb (fs.VerbWrite or fs.VerbEdit) when a plain open
 // for writing would fail, or when no write bit is set at all (so root, whose
 // open ignores the mode, is refused too): FS_PERMISSION_DENIED, as fs.FromOS
-// codes the access check's EACCES or EPERM; and when it has more than one hard
-// link, which a replacement would split. Only EACCES and EPERM from the access
-// check refuse; other failures are left to the write itself.
+// codes the access check's EACCES or EPERM; when the replacement, a new inode,
+// could not keep the file's owner or group (FS_PERMISSION_DENIED, see
+// checkOwnerKept); and when it has more than one hard link, which a
+// replacement would split. Only EACCES and EPERM from the access check
+// refuse; other failures are left to the write itself.
 func checkReplaceable(key string, info probeInfo, display, verb string) error {
 	if info.Mode&0o222 == 0 {
 		return fs.FromOS(verb, display, &os.PathError{Op: "access", Path: key, Err: unix.EACCES})
@@ -44,6 +46,9 @@ func checkReplaceable(key string, info probeInfo, display, verb string) error {
 	err := ignoringEINTR(func() error { return unix.Faccessat(unix.AT_FDCWD, key, unix.W_OK, unix.AT_EACCESS) })
 	if isPermissionErr(err) {
 		return fs.FromOS(verb, display, &os.PathError{Op: "access", Path: key, Err: err})
+	}
+	if err := checkOwnerKept(currentCreds(), info, display, verb); err != nil {
+		return err
 	}
 	if info.Nlink > 1 {
 		if verb == fs.VerbEdit {
@@ -54,11 +59,29 @@ func checkReplaceable(key string, info probeInfo, display, verb string) error {
 	return nil
 }
 
+// checkOwnerKept refuses a replacement that could not give the new inode the
+// file's owner and group, which a write(2) in place never changes: without
+// CAP_CHOWN, a file owned by another user (the new inode would be the
+// writer's) or whose group the writer is not in (chown to it is refused).
+func checkOwnerKept(c creds, info probeInfo, display, verb string) error {
+	switch {
+	case c.chown:
+		return nil
+	case info.Uid != c.euid:
+		return fs.OwnerNotKept(verb, display, info.Uid, c.euid)
+	case !c.inGroup(info.Gid):
+		return fs.GroupNotKept(verb, display, info.Gid)
+	}
+	return nil
+}
+
 // metaOf collects what a replacement of the file at key (probed as info)
-// keeps: its owner, group, mode bits and extended attributes (read without
-// following a final symlink; none where the file system has none).
+// keeps: its owner, group, mode bits (less the setuid and setgid bits a
+// write(2) by this process would clear, creds.writeKeepsMode) and extended
+// attributes (read without following a final symlink; none where the file
+// system has none).
 func metaOf(key string, info probeInfo) (*keptMeta, error) {
-	m := &keptMeta{uid: info.Uid, gid: info.Gid, mode: info.Mode}
+	m := &keptMeta{uid: info.Uid, gid: info.Gid, mode: currentCreds().writeKeepsMode(info.Mode, info.Gid)}
 	names, err := xattrData(func(b []byte) (int, error) { return unix.Llistxattr(key, b) })
 	if err != nil {
 		if isAbsentErr(err) || isNotSupported(err) {
@@ -106,16 +129,18 @@ func isNotSupported(err error) bool {
 
 // apply gives the staged file f the kept metadata, in the order the kernel
 // needs: owner and group first (a chown clears setuid and setgid), then the
-// extended attributes (an ACL before the mode, so its mask and the group bits
-// agree), then the mode through chmod. Only root may give a file away: where
-// the owner cannot be kept, the group still is when the process belongs to
-// it, and a setuid (setgid) bit is kept only with the owner (group) it
-// refers to. An attribute the staged file cannot take fails the write
-// (FS_IO_ERROR), unless the file already has it with that value.
+// extended attributes (an ACL before the mode, so its mask and the group
+// bits agree; an ACL the staged file got from its directory's default ACL is
+// removed when the old file had none), then the mode through chmod. A chown
+// the process may not make (checkOwnerKept refuses those first) fails the
+// write with its EPERM. An attribute the staged file cannot take fails the
+// write (FS_IO_ERROR), unless the file already has it with that value.
 func (m *keptMeta) apply(f *os.File, display string, hooks *atomicHooks) error {
-	ownerKept, groupKept, err := m.keepOwner(f)
-	if err != nil {
-		return err
+	if m.uid >= 0 || m.gid >= 0 {
+		err := ignoringEINTR(func() error { return unix.Fchown(int(f.Fd()), m.uid, m.gid) })
+		if err != nil {
+			return &os.PathError{Op: "chown", Path: f.Name(), Err: err}
+		}
 	}
 	fd := int(f.Fd())
 	for _, x := range m.xattrs {
@@ -124,43 +149,10 @@ func (m *keptMeta) apply(f *os.File, display string, hooks *atomicHooks) error {
 			return fs.WriteIOError(display, fmt.Errorf("cannot keep its extended attribute %q: %w", x.name, err))
 		}
 	}
-	mode := m.mode
-	if !ownerKept {
-		mode &^= os.ModeSetuid
-	}
-	if !groupKept {
-		mode &^= os.ModeSetgid
-	}
-	return hooks.doFchmod(f, mode)
-}
-
-// keepOwner gives f the kept owner and group, or what of them the process
-// may set.
-func (m *keptMeta) keepOwner(f *os.File) (ownerKept, groupKept bool, err error) {
-	if m.uid < 0 && m.gid < 0 {
-		return true, true, nil
-	}
-	chown := func(uid, gid int) error {
-		err := ignoringEINTR(func() error { return unix.Fchown(int(f.Fd()), uid, gid) })
-		if err != nil && !errors.Is(err, unix.EPERM) {
-			return &os.PathError{Op: "chown", Path: f.Name(), Err: err}
-		}
+	if err := dropCreatedACL(f, m.xattrs); err != nil {
 		return err
 	}
-	switch err := chown(m.uid, m.gid); {
-	case err == nil:
-		return true, true, nil
-	case !errors.Is(err, unix.EPERM):
-		return false, false, err
-	}
-	ownerKept = m.uid < 0 || m.uid == os.Geteuid()
-	switch err := chown(-1, m.gid); {
-	case err == nil:
-		return ownerKept, true, nil
-	case !errors.Is(err, unix.EPERM):
-		return false, false, err
-	}
-	return ownerKept, m.gid < 0, nil
+	return hooks.doFchmod(f, m.mode)
 }
 
 // hasXattr reports whether the file fd already has x (a label the kernel gave

@@ -1,12 +1,12 @@
 package hostfs_test
 
 import (
-	"encoding/binary"
 	"errors"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -41,18 +41,8 @@ func xattrs(t *testing.T, path string) map[string]string {
 // aclXattr is a POSIX access ACL (system.posix_acl_access): the owner rw,
 // user 1000 rw, the group r, mask rw, others nothing.
 func aclXattr() []byte {
-	const undefined = 0xFFFFFFFF
-	entries := []struct {
-		tag, perm uint16
-		id        uint32
-	}{{0x01, 6, undefined}, {0x02, 6, 1000}, {0x04, 4, undefined}, {0x10, 6, undefined}, {0x20, 0, undefined}}
-	b := binary.LittleEndian.AppendUint32(nil, 2)
-	for _, e := range entries {
-		b = binary.LittleEndian.AppendUint16(b, e.tag)
-		b = binary.LittleEndian.AppendUint16(b, e.perm)
-		b = binary.LittleEndian.AppendUint32(b, e.id)
-	}
-	return b
+	return aclBytes(aclEntry{aclUserObj, 6, aclNoID}, aclEntry{aclUser, 6, 1000}, aclEntry{aclGroupObj, 4, aclNoID},
+		aclEntry{aclMask, 6, aclNoID}, aclEntry{aclOther, 0, aclNoID})
 }
 
 // The replaced file keeps its extended attributes (user.*, trusted.*,
@@ -110,8 +100,11 @@ const (
 // kernel's permission checks apply: a file the user may not open for writing
 // is refused even though the directory would let a rename replace it; a
 // user's own 0444 file is refused; a group-writable file of another owner is
-// written, its group (the user's) kept, its owner not (only root may give a
-// file away), so its setuid bit is dropped and its setgid bit kept.
+// refused too, because the replacement would be the user's (it used to be
+// written, its owner moved to the user); so is the user's own file whose
+// group the user is not in. The user's own files are written, and lose the
+// setuid and setgid bits as a write(2) by the user would: setuid always,
+// setgid when the group may execute (it used to keep both).
 func TestMetadataAsAnotherUser(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("needs root to run a child as another user")
@@ -126,14 +119,22 @@ func TestMetadataAsAnotherUser(t *testing.T) {
 	dir := filepath.Join(base, "d")
 	require.NoError(t, os.Mkdir(dir, 0o777))
 	require.NoError(t, os.Chmod(dir, 0o777))
-	for name, setup := range map[string]struct {
+	type setup struct {
 		uid, gid int
 		mode     os.FileMode
-	}{
+	}
+	files := map[string]setup{
 		"roots":  {0, 0, 0o644},
 		"own-ro": {nobody, nobody, 0o444},
 		"shared": {0, nobody, 0o664 | os.ModeSetuid | os.ModeSetgid},
-	} {
+		"alien":  {nobody, 0, 0o664},
+	}
+	// Per replacement: the user's own files, setgid with and without group-exec.
+	for i := range replacements {
+		files["exec"+strconv.Itoa(i)] = setup{nobody, nobody, 0o775 | os.ModeSetuid | os.ModeSetgid}
+		files["lock"+strconv.Itoa(i)] = setup{nobody, nobody, 0o664 | os.ModeSetgid}
+	}
+	for name, setup := range files {
 		path := filepath.Join(dir, name)
 		require.NoError(t, os.WriteFile(path, []byte("old\n"), 0o600))
 		require.NoError(t, os.Chown(path, setup.uid, setup.gid))
@@ -147,14 +148,37 @@ func TestMetadataAsAnotherUser(t *testing.T) {
 	require.NoError(t, err, "%s", out)
 	require.Contains(t, string(out), asUserDone)
 
-	st := statOf(t, filepath.Join(dir, "shared"))
-	assert.Equal(t, [3]uint32{nobody, nobody, unix.S_ISGID | 0o664}, [3]uint32{st.Uid, st.Gid, uint32(st.Mode) & 0o7777})
-	assert.Equal(t, "new\n", readDisk(t, filepath.Join(dir, "shared")))
-	for _, name := range []string{"roots", "own-ro"} {
-		assert.Equal(t, "old\n", readDisk(t, filepath.Join(dir, name)))
+	for _, name := range []string{"roots", "own-ro", "shared", "alien"} {
+		path := filepath.Join(dir, name)
+		assert.Equal(t, "old\n", readDisk(t, path), name)
+		st := statOf(t, path)
+		want := files[name]
+		assert.Equal(t, [3]uint32{uint32(want.uid), uint32(want.gid), uint32(unixMode(want.mode))},
+			[3]uint32{st.Uid, st.Gid, uint32(st.Mode) & 0o7777}, name)
 	}
-	st = statOf(t, filepath.Join(dir, "roots"))
-	assert.Equal(t, [2]uint32{0, 0}, [2]uint32{st.Uid, st.Gid})
+	for i := range replacements {
+		for name, mode := range map[string]uint32{"exec": 0o775, "lock": unix.S_ISGID | 0o664} {
+			path := filepath.Join(dir, name+strconv.Itoa(i))
+			assert.Equal(t, "new\n", readDisk(t, path), path)
+			st := statOf(t, path)
+			assert.Equal(t, [3]uint32{nobody, nobody, mode}, [3]uint32{st.Uid, st.Gid, uint32(st.Mode) & 0o7777}, path)
+		}
+	}
+}
+
+// unixMode is the st_mode permission bits of an os.FileMode.
+func unixMode(m os.FileMode) uint32 {
+	bits := uint32(m.Perm())
+	if m&os.ModeSetuid != 0 {
+		bits |= unix.S_ISUID
+	}
+	if m&os.ModeSetgid != 0 {
+		bits |= unix.S_ISGID
+	}
+	if m&os.ModeSticky != 0 {
+		bits |= unix.S_ISVTX
+	}
+	return bits
 }
 
 // TestHelperAsAnotherUser is the child of TestMetadataAsAnotherUser; it does
@@ -166,13 +190,23 @@ func TestHelperAsAnotherUser(t *testing.T) {
 	}
 	p, err := hostfs.New(hostfs.Config{Cwd: dir}, nil)
 	require.NoError(t, err)
-	for _, name := range []string{"roots", "own-ro"} {
-		for _, r := range replacements {
+	for _, r := range replacements {
+		for _, name := range []string{"roots", "own-ro"} {
 			tg := resolve(t, p, name)
 			requireFsError(t, r.run(p, tg, dir), fs.CodePermissionDenied, `cannot `+r.verb+` "`+tg.DisplayPath+`": permission denied`)
 		}
+		tg := resolve(t, p, "shared")
+		requireFsError(t, r.run(p, tg, dir), fs.CodePermissionDenied, `cannot `+r.verb+` "`+tg.DisplayPath+
+			`": it is owned by another user (uid 0), and replacing it would make this process's user (uid 65534) its owner`)
+		tg = resolve(t, p, "alien")
+		requireFsError(t, r.run(p, tg, dir), fs.CodePermissionDenied, `cannot `+r.verb+` "`+tg.DisplayPath+
+			`": its group (gid 0) is not one of this process's groups, and replacing it would change its group`)
 	}
-	require.NoError(t, replacements[0].run(p, resolve(t, p, "shared"), dir))
+	for i, r := range replacements {
+		for _, name := range []string{"exec", "lock"} {
+			require.NoError(t, r.run(p, resolve(t, p, name+strconv.Itoa(i)), dir), r.name)
+		}
+	}
 	require.Empty(t, residue(t, dir))
 	t.Log(asUserDone)
 }

@@ -17,6 +17,7 @@ import (
 type Provider struct {
 	cwd               string
 	diffBasisMaxBytes int64
+	maxFileBytes      int64 // Config.MaxFileBytes
 	log               *zap.Logger
 	locks             lockTable
 	dirLocks          lockTable
@@ -27,12 +28,15 @@ type Provider struct {
 }
 
 // New returns a Provider. A zero Cwd means the process working directory (a
-// relative Cwd is made absolute against it); a zero DiffBasisMaxBytes means the
-// default. A nil logger means zap.NewNop(). The first provider of a process
+// relative Cwd is made absolute against it); a zero DiffBasisMaxBytes or
+// MaxFileBytes means the default. A nil logger means zap.NewNop(). The first provider of a process
 // sweeps the staging residue that killed processes left (stagingRegistry).
 func New(cfg Config, log *zap.Logger) (*Provider, error) {
 	if cfg.DiffBasisMaxBytes == 0 {
 		cfg.DiffBasisMaxBytes = DefaultDiffBasisMaxBytes
+	}
+	if cfg.MaxFileBytes == 0 {
+		cfg.MaxFileBytes = DefaultMaxFileBytes
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -48,7 +52,7 @@ func New(cfg Config, log *zap.Logger) (*Provider, error) {
 	if log == nil {
 		log = zap.NewNop()
 	}
-	return &Provider{cwd: filepath.Clean(cwd), diffBasisMaxBytes: cfg.DiffBasisMaxBytes, log: log, registry: stagingRegistry(log)}, nil
+	return &Provider{cwd: filepath.Clean(cwd), diffBasisMaxBytes: cfg.DiffBasisMaxBytes, maxFileBytes: cfg.MaxFileBytes, log: log, registry: stagingRegistry(log)}, nil
 }
 
 // Cwd returns the provider's default base directory for relative paths.

@@ -22,7 +22,9 @@ import (
 //     hard link FS_IO_ERROR (checkReplaceable); when content is below
 //     diffBasisMaxBytes (UTF-8 bytes), the prior text is read as the diff
 //     basis (see readPrior);
-//  4. writeFileAtomic publishes content byte for byte (CreateIfAbsent with a
+//  4. content larger than maxFileBytes (with the BOM a write keeps) is
+//     FS_TOO_LARGE, before anything is staged; otherwise writeFileAtomic
+//     publishes content byte for byte (CreateIfAbsent with a
 //     no-replace hard link). A replaced file keeps its owner and group (where
 //     the process may set them), extended attributes, mode bits and, if it
 //     started with a UTF-8 BOM, its BOM (unless content brings its own);
@@ -87,6 +89,9 @@ func (p *Provider) writeText(ctx context.Context, t fs.Target, content string, i
 	}
 	if intent != nil && intent.Kind == fs.IntentCreateIfAbsent {
 		opts.createIfAbsent = true
+	}
+	if size := int64(len(content)) + bomBytes(opts.bom); size > p.maxFileBytes {
+		return fs.WriteOutcome{}, fs.WriteTooLarge(t.DisplayPath, size, p.maxFileBytes)
 	}
 	if err := writeFileAtomic(ctx, key, content, opts); err != nil {
 		return fs.WriteOutcome{}, err

@@ -24,22 +24,8 @@ func TestWriteTextCreate(t *testing.T) {
 	assert.Nil(t, out.Before)
 	assert.Equal(t, "a\nb\n", out.After, "after is LF-normalized")
 	assert.Equal(t, "a\r\nb\n", readDisk(t, filepath.Join(dir, "sub/dir/new.txt")), "disk bytes are the content as given")
-	assert.Equal(t, os.FileMode(0o600), permOf(t, string(tg.Key)))
+	assert.Equal(t, hostfs.CreatedMode(t), permOf(t, string(tg.Key)), "0666 under the umask (TestNewFileModeFollowsTheUmask)")
 	assert.Equal(t, versionOf(t, p, tg), out.Version)
-	requireClean(t, p, dir)
-}
-
-// TestWriteTextNewFileModeIgnoresUmask pins 0600 even under a umask that
-// would strip owner bits (not parallel: the umask is process-wide).
-func TestWriteTextNewFileModeIgnoresUmask(t *testing.T) {
-	p, dir := newProvider(t)
-	old := unix.Umask(0o277)
-	defer unix.Umask(old)
-	tg := resolve(t, p, "m.txt")
-	_, err := p.WriteText(context.Background(), tg, "x", nil, nil)
-	unix.Umask(old)
-	require.NoError(t, err)
-	assert.Equal(t, os.FileMode(0o600), permOf(t, string(tg.Key)))
 	requireClean(t, p, dir)
 }
 
@@ -118,7 +104,7 @@ func TestWriteTextIntents(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, fs.OperationCreate, out.Operation)
 		assert.Equal(t, "hi", readDisk(t, string(tg.Key)))
-		assert.Equal(t, os.FileMode(0o600), permOf(t, string(tg.Key)))
+		assert.Equal(t, hostfs.CreatedMode(t), permOf(t, string(tg.Key)))
 		var st unix.Stat_t
 		require.NoError(t, unix.Stat(string(tg.Key), &st))
 		assert.EqualValues(t, 1, st.Nlink, "staging link removed")

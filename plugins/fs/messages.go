@@ -115,6 +115,22 @@ func hardLinked(links uint64) string {
 		" hard links, and replacing it would split them (the other names would keep the old content)"
 }
 
+// OwnerNotKept is FS_PERMISSION_DENIED `cannot <verb> "<p>": it is owned by
+// another user (uid <owner>), and replacing it would make this process's user
+// (uid <uid>) its owner` (verb is VerbWrite or VerbEdit).
+func OwnerNotKept(verb, p string, owner, uid int) *Error {
+	return NewError(CodePermissionDenied, "cannot "+verb+" "+q(p)+": it is owned by another user (uid "+strconv.Itoa(owner)+
+		"), and replacing it would make this process's user (uid "+strconv.Itoa(uid)+") its owner", nil)
+}
+
+// GroupNotKept is FS_PERMISSION_DENIED `cannot <verb> "<p>": its group (gid
+// <gid>) is not one of this process's groups, and replacing it would change
+// its group`.
+func GroupNotKept(verb, p string, gid int) *Error {
+	return NewError(CodePermissionDenied, "cannot "+verb+" "+q(p)+": its group (gid "+strconv.Itoa(gid)+
+		") is not one of this process's groups, and replacing it would change its group", nil)
+}
+
 // WriteIOError is FS_IO_ERROR `cannot write "<p>": <os error message>` (OSReason).
 func WriteIOError(p string, cause error) *Error {
 	return NewError(CodeIOError, "cannot write "+q(p)+": "+causeMessage(cause), cause)
@@ -168,15 +184,47 @@ func EditNotRegular(p string) *Error {
 
 // ReadTooLarge is FS_TOO_LARGE
 // `cannot read "<p>": <size> bytes exceeds the <maxBytes>-byte limit`.
-func ReadTooLarge(p string, size, maxBytes int64) *Error {
-	return NewError(CodeTooLarge, "cannot read "+q(p)+": "+strconv.FormatInt(size, 10)+
-		" bytes exceeds the "+strconv.FormatInt(maxBytes, 10)+"-byte limit", nil)
-}
+func ReadTooLarge(p string, size, maxBytes int64) *Error { return exceeds(VerbRead, p, size, maxBytes) }
 
 // ReadContentTooLarge is FS_TOO_LARGE
 // `cannot read "<p>": content exceeds the <maxBytes>-byte limit`.
 func ReadContentTooLarge(p string, maxBytes int64) *Error {
-	return NewError(CodeTooLarge, "cannot read "+q(p)+": content exceeds the "+
+	return contentExceeds(VerbRead, p, maxBytes)
+}
+
+// WriteTooLarge is FS_TOO_LARGE
+// `cannot write "<p>": <size> bytes exceeds the <maxBytes>-byte limit` (the
+// bytes a write would publish).
+func WriteTooLarge(p string, size, maxBytes int64) *Error {
+	return exceeds(VerbWrite, p, size, maxBytes)
+}
+
+// EditTooLarge is FS_TOO_LARGE
+// `cannot edit "<p>": <size> bytes exceeds the <maxBytes>-byte limit` (the
+// file an edit would read).
+func EditTooLarge(p string, size, maxBytes int64) *Error { return exceeds(VerbEdit, p, size, maxBytes) }
+
+// EditContentTooLarge is FS_TOO_LARGE
+// `cannot edit "<p>": content exceeds the <maxBytes>-byte limit` (the file
+// grew past the limit while it was read).
+func EditContentTooLarge(p string, maxBytes int64) *Error {
+	return contentExceeds(VerbEdit, p, maxBytes)
+}
+
+// EditResultTooLarge is FS_TOO_LARGE `cannot edit "<p>": the result would be
+// <size> bytes, over the <maxBytes>-byte limit`.
+func EditResultTooLarge(p string, size, maxBytes int64) *Error {
+	return NewError(CodeTooLarge, "cannot edit "+q(p)+": the result would be "+strconv.FormatInt(size, 10)+
+		" bytes, over the "+strconv.FormatInt(maxBytes, 10)+"-byte limit", nil)
+}
+
+func exceeds(verb, p string, size, maxBytes int64) *Error {
+	return NewError(CodeTooLarge, "cannot "+verb+" "+q(p)+": "+strconv.FormatInt(size, 10)+
+		" bytes exceeds the "+strconv.FormatInt(maxBytes, 10)+"-byte limit", nil)
+}
+
+func contentExceeds(verb, p string, maxBytes int64) *Error {
+	return NewError(CodeTooLarge, "cannot "+verb+" "+q(p)+": content exceeds the "+
 		strconv.FormatInt(maxBytes, 10)+"-byte limit", nil)
 }
 

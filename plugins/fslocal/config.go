@@ -12,11 +12,16 @@ const DefaultDiffBasisMaxBytes = hostfs.DefaultDiffBasisMaxBytes
 // MaxDiffBasisBytes is the largest accepted Config.DiffBasisMaxBytes (2^53-1).
 const MaxDiffBasisBytes = hostfs.MaxDiffBasisBytes
 
+// DefaultMaxFileBytes is the default of Config.MaxFileBytes (64 MiB).
+const DefaultMaxFileBytes = hostfs.DefaultMaxFileBytes
+
 // Config is the configuration of the fs-local plugin: the host provider's
 // options, cwd (the base of relative paths when a call supplies none, not a
-// boundary; default the process working directory at load) and
+// boundary; default the process working directory at load),
 // diffBasisMaxBytes (the exclusive bound on both sides of WriteText's diff
-// basis; default 10485760).
+// basis; default 10485760) and maxFileBytes (the inclusive bound on what a
+// write publishes and on the file an edit reads and produces; default
+// 67108864).
 type Config hostfs.Config
 
 // Defaults sets the default values (called before decoding).

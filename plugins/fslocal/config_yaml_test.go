@@ -44,3 +44,26 @@ func TestConfigYAMLDiffBasisLimits(t *testing.T) {
 	_, err = decode("diffBasisMaxBytes: '8'")
 	require.Error(t, err, "a string is still a type error")
 }
+
+// maxFileBytes takes the same values as diffBasisMaxBytes, with its own name
+// in the message; its default is 64 MiB.
+func TestConfigYAMLMaxFileBytes(t *testing.T) {
+	const msg = "fs-local: maxFileBytes must be a positive safe integer no greater than 9007199254740991"
+	decode := func(src string) (any, error) {
+		var n yaml.Node
+		require.NoError(t, yaml.Unmarshal([]byte(src), &n))
+		return loader.DecodeConfig(fslocal.Plugin, &n)
+	}
+	for _, bad := range []string{"0", "-1", "1.5", "9007199254740992", "1e300", ".inf"} {
+		_, err := decode("maxFileBytes: " + bad)
+		require.Error(t, err, bad)
+		assert.Equal(t, msg, err.Error(), bad)
+	}
+	cfg, err := decode("maxFileBytes: 1e3")
+	require.NoError(t, err)
+	assert.Equal(t, int64(1000), cfg.(*fslocal.Config).MaxFileBytes)
+	cfg, err = decode("cwd: /somewhere")
+	require.NoError(t, err)
+	assert.Equal(t, int64(67108864), cfg.(*fslocal.Config).MaxFileBytes)
+	assert.Equal(t, fslocal.DefaultMaxFileBytes, cfg.(*fslocal.Config).MaxFileBytes)
+}

@@ -99,6 +99,30 @@ func TestApplyKeepsTheFileBytes(t *testing.T) {
 	}
 }
 
+// Plan sizes the result from the spans alone: the size is that of the text
+// Body builds, CRLF files (where a span's raw length and the new text's line
+// breaks vary) included.
+func TestPlanSize(t *testing.T) {
+	for _, tt := range []struct{ file, old, new string }{
+		{"x", "x", strings.Repeat("y", 1000)},
+		{"a OLD b OLD", "OLD", ""},
+		{"a\r\nOLD\r\nb\r\n", "OLD", "N1\nN2\n"},
+		{"a\nb\r\na\nb\r\n", "a\nb", "c\nd\ne"},
+		{"p\r\nq\nr\r\n", "\n", "\n\n"},
+		{"\xEF\xBB\xBFk\r\nk", "k", "kk\n"},
+	} {
+		doc := decode(t, tt.file)
+		e, f := doc.Plan(tt.old, tt.new, true)
+		if f != textedit.None {
+			t.Fatalf("Plan(%q, %q): %v", tt.file, tt.old, f)
+		}
+		body, _, _ := doc.Apply(tt.old, tt.new, true)
+		if e.Size() != int64(len(body)) || e.Body() != body {
+			t.Errorf("Plan(%q, %q, %q): size %d, body %q (%d bytes)", tt.file, tt.old, tt.new, e.Size(), body, len(body))
+		}
+	}
+}
+
 func TestFailureString(t *testing.T) {
 	for f := textedit.None; f <= textedit.Ambiguous; f++ {
 		if s := f.String(); s == "" || s == "unknown" {
@@ -149,6 +173,9 @@ func FuzzApply(f *testing.F) {
 		}
 		if f != textedit.None {
 			return
+		}
+		if e, _ := doc.Plan(old, new, replaceAll); e.Size() != int64(len(body)) || e.Count() != n {
+			t.Fatalf("Plan: size %d count %d, built %d bytes, %d matches", e.Size(), e.Count(), len(body), n)
 		}
 		disk := body
 		if doc.BOM {

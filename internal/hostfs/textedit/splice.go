@@ -7,31 +7,41 @@ import "strings"
 // is mapped back to its span of raw bytes (a CRLF pair is one "\n" of the
 // content, so a span never splits a pair), the bytes between spans are copied
 // unchanged, and the line breaks of new take the style of the line it lands
-// in (see rawMap.style).
-func (d Doc) splice(old, new string, count int) string {
-	breaks := strings.Count(new, "\n")
+// in (see rawMap.style). size is the length of the result (Edit.Size).
+func (d Doc) splice(old, new string, count int, size int64) string {
 	var b strings.Builder
-	b.Grow(len(d.Raw) + count*max(0, len(new)+breaks-len(old)))
-	m := rawMap{raw: d.Raw, pair: -1, nl: -1}
+	b.Grow(int(size))
 	var crlfNew string // new in CRLF style, made once when needed
-	rawEnd, at := 0, 0
-	for range count {
-		s := at + strings.Index(d.Content[at:], old)
-		at = s + len(old)
-		rs, re := m.offset(s), m.offset(at)
+	rawEnd := 0
+	d.spans(old, count, strings.Contains(new, "\n"), func(rs, re int, crlf bool) {
 		b.WriteString(d.Raw[rawEnd:rs])
 		rawEnd = re
-		if breaks == 0 || m.style(rs, re, d.Endings) == LF {
+		if !crlf {
 			b.WriteString(new)
-			continue
+			return
 		}
 		if crlfNew == "" {
 			crlfNew = RestoreLineEndings(new, CRLF)
 		}
 		b.WriteString(crlfNew)
-	}
+	})
 	b.WriteString(d.Raw[rawEnd:])
 	return b.String()
+}
+
+// spans calls fn with the raw span [rs, re) of each of the count
+// non-overlapping occurrences of old in d.Content, left to right, and whether
+// new text placed there takes CRLF line breaks (decided only when the new
+// text has line breaks: withBreaks).
+func (d Doc) spans(old string, count int, withBreaks bool, fn func(rs, re int, crlf bool)) {
+	m := rawMap{raw: d.Raw, pair: -1, nl: -1}
+	at := 0
+	for range count {
+		s := at + strings.Index(d.Content[at:], old)
+		at = s + len(old)
+		rs, re := m.offset(s), m.offset(at)
+		fn(rs, re, withBreaks && m.style(rs, re, d.Endings) == CRLF)
+	}
 }
 
 // rawMap converts offsets of the LF-normalized content to offsets of the raw

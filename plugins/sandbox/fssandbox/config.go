@@ -24,6 +24,9 @@ type Config struct {
 	// DiffBasisMaxBytes bounds the diff basis of WriteText, as in fs-local.
 	// Default 10485760.
 	DiffBasisMaxBytes int64 `yaml:"diffBasisMaxBytes"`
+	// MaxFileBytes bounds the files write and edit hold in memory, as in
+	// fs-local. Default 67108864.
+	MaxFileBytes int64 `yaml:"maxFileBytes"`
 	// ProtectedPaths are paths, relative to each writable root (and to each
 	// ancestor of the workspace root inside the writable root that contains
 	// it), that stay read-only under workspace-write (the entry itself and
@@ -38,7 +41,7 @@ type Config struct {
 func (c *Config) Defaults() {
 	var local hostfs.Config
 	local.Defaults()
-	c.Cwd, c.DiffBasisMaxBytes = local.Cwd, local.DiffBasisMaxBytes
+	c.Cwd, c.DiffBasisMaxBytes, c.MaxFileBytes = local.Cwd, local.DiffBasisMaxBytes, local.MaxFileBytes
 	c.ProtectedPaths = append([]string(nil), DefaultProtectedPaths...)
 }
 
@@ -58,7 +61,7 @@ func (c Config) Validate() error {
 
 // local is the host provider's part of the configuration.
 func (c Config) local() hostfs.Config {
-	return hostfs.Config{Cwd: c.Cwd, DiffBasisMaxBytes: c.DiffBasisMaxBytes}
+	return hostfs.Config{Cwd: c.Cwd, DiffBasisMaxBytes: c.DiffBasisMaxBytes, MaxFileBytes: c.MaxFileBytes}
 }
 
 // validProtectedPath accepts "x", "x/y": non-empty, relative, clean, no NUL,
@@ -83,7 +86,7 @@ func (c *Config) UnmarshalYAML(n *yaml.Node) error {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		switch k.Value {
-		case "cwd", "diffBasisMaxBytes":
+		case "cwd", "diffBasisMaxBytes", "maxFileBytes":
 			localNode.Content = append(localNode.Content, k, v)
 		case "protectedPaths":
 			var paths []string
@@ -102,6 +105,6 @@ func (c *Config) UnmarshalYAML(n *yaml.Node) error {
 	if err := local.DecodeYAML(localNode, "fssandbox.Config"); err != nil {
 		return err
 	}
-	c.Cwd, c.DiffBasisMaxBytes = local.Cwd, local.DiffBasisMaxBytes
+	c.Cwd, c.DiffBasisMaxBytes, c.MaxFileBytes = local.Cwd, local.DiffBasisMaxBytes, local.MaxFileBytes
 	return nil
 }

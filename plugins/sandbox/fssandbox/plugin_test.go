@@ -109,11 +109,11 @@ func TestConfigYAML(t *testing.T) {
 	require.NoError(t, err)
 	cfg, err := decode(t, "")
 	require.NoError(t, err)
-	assert.Equal(t, fssandbox.Config{Cwd: wd, DiffBasisMaxBytes: hostfs.DefaultDiffBasisMaxBytes, ProtectedPaths: []string{".git"}}, *cfg)
+	assert.Equal(t, fssandbox.Config{Cwd: wd, DiffBasisMaxBytes: hostfs.DefaultDiffBasisMaxBytes, MaxFileBytes: hostfs.DefaultMaxFileBytes, ProtectedPaths: []string{".git"}}, *cfg)
 
-	cfg, err = decode(t, "cwd: /w\ndiffBasisMaxBytes: 1e3\nprotectedPaths: [.git, .cordon/x]")
+	cfg, err = decode(t, "cwd: /w\ndiffBasisMaxBytes: 1e3\nmaxFileBytes: 2048\nprotectedPaths: [.git, .cordon/x]")
 	require.NoError(t, err)
-	assert.Equal(t, fssandbox.Config{Cwd: "/w", DiffBasisMaxBytes: 1000, ProtectedPaths: []string{".git", ".cordon/x"}}, *cfg)
+	assert.Equal(t, fssandbox.Config{Cwd: "/w", DiffBasisMaxBytes: 1000, MaxFileBytes: 2048, ProtectedPaths: []string{".git", ".cordon/x"}}, *cfg)
 
 	cfg, err = decode(t, "protectedPaths: []")
 	require.NoError(t, err)

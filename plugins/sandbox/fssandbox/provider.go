@@ -33,7 +33,7 @@ type Provider struct {
 }
 
 // New returns a Provider. cfg follows hostfs.New (a zero DiffBasisMaxBytes
-// means the default) and a nil ProtectedPaths means DefaultProtectedPaths.
+// or MaxFileBytes means the default) and a nil ProtectedPaths means DefaultProtectedPaths.
 // The policy service resolves agentless calls; its DefaultMode, read now, is
 // the SandboxMode of the provider. A nil logger means zap.NewNop().
 func New(cfg Config, policy sandbox.Policy, log *zap.Logger) (*Provider, error) {
@@ -42,6 +42,9 @@ func New(cfg Config, policy sandbox.Policy, log *zap.Logger) (*Provider, error) 
 	}
 	if cfg.DiffBasisMaxBytes == 0 {
 		cfg.DiffBasisMaxBytes = hostfs.DefaultDiffBasisMaxBytes
+	}
+	if cfg.MaxFileBytes == 0 {
+		cfg.MaxFileBytes = hostfs.DefaultMaxFileBytes
 	}
 	if cfg.ProtectedPaths == nil {
 		cfg.ProtectedPaths = DefaultProtectedPaths
