@@ -38,7 +38,8 @@ func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (Read
 	if err != nil {
 		return ReadValue{}, err
 	}
-	target, err := s.fs.Resolve(ctx, in.filePath, fs.ResolveOptions{Cwd: sessionCwd(exec.Header().Cwd, in.filePath)})
+	h := exec.Header()
+	target, err := s.fs.Resolve(ctx, in.filePath, fs.ResolveOptions{Cwd: sessionCwd(h.Cwd, in.filePath)})
 	if err != nil {
 		return ReadValue{}, err
 	}
@@ -57,7 +58,8 @@ func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (Read
 	}
 
 	req := WindowRequest{Offset: in.offset, Limit: in.limit, MaxLineLength: s.caps.maxLineLength,
-		MaxBytes: s.caps.maxBytes, SizeHint: sizeHint(info)}
+		MaxBytes: s.caps.maxBytes, SizeHint: sizeHint(info),
+		Budget: s.caps.budget.For(h.Client), PathBytes: len(target.DisplayPath)}
 	var res WindowResult
 	if !info.HasSize || info.Size >= s.caps.streamMinSize {
 		w := NewWindow(req)
