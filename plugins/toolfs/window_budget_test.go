@@ -110,4 +110,3 @@ func TestWindowBudgetCutsALoneLongLine(t *testing.T) {
 		require.Equal(t, texts(whole.Lines), texts(res.Lines))
 	}
 }
-
