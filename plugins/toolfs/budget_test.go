@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/toolfs"
 	"github.com/cordon-dev/cordon/plugins/tools"
 	"github.com/stretchr/testify/require"
@@ -136,4 +137,24 @@ func filterOps(ops []string, op string) []string {
 		}
 	}
 	return out[:min(len(out), 1)]
+}
+
+// TestErrorBudget: an error over the budget loses its later lines (the guidance), never its first
+// line, and keeps its code.
+func TestErrorBudget(t *testing.T) {
+	first, _, _ := strings.Cut(denial(fs.SandboxWorkspaceWrite), "\n")
+	cfg := toolfs.DefaultConfig()
+	cfg.ResultBudget = len(first) + 10
+	e := newSandboxEnv(t, sandboxOptions{config: &cfg})
+	e.fsys.rejectWith = fs.NewError(fs.CodeSandboxDenied, "denied", nil)
+	r := e.call("write", args{"file_path": "a.txt", "content": "x"})
+	requireFailure(t, r, first, "FS_SANDBOX_DENIED")
+	e.session.SetHeader(tools.Header{Cwd: e.project, Client: "claude-code"})
+	r = e.call("write", args{"file_path": "a.txt", "content": "x"})
+	requireFailure(t, r, denial(fs.SandboxWorkspaceWrite), "FS_SANDBOX_DENIED")
+
+	cfg.ResultBudget = 5
+	small := newEnv(t, envOptions{config: &cfg})
+	r = small.call("read", args{"file_path": "missing.txt"})
+	requireFailure(t, r, `Error: cannot read "`+small.path("missing.txt")+`": not found`, "FS_NOT_FOUND")
 }

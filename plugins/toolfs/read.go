@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strconv"
 
+	"github.com/cordon-dev/cordon/internal/budget"
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
@@ -14,7 +15,7 @@ func (s *suite) readDefinition() tools.Definition {
 		Name:        "read",
 		Description: readDescription,
 		Parameters:  readParameters(s.caps.limit),
-		Execute:     s.read,
+		Execute:     budget.Errors(s.caps.budget, s.read),
 		Render: func(a readArgs, v ReadValue) []tools.Content {
 			limit := s.caps.limit
 			if in, err := parseReadArgs(a, s.caps.limit); err == nil {
