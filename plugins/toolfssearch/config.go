@@ -141,7 +141,7 @@ func (c Config) caps() caps {
 	return caps{
 		spillLimits: spill.Limits{MaxFileBytes: c.SpillMaxBytes, QuotaBytes: c.SpillQuotaBytes},
 		budget:      table,
-		globMax: toInt(c.GlobMaxResults), grepMax: toInt(c.GrepMaxMatches),
+		globMax:     toInt(c.GlobMaxResults), grepMax: toInt(c.GrepMaxMatches),
 		lineBytes: toInt(c.GrepMaxLineBytes), maxVisited: toInt(c.MaxFilesVisited),
 		sample: c.SampleOverCapGlobResults, includeIgnored: c.IncludeIgnored, spill: c.Spill,
 		timeout: timeout,
