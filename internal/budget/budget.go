@@ -19,7 +19,7 @@ const ClaudeCode = 48000
 
 // Known returns the built-in budgets of the clients known to take more than Default, by
 // clientInfo name (a new map each call).
-func Known() map[string]int { return map[string]int{"claude-code": ClaudeCode} }
+func Known() map[string]Int { return map[string]Int{"claude-code": ClaudeCode} }
 
 // Table resolves the budget of a call from its client's name.
 type Table struct {
@@ -31,11 +31,11 @@ type Table struct {
 // checks what a plugin's configuration gives it: plugin names the plugin in the messages
 // (`<plugin>: resultBudget must be a positive integer`, `<plugin>: resultBudgetByClient["<name>"]
 // must be a positive integer`, `<plugin>: resultBudgetByClient keys must be non-empty client names`).
-func NewTable(plugin string, def int, byClient map[string]int) (Table, error) {
+func NewTable(plugin string, def Int, byClient map[string]Int) (Table, error) {
 	if def < 1 {
 		return Table{}, fmt.Errorf("%s: resultBudget must be a positive integer", plugin)
 	}
-	t := Table{def: def, byClient: make(map[string]int, len(byClient))}
+	t := Table{def: clamp(def), byClient: make(map[string]int, len(byClient))}
 	for name, n := range byClient {
 		if name == "" {
 			return Table{}, fmt.Errorf("%s: resultBudgetByClient keys must be non-empty client names", plugin)
@@ -43,10 +43,15 @@ func NewTable(plugin string, def int, byClient map[string]int) (Table, error) {
 		if n < 1 {
 			return Table{}, fmt.Errorf("%s: resultBudgetByClient[%q] must be a positive integer", plugin, name)
 		}
-		t.byClient[name] = n
+		t.byClient[name] = clamp(n)
 	}
 	return t, nil
 }
+
+// clamp converts n to an int, saturating.
+func clamp(n Int) int { return int(min(n, Int(maxInt))) }
+
+const maxInt = int(^uint(0) >> 1)
 
 // For returns the budget of a client by its clientInfo name ("" when unknown).
 func (t Table) For(client string) int {

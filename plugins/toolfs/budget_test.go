@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cordon-dev/cordon/internal/budget"
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/toolfs"
 	"github.com/cordon-dev/cordon/plugins/tools"
@@ -98,7 +99,7 @@ func TestReadBudgetFollowsTheClient(t *testing.T) {
 func TestReadBudgetConfig(t *testing.T) {
 	cfg := toolfs.DefaultConfig()
 	cfg.ResultBudget = 20000
-	cfg.ResultBudgetByClient = map[string]int{"claude-code": 30000, "tiny": 300}
+	cfg.ResultBudgetByClient = map[string]budget.Int{"claude-code": 30000, "tiny": 300}
 	e := newEnv(t, envOptions{config: &cfg})
 	e.writeFile(t, "f.txt", linesOf(2000, 60))
 	for client, budget := range map[string]int{"": 20000, "claude-code": 30000, "tiny": 300} {
@@ -144,7 +145,7 @@ func filterOps(ops []string, op string) []string {
 func TestErrorBudget(t *testing.T) {
 	first, _, _ := strings.Cut(denial(fs.SandboxWorkspaceWrite), "\n")
 	cfg := toolfs.DefaultConfig()
-	cfg.ResultBudget = len(first) + 10
+	cfg.ResultBudget = budget.Int(len(first) + 10)
 	e := newSandboxEnv(t, sandboxOptions{config: &cfg})
 	e.fsys.rejectWith = fs.NewError(fs.CodeSandboxDenied, "denied", nil)
 	r := e.call("write", args{"file_path": "a.txt", "content": "x"})

@@ -38,10 +38,10 @@ type Config struct {
 	ReadStreamMinSize float64 `json:"readStreamMinSize" yaml:"readStreamMinSize"`
 	// ResultBudget caps the bytes of one result's whole text for a client not in
 	// ResultBudgetByClient.
-	ResultBudget int `json:"resultBudget" yaml:"resultBudget"`
+	ResultBudget budget.Int `json:"resultBudget" yaml:"resultBudget"`
 	// ResultBudgetByClient is the budget of the clients it names (by clientInfo name); the
 	// entries given are merged over the built-in ones (budget.Known).
-	ResultBudgetByClient map[string]int `json:"resultBudgetByClient" yaml:"resultBudgetByClient"`
+	ResultBudgetByClient map[string]budget.Int `json:"resultBudgetByClient" yaml:"resultBudgetByClient"`
 }
 
 // DefaultConfig returns the configuration with every default applied.

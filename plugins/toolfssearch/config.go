@@ -49,15 +49,15 @@ type Config struct {
 	// Spill saves over-cap results in full to a spill file.
 	Spill bool `json:"spill" yaml:"spill"`
 	// SpillMaxBytes bounds one spill file; a longer result is cut and says so.
-	SpillMaxBytes int64 `json:"spillMaxBytes" yaml:"spillMaxBytes"`
+	SpillMaxBytes budget.Int `json:"spillMaxBytes" yaml:"spillMaxBytes"`
 	// SpillQuotaBytes bounds the spill directory; the oldest files go first.
-	SpillQuotaBytes int64 `json:"spillQuotaBytes" yaml:"spillQuotaBytes"`
+	SpillQuotaBytes budget.Int `json:"spillQuotaBytes" yaml:"spillQuotaBytes"`
 	// ResultBudget caps the bytes of one result's whole text for a client not in
 	// ResultBudgetByClient.
-	ResultBudget int `json:"resultBudget" yaml:"resultBudget"`
+	ResultBudget budget.Int `json:"resultBudget" yaml:"resultBudget"`
 	// ResultBudgetByClient is the budget of the clients it names (by clientInfo name); the
 	// entries given are merged over the built-in ones (budget.Known).
-	ResultBudgetByClient map[string]int `json:"resultBudgetByClient" yaml:"resultBudgetByClient"`
+	ResultBudgetByClient map[string]budget.Int `json:"resultBudgetByClient" yaml:"resultBudgetByClient"`
 }
 
 // DefaultConfig returns the configuration with every default applied.
@@ -139,7 +139,7 @@ func (c Config) caps() caps {
 	}
 	table, _ := budget.NewTable(ID, c.ResultBudget, c.ResultBudgetByClient) // checked by Validate
 	return caps{
-		spillLimits: spill.Limits{MaxFileBytes: c.SpillMaxBytes, QuotaBytes: c.SpillQuotaBytes},
+		spillLimits: spill.Limits{MaxFileBytes: int64(c.SpillMaxBytes), QuotaBytes: int64(c.SpillQuotaBytes)},
 		budget:      table,
 		globMax:     toInt(c.GlobMaxResults), grepMax: toInt(c.GrepMaxMatches),
 		lineBytes: toInt(c.GrepMaxLineBytes), maxVisited: toInt(c.MaxFilesVisited),
