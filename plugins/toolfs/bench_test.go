@@ -272,3 +272,35 @@ func BenchmarkWindowRender2000(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkWindowRender2000Budget is BenchmarkWindowRender2000 with a result budget: "wide" never
+// stops the window (the cost of counting the rendered text of all 2,000 lines), "default" is the
+// default budget's shorter window.
+func BenchmarkWindowRender2000Budget(b *testing.B) {
+	var sb strings.Builder
+	for i := 1; i <= 2000; i++ {
+		fmt.Fprintf(&sb, "line %05d abcdefghij\n", i)
+	}
+	text := sb.String()
+	for _, c := range []struct {
+		name   string
+		budget int
+	}{{"wide", 1 << 30}, {"default", toolfs.DefaultResultBudget}} {
+		b.Run(c.name, func(b *testing.B) {
+			req := toolfs.WindowRequest{Offset: 1, Limit: toolfs.DefaultReadLimit, MaxLineLength: toolfs.DefaultReadMaxLineLength,
+				MaxBytes: toolfs.DefaultReadMaxBytes, Budget: c.budget, PathBytes: len("/f")}
+			b.SetBytes(int64(len(text)))
+			b.ReportAllocs()
+			for b.Loop() {
+				res, err := toolfs.WindowString(text, req, "/f")
+				if err != nil {
+					b.Fatal(err)
+				}
+				out := toolfs.RenderRead(toolfs.ReadValue{Path: "/f", Offset: 1, Lines: res.Lines, TotalLines: res.TotalLines}, req.Limit)
+				if len(out) > c.budget {
+					b.Fatal("over the budget")
+				}
+			}
+		})
+	}
+}
