@@ -117,11 +117,11 @@ func benchEnv(b *testing.B, dir string) (*tools.Runtime, *tools.Session) {
 	return rt, s
 }
 
-const lastPageLines = 400
+const lastPageLines = 300
 
 func benchReadLastPage(b *testing.B, path string, lines int) {
 	rt, s := benchEnv(b, filepath.Dir(path))
-	// The last page: 400 lines of 106 bytes fit the default 50 KiB byte cap (2000 would not).
+	// The last page: 300 lines of 106 bytes fit the default 36,000-byte result budget (400 would not).
 	args := map[string]any{"file_path": path, "offset": lines - lastPageLines + 1}
 	// Warm the page cache and check the result once.
 	r := rt.Execute(context.Background(), tools.Call{CallID: "warm", Name: "read", Args: args, Session: s})
@@ -142,14 +142,14 @@ func benchReadLastPage(b *testing.B, path string, lines int) {
 	b.ReportMetric(stop(), "peak-heap-MiB")
 }
 
-// BenchmarkReadLastPage64MiB reads the last 400 lines of a 627k-line (64 MiB) file through the
+// BenchmarkReadLastPage64MiB reads the last 300 lines of a 627k-line (64 MiB) file through the
 // tools runtime and fs-local's stream.
 func BenchmarkReadLastPage64MiB(b *testing.B) {
 	const n = 627_000
 	benchReadLastPage(b, linesFile(b, filepath.Join(b.TempDir(), "lines.txt"), n), n)
 }
 
-// BenchmarkReadLastPage1GiB reads the last 400 lines of a 10M-line (1.07 GB) file. The file is
+// BenchmarkReadLastPage1GiB reads the last 300 lines of a 10M-line (1.07 GB) file. The file is
 // generated once under os.TempDir()/cordon-toolfs-bench. Set CORDON_BENCH_BIG=1 to run it.
 func BenchmarkReadLastPage1GiB(b *testing.B) {
 	if os.Getenv("CORDON_BENCH_BIG") != "1" {

@@ -50,14 +50,15 @@ const (
 
 // readFooter returns the footer line of a read window.
 func readFooter(offset, endLine, totalLines int, truncatedByBytes bool) string {
-	o, e, next, t := strconv.Itoa(offset), strconv.Itoa(endLine), strconv.Itoa(endLine+1), strconv.Itoa(totalLines)
 	switch {
 	case truncatedByBytes:
-		return footerCapped + o + "-" + e + footerUse + next + footerContinue
+		return footerCapped + strconv.Itoa(offset) + "-" + strconv.Itoa(endLine) + footerUse + strconv.Itoa(endLine+1) +
+			footerContinue
 	case endLine < totalLines:
-		return footerShowing + o + "-" + e + footerOf + t + footerUse + next + footerContinue
+		return footerShowing + strconv.Itoa(offset) + "-" + strconv.Itoa(endLine) + footerOf + strconv.Itoa(totalLines) +
+			footerUse + strconv.Itoa(endLine+1) + footerContinue
 	default:
-		return footerEOF + t + footerEOFTail
+		return footerEOF + strconv.Itoa(totalLines) + footerEOFTail
 	}
 }
 
