@@ -14,24 +14,40 @@ type room struct {
 	fixed      int // the envelope and the blank line before the footer
 	used       int // the selected lines, numbered, each with its '\n'
 	cappedBase int // the capped footer without its end line and next offset
+	d, pow     int // the digits of the last number asked about (numbers only grow), and 10^d
 }
 
 func newRoom(req WindowRequest) room {
 	if req.Budget <= 0 {
 		return room{}
 	}
-	return room{max: req.Budget, offset: req.Offset, fixed: envelopeLen(req.PathBytes) + 1,
+	r := room{max: req.Budget, offset: req.Offset, fixed: envelopeLen(req.PathBytes) + 1,
 		cappedBase: readFooterLen(req.Offset, 0, 0, true) - 2} // digits(0) and digits(1)
+	r.d, r.pow = 1, 10
+	return r
+}
+
+// digits is the length of n in decimal, for n at least the last number asked about.
+func (r *room) digits(n int) int {
+	for n >= r.pow && r.d < len(pow10) {
+		r.d++
+		r.pow *= 10
+	}
+	return r.d
 }
 
 // fits reports whether line n with a text of textLen bytes may be selected.
 func (r *room) fits(n, textLen int) bool {
-	d := digits(n)
-	return r.fixed+r.used+d+textLen+3+r.cappedBase+d+digits(n+1) <= r.max
+	d := r.digits(n)
+	next := d // digits(n+1)
+	if n+1 == r.pow {
+		next++
+	}
+	return r.fixed+r.used+2*d+textLen+3+r.cappedBase+next <= r.max
 }
 
 // add counts line n, selected with a text of textLen bytes.
-func (r *room) add(n, textLen int) { r.used += digits(n) + textLen + 3 }
+func (r *room) add(n, textLen int) { r.used += r.digits(n) + textLen + 3 }
 
 // alone is the bytes the text of line n may have when it is the first line selected and does
 // not fit: what is left beside the longest footer the window could end with.
