@@ -10,6 +10,9 @@ import (
 	"github.com/cordon-dev/cordon/plugins/toolfs"
 	"github.com/cordon-dev/cordon/plugins/tools"
 	"github.com/stretchr/testify/require"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/cordon-dev/cordon/kernel/loader"
 )
 
 // linesOf returns n lines of the given width (the line number, padded with 'y').
@@ -158,4 +161,31 @@ func TestErrorBudget(t *testing.T) {
 	small := newEnv(t, envOptions{config: &cfg})
 	r = small.call("read", args{"file_path": "missing.txt"})
 	requireFailure(t, r, `Error: cannot read "`+small.path("missing.txt")+`": not found`, "FS_NOT_FOUND")
+}
+
+// TestBudgetConfigDecoding: the budget keys decode strictly from YAML, as whole numbers, and the
+// per-client entries given are merged over the built-in one.
+func TestBudgetConfigDecoding(t *testing.T) {
+	decode := func(src string) (toolfs.Config, error) {
+		var n yaml.Node
+		require.NoError(t, yaml.Unmarshal([]byte(src), &n))
+		c, err := loader.DecodeConfig(toolfs.Plugin, &n)
+		if err != nil {
+			return toolfs.Config{}, err
+		}
+		return *c.(*toolfs.Config), nil
+	}
+	c, err := decode("resultBudget: 30000\nresultBudgetByClient: {claude-code: 40000, gemini-cli-mcp-client: 30000}")
+	require.NoError(t, err)
+	require.Equal(t, budget.Int(30000), c.ResultBudget)
+	require.Equal(t, map[string]budget.Int{"claude-code": 40000, "gemini-cli-mcp-client": 30000}, c.ResultBudgetByClient)
+	c, err = decode("resultBudgetByClient: {opencode: 45000}")
+	require.NoError(t, err)
+	require.Equal(t, map[string]budget.Int{"claude-code": 48000, "opencode": 45000}, c.ResultBudgetByClient)
+	for _, src := range []string{"resultBudget: 1.5", "resultBudget: \"9\"", "resultBudgetByClient: {x: 2.5}", "resultBudgetByClient: [1]"} {
+		_, err := decode(src)
+		require.Error(t, err, src)
+	}
+	_, err = decode("resultBudget: -3")
+	require.EqualError(t, err, "tool-fs: resultBudget must be a positive integer")
 }
