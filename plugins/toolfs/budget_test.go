@@ -5,14 +5,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cordon-dev/cordon/internal/budget"
-	"github.com/cordon-dev/cordon/plugins/fs"
-	"github.com/cordon-dev/cordon/plugins/toolfs"
-	"github.com/cordon-dev/cordon/plugins/tools"
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/cordon-dev/cordon/internal/budget"
 	"github.com/cordon-dev/cordon/kernel/loader"
+	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/toolfs"
+	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
 // linesOf returns n lines of the given width (the line number, padded with 'y').
