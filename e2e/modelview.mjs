@@ -13,8 +13,8 @@
 // Both must give the model the same thing for every tool and every error class, so by default
 // `serve` sends no structuredContent and lists no outputSchema (a client that sees an output schema
 // expects structuredContent). The last section shows why: with --structured-content the
-// structuredFirst family loses the text. It also measures the wire: a capped 2,000-line read carries
-// its text once (response bytes within 1.2x of the text).
+// structuredFirst family loses the text. It also measures the wire: a read capped by the result budget
+// carries its text once (response bytes within 1.2x of the text).
 //
 // Usage: node e2e/modelview.mjs        (builds ./cmd/harness with go)
 //        HARNESS=/path/to/harness node e2e/modelview.mjs
@@ -56,6 +56,25 @@ export function contentBlocks(result) {
 const PROJECTIONS = { structuredFirst, contentBlocks };
 
 const envelope = (p, body) => `<path>${p}</path>\n<type>file</type>\n<content>\n${body}\n</content>`;
+
+/**
+ * budgetWindow is the read of path (lines from lineOf(n), 1-based) under a result budget of budget
+ * bytes (docs/tool-fs.md "The result budget"): the lines that fit with the capped footer after them.
+ */
+function budgetWindow(path, lineOf, total, budget) {
+  const capped = (n) => `(Output capped. Showing lines 1-${n}. Use offset=${n + 1} to continue.)`;
+  const size = (s) => Buffer.byteLength(s);
+  let used = size(envelope(path, "")) + 1; // the envelope and the blank line before the footer
+  let n = 0;
+  while (n < total) {
+    const cost = size(`${n + 1}: ${lineOf(n + 1)}\n`);
+    if (used + cost + size(capped(n + 1)) > budget) break;
+    used += cost;
+    n++;
+  }
+  const lines = Array.from({ length: n }, (_, i) => `${i + 1}: ${lineOf(i + 1)}`).join("\n");
+  return envelope(path, `${lines}\n\n${capped(n)}`);
+}
 const text = (t) => [{ type: "text", text: t }];
 
 // A 1x1 RGBA PNG (stored as is: a clean small PNG passes through the attachment store).
@@ -113,10 +132,10 @@ async function defaultProfile(c, bin) {
       want: text(envelope(p("long.txt"),
         `1: ${"x".repeat(2000)}... (line truncated to 2000 chars)\n2: short\n\n(End of file - total 2 lines)`)),
     });
-    const wide = Array.from({ length: 506 }, (_, i) => `${i + 1}: ${"y".repeat(100)}`).join("\n");
-    expectView(c, "read capped", await call("read", { file_path: "wide.txt" }), {
-      want: text(envelope(p("wide.txt"), `${wide}\n\n(Output capped. Showing lines 1-506. Use offset=507 to continue.)`)),
-    });
+    // 2,000 lines of 100 bytes: the result budget (36,000 bytes of text) stops the window first.
+    const wide = budgetWindow(p("wide.txt"), () => "y".repeat(100), 2000, 36000);
+    c.ok(`read capped: ${Buffer.byteLength(wide)} bytes of text, within the budget`, Buffer.byteLength(wide) <= 36000);
+    expectView(c, "read capped", await call("read", { file_path: "wide.txt" }), { want: text(wide) });
 
     // read failures.
     expectView(c, "read missing", await call("read", { file_path: "missing.txt" }), {
@@ -218,6 +237,14 @@ async function defaultProfile(c, bin) {
     });
   } finally {
     await client.close();
+  }
+  // A client that names itself "claude-code" in clientInfo gets its wider budget (48,000 bytes).
+  const cc = await connect(bin, ["serve", "--cwd", dir], { name: "claude-code" });
+  try {
+    const r = await cc.client.callTool({ name: "read", arguments: { file_path: "wide.txt" } });
+    expectView(c, "read capped for claude-code", r, { want: text(budgetWindow(p("wide.txt"), () => "y".repeat(100), 2000, 48000)) });
+  } finally {
+    await cc.client.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -360,7 +387,8 @@ async function wire(c, bin) {
     ["write", { file_path: "fresh.txt", content: content.repeat(1000) }],
   ]);
   const readText = read.msg.result.content[0].text;
-  c.ok("wire: the read is the capped 2,000-line window", readText.includes("(Showing lines 1-2000 of 3000."), readText.slice(-120));
+  c.ok("wire: the read is the window the budget allows", readText.includes("\n\n(Output capped. Showing lines 1-") &&
+    Buffer.byteLength(readText) <= 36000, readText.slice(-120));
   const ratio = read.bytes / Buffer.byteLength(readText);
   console.log(`wire: read ${read.bytes} B for ${Buffer.byteLength(readText)} B of text (${ratio.toFixed(3)}x); edit ${edit.bytes} B; write of 100 KB ${write.bytes} B`);
   c.ok(`wire: read response ${read.bytes} B for ${Buffer.byteLength(readText)} B of text (ratio ${ratio.toFixed(3)} <= 1.2)`, ratio <= 1.2);

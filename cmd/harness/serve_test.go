@@ -39,13 +39,19 @@ func (l *lockedBuffer) String() string {
 // serve starts `harness serve args...` and connects the Go SDK client to it over stdio.
 func serve(t *testing.T, args ...string) (*mcp.ClientSession, *lockedBuffer) {
 	t.Helper()
+	return serveAs(t, "harness-test", args...)
+}
+
+// serveAs is serve with a client that names itself client in its clientInfo.
+func serveAs(t *testing.T, client string, args ...string) (*mcp.ClientSession, *lockedBuffer) {
+	t.Helper()
 	cmd := exec.Command(harnessBin, append([]string{"serve"}, args...)...)
 	stderr := &lockedBuffer{}
 	cmd.Stderr = stderr
-	client := mcp.NewClient(&mcp.Implementation{Name: "harness-test", Version: "0"}, nil)
+	c := mcp.NewClient(&mcp.Implementation{Name: client, Version: "0"}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second}, nil)
+	cs, err := c.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second}, nil)
 	require.NoError(t, err, stderr.String())
 	t.Cleanup(func() { _ = cs.Close() })
 	return cs, stderr

@@ -117,11 +117,11 @@ func benchEnv(b *testing.B, dir string) (*tools.Runtime, *tools.Session) {
 	return rt, s
 }
 
-const lastPageLines = 400
+const lastPageLines = 300
 
 func benchReadLastPage(b *testing.B, path string, lines int) {
 	rt, s := benchEnv(b, filepath.Dir(path))
-	// The last page: 400 lines of 106 bytes fit the default 50 KiB byte cap (2000 would not).
+	// The last page: 300 lines of 106 bytes fit the default 36,000-byte result budget (400 would not).
 	args := map[string]any{"file_path": path, "offset": lines - lastPageLines + 1}
 	// Warm the page cache and check the result once.
 	r := rt.Execute(context.Background(), tools.Call{CallID: "warm", Name: "read", Args: args, Session: s})
@@ -142,14 +142,14 @@ func benchReadLastPage(b *testing.B, path string, lines int) {
 	b.ReportMetric(stop(), "peak-heap-MiB")
 }
 
-// BenchmarkReadLastPage64MiB reads the last 400 lines of a 627k-line (64 MiB) file through the
+// BenchmarkReadLastPage64MiB reads the last 300 lines of a 627k-line (64 MiB) file through the
 // tools runtime and fs-local's stream.
 func BenchmarkReadLastPage64MiB(b *testing.B) {
 	const n = 627_000
 	benchReadLastPage(b, linesFile(b, filepath.Join(b.TempDir(), "lines.txt"), n), n)
 }
 
-// BenchmarkReadLastPage1GiB reads the last 400 lines of a 10M-line (1.07 GB) file. The file is
+// BenchmarkReadLastPage1GiB reads the last 300 lines of a 10M-line (1.07 GB) file. The file is
 // generated once under os.TempDir()/cordon-toolfs-bench. Set CORDON_BENCH_BIG=1 to run it.
 func BenchmarkReadLastPage1GiB(b *testing.B) {
 	if os.Getenv("CORDON_BENCH_BIG") != "1" {
@@ -270,5 +270,37 @@ func BenchmarkWindowRender2000(b *testing.B) {
 		if len(out) < len(text) {
 			b.Fatal("short render")
 		}
+	}
+}
+
+// BenchmarkWindowRender2000Budget is BenchmarkWindowRender2000 with a result budget: "wide" never
+// stops the window (the cost of counting the rendered text of all 2,000 lines), "default" is the
+// default budget's shorter window.
+func BenchmarkWindowRender2000Budget(b *testing.B) {
+	var sb strings.Builder
+	for i := 1; i <= 2000; i++ {
+		fmt.Fprintf(&sb, "line %05d abcdefghij\n", i)
+	}
+	text := sb.String()
+	for _, c := range []struct {
+		name   string
+		budget int
+	}{{"wide", 1 << 30}, {"default", toolfs.DefaultResultBudget}} {
+		b.Run(c.name, func(b *testing.B) {
+			req := toolfs.WindowRequest{Offset: 1, Limit: toolfs.DefaultReadLimit, MaxLineLength: toolfs.DefaultReadMaxLineLength,
+				MaxBytes: toolfs.DefaultReadMaxBytes, Budget: c.budget, PathBytes: len("/f")}
+			b.SetBytes(int64(len(text)))
+			b.ReportAllocs()
+			for b.Loop() {
+				res, err := toolfs.WindowString(text, req, "/f")
+				if err != nil {
+					b.Fatal(err)
+				}
+				out := toolfs.RenderRead(toolfs.ReadValue{Path: "/f", Offset: 1, Lines: res.Lines, TotalLines: res.TotalLines}, req.Limit)
+				if len(out) > c.budget {
+					b.Fatal("over the budget")
+				}
+			}
+		})
 	}
 }

@@ -3,6 +3,7 @@ package toolfs
 import (
 	"fmt"
 
+	"github.com/cordon-dev/cordon/internal/budget"
 	"github.com/cordon-dev/cordon/internal/jstext"
 )
 
@@ -16,12 +17,16 @@ const (
 	DefaultReadMaxBytes = 50 * 1024
 	// DefaultReadStreamMinSize is the size from which a file is streamed instead of read whole (10 MiB).
 	DefaultReadStreamMinSize = 10 * 1024 * 1024
+	// DefaultResultBudget is the byte budget of one result's whole text for a client that is not
+	// known to take more (docs/tool-fs.md "The result budget").
+	DefaultResultBudget = budget.Default
 )
 
-// Config is the configuration of the tool-fs plugin. Every key must be a positive integer. The
-// fields are JSON numbers (float64) so that a fractional or NaN value decodes and is refused with
-// the reference message (`tool-fs: <key> must be a positive integer`) rather than a decoder error.
-// Go callers should start from DefaultConfig: a zero field is invalid, not "default".
+// Config is the configuration of the tool-fs plugin. Every key must be a positive integer. The read
+// caps are JSON numbers (float64) so that a fractional or NaN value decodes and is refused with
+// the reference message (`tool-fs: <key> must be a positive integer`) rather than a decoder error;
+// the budget keys are integers (a fraction is a decoding error). Go callers should start from
+// DefaultConfig: a zero field is invalid, not "default".
 type Config struct {
 	// ReadLimit is the default and maximum limit of one read; it is also named in the schema.
 	ReadLimit float64 `json:"readLimit" yaml:"readLimit"`
@@ -31,6 +36,12 @@ type Config struct {
 	ReadMaxBytes float64 `json:"readMaxBytes" yaml:"readMaxBytes"`
 	// ReadStreamMinSize: files whose size is at least this (or unknown) are streamed.
 	ReadStreamMinSize float64 `json:"readStreamMinSize" yaml:"readStreamMinSize"`
+	// ResultBudget caps the bytes of one result's whole text for a client not in
+	// ResultBudgetByClient.
+	ResultBudget budget.Int `json:"resultBudget" yaml:"resultBudget"`
+	// ResultBudgetByClient is the budget of the clients it names (by clientInfo name); the
+	// entries given are merged over the built-in ones (budget.Known).
+	ResultBudgetByClient map[string]budget.Int `json:"resultBudgetByClient" yaml:"resultBudgetByClient"`
 }
 
 // DefaultConfig returns the configuration with every default applied.
@@ -46,10 +57,12 @@ func (c *Config) Defaults() {
 	c.ReadMaxLineLength = DefaultReadMaxLineLength
 	c.ReadMaxBytes = DefaultReadMaxBytes
 	c.ReadStreamMinSize = DefaultReadStreamMinSize
+	c.ResultBudget = DefaultResultBudget
+	c.ResultBudgetByClient = budget.Known()
 }
 
-// Validate checks, in order, that readLimit, readMaxLineLength, readMaxBytes and readStreamMinSize
-// are positive integers.
+// Validate checks, in order, that readLimit, readMaxLineLength, readMaxBytes, readStreamMinSize,
+// resultBudget and every value of resultBudgetByClient are positive integers.
 func (c *Config) Validate() error {
 	for _, f := range []struct {
 		name string
@@ -64,7 +77,8 @@ func (c *Config) Validate() error {
 			return fmt.Errorf("tool-fs: %s must be a positive integer", f.name)
 		}
 	}
-	return nil
+	_, err := budget.NewTable(ID, c.ResultBudget, c.ResultBudgetByClient)
+	return err
 }
 
 // isPositiveInteger reports whether v is finite, integral and at least 1.
@@ -84,14 +98,17 @@ func toInt(v float64) int {
 	return int(v)
 }
 
-// caps are the resolved read caps.
+// caps are the resolved read caps and the result budgets.
 type caps struct {
 	limit, maxLineLength, maxBytes int
 	streamMinSize                  int64
+	budget                         budget.Table
 }
 
 func (c Config) caps() caps {
+	table, _ := budget.NewTable(ID, c.ResultBudget, c.ResultBudgetByClient) // checked by Validate
 	return caps{
+		budget:        table,
 		limit:         toInt(c.ReadLimit),
 		maxLineLength: toInt(c.ReadMaxLineLength),
 		maxBytes:      toInt(c.ReadMaxBytes),

@@ -51,7 +51,9 @@
 // is bounded independently of the file: lines before the offset and after the selection are only
 // counted, in bulk, and the current line keeps at most readMaxLineLength+1 code points (the unit is
 // the Unicode code point: docs/tool-fs.md "The window"). The byte cap counts the selected line
-// texts (after truncation, suffix included) plus one byte per joining newline.
+// texts (after truncation, suffix included) plus one byte per joining newline. The result budget
+// (WindowRequest.Budget, from the session's client: docs/tool-fs.md "The result budget") is a
+// second stop that counts the whole rendered text; the first line is always kept, cut to fit.
 //
 // # Presentation meta
 //

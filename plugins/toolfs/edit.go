@@ -3,6 +3,7 @@ package toolfs
 import (
 	"context"
 
+	"github.com/cordon-dev/cordon/internal/budget"
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
@@ -12,7 +13,7 @@ func (s *suite) editDefinition() tools.Definition {
 		Name:        "edit",
 		Description: editDescription,
 		Parameters:  s.sandbox.parameters(editParameters),
-		Execute:     s.edit,
+		Execute:     budget.Errors(s.caps.budget, s.edit),
 		Render: func(a editArgs, v EditValue) []tools.Content {
 			return []tools.Content{tools.TextContent(RenderEdit(v, a.ReplaceAll != nil && *a.ReplaceAll))}
 		},

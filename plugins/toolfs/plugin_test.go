@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/cordon-dev/cordon/internal/budget"
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/kernel/kerneltest"
 	"github.com/cordon-dev/cordon/plugins/toolfs"
@@ -103,6 +104,9 @@ func TestConfigValidation(t *testing.T) {
 		{func(c *toolfs.Config) { c.ReadMaxBytes = math.NaN() }, "tool-fs: readMaxBytes must be a positive integer"},
 		{func(c *toolfs.Config) { c.ReadStreamMinSize = 0 }, "tool-fs: readStreamMinSize must be a positive integer"},
 		{func(c *toolfs.Config) { c.ReadLimit, c.ReadMaxBytes = 0, 0 }, "tool-fs: readLimit must be a positive integer"},
+		{func(c *toolfs.Config) { c.ResultBudget = 0 }, "tool-fs: resultBudget must be a positive integer"},
+		{func(c *toolfs.Config) { c.ResultBudgetByClient["codex"] = -1 }, `tool-fs: resultBudgetByClient["codex"] must be a positive integer`},
+		{func(c *toolfs.Config) { c.ResultBudgetByClient[""] = 100 }, "tool-fs: resultBudgetByClient keys must be non-empty client names"},
 	}
 	for _, tc := range cases {
 		cfg := toolfs.DefaultConfig()
@@ -113,7 +117,8 @@ func TestConfigValidation(t *testing.T) {
 	}
 	def := toolfs.DefaultConfig()
 	require.NoError(t, def.Validate())
-	assert.Equal(t, toolfs.Config{ReadLimit: 2000, ReadMaxLineLength: 2000, ReadMaxBytes: 51200, ReadStreamMinSize: 10485760}, def)
+	assert.Equal(t, toolfs.Config{ReadLimit: 2000, ReadMaxLineLength: 2000, ReadMaxBytes: 51200, ReadStreamMinSize: 10485760,
+		ResultBudget: 36000, ResultBudgetByClient: map[string]budget.Int{"claude-code": 48000}}, def)
 }
 
 func TestInvalidConfigFailsLoad(t *testing.T) {

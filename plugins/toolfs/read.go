@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strconv"
 
+	"github.com/cordon-dev/cordon/internal/budget"
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
@@ -14,7 +15,7 @@ func (s *suite) readDefinition() tools.Definition {
 		Name:        "read",
 		Description: readDescription,
 		Parameters:  readParameters(s.caps.limit),
-		Execute:     s.read,
+		Execute:     budget.Errors(s.caps.budget, s.read),
 		Render: func(a readArgs, v ReadValue) []tools.Content {
 			limit := s.caps.limit
 			if in, err := parseReadArgs(a, s.caps.limit); err == nil {
@@ -38,7 +39,8 @@ func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (Read
 	if err != nil {
 		return ReadValue{}, err
 	}
-	target, err := s.fs.Resolve(ctx, in.filePath, fs.ResolveOptions{Cwd: sessionCwd(exec.Header().Cwd, in.filePath)})
+	h := exec.Header()
+	target, err := s.fs.Resolve(ctx, in.filePath, fs.ResolveOptions{Cwd: sessionCwd(h.Cwd, in.filePath)})
 	if err != nil {
 		return ReadValue{}, err
 	}
@@ -57,7 +59,8 @@ func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (Read
 	}
 
 	req := WindowRequest{Offset: in.offset, Limit: in.limit, MaxLineLength: s.caps.maxLineLength,
-		MaxBytes: s.caps.maxBytes, SizeHint: sizeHint(info)}
+		MaxBytes: s.caps.maxBytes, SizeHint: sizeHint(info),
+		Budget: s.caps.budget.For(h.Client), PathBytes: len(target.DisplayPath)}
 	var res WindowResult
 	if !info.HasSize || info.Size >= s.caps.streamMinSize {
 		w := NewWindow(req)

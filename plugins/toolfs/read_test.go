@@ -69,8 +69,12 @@ func TestReadWindowsAndFooters(t *testing.T) {
 	}
 }
 
+// TestReadDefaultByteCapOnLongLines checks readMaxBytes alone: the budget is set wide enough not to
+// stop the window first (TestReadBudget* cover the budget).
 func TestReadDefaultByteCapOnLongLines(t *testing.T) {
-	e := newEnv(t, envOptions{})
+	cfg := toolfs.DefaultConfig()
+	cfg.ResultBudget = 1 << 30
+	e := newEnv(t, envOptions{config: &cfg})
 	e.writeFile(t, "big.txt", strings.TrimSuffix(strings.Repeat(strings.Repeat("y", 100)+"\n", 2000), "\n"))
 	r := e.call("read", args{"file_path": "big.txt"})
 	requireOK(t, r)

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"errors"
 
+	"github.com/cordon-dev/cordon/internal/budget"
 	"github.com/cordon-dev/cordon/internal/jstext"
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/plugins/attachments"
@@ -37,7 +38,7 @@ func (s *suite) readImageDefinition() tools.Definition {
 		Name:        "read_image",
 		Description: readImageDescription,
 		Parameters:  readImageParameters,
-		Execute:     s.readImage,
+		Execute:     budget.Errors(s.caps.budget, s.readImage),
 		Render: func(_ readImageArgs, v ReadImageValue) []tools.Content {
 			return []tools.Content{
 				tools.TextContent(RenderReadImage(v.Path, v.Image)),

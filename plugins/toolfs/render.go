@@ -33,18 +33,64 @@ type EditValue struct {
 	After  *string `json:"after"`
 }
 
+// The pieces of a read's text: the envelope and the three footers (docs/tool-fs.md "The text the
+// model sees").
+const (
+	envelopeHead   = "<path>"
+	envelopeMiddle = "</path>\n<type>file</type>\n<content>\n"
+	envelopeTail   = "\n</content>"
+	footerCapped   = "(Output capped. Showing lines "
+	footerShowing  = "(Showing lines "
+	footerOf       = " of "
+	footerUse      = ". Use offset="
+	footerContinue = " to continue.)"
+	footerEOF      = "(End of file - total "
+	footerEOFTail  = " lines)"
+)
+
 // readFooter returns the footer line of a read window.
 func readFooter(offset, endLine, totalLines int, truncatedByBytes bool) string {
 	switch {
 	case truncatedByBytes:
-		return "(Output capped. Showing lines " + strconv.Itoa(offset) + "-" + strconv.Itoa(endLine) +
-			". Use offset=" + strconv.Itoa(endLine+1) + " to continue.)"
+		return footerCapped + strconv.Itoa(offset) + "-" + strconv.Itoa(endLine) + footerUse + strconv.Itoa(endLine+1) +
+			footerContinue
 	case endLine < totalLines:
-		return "(Showing lines " + strconv.Itoa(offset) + "-" + strconv.Itoa(endLine) + " of " +
-			strconv.Itoa(totalLines) + ". Use offset=" + strconv.Itoa(endLine+1) + " to continue.)"
+		return footerShowing + strconv.Itoa(offset) + "-" + strconv.Itoa(endLine) + footerOf + strconv.Itoa(totalLines) +
+			footerUse + strconv.Itoa(endLine+1) + footerContinue
 	default:
-		return "(End of file - total " + strconv.Itoa(totalLines) + " lines)"
+		return footerEOF + strconv.Itoa(totalLines) + footerEOFTail
 	}
+}
+
+// readFooterLen is len(readFooter(offset, endLine, totalLines, truncatedByBytes)), computed.
+func readFooterLen(offset, endLine, totalLines int, truncatedByBytes bool) int {
+	switch {
+	case truncatedByBytes:
+		return len(footerCapped+"-"+footerUse+footerContinue) + digits(offset) + digits(endLine) + digits(endLine+1)
+	case endLine < totalLines:
+		return len(footerShowing+"-"+footerOf+footerUse+footerContinue) + digits(offset) + digits(endLine) +
+			digits(totalLines) + digits(endLine+1)
+	default:
+		return len(footerEOF+footerEOFTail) + digits(totalLines)
+	}
+}
+
+// envelopeLen is the bytes of a read's text around its body, for a display path of pathLen bytes.
+func envelopeLen(pathLen int) int {
+	return len(envelopeHead+envelopeMiddle+envelopeTail) + pathLen
+}
+
+// pow10 are the powers of ten an int holds.
+var pow10 = [...]int{1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18}
+
+// digits is the length of n (n >= 0) in decimal.
+func digits(n int) int {
+	for i, p := range pow10 {
+		if n < p {
+			return i + 1
+		}
+	}
+	return len(pow10) + 1
 }
 
 // endLineOf is the number of the last selected line, or max(0, offset-1) when none is selected.
@@ -71,9 +117,9 @@ func RenderRead(v ReadValue, limit int) string {
 		size += n * len(strconv.Itoa(v.Lines[n-1].Number)) // the widest number of a window
 	}
 	b := make([]byte, 0, size)
-	b = append(b, "<path>"...)
+	b = append(b, envelopeHead...)
 	b = append(b, v.Path...)
-	b = append(b, "</path>\n<type>file</type>\n<content>\n"...)
+	b = append(b, envelopeMiddle...)
 	var num counter
 	for _, l := range v.Lines {
 		b = num.append(b, l.Number)
@@ -83,7 +129,7 @@ func RenderRead(v ReadValue, limit int) string {
 		b = append(b, '\n')
 	}
 	b = append(b, footer...)
-	b = append(b, "\n</content>"...)
+	b = append(b, envelopeTail...)
 	return unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again
 }
 

@@ -132,6 +132,7 @@ type sandboxEnv struct {
 type sandboxOptions struct {
 	mode     fs.SandboxMode // the policy's default mode (and the provider's); "" = workspace-write
 	approver tools.Approver // nil: no approval service composed
+	config   *toolfs.Config // nil: defaults
 }
 
 func newSandboxEnv(t *testing.T, opt sandboxOptions) *sandboxEnv {
@@ -154,7 +155,11 @@ func newSandboxEnv(t *testing.T, opt sandboxOptions) *sandboxEnv {
 			return err
 		}}, nil))
 	}
-	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, root, toolfs.Plugin, nil))
+	var cfg any
+	if opt.config != nil {
+		cfg = *opt.config
+	}
+	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, root, toolfs.Plugin, cfg))
 	rt, ok := tools.Service.Get(root)
 	require.True(t, ok)
 	policy, ok := sandbox.PolicyService.Get(root)

@@ -29,14 +29,20 @@ type WindowRequest struct {
 	MaxBytes int
 	// SizeHint is the expected input size in bytes (0: unknown); it sizes the window's text buffer.
 	SizeHint int64
+	// Budget caps the bytes of the read's whole rendered text (RenderRead: envelope, numbered
+	// lines, footer) for a display path of PathBytes bytes; 0: no budget. Lines stop where the
+	// next would not fit; the first line is always kept, cut to fit when it alone is too long.
+	Budget    int
+	PathBytes int
 }
 
 // WindowResult is what a Window produces: the selected lines, the exact number of lines in the
-// input, and whether selection stopped at the byte cap.
+// input, and whether selection stopped at the byte cap or at the budget.
 type WindowResult struct {
-	Lines            []Line
-	TotalLines       int
-	TruncatedByBytes bool
+	Lines             []Line
+	TotalLines        int
+	TruncatedByBytes  bool
+	TruncatedByBudget bool
 }
 
 // ErrOffsetOutOfRange is the sentinel matched (errors.Is) by the error Window.Finish returns when
@@ -84,12 +90,18 @@ type Window struct {
 	lineRunes int    // at least the code points started in the current line (exact once it nears the limit)
 	lineFull  bool   // the current line overflowed its room; the rest is discarded
 
-	outBytes int
-	capped   bool
+	outBytes   int
+	capped     bool // by the byte cap or the budget
+	overBudget bool
+	room       room
 }
 
-// NewWindow returns a Window for req. Values below 1 are raised to 1.
-func NewWindow(req WindowRequest) *Window { return &Window{req: req.normalized()} }
+// NewWindow returns a Window for req. Values below 1 are raised to 1 (Budget and PathBytes
+// excepted).
+func NewWindow(req WindowRequest) *Window {
+	req = req.normalized()
+	return &Window{req: req, room: newRoom(req)}
+}
 
 // normalized returns req with every value below 1 raised to 1.
 func (req WindowRequest) normalized() WindowRequest {
@@ -243,10 +255,10 @@ func (w *Window) appendLine(seg []byte) {
 }
 
 // countLeading counts the bytes of p that are not UTF-8 continuation bytes.
-func countLeading(p []byte) int {
+func countLeading[T string | []byte](p T) int {
 	n := 0
-	for _, b := range p {
-		if b&0xC0 != 0x80 {
+	for i := range len(p) {
+		if p[i]&0xC0 != 0x80 {
 			n++
 		}
 	}
@@ -261,7 +273,7 @@ func (w *Window) flushSelected() {
 	if n := len(w.text); n > start && w.text[n-1] == '\r' {
 		w.text = w.text[:n-1]
 	}
-	w.truncateLine(start)
+	truncated := w.truncateLine(start)
 	w.lineRunes = 0
 	w.lineFull = false
 
@@ -274,6 +286,25 @@ func (w *Window) flushSelected() {
 		w.text = w.text[:start]
 		return
 	}
+	if w.room.max > 0 {
+		n := w.req.Offset + w.selected
+		if !w.room.fits(n, len(w.text)-start) {
+			if w.selected > 0 {
+				w.capped, w.overBudget = true, true
+				w.text = w.text[:start]
+				return
+			}
+			content := w.text[start:]
+			if truncated {
+				content = content[:len(content)-suffixLen(w.req.MaxLineLength)]
+			}
+			if keep, points, ok := fitLength(content, w.room.alone(n)); ok {
+				w.text = appendTruncated(w.text[:start+keep], points)
+				cost = len(w.text) - start
+			}
+		}
+		w.room.add(n, len(w.text)-start)
+	}
 	w.outBytes += cost
 	w.selected++
 	if w.selecting() {
@@ -284,11 +315,13 @@ func (w *Window) flushSelected() {
 }
 
 // truncateLine cuts the current line (text[start:]) to MaxLineLength code points plus the
-// truncation suffix when it is longer.
-func (w *Window) truncateLine(start int) {
+// truncation suffix when it is longer, and reports whether it did.
+func (w *Window) truncateLine(start int) bool {
 	if n := cut(w.text[start:], w.req.MaxLineLength); start+n < len(w.text) {
 		w.text = appendTruncated(w.text[:start+n], w.req.MaxLineLength)
+		return true
 	}
+	return false
 }
 
 // cut returns the length of the first n code points of s, counted by their leading bytes (so a
@@ -309,10 +342,19 @@ func cut[T string | []byte](s T, n int) int {
 	return len(s)
 }
 
+// The suffix of a truncated line: truncatedHead, the number of code points kept, truncatedTail.
+const (
+	truncatedHead = "... (line truncated to "
+	truncatedTail = " chars)"
+)
+
 // appendTruncated appends the suffix of a line cut to maxLen code points.
 func appendTruncated(b []byte, maxLen int) []byte {
-	return append(strconv.AppendInt(append(b, "... (line truncated to "...), int64(maxLen), 10), " chars)"...)
+	return append(strconv.AppendInt(append(b, truncatedHead...), int64(maxLen), 10), truncatedTail...)
 }
+
+// suffixLen is the length of the suffix of a line cut to maxLen code points.
+func suffixLen(maxLen int) int { return len(truncatedHead+truncatedTail) + digits(maxLen) }
 
 // Finish ends the input: a pending unterminated line is completed, then the offset is checked. It
 // returns *OffsetOutOfRangeError (naming displayPath) when the window is not byte-capped and the
@@ -326,7 +368,12 @@ func (w *Window) Finish(displayPath string) (WindowResult, error) {
 			w.open = false
 		}
 	}
-	res := WindowResult{Lines: make([]Line, w.selected), TotalLines: w.completed, TruncatedByBytes: w.capped}
+	if w.room.over(w.selected, w.req.Limit, w.req.Offset+w.selected-1, w.completed) {
+		w.selected-- // its line stays in text, past the lines handed over
+		w.overBudget = true
+	}
+	res := WindowResult{Lines: make([]Line, w.selected), TotalLines: w.completed,
+		TruncatedByBytes: w.capped && !w.overBudget, TruncatedByBudget: w.overBudget}
 	// The buffer is handed over: the Window forgets it, so no later write can change the lines.
 	text := unsafe.String(unsafe.SliceData(w.text), w.start)
 	w.text, w.start = nil, 0

@@ -8,6 +8,7 @@ import "strings"
 // one string of their own, so a small window never holds a large file's memory.
 func WindowString(text string, req WindowRequest, displayPath string) (WindowResult, error) {
 	req = req.normalized()
+	room := newRoom(req)
 	total := strings.Count(text, "\n")
 	if len(text) > 0 && text[len(text)-1] != '\n' {
 		total++
@@ -32,8 +33,10 @@ func WindowString(text string, req WindowRequest, displayPath string) (WindowRes
 		// As Window: at most MaxLineLength+1 code points are kept before the '\r' is dropped, so a
 		// longer line loses its '\r' with the rest (docs/tool-fs.md "The window").
 		line = strings.TrimSuffix(line[:cut(line, req.MaxLineLength+1)], "\r")
+		content := line
 		if n := cut(line, req.MaxLineLength); n < len(line) {
-			line = string(appendTruncated([]byte(line[:n]), req.MaxLineLength))
+			content = line[:n]
+			line = string(appendTruncated([]byte(content), req.MaxLineLength))
 		}
 		cost := len(line)
 		if len(res.Lines) > 0 {
@@ -43,8 +46,25 @@ func WindowString(text string, req WindowRequest, displayPath string) (WindowRes
 			res.TruncatedByBytes = true
 			break
 		}
+		if room.max > 0 {
+			n := req.Offset + len(res.Lines)
+			if !room.fits(n, len(line)) {
+				if len(res.Lines) > 0 {
+					res.TruncatedByBudget = true
+					break
+				}
+				if keep, points, ok := fitLength(content, room.alone(n)); ok {
+					line = string(appendTruncated([]byte(content[:keep]), points))
+					cost = len(line)
+				}
+			}
+			room.add(n, len(line))
+		}
 		used += cost
 		res.Lines = append(res.Lines, Line{Number: req.Offset + len(res.Lines), Text: line})
+	}
+	if n := len(res.Lines); room.over(n, req.Limit, req.Offset+n-1, total) {
+		res.Lines, res.TruncatedByBudget = res.Lines[:n-1], true
 	}
 	if span := len(text) - len(rest) - spanStart; span < len(text)/2 {
 		own(res.Lines)

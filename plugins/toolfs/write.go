@@ -3,6 +3,7 @@ package toolfs
 import (
 	"context"
 
+	"github.com/cordon-dev/cordon/internal/budget"
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
@@ -12,7 +13,7 @@ func (s *suite) writeDefinition() tools.Definition {
 		Name:        "write",
 		Description: writeDescription,
 		Parameters:  s.sandbox.parameters(writeParameters),
-		Execute:     s.write,
+		Execute:     budget.Errors(s.caps.budget, s.write),
 		Render: func(_ writeArgs, v WriteValue) []tools.Content {
 			return []tools.Content{tools.TextContent(RenderWrite(v))}
 		},

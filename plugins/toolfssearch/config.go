@@ -1,11 +1,14 @@
 package toolfssearch
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"time"
 
+	"github.com/cordon-dev/cordon/internal/budget"
 	"github.com/cordon-dev/cordon/internal/jstext"
+	"github.com/cordon-dev/cordon/internal/spill"
 )
 
 // The defaults of the configuration.
@@ -15,11 +18,19 @@ const (
 	DefaultGrepMaxLineBytes = 2000
 	DefaultTimeoutMs        = 30000
 	DefaultMaxFilesVisited  = 500000
+	// DefaultSpillMaxBytes bounds one spill file (16 MiB).
+	DefaultSpillMaxBytes = 16 << 20
+	// DefaultSpillQuotaBytes bounds the spill directory (128 MiB).
+	DefaultSpillQuotaBytes = 128 << 20
+	// DefaultResultBudget is the byte budget of one result's whole text for a client that is not
+	// known to take more (docs/search.md "The result budget").
+	DefaultResultBudget = budget.Default
 )
 
 // Config is the configuration of tool-fs-search. The counts are JSON numbers (float64) so that a
 // fractional value decodes and is refused with `tool-fs-search: <key> must be a positive integer`
-// rather than a decoder error. Go callers start from DefaultConfig: a zero count is invalid.
+// rather than a decoder error; the spill limits and the budget keys are integers (a fraction is a
+// decoding error). Go callers start from DefaultConfig: a zero count is invalid.
 type Config struct {
 	// GlobMaxResults is the number of paths glob shows inline.
 	GlobMaxResults float64 `json:"globMaxResults" yaml:"globMaxResults"`
@@ -37,6 +48,16 @@ type Config struct {
 	IncludeIgnored bool `json:"includeIgnored" yaml:"includeIgnored"`
 	// Spill saves over-cap results in full to a spill file.
 	Spill bool `json:"spill" yaml:"spill"`
+	// SpillMaxBytes bounds one spill file; a longer result is cut and says so.
+	SpillMaxBytes budget.Int `json:"spillMaxBytes" yaml:"spillMaxBytes"`
+	// SpillQuotaBytes bounds the spill directory; the oldest files go first.
+	SpillQuotaBytes budget.Int `json:"spillQuotaBytes" yaml:"spillQuotaBytes"`
+	// ResultBudget caps the bytes of one result's whole text for a client not in
+	// ResultBudgetByClient.
+	ResultBudget budget.Int `json:"resultBudget" yaml:"resultBudget"`
+	// ResultBudgetByClient is the budget of the clients it names (by clientInfo name); the
+	// entries given are merged over the built-in ones (budget.Known).
+	ResultBudgetByClient map[string]budget.Int `json:"resultBudgetByClient" yaml:"resultBudgetByClient"`
 }
 
 // DefaultConfig returns the configuration with every default applied.
@@ -56,10 +77,15 @@ func (c *Config) Defaults() {
 		TimeoutMs:                DefaultTimeoutMs,
 		MaxFilesVisited:          DefaultMaxFilesVisited,
 		Spill:                    true,
+		SpillMaxBytes:            DefaultSpillMaxBytes,
+		SpillQuotaBytes:          DefaultSpillQuotaBytes,
+		ResultBudget:             DefaultResultBudget,
+		ResultBudgetByClient:     budget.Known(),
 	}
 }
 
-// Validate checks, in declaration order, that every count is a positive integer.
+// Validate checks, in declaration order, that every count and limit is a positive integer, that
+// the quota holds at least one spill file, and the budgets.
 func (c *Config) Validate() error {
 	for _, f := range []struct {
 		name string
@@ -75,7 +101,16 @@ func (c *Config) Validate() error {
 			return fmt.Errorf("tool-fs-search: %s must be a positive integer", f.name)
 		}
 	}
-	return nil
+	switch {
+	case c.SpillMaxBytes < 1:
+		return errors.New("tool-fs-search: spillMaxBytes must be a positive integer")
+	case c.SpillQuotaBytes < 1:
+		return errors.New("tool-fs-search: spillQuotaBytes must be a positive integer")
+	case c.SpillQuotaBytes < c.SpillMaxBytes:
+		return errors.New("tool-fs-search: spillQuotaBytes must be at least spillMaxBytes")
+	}
+	_, err := budget.NewTable(ID, c.ResultBudget, c.ResultBudgetByClient)
+	return err
 }
 
 // maxCount saturates the counts (2^53, as JSON numbers are exact up to there).
@@ -93,6 +128,8 @@ type caps struct {
 	globMax, grepMax, lineBytes, maxVisited int
 	sample, includeIgnored, spill           bool
 	timeout                                 time.Duration
+	spillLimits                             spill.Limits
+	budget                                  budget.Table
 }
 
 func (c Config) caps() caps {
@@ -100,8 +137,11 @@ func (c Config) caps() caps {
 	if c.TimeoutMs < float64(math.MaxInt64/int64(time.Millisecond)) {
 		timeout = time.Duration(c.TimeoutMs) * time.Millisecond
 	}
+	table, _ := budget.NewTable(ID, c.ResultBudget, c.ResultBudgetByClient) // checked by Validate
 	return caps{
-		globMax: toInt(c.GlobMaxResults), grepMax: toInt(c.GrepMaxMatches),
+		spillLimits: spill.Limits{MaxFileBytes: int64(c.SpillMaxBytes), QuotaBytes: int64(c.SpillQuotaBytes)},
+		budget:      table,
+		globMax:     toInt(c.GlobMaxResults), grepMax: toInt(c.GrepMaxMatches),
 		lineBytes: toInt(c.GrepMaxLineBytes), maxVisited: toInt(c.MaxFilesVisited),
 		sample: c.SampleOverCapGlobResults, includeIgnored: c.IncludeIgnored, spill: c.Spill,
 		timeout: timeout,

@@ -1,7 +1,9 @@
 package toolfssearch
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/cordon-dev/cordon/internal/search"
@@ -36,33 +38,68 @@ func (s *suite) glob(ctx context.Context, args globArgs, exec *tools.Exec) (Glob
 		paths[i] = displayPath(cwd, f.Path)
 	}
 	v := GlobValue{Paths: paths, Total: len(paths), StoppedAfter: s.stoppedAfter(res.Stopped)}
-	if len(paths) <= s.caps.globMax {
+	budget := s.caps.budget.Of(exec)
+	stop := len(stopFooter(v.StoppedAfter))
+	if len(paths) <= s.caps.globMax && joinedLen(paths)+stop <= budget {
 		return v, nil
 	}
-	if s.caps.sample {
-		keys := make([]string, len(res.Files))
-		for i, f := range res.Files {
-			keys[i], _, _ = strings.Cut(f.Rel, "/")
-		}
-		sample, shown, total := SampleAcrossTopLevel(paths, keys, s.caps.globMax)
-		v.Paths = sample
-		// A flat result's sample is its head: the plain footer says so.
-		if total < len(paths) {
-			v.Sampled, v.EntriesShown, v.EntriesTotal = true, shown, total
-		}
-	} else {
-		v.Paths = paths[:s.caps.globMax]
-	}
-	if w := s.createSpill("glob"); w != nil {
+	if w := s.createSpill("glob", 0, globSpill); w != nil {
 		for i, p := range paths {
 			if i > 0 {
 				w.WriteByte('\n')
 			}
 			w.WriteString(p)
+			w.EndRecord()
 		}
-		v.SpillPath = s.commitSpill("glob", w, "")
+		saved := s.commitSpill("glob", w, "", globSpill, len(paths))
+		v.SpillPath, v.SpillKept, v.SpillLimit = saved.path, saved.kept, saved.limit
 	}
-	return v, nil
+	var keys []string
+	if s.caps.sample {
+		keys = make([]string, len(res.Files))
+		for i, f := range res.Files {
+			keys[i], _, _ = strings.Cut(f.Rel, "/")
+		}
+	}
+	return globPage(v, keys, s.caps.globMax, budget-stop), nil
+}
+
+// joinedLen is the length of paths joined by '\n'.
+func joinedLen(paths []string) int {
+	n := max(len(paths)-1, 0)
+	for _, p := range paths {
+		n += len(p)
+	}
+	return n
+}
+
+// globPage picks the page of an over-cap glob whose paths are v.Paths (all of them): at most
+// limit paths, and as many as fit room bytes with the footer, at least one. With keys (each
+// path's top-level entry) the page is sampled across them (SampleAcrossTopLevel), else it is the
+// first paths.
+func globPage(v GlobValue, keys []string, limit, room int) GlobValue {
+	all := v.Paths
+	order, groups := pickOrder(keys, len(all), min(limit, len(all), max(room/2+1, 1)))
+	sampled := keys != nil && groups < len(all) // a flat result's sample is its head
+	size := make([]int, len(order)+1)           // size[n]: the first n picks, joined
+	for i, idx := range order {
+		size[i+1] = size[i] + len(all[idx]) + min(i, 1)
+	}
+	n := len(order)
+	for ; n > 1; n-- {
+		v.Paths = all[:n] // only the count matters to the footer
+		if sampled {
+			v.Sampled, v.EntriesShown, v.EntriesTotal = true, min(n, groups), groups
+		}
+		if size[n]+len(globFooter(v)) <= room {
+			break
+		}
+	}
+	if sampled {
+		v.Sampled, v.EntriesShown, v.EntriesTotal = true, min(n, groups), groups
+	}
+	v.Paths = pageOf(all, keys, order[:n])
+	return v
 }
 
 // SampleAcrossTopLevel picks max of paths (max < len(paths)) round-robin across the groups keys
@@ -70,47 +107,60 @@ func (s *suite) glob(ctx context.Context, args globArgs, exec *tools.Exec) (Glob
 // before any gets a second. The page keeps the groups together, each in its own order. It returns
 // the page, the groups it reaches and the groups in all.
 func SampleAcrossTopLevel(paths, keys []string, max int) ([]string, int, int) {
-	type group struct{ idx []int }
+	order, groups := pickOrder(keys, len(paths), max)
+	page := pageOf(paths, keys, order)
+	return page, min(len(order), groups), groups
+}
+
+// pickOrder returns the indices of the first max of n paths in the order a sample takes them:
+// round-robin across the groups keys names, in order of first appearance (the first paths when
+// keys is nil), and the number of groups.
+func pickOrder(keys []string, n, max int) ([]int, int) {
+	max = min(max, n)
+	order := make([]int, 0, max)
+	if keys == nil {
+		for i := range max {
+			order = append(order, i)
+		}
+		return order, n
+	}
 	index := map[string]int{}
-	var groups []*group
+	var groups [][]int
 	for i, k := range keys {
 		g, ok := index[k]
 		if !ok {
 			g = len(groups)
 			index[k] = g
-			groups = append(groups, &group{})
+			groups = append(groups, nil)
 		}
-		groups[g].idx = append(groups[g].idx, i)
+		groups[g] = append(groups[g], i)
 	}
-	take := make([]int, len(groups))
-	count := 0
-	active := make([]int, len(groups))
-	for i := range active {
-		active[i] = i
-	}
-	for count < max && len(active) > 0 {
-		next := active[:0]
-		for _, g := range active {
-			if count >= max {
-				break
-			}
-			take[g]++
-			count++
-			if take[g] < len(groups[g].idx) {
-				next = append(next, g)
+	for round := 0; len(order) < max; round++ {
+		for _, g := range groups {
+			if round < len(g) && len(order) < max {
+				order = append(order, g[round])
 			}
 		}
-		active = next
 	}
-	page := make([]string, 0, count)
-	shown := 0
-	for g, n := range take {
-		if n > 0 {
-			shown++
+	return order, len(groups)
+}
+
+// pageOf is the page of the paths order picked: each group's picks together, groups in order of
+// first appearance, each in its own order (the picks in order when keys is nil).
+func pageOf(paths, keys []string, order []int) []string {
+	picked := slices.Clone(order)
+	if keys != nil {
+		rank := map[string]int{}
+		for _, k := range keys {
+			if _, ok := rank[k]; !ok {
+				rank[k] = len(rank)
+			}
 		}
-		for _, i := range groups[g].idx[:n] {
-			page = append(page, paths[i])
-		}
+		slices.SortFunc(picked, func(a, b int) int { return cmp.Or(cmp.Compare(rank[keys[a]], rank[keys[b]]), cmp.Compare(a, b)) })
 	}
-	return page, shown, len(groups)
+	page := make([]string, len(picked))
+	for i, idx := range picked {
+		page[i] = paths[idx]
+	}
+	return page
 }

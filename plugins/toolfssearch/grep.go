@@ -2,6 +2,7 @@ package toolfssearch
 
 import (
 	"context"
+	"math"
 
 	"github.com/cordon-dev/cordon/internal/search"
 	"github.com/cordon-dev/cordon/internal/spill"
@@ -29,7 +30,7 @@ func (s *suite) grep(ctx context.Context, args grepArgs, exec *tools.Exec) (Grep
 	if err != nil {
 		return GrepValue{}, err
 	}
-	sink := &grepSink{s: s, cwd: cwd, shown: []GrepMatch{}}
+	sink := s.newGrepSink(cwd, exec)
 	res, err := s.searcher.Grep(ctx, root, fs.GrepQuery{
 		Pattern: in.pattern, Include: in.include, MaxLineBytes: s.caps.lineBytes, SearchLimits: s.limits(),
 	}, sink.add)
@@ -40,22 +41,42 @@ func (s *suite) grep(ctx context.Context, args grepArgs, exec *tools.Exec) (Grep
 		sink.abort()
 		return GrepValue{}, searchFailure(ctx, "grep", err)
 	}
+	saved := sink.commit()
 	return GrepValue{
-		Matches: sink.shown, Total: sink.total, SpillPath: sink.commit(), StoppedAfter: s.stoppedAfter(res.Stopped),
+		Matches: sink.shown, Total: sink.total, SpillPath: saved.path, SpillKept: saved.kept, SpillLimit: saved.limit,
+		StoppedAfter: s.stoppedAfter(res.Stopped),
 	}, nil
 }
 
-// grepSink keeps the first grepMaxMatches lines and, past them, writes every line to a spill file.
+// grepSink keeps the first matches inline while they are at most grepMaxMatches and their text
+// fits the call's budget (docs/search.md "The result budget"), and, past them, writes every match
+// to a spill file.
 type grepSink struct {
-	s     *suite
-	cwd   string
-	shown []GrepMatch
-	total int
-	w     *spill.Writer // open once the cap is passed, while spilling works
-	out   matchWriter   // the spill's text, writing to w
-	dead  bool          // spilling is off or failed
+	s      *suite
+	cwd    string
+	room   int // bytes the inline matches may take: the budget less the longest header and footer
+	shown  []GrepMatch
+	inline matchWriter // counts the inline text, writing to size
+	size   counter
+	full   bool // the inline page is closed
+	total  int
+	w      *spill.Writer // open once the page is closed, while spilling works
+	out    matchWriter   // the spill's text, writing to w
+	dead   bool          // spilling is off or failed
 	// the display path of the current file
 	rawPath, path string
+}
+
+// spillHeaderRoom is the room of a grep spill's header: "Found <T> matches" for any T.
+var spillHeaderRoom = len(foundHeader(math.MaxInt))
+
+func (s *suite) newGrepSink(cwd string, exec *tools.Exec) *grepSink {
+	k := &grepSink{s: s, cwd: cwd, shown: []GrepMatch{}}
+	longest := len("Found  of  matches") + 2*maxDigits + len("\n\n()") +
+		grepSpill.longestRecovery(s.spillPathLen(), s.caps.spillLimits.MaxFileBytes) + len(stopFooter(s.caps.maxVisited))
+	k.room = s.caps.budget.Of(exec) - longest
+	k.inline = matchWriter{w: &k.size}
+	return k
 }
 
 func (k *grepSink) add(m fs.LineMatch) error {
@@ -63,24 +84,35 @@ func (k *grepSink) add(m fs.LineMatch) error {
 	if m.Path != k.rawPath {
 		k.rawPath, k.path = m.Path, displayPath(k.cwd, m.Path)
 	}
-	if k.total <= k.s.caps.grepMax {
-		k.shown = append(k.shown, GrepMatch{Path: k.path, Line: m.Line, Text: string(m.Text), Truncated: m.Truncated, ValidUTF8: m.ValidUTF8})
-		return nil
+	if !k.full && k.total <= k.s.caps.grepMax {
+		probe, before := k.inline, k.size.n
+		writeMatch(&probe, k.path, m.Line, m.Text, m.Truncated, m.ValidUTF8)
+		if k.size.n <= k.room || len(k.shown) == 0 { // the first match is always shown
+			k.inline = probe
+			k.shown = append(k.shown, GrepMatch{Path: k.path, Line: m.Line, Text: string(m.Text), Truncated: m.Truncated, ValidUTF8: m.ValidUTF8})
+			return nil
+		}
+		k.size.n = before
 	}
+	k.full = true
 	if k.dead {
 		return nil
 	}
 	if k.w == nil {
-		if k.w = k.s.createSpill("grep"); k.w == nil {
+		if k.w = k.s.createSpill("grep", spillHeaderRoom, grepSpill); k.w == nil {
 			k.dead = true
 			return nil
 		}
 		k.out = matchWriter{w: k.w}
 		for _, sm := range k.shown {
 			writeMatch(&k.out, sm.Path, sm.Line, sm.Text, sm.Truncated, sm.ValidUTF8)
+			k.w.EndRecord()
 		}
 	}
-	writeMatch(&k.out, k.path, m.Line, m.Text, m.Truncated, m.ValidUTF8)
+	if !k.w.Cut() {
+		writeMatch(&k.out, k.path, m.Line, m.Text, m.Truncated, m.ValidUTF8)
+		k.w.EndRecord()
+	}
 	return nil
 }
 
@@ -91,12 +123,12 @@ func (k *grepSink) abort() {
 	}
 }
 
-// commit publishes the spill with its header; "" when there is none.
-func (k *grepSink) commit() string {
+// commit publishes the spill with its header; the zero savedAs when there is none.
+func (k *grepSink) commit() savedAs {
 	if k.w == nil {
-		return ""
+		return savedAs{}
 	}
 	w := k.w
 	k.w = nil
-	return k.s.commitSpill("grep", w, foundHeader(k.total))
+	return k.s.commitSpill("grep", w, foundHeader(k.total), grepSpill, k.total)
 }

@@ -10,6 +10,7 @@ import (
 	"go.uber.org/fx"
 	"go.uber.org/zap"
 
+	"github.com/cordon-dev/cordon/internal/budget"
 	"github.com/cordon-dev/cordon/internal/spill"
 	"github.com/cordon-dev/cordon/internal/statedir"
 	"github.com/cordon-dev/cordon/kernel"
@@ -54,7 +55,7 @@ func apply(kc *kernel.Context, cfg Config) error {
 	}
 	s := &suite{fs: fsys, searcher: searcher, caps: cfg.caps(), log: kc.Logger()}
 	if s.caps.spill {
-		s.spill = openSpill(kc)
+		s.spill = openSpill(kc, s.caps.spillLimits)
 	}
 	rt := tools.Service.Must(kc)
 	for _, def := range []tools.Definition{s.globDefinition(), s.grepDefinition()} {
@@ -67,13 +68,13 @@ func apply(kc *kernel.Context, cfg Config) error {
 
 // openSpill returns the spill store under the state directory and starts its sweeper (at start,
 // then hourly, until the instance is disposed); nil when no state directory can be named.
-func openSpill(kc *kernel.Context) *spill.Store {
+func openSpill(kc *kernel.Context, limits spill.Limits) *spill.Store {
 	dir, err := statedir.StateHome(os.LookupEnv)
 	if err != nil {
 		kc.Logger().Warn("no state directory: over-cap results will not be saved", zap.Error(err))
 		return nil
 	}
-	st := spill.New(filepath.Join(dir, "cordon", "spill"))
+	st := spill.New(filepath.Join(dir, "cordon", "spill"), limits)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
@@ -104,7 +105,7 @@ func (s *suite) globDefinition() tools.Definition {
 		Name:        "glob",
 		Description: globDescription(s.caps.globMax),
 		Parameters:  globParameters,
-		Execute:     s.glob,
+		Execute:     budget.Errors(s.caps.budget, s.glob),
 		Render: func(_ globArgs, v GlobValue) []tools.Content {
 			return []tools.Content{tools.TextContent(RenderGlob(v))}
 		},
@@ -120,7 +121,7 @@ func (s *suite) grepDefinition() tools.Definition {
 		Name:        "grep",
 		Description: grepDescription(s.caps.grepMax),
 		Parameters:  grepParameters,
-		Execute:     s.grep,
+		Execute:     budget.Errors(s.caps.budget, s.grep),
 		Render: func(_ grepArgs, v GrepValue) []tools.Content {
 			return []tools.Content{tools.TextContent(RenderGrep(v))}
 		},

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/cordon-dev/cordon/internal/budget"
 	"github.com/cordon-dev/cordon/kernel/loader"
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/toolfssearch"
@@ -63,7 +64,8 @@ func TestProviderWithoutSearcherRegistersNothing(t *testing.T) {
 func TestConfigDefaultsAndStrictDecoding(t *testing.T) {
 	d := toolfssearch.DefaultConfig()
 	require.Equal(t, toolfssearch.Config{GlobMaxResults: 100, GrepMaxMatches: 250, GrepMaxLineBytes: 2000,
-		SampleOverCapGlobResults: true, TimeoutMs: 30000, MaxFilesVisited: 500000, IncludeIgnored: false, Spill: true}, d)
+		SampleOverCapGlobResults: true, TimeoutMs: 30000, MaxFilesVisited: 500000, IncludeIgnored: false, Spill: true,
+		SpillMaxBytes: 16 << 20, SpillQuotaBytes: 128 << 20, ResultBudget: 36000, ResultBudgetByClient: map[string]budget.Int{"claude-code": 48000}}, d)
 	decode := func(src string) (any, error) {
 		var n yaml.Node
 		require.NoError(t, yaml.Unmarshal([]byte(src), &n))
@@ -194,7 +196,7 @@ func TestValueIsTheRenderedResult(t *testing.T) {
 	r := e.call("grep", map[string]any{"pattern": "hit"})
 	b, err := json.Marshal(r.Value)
 	require.NoError(t, err)
-	require.JSONEq(t, `{"matches":[{"path":"a.go","line":1,"text":"hit","truncated":false,"validUTF8":true}],"total":1,"spillPath":"","stoppedAfter":0}`, string(b))
+	require.JSONEq(t, `{"matches":[{"path":"a.go","line":1,"text":"hit","truncated":false,"validUTF8":true}],"total":1,"spillPath":"","spillKept":0,"spillLimit":0,"stoppedAfter":0}`, string(b))
 	require.Equal(t, r.Text(), toolfssearch.RenderGrep(r.Value.(toolfssearch.GrepValue)))
 	require.True(t, strings.HasPrefix(tools.ErrorResult(errRoot).Text(), "Error: "))
 }

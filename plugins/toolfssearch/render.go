@@ -8,7 +8,8 @@ import (
 
 // GlobValue is the canonical value of a glob: the paths shown inline (in display order), how many
 // matched, how the page was chosen, where the complete list was saved ("" when it was not needed
-// or could not be saved) and, when the walk stopped early, the entry limit (else 0).
+// or could not be saved), when the spill file reached its limit how many paths it kept and that
+// limit (else 0, 0) and, when the walk stopped early, the entry limit (else 0).
 type GlobValue struct {
 	Paths        []string `json:"paths"`
 	Total        int      `json:"total"`
@@ -16,15 +17,20 @@ type GlobValue struct {
 	EntriesShown int      `json:"entriesShown"`
 	EntriesTotal int      `json:"entriesTotal"`
 	SpillPath    string   `json:"spillPath"`
+	SpillKept    int      `json:"spillKept"`
+	SpillLimit   int64    `json:"spillLimit"`
 	StoppedAfter int      `json:"stoppedAfter"`
 }
 
 // GrepValue is the canonical value of a grep: the matches shown inline, how many lines matched in
-// all, the spill file ("" when not needed or not saved) and the entry limit the walk stopped at (0).
+// all, the spill file ("" when not needed or not saved), when the spill file reached its limit how
+// many matches it kept and that limit (else 0, 0), and the entry limit the walk stopped at (0).
 type GrepValue struct {
 	Matches      []GrepMatch `json:"matches"`
 	Total        int         `json:"total"`
 	SpillPath    string      `json:"spillPath"`
+	SpillKept    int         `json:"spillKept"`
+	SpillLimit   int64       `json:"spillLimit"`
 	StoppedAfter int         `json:"stoppedAfter"`
 }
 
@@ -50,11 +56,55 @@ const (
 	recoveryTemplate = "Full result stored at: %s. Use read with offset and limit on that path to see the rest."
 )
 
-func recovery(spillPath, unsaved string) string {
-	if spillPath == "" {
-		return unsaved
+// savedAs is where a result was saved: the spill file ("" when none), and when the file reached
+// its limit how many records it kept and that limit.
+type savedAs struct {
+	path  string
+	kept  int
+	limit int64
+}
+
+// The nouns and the narrowing advice of each tool's spill texts.
+var (
+	globSpill = spillWords{noun: "paths", narrow: "narrow pattern or path", unsaved: globUnsaved}
+	grepSpill = spillWords{noun: "matches", narrow: "narrow pattern, path, or include", unsaved: grepUnsaved}
+)
+
+type spillWords struct{ noun, narrow, unsaved string }
+
+// recovery is the sentence of an over-cap result that says where the rest is.
+func (w spillWords) recovery(s savedAs, total int) string {
+	switch {
+	case s.path == "":
+		return w.unsaved
+	case s.kept > 0:
+		return "The first " + strconv.Itoa(s.kept) + " of " + strconv.Itoa(total) + " " + w.noun + " are stored at: " +
+			s.path + " (spill files are capped at " + strconv.FormatInt(s.limit, 10) +
+			" bytes). Use read with offset and limit on that path to see them; " + w.narrow + " to see the rest."
 	}
-	return strings.Replace(recoveryTemplate, "%s", spillPath, 1)
+	return strings.Replace(recoveryTemplate, "%s", s.path, 1)
+}
+
+// note ends a spill file cut at its limit.
+func (w spillWords) note(kept, total int, limit int64) string {
+	return "\n\n(The result was cut here: this file holds the first " + strconv.Itoa(kept) + " of " + strconv.Itoa(total) +
+		" " + w.noun + "; spill files are capped at " + strconv.FormatInt(limit, 10) + " bytes. " +
+		strings.ToUpper(w.narrow[:1]) + w.narrow[1:] + " to see the rest.)"
+}
+
+// maxDigits is the longest decimal int.
+const maxDigits = 19
+
+// noteRoom is the longest note of w under limit.
+func (w spillWords) noteRoom(limit int64) int {
+	return len(w.note(0, 0, limit)) + 2*(maxDigits-1)
+}
+
+// longestRecovery is the longest recovery sentence of w for a spill path of pathLen bytes.
+func (w spillWords) longestRecovery(pathLen int, limit int64) int {
+	p := strings.Repeat("/", pathLen)
+	return max(len(w.unsaved), len(w.recovery(savedAs{path: p}, 0)),
+		len(w.recovery(savedAs{path: p, kept: 1, limit: limit}, 0))+2*(maxDigits-1))
 }
 
 func stopFooter(stoppedAfter int) string {
@@ -69,22 +119,26 @@ func RenderGlob(v GlobValue) string {
 	if v.Total == 0 {
 		return noFiles + stopFooter(v.StoppedAfter)
 	}
-	var b strings.Builder
-	b.WriteString(strings.Join(v.Paths, "\n"))
-	if v.Total > len(v.Paths) {
-		b.WriteString("\n\n(Showing " + strconv.Itoa(len(v.Paths)) + " of " + strconv.Itoa(v.Total) + " paths")
-		if v.Sampled {
-			b.WriteString(", sampled across " + strconv.Itoa(v.EntriesShown) + " of the " + strconv.Itoa(v.EntriesTotal) +
-				" top-level entries this pattern matched instead of taken newest first. ")
-			if v.EntriesShown < v.EntriesTotal {
-				b.WriteString(narrowSubtree)
-			}
-		} else {
-			b.WriteString(". ")
-		}
-		b.WriteString(recovery(v.SpillPath, globUnsaved) + ")")
+	return strings.Join(v.Paths, "\n") + globFooter(v) + stopFooter(v.StoppedAfter)
+}
+
+// globFooter is what follows the paths of an over-cap glob ("" for a whole result).
+func globFooter(v GlobValue) string {
+	if v.Total <= len(v.Paths) {
+		return ""
 	}
-	b.WriteString(stopFooter(v.StoppedAfter))
+	var b strings.Builder
+	b.WriteString("\n\n(Showing " + strconv.Itoa(len(v.Paths)) + " of " + strconv.Itoa(v.Total) + " paths")
+	if v.Sampled {
+		b.WriteString(", sampled across " + strconv.Itoa(v.EntriesShown) + " of the " + strconv.Itoa(v.EntriesTotal) +
+			" top-level entries this pattern matched instead of taken newest first. ")
+		if v.EntriesShown < v.EntriesTotal {
+			b.WriteString(narrowSubtree)
+		}
+	} else {
+		b.WriteString(". ")
+	}
+	b.WriteString(globSpill.recovery(savedAs{v.SpillPath, v.SpillKept, v.SpillLimit}, v.Total) + ")")
 	return b.String()
 }
 
@@ -105,7 +159,7 @@ func RenderGrep(v GrepValue) string {
 		writeMatch(&out, m.Path, m.Line, m.Text, m.Truncated, m.ValidUTF8)
 	}
 	if capped {
-		b.WriteString("\n\n(" + recovery(v.SpillPath, grepUnsaved) + ")")
+		b.WriteString("\n\n(" + grepSpill.recovery(savedAs{v.SpillPath, v.SpillKept, v.SpillLimit}, v.Total) + ")")
 	}
 	b.WriteString(stopFooter(v.StoppedAfter))
 	return b.String()
@@ -123,6 +177,12 @@ type textWriter interface {
 	io.Writer
 	io.StringWriter
 }
+
+// counter is a textWriter that only counts.
+type counter struct{ n int }
+
+func (c *counter) Write(p []byte) (int, error)       { c.n += len(p); return len(p), nil }
+func (c *counter) WriteString(s string) (int, error) { c.n += len(s); return len(s), nil }
 
 // matchWriter writes grep's matches as text after its "Found …" header: "\n\n<path>" opening each
 // file's group, then "\nLine <n>: <text>" a match. The inline text and the spill file both use it.

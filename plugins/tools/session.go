@@ -6,11 +6,15 @@ import (
 )
 
 // Header is the mutable part of a session that tools read: the working
-// directory relative paths resolve against ("" = the provider default) and
-// the model the session talks to ("" = the model catalog's default).
+// directory relative paths resolve against ("" = the provider default),
+// the model the session talks to ("" = the model catalog's default), and the
+// client that drives it as it named itself (an MCP client's clientInfo name
+// and version; "" when unknown), which sizes the result budget.
 type Header struct {
-	Cwd   string
-	Model string
+	Cwd           string
+	Model         string
+	Client        string
+	ClientVersion string
 }
 
 // Session is one agent session: an identity (the pointer) that policies key

@@ -353,6 +353,7 @@ func (h *mcpHost) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Call
 		principal = req.Extra.TokenInfo.UserID
 	}
 	sess := h.sessionFor(req.Session, principal)
+	recordClient(sess, req.ClientInfo())
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	defer h.track(req.Session, cancel)()
