@@ -129,6 +129,11 @@ type call struct {
 	part   int
 	seq    int64              // the internal id
 	cancel context.CancelFunc // a direct call's (see Direct); nil for the SDK's
+
+	progress    json.RawMessage // params._meta.progressToken as the client wrote it, or nil
+	progressSDK string          // the same as the SDK encodes it
+
+	cancelled bool // the client cancelled the call: no response goes out (under conn.mu)
 }
 
 // batch collects the responses of one incoming batch.
@@ -341,6 +346,12 @@ func (c *conn) dispatch(m message, b *batch, part int) bool {
 		return false
 	}
 	cl := &call{id: m.id, key: key, method: m.method, batch: b, part: part}
+	if progress, version := callMeta(m.params); progress != nil || version != "" {
+		if cl.progress = progress; progress != nil {
+			cl.progressSDK = canonical(progress)
+		}
+		c.noteVersion(version)
+	}
 	var run func(context.Context) ([]byte, int, error)
 	var ctx context.Context
 	if d := c.direct.Load(); d != nil && b == nil {
@@ -397,7 +408,9 @@ func internalID(n int64) jsonrpc.ID {
 	return id
 }
 
-// translateCancel rewrites the requestId of notifications/cancelled to the call's internal id.
+// translateCancel rewrites the requestId of notifications/cancelled to the call's internal id and
+// marks the call cancelled: its response is not sent (a client that cancelled a request no longer
+// knows its id, and takes a response to it for a protocol error).
 func (c *conn) translateCancel(params json.RawMessage) (json.RawMessage, bool) {
 	var p map[string]json.RawMessage
 	if json.Unmarshal(params, &p) != nil || !validID(p["requestId"]) {
@@ -407,7 +420,9 @@ func (c *conn) translateCancel(params json.RawMessage) (json.RawMessage, bool) {
 	id, ok := c.byKey[idKey(p["requestId"])]
 	var cancel context.CancelFunc
 	if ok {
-		cancel = c.calls[id].cancel
+		cl := c.calls[id]
+		cl.cancelled = true // the client ignores a response to it from now on: none is sent
+		cancel = cl.cancel
 	}
 	c.mu.Unlock()
 	if !ok {
@@ -440,6 +455,23 @@ func (c *conn) finish(err error) {
 			return
 		}
 	}
+	// A subscriptions/listen stream lasts until it is cancelled: the open ones end now, each
+	// answered with its closing result.
+	c.mu.Lock()
+	var listens []int64
+	for seq, cl := range c.calls {
+		if cl.method == methodListen && cl.cancel == nil {
+			listens = append(listens, seq)
+		}
+	}
+	c.mu.Unlock()
+	for _, seq := range listens {
+		end := &jsonrpc.Request{Method: "notifications/cancelled",
+			Params: json.RawMessage(`{"requestId":` + strconv.FormatInt(seq, 10) + `,"reason":"the client closed its input"}`)}
+		if !c.deliver(item{msg: end}) {
+			return
+		}
+	}
 	c.mu.Lock()
 	for len(c.calls) > 0 && !c.closed {
 		c.idle.Wait()
@@ -452,7 +484,8 @@ func (c *conn) finish(err error) {
 }
 
 // Write sends a message: a response to a client call goes out with the client's id (and completes
-// its batch), anything else as the SDK encodes it.
+// its batch), unless the client cancelled the call; a notification with the ids in it that name
+// client requests as the client wrote them (see outgoing); anything else as the SDK encodes it.
 func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -468,7 +501,12 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 			}
 		}
 	case *jsonrpc.Request:
-		if m.ID.IsValid() {
+		if !m.ID.IsValid() {
+			var ok bool
+			if msg, ok = c.outgoing(m); !ok {
+				return nil
+			}
+		} else {
 			key, err := json.Marshal(m.ID.Raw())
 			if err != nil {
 				return err
@@ -499,9 +537,9 @@ func (c *conn) answer(cl *call, m *jsonrpc.Response) error {
 	} else if sp, ok := c.splices.take(m.Result); ok {
 		part, pooled = splicedPart(cl.id, sp), sp.b
 	} else {
-		part = resultPart(cl.id, m.Result)
+		part = resultPart(cl.id, listenResult(cl, m.Result))
 		if cl.method == "initialize" {
-			c.noteVersion(m.Result)
+			c.noteInitialized(m.Result)
 		}
 	}
 	return c.respond(cl, part, pooled)
@@ -514,15 +552,20 @@ func (c *conn) respond(cl *call, part, pooled []byte) error {
 	// reads the response. The call stays counted in flight (the end of input waits) until written.
 	c.mu.Lock()
 	delete(c.byKey, cl.key)
+	cancelled := cl.cancelled
 	c.mu.Unlock()
 	var err error
-	if cl.batch != nil {
-		c.answerPart(cl.batch, cl.part, part)
-	} else {
-		err = c.write(append(part, '\n'))
-		if pooled != nil {
-			recycle(pooled)
+	switch {
+	case cl.batch != nil:
+		if cancelled {
+			part = nil
 		}
+		c.answerPart(cl.batch, cl.part, part)
+	case !cancelled:
+		err = c.write(append(part, '\n'))
+	}
+	if pooled != nil && (cl.batch == nil || cancelled) {
+		recycle(pooled)
 	}
 	c.mu.Lock()
 	delete(c.calls, cl.seq)
@@ -544,15 +587,26 @@ func (c *conn) answerPart(b *batch, part int, data []byte) {
 	}
 }
 
+// writeBatch writes a batch's responses as one array; a call the client cancelled has none, and a
+// batch left with none is not answered.
 func (c *conn) writeBatch(b *batch) {
-	size := 2
+	size, n := 2, 0
 	for _, p := range b.parts {
-		size += len(p) + 1
+		if p != nil {
+			size += len(p) + 1
+			n++
+		}
+	}
+	if n == 0 {
+		return
 	}
 	out := make([]byte, 0, size+1)
 	out = append(out, '[')
-	for i, p := range b.parts {
-		if i > 0 {
+	for _, p := range b.parts {
+		if p == nil {
+			continue
+		}
+		if len(out) > 1 {
 			out = append(out, ',')
 		}
 		out = append(out, p...)
@@ -560,14 +614,24 @@ func (c *conn) writeBatch(b *batch) {
 	_ = c.write(append(out, ']', '\n'))
 }
 
-// noteVersion records the negotiated protocol version when it has no batches.
-func (c *conn) noteVersion(result json.RawMessage) {
+// noteInitialized records the protocol version initialize negotiated.
+func (c *conn) noteInitialized(result json.RawMessage) {
 	var r struct {
 		ProtocolVersion string `json:"protocolVersion"`
 	}
-	if json.Unmarshal(result, &r) == nil && r.ProtocolVersion >= "2025-06-18" {
+	if json.Unmarshal(result, &r) == nil {
+		c.noteVersion(r.ProtocolVersion)
+	}
+}
+
+// noteVersion records a protocol version the client speaks (negotiated by initialize, or named by
+// a request of the sessionless protocol) when it has no batches.
+func (c *conn) noteVersion(v string) {
+	if v >= "2025-06-18" {
 		c.mu.Lock()
-		c.noBatch = r.ProtocolVersion
+		if c.noBatch == "" {
+			c.noBatch = v
+		}
 		c.mu.Unlock()
 	}
 }
