@@ -2,6 +2,8 @@ package main_test
 
 import (
 	"encoding/json"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -55,5 +57,44 @@ func TestServeSubscriptionsListenOverStdio(t *testing.T) {
 		assert.NoError(t, err, "exit status (stderr: %s)", w.errb.String())
 	case <-time.After(10 * time.Second):
 		t.Fatal("serve did not exit after stdin ended with a subscription open")
+	}
+}
+
+// The batch bounds of serve on stdio: a batch over --max-batch is refused whole and nothing in it
+// runs; once a batch's answers reach --max-batch-bytes its calls not yet started are refused.
+func TestServeBatchBounds(t *testing.T) {
+	dir := realTemp(t)
+	writeFile(t, filepath.Join(dir, "a.txt"), "alpha\n")
+	read := func(id string) string { return callLine(id, "read", map[string]any{"file_path": "a.txt"}) }
+	w := startWire(t, "--cwd", dir, "--max-batch", "2", "--max-batch-bytes", "1B", "--max-inflight", "1")
+	w.initialize("2025-03-26")
+	w.send(`[` + read("1") + `,` + read("2") + `,` + read("3") + `]`)
+	m := w.recv()
+	assert.Equal(t, "null", string(m["id"]))
+	assert.JSONEq(t, `{"code":-32600,"message":"invalid request: a batch of more than 2 messages"}`, string(m["error"]))
+	w.send(`[` + read("4") + `,` + read("5") + `]`)
+	var batch []map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal(<-w.lines, &batch))
+	require.Len(t, batch, 2)
+	assert.Contains(t, wireText(t, batch[0]), "1: alpha")
+	assert.JSONEq(t, `{"code":-32600,"message":"invalid request: the batch's answers passed 1 bytes; this call was not run"}`, string(batch[1]["error"]))
+}
+
+func TestServeBatchFlagErrors(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"serve", "--max-batch", "-1"}, "--max-batch must be positive (got -1)"},
+		{[]string{"serve", "--max-batch-bytes", "0"}, `--max-batch-bytes: "0" is not a positive size`},
+		{[]string{"serve", "--http", "127.0.0.1:0", "--max-batch", "5"}, "--max-batch only apply to stdio"},
+		{[]string{"run", "--max-batch", "5"}, "-max-batch"},
+	} {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			out, stderr, code := runHarness(t, "", tt.args...)
+			assert.Equal(t, 2, code, stderr)
+			assert.Empty(t, out)
+			assert.Contains(t, stderr, tt.want)
+		})
 	}
 }

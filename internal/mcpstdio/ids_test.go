@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -20,16 +21,18 @@ import (
 type osWire struct {
 	t       *testing.T
 	in      *os.File
-	lines   chan string // the server's output lines; closed at its end
-	version string      // the protocol version the client speaks
-	running chan string // the "wait" calls' names as they start
+	lines   chan string  // the server's output lines; closed at its end
+	version string       // the protocol version the client speaks
+	running chan string  // the "wait" calls' names as they start
+	counted atomic.Int32 // the "count" calls run
 	server  *mcp.Server
 }
 
 // versions are the protocol versions the SDK server negotiates that these tests speak.
 var versions = []string{"2025-06-18", "2025-11-25", "2026-07-28"}
 
-// serveOS serves an SDK server (tools "wait", which holds until cancelled, "progress", which
+// serveOS serves an SDK server (tools "wait", which holds until cancelled, "count", which counts
+// its calls, "progress", which
 // reports progress under the call's token, and "ask", which elicits) over a Transport on os.Pipe
 // and, below 2026-07-28, initializes at version (declaring elicitation).
 func serveOS(t *testing.T, version string, opt mcpstdio.Options) *osWire {
@@ -43,6 +46,10 @@ func serveOS(t *testing.T, version string, opt mcpstdio.Options) *osWire {
 		w.running <- "wait"
 		<-ctx.Done()
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "stopped"}}}, nil, nil
+	})
+	mcp.AddTool(s, &mcp.Tool{Name: "count"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+		w.counted.Add(1)
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "counted"}}}, nil, nil
 	})
 	mcp.AddTool(s, &mcp.Tool{Name: "progress"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
 		err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: req.Params.GetProgressToken(), Progress: 1, Total: 2})

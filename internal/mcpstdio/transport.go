@@ -23,6 +23,11 @@ const (
 	DefaultMaxMessageBytes = 16 << 20
 	// DefaultMaxDepth is the deepest nesting of objects and arrays accepted.
 	DefaultMaxDepth = 1000
+	// DefaultMaxBatch is the most messages a batch may hold.
+	DefaultMaxBatch = 1000
+	// DefaultMaxBatchBytes is the size of the answers held for a batch at which its calls not yet
+	// started are refused instead of run (8 MiB).
+	DefaultMaxBatchBytes = 8 << 20
 )
 
 // DefaultMaxInFlight is the number of calls in flight at which input stops being read: four per
@@ -34,6 +39,8 @@ type Options struct {
 	MaxMessageBytes int
 	MaxInFlight     int
 	MaxDepth        int
+	MaxBatch        int
+	MaxBatchBytes   int
 	// Rejected, when set, is told about every line the transport answered itself (for logging).
 	Rejected func(code int64, message string)
 }
@@ -47,6 +54,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxDepth <= 0 {
 		o.MaxDepth = DefaultMaxDepth
+	}
+	if o.MaxBatch <= 0 {
+		o.MaxBatch = DefaultMaxBatch
+	}
+	if o.MaxBatchBytes <= 0 {
+		o.MaxBatchBytes = DefaultMaxBatchBytes
 	}
 	return o
 }
@@ -140,6 +153,7 @@ type call struct {
 type batch struct {
 	parts [][]byte
 	left  int // calls not yet answered
+	held  int // bytes of the responses in parts
 }
 
 type conn struct {
@@ -266,6 +280,10 @@ func (c *conn) handle(line []byte) bool {
 		c.reject(invalid(nil, "JSON-RPC batches are not supported in protocol version "+version))
 		return true
 	}
+	if len(elems) > c.opt.MaxBatch {
+		c.reject(invalid(nil, "a batch of more than "+strconv.Itoa(c.opt.MaxBatch)+" messages"))
+		return true
+	}
 	b := &batch{parts: make([][]byte, 0, len(elems))}
 	type planned struct {
 		m    message
@@ -276,8 +294,14 @@ func (c *conn) handle(line []byte) bool {
 		m, r := parseMessage(e)
 		if r != nil {
 			b.parts = append(b.parts, errorPart(r.id, &jsonrpc.Error{Code: r.code, Message: r.msg}))
+			b.held += len(b.parts[len(b.parts)-1])
 			c.rejected(r)
 			continue
+		}
+		if _, v := callMeta(m.params); v >= "2025-06-18" { // a request of the sessionless protocol
+			c.noteVersion(v)
+			c.reject(invalid(nil, "JSON-RPC batches are not supported in protocol version "+v))
+			return true
 		}
 		part := -1
 		if m.kind == kindCall {
@@ -344,6 +368,13 @@ func (c *conn) dispatch(m message, b *batch, part int) bool {
 	case c.slots <- struct{}{}:
 	case <-c.done:
 		return false
+	}
+	if b != nil && c.batchFull(b) {
+		<-c.slots
+		r := invalid(m.id, "the batch's answers passed "+strconv.Itoa(c.opt.MaxBatchBytes)+" bytes; this call was not run")
+		c.answerPart(b, part, errorPart(r.id, &jsonrpc.Error{Code: r.code, Message: r.msg}))
+		c.rejected(r)
+		return true
 	}
 	cl := &call{id: m.id, key: key, method: m.method, batch: b, part: part}
 	if progress, version := callMeta(m.params); progress != nil || version != "" {
@@ -575,10 +606,20 @@ func (c *conn) respond(cl *call, part, pooled []byte) error {
 	return err
 }
 
+// batchFull reports whether the answers held for a batch reached MaxBatchBytes: its calls not yet
+// started are then refused, so what a batch holds is bounded by the budget plus the answers of the
+// calls already running (at most MaxInFlight).
+func (c *conn) batchFull(b *batch) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return b.held >= c.opt.MaxBatchBytes
+}
+
 // answerPart records one response of a batch and writes the batch when it is complete.
 func (c *conn) answerPart(b *batch, part int, data []byte) {
 	c.mu.Lock()
 	b.parts[part] = data
+	b.held += len(data)
 	b.left--
 	done := b.left == 0
 	c.mu.Unlock()
