@@ -27,7 +27,7 @@ type directPipe struct {
 	ended   chan error // the first direct runs' context errors when they return
 }
 
-func startDirect(t *testing.T, opt mcpstdio.Options) *directPipe {
+func startDirect(t *testing.T, opt mcpstdio.Options, setup ...func(*mcpstdio.Transport)) *directPipe {
 	t.Helper()
 	p := &directPipe{pipeServer: &pipeServer{release: make(chan struct{})}, ended: make(chan error, 16)}
 	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "0"}, nil)
@@ -35,6 +35,9 @@ func startDirect(t *testing.T, opt mcpstdio.Options) *directPipe {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "from the SDK"}}}, nil, nil
 	})
 	tr := &mcpstdio.Transport{Options: opt}
+	for _, f := range setup {
+		f(tr)
+	}
 	tr.SetDirect(func(method string, params json.RawMessage) (func(context.Context) ([]byte, int, error), bool) {
 		p.offered.Add(1)
 		var call struct{ Name string }

@@ -72,8 +72,9 @@ type Transport struct {
 	Out io.Writer
 	Options
 
-	splices splices
-	direct  atomic.Pointer[Direct]
+	splices  splices
+	direct   atomic.Pointer[Direct]
+	slotWait func() // called when a call must wait for a slot (tests)
 }
 
 // Direct is offered each client call that is not part of a batch, with its method and params,
@@ -104,6 +105,7 @@ func (t *Transport) Connect(context.Context) (mcp.Connection, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	c := &conn{
 		direct:   &t.direct,
+		slotWait: t.slotWait,
 		ctx:      ctx,
 		cancel:   cancel,
 		splices:  &t.splices,
@@ -158,6 +160,7 @@ type batch struct {
 
 type conn struct {
 	direct   *atomic.Pointer[Direct]
+	slotWait func()
 	ctx      context.Context // the direct calls' parent, cancelled by Close
 	cancel   context.CancelFunc
 	splices  *splices
@@ -364,9 +367,7 @@ func (c *conn) dispatch(m message, b *batch, part int) bool {
 		c.reject(r)
 		return true
 	}
-	select {
-	case c.slots <- struct{}{}:
-	case <-c.done:
+	if !c.takeSlot() {
 		return false
 	}
 	if b != nil && c.batchFull(b) {
@@ -411,6 +412,25 @@ func (c *conn) dispatch(m message, b *batch, part int) bool {
 		return true
 	}
 	return c.deliver(item{msg: &jsonrpc.Request{ID: internalID(cl.seq), Method: m.method, Params: m.params}})
+}
+
+// takeSlot takes a slot for a call, waiting while MaxInFlight calls are in flight (no input is read
+// meanwhile); false means the connection is closed.
+func (c *conn) takeSlot() bool {
+	select {
+	case c.slots <- struct{}{}:
+		return true
+	default:
+	}
+	if c.slotWait != nil {
+		c.slotWait()
+	}
+	select {
+	case c.slots <- struct{}{}:
+		return true
+	case <-c.done:
+		return false
+	}
 }
 
 // runDirect runs a direct call and answers it (see Direct).
