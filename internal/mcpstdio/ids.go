@@ -57,13 +57,25 @@ func withMeta(obj json.RawMessage, key string, value json.RawMessage) (json.RawM
 		return nil, false
 	}
 	meta[key] = value
-	m, err := json.Marshal(meta)
+	m, err := marshal(meta)
 	if err != nil {
 		return nil, false
 	}
 	o["_meta"] = m
-	out, err := json.Marshal(o)
+	out, err := marshal(o)
 	return out, err == nil
+}
+
+// marshal encodes a decoded object again without escaping HTML characters, so the strings in it,
+// the client's ids among them, keep their spelling.
+func marshal(o map[string]json.RawMessage) (json.RawMessage, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(o); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // metaValue returns obj._meta[key] as raw JSON, or nil.
@@ -120,7 +132,7 @@ func (c *conn) outgoing(m *jsonrpc.Request) (out *jsonrpc.Request, ok bool) {
 			return m, true
 		}
 		p["progressToken"] = token
-		params, err := json.Marshal(p)
+		params, err := marshal(p)
 		if err != nil {
 			return m, true
 		}

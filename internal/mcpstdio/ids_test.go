@@ -182,21 +182,27 @@ func TestSubscriptionIdIsTheClients(t *testing.T) {
 	require.Equal(t, `"notifications/tools/list_changed"`, string(n["method"]))
 	assert.Equal(t, `"listen:0"`, string(meta(t, n, "params")[subscriptionID]))
 
-	w.request(`1.50`, "subscriptions/listen", `"notifications":{"toolsListChanged":true}`, "")
-	ack = w.recv()
-	assert.Equal(t, `1.50`, string(meta(t, ack, "params")[subscriptionID]))
+	for _, id := range []string{`1.50`, `"l<&>"`} {
+		w.request(id, "subscriptions/listen", `"notifications":{"toolsListChanged":true}`, "")
+		ack = w.recv()
+		assert.Equal(t, id, string(meta(t, ack, "params")[subscriptionID]))
+	}
 
 	w.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"listen:0"}}`)
 	w.request(`"after"`, "tools/list", "", "")
 	assert.Equal(t, `"after"`, string(w.recv()["id"]))
 
 	rest := w.rest()
-	require.Len(t, rest, 1, "only the open stream's closing result: %q", rest)
-	var closing map[string]json.RawMessage
-	require.NoError(t, json.Unmarshal([]byte(rest[0]), &closing))
-	assert.Equal(t, `1.50`, string(closing["id"]))
-	assert.NotContains(t, closing, "error")
-	assert.Equal(t, `1.50`, string(meta(t, closing, "result")[subscriptionID]))
+	require.Len(t, rest, 2, "only the open streams' closing results: %q", rest)
+	closed := map[string]bool{}
+	for _, line := range rest {
+		var closing map[string]json.RawMessage
+		require.NoError(t, json.Unmarshal([]byte(line), &closing))
+		assert.NotContains(t, closing, "error")
+		assert.Equal(t, string(closing["id"]), string(meta(t, closing, "result")[subscriptionID]))
+		closed[string(closing["id"])] = true
+	}
+	assert.Equal(t, map[string]bool{`1.50`: true, `"l<&>"`: true}, closed)
 }
 
 // A cancelled call gets no response, at every version, whether its handler saw the cancellation
@@ -223,7 +229,7 @@ func TestProgressTokenIsTheClients(t *testing.T) {
 	for _, v := range versions {
 		t.Run(v, func(t *testing.T) {
 			w := serveOS(t, v, mcpstdio.Options{})
-			for i, token := range []string{`"listen:0"`, `7`, `9007199254740993`, `1.50`, `-0`} {
+			for i, token := range []string{`"listen:0"`, `7`, `9007199254740993`, `1.50`, `-0`, `"a<b&c"`} {
 				id := `"p` + string(rune('0'+i)) + `"`
 				w.request(id, "tools/call", `"name":"progress","arguments":{}`, `"progressToken":`+token)
 				n := w.recv()
