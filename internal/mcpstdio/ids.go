@@ -93,7 +93,8 @@ func metaValue(obj json.RawMessage, key string) json.RawMessage {
 // is the client's, as the client wrote it: the subscription id of a subscriptions/listen stream
 // (the SDK has the call's internal id) and the progressToken of notifications/progress (the SDK
 // re-encodes it through float64). ok is false when the notification names a subscription that is
-// no longer open: it belongs to a stream the client has ended, and is not sent.
+// no longer open or that the client cancelled: it belongs to a stream the client has ended, and is
+// not sent.
 func (c *conn) outgoing(m *jsonrpc.Request) (out *jsonrpc.Request, ok bool) {
 	if bytes.Contains(m.Params, []byte(`"`+subscriptionKey+`"`)) {
 		raw := metaValue(m.Params, subscriptionKey)
@@ -104,7 +105,7 @@ func (c *conn) outgoing(m *jsonrpc.Request) (out *jsonrpc.Request, ok bool) {
 		c.mu.Lock()
 		cl := c.calls[id]
 		c.mu.Unlock()
-		if err != nil || cl == nil || cl.method != methodListen {
+		if err != nil || cl == nil || cl.method != methodListen || cl.cancelled {
 			return nil, false
 		}
 		params, ok := withMeta(m.Params, subscriptionKey, cl.id)

@@ -511,7 +511,7 @@ func (c *conn) finish(err error) {
 	c.mu.Lock()
 	var listens []int64
 	for seq, cl := range c.calls {
-		if cl.method == methodListen && cl.cancel == nil {
+		if cl.method == methodListen && cl.cancel == nil && !cl.cancelled {
 			listens = append(listens, seq)
 		}
 	}
