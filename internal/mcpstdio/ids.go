@@ -17,9 +17,11 @@ const (
 )
 
 // callMeta reads what the transport keeps of a call's params._meta: its progressToken as the client
-// wrote it, and its per-request protocol version. Params that name neither are not decoded.
-func callMeta(params json.RawMessage) (progress json.RawMessage, version string) {
-	if !bytes.Contains(params, []byte(`"progressToken"`)) && !bytes.Contains(params, []byte(`"`+versionKey+`"`)) {
+// wrote it, and, when wantVersion, its per-request protocol version. Params that name neither are
+// not decoded.
+func callMeta(params json.RawMessage, wantVersion bool) (progress json.RawMessage, version string) {
+	if !bytes.Contains(params, []byte(`"progressToken"`)) &&
+		(!wantVersion || !bytes.Contains(params, []byte(`"`+versionKey+`"`))) {
 		return nil, ""
 	}
 	var p struct {

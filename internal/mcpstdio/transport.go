@@ -301,7 +301,7 @@ func (c *conn) handle(line []byte) bool {
 			c.rejected(r)
 			continue
 		}
-		if _, v := callMeta(m.params); v >= "2025-06-18" { // a request of the sessionless protocol
+		if _, v := callMeta(m.params, true); v >= "2025-06-18" { // a request of the sessionless protocol
 			c.noteVersion(v)
 			c.reject(invalid(nil, "JSON-RPC batches are not supported in protocol version "+v))
 			return true
@@ -378,7 +378,10 @@ func (c *conn) dispatch(m message, b *batch, part int) bool {
 		return true
 	}
 	cl := &call{id: m.id, key: key, method: m.method, batch: b, part: part}
-	if progress, version := callMeta(m.params); progress != nil || version != "" {
+	c.mu.Lock()
+	known := c.noBatch != "" // the version no longer matters once batches are refused
+	c.mu.Unlock()
+	if progress, version := callMeta(m.params, !known); progress != nil || version != "" {
 		if cl.progress = progress; progress != nil {
 			cl.progressSDK = canonical(progress)
 		}
