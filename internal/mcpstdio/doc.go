@@ -22,15 +22,19 @@
 // The SDK sees its own ids: each call is given a fresh integer id, and its response goes out with
 // the id exactly as the client sent it (its JSON text, byte for byte: 2^53+1, 1e300 and 1.5 come
 // back unchanged). A call whose id is the id of a call still in flight is answered with -32600 and
-// not run. notifications/cancelled is translated to the call's internal id.
+// not run. notifications/cancelled is translated to the call's internal id, and the cancelled call
+// gets no response. Every other id the SDK sends that names a client request goes out as the client
+// wrote it: the _meta subscription id of a subscriptions/listen stream (a notification naming a
+// stream no longer open is not sent) and the progressToken of notifications/progress.
 //
 // # Back-pressure and end of input
 //
 // At most Options.MaxInFlight calls are in flight: at the limit no further input is read until one
 // is answered, so a client that floods the server, or stops reading its output, holds the server
 // to a bounded amount of work and memory. At the end of the input the calls in flight are finished
-// and answered first, requests the server sent the client (elicitation) fail as unanswerable, and
-// only then does the SDK see the end of the connection.
+// and answered first, requests the server sent the client (elicitation) fail as unanswerable, open
+// subscriptions/listen streams are ended (answered with their closing result), and only then does
+// the SDK see the end of the connection.
 //
 // # Direct calls
 //
@@ -42,6 +46,9 @@
 // # Batches
 //
 // JSON-RPC batches are accepted until a protocol version that removed them (2025-06-18 and later)
-// is negotiated; their responses are written as one array once every call in the batch is answered.
-// An empty batch is an invalid request.
+// is negotiated or named in a request's _meta; their responses are written as one array once every
+// call in the batch is answered. An empty batch is an invalid request. A batch's calls take the
+// same slots as lines; a batch of more than Options.MaxBatch messages is refused whole, and once
+// the answers held for a batch reach Options.MaxBatchBytes its calls not yet started are answered
+// with -32600 and not run.
 package mcpstdio

@@ -23,6 +23,11 @@ const (
 	DefaultMaxMessageBytes = 16 << 20
 	// DefaultMaxDepth is the deepest nesting of objects and arrays accepted.
 	DefaultMaxDepth = 1000
+	// DefaultMaxBatch is the most messages a batch may hold.
+	DefaultMaxBatch = 1000
+	// DefaultMaxBatchBytes is the size of the answers held for a batch at which its calls not yet
+	// started are refused instead of run (8 MiB).
+	DefaultMaxBatchBytes = 8 << 20
 )
 
 // DefaultMaxInFlight is the number of calls in flight at which input stops being read: four per
@@ -34,6 +39,8 @@ type Options struct {
 	MaxMessageBytes int
 	MaxInFlight     int
 	MaxDepth        int
+	MaxBatch        int
+	MaxBatchBytes   int
 	// Rejected, when set, is told about every line the transport answered itself (for logging).
 	Rejected func(code int64, message string)
 }
@@ -48,6 +55,12 @@ func (o Options) withDefaults() Options {
 	if o.MaxDepth <= 0 {
 		o.MaxDepth = DefaultMaxDepth
 	}
+	if o.MaxBatch <= 0 {
+		o.MaxBatch = DefaultMaxBatch
+	}
+	if o.MaxBatchBytes <= 0 {
+		o.MaxBatchBytes = DefaultMaxBatchBytes
+	}
 	return o
 }
 
@@ -59,8 +72,9 @@ type Transport struct {
 	Out io.Writer
 	Options
 
-	splices splices
-	direct  atomic.Pointer[Direct]
+	splices  splices
+	direct   atomic.Pointer[Direct]
+	slotWait func() // called when a call must wait for a slot (tests)
 }
 
 // Direct is offered each client call that is not part of a batch, with its method and params,
@@ -91,6 +105,7 @@ func (t *Transport) Connect(context.Context) (mcp.Connection, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	c := &conn{
 		direct:   &t.direct,
+		slotWait: t.slotWait,
 		ctx:      ctx,
 		cancel:   cancel,
 		splices:  &t.splices,
@@ -129,16 +144,23 @@ type call struct {
 	part   int
 	seq    int64              // the internal id
 	cancel context.CancelFunc // a direct call's (see Direct); nil for the SDK's
+
+	progress    json.RawMessage // params._meta.progressToken as the client wrote it, or nil
+	progressSDK string          // the same as the SDK encodes it
+
+	cancelled bool // the client cancelled the call: no response goes out (under conn.mu)
 }
 
 // batch collects the responses of one incoming batch.
 type batch struct {
 	parts [][]byte
 	left  int // calls not yet answered
+	held  int // bytes of the responses in parts
 }
 
 type conn struct {
 	direct   *atomic.Pointer[Direct]
+	slotWait func()
 	ctx      context.Context // the direct calls' parent, cancelled by Close
 	cancel   context.CancelFunc
 	splices  *splices
@@ -261,6 +283,10 @@ func (c *conn) handle(line []byte) bool {
 		c.reject(invalid(nil, "JSON-RPC batches are not supported in protocol version "+version))
 		return true
 	}
+	if len(elems) > c.opt.MaxBatch {
+		c.reject(invalid(nil, "a batch of more than "+strconv.Itoa(c.opt.MaxBatch)+" messages"))
+		return true
+	}
 	b := &batch{parts: make([][]byte, 0, len(elems))}
 	type planned struct {
 		m    message
@@ -271,8 +297,14 @@ func (c *conn) handle(line []byte) bool {
 		m, r := parseMessage(e)
 		if r != nil {
 			b.parts = append(b.parts, errorPart(r.id, &jsonrpc.Error{Code: r.code, Message: r.msg}))
+			b.held += len(b.parts[len(b.parts)-1])
 			c.rejected(r)
 			continue
+		}
+		if _, v := callMeta(m.params, true); v >= "2025-06-18" { // a request of the sessionless protocol
+			c.noteVersion(v)
+			c.reject(invalid(nil, "JSON-RPC batches are not supported in protocol version "+v))
+			return true
 		}
 		part := -1
 		if m.kind == kindCall {
@@ -335,12 +367,26 @@ func (c *conn) dispatch(m message, b *batch, part int) bool {
 		c.reject(r)
 		return true
 	}
-	select {
-	case c.slots <- struct{}{}:
-	case <-c.done:
+	if !c.takeSlot() {
 		return false
 	}
+	if b != nil && c.batchFull(b) {
+		<-c.slots
+		r := invalid(m.id, "the batch's answers passed "+strconv.Itoa(c.opt.MaxBatchBytes)+" bytes; this call was not run")
+		c.answerPart(b, part, errorPart(r.id, &jsonrpc.Error{Code: r.code, Message: r.msg}))
+		c.rejected(r)
+		return true
+	}
 	cl := &call{id: m.id, key: key, method: m.method, batch: b, part: part}
+	c.mu.Lock()
+	known := c.noBatch != "" // the version no longer matters once batches are refused
+	c.mu.Unlock()
+	if progress, version := callMeta(m.params, !known); progress != nil || version != "" {
+		if cl.progress = progress; progress != nil {
+			cl.progressSDK = canonical(progress)
+		}
+		c.noteVersion(version)
+	}
 	var run func(context.Context) ([]byte, int, error)
 	var ctx context.Context
 	if d := c.direct.Load(); d != nil && b == nil {
@@ -371,6 +417,25 @@ func (c *conn) dispatch(m message, b *batch, part int) bool {
 	return c.deliver(item{msg: &jsonrpc.Request{ID: internalID(cl.seq), Method: m.method, Params: m.params}})
 }
 
+// takeSlot takes a slot for a call, waiting while MaxInFlight calls are in flight (no input is read
+// meanwhile); false means the connection is closed.
+func (c *conn) takeSlot() bool {
+	select {
+	case c.slots <- struct{}{}:
+		return true
+	default:
+	}
+	if c.slotWait != nil {
+		c.slotWait()
+	}
+	select {
+	case c.slots <- struct{}{}:
+		return true
+	case <-c.done:
+		return false
+	}
+}
+
 // runDirect runs a direct call and answers it (see Direct).
 func (c *conn) runDirect(ctx context.Context, cl *call, run func(context.Context) ([]byte, int, error)) {
 	defer c.directs.Done()
@@ -397,7 +462,9 @@ func internalID(n int64) jsonrpc.ID {
 	return id
 }
 
-// translateCancel rewrites the requestId of notifications/cancelled to the call's internal id.
+// translateCancel rewrites the requestId of notifications/cancelled to the call's internal id and
+// marks the call cancelled: its response is not sent (a client that cancelled a request no longer
+// knows its id, and takes a response to it for a protocol error).
 func (c *conn) translateCancel(params json.RawMessage) (json.RawMessage, bool) {
 	var p map[string]json.RawMessage
 	if json.Unmarshal(params, &p) != nil || !validID(p["requestId"]) {
@@ -407,7 +474,9 @@ func (c *conn) translateCancel(params json.RawMessage) (json.RawMessage, bool) {
 	id, ok := c.byKey[idKey(p["requestId"])]
 	var cancel context.CancelFunc
 	if ok {
-		cancel = c.calls[id].cancel
+		cl := c.calls[id]
+		cl.cancelled = true // the client ignores a response to it from now on: none is sent
+		cancel = cl.cancel
 	}
 	c.mu.Unlock()
 	if !ok {
@@ -440,6 +509,23 @@ func (c *conn) finish(err error) {
 			return
 		}
 	}
+	// A subscriptions/listen stream lasts until it is cancelled: the open ones end now, each
+	// answered with its closing result.
+	c.mu.Lock()
+	var listens []int64
+	for seq, cl := range c.calls {
+		if cl.method == methodListen && cl.cancel == nil && !cl.cancelled {
+			listens = append(listens, seq)
+		}
+	}
+	c.mu.Unlock()
+	for _, seq := range listens {
+		end := &jsonrpc.Request{Method: "notifications/cancelled",
+			Params: json.RawMessage(`{"requestId":` + strconv.FormatInt(seq, 10) + `,"reason":"the client closed its input"}`)}
+		if !c.deliver(item{msg: end}) {
+			return
+		}
+	}
 	c.mu.Lock()
 	for len(c.calls) > 0 && !c.closed {
 		c.idle.Wait()
@@ -452,7 +538,8 @@ func (c *conn) finish(err error) {
 }
 
 // Write sends a message: a response to a client call goes out with the client's id (and completes
-// its batch), anything else as the SDK encodes it.
+// its batch), unless the client cancelled the call; a notification with the ids in it that name
+// client requests as the client wrote them (see outgoing); anything else as the SDK encodes it.
 func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -468,7 +555,12 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 			}
 		}
 	case *jsonrpc.Request:
-		if m.ID.IsValid() {
+		if !m.ID.IsValid() {
+			var ok bool
+			if msg, ok = c.outgoing(m); !ok {
+				return nil
+			}
+		} else {
 			key, err := json.Marshal(m.ID.Raw())
 			if err != nil {
 				return err
@@ -499,9 +591,9 @@ func (c *conn) answer(cl *call, m *jsonrpc.Response) error {
 	} else if sp, ok := c.splices.take(m.Result); ok {
 		part, pooled = splicedPart(cl.id, sp), sp.b
 	} else {
-		part = resultPart(cl.id, m.Result)
+		part = resultPart(cl.id, listenResult(cl, m.Result))
 		if cl.method == "initialize" {
-			c.noteVersion(m.Result)
+			c.noteInitialized(m.Result)
 		}
 	}
 	return c.respond(cl, part, pooled)
@@ -514,15 +606,20 @@ func (c *conn) respond(cl *call, part, pooled []byte) error {
 	// reads the response. The call stays counted in flight (the end of input waits) until written.
 	c.mu.Lock()
 	delete(c.byKey, cl.key)
+	cancelled := cl.cancelled
 	c.mu.Unlock()
 	var err error
-	if cl.batch != nil {
-		c.answerPart(cl.batch, cl.part, part)
-	} else {
-		err = c.write(append(part, '\n'))
-		if pooled != nil {
-			recycle(pooled)
+	switch {
+	case cl.batch != nil:
+		if cancelled {
+			part = nil
 		}
+		c.answerPart(cl.batch, cl.part, part)
+	case !cancelled:
+		err = c.write(append(part, '\n'))
+	}
+	if pooled != nil && (cl.batch == nil || cancelled) {
+		recycle(pooled)
 	}
 	c.mu.Lock()
 	delete(c.calls, cl.seq)
@@ -532,10 +629,20 @@ func (c *conn) respond(cl *call, part, pooled []byte) error {
 	return err
 }
 
+// batchFull reports whether the answers held for a batch reached MaxBatchBytes: its calls not yet
+// started are then refused, so what a batch holds is bounded by the budget plus the answers of the
+// calls already running (at most MaxInFlight).
+func (c *conn) batchFull(b *batch) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return b.held >= c.opt.MaxBatchBytes
+}
+
 // answerPart records one response of a batch and writes the batch when it is complete.
 func (c *conn) answerPart(b *batch, part int, data []byte) {
 	c.mu.Lock()
 	b.parts[part] = data
+	b.held += len(data)
 	b.left--
 	done := b.left == 0
 	c.mu.Unlock()
@@ -544,15 +651,26 @@ func (c *conn) answerPart(b *batch, part int, data []byte) {
 	}
 }
 
+// writeBatch writes a batch's responses as one array; a call the client cancelled has none, and a
+// batch left with none is not answered.
 func (c *conn) writeBatch(b *batch) {
-	size := 2
+	size, n := 2, 0
 	for _, p := range b.parts {
-		size += len(p) + 1
+		if p != nil {
+			size += len(p) + 1
+			n++
+		}
+	}
+	if n == 0 {
+		return
 	}
 	out := make([]byte, 0, size+1)
 	out = append(out, '[')
-	for i, p := range b.parts {
-		if i > 0 {
+	for _, p := range b.parts {
+		if p == nil {
+			continue
+		}
+		if len(out) > 1 {
 			out = append(out, ',')
 		}
 		out = append(out, p...)
@@ -560,14 +678,24 @@ func (c *conn) writeBatch(b *batch) {
 	_ = c.write(append(out, ']', '\n'))
 }
 
-// noteVersion records the negotiated protocol version when it has no batches.
-func (c *conn) noteVersion(result json.RawMessage) {
+// noteInitialized records the protocol version initialize negotiated.
+func (c *conn) noteInitialized(result json.RawMessage) {
 	var r struct {
 		ProtocolVersion string `json:"protocolVersion"`
 	}
-	if json.Unmarshal(result, &r) == nil && r.ProtocolVersion >= "2025-06-18" {
+	if json.Unmarshal(result, &r) == nil {
+		c.noteVersion(r.ProtocolVersion)
+	}
+}
+
+// noteVersion records a protocol version the client speaks (negotiated by initialize, or named by
+// a request of the sessionless protocol) when it has no batches.
+func (c *conn) noteVersion(v string) {
+	if v >= "2025-06-18" {
 		c.mu.Lock()
-		c.noBatch = r.ProtocolVersion
+		if c.noBatch == "" {
+			c.noBatch = v
+		}
 		c.mu.Unlock()
 	}
 }

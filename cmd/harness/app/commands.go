@@ -32,7 +32,9 @@ func cmdServe(ctx context.Context, e *env) error {
 	defer mh.close()
 	e.log.Info("ready: serving MCP on stdio", zap.String("config", h.source), zap.Strings("tools", toolNames(eng)))
 	t := &mcpstdio.Transport{In: e.o.stdin, Out: nopWriteCloser{e.o.stdout}, Options: mcpstdio.Options{
-		MaxInFlight: e.f.maxInFlight,
+		MaxInFlight:   e.f.maxInFlight,
+		MaxBatch:      e.f.maxBatch,
+		MaxBatchBytes: int(e.f.maxBatchBytes),
 		Rejected: func(code int64, msg string) {
 			e.log.Warn("rejected a client message", zap.Int64("code", code), zap.String("reason", msg))
 		},

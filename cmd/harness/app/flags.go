@@ -25,6 +25,9 @@ type flags struct {
 	structured bool
 	// maxInFlight: serve on stdio, --max-inflight (calls in flight per connection; 0: the default).
 	maxInFlight int
+	// maxBatch and maxBatchBytes: serve on stdio, --max-batch and --max-batch-bytes (0: the defaults).
+	maxBatch      int
+	maxBatchBytes int64
 	// sessionIdle and maxSessions: run, and serve --http.
 	sessionIdle time.Duration
 	maxSessions int
@@ -72,6 +75,10 @@ func usage(w io.Writer, name string) {
 		"                     the JSON value instead of the text)\n"+
 		"  --max-inflight N   serve on stdio: calls in flight; at the limit no more input is read until one\n"+
 		"                     is answered (default 4 per core)\n"+
+		"  --max-batch N      serve on stdio: messages in one JSON-RPC batch, refused whole beyond (default 1000)\n"+
+		"  --max-batch-bytes SIZE\n"+
+		"                     serve on stdio: once a batch's answers reach SIZE, its calls not yet started\n"+
+		"                     are refused, not run (default 8MiB)\n"+
 		"  --session-idle D   run, serve --http: end a session after D without requests (default 30m)\n"+
 		"  --max-sessions N   run: sessions kept, a new one ends the least recently used (default 1024);\n"+
 		"                     serve --http: sessions at once, 503 beyond (default 64)\n"+
@@ -91,7 +98,7 @@ func parseFlags(cmd string, args []string, stderr io.Writer) (*flags, error) {
 	fs.StringVar(&f.cwd, "cwd", "", "working directory")
 	fs.StringVar(&f.profile, "profile", "", "embedded profile")
 	fs.StringVar(&f.logLevel, "log-level", "info", "debug, info, warn or error")
-	maxBody := "32MiB"
+	maxBody, maxBatchBytes := "32MiB", "8MiB"
 	switch cmd {
 	case "run":
 		fs.StringVar(&f.approve, "approve", "", "answer approval prompts: allow-once or reject")
@@ -100,6 +107,8 @@ func parseFlags(cmd string, args []string, stderr io.Writer) (*flags, error) {
 	case "serve":
 		fs.BoolVar(&f.structured, "structured-content", false, "list output schemas and send structuredContent")
 		fs.IntVar(&f.maxInFlight, "max-inflight", 0, "calls in flight per connection before input is paused")
+		fs.IntVar(&f.maxBatch, "max-batch", 0, "messages in one JSON-RPC batch")
+		fs.StringVar(&maxBatchBytes, "max-batch-bytes", maxBatchBytes, "answers held for one JSON-RPC batch")
 		fs.StringVar(&f.http, "http", "", "serve MCP Streamable HTTP at this address")
 		fs.StringVar(&f.tokenFile, "token-file", "", "bearer tokens, one name:token per line")
 		fs.Func("allow-origin", "an Origin allowed besides the server's own", func(s string) error {
@@ -127,12 +136,18 @@ func parseFlags(cmd string, args []string, stderr io.Writer) (*flags, error) {
 	if f.maxInFlight < 0 {
 		return nil, fmt.Errorf("%w: %s: --max-inflight must be positive (got %d)", errUsage, cmd, f.maxInFlight)
 	}
+	if f.maxBatch < 0 {
+		return nil, fmt.Errorf("%w: %s: --max-batch must be positive (got %d)", errUsage, cmd, f.maxBatch)
+	}
 	if cmd == "serve" {
 		n, err := parseSize(maxBody)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %s: --max-body: %v", errUsage, cmd, err)
 		}
 		f.maxBody = n
+		if f.maxBatchBytes, err = parseSize(maxBatchBytes); err != nil {
+			return nil, fmt.Errorf("%w: %s: --max-batch-bytes: %v", errUsage, cmd, err)
+		}
 		if err := checkHTTPFlags(f, fs); err != nil {
 			return nil, fmt.Errorf("%w: %s: %v", errUsage, cmd, err)
 		}
@@ -163,6 +178,15 @@ func checkHTTPFlags(f *flags, fs *flag.FlagSet) error {
 	}
 	if f.maxInFlight != 0 {
 		return errors.New("--max-inflight applies to stdio (over HTTP each request is its own call)")
+	}
+	var stdio []string
+	fs.Visit(func(fl *flag.Flag) {
+		if fl.Name == "max-batch" || fl.Name == "max-batch-bytes" {
+			stdio = append(stdio, "--"+fl.Name)
+		}
+	})
+	if len(stdio) > 0 {
+		return fmt.Errorf("%s only apply to stdio", strings.Join(stdio, ", "))
 	}
 	host, _, err := net.SplitHostPort(f.http)
 	if err != nil {
