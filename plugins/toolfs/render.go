@@ -31,6 +31,8 @@ type EditValue struct {
 	Path   string  `json:"path"`
 	Before *string `json:"before"`
 	After  *string `json:"after"`
+	// Elsewhere are the lines that had changed since the read outside the edit (staleness region).
+	Elsewhere []LineRange `json:"changedElsewhere,omitempty"`
 }
 
 // readFooter returns the footer line of a read window.

@@ -1,0 +1,153 @@
+package seen
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/sergi/go-diff/diffmatchpatch"
+
+	"github.com/cordon-dev/cordon/plugins/fs"
+)
+
+// DiffMaxBytes bounds the text Changes returns (about 4,000 bytes).
+const DiffMaxBytes = 4000
+
+// diffContext is the number of unchanged lines shown around a change.
+const diffContext = 2
+
+// curCap bounds the current text a window is compared with.
+const curCap = 4 * TextCap
+
+// Changes renders, for the model, how d differs from what s saw, at most max bytes (cut at a line,
+// with a note): per changed window a unified diff ("-" as read, "+" now, "@@ -a,b +c,d @@" in the
+// file's line numbers), or a note when the window was too long to keep its text. A line's '\n' is
+// not shown; a carriage return before it is shown as "␍". It returns "" when no window changed.
+func Changes(s *fs.Seen, d Doc, max int) string {
+	var b strings.Builder
+	for _, w := range s.Windows {
+		if Same(s, w, d) {
+			continue
+		}
+		if !w.Kept {
+			b.WriteString(Spell([]fs.LineRange{{First: w.First, Last: w.Last()}}) + " changed since read (too long to show here)\n")
+			continue
+		}
+		last := w.Last() + max0(d.Lines()-s.Lines)
+		if w.Last() == s.Lines {
+			last = d.Lines() // the window saw the end of the file: show what follows it now
+		}
+		cur := d.Span(w.First, last)
+		if len(cur) > curCap {
+			cur = cur[:strings.LastIndexByte(cur[:curCap], '\n')+1]
+		}
+		unified(&b, w.Text, cur, w.First)
+	}
+	return bound(b.String(), max)
+}
+
+func max0(n int) int { return max(n, 0) }
+
+func span(first, last int) string {
+	if first == last {
+		return strconv.Itoa(first)
+	}
+	return strconv.Itoa(first) + "-" + strconv.Itoa(last)
+}
+
+// bound cuts text at the last line break within max bytes and says so.
+func bound(text string, max int) string {
+	text = strings.TrimSuffix(text, "\n")
+	if len(text) <= max {
+		return text
+	}
+	note := "… (cut at " + strconv.Itoa(max) + " bytes: re-read the file to see the rest)"
+	cut := strings.LastIndexByte(text[:max-len(note)], '\n')
+	if cut < 0 {
+		cut = 0
+	}
+	return text[:cut] + "\n" + note
+}
+
+type op struct {
+	kind  diffmatchpatch.Operation
+	lines []string
+}
+
+// unified writes the hunks of the line diff of a (seen) and b (now), both starting at line first.
+func unified(w *strings.Builder, a, b string, first int) {
+	dmp := diffmatchpatch.New()
+	dmp.DiffTimeout = 0 // deterministic: the inputs are bounded
+	ca, cb, lines := dmp.DiffLinesToChars(a, b)
+	var ops []op
+	for _, df := range dmp.DiffCharsToLines(dmp.DiffMain(ca, cb, false), lines) {
+		ls := strings.SplitAfter(df.Text, "\n")
+		if ls[len(ls)-1] == "" {
+			ls = ls[:len(ls)-1]
+		}
+		ops = append(ops, op{df.Type, ls})
+	}
+	la, lb := first, first // the line numbers of the next line of each side
+	for i := 0; i < len(ops); {
+		if ops[i].kind == diffmatchpatch.DiffEqual {
+			la += len(ops[i].lines)
+			lb += len(ops[i].lines)
+			i++
+			continue
+		}
+		// A hunk: from this change through the last change followed by a short equal run.
+		j := i
+		for j < len(ops) && (ops[j].kind != diffmatchpatch.DiffEqual || (len(ops[j].lines) <= 2*diffContext && j+1 < len(ops))) {
+			j++
+		}
+		var lead, trail []string
+		if i > 0 {
+			prev := ops[i-1].lines
+			lead = prev[len(prev)-min(len(prev), diffContext):]
+		}
+		if j < len(ops) {
+			trail = ops[j].lines[:min(len(ops[j].lines), diffContext)]
+		}
+		var body strings.Builder
+		na, nb := len(lead)+len(trail), len(lead)+len(trail)
+		for _, l := range lead {
+			line(&body, ' ', l)
+		}
+		for _, o := range ops[i:j] {
+			c := map[diffmatchpatch.Operation]byte{diffmatchpatch.DiffEqual: ' ', diffmatchpatch.DiffDelete: '-', diffmatchpatch.DiffInsert: '+'}[o.kind]
+			for _, l := range o.lines {
+				line(&body, c, l)
+			}
+			if o.kind != diffmatchpatch.DiffInsert {
+				na += len(o.lines)
+			}
+			if o.kind != diffmatchpatch.DiffDelete {
+				nb += len(o.lines)
+			}
+		}
+		for _, l := range trail {
+			line(&body, ' ', l)
+		}
+		w.WriteString("@@ -" + strconv.Itoa(la-len(lead)) + "," + strconv.Itoa(na) + " +" + strconv.Itoa(lb-len(lead)) + "," + strconv.Itoa(nb) + " @@\n")
+		w.WriteString(body.String())
+		for _, o := range ops[i:j] {
+			if o.kind != diffmatchpatch.DiffInsert {
+				la += len(o.lines)
+			}
+			if o.kind != diffmatchpatch.DiffDelete {
+				lb += len(o.lines)
+			}
+		}
+		i = j
+	}
+}
+
+// line writes one diff line: its mark, its text without '\n', a final '\r' as "␍".
+func line(w *strings.Builder, mark byte, l string) {
+	l = strings.TrimSuffix(l, "\n")
+	if strings.HasSuffix(l, "\r") {
+		l = l[:len(l)-1] + "␍"
+	}
+	w.WriteByte(mark)
+	w.WriteString(l)
+	w.WriteByte('\n')
+}

@@ -1,0 +1,92 @@
+package seen_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cordon-dev/cordon/internal/seen"
+	"github.com/cordon-dev/cordon/plugins/fs"
+)
+
+func numbered(n int) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		b.WriteString("line " + strings.Repeat("x", i%7) + "\n")
+	}
+	return b.String()
+}
+
+// The streaming recorder and the whole-text record agree, whatever the chunking.
+func TestRecorderMatchesOfText(t *testing.T) {
+	text := numbered(50) + "last without newline"
+	for _, chunk := range []int{1, 3, 7, 64, 1 << 20} {
+		for _, c := range []struct{ from, limit, count int }{{1, 51, 51}, {10, 5, 5}, {48, 10, 4}, {20, 10, 3}} {
+			r := seen.NewRecorder(c.from, c.limit)
+			for i := 0; i < len(text); i += chunk {
+				_, _ = r.WriteString(text[i:min(len(text), i+chunk)])
+			}
+			got := r.Seen(c.count, 51)
+			want := seen.OfText(text, c.from, c.count)
+			assert.Equal(t, want, got, "chunk %d window %+v", chunk, c)
+		}
+	}
+}
+
+func TestSameAndCovers(t *testing.T) {
+	text := numbered(10)
+	s := seen.OfText(text, 3, 4)
+	d := seen.Split(text)
+	assert.True(t, seen.Unchanged(s, d))
+	assert.False(t, seen.Covers(s))
+	assert.True(t, seen.Covers(seen.Whole(text)))
+
+	changed := strings.Replace(text, "line xxxx\n", "line XXXX\n", 1) // line 4
+	assert.False(t, seen.Unchanged(s, seen.Split(changed)))
+	elsewhere := text + "appended\n"
+	assert.True(t, seen.Unchanged(s, seen.Split(elsewhere)), "lines after a window that did not reach the end may change")
+	assert.False(t, seen.Unchanged(seen.Whole(text), seen.Split(elsewhere)), "a window through the end saw the end of the file")
+	assert.False(t, seen.Unchanged(seen.Whole(text), seen.Split(strings.TrimSuffix(text, "\n"))), "the final line break counts")
+	crlf := strings.ReplaceAll(text, "\n", "\r\n")
+	assert.False(t, seen.Unchanged(seen.Whole(text), seen.Split(crlf)), "bytes decide: CRLF is a change")
+	assert.True(t, seen.Unchanged(seen.Whole(""), seen.Split("")))
+}
+
+func TestRegion(t *testing.T) {
+	text := numbered(10)
+	s := seen.Whole(text)
+	lines := strings.SplitAfter(text, "\n")
+	lines[7] = "formatted\n" // line 8
+	d := seen.Split(strings.Join(lines, ""))
+	elsewhere, ok := seen.Region(s, d, []fs.LineRange{{First: 2, Last: 3}})
+	require.True(t, ok)
+	assert.Equal(t, []fs.LineRange{{First: 8, Last: 8}}, elsewhere)
+	_, ok = seen.Region(s, d, []fs.LineRange{{First: 7, Last: 8}})
+	assert.False(t, ok, "a touched line that changed")
+	part := seen.OfText(text, 1, 4)
+	_, ok = seen.Region(part, d, []fs.LineRange{{First: 6, Last: 6}})
+	assert.False(t, ok, "a touched line that was never seen")
+}
+
+func TestTouched(t *testing.T) {
+	assert.Equal(t, []fs.LineRange{{First: 2, Last: 2}, {First: 4, Last: 4}, {First: 5, Last: 5}}, seen.Touched("a\nb\nc\nb\nb\n", "b\n"), "each match, left to right, a final newline ends its line")
+	assert.Equal(t, []fs.LineRange{{First: 1, Last: 2}}, seen.Touched("xa\nbx\n", "a\nb"))
+	assert.Nil(t, seen.Touched("abc", "z"))
+}
+
+func TestChangesIsBoundedAndShowsCR(t *testing.T) {
+	text := numbered(2000)
+	s := &fs.Seen{Lines: 2000, Windows: []fs.SeenWindow{seen.Split(text).Window(1, 2000)}}
+	require.True(t, s.Windows[0].Kept)
+	out := seen.Changes(s, seen.Split(strings.ReplaceAll(text, "x", "y")), seen.DiffMaxBytes)
+	assert.LessOrEqual(t, len(out), seen.DiffMaxBytes)
+	assert.Contains(t, out, "… (cut at 4000 bytes")
+	cr := seen.Changes(seen.Whole("a\nb\n"), seen.Split("a\nb\r\n"), seen.DiffMaxBytes)
+	assert.Equal(t, "@@ -1,2 +1,2 @@\n a\n-b\n+b␍", cr)
+	big := strings.Repeat("z", seen.TextCap+1) + "\n"
+	s = seen.Whole(big)
+	assert.False(t, s.Windows[0].Kept, "beyond TextCap only the digest is kept")
+	assert.Equal(t, "line 1 changed since read (too long to show here)", seen.Changes(s, seen.Split("q\n"), seen.DiffMaxBytes))
+}
