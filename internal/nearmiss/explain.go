@@ -47,10 +47,15 @@ func Explain(r Result, text string) string {
 	return cut(strings.TrimSuffix(b.String(), "\n"), ExplainMaxBytes)
 }
 
+// starts lists where places start, at most maxListed of them.
 func starts(ps []Place) string {
-	parts := make([]string, 0, len(ps))
-	for _, p := range ps {
+	const maxListed = 20
+	parts := make([]string, 0, min(len(ps), maxListed))
+	for _, p := range ps[:min(len(ps), maxListed)] {
 		parts = append(parts, strconv.Itoa(p.First))
+	}
+	if len(ps) > maxListed {
+		parts = append(parts, "…")
 	}
 	return "lines " + strings.Join(parts, ", ")
 }

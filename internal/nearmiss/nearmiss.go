@@ -141,8 +141,15 @@ func place(file, want []line, fileAll, wantAll []string) Place {
 			p.Score++
 		}
 	}
+	// Blank lines at either end of old_string take in the file's blank lines there.
+	for lead := want[0].num - 1; lead > 0 && p.First > 1 && strings.TrimSpace(fileAll[p.First-2]) == ""; lead-- {
+		p.First--
+	}
+	for trail := len(wantAll) - want[len(want)-1].num; trail > 0 && p.Last < len(fileAll) && strings.TrimSpace(fileAll[p.Last]) == ""; trail-- {
+		p.Last++
+	}
 	fileBlanks := blanks(fileAll[p.First-1 : p.Last])
-	wantBlanks := blanks(wantAll[want[0].num-1 : want[len(want)-1].num])
+	wantBlanks := blanks(wantAll)
 	p.BlankDelta = fileBlanks - wantBlanks
 	p.Score += abs(p.BlankDelta)
 	return p
