@@ -21,8 +21,11 @@ func recheckEdit(r fs.Recheck, v fs.Version, doc textedit.Doc, req fs.EditReques
 
 // recheckWrite asks an intent's Recheck, under the target's lock, whether a replacement may land
 // though the version moved, over the file's decoded text. A file that is not text cannot match what
-// was seen: it is stale.
-func recheckWrite(ctx context.Context, t fs.Target, v fs.Version, r fs.Recheck) error {
+// was seen, and one at or over the diff-basis bound is not read for it: both are stale.
+func (p *Provider) recheckWrite(ctx context.Context, t fs.Target, existing probeInfo, r fs.Recheck) error {
+	if existing.Size >= p.diffBasisMaxBytes {
+		return fs.WriteChanged(t.DisplayPath)
+	}
 	raw, err := readForEdit(ctx, t)
 	if err != nil {
 		switch fs.CodeOf(err) {
@@ -37,5 +40,5 @@ func recheckWrite(ctx context.Context, t fs.Target, v fs.Version, r fs.Recheck) 
 	if f != textedit.None {
 		return fs.WriteChanged(t.DisplayPath)
 	}
-	return r.Write(v, doc.Raw)
+	return r.Write(existing.Version, doc.Raw)
 }

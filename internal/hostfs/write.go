@@ -65,7 +65,7 @@ func (p *Provider) writeText(ctx context.Context, t fs.Target, content string, i
 	}
 
 	if exists && intent != nil && intent.Kind == fs.IntentReplaceIfVersion && existing.Version != intent.Version {
-		if err := recheckWrite(ctx, t, existing.Version, intent.Recheck); err != nil {
+		if err := p.recheckWrite(ctx, t, existing, intent.Recheck); err != nil {
 			return fs.WriteOutcome{}, err
 		}
 	}

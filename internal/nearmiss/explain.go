@@ -104,9 +104,9 @@ func join(ks []string) string {
 
 // Kinds names how a file line and old_string's line k of n differ, once equal normalized:
 // "indentation", "trailing whitespace", "line endings (a carriage return)", "quotes (curly vs
-// straight)", "spacing inside a line". It returns nil when the line matches as it is (see exact).
+// straight)", "spacing inside a line". It returns nil when the line matches as it is (see fits).
 func Kinds(file, old string, k, n int) []string {
-	if exact(file, old, k, n) {
+	if fits(file, old, k, n) {
 		return nil
 	}
 	var ks []string

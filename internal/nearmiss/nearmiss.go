@@ -104,22 +104,9 @@ func Find(text, old string) Result {
 	return res
 }
 
-// exact reports whether old_string's line k of n matches the file line as it is, with fits's
-// placement.
-func exact(f, w string, k, n int) bool {
-	switch {
-	case n == 1:
-		return strings.Contains(f, w)
-	case k == 0:
-		return strings.HasSuffix(f, w)
-	case k == n-1:
-		return strings.HasPrefix(f, w)
-	}
-	return f == w
-}
-
-// fits reports whether a file line matches old_string's line k of n, normalized: the only line
-// may lie inside the file's, the first may end it, the last may begin it, the others equal it.
+// fits reports whether a file line matches old_string's line k of n (both normalized, or both as
+// they are): the only line may lie inside the file's, the first may end it, the last may begin
+// it, the others equal it.
 func fits(f, w string, k, n int) bool {
 	switch {
 	case n == 1:
@@ -137,7 +124,7 @@ func place(file, want []line, fileAll, wantAll []string) Place {
 	for k := range want {
 		f, w := file[k].raw, want[k].raw
 		p.Pairs = append(p.Pairs, Pair{Line: file[k].num, File: f, Old: w, k: k, n: len(want)})
-		if !exact(f, w, k, len(want)) {
+		if !fits(f, w, k, len(want)) {
 			p.Score++
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sergi/go-diff/diffmatchpatch"
+
 	"github.com/cordon-dev/cordon/plugins/fs"
 )
 
@@ -40,52 +42,54 @@ func Covers(s *fs.Seen) bool {
 	return next > s.Lines
 }
 
-// Region reports whether every touched line lies in a window of s and is, in d, the line that was
-// seen there (compared byte for byte where the window kept its text, by the whole window's digest
-// where it did not). It returns the seen lines that differ in d outside touched.
+// Region reports whether every touched line lies in a window of s and is, in d, a line that was
+// seen there: where the window kept its text, a line the line diff of what was seen and the
+// window's lines now (see around) leaves equal, so lines that moved count as seen; where it did
+// not, the whole window must be the same. It returns the lines of d, outside touched, that the
+// diffs find changed (for a window without text: all its lines, when it changed).
 func Region(s *fs.Seen, d Doc, touched []fs.LineRange) (elsewhere []fs.LineRange, ok bool) {
-	for _, t := range touched {
-		if !regionSeen(s, d, t) {
-			return nil, false
-		}
-	}
-	var lines []int
+	equal := map[int]bool{} // lines of d equal to a seen line
+	var lines, gone []int   // lines of d changed; lines of d where seen lines went missing
 	for _, w := range s.Windows {
-		if Same(s, w, d) {
-			continue
-		}
-		if !w.Kept {
-			lines = appendRange(lines, w.First, w.Last(), touched)
-			continue
-		}
-		seenDoc := Split(w.Text)
-		for i := w.First; i <= w.Last(); i++ {
-			if seenDoc.Span(i-w.First+1, i-w.First+1) != d.Span(i, i) {
-				lines = appendRange(lines, i, i, touched)
-			}
-		}
-	}
-	slices.Sort(lines)
-	return Ranges(slices.Compact(lines)), true
-}
-
-func regionSeen(s *fs.Seen, d Doc, t fs.LineRange) bool {
-	for _, w := range s.Windows {
-		if w.First > t.First || t.Last > w.Last() {
-			continue
-		}
 		if !w.Kept {
 			if Same(s, w, d) {
-				return true
+				for i := w.First; i <= w.Last(); i++ {
+					equal[i] = true
+				}
+			} else {
+				lines = appendRange(lines, w.First, min(w.Last(), d.Lines()), touched)
 			}
 			continue
 		}
-		seenDoc := Split(w.Text)
-		if seenDoc.Span(t.First-w.First+1, t.Last-w.First+1) == d.Span(t.First, t.Last) {
-			return true
+		first, cur := around(s, w, d)
+		n := first
+		for _, o := range lineOps(w.Text, cur) {
+			switch o.kind {
+			case diffmatchpatch.DiffEqual:
+				for range o.lines {
+					equal[n] = true
+					n++
+				}
+			case diffmatchpatch.DiffInsert:
+				lines = appendRange(lines, n, n+len(o.lines)-1, touched)
+				n += len(o.lines)
+			case diffmatchpatch.DiffDelete:
+				if n <= d.Lines() {
+					gone = appendRange(gone, n, n, touched)
+				}
+			}
 		}
 	}
-	return false
+	for _, t := range touched {
+		for i := t.First; i <= t.Last; i++ {
+			if !equal[i] {
+				return nil, false
+			}
+		}
+	}
+	lines = append(slices.DeleteFunc(lines, func(i int) bool { return equal[i] }), gone...)
+	slices.Sort(lines)
+	return Ranges(slices.Compact(lines)), true
 }
 
 // appendRange appends first..last, less the touched lines.

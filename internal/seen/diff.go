@@ -29,23 +29,30 @@ func Changes(s *fs.Seen, d Doc, max int) string {
 			continue
 		}
 		if !w.Kept {
-			b.WriteString(Spell([]fs.LineRange{{First: w.First, Last: w.Last()}}) + " changed since read (too long to show here)\n")
+			b.WriteString(Spell([]fs.LineRange{{First: w.First, Last: w.Last()}}) + " changed since they were read (not shown: too much was read to keep its text)\n")
 			continue
 		}
-		last := w.Last() + max0(d.Lines()-s.Lines)
-		if w.Last() == s.Lines {
-			last = d.Lines() // the window saw the end of the file: show what follows it now
-		}
-		cur := d.Span(w.First, last)
-		if len(cur) > curCap {
-			cur = cur[:strings.LastIndexByte(cur[:curCap], '\n')+1]
-		}
-		unified(&b, w.Text, cur, w.First)
+		first, cur := around(s, w, d)
+		unified(&b, w.Text, cur, w.First, first)
 	}
 	return bound(b.String(), max)
 }
 
-func max0(n int) int { return max(n, 0) }
+// around returns where the lines of w may be in d now, and their text: the same lines widened
+// by as many lines as the file grew or shrank, and through the end of the file when w reached it
+// (bounded by curCap).
+func around(s *fs.Seen, w fs.SeenWindow, d Doc) (first int, text string) {
+	first = max(1, w.First-max(s.Lines-d.Lines(), 0))
+	last := w.Last() + max(d.Lines()-s.Lines, 0)
+	if w.Last() == s.Lines {
+		last = d.Lines() // the window saw the end of the file: show what follows it now
+	}
+	text = d.Span(first, last)
+	if len(text) > curCap {
+		text = text[:strings.LastIndexByte(text[:curCap], '\n')+1]
+	}
+	return first, text
+}
 
 func span(first, last int) string {
 	if first == last {
@@ -73,8 +80,8 @@ type op struct {
 	lines []string
 }
 
-// unified writes the hunks of the line diff of a (seen) and b (now), both starting at line first.
-func unified(w *strings.Builder, a, b string, first int) {
+// lineOps returns the line diff of a and b: runs of whole lines, each with its '\n'.
+func lineOps(a, b string) []op {
 	dmp := diffmatchpatch.New()
 	dmp.DiffTimeout = 0 // deterministic: the inputs are bounded
 	ca, cb, lines := dmp.DiffLinesToChars(a, b)
@@ -86,7 +93,14 @@ func unified(w *strings.Builder, a, b string, first int) {
 		}
 		ops = append(ops, op{df.Type, ls})
 	}
-	la, lb := first, first // the line numbers of the next line of each side
+	return ops
+}
+
+// unified writes the hunks of the line diff of a (seen, from line firstA) and b (now, from line
+// firstB).
+func unified(w *strings.Builder, a, b string, firstA, firstB int) {
+	ops := lineOps(a, b)
+	la, lb := firstA, firstB // the line numbers of the next line of each side
 	for i := 0; i < len(ops); {
 		if ops[i].kind == diffmatchpatch.DiffEqual {
 			la += len(ops[i].lines)

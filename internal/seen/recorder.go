@@ -111,3 +111,14 @@ func (r *Recorder) Seen(count, total int) *fs.Seen {
 	}
 	return &fs.Seen{Lines: total, Windows: []fs.SeenWindow{w}}
 }
+
+// WriteCounted is Write for a caller that already counts line breaks: through is the number of
+// '\n' in the whole text through the end of p. A chunk that ends before the range is then skipped
+// without being scanned again.
+func (r *Recorder) WriteCounted(p []byte, through int) {
+	if through < r.from-1 {
+		r.done = through
+		return
+	}
+	_, _ = r.Write(p)
+}

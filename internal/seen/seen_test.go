@@ -88,5 +88,40 @@ func TestChangesIsBoundedAndShowsCR(t *testing.T) {
 	big := strings.Repeat("z", seen.TextCap+1) + "\n"
 	s = seen.Whole(big)
 	assert.False(t, s.Windows[0].Kept, "beyond TextCap only the digest is kept")
-	assert.Equal(t, "line 1 changed since read (too long to show here)", seen.Changes(s, seen.Split("q\n"), seen.DiffMaxBytes))
+	assert.Equal(t, "line 1 changed since they were read (not shown: too much was read to keep its text)", seen.Changes(s, seen.Split("q\n"), seen.DiffMaxBytes))
+}
+
+func TestRegionFollowsMovedLines(t *testing.T) {
+	text := numbered(10)
+	s := seen.Whole(text)
+	d := seen.Split("// a header a formatter added\n" + text)
+	elsewhere, ok := seen.Region(s, d, []fs.LineRange{{First: 6, Last: 7}})
+	require.True(t, ok, "the touched lines were seen, one line lower")
+	assert.Equal(t, []fs.LineRange{{First: 1, Last: 1}}, elsewhere)
+
+	lines := strings.SplitAfter(text, "\n")
+	d = seen.Split(strings.Join(append(lines[:2:2], lines[3:]...), "")) // line 3 removed
+	elsewhere, ok = seen.Region(s, d, []fs.LineRange{{First: 8, Last: 8}})
+	require.True(t, ok)
+	assert.Equal(t, []fs.LineRange{{First: 3, Last: 3}}, elsewhere, "where the seen line went missing")
+
+	part := seen.OfText(text, 4, 3) // lines 4-6
+	d = seen.Split("new\n" + text)
+	_, ok = seen.Region(part, d, []fs.LineRange{{First: 5, Last: 5}})
+	assert.True(t, ok, "a partial window moved down by the growth")
+	_, ok = seen.Region(part, d, []fs.LineRange{{First: 9, Last: 9}})
+	assert.False(t, ok, "a line outside what was seen")
+}
+
+func TestWriteCountedSkipsWhatIsBeforeTheRange(t *testing.T) {
+	text := numbered(40)
+	want := seen.OfText(text, 30, 5)
+	r := seen.NewRecorder(30, 5)
+	through := 0
+	for i := 0; i < len(text); i += 9 {
+		chunk := text[i:min(len(text), i+9)]
+		through += strings.Count(chunk, "\n")
+		r.WriteCounted([]byte(chunk), through)
+	}
+	assert.Equal(t, want, r.Seen(5, 40))
 }

@@ -24,6 +24,7 @@ type Policy struct {
 	mu     sync.Mutex
 	rule   Staleness
 	owners map[any]map[fs.TargetKey]fs.Observation
+	text   map[any]int // seen text kept per owner (bounded by MaxOwnerText)
 }
 
 // New returns an empty, unattached Policy under the default rule (content).
@@ -31,7 +32,7 @@ func New() *Policy { return NewWith(StalenessContent) }
 
 // NewWith returns an empty, unattached Policy under rule.
 func NewWith(rule Staleness) *Policy {
-	return &Policy{rule: rule, owners: make(map[any]map[fs.TargetKey]fs.Observation)}
+	return &Policy{rule: rule, owners: make(map[any]map[fs.TargetKey]fs.Observation), text: make(map[any]int)}
 }
 
 // Install creates a Policy and registers it in kc: deciders on
@@ -162,7 +163,13 @@ func (p *Policy) Record(actor any, key fs.TargetKey, obs fs.Observation) {
 		m = make(map[fs.TargetKey]fs.Observation)
 		p.owners[owner] = m
 	}
-	m[key] = merge(m[key], obs)
+	prev := m[key]
+	next := merge(prev, obs)
+	if p.text[owner]-keptText(prev)+keptText(next) > MaxOwnerText {
+		next = withoutText(next)
+	}
+	p.text[owner] += keptText(next) - keptText(prev)
+	m[key] = next
 }
 
 // EndSession drops every observation of the owner whose SessionKey is key
@@ -173,6 +180,7 @@ func (p *Policy) EndSession(key any) {
 	func() {
 		defer func() { _ = recover() }() // a non-comparable key owns nothing
 		delete(p.owners, key)
+		delete(p.text, key)
 	}()
 }
 
@@ -181,6 +189,7 @@ func (p *Policy) Reset() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	clear(p.owners)
+	clear(p.text)
 }
 
 // Owners returns how many owners have recorded observations.

@@ -109,7 +109,7 @@ func (s *suite) streamInto(ctx context.Context, target fs.Target, w *Window, rec
 				return err
 			}
 			_, _ = w.Write(chunk)
-			_, _ = rec.Write(chunk)
+			rec.WriteCounted(chunk, w.linesDone())
 		}
 		return nil
 	}
