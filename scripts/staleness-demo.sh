@@ -26,12 +26,6 @@ j() { python3 -c 'import json,sys; print(json.dumps(json.loads(sys.argv[1])))' "
 read_() { j '{"tool":"read","args":{"file_path":"'"$1"'"}}'; }
 edit_() { python3 -c 'import json,sys; print(json.dumps({"tool":"edit","args":{"file_path":sys.argv[1],"old_string":sys.argv[2],"new_string":sys.argv[3]}}))' "$@"; }
 write_() { python3 -c 'import json,sys; print(json.dumps({"tool":"write","args":{"file_path":sys.argv[1],"content":sys.argv[2]}}))' "$@"; }
-# between: a run line that makes the harness pause is not available, so the outside change is made
-# by a "read" of a helper file after which... simpler: each case is two runs sharing no session, so
-# the change happens inside one run through a FIFO-free trick: the change is done by a background
-# job triggered by a marker file the first read creates. Instead, the cases below use two sessions
-# of one run only where no outside change is needed, and otherwise run the change in between
-# stdin lines with a slow feeder.
 feed() { # feed CONFIG CHANGE-CMD LINES-BEFORE... -- LINES-AFTER...: run, changing files in between
   local cfg=$1 change=$2; shift 2
   local before=() after=() seen=0
@@ -42,12 +36,12 @@ feed() { # feed CONFIG CHANGE-CMD LINES-BEFORE... -- LINES-AFTER...: run, changi
   local args=()
   [ "$cfg" = default ] || args=(--config "$w/$cfg.yaml")
   { printf '%s\n' "${before[@]}"; sleep 0.5; bash -c "$change"; sleep 0.1; printf '%s\n' "${after[@]}"; } |
-    "$w/harness" run --cwd "$w" "${args[@]}" 2>/dev/null |
+    { "$w/harness" run --cwd "$w" "${args[@]}" 2>"$w/stderr" || echo "  $(tail -1 "$w/stderr")" >&2; } |
     python3 -c 'import json,sys
 for l in sys.stdin:
     r=json.loads(l); t=r["text"]
     if r["tool"]=="read" and not r["isError"]: t=t.split("\n")[-2]
-    print("  [%s%s] %s" % (r["tool"], " ERROR" if r["isError"] else "", t.replace("\n","\n      ")))'
+    print("  [%s%s] %s" % (r["tool"], " ERROR" if r["isError"] else "", t.replace("\n","\n      ")))' || true
 }
 src() { seq 1 12 | sed 's/^/line /' > "$w/$1"; }
 for cfg in default region; do
@@ -58,6 +52,8 @@ for cfg in default region; do
   feed "$cfg" "cp $w/b.txt $w/b.tmp && mv $w/b.tmp $w/b.txt" "$(read_ b.txt)" -- "$(edit_ b.txt 'line 3' 'line three')"
   src c.txt; echo "-- a formatter changed line 10, then an edit of line 3"
   feed "$cfg" "sed -i 's/^line 10$/line 10 (formatted)/' $w/c.txt" "$(read_ c.txt)" -- "$(edit_ c.txt 'line 3' 'line three')"
+  src e.txt; echo "-- a formatter added a line at the top (every line moved), then an edit of line 3"
+  feed "$cfg" "sed -i '1i // header' $w/e.txt" "$(read_ e.txt)" -- "$(edit_ e.txt 'line 3' 'line three')"
   src d.txt; echo "-- a change overlapping the edit (line 3), then an edit of line 3"
   feed "$cfg" "sed -i 's/^line 3$/line 3 changed/' $w/d.txt" "$(read_ d.txt)" -- "$(edit_ d.txt 'line 3' 'line three')"
 done
