@@ -76,12 +76,27 @@ func (d Doc) Window(first, count int) fs.SeenWindow {
 
 // Whole returns the record of text seen whole.
 func Whole(text string) *fs.Seen {
-	d := Split(text)
-	return &fs.Seen{Lines: d.Lines(), Windows: []fs.SeenWindow{d.Window(1, d.Lines())}}
+	n := countLines(text)
+	w := fs.SeenWindow{First: 1, Count: n, Sum: Sum(text)}
+	if len(text) <= TextCap {
+		w.Text, w.Kept = strings.Clone(text), true
+	}
+	return &fs.Seen{Lines: n, Windows: []fs.SeenWindow{w}}
 }
 
-// OfText returns the record of lines first..first+count-1 of text seen.
+// OfText returns the record of lines first..first+count-1 of text seen (as a Recorder fed text
+// would make it: no line index of the whole text is built).
 func OfText(text string, first, count int) *fs.Seen {
-	d := Split(text)
-	return &fs.Seen{Lines: d.Lines(), Windows: []fs.SeenWindow{d.Window(first, count)}}
+	r := NewRecorder(first, count)
+	_, _ = r.WriteString(text)
+	return r.Seen(count, countLines(text))
+}
+
+// countLines counts the lines of text: its '\n', plus a last line without one.
+func countLines(text string) int {
+	n := strings.Count(text, "\n")
+	if text != "" && text[len(text)-1] != '\n' {
+		n++
+	}
+	return n
 }

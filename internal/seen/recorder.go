@@ -11,8 +11,8 @@ import (
 
 // Recorder records lines from..from+limit-1 of a text delivered in chunks whose boundaries carry
 // no meaning. It counts the lines before the range in bulk, digests the lines in it as they pass
-// (keeping their bytes up to TextCap) and ignores the rest, so its memory is bounded by limit and
-// TextCap whatever the input. The zero Recorder is not usable; use NewRecorder.
+// (keeping their bytes up to TextCap) and ignores the rest, so its memory is bounded by limit (16
+// bytes a line) and TextCap whatever the input. The zero Recorder is not usable; use NewRecorder.
 type Recorder struct {
 	from, limit int
 	done        int // lines completed
@@ -21,7 +21,8 @@ type Recorder struct {
 	sums        []uint64 // the running digest at the end of each recorded line
 	ends        []int    // len(text) at the end of each recorded line
 	text        []byte
-	over        bool
+	over        bool // text stopped growing: it holds the first keptLines lines
+	keptLines   int
 }
 
 // NewRecorder returns a Recorder of lines from..from+limit-1 (values below 1 are raised to 1).
@@ -73,15 +74,25 @@ func (r *Recorder) WriteString(s string) (int, error) {
 
 var nl = []byte{'\n'}
 
+// keep appends seg to the kept text until TextCap would be passed; from then on only the lines
+// completed before are kept (a shorter selection may still fit).
 func (r *Recorder) keep(seg []byte) {
 	if r.over {
 		return
 	}
 	if len(r.text)+len(seg) > TextCap {
-		r.over, r.text = true, nil
+		r.over, r.keptLines = true, len(r.ends)
+		r.text = r.text[:r.lastEnd()]
 		return
 	}
 	r.text = append(r.text, seg...)
+}
+
+func (r *Recorder) lastEnd() int {
+	if len(r.ends) == 0 {
+		return 0
+	}
+	return r.ends[len(r.ends)-1]
 }
 
 func (r *Recorder) endLine() {
@@ -102,7 +113,7 @@ func (r *Recorder) Seen(count, total int) *fs.Seen {
 	if count > 0 {
 		w.Sum = r.sums[count-1]
 	}
-	if !r.over {
+	if !r.over || count <= r.keptLines {
 		end := 0
 		if count > 0 {
 			end = r.ends[count-1]

@@ -29,8 +29,11 @@ func TestRecorderMatchesOfText(t *testing.T) {
 				_, _ = r.WriteString(text[i:min(len(text), i+chunk)])
 			}
 			got := r.Seen(c.count, 51)
-			want := seen.OfText(text, c.from, c.count)
+			lines := strings.SplitAfter(text, "\n")
+			span := strings.Join(lines[c.from-1:min(len(lines), c.from-1+c.count)], "")
+			want := &fs.Seen{Lines: 51, Windows: []fs.SeenWindow{{First: c.from, Count: c.count, Sum: seen.Sum(span), Text: span, Kept: true}}}
 			assert.Equal(t, want, got, "chunk %d window %+v", chunk, c)
+			assert.Equal(t, want, seen.OfText(text, c.from, c.count))
 		}
 	}
 }
@@ -124,4 +127,22 @@ func TestWriteCountedSkipsWhatIsBeforeTheRange(t *testing.T) {
 		r.WriteCounted([]byte(chunk), through)
 	}
 	assert.Equal(t, want, r.Seen(5, 40))
+}
+
+// A selection shorter than what was recorded keeps its text when it fits, though the recorded
+// lines did not.
+func TestRecorderKeepsAFittingSelection(t *testing.T) {
+	line := strings.Repeat("y", 999) + "\n"
+	text := strings.Repeat(line, 200) // 200 KB
+	r := seen.NewRecorder(1, 200)
+	_, _ = r.WriteString(text)
+	small := r.Seen(50, 200)
+	require.True(t, small.Windows[0].Kept)
+	assert.Equal(t, strings.Repeat(line, 50), small.Windows[0].Text)
+	assert.Equal(t, seen.OfText(text, 1, 50), small)
+	r = seen.NewRecorder(1, 200)
+	_, _ = r.WriteString(text)
+	big := r.Seen(200, 200)
+	assert.False(t, big.Windows[0].Kept)
+	assert.Equal(t, seen.OfText(text, 1, 200), big)
 }

@@ -63,7 +63,8 @@ func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (Read
 	var saw func() *fs.Seen // what the window showed, as fs/observed records it
 	if !info.HasSize || info.Size >= s.caps.streamMinSize {
 		w := NewWindow(req)
-		rec := seen.NewRecorder(in.offset, in.limit)
+		// A window selects at most one line per byte of its cap (each costs its newline at least).
+		rec := seen.NewRecorder(in.offset, min(in.limit, s.caps.maxBytes+1))
 		if err := s.streamInto(ctx, target, w, rec); err != nil {
 			return ReadValue{}, err
 		}
