@@ -21,7 +21,8 @@ const curCap = 4 * TextCap
 // Changes renders, for the model, how d differs from what s saw, at most max bytes (cut at a line,
 // with a note): per changed window a unified diff ("-" as read, "+" now, "@@ -a,b +c,d @@" in the
 // file's line numbers), or a note when the window was too long to keep its text. A line's '\n' is
-// not shown; a carriage return before it is shown as "␍". It returns "" when no window changed.
+// not shown; a carriage return before it is shown as "␍" unless every line of both sides ends with
+// CRLF. It returns "" when no window changed.
 func Changes(s *fs.Seen, d Doc, max int) string {
 	var b strings.Builder
 	for _, w := range s.Windows {
@@ -100,6 +101,8 @@ func lineOps(a, b string) []op {
 // firstB).
 func unified(w *strings.Builder, a, b string, firstA, firstB int) {
 	ops := lineOps(a, b)
+	crlf := allCRLF(a) && allCRLF(b) // then a carriage return tells nothing: it is not shown
+	line := func(w *strings.Builder, mark byte, l string) { diffLine(w, mark, l, !crlf) }
 	la, lb := firstA, firstB // the line numbers of the next line of each side
 	for i := 0; i < len(ops); {
 		if ops[i].kind == diffmatchpatch.DiffEqual {
@@ -155,11 +158,20 @@ func unified(w *strings.Builder, a, b string, firstA, firstB int) {
 	}
 }
 
-// line writes one diff line: its mark, its text without '\n', a final '\r' as "␍".
-func line(w *strings.Builder, mark byte, l string) {
+// allCRLF reports whether every line of text ends with CRLF.
+func allCRLF(text string) bool {
+	return text != "" && strings.Count(text, "\r\n") == countLines(text) && strings.HasSuffix(text, "\r\n")
+}
+
+// diffLine writes one diff line: its mark, its text without '\n', a final '\r' as "␍" (dropped
+// when not showCR).
+func diffLine(w *strings.Builder, mark byte, l string, showCR bool) {
 	l = strings.TrimSuffix(l, "\n")
 	if strings.HasSuffix(l, "\r") {
-		l = l[:len(l)-1] + "␍"
+		l = l[:len(l)-1]
+		if showCR {
+			l += "␍"
+		}
 	}
 	w.WriteByte(mark)
 	w.WriteString(l)

@@ -88,6 +88,8 @@ func TestChangesIsBoundedAndShowsCR(t *testing.T) {
 	assert.Contains(t, out, "… (cut at 4000 bytes")
 	cr := seen.Changes(seen.Whole("a\nb\n"), seen.Split("a\nb\r\n"), seen.DiffMaxBytes)
 	assert.Equal(t, "@@ -1,2 +1,2 @@\n a\n-b\n+b␍", cr)
+	both := seen.Changes(seen.Whole("a\r\nb\r\n"), seen.Split("a\r\nc\r\n"), seen.DiffMaxBytes)
+	assert.Equal(t, "@@ -1,2 +1,2 @@\n a\n-b\n+c", both, "a CRLF file's line ends are not marked")
 	big := strings.Repeat("z", seen.TextCap+1) + "\n"
 	s = seen.Whole(big)
 	assert.False(t, s.Windows[0].Kept, "beyond TextCap only the digest is kept")
