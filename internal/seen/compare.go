@@ -12,7 +12,7 @@ import (
 // Same reports whether the lines of w are, in d, what was seen: the same bytes at the same line
 // numbers, and, when w reached the last line of the file as seen, the same end of file.
 func Same(s *fs.Seen, w fs.SeenWindow, d Doc) bool {
-	if w.Last() > d.Lines() || Sum(d.Span(w.First, w.Last())) != w.Sum {
+	if w.Count > 0 && (w.Last() > d.Lines() || Sum(d.Span(w.First, w.Last())) != w.Sum) {
 		return false
 	}
 	return w.Last() != s.Lines || d.Lines() == s.Lines

@@ -34,7 +34,11 @@ func Changes(s *fs.Seen, d Doc, max int) string {
 			continue
 		}
 		first, cur := around(s, w, d)
+		n := b.Len()
 		unified(&b, w.Text, cur, w.First, first)
+		if b.Len() == n {
+			b.WriteString("the file had " + strconv.Itoa(s.Lines) + " lines when read and has " + strconv.Itoa(d.Lines()) + " now\n")
+		}
 	}
 	return bound(b.String(), max)
 }
@@ -164,9 +168,9 @@ func allCRLF(text string) bool {
 }
 
 // diffLine writes one diff line: its mark, its text without '\n', a final '\r' as "␍" (dropped
-// when not showCR).
-func diffLine(w *strings.Builder, mark byte, l string, showCR bool) {
-	l = strings.TrimSuffix(l, "\n")
+// when not showCR), and after a last line without '\n' the line "\ No newline at end of file".
+func diffLine(w *strings.Builder, mark byte, raw string, showCR bool) {
+	l := strings.TrimSuffix(raw, "\n")
 	if strings.HasSuffix(l, "\r") {
 		l = l[:len(l)-1]
 		if showCR {
@@ -176,4 +180,7 @@ func diffLine(w *strings.Builder, mark byte, l string, showCR bool) {
 	w.WriteByte(mark)
 	w.WriteString(l)
 	w.WriteByte('\n')
+	if !strings.HasSuffix(raw, "\n") {
+		w.WriteString("\\ No newline at end of file\n")
+	}
 }

@@ -148,3 +148,7 @@ func TestRecorderKeepsAFittingSelection(t *testing.T) {
 	assert.False(t, big.Windows[0].Kept)
 	assert.Equal(t, seen.OfText(text, 1, 200), big)
 }
+
+func TestChangesSaysWhenOnlyTheEndChanged(t *testing.T) {
+	assert.Equal(t, "@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+b", seen.Changes(seen.Whole("a\nb"), seen.Split("a\nb\n"), seen.DiffMaxBytes))
+}
