@@ -106,7 +106,8 @@ func lineOps(a, b string) []op {
 func unified(w *strings.Builder, a, b string, firstA, firstB int) {
 	ops := lineOps(a, b)
 	crlf := allCRLF(a) && allCRLF(b) // then a carriage return tells nothing: it is not shown
-	line := func(w *strings.Builder, mark byte, l string) { diffLine(w, mark, l, !crlf) }
+	ends := strings.HasSuffix(a, "\n") != strings.HasSuffix(b, "\n") // only then is a missing final '\n' shown
+	line := func(w *strings.Builder, mark byte, l string) { diffLine(w, mark, l, !crlf, ends) }
 	la, lb := firstA, firstB // the line numbers of the next line of each side
 	for i := 0; i < len(ops); {
 		if ops[i].kind == diffmatchpatch.DiffEqual {
@@ -168,8 +169,9 @@ func allCRLF(text string) bool {
 }
 
 // diffLine writes one diff line: its mark, its text without '\n', a final '\r' as "␍" (dropped
-// when not showCR), and after a last line without '\n' the line "\ No newline at end of file".
-func diffLine(w *strings.Builder, mark byte, raw string, showCR bool) {
+// when not showCR), and, when showEnd, after a last line without '\n' the line "\ No newline at
+// end of file".
+func diffLine(w *strings.Builder, mark byte, raw string, showCR, showEnd bool) {
 	l := strings.TrimSuffix(raw, "\n")
 	if strings.HasSuffix(l, "\r") {
 		l = l[:len(l)-1]
@@ -180,7 +182,7 @@ func diffLine(w *strings.Builder, mark byte, raw string, showCR bool) {
 	w.WriteByte(mark)
 	w.WriteString(l)
 	w.WriteByte('\n')
-	if !strings.HasSuffix(raw, "\n") {
+	if showEnd && !strings.HasSuffix(raw, "\n") {
 		w.WriteString("\\ No newline at end of file\n")
 	}
 }
