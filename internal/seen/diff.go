@@ -105,7 +105,7 @@ func lineOps(a, b string) []op {
 // firstB).
 func unified(w *strings.Builder, a, b string, firstA, firstB int) {
 	ops := lineOps(a, b)
-	crlf := allCRLF(a) && allCRLF(b) // then a carriage return tells nothing: it is not shown
+	crlf := allCRLF(a) && allCRLF(b)                                 // then a carriage return tells nothing: it is not shown
 	ends := strings.HasSuffix(a, "\n") != strings.HasSuffix(b, "\n") // only then is a missing final '\n' shown
 	line := func(w *strings.Builder, mark byte, l string) { diffLine(w, mark, l, !crlf, ends) }
 	la, lb := firstA, firstB // the line numbers of the next line of each side
