@@ -113,7 +113,8 @@ async function guardedFlow(c, bin) {
     r = await client.callTool({ name: "edit", arguments: { file_path: "notes.txt", old_string: "one", new_string: "ONE" } });
     c.eq("stale edit isError", r.isError, true);
     c.eq("stale edit text", textOf(r),
-      `Error: cannot edit "${file}": file changed since it was read — re-read the file, then retry`);
+      `Error: cannot edit "${file}": file changed since it was read — re-read the file, then retry\n` +
+      "What changed since the read (- as read, + now):\n@@ -2,2 +2,3 @@\n TWO\n three\n+four (external)");
     c.eq("stale edit _meta.error", errorOf(r), { name: "FsError", code: "FS_STALE_VERSION" });
     c.eq("stale edit left the file", readFileSync(file, "utf8"), "one\nTWO\nthree\nfour (external)\n");
 

@@ -85,7 +85,8 @@ async function guardedServer(c, bin) {
     c.eq("read text", textOf(r), envelope(file, "1: hello\n2: world\n\n(End of file - total 2 lines)"));
     writeFileSync(file, "hello\nthere\n");
     r = await a.client.callTool({ name: "edit", arguments: { file_path: "notes.txt", old_string: "hello", new_string: "HELLO" } });
-    c.eq("stale edit text", textOf(r), `Error: cannot edit "${file}": file changed since it was read — re-read the file, then retry`);
+    c.eq("stale edit text", textOf(r), `Error: cannot edit "${file}": file changed since it was read — re-read the file, then retry\n` +
+      "What changed since the read (- as read, + now):\n@@ -1,2 +1,2 @@\n hello\n-world\n+there");
     c.eq("stale edit _meta.error", errorOf(r), { name: "FsError", code: "FS_STALE_VERSION" });
     await a.client.callTool({ name: "read", arguments: { file_path: "notes.txt" } });
     r = await a.client.callTool({ name: "edit", arguments: { file_path: "notes.txt", old_string: "hello", new_string: "HELLO" } });

@@ -190,7 +190,7 @@ async function defaultProfile(c, bin) {
     });
     await call("read", { file_path: "twice.txt" });
     expectView(c, "edit ambiguous", await call("edit", { file_path: "twice.txt", old_string: "same", new_string: "diff" }), {
-      want: text(`Error: old_string matched 2 times in "${p("twice.txt")}"; provide a more specific old_string or set replace_all to true`),
+      want: text(`Error: old_string matched 2 times in "${p("twice.txt")}"; provide a more specific old_string or set replace_all to true\nThe matches are at lines 1 and 2.`),
       isError: true, error: fsError("FS_AMBIGUOUS_EDIT"),
     });
     expectView(c, "edit replace_all",
@@ -209,7 +209,8 @@ async function defaultProfile(c, bin) {
     });
     writeFileSync(p("notes.txt"), "changed on disk\n");
     expectView(c, "edit stale", await call("edit", { file_path: "notes.txt", old_string: "changed", new_string: "x" }), {
-      want: text(`Error: cannot edit "${p("notes.txt")}": file changed since it was read — re-read the file, then retry`),
+      want: text(`Error: cannot edit "${p("notes.txt")}": file changed since it was read — re-read the file, then retry\n` +
+        "What changed since the read (- as read, + now):\n@@ -1,3 +1,1 @@\n-one\n-TWO\n-three\n+changed on disk"),
       isError: true, error: fsError("FS_STALE_VERSION"),
     });
     await call("read", { file_path: "gone.txt" }); // observes the file as absent

@@ -16,7 +16,8 @@ const editReadChunkBytes = 1 << 20
 // under t's per-target lock. Checks run in this order: missing target =>
 // FS_STALE_VERSION "file changed since it was read" (guarded or not);
 // non-regular => FS_NOT_REGULAR_FILE; guard version differs =>
-// FS_STALE_VERSION (before any matching); a file the process could not open
+// FS_STALE_VERSION (before any matching), unless the guard carries an
+// fs.Recheck, which then decides on the decoded text (see recheckEdit); a file the process could not open
 // for writing, or with no write bit at all => FS_PERMISSION_DENIED, one with
 // more than one hard link => FS_IO_ERROR; a file larger than maxFileBytes =>
 // FS_TOO_LARGE; then the file is read and decoded
@@ -60,7 +61,7 @@ func (p *Provider) editText(ctx context.Context, t fs.Target, req fs.EditRequest
 		return fs.EditOutcome{}, fs.EditChanged(t.DisplayPath)
 	case existing.Type != fs.TypeFile:
 		return fs.EditOutcome{}, fs.EditNotRegular(t.DisplayPath)
-	case guard != nil && guard.Version != existing.Version:
+	case guard != nil && guard.Version != existing.Version && guard.Recheck == nil:
 		return fs.EditOutcome{}, fs.EditChanged(t.DisplayPath)
 	}
 	if err := checkReplaceable(key, existing, t.DisplayPath, fs.VerbEdit); err != nil {
@@ -78,6 +79,12 @@ func (p *Provider) editText(ctx context.Context, t fs.Target, req fs.EditRequest
 	if err != nil {
 		return fs.EditOutcome{}, err
 	}
+	var elsewhere []fs.LineRange
+	if guard != nil && guard.Version != existing.Version {
+		if elsewhere, err = recheckEdit(guard.Recheck, existing.Version, doc, req); err != nil {
+			return fs.EditOutcome{}, err
+		}
+	}
 	edit, err := planLiteral(doc, req, t.DisplayPath)
 	if err != nil {
 		return fs.EditOutcome{}, err
@@ -94,7 +101,8 @@ func (p *Provider) editText(ctx context.Context, t fs.Target, req fs.EditRequest
 	if err := writeFileAtomic(ctx, key, body, opts); err != nil {
 		return fs.EditOutcome{}, err
 	}
-	return fs.EditOutcome{Version: p.versionAfter(t.Key), Before: doc.Content, After: textedit.NormalizeLF(body)}, nil
+	return fs.EditOutcome{Version: p.versionAfter(t.Key), Before: doc.Content, After: textedit.NormalizeLF(body),
+		Text: body, HasText: true, Elsewhere: elsewhere}, nil
 }
 
 // readForEdit reads the whole file, checking ctx (FS_ABORTED "edit aborted")

@@ -15,7 +15,9 @@ import (
 //     FS_NOT_REGULAR_FILE whatever the intent;
 //  2. intent ReplaceIfVersion: absent => FS_STALE_VERSION "file no longer
 //     exists", other version => FS_STALE_VERSION "file changed since it was
-//     read"; CreateIfAbsent over an existing file => FS_NOT_OBSERVED; nil =>
+//     read" (unless the intent carries an fs.Recheck, which then decides on
+//     the current text: recheckWrite); CreateIfAbsent over an existing file =>
+//     FS_NOT_OBSERVED; nil =>
 //     no check;
 //  3. when replacing: a file the process could not open for writing, or with
 //     no write bit at all, is FS_PERMISSION_DENIED, one with more than one
@@ -62,6 +64,12 @@ func (p *Provider) writeText(ctx context.Context, t fs.Target, content string, i
 	}
 	if err := checkWriteIntent(intent, existing, exists, t.DisplayPath); err != nil {
 		return fs.WriteOutcome{}, err
+	}
+
+	if exists && intent != nil && intent.Kind == fs.IntentReplaceIfVersion && existing.Version != intent.Version {
+		if err := p.recheckWrite(ctx, t, existing, intent.Recheck); err != nil {
+			return fs.WriteOutcome{}, err
+		}
 	}
 
 	var prior priorFile
@@ -129,7 +137,7 @@ func checkWriteIntent(intent *fs.WriteIntent, existing probeInfo, exists bool, d
 		if !exists {
 			return fs.WriteNoLongerExists(display)
 		}
-		if existing.Version != intent.Version {
+		if existing.Version != intent.Version && intent.Recheck == nil {
 			return fs.WriteChanged(display)
 		}
 	case fs.IntentCreateIfAbsent:

@@ -19,6 +19,13 @@
 //   - ObservedEvent ("fs/observed"): synchronous emit; listeners are
 //     side-effect-only recorders and their errors reach the emitter.
 //
+// Staleness by content (docs/fs.md "Staleness"): an Observation may carry
+// what the observer saw of the text (Seen: windows of whole lines, with a
+// digest and, bounded, their bytes); a guard decided from it may carry a
+// Recheck, which a provider calls under the target's mutation lock when it
+// finds another version than the guard's, and mutates only when it returns
+// nil. An error may carry Guidance (lines for the model after its first).
+//
 // Invariant ("fs-invariant") is an optional development companion: loaded
 // explicitly, it checks every fs/* payload first (non-empty key and display
 // path; a present observation carries a version) and fails the dispatch with

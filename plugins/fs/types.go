@@ -73,6 +73,7 @@ const (
 type Observation struct {
 	Kind    ObservationKind
 	Version Version // set only when Kind is ObservedPresent
+	Seen    *Seen   // what was seen of the text at Version, when the observer recorded it
 }
 
 // Present returns the observation "present at v".
@@ -96,6 +97,7 @@ const (
 type WriteIntent struct {
 	Kind    IntentKind
 	Version Version // set only when Kind is IntentReplaceIfVersion
+	Recheck Recheck // with ReplaceIfVersion: decides a version mismatch (nil: stale)
 }
 
 // CreateIfAbsent returns the intent "create, never replace".
@@ -111,6 +113,7 @@ func ReplaceIfVersion(v Version) *WriteIntent {
 // content.
 type EditGuard struct {
 	Version Version
+	Recheck Recheck // decides a version mismatch (nil: stale)
 }
 
 // EditRequest is a literal edit. OldString must be non-empty; an empty NewString
@@ -147,6 +150,13 @@ type EditOutcome struct {
 	Version Version
 	Before  string
 	After   string
+	// Text is the new file text after any BOM, line breaks as written, when the provider says
+	// (HasText); an observer may record it as seen.
+	Text    string
+	HasText bool
+	// Elsewhere are the lines, of the file before the edit, that a Recheck found changed since
+	// they were seen (docs/tool-fs.md "edit").
+	Elsewhere []LineRange
 }
 
 // ResolveOptions are the options of Resolve. Cwd, when non-empty, is the base

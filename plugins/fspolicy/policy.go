@@ -22,20 +22,28 @@ type Owner interface {
 // last observation). It does no I/O and registers no service.
 type Policy struct {
 	mu     sync.Mutex
+	rule   Staleness
 	owners map[any]map[fs.TargetKey]fs.Observation
+	text   map[any]int // seen text kept per owner (bounded by MaxOwnerText)
 }
 
-// New returns an empty, unattached Policy.
-func New() *Policy {
-	return &Policy{owners: make(map[any]map[fs.TargetKey]fs.Observation)}
+// New returns an empty, unattached Policy under the default rule (content).
+func New() *Policy { return NewWith(StalenessContent) }
+
+// NewWith returns an empty, unattached Policy under rule.
+func NewWith(rule Staleness) *Policy {
+	return &Policy{rule: rule, owners: make(map[any]map[fs.TargetKey]fs.Observation), text: make(map[any]int)}
 }
 
 // Install creates a Policy and registers it in kc: deciders on
 // fs.WriteIntentEvent and fs.EditIntentEvent, a recorder on fs.ObservedEvent,
 // a listener on tools.SessionEnded that calls EndSession, and a dispose
-// effect that drops all state.
-func Install(kc *kernel.Context) (*Policy, error) {
-	p := New()
+// effect that drops all state. The rule is content (the default).
+func Install(kc *kernel.Context) (*Policy, error) { return InstallWith(kc, StalenessContent) }
+
+// InstallWith is Install under rule.
+func InstallWith(kc *kernel.Context, rule Staleness) (*Policy, error) {
+	p := NewWith(rule)
 	if _, err := fs.WriteIntentEvent.Decide(kc, p.decideWrite); err != nil {
 		return nil, err
 	}
@@ -102,11 +110,14 @@ func (p *Policy) lookup(owner any, key fs.TargetKey) (fs.Observation, bool) {
 }
 
 // decideWrite is the fs/write-intent decider: replaceIfVersion at the owner's
-// present version, createIfAbsent otherwise (no owner, unseen, absent).
+// present version, createIfAbsent otherwise (no owner, unseen, absent). Under
+// content and region the intent carries the Recheck of what was seen.
 func (p *Policy) decideWrite(_ context.Context, a fs.IntentArgs) (*fs.WriteIntent, error) {
 	if owner, ok := ownerOf(a.Actor); ok {
 		if obs, ok := p.lookup(owner, a.Target.Key); ok && obs.Kind == fs.ObservedPresent {
-			return fs.ReplaceIfVersion(obs.Version), nil
+			in := fs.ReplaceIfVersion(obs.Version)
+			in.Recheck = p.recheckOf(owner, a.Target, obs)
+			return in, nil
 		}
 	}
 	return fs.CreateIfAbsent(), nil
@@ -125,7 +136,7 @@ func (p *Policy) decideEdit(_ context.Context, a fs.IntentArgs) (*fs.EditGuard, 
 	case !ok:
 		return nil, fs.EditNotObserved(a.Target.DisplayPath)
 	case obs.Kind == fs.ObservedPresent:
-		return &fs.EditGuard{Version: obs.Version}, nil
+		return &fs.EditGuard{Version: obs.Version, Recheck: p.recheckOf(owner, a.Target, obs)}, nil
 	}
 	return nil, fs.EditNotFound(a.Target.DisplayPath)
 }
@@ -138,7 +149,8 @@ func (p *Policy) onObserved(_ context.Context, a fs.ObservedArgs) error {
 }
 
 // Record stores obs as actor's owner's last observation of key (what an
-// fs/observed event does). It does nothing when no owner can be derived.
+// fs/observed event does). It does nothing when no owner can be derived. What
+// was seen accumulates while the version stays (see merge).
 func (p *Policy) Record(actor any, key fs.TargetKey, obs fs.Observation) {
 	owner, ok := ownerOf(actor)
 	if !ok {
@@ -151,7 +163,13 @@ func (p *Policy) Record(actor any, key fs.TargetKey, obs fs.Observation) {
 		m = make(map[fs.TargetKey]fs.Observation)
 		p.owners[owner] = m
 	}
-	m[key] = obs
+	prev := m[key]
+	next := merge(prev, obs)
+	if p.text[owner]-keptText(prev)+keptText(next) > MaxOwnerText {
+		next = withoutText(next)
+	}
+	p.text[owner] += keptText(next) - keptText(prev)
+	m[key] = next
 }
 
 // EndSession drops every observation of the owner whose SessionKey is key
@@ -162,6 +180,7 @@ func (p *Policy) EndSession(key any) {
 	func() {
 		defer func() { _ = recover() }() // a non-comparable key owns nothing
 		delete(p.owners, key)
+		delete(p.text, key)
 	}()
 }
 
@@ -170,6 +189,7 @@ func (p *Policy) Reset() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	clear(p.owners)
+	clear(p.text)
 }
 
 // Owners returns how many owners have recorded observations.

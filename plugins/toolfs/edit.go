@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/cordon-dev/cordon/internal/budget"
+	"github.com/cordon-dev/cordon/internal/seen"
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
@@ -15,7 +16,7 @@ func (s *suite) editDefinition() tools.Definition {
 		Parameters:  s.sandbox.parameters(editParameters),
 		Execute:     budget.Errors(s.caps.budget, s.edit),
 		Render: func(a editArgs, v EditValue) []tools.Content {
-			return []tools.Content{tools.TextContent(RenderEdit(v, a.ReplaceAll != nil && *a.ReplaceAll))}
+			return []tools.Content{tools.TextContent(RenderEdit(v, a.ReplaceAll != nil && *a.ReplaceAll) + elsewhereNote(v.Elsewhere))}
 		},
 		PresentationMeta: func(a editArgs, v EditValue) any {
 			if v.Before == nil || v.After == nil {
@@ -51,12 +52,12 @@ func (s *suite) edit(ctx context.Context, args editArgs, exec *tools.Exec) (Edit
 	req := fs.EditRequest{OldString: in.oldString, NewString: in.newString, ReplaceAll: in.replaceAll}
 	out, err := s.fs.EditText(ctx, target, req, guard, policy)
 	if err != nil {
-		return EditValue{}, s.mutationFailure(ctx, fs.VerbEdit, target, policy, exec, err)
+		return EditValue{}, s.mutationFailure(ctx, fs.VerbEdit, target, policy, exec, s.editGuidance(ctx, target, in, err))
 	}
-	if err := s.observe(ctx, target, fs.Present(out.Version), exec); err != nil {
+	if err := s.observe(ctx, target, presentAfter(out.Version, out.Text, out.HasText), exec); err != nil {
 		return EditValue{}, err
 	}
-	v := EditValue{Path: target.DisplayPath}
+	v := EditValue{Path: target.DisplayPath, Elsewhere: out.Elsewhere}
 	if s.withinBasis(out.Before) && s.withinBasis(out.After) {
 		v.Before, v.After = &out.Before, &out.After
 	}
@@ -71,6 +72,15 @@ func (s *suite) withinBasis(text string) bool {
 		limit = b.DiffBasisMaxBytes()
 	}
 	return int64(len(text)) < limit
+}
+
+// presentAfter is the observation a mutation leaves: present at v, having seen text whole when
+// the provider told it (the model knows the file it wrote), else at v alone.
+func presentAfter(v fs.Version, text string, hasText bool) fs.Observation {
+	if !hasText {
+		return fs.Present(v)
+	}
+	return fs.PresentSeen(v, seen.Whole(text))
 }
 
 // noEditGuard is the default of fs/edit-intent: no guard.

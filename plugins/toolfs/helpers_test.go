@@ -119,13 +119,14 @@ type env struct {
 }
 
 type envOptions struct {
-	bare   bool           // no fs-observation-policy
-	config *toolfs.Config // nil: defaults
+	bare      bool               // no fs-observation-policy
+	config    *toolfs.Config     // nil: defaults
+	staleness fspolicy.Staleness // "": the policy's default
 }
 
 func newEnv(t *testing.T, opt envOptions) *env {
 	t.Helper()
-	root, rec, dir := newBase(t, opt.bare)
+	root, rec, dir := newBaseWith(t, opt.bare, opt.staleness)
 	var cfg any
 	if opt.config != nil {
 		cfg = *opt.config
@@ -142,6 +143,12 @@ func newEnv(t *testing.T, opt envOptions) *env {
 // tools runtime.
 func newBase(t *testing.T, bare bool) (*kernel.Context, *recordingFS, string) {
 	t.Helper()
+	return newBaseWith(t, bare, "")
+}
+
+// newBaseWith is newBase with the policy under a staleness rule ("": its default).
+func newBaseWith(t *testing.T, bare bool, staleness fspolicy.Staleness) (*kernel.Context, *recordingFS, string) {
+	t.Helper()
 	dir, err := filepath.EvalSymlinks(t.TempDir())
 	require.NoError(t, err)
 	root := kerneltest.NewRoot(t)
@@ -157,7 +164,11 @@ func newBase(t *testing.T, bare bool) (*kernel.Context, *recordingFS, string) {
 	}}
 	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, root, provider, nil))
 	if !bare {
-		kerneltest.RequireActive(t, kerneltest.RequireLoad(t, root, fspolicy.Plugin, nil))
+		var cfg any
+		if staleness != "" {
+			cfg = fspolicy.Config{Staleness: staleness}
+		}
+		kerneltest.RequireActive(t, kerneltest.RequireLoad(t, root, fspolicy.Plugin, cfg))
 	}
 	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, root, tools.Plugin, nil))
 	return root, rec, dir

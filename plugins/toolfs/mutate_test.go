@@ -50,7 +50,8 @@ func TestWriteWithPolicy(t *testing.T) {
 	requireOK(t, e.call("read", args{"file_path": "a.txt"}))
 	e.writeFile(t, "a.txt", "changed-externally")
 	requireFailure(t, e.call("write", args{"file_path": "a.txt", "content": "replaced"}),
-		`Error: cannot write "`+e.path("a.txt")+`": file changed since it was read — re-read the file, then retry`, "FS_STALE_VERSION")
+		`Error: cannot write "`+e.path("a.txt")+`": file changed since it was read — re-read the file, then retry`+
+			"\nWhat changed since the read (- as read, + now):\n@@ -1,1 +1,1 @@\n-original\n+changed-externally", "FS_STALE_VERSION")
 
 	// The remedy works: re-read, retry.
 	requireOK(t, e.call("read", args{"file_path": "a.txt"}))
@@ -81,7 +82,8 @@ func TestEditWithPolicy(t *testing.T) {
 	e.writeFile(t, "b.txt", "a a a")
 	requireOK(t, e.call("read", args{"file_path": "b.txt"}))
 	requireFailure(t, e.call("edit", args{"file_path": "b.txt", "old_string": "a", "new_string": "b"}),
-		`Error: old_string matched 3 times in "`+e.path("b.txt")+`"; provide a more specific old_string or set replace_all to true`, "FS_AMBIGUOUS_EDIT")
+		`Error: old_string matched 3 times in "`+e.path("b.txt")+`"; provide a more specific old_string or set replace_all to true`+
+			"\nThe matches are at line 1 (3 times).", "FS_AMBIGUOUS_EDIT")
 	r = e.call("edit", args{"file_path": "b.txt", "old_string": "a", "new_string": "b", "replace_all": true})
 	requireOK(t, r)
 	assert.Equal(t, "The file "+e.path("b.txt")+" has been updated. All occurrences were successfully replaced.", r.Text())
@@ -92,7 +94,8 @@ func TestEditWithPolicy(t *testing.T) {
 	// A stale edit reports staleness before matching, with the re-read remedy.
 	e.writeFile(t, "b.txt", "goodbye")
 	requireFailure(t, e.call("edit", args{"file_path": "b.txt", "old_string": "b b", "new_string": "c"}),
-		`Error: cannot edit "`+e.path("b.txt")+`": file changed since it was read — re-read the file, then retry`, "FS_STALE_VERSION")
+		`Error: cannot edit "`+e.path("b.txt")+`": file changed since it was read — re-read the file, then retry`+
+			"\nWhat changed since the read (- as read, + now):\n@@ -1,1 +1,1 @@\n-b b b\n+goodbye", "FS_STALE_VERSION")
 
 	// write then edit without a read.
 	requireOK(t, e.call("write", args{"file_path": "c.txt", "content": "one two"}))
@@ -145,6 +148,7 @@ func TestBareDeploymentIsUnconditional(t *testing.T) {
 		`Error: old_string was not found in "`+e.path("a.txt")+`"`, "FS_EDIT_NOT_FOUND")
 	assert.Equal(t, []string{
 		"resolve", "writeText(nil)", "resolve", "editText(nil)", "resolve", "editText(nil)", "resolve", "editText(nil)",
+		"stat", "readText", // the near-miss search after the match failure
 	}, e.fsys.take())
 }
 
@@ -176,5 +180,6 @@ func TestMutationArgumentErrors(t *testing.T) {
 	// A camelCase replaceAll is an unknown key: ignored.
 	e.writeFile(t, "r.txt", "q q")
 	requireFailure(t, e.call("edit", args{"file_path": "r.txt", "old_string": "q", "new_string": "z", "replaceAll": true}),
-		`Error: old_string matched 2 times in "`+e.path("r.txt")+`"; provide a more specific old_string or set replace_all to true`, "FS_AMBIGUOUS_EDIT")
+		`Error: old_string matched 2 times in "`+e.path("r.txt")+`"; provide a more specific old_string or set replace_all to true`+
+			"\nThe matches are at line 1 (2 times).", "FS_AMBIGUOUS_EDIT")
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/cordon-dev/cordon/internal/budget"
+	"github.com/cordon-dev/cordon/internal/seen"
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
@@ -32,8 +33,8 @@ func (s *suite) readDefinition() tools.Definition {
 }
 
 // read is the body of the read tool: resolve, one Stat, then the whole text or a stream into the
-// window, then the present observation at the Stat's version (docs/tool-fs.md "read", "What it
-// does").
+// window, then the present observation at the Stat's version with the lines the window showed
+// (docs/tool-fs.md "read", "What it does"; docs/fs.md "Staleness").
 func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (ReadValue, error) {
 	in, err := parseReadArgs(args, s.caps.limit)
 	if err != nil {
@@ -62,18 +63,23 @@ func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (Read
 		MaxBytes: s.caps.maxBytes, SizeHint: sizeHint(info),
 		Budget: s.caps.budget.For(h.Client), PathBytes: len(target.DisplayPath)}
 	var res WindowResult
+	var saw func() *fs.Seen // what the window showed, as fs/observed records it
 	if !info.HasSize || info.Size >= s.caps.streamMinSize {
 		w := NewWindow(req)
-		if err := s.streamInto(ctx, target, w); err != nil {
+		// A window selects at most one line per byte of its cap (each costs its newline at least).
+		rec := seen.NewRecorder(in.offset, min(in.limit, s.caps.maxBytes+1))
+		if err := s.streamInto(ctx, target, w, rec); err != nil {
 			return ReadValue{}, err
 		}
 		res, err = w.Finish(target.DisplayPath)
+		saw = func() *fs.Seen { return rec.Seen(len(res.Lines), res.TotalLines) }
 	} else {
 		text, rerr := s.fs.ReadText(ctx, target)
 		if rerr != nil {
 			return ReadValue{}, rerr
 		}
 		res, err = WindowString(text, req, target.DisplayPath)
+		saw = func() *fs.Seen { return seen.OfText(text, in.offset, len(res.Lines)) }
 	}
 	if err != nil {
 		var oe *OffsetOutOfRangeError
@@ -85,7 +91,7 @@ func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (Read
 		}
 		return ReadValue{}, err
 	}
-	if err := s.observe(ctx, target, fs.Present(info.Version), exec); err != nil {
+	if err := s.observe(ctx, target, fs.PresentSeen(info.Version, saw()), exec); err != nil {
 		return ReadValue{}, err
 	}
 	return ReadValue{Path: target.DisplayPath, Offset: in.offset, Lines: res.Lines, TotalLines: res.TotalLines}, nil
@@ -94,9 +100,9 @@ func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (Read
 // TextByteStreamer is fs.TextByteStreamer, kept as an alias for callers of this package.
 type TextByteStreamer = fs.TextByteStreamer
 
-// streamInto feeds the provider's text stream into w, through lent byte chunks when the provider
-// offers them.
-func (s *suite) streamInto(ctx context.Context, target fs.Target, w *Window) error {
+// streamInto feeds the provider's text stream into w and rec, through lent byte chunks when the
+// provider offers them.
+func (s *suite) streamInto(ctx context.Context, target fs.Target, w *Window, rec *seen.Recorder) error {
 	if bs, ok := s.fs.(TextByteStreamer); ok {
 		seq, err := bs.StreamTextBytes(ctx, target)
 		if err != nil {
@@ -107,6 +113,7 @@ func (s *suite) streamInto(ctx context.Context, target fs.Target, w *Window) err
 				return err
 			}
 			_, _ = w.Write(chunk)
+			rec.WriteCounted(chunk, w.linesDone())
 		}
 		return nil
 	}
@@ -119,6 +126,7 @@ func (s *suite) streamInto(ctx context.Context, target fs.Target, w *Window) err
 			return err
 		}
 		_, _ = w.WriteString(chunk)
+		_, _ = rec.WriteString(chunk)
 	}
 	return nil
 }

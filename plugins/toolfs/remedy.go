@@ -14,7 +14,8 @@ const (
 
 // remediate rewrites a failure of the mutation step of write or edit for the model:
 //
-//   - FS_STALE_VERSION keeps the provider's reason and gains " — re-read the file, then retry";
+//   - FS_STALE_VERSION keeps the provider's reason and gains " — re-read the file, then retry",
+//     then, on the lines after, the fs.Guidance its cause carries (what changed since the read);
 //   - every FS_NOT_OBSERVED, whichever layer raised it, becomes exactly
 //     `cannot modify "<p>": file has not been read — read the file, then retry` (docs/tool-fs.md
 //     "Errors of `write` and `edit`");
@@ -28,7 +29,11 @@ func remediate(err error, displayPath string) error {
 	}
 	switch fe.Kind {
 	case fs.CodeStaleVersion:
-		return fs.NewError(fs.CodeStaleVersion, fe.Message+staleRemedy, err)
+		msg := fe.Message + staleRemedy
+		if g, ok := errors.AsType[*fs.Guidance](err); ok {
+			msg += "\n" + g.Text
+		}
+		return fs.NewError(fs.CodeStaleVersion, msg, err)
 	case fs.CodeNotObserved:
 		return fs.NewError(fs.CodeNotObserved, `cannot modify "`+displayPath+`"`+notObservedSuffix, err)
 	}

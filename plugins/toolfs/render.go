@@ -31,6 +31,8 @@ type EditValue struct {
 	Path   string  `json:"path"`
 	Before *string `json:"before"`
 	After  *string `json:"after"`
+	// Elsewhere are the lines that had changed since the read outside the edit (staleness region).
+	Elsewhere []LineRange `json:"changedElsewhere,omitempty"`
 }
 
 // The pieces of a read's text: the envelope and the three footers (docs/tool-fs.md "The text the

@@ -2,6 +2,7 @@ package toolfs
 
 import (
 	"context"
+	"strings"
 
 	"github.com/cordon-dev/cordon/internal/budget"
 	"github.com/cordon-dev/cordon/plugins/fs"
@@ -58,7 +59,8 @@ func (s *suite) write(ctx context.Context, args writeArgs, exec *tools.Exec) (Wr
 	if err != nil {
 		return WriteValue{}, s.mutationFailure(ctx, fs.VerbWrite, target, policy, exec, err)
 	}
-	if err := s.observe(ctx, target, fs.Present(out.Version), exec); err != nil {
+	// The file holds content byte for byte (a BOM aside): the model has seen it whole.
+	if err := s.observe(ctx, target, presentAfter(out.Version, strings.TrimPrefix(in.content, "\uFEFF"), true), exec); err != nil {
 		return WriteValue{}, err
 	}
 	v := WriteValue{Path: target.DisplayPath, Operation: string(out.Operation), Before: out.Before, After: &out.After}

@@ -1,0 +1,188 @@
+package seen
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/sergi/go-diff/diffmatchpatch"
+
+	"github.com/cordon-dev/cordon/plugins/fs"
+)
+
+// DiffMaxBytes bounds the text Changes returns (about 4,000 bytes).
+const DiffMaxBytes = 4000
+
+// diffContext is the number of unchanged lines shown around a change.
+const diffContext = 2
+
+// curCap bounds the current text a window is compared with.
+const curCap = 4 * TextCap
+
+// Changes renders, for the model, how d differs from what s saw, at most max bytes (cut at a line,
+// with a note): per changed window a unified diff ("-" as read, "+" now, "@@ -a,b +c,d @@" in the
+// file's line numbers), or a note when the window was too long to keep its text. A line's '\n' is
+// not shown; a carriage return before it is shown as "␍" unless every line of both sides ends with
+// CRLF. It returns "" when no window changed.
+func Changes(s *fs.Seen, d Doc, max int) string {
+	var b strings.Builder
+	for _, w := range s.Windows {
+		if Same(s, w, d) {
+			continue
+		}
+		if !w.Kept {
+			b.WriteString(Spell([]fs.LineRange{{First: w.First, Last: w.Last()}}) + " changed since they were read (not shown: too much was read to keep its text)\n")
+			continue
+		}
+		first, cur := around(s, w, d)
+		n := b.Len()
+		unified(&b, w.Text, cur, w.First, first)
+		if b.Len() == n {
+			b.WriteString("the file had " + strconv.Itoa(s.Lines) + " lines when read and has " + strconv.Itoa(d.Lines()) + " now\n")
+		}
+	}
+	return bound(b.String(), max)
+}
+
+// around returns where the lines of w may be in d now, and their text: the same lines widened
+// by as many lines as the file grew or shrank, and through the end of the file when w reached it
+// (bounded by curCap).
+func around(s *fs.Seen, w fs.SeenWindow, d Doc) (first int, text string) {
+	first = max(1, w.First-max(s.Lines-d.Lines(), 0))
+	last := w.Last() + max(d.Lines()-s.Lines, 0)
+	if w.Last() == s.Lines {
+		last = d.Lines() // the window saw the end of the file: show what follows it now
+	}
+	text = d.Span(first, last)
+	if len(text) > curCap {
+		text = text[:strings.LastIndexByte(text[:curCap], '\n')+1]
+	}
+	return first, text
+}
+
+func span(first, last int) string {
+	if first == last {
+		return strconv.Itoa(first)
+	}
+	return strconv.Itoa(first) + "-" + strconv.Itoa(last)
+}
+
+// bound cuts text at the last line break within max bytes and says so.
+func bound(text string, max int) string {
+	text = strings.TrimSuffix(text, "\n")
+	if len(text) <= max {
+		return text
+	}
+	note := "… (cut at " + strconv.Itoa(max) + " bytes: re-read the file to see the rest)"
+	cut := strings.LastIndexByte(text[:max-len(note)], '\n')
+	if cut < 0 {
+		cut = 0
+	}
+	return text[:cut] + "\n" + note
+}
+
+type op struct {
+	kind  diffmatchpatch.Operation
+	lines []string
+}
+
+// lineOps returns the line diff of a and b: runs of whole lines, each with its '\n'.
+func lineOps(a, b string) []op {
+	dmp := diffmatchpatch.New()
+	dmp.DiffTimeout = 0 // deterministic: the inputs are bounded
+	ca, cb, lines := dmp.DiffLinesToChars(a, b)
+	var ops []op
+	for _, df := range dmp.DiffCharsToLines(dmp.DiffMain(ca, cb, false), lines) {
+		ls := strings.SplitAfter(df.Text, "\n")
+		if ls[len(ls)-1] == "" {
+			ls = ls[:len(ls)-1]
+		}
+		ops = append(ops, op{df.Type, ls})
+	}
+	return ops
+}
+
+// unified writes the hunks of the line diff of a (seen, from line firstA) and b (now, from line
+// firstB).
+func unified(w *strings.Builder, a, b string, firstA, firstB int) {
+	ops := lineOps(a, b)
+	crlf := allCRLF(a) && allCRLF(b)                                 // then a carriage return tells nothing: it is not shown
+	ends := strings.HasSuffix(a, "\n") != strings.HasSuffix(b, "\n") // only then is a missing final '\n' shown
+	line := func(w *strings.Builder, mark byte, l string) { diffLine(w, mark, l, !crlf, ends) }
+	la, lb := firstA, firstB // the line numbers of the next line of each side
+	for i := 0; i < len(ops); {
+		if ops[i].kind == diffmatchpatch.DiffEqual {
+			la += len(ops[i].lines)
+			lb += len(ops[i].lines)
+			i++
+			continue
+		}
+		// A hunk: from this change through the last change followed by a short equal run.
+		j := i
+		for j < len(ops) && (ops[j].kind != diffmatchpatch.DiffEqual || (len(ops[j].lines) <= 2*diffContext && j+1 < len(ops))) {
+			j++
+		}
+		var lead, trail []string
+		if i > 0 {
+			prev := ops[i-1].lines
+			lead = prev[len(prev)-min(len(prev), diffContext):]
+		}
+		if j < len(ops) {
+			trail = ops[j].lines[:min(len(ops[j].lines), diffContext)]
+		}
+		var body strings.Builder
+		na, nb := len(lead)+len(trail), len(lead)+len(trail)
+		for _, l := range lead {
+			line(&body, ' ', l)
+		}
+		for _, o := range ops[i:j] {
+			c := map[diffmatchpatch.Operation]byte{diffmatchpatch.DiffEqual: ' ', diffmatchpatch.DiffDelete: '-', diffmatchpatch.DiffInsert: '+'}[o.kind]
+			for _, l := range o.lines {
+				line(&body, c, l)
+			}
+			if o.kind != diffmatchpatch.DiffInsert {
+				na += len(o.lines)
+			}
+			if o.kind != diffmatchpatch.DiffDelete {
+				nb += len(o.lines)
+			}
+		}
+		for _, l := range trail {
+			line(&body, ' ', l)
+		}
+		w.WriteString("@@ -" + strconv.Itoa(la-len(lead)) + "," + strconv.Itoa(na) + " +" + strconv.Itoa(lb-len(lead)) + "," + strconv.Itoa(nb) + " @@\n")
+		w.WriteString(body.String())
+		for _, o := range ops[i:j] {
+			if o.kind != diffmatchpatch.DiffInsert {
+				la += len(o.lines)
+			}
+			if o.kind != diffmatchpatch.DiffDelete {
+				lb += len(o.lines)
+			}
+		}
+		i = j
+	}
+}
+
+// allCRLF reports whether every line of text ends with CRLF.
+func allCRLF(text string) bool {
+	return text != "" && strings.Count(text, "\r\n") == countLines(text) && strings.HasSuffix(text, "\r\n")
+}
+
+// diffLine writes one diff line: its mark, its text without '\n', a final '\r' as "␍" (dropped
+// when not showCR), and, when showEnd, after a last line without '\n' the line "\ No newline at
+// end of file".
+func diffLine(w *strings.Builder, mark byte, raw string, showCR, showEnd bool) {
+	l := strings.TrimSuffix(raw, "\n")
+	if strings.HasSuffix(l, "\r") {
+		l = l[:len(l)-1]
+		if showCR {
+			l += "␍"
+		}
+	}
+	w.WriteByte(mark)
+	w.WriteString(l)
+	w.WriteByte('\n')
+	if showEnd && !strings.HasSuffix(raw, "\n") {
+		w.WriteString("\\ No newline at end of file\n")
+	}
+}

@@ -1,0 +1,92 @@
+package fspolicy
+
+import (
+	"strconv"
+
+	"github.com/cordon-dev/cordon/internal/seen"
+	"github.com/cordon-dev/cordon/plugins/fs"
+)
+
+// recheck is the fs.Recheck of one guard: it holds the observation the guard was decided from and
+// judges the file's text now by the policy's rule (docs/fs.md "Staleness").
+type recheck struct {
+	p      *Policy
+	owner  any
+	target fs.Target
+	obs    fs.Observation
+}
+
+// recheckOf returns the Recheck of a guard decided from obs, or nil when the version alone decides
+// (rule version, or nothing seen was recorded).
+func (p *Policy) recheckOf(owner any, t fs.Target, obs fs.Observation) fs.Recheck {
+	if p.rule == StalenessVersion || obs.Seen == nil {
+		return nil
+	}
+	return &recheck{p: p, owner: owner, target: t, obs: obs}
+}
+
+// Write lands a replacement when what was seen covers the whole file and is its text now.
+func (r *recheck) Write(v fs.Version, text string) error {
+	d := seen.Split(text)
+	s := r.obs.Seen
+	if seen.Covers(s) && seen.Unchanged(s, d) {
+		r.refresh(v)
+		return nil
+	}
+	return stale(fs.WriteChanged(r.target.DisplayPath), s, d)
+}
+
+// Edit lands an edit when every window seen is unchanged (content), or, under region, when every
+// touched line was seen and is unchanged.
+func (r *recheck) Edit(v fs.Version, text string, touched []fs.LineRange) ([]fs.LineRange, error) {
+	d := seen.Split(text)
+	s := r.obs.Seen
+	if seen.Unchanged(s, d) {
+		r.refresh(v)
+		return nil, nil
+	}
+	if r.p.rule == StalenessRegion && touched != nil {
+		if elsewhere, ok := seen.Region(s, d, touched); ok {
+			return elsewhere, nil
+		}
+	}
+	return nil, stale(fs.EditChanged(r.target.DisplayPath), s, d)
+}
+
+// refresh moves the owner's observation to v when it is still the one the guard was decided from:
+// the file at v is what was seen.
+func (r *recheck) refresh(v fs.Version) {
+	r.p.mu.Lock()
+	defer r.p.mu.Unlock()
+	m := r.p.owners[r.owner]
+	if cur, ok := m[r.target.Key]; ok && cur.Kind == fs.ObservedPresent && cur.Version == r.obs.Version && cur.Seen == r.obs.Seen {
+		cur.Version = v
+		m[r.target.Key] = cur
+	}
+}
+
+// staleHeader opens the guidance of a stale refusal.
+const staleHeader = "What changed since the read (- as read, + now):"
+
+// stale is base (the provider's FS_STALE_VERSION error) with guidance: what changed in the lines
+// that were seen, or, when none did, that only part of the file was seen.
+func stale(base *fs.Error, s *fs.Seen, d seen.Doc) error {
+	text := seen.Changes(s, d, seen.DiffMaxBytes)
+	if text == "" {
+		text = "Only " + readLines(s) + " of its " + strconv.Itoa(s.Lines) + " lines were read, and they are unchanged; the rest may have changed."
+	} else {
+		text = staleHeader + "\n" + text
+	}
+	return fs.NewError(base.Kind, base.Message, &fs.Guidance{Text: text})
+}
+
+// readLines spells the lines the windows of s cover ("lines 1-10, 30-40").
+func readLines(s *fs.Seen) string {
+	var rs []fs.LineRange
+	for _, w := range s.Windows {
+		if w.Count > 0 {
+			rs = append(rs, fs.LineRange{First: w.First, Last: w.Last()})
+		}
+	}
+	return seen.Spell(rs)
+}
