@@ -383,14 +383,16 @@ func (c *configCache) load(path string) []configEntry {
 	if unix.Stat(path, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
 		return nil
 	}
-	sig := fileSig{dev: uint64(st.Dev), ino: st.Ino, size: st.Size, mtime: st.Mtim, ctime: st.Ctim}
 	c.mu.Lock()
-	if f, ok := c.files[path]; ok && f.sig == sig {
-		c.mu.Unlock()
+	f, ok := c.files[path]
+	c.mu.Unlock()
+	if ok && f.sig == sigOf(&st) {
 		return f.entries
 	}
-	c.mu.Unlock()
-	entries := readConfig(path)
+	sig, entries, ok := readConfig(path)
+	if !ok {
+		return nil
+	}
 	c.mu.Lock()
 	if c.files == nil || len(c.files) >= maxCachedFiles {
 		c.files = map[string]cachedConfig{}
@@ -400,20 +402,30 @@ func (c *configCache) load(path string) []configEntry {
 	return entries
 }
 
-// readConfig reads and parses at most maxConfigBytes of path; a syntax error keeps what came
-// before it (git refuses such a file; the fence protects what it names up to there).
-func readConfig(path string) []configEntry {
-	f, err := os.Open(path)
+func sigOf(st *unix.Stat_t) fileSig {
+	return fileSig{dev: uint64(st.Dev), ino: st.Ino, size: st.Size, mtime: st.Mtim, ctime: st.Ctim}
+}
+
+// readConfig reads and parses at most maxConfigBytes of the regular file path, with the stat of
+// what it read. It never blocks on a FIFO put there, and a syntax error keeps what came before it
+// (git refuses such a file; the fence protects what it names up to there).
+func readConfig(path string) (fileSig, []configEntry, bool) {
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_CLOEXEC|unix.O_NOCTTY, 0)
 	if err != nil {
-		return nil
+		return fileSig{}, nil, false
 	}
+	f := os.NewFile(uintptr(fd), path)
 	defer f.Close()
+	var st unix.Stat_t
+	if unix.Fstat(fd, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return fileSig{}, nil, false
+	}
 	data, err := io.ReadAll(io.LimitReader(f, maxConfigBytes))
 	if err != nil {
-		return nil
+		return fileSig{}, nil, false
 	}
 	entries, _ := parseGitConfig(data)
-	return entries
+	return sigOf(&st), entries, true
 }
 
 // collect appends the variables of path and of the files it includes (depth-first, in file

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
 
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/sandbox/fssandbox"
@@ -150,4 +151,15 @@ func TestConfigNamedPathsEscalateAndFollowProtectedPaths(t *testing.T) {
 	off := newWorld(t, fs.SandboxWorkspaceWrite, &fssandbox.Config{ProtectedPaths: []string{}})
 	gitRepoWith(t, off.ws, "[core]\n\thooksPath = .husky\n")
 	requireOrdinary(t, off, filepath.Join(off.ws, ".husky", "pre-commit"))
+}
+
+// Only regular files are read as configs (and opened without blocking, in case one is swapped
+// for a FIFO after the stat): an include that names a FIFO is protected, and writes go on.
+func TestIncludedFIFOIsNotRead(t *testing.T) {
+	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	gitRepoWith(t, w.ws, "[include]\n\tpath = ../pipe.inc\n")
+	require.NoError(t, unix.Mkfifo(filepath.Join(w.ws, "pipe.inc"), 0o644))
+	p := filepath.Join(w.ws, "pipe.inc")
+	requireDenied(t, w.write(t, p, "x"), p, fs.SandboxWorkspaceWrite)
+	requireOrdinary(t, w, filepath.Join(w.ws, "ordinary.txt"))
 }
