@@ -286,3 +286,22 @@ func TestAsyncListenerDisposeDrainsItsQueue(t *testing.T) {
 	assert.Zero(t, e.Listeners(k2.Root()))
 	kerneltest.VerifyNone(t)
 }
+
+// An Async listener may emit the event it listens to: its emit only queues (with the transactional
+// EventBus handler this deadlocked, the publish waiting for the handler that made it).
+func TestAsyncListenerMayEmitItsOwnEvent(t *testing.T) {
+	k := kerneltest.NewKernel(t)
+	root := k.Root()
+	e := kernel.NewEvent[int]("test/async-reemit")
+	var got trace
+	mustOn(t, e, root, func(ctx context.Context, i int) error {
+		got.add("%d", i)
+		if i < 9 {
+			return e.Emit(ctx, root, i+1)
+		}
+		return nil
+	}, kernel.Async())
+	require.NoError(t, e.Emit(bg, root, 0))
+	within(t, 10*time.Second, func() { require.NoError(t, k.Close(bg)) })
+	assert.Equal(t, upTo(10), got.take())
+}
