@@ -13,7 +13,7 @@ import (
 // in a workspace whose repository sets core.hooksPath = .husky (as husky does) and includes a
 // config file from the work tree, the hook and the included file are refused with the sandbox
 // denial and its escalation hint, and nothing is created; when the user changes the config while
-// the harness runs, the protection moves with it.
+// the harness runs, the protection moves with it; a granted escalation writes the hook.
 func TestSandboxedGitConfigNamedPaths(t *testing.T) {
 	config := func(hooks string) string {
 		return "[core]\n\trepositoryformatversion = 0\n\thooksPath = " + hooks + "\n[include]\n\tpath = ../.gitconfig.local\n"
@@ -40,4 +40,15 @@ func TestSandboxedGitConfigNamedPaths(t *testing.T) {
 	r = w.write(".husky/pre-commit", hook)
 	assert.False(t, r.IsError, ".husky is ordinary once hooksPath moved: %s", r.Text)
 	assert.Empty(t, entries(t, w.out))
+
+	// The escalation is the one of .git: granted by the user, the retried write goes through.
+	p := startRun(t, "--profile", "sandboxed", "--cwd", w.ws, "--approve", "allow-once")
+	requireDeniedLine(t, p.call(jsonLine(map[string]any{"id": 1, "tool": "write", "args": map[string]any{
+		"file_path": ".githooks/pre-push", "content": "#!/bin/sh\n"}})), "plain write of .githooks/pre-push")
+	r = p.call(jsonLine(map[string]any{"id": 2, "tool": "write", "args": map[string]any{
+		"file_path": ".githooks/pre-push", "content": "#!/bin/sh\nexit 0\n",
+		"sandbox_permissions": "danger-full-access", "justification": "The user asked for a pre-commit hook.",
+	}}))
+	require.False(t, r.IsError, r.Text)
+	assert.Equal(t, "#!/bin/sh\nexit 0\n", readFile(t, filepath.Join(w.ws, ".githooks", "pre-push")))
 }
