@@ -41,7 +41,7 @@ import (
 const (
 	maxConfigBytes  = 1 << 20
 	maxIncludeDepth = 10
-	maxConfigFiles  = 64 // files read for one repository, includes counted
+	maxConfigFiles  = 64 // files read for one repository, and for the global files, includes counted
 	maxCachedFiles  = 256
 )
 
@@ -208,14 +208,20 @@ func globalConfigs(home string) []string {
 
 // configNames returns the paths the configs of repos name.
 func (p *Provider) configNames(repos []gitRepo) []namedPath {
+	if len(repos) == 0 {
+		return nil
+	}
 	home, _ := os.UserHomeDir()
-	globals := globalConfigs(home)
 	var out []namedPath
+	var globals []fileEntry
+	budget := maxConfigFiles
+	for _, f := range globalConfigs(home) {
+		globals = p.configs.collect(globals, f, home, 0, &budget, &out)
+	}
 	for _, r := range repos {
-		files := append([]string{filepath.Join(r.common, "config"), filepath.Join(r.gitdir, "config.worktree")}, globals...)
-		var entries []fileEntry
+		entries := globals[:len(globals):len(globals)]
 		budget := maxConfigFiles
-		for _, f := range files {
+		for _, f := range []string{filepath.Join(r.common, "config"), filepath.Join(r.gitdir, "config.worktree")} {
 			entries = p.configs.collect(entries, f, home, 0, &budget, &out)
 		}
 		worktrees := []string{r.worktree}
