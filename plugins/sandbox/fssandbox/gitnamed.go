@@ -460,15 +460,16 @@ func (c *configCache) collect(entries []fileEntry, path, home string, depth int,
 }
 
 // namedBy returns the named path that covers key (it or a directory above it, by its resolved
-// and its physical spelling, or by device and inode for one that exists), or nil.
+// and its physical spelling, components compared case folded, or by device and inode for one
+// that exists), or nil.
 func (p *Provider) namedBy(key, anchor string, named []namedPath) *namedPath {
 	ancestors := lazyAncestors{key: key, anchor: anchor}
 	for i := range named {
 		n := &named[i]
-		if t, err := p.local.Resolve(context.Background(), n.path, fs.ResolveOptions{}); err == nil && within(key, string(t.Key)) {
+		if t, err := p.local.Resolve(context.Background(), n.path, fs.ResolveOptions{}); err == nil && withinFolded(key, string(t.Key)) {
 			return n
 		}
-		if within(key, physical(n.path)) {
+		if withinFolded(key, physical(n.path)) {
 			return n
 		}
 		if ni, err := os.Stat(n.path); err == nil && ancestors.include(ni) {
@@ -476,6 +477,17 @@ func (p *Provider) namedBy(key, anchor string, named []namedPath) *namedPath {
 		}
 	}
 	return nil
+}
+
+// withinFolded reports whether the clean absolute path is dir or lies beneath it, components
+// compared as git compares ".git" (sameName: case folded, HFS+-ignorable code points dropped), as
+// a case-insensitive file system finds them.
+func withinFolded(path, dir string) bool {
+	root := string(filepath.Separator)
+	if dir == root {
+		return true
+	}
+	return coveredByName(path, root, strings.TrimPrefix(dir, root))
 }
 
 // namedDirs returns the named directories that exist now (the publication check's forbidden

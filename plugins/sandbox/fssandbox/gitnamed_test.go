@@ -44,6 +44,7 @@ func TestHooksPathIsProtected(t *testing.T) {
 	requireProtected(t, w, filepath.Join(w.ws, ".husky", "pre-commit"))
 	fe := requireDenied(t, w.write(t, filepath.Join(w.ws, ".husky", "_", "h"), "x"), filepath.Join(w.ws, ".husky", "_", "h"), fs.SandboxWorkspaceWrite)
 	assert.ErrorContains(t, errors.Unwrap(fe), "core.hookspath in "+filepath.Join(w.ws, ".git", "config"))
+	requireProtected(t, w, filepath.Join(w.ws, ".HUSKY", "pre-commit")) // what a case-insensitive file system finds as .husky
 	requireOrdinary(t, w, filepath.Join(w.ws, "src", "index.ts"))
 	requireOrdinary(t, w, filepath.Join(w.ws, ".husky-notes"))
 
