@@ -3,7 +3,9 @@ package fssandbox_test
 import (
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -163,4 +165,64 @@ func TestIncludedFIFOIsNotRead(t *testing.T) {
 	p := filepath.Join(w.ws, "pipe.inc")
 	requireDenied(t, w.write(t, p, "x"), p, fs.SandboxWorkspaceWrite)
 	requireOrdinary(t, w, filepath.Join(w.ws, "ordinary.txt"))
+}
+
+// The hooks directory the fence protects is the one git uses: for each spelling of
+// core.hooksPath, `git rev-parse --git-path hooks` (run from a subdirectory) names a directory in
+// which a write is refused.
+func TestHooksPathResolvesAsGitDoes(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	sub := filepath.Join(w.ws, "pkg", "src")
+	require.NoError(t, os.MkdirAll(sub, 0o755))
+	gitCmd := func(args ...string) string {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = sub
+		cmd.Env = append(os.Environ(), "GIT_CEILING_DIRECTORIES="+w.base, "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "git %v: %s", args, out)
+		return strings.TrimSpace(string(out))
+	}
+	gitCmd("init", "-q", w.ws)
+	for _, hooks := range []string{".husky", "tools/git-hooks", "./x/../.hooks", filepath.Join(w.ws, "abs-hooks"), "pkg/../../ws/.up"} {
+		gitCmd("config", "core.hooksPath", hooks)
+		dir := gitCmd("rev-parse", "--path-format=absolute", "--git-path", "hooks")
+		requireProtected(t, w, filepath.Join(dir, "pre-commit"))
+	}
+}
+
+// The included files the fence protects include every file git reads: each origin that
+// `git config --list --show-origin` reports (includes followed) is refused.
+func TestIncludesResolveAsGitDoes(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	makeGitDir(t, filepath.Join(w.ws, ".git"))
+	writeUser(t, filepath.Join(w.ws, ".git", "config"), "[include]\n\tpath = ../cfg/a.inc\n"+
+		"[includeIf \"gitdir:"+w.ws+"/\"]\n\tpath = "+filepath.Join(w.ws, "cfg", "if.inc")+"\n")
+	writeUser(t, filepath.Join(w.ws, "cfg", "a.inc"), "[include]\n\tpath = deeper/b.inc\n[a]\n\tk = 1\n")
+	writeUser(t, filepath.Join(w.ws, "cfg", "deeper", "b.inc"), "[b]\n\tk = 2\n")
+	writeUser(t, filepath.Join(w.ws, "cfg", "if.inc"), "[c]\n\tk = 3\n")
+	cmd := exec.Command("git", "config", "--list", "--show-origin", "--includes", "-z")
+	cmd.Dir = w.ws
+	cmd.Env = append(os.Environ(), "GIT_CEILING_DIRECTORIES="+w.base, "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	origins := map[string]bool{}
+	fields := strings.Split(string(out), "\x00")
+	for i := 0; i+1 < len(fields); i += 2 {
+		if f, ok := strings.CutPrefix(fields[i], "file:"); ok && !strings.HasSuffix(f, filepath.Join(".git", "config")) {
+			if !filepath.IsAbs(f) {
+				f = filepath.Join(w.ws, f)
+			}
+			origins[filepath.Clean(f)] = true
+		}
+	}
+	require.Len(t, origins, 3, "git read the three included files: %q", out)
+	for f := range origins {
+		requireDenied(t, w.write(t, f, "x"), f, fs.SandboxWorkspaceWrite)
+	}
 }
