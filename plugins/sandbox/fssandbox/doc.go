@@ -51,7 +51,8 @@
 //     protected: core.hooksPath, include.path and includeIf.*.path files
 //     (followed), and the paths in command-valued settings (core.fsmonitor,
 //     filter.*.clean, ...); the configs are parsed in process (never by
-//     running git) and again only when their stat changes (gitnamed.go).
+//     running git) and again only when their stat changes (gitnamed.go and
+//     the git*.go files beside it).
 //
 // Denials are *fs.Error with code FS_SANDBOX_DENIED and the message
 // `cannot write "<displayPath>": file access denied under <mode> mode`, also
