@@ -106,7 +106,7 @@ func (r *configReader) header() (section, sub string, hasSub, ok bool) {
 				return "", "", false, false
 			}
 			s, d, dotted := strings.Cut(name.String(), ".")
-			return s, d, dotted, s != ""
+			return s, d, dotted, true
 		case isConfigSpace(c):
 			s, d, ok := r.quotedSub(name.String(), c)
 			return s, d, true, ok
@@ -125,7 +125,7 @@ func (r *configReader) quotedSub(base string, c byte) (section, sub string, ok b
 		}
 		c = r.next()
 	}
-	if c != '"' || base == "" {
+	if c != '"' {
 		return "", "", false
 	}
 	var b strings.Builder
@@ -147,11 +147,8 @@ func (r *configReader) quotedSub(base string, c byte) (section, sub string, ok b
 	if r.next() != ']' {
 		return "", "", false
 	}
-	section, dotted, _ := strings.Cut(base, ".")
-	if section == "" {
-		return "", "", false
-	}
-	if dotted != "" {
+	section, dotted, isDotted := strings.Cut(base, ".")
+	if isDotted {
 		return section, dotted + "." + b.String(), true
 	}
 	return section, b.String(), true

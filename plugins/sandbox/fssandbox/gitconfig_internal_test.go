@@ -52,6 +52,11 @@ var gitConfigCorpus = []string{
 	"[a]\n\tk = x\ry\n",
 	"[a]\n\tk\t=\tv\n",
 	"[a]\n\tk #c\n",
+	"[.]\nk=v\n",
+	"[.a]\nk=v\n",
+	"[a.]\nk=v\n",
+	"[. \"x\"]\nk=v\n",
+	"[ \"x\"]\nk=v\n",
 }
 
 // TestParseGitConfig pins the parse of a few cases by value.

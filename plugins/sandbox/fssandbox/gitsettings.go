@@ -74,8 +74,8 @@ func oneOf(s string, set ...string) bool {
 
 // settingName spells e's name for a log or a cause: section[.subsection].key.
 func settingName(e configEntry) string {
-	if e.section == "" {
-		return e.key
+	if e.section == "" && !e.hasSub {
+		return e.key // a variable before any section
 	}
 	if e.hasSub {
 		return e.section + "." + e.subsection + "." + e.key
