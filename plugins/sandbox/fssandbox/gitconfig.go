@@ -22,20 +22,30 @@ var errConfigSyntax = fmt.Errorf("bad git config")
 // parseGitConfig parses data as git parses a config file (config.c, git_parse_source): sections
 // and quoted subsections, case-insensitive names, comments from "#" or ";", values with
 // surrounding white space trimmed, quotes removed, the escapes \\ \" \n \t \b and a
-// backslash-newline continuation. It returns the variables up to the end, or up to the first
-// syntax error (where git stops with "bad config line") together with that error. A variable
-// before any section has an empty section.
+// backslash-newline continuation. A variable before any section has an empty section.
+//
+// On a syntax error (where git stops with "bad config line" and refuses the whole file) it
+// returns the first error, and the variables of every line it could read, the bad ones skipped:
+// git runs nothing from such a file, so what its other lines name is protected for nothing, but
+// a parse that stopped where git does not would protect too little.
 func parseGitConfig(data []byte) ([]configEntry, error) {
 	r := &configReader{b: bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), line: 1}
 	var out []configEntry
+	var first error
 	var section, sub string
 	hasSub, comment := false, false
+	fail := func(what string) {
+		if first == nil {
+			first = r.fail(what)
+		}
+		r.skipLine()
+	}
 	for {
 		c := r.next()
 		switch {
 		case c == '\n':
 			if r.eof {
-				return out, nil
+				return out, first
 			}
 			comment = false
 			continue
@@ -45,17 +55,21 @@ func parseGitConfig(data []byte) ([]configEntry, error) {
 			comment = true
 			continue
 		case c == '[':
-			var ok bool
-			if section, sub, hasSub, ok = r.header(); !ok {
-				return out, r.fail("bad section header")
+			s, d, h, ok := r.header()
+			if !ok {
+				fail("bad section header")
+				continue
 			}
+			section, sub, hasSub = s, d, h
 			continue
 		case !isASCIIAlpha(c):
-			return out, r.fail("bad config line")
+			fail("bad config line")
+			continue
 		}
 		e, ok := r.variable(c)
 		if !ok {
-			return out, r.fail("bad config line")
+			fail("bad config line")
+			continue
 		}
 		e.section, e.subsection, e.hasSub = section, sub, hasSub
 		out = append(out, e)
@@ -86,6 +100,15 @@ func (r *configReader) next() byte {
 		r.line++
 	}
 	return c
+}
+
+// skipLine reads to the end of the line, unless the last byte read ended it.
+func (r *configReader) skipLine() {
+	if r.i > 0 && r.b[r.i-1] == '\n' {
+		return
+	}
+	for !r.eof && r.next() != '\n' {
+	}
 }
 
 func (r *configReader) fail(what string) error {

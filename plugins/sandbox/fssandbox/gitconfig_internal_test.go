@@ -59,7 +59,8 @@ var gitConfigCorpus = []string{
 	"[ \"x\"]\nk=v\n",
 }
 
-// TestParseGitConfig pins the parse of a few cases by value.
+// TestParseGitConfig pins the parse of a few cases by value. A file git refuses is refused, and
+// its other lines are still read (what they name is protected; git runs none of it).
 func TestParseGitConfig(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
@@ -72,6 +73,8 @@ func TestParseGitConfig(t *testing.T) {
 		{in: "[a]\nk = one \\\n  two\n", want: []configEntry{{section: "a", key: "k", value: "one   two", hasValue: true}}},
 		{in: "[a]\nk = \"q\\\"\\\\\" \\t\n", want: []configEntry{{section: "a", key: "k", value: "q\"\\ \t", hasValue: true}}},
 		{in: "[a]\nk = v\nl = \"open\n", want: []configEntry{{section: "a", key: "k", value: "v", hasValue: true}}, bad: true},
+		{in: "[a\n[core]\nk = bad \\q escape\n\thooksPath = .husky\n", bad: true,
+			want: []configEntry{{section: "core", key: "hookspath", value: ".husky", hasValue: true}}},
 		{in: "k = before any section\n[a]\nl = v\n", want: []configEntry{{key: "k", value: "before any section", hasValue: true}, {section: "a", key: "l", value: "v", hasValue: true}}},
 	} {
 		got, err := parseGitConfig([]byte(tc.in))

@@ -58,8 +58,8 @@ func sigOf(st *unix.Stat_t) fileSig {
 }
 
 // readConfig reads and parses at most maxConfigBytes of the regular file path, with the stat of
-// what it read. It never blocks on a FIFO put there, and a syntax error keeps what came before it
-// (git refuses such a file; the fence protects what it names up to there).
+// what it read. It never blocks on a FIFO put there; a file with syntax errors gives the
+// variables of its good lines (see parseGitConfig).
 func readConfig(path string) (fileSig, []configEntry, bool) {
 	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_CLOEXEC|unix.O_NOCTTY, 0)
 	if err != nil {
