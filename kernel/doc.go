@@ -32,8 +32,10 @@
 //	Parallel[P]      parallel  all at once; waits for all; errors joined
 //
 // Event.EmitContained logs listener failures instead of returning them. Async listeners of an
-// Event are delivered through EventBus, one topic per listener, in emit order; Kernel.Close
-// waits for them. Synchronous dispatch never touches EventBus.
+// Event each have a bounded queue (AsyncQueue, DefaultAsyncQueue) that EventBus fills without
+// waiting for the listener, drained in emit order by one goroutine per listener; an event that
+// finds the queue full is dropped, counted (Kernel.AsyncDropped) and logged; Kernel.Close waits
+// for the queues. Synchronous dispatch never touches EventBus.
 //
 // # Order
 //

@@ -121,28 +121,29 @@ func (e *Event[P]) call(l *listener[emitFn[P]], ctx context.Context, p P) (err e
 	return l.fn(ctx, p)
 }
 
+// onAsync registers fn behind its own queue (asyncQueue): the listener's EventBus topic has one
+// synchronous handler, which only queues the event, so a publish never waits for the listener.
 func (e *Event[P]) onAsync(kc *Context, fn func(context.Context, P) error, opts []ListenOption) (Disposer, error) {
-	l := &listener[emitFn[P]]{fn: fn}
-	l.topic = e.name + "#" + strconv.FormatInt(kc.k.listenerSeq.Add(1), 10)
-	handler := func(m asyncMsg[P]) {
-		if !l.kc.alive.Load() {
-			return
-		}
-		if err := e.call(l, m.ctx, m.p); err != nil {
-			l.kc.log.Warn("async listener failed", zap.String("event", e.name), zap.Error(err))
-		}
+	var o listenOpts
+	for _, opt := range opts {
+		opt(&o)
 	}
-	if err := kc.k.bus.SubscribeAsync(l.topic, handler, true); err != nil {
-		return nil, err
+	l := &listener[emitFn[P]]{fn: fn, kc: kc}
+	l.topic = e.name + "#" + strconv.FormatInt(kc.k.listenerSeq.Add(1), 10)
+	q := newAsyncQueue(e, l, kc.k, o.queue)
+	handler := q.put
+	unsubscribe := func() error { return kc.k.bus.Unsubscribe(l.topic, handler) }
+	if err := kc.k.bus.Subscribe(l.topic, handler); err != nil {
+		return nil, errors.Join(err, q.stop(func() error { return nil }))
+	}
+	stop, err := kc.addEffect("async "+e.name, func() error { return q.stop(unsubscribe) })
+	if err != nil {
+		return nil, errors.Join(err, q.stop(unsubscribe))
 	}
 	d, err := listen(kc, e.id, e.name, l, opts)
 	if err != nil {
-		_ = kc.k.bus.Unsubscribe(l.topic, handler)
-		return nil, err
+		return nil, errors.Join(err, kc.disposer(stop)())
 	}
-	_, err = kc.addEffect("async "+e.name, func() error { return kc.k.bus.Unsubscribe(l.topic, handler) })
-	if err != nil {
-		return nil, errors.Join(err, d())
-	}
-	return d, nil
+	stopQueue := kc.disposer(stop)
+	return func() error { return errors.Join(d(), stopQueue()) }, nil
 }

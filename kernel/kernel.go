@@ -34,7 +34,9 @@ type Kernel struct {
 	listenerSeq atomic.Int64
 	listeners   atomic.Int64
 
-	bus EventBus.Bus
+	bus          EventBus.Bus
+	async        pending // queued Async events and stopping queues
+	asyncDropped atomic.Uint64
 }
 
 // Option configures New.
@@ -86,14 +88,7 @@ func (k *Kernel) Close(ctx context.Context) error {
 
 // waitAsync waits until asynchronous listeners have taken every published event, or ctx ends.
 func (k *Kernel) waitAsync(ctx context.Context) error {
-	done := make(chan struct{})
-	go func() { k.bus.WaitAsync(); close(done) }()
-	select {
-	case <-done:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return k.async.wait(ctx)
 }
 
 // Fibers returns the plugin instances that are not disposed, in load order.

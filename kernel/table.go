@@ -12,7 +12,10 @@ type Disposer func() error
 // ListenOption tunes a listener registration.
 type ListenOption func(*listenOpts)
 
-type listenOpts struct{ prepend, once, async bool }
+type listenOpts struct {
+	prepend, once, async bool
+	queue                int
+}
 
 // Prepend places the listener ahead of every listener registered without it. Among prepended
 // listeners of one composition entry the last prepended runs first, as in Cordis.
@@ -22,7 +25,10 @@ func Prepend() ListenOption { return func(o *listenOpts) { o.prepend = true } }
 func Once() ListenOption { return func(o *listenOpts) { o.once = true } }
 
 // Async delivers an Event's payloads to the listener on another goroutine, in emit order, through
-// EventBus. Errors and panics of async listeners are logged. Kernel.Close waits for delivery.
+// a bounded queue of its own (AsyncQueue) that EventBus fills without ever waiting for the
+// listener: an emit never waits for an Async listener, and an event that finds the queue full is
+// dropped, counted and logged. Errors and panics of async listeners are logged. Kernel.Close waits
+// for delivery (docs/kernel.md "Asynchronous listeners").
 func Async() ListenOption { return func(o *listenOpts) { o.async = true } }
 
 // KeyOption tunes an event key declaration.

@@ -10,7 +10,8 @@
 // session is null for a call with no agent session; code is the error code of a coded failure or
 // null. Arguments longer than maxArgBytes are replaced by {"truncated":true,"bytes":N}. Being
 // asynchronous, the listener never delays or changes a call; the kernel drains it on shutdown, so
-// every call made before Close is in the file.
+// every call made before Close is in the file, unless more results were waiting than the kernel's
+// async queue holds (kernel.DefaultAsyncQueue): those are dropped, counted and logged at warn.
 //
 // When writing a line would grow the file past maxBytes, the file is rotated first: path.N-1 becomes
 // path.N (the oldest is dropped), ..., path becomes path.1, and a new path is started.

@@ -74,6 +74,26 @@ func BenchmarkWriteText4KiB(b *testing.B) {
 	b.Run("fs-sandbox/danger-full-access", func(b *testing.B) { benchSandboxed(b, 4<<10, fs.SandboxDangerFullAccess, true) })
 }
 
+// BenchmarkWriteTextInRepository is the 4 KiB workspace-write replacement inside a repository
+// whose config names hooks, a filter and an include (the configs are read once, then checked by
+// their stat on every decision).
+func BenchmarkWriteTextInRepository(b *testing.B) {
+	w := newWorld(b, fs.SandboxWorkspaceWrite, nil)
+	makeGitDir(b, filepath.Join(w.ws, ".git"))
+	config := "[core]\n\thooksPath = .husky/_\n\tfsmonitor = false\n[filter \"lfs\"]\n\tclean = git-lfs clean -- %f\n" +
+		"\tsmudge = git-lfs smudge -- %f\n\tprocess = git-lfs filter-process\n[include]\n\tpath = ../.gitconfig.local\n"
+	if err := os.WriteFile(filepath.Join(w.ws, ".git", "config"), []byte(config), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	policy := w.policyFor(fs.SandboxWorkspaceWrite)
+	write := func(ctx context.Context, tg fs.Target, s string) error {
+		_, err := w.fs.WriteText(ctx, tg, s, nil, policy)
+		return err
+	}
+	resolve := func(p string) (fs.Target, error) { return w.fs.Resolve(w.ctx, p, fs.ResolveOptions{}) }
+	benchWrite(b, 4<<10, write, resolve, w.ws)
+}
+
 // BenchmarkWriteText1MiB is the same comparison for a 1 MiB file.
 func BenchmarkWriteText1MiB(b *testing.B) {
 	b.Run("fs-local", func(b *testing.B) { benchLocal(b, 1<<20) })
@@ -84,12 +104,28 @@ func BenchmarkWriteText1MiB(b *testing.B) {
 // denial of a path outside every root (fresh resolution, writable roots, and the identity
 // fallback that stats every ancestor for each root), a read-only denial (no I/O), and a
 // workspace-write denial of a path inside a nested bare repository three levels down (the
-// repository check after containment).
+// repository check after containment), and the denial of a hook in the directory a repository's
+// core.hooksPath names (the config read, checked by its stat, and its named paths resolved).
 func BenchmarkFenceDecision(b *testing.B) {
 	b.Run("workspace-write-nested-repository", func(b *testing.B) {
 		w := newWorld(b, fs.SandboxWorkspaceWrite, nil)
 		makeGitDir(b, filepath.Join(w.ws, "a", "b", "assets"))
 		tg := w.target(b, filepath.Join(w.ws, "a", "b", "assets", "config"))
+		policy := w.policyFor(fs.SandboxWorkspaceWrite)
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := w.fs.WriteText(w.ctx, tg, "x", nil, policy); err == nil {
+				b.Fatal("not denied")
+			}
+		}
+	})
+	b.Run("workspace-write-hooks-path", func(b *testing.B) {
+		w := newWorld(b, fs.SandboxWorkspaceWrite, nil)
+		makeGitDir(b, filepath.Join(w.ws, ".git"))
+		if err := os.WriteFile(filepath.Join(w.ws, ".git", "config"), []byte("[core]\n\thooksPath = .husky\n"), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		tg := w.target(b, filepath.Join(w.ws, ".husky", "pre-commit"))
 		policy := w.policyFor(fs.SandboxWorkspaceWrite)
 		b.ReportAllocs()
 		for b.Loop() {

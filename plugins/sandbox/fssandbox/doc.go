@@ -46,7 +46,13 @@
 //     directories it holds (hostfs.Beneath's Adding and Holding): every entry
 //     it adds, the marker names under one process-wide lock so concurrent
 //     mutations cannot complete a layout between them, and every held
-//     directory, up to the root, right before publication.
+//     directory, up to the root, right before publication;
+//   - paths the governing repositories' git configs name, while ".git" is
+//     protected: core.hooksPath, include.path and includeIf.*.path files
+//     (followed), and the paths in command-valued settings (core.fsmonitor,
+//     filter.*.clean, ...); the configs are parsed in process (never by
+//     running git) and again only when their stat changes (gitnamed.go and
+//     the git*.go files beside it).
 //
 // Denials are *fs.Error with code FS_SANDBOX_DENIED and the message
 // `cannot write "<displayPath>": file access denied under <mode> mode`, also
@@ -56,8 +62,8 @@
 //
 // Accepted limits: a common directory without a HEAD of its own (git never
 // makes one) is protected only when a root's ".git" pointer names it; files
-// outside any repository that a repository's config names (core.hooksPath,
-// include.path) are ordinary files. Hard links inside a root to outside
+// a hook or a tool reads from the work tree (lefthook.yml,
+// .pre-commit-config.yaml) are ordinary files. Hard links inside a root to outside
 // inodes are "inside" (the atomic rename gives the inside name a new inode,
 // the outside file is unchanged); bind mounts inside a root are not seen by
 // containment. A

@@ -42,7 +42,8 @@ type decision struct {
 //  4. workspace-write: the display path is resolved again now (the caller's
 //     key is ignored) and the fresh key must be a writable root or lie
 //     beneath one (sandbox.UnderRoot, first root wins); a key that a
-//     protected path covers is denied; the mutation then runs on the fresh
+//     protected path, a repository, or a path a governing repository's git
+//     config names covers is denied; the mutation then runs on the fresh
 //     target, confined beneath the containing root, so a component swapped
 //     for a symlink after this check is denied too.
 //
@@ -87,9 +88,14 @@ func (p *Provider) fence(ctx context.Context, t fs.Target, policy *fs.SandboxPol
 	if covered := p.protectedBy(key, anchor, bases); covered != "" {
 		return decision{}, p.deny(t, pol.Mode, fmt.Errorf("%w: %s", ErrProtectedPath, covered))
 	}
+	var named []namedPath
 	if p.repositories {
 		if covered := repositoryBy(key, anchor); covered != "" {
 			return decision{}, p.deny(t, pol.Mode, fmt.Errorf("%w: %s (a git repository)", ErrProtectedPath, covered))
+		}
+		named = p.configNames(repositories(key, anchor, bases, pol.WorkspaceRoot))
+		if n := p.namedBy(key, anchor, named); n != nil {
+			return decision{}, p.deny(t, pol.Mode, fmt.Errorf("%w: %s (%s in %s)", ErrProtectedPath, n.path, n.setting, n.file))
 		}
 	}
 	display := t.DisplayPath
@@ -110,7 +116,7 @@ func (p *Provider) fence(ctx context.Context, t fs.Target, policy *fs.SandboxPol
 				zap.String("path", display), zap.Error(cause))
 			return Denied(display, fs.SandboxWorkspaceWrite, cause)
 		},
-		Forbidden: func() []os.FileInfo { return p.protectedEntries(bases) },
+		Forbidden: func() []os.FileInfo { return append(p.protectedEntries(bases), namedDirs(named)...) },
 	}
 	if p.repositories {
 		b.Adding, b.Holding = addingRepository, holdingRepository

@@ -53,8 +53,7 @@ func protectedBases(anchor string, roots []string, workspaceRoot string) []strin
 //     its device and inode (a bind mount, or an alias spelling the lexical
 //     test does not know) with everything beneath it.
 func (p *Provider) protectedBy(key, anchor string, bases []string) string {
-	var ancestors []os.FileInfo // of key beneath the anchor, stat'ed on demand
-	statted := false
+	ancestors := lazyAncestors{key: key, anchor: anchor}
 	for _, r := range bases {
 		for _, e := range p.protected {
 			q := filepath.Join(r, e)
@@ -80,13 +79,8 @@ func (p *Provider) protectedBy(key, anchor string, bases []string) string {
 					continue
 				}
 			}
-			if !statted {
-				ancestors, statted = ancestorInfos(key, anchor), true
-			}
-			for _, ai := range ancestors {
-				if os.SameFile(ai, qi) {
-					return q
-				}
+			if ancestors.include(qi) {
+				return q
 			}
 		}
 	}
@@ -149,6 +143,26 @@ func stripIgnorable(s string) string {
 func hfsIgnorable(r rune) bool {
 	return (r >= 0x200C && r <= 0x200F) || (r >= 0x202A && r <= 0x202E) ||
 		(r >= 0x206A && r <= 0x206F) || r == 0xFEFF
+}
+
+// lazyAncestors are key and its ancestors strictly beneath anchor, stat'ed on first use.
+type lazyAncestors struct {
+	key, anchor string
+	infos       []os.FileInfo
+	done        bool
+}
+
+// include reports whether fi is the file of key or of one of its ancestors beneath the anchor.
+func (a *lazyAncestors) include(fi os.FileInfo) bool {
+	if !a.done {
+		a.infos, a.done = ancestorInfos(a.key, a.anchor), true
+	}
+	for _, ai := range a.infos {
+		if os.SameFile(ai, fi) {
+			return true
+		}
+	}
+	return false
 }
 
 // ancestorInfos stats key and each of its ancestors strictly beneath anchor,

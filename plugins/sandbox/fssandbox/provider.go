@@ -28,7 +28,8 @@ type Provider struct {
 	// repositories: the ".git" entry is protected, and with it every nested
 	// repository (see repository.go).
 	repositories bool
-	warned       sync.Map // sandbox.IgnoredRoot already logged
+	configs      configCache // git config files of protected repositories
+	warned       sync.Map    // sandbox.IgnoredRoot already logged
 	log          *zap.Logger
 }
 
