@@ -61,7 +61,12 @@ export class MockModel {
     const tools = w.tools(body);
     const stream = wire === "gemini" ? url.pathname.includes(":streamGenerateContent") : body.stream === true;
     let action;
-    if (tools.some((n) => /cordon/i.test(n))) {
+    const search = tools.some((n) => /cordon/i.test(n)) ? null : w.search?.(body);
+    if (search) {
+      // The client keeps its MCP tools behind a search tool: search for them, as a model would.
+      this.searches = (this.searches ?? 0) + 1;
+      action = search;
+    } else if (tools.some((n) => /cordon/i.test(n))) {
       const turn = { at, wire, body, tools, index: this.turns.length };
       this.turns.push(turn);
       try {
@@ -125,22 +130,25 @@ const WIRES = {
   },
 
   responses: {
-    tools: (b) => flatTools(b.tools ?? []),
+    tools: (b) => [...flatTools(b.tools ?? []), ...flatTools((b.input ?? []).filter((i) => i.type === "tool_search_output").flatMap((i) => i.tools ?? []))],
+    search: (b) => ((b.tools ?? []).some((t) => t.type === "tool_search") ? { search: { query: "cordon read write edit glob grep read_image", limit: 20 } } : null),
     respond(res, a, stream, n) {
       const rid = `resp_${n}`;
-      const item = a.tool
-        ? { type: "function_call", id: `fc_${n}`, call_id: callId(n), name: a.tool, arguments: JSON.stringify(a.args), status: "completed", ...(a.namespace ? { namespace: a.namespace } : {}) }
+      const item = a.search
+        ? { type: "tool_search_call", id: `ts_${n}`, call_id: callId(n), status: "completed", execution: "client", arguments: a.search }
+        : a.tool
+        ? { type: "function_call", id: `fc_${n}`, call_id: callId(n), ...splitName(a.tool), arguments: JSON.stringify(a.args), status: "completed" }
         : { type: "message", id: `m_${n}`, role: "assistant", status: "completed", content: [{ type: "output_text", text: a.text, annotations: [] }] };
       const usage = { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 15 };
       const done = { id: rid, object: "response", status: "completed", model: "mock", output: [item], usage };
       if (!stream) return end(res, 200, done);
       const send = sse(res);
       send("response.created", { type: "response.created", response: { ...done, status: "in_progress", output: [] } });
-      send("response.output_item.added", { type: "response.output_item.added", output_index: 0, item: a.tool ? { ...item, arguments: "" } : { ...item, content: [] } });
+      send("response.output_item.added", { type: "response.output_item.added", output_index: 0, item: a.tool ? { ...item, arguments: "" } : a.search ? item : { ...item, content: [] } });
       if (a.tool) {
         send("response.function_call_arguments.delta", { type: "response.function_call_arguments.delta", output_index: 0, item_id: item.id, delta: item.arguments });
         send("response.function_call_arguments.done", { type: "response.function_call_arguments.done", output_index: 0, item_id: item.id, arguments: item.arguments });
-      } else {
+      } else if (!a.search) {
         send("response.output_text.delta", { type: "response.output_text.delta", output_index: 0, item_id: item.id, content_index: 0, delta: a.text });
       }
       send("response.output_item.done", { type: "response.output_item.done", output_index: 0, item });
@@ -189,12 +197,18 @@ const WIRES = {
   },
 };
 
-/** flatTools lists the function names of a Responses tools array, through namespaces if any. */
+/** flatTools lists the function names of a Responses tools array; a namespace's as "<namespace>/<name>". */
 function flatTools(tools) {
   const out = [];
   for (const t of tools) {
-    if (t.name) out.push(t.namespace ? `${t.namespace}${t.name}` : t.name);
-    for (const sub of t.tools ?? []) if (sub.name) out.push(`${t.name ?? ""}${sub.name}`);
+    if (t.type === "namespace") for (const sub of t.tools ?? []) out.push(`${t.name}/${sub.name}`);
+    else if (t.name) out.push(t.name);
   }
   return out;
+}
+
+/** splitName turns "<namespace>/<name>" back into a function call's namespace and name. */
+function splitName(n) {
+  const i = n.lastIndexOf("/");
+  return i < 0 ? { name: n } : { namespace: n.slice(0, i), name: n.slice(i + 1) };
 }

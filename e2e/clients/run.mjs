@@ -96,6 +96,7 @@ export async function runClient({ name, transport, bin, nm, nodeBin, root, scrip
     kill(proc); // whatever the client left running (its stdio MCP server among them)
     const elapsed = performance.now() - t0;
     writeFileSync(join(root, "client.log"), out);
+    writeFileSync(join(root, "requests.json"), JSON.stringify({ turns: mock.turns, other: mock.other }, null, 1));
     return { mock, t0, exit, out, timedOut, elapsed, logs: out + collectLogs(home) + (http ? http.log() : "") };
   } finally {
     await http?.stop();

@@ -78,7 +78,7 @@ function assess(label, s, want, rec, wire) {
   row.intact = want.texts.every((t) => texts.some((x) => x.includes(t)));
   check(`${label}: ${s.id}: the contract's text reaches the model whole`, row.intact,
     `want ${row.wantChars} chars, the result carries ${texts.reduce((n, t) => Math.max(n, t.length), 0)} at most; starts ${JSON.stringify(rec.result.payload.slice(0, 160))}`);
-  const host = texts.find((x) => x.includes(want.texts[0])) ?? "";
+  const host = rec.result.payload.includes(want.texts[0]) ? rec.result.payload : texts.find((x) => x.includes(want.texts[0])) ?? "";
   if (host) {
     const last = want.texts[want.texts.length - 1];
     row.prefix = host.slice(0, host.indexOf(want.texts[0]));
