@@ -6,7 +6,7 @@
 /** toolResults lists the tool-result items of a request body, in order. */
 export function toolResults(wire, body) {
   const out = [];
-  const push = (callId, item, payload, isError) => out.push({ callId, item, payload: readable(payload), isError, texts: strings(payload) });
+  const push = (callId, item, payload, isError) => out.push({ callId, item, payload: readable(payload), isError, texts: strings(payload), plain: plainStrings(payload) });
   switch (wire) {
     case "anthropic":
       for (const m of body.messages ?? []) {
@@ -26,7 +26,7 @@ export function toolResults(wire, body) {
     case "gemini":
       for (const c of body.contents ?? []) {
         for (const p of c.parts ?? []) {
-          if (p.functionResponse) push(p.functionResponse.id ?? p.functionResponse.name, p, p.functionResponse.response, undefined);
+          if (p.functionResponse) push(p.functionResponse.id ?? p.functionResponse.name, p, p.functionResponse.response, "error" in (p.functionResponse.response ?? {}));
         }
       }
       break;
@@ -52,19 +52,41 @@ const SKIP = new Set(["type", "id", "tool_use_id", "call_id", "tool_call_id", "n
 export function strings(v, out = []) {
   if (typeof v === "string") {
     out.push(v);
-    const t = v.trim();
-    if ((t.startsWith("{") && t.endsWith("}")) || (t.startsWith("[") && t.endsWith("]"))) {
-      try {
-        strings(JSON.parse(t), out);
-      } catch {
-        // not JSON: the string itself is what the model reads
-      }
-    }
+    const j = embeddedJSON(v);
+    if (j !== undefined) strings(j, out);
   } else if (Array.isArray(v)) {
     for (const x of v) strings(x, out);
   } else if (v && typeof v === "object") {
     for (const [k, x] of Object.entries(v)) if (!SKIP.has(k)) strings(x, out);
   }
+  return out;
+}
+
+/**
+ * embeddedJSON parses the JSON a string is or ends with ("... with response: [{...}]", as Gemini CLI
+ * words an error); undefined when there is none.
+ */
+function embeddedJSON(v) {
+  const t = v.trimEnd();
+  if (!/[\]}]$/.test(t)) return undefined;
+  let i = t.search(/[[{]/);
+  for (let tries = 0; i >= 0 && tries < 8; tries++) {
+    try {
+      return JSON.parse(t.slice(i));
+    } catch {
+      // not JSON from here: try the next bracket
+    }
+    const j = t.slice(i + 1).search(/[[{]/);
+    i = j < 0 ? -1 : i + 1 + j;
+  }
+  return undefined;
+}
+
+/** plainStrings collects the strings of a value as sent, without looking inside JSON text. */
+function plainStrings(v, out = []) {
+  if (typeof v === "string") out.push(v);
+  else if (Array.isArray(v)) for (const x of v) plainStrings(x, out);
+  else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) if (!SKIP.has(k)) plainStrings(x, out);
   return out;
 }
 

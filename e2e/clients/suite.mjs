@@ -70,16 +70,22 @@ async function scenario({ name, transport }) {
 
 /** assess compares one step's result as the model got it with the contract's. */
 function assess(label, s, want, rec, wire) {
-  const row = { id: s.id, code: want.code, wantChars: want.texts.join("\n").length, got: !!rec };
+  const row = { id: s.id, code: want.code, wantBytes: Buffer.byteLength(want.texts.join("\n")), got: !!rec };
   if (!check(`${label}: ${s.id}: the client sent a result back`, !!rec)) return row;
   if (s.code) check(`${label}: ${s.id}: the reference run gives ${s.code}`, want.code === s.code, `got ${want.code}`);
   const texts = rec.result.texts;
   row.payloadBytes = Buffer.byteLength(rec.result.payload);
   row.intact = want.texts.every((t) => texts.some((x) => x.includes(t)));
   check(`${label}: ${s.id}: the contract's text reaches the model whole`, row.intact,
-    `want ${row.wantChars} chars, the result carries ${texts.reduce((n, t) => Math.max(n, t.length), 0)} at most; starts ${JSON.stringify(rec.result.payload.slice(0, 160))}`);
-  const host = rec.result.payload.includes(want.texts[0]) ? rec.result.payload : texts.find((x) => x.includes(want.texts[0])) ?? "";
-  if (host) {
+    `want ${row.wantBytes} bytes, the result carries ${texts.reduce((n, t) => Math.max(n, t.length), 0)} at most; starts ${JSON.stringify(rec.result.payload.slice(0, 160))}`);
+  row.form = !row.intact ? "" : want.texts.every((t) => rec.result.plain.some((x) => x.includes(t))) ? "text" : "inside JSON";
+  // What surrounds the contract's text: in the string the model reads (or, for JSON, the innermost one).
+  const host = wire !== "gemini" && rec.result.payload.includes(want.texts[0])
+    ? rec.result.payload : texts.findLast((x) => x.includes(want.texts[0])) ?? "";
+  if (row.form === "inside JSON") {
+    row.prefix = rec.result.payload.slice(0, 60);
+    row.suffix = rec.result.payload.slice(-30);
+  } else if (host) {
     const last = want.texts[want.texts.length - 1];
     row.prefix = host.slice(0, host.indexOf(want.texts[0]));
     row.suffix = host.slice(host.lastIndexOf(last) + last.length);
@@ -128,9 +134,9 @@ const probes = doProbe ? (await pool([...new Set(runs.map((r) => r.name))].map((
 let md = `# What each client hands its model\n\nEach row is one tool call made by the scripted model; "contract" is the text \`harness run\` gives for it on the same workspace; "payload" is the length of the tool result as the model reads it (a string as sent; the text parts of a list, joined with newlines; Gemini's response object as JSON); "whole" says whether every contract text block is in it unchanged; "around" is the text the client put before and after it.\n`;
 for (const r of results) {
   md += `\n## ${CLIENTS[r.name].label}, ${r.transport}\n\nconnect ${fmtMs(r.connectMs)}, run ${fmtMs(r.elapsed)}, exit ${r.exit}; tools named ${Object.values(r.names).filter(Boolean).join(", ")}\n\n`;
-  md += "| call | code | contract chars | payload bytes | whole | before | after | error flag | image |\n|---|---|---|---|---|---|---|---|---|\n";
+  md += "| call | code | contract bytes | payload bytes | whole | as | before | after | error flag | image |\n|---|---|---|---|---|---|---|---|---|---|\n";
   for (const w of r.rows) {
-    md += `| ${w.id} | ${w.code ?? ""} | ${w.wantChars} | ${w.got ? w.payloadBytes : "no result"} | ${w.got ? (w.intact ? "yes" : "**no**") : ""} | ${cell(w.prefix)} | ${cell(w.suffix)} | ${w.isError === undefined ? "none" : w.isError} | ${w.image ? w.image.map((x) => x ?? "**not an image**").join(", ") : ""} |\n`;
+    md += `| ${w.id} | ${w.code ?? ""} | ${w.wantBytes} | ${w.got ? w.payloadBytes : "no result"} | ${w.got ? (w.intact ? "yes" : "**no**") : ""} | ${w.form ?? ""} | ${cell(w.prefix)} | ${cell(w.suffix)} | ${w.isError === undefined ? "none" : w.isError} | ${w.image ? w.image.map((x) => x ?? "**not an image**").join(", ") : ""} |\n`;
   }
 }
 if (probes.length) {
