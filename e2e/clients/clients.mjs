@@ -9,6 +9,8 @@ import { join } from "node:path";
 /** PROMPT is the user turn; the mock ignores it and follows its script. */
 export const PROMPT = "Use the cordon tools as asked.";
 
+const BLACKHOLE = "http://127.0.0.1:9"; // the discard port: nothing listens there
+
 /** baseEnv is every client's environment: a fresh HOME and XDG dirs, no TTY, CI=true. */
 function baseEnv(home, nodeBin) {
   const env = {
@@ -23,6 +25,15 @@ function baseEnv(home, nodeBin) {
     XDG_CACHE_HOME: join(home, ".cache"),
     XDG_DATA_HOME: join(home, ".local/share"),
     XDG_STATE_HOME: join(home, ".local/state"),
+    // Whatever a client still tries to reach off this machine (telemetry, updates, plugin and model
+    // lists) goes to a closed loopback port and fails at once instead of waiting on the network.
+    HTTP_PROXY: BLACKHOLE,
+    HTTPS_PROXY: BLACKHOLE,
+    http_proxy: BLACKHOLE,
+    https_proxy: BLACKHOLE,
+    NO_PROXY: "127.0.0.1,localhost",
+    no_proxy: "127.0.0.1,localhost",
+    npm_config_registry: BLACKHOLE,
   };
   for (const k of ["TMPDIR", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"]) mkdirSync(env[k], { recursive: true });
   return env;
@@ -131,7 +142,7 @@ export const CLIENTS = {
       }, null, 2));
       return {
         cmd: join(nm, "opencode-linux-x64/bin/opencode"),
-        args: ["run", "--print-logs", "--model", "mock/mock-model", PROMPT],
+        args: ["run", "--print-logs", "--pure", "--model", "mock/mock-model", PROMPT],
         env: {
           ...baseEnv(home, nodeBin),
           OPENCODE_CONFIG: config,
@@ -140,6 +151,8 @@ export const CLIENTS = {
           OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
           OPENCODE_DISABLE_MODELS_FETCH: "1",
           OPENCODE_DISABLE_SHARE: "1",
+          OPENCODE_DISABLE_CLAUDE_CODE: "1",
+          OPENCODE_DISABLE_EXTERNAL_SKILLS: "1",
         },
       };
     },
