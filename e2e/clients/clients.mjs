@@ -42,15 +42,16 @@ function baseEnv(home, nodeBin) {
 const toml = (v) => JSON.stringify(v); // a TOML basic string or array of them is JSON's form
 
 /**
- * CLIENTS: name -> {wire, logs(home), launch({nm, nodeBin, home, ws, model, mcp})} where mcp is
- * {command, args} (stdio) or {url} (HTTP) and launch returns {cmd, args, env}.
+ * CLIENTS: name -> {label, wire, launch({nm, nodeBin, home, ws, model, mcp})} where mcp is
+ * {command, args} (stdio), {url} (HTTP) or null (no MCP server: the baseline), and launch returns
+ * {cmd, args, env}.
  */
 export const CLIENTS = {
   claude: {
     label: "Claude Code 2.1.332",
     wire: "anthropic",
     launch({ nm, nodeBin, home, model, mcp }) {
-      const server = mcp.url ? { type: "http", url: mcp.url } : { type: "stdio", command: mcp.command, args: mcp.args };
+      const servers = !mcp ? {} : { cordon: mcp.url ? { type: "http", url: mcp.url } : { type: "stdio", command: mcp.command, args: mcp.args } };
       const env = {
         ...baseEnv(home, nodeBin),
         ANTHROPIC_BASE_URL: model,
@@ -65,7 +66,7 @@ export const CLIENTS = {
       return {
         cmd: join(nm, "@anthropic-ai/claude-code-linux-x64/claude"),
         args: ["-p", PROMPT, "--output-format", "stream-json", "--verbose", "--max-turns", "60",
-          "--mcp-config", JSON.stringify({ mcpServers: { cordon: server } }), "--strict-mcp-config",
+          "--mcp-config", JSON.stringify({ mcpServers: servers }), "--strict-mcp-config",
           "--allowedTools", "mcp__cordon"],
         env,
       };
@@ -78,7 +79,8 @@ export const CLIENTS = {
     launch({ nm, nodeBin, home, ws, model, mcp }) {
       const codexHome = join(home, ".codex");
       mkdirSync(codexHome, { recursive: true });
-      const server = mcp.url ? [`url = ${toml(mcp.url)}`] : [`command = ${toml(mcp.command)}`, `args = ${toml(mcp.args)}`];
+      const server = !mcp ? [] : [`[mcp_servers.cordon]`, ...(mcp.url ? [`url = ${toml(mcp.url)}`] : [`command = ${toml(mcp.command)}`, `args = ${toml(mcp.args)}`]),
+        `startup_timeout_sec = 30`, `tool_timeout_sec = 60`];
       writeFileSync(join(codexHome, "config.toml"), [
         `model = "gpt-5.5"`,
         `model_provider = "mock"`,
@@ -94,10 +96,7 @@ export const CLIENTS = {
         `request_max_retries = 0`,
         `stream_max_retries = 0`,
         ``,
-        `[mcp_servers.cordon]`,
         ...server,
-        `startup_timeout_sec = 30`,
-        `tool_timeout_sec = 60`,
         ``,
         `[analytics]`,
         `enabled = false`,
@@ -137,7 +136,7 @@ export const CLIENTS = {
             },
           },
         },
-        mcp: { cordon: mcp.url ? { type: "remote", url: mcp.url, enabled: true } : { type: "local", command: [mcp.command, ...mcp.args], enabled: true } },
+        mcp: !mcp ? {} : { cordon: mcp.url ? { type: "remote", url: mcp.url, enabled: true } : { type: "local", command: [mcp.command, ...mcp.args], enabled: true } },
         permission: { edit: "allow", bash: "allow", webfetch: "allow" },
       }, null, 2));
       return {
@@ -164,14 +163,14 @@ export const CLIENTS = {
     launch({ nm, nodeBin, home, model, mcp }) {
       const dir = join(home, ".gemini");
       mkdirSync(dir, { recursive: true });
-      const server = mcp.url ? { httpUrl: mcp.url, trust: true } : { command: mcp.command, args: mcp.args, trust: true };
+      const servers = !mcp ? {} : { cordon: mcp.url ? { httpUrl: mcp.url, trust: true } : { command: mcp.command, args: mcp.args, trust: true } };
       writeFileSync(join(dir, "settings.json"), JSON.stringify({
         security: { auth: { selectedType: "gemini-api-key" }, folderTrust: { enabled: false } },
         privacy: { usageStatisticsEnabled: false },
         telemetry: { enabled: false },
         general: { disableAutoUpdate: true, disableUpdateNag: true },
         ide: { enabled: false },
-        mcpServers: { cordon: server },
+        mcpServers: servers,
       }, null, 2));
       return {
         cmd: join(nodeBin, "node"),

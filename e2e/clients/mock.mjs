@@ -59,6 +59,7 @@ export class MockModel {
     }
     const w = WIRES[wire];
     const tools = w.tools(body);
+    if (tools.length) this.firstToolsAt ??= at;
     const stream = wire === "gemini" ? url.pathname.includes(":streamGenerateContent") : body.stream === true;
     let action;
     const search = tools.some((n) => /cordon/i.test(n)) ? null : w.search?.(body);

@@ -50,7 +50,7 @@ export function serveHTTP(bin, args, env) {
 }
 
 /**
- * runClient runs client name over transport ("stdio" | "http") with the mock driven by script, in
+ * runClient runs client name over transport ("stdio" | "http" | "none": no MCP server) with the mock driven by script, in
  * root (which holds ws/). It resolves with {mock, t0, exit, out, timedOut, elapsed, logs}.
  */
 export async function runClient({ name, transport, bin, nm, nodeBin, root, script, timeoutMs, serveArgs = [] }) {
@@ -62,11 +62,11 @@ export async function runClient({ name, transport, bin, nm, nodeBin, root, scrip
   const model = await mock.start();
   let http = null;
   try {
-    let mcp;
+    let mcp = null;
     if (transport === "http") {
       http = await serveHTTP(bin, [...serveArgs, "--cwd", ws], { PATH: process.env.PATH, XDG_STATE_HOME: join(root, "state") });
       mcp = { url: http.url };
-    } else {
+    } else if (transport === "stdio") {
       mcp = { command: bin, args: ["serve", ...serveArgs, "--cwd", ws] };
     }
     const { cmd, args, env } = client.launch({ nm, nodeBin, home, ws, model, mcp });

@@ -8,7 +8,8 @@
 # pinned platform packages do not exist.
 #   bash e2e/clients/run.sh                       # every client, both transports, and the inline-limit probe
 #   bash e2e/clients/run.sh claude:http --no-probe
-#   CLIENTS_OUT=/tmp/out bash e2e/clients/run.sh  # keep the table (table.md) and every run's directory
+#   CLIENTS_OUT=/tmp/out bash e2e/clients/run.sh  # keep the table (table.md) and every run's directory (runs/)
+#   CLIENTS_PARALLEL=1 bash e2e/clients/run.sh     # runs at once (default 2)
 set -euo pipefail
 src="${BASH_SOURCE[0]}"
 [ "${src#*/}" = "$src" ] && src="./$src"
@@ -53,6 +54,10 @@ if [ -z "$bin" ]; then
   bin="$work/harness"
   (cd "$root" && go build -buildvcs=auto -o "$bin" ./cmd/harness)
 fi
+out="${CLIENTS_OUT:-$work/out}"
+mkdir -p "$out/runs"
 echo "== clients: $("$node" --version), harness $bin"
-HARNESS="$bin" CLIENTS_NM="$nm" CLIENTS_OUT="${CLIENTS_OUT:-$work/out}" \
+# Every run's directory (workspace, HOME, client log, the requests the mock model got) goes under
+# $out/runs: kept with CLIENTS_OUT, removed with the rest otherwise.
+TMPDIR="$out/runs" HARNESS="$bin" CLIENTS_NM="$nm" CLIENTS_OUT="$out" \
   timeout -k 10 900 "$node" "$here/suite.mjs" "$@"

@@ -14,7 +14,7 @@ import { CLIENTS } from "./clients.mjs";
 import { probe } from "./probe.mjs";
 import { images } from "./results.mjs";
 import { runClient, tempRoot } from "./run.mjs";
-import { reference, STEPS } from "./scenario.mjs";
+import { layout, reference, STEPS } from "./scenario.mjs";
 import { stepScript } from "./script.mjs";
 
 const CONNECT_MS = 2000;
@@ -61,11 +61,14 @@ async function scenario({ name, transport }) {
   const connectMs = firstTurn === undefined ? null : firstTurn - run.t0;
   check(`${label}: exits by itself within ${RUN_TIMEOUT_MS / 1000} s`, !run.timedOut, `exit ${run.exit}; see ${root}/client.log`);
   check(`${label}: reaches the model with the cordon tools`, connectMs !== null, tail(run.out));
-  check(`${label}: connect (start to first model request with the tools) under ${CONNECT_MS} ms`, connectMs !== null && connectMs < CONNECT_MS, `${fmtMs(connectMs)}`);
+  const base = await baselines[name];
+  const overMs = connectMs === null || base === null ? null : connectMs - base;
+  check(`${label}: connect (start to the first model request with the cordon tools, less the same client's start to its first model request without MCP) under ${CONNECT_MS} ms`,
+    overMs !== null && overMs < CONNECT_MS, `${fmtMs(connectMs)} with cordon, ${fmtMs(base)} without MCP`);
   const bad = BAD_LOG.exec(run.logs);
   check(`${label}: clean client log`, !bad, bad && around(run.logs, bad.index));
   const rows = STEPS.map((s, i) => assess(label, s, want[i], record[i], CLIENTS[name].wire));
-  return { name, transport, label, root, connectMs, rows, names, exit: run.exit, elapsed: run.elapsed, others: run.mock.other.length };
+  return { name, transport, label, root, connectMs, overMs, baseMs: base, rows, names, exit: run.exit, elapsed: run.elapsed, others: run.mock.other.length };
 }
 
 /** assess compares one step's result as the model got it with the contract's. */
@@ -95,11 +98,10 @@ function assess(label, s, want, rec, wire) {
   if (want.images.length) {
     const inResult = images(rec.result.item);
     const inRequest = images(rec.body);
-    const where = (img) => (inResult.some((x) => x.data === img.data) ? "in the result" : inRequest.some((x) => x.data === img.data) ? "in another message" : null);
+    const where = (img) => (inResult.some((x) => x.data === img.data) ? "in the result" : inRequest.find((x) => x.data === img.data)?.path ?? null);
     row.image = want.images.map(where);
     check(`${label}: ${s.id}: the image reaches the model as an image`, row.image.every(Boolean),
       `image parts in the request: ${inRequest.length}`);
-    if (row.image[0] === "in another message") row.imagePath = inRequest.find((x) => x.data === want.images[0].data).path;
   }
   return row;
 }
@@ -127,13 +129,36 @@ async function pool(items, n, fn) {
   return out;
 }
 
+/** baseline is a client's start to its first model request with no MCP server (null if none came). */
+async function baseline(name) {
+  const root = tempRoot(`cordon-${name}-none-`);
+  layout(join(root, "ws"));
+  const run = await runClient({ name, transport: "none", bin, nm, nodeBin, root, script: () => ({ text: "done" }), timeoutMs: 60000 });
+  return run.mock.firstToolsAt === undefined ? null : run.mock.firstToolsAt - run.t0;
+}
+
 const started = performance.now();
-const results = (await pool(runs, Number(process.env.CLIENTS_PARALLEL || 4), scenario)).filter(Boolean);
-const probes = doProbe ? (await pool([...new Set(runs.map((r) => r.name))].map((name) => ({ name })), 4, (p) => probe({ ...p, bin, nm, nodeBin, check }))).filter(Boolean) : [];
+const names = [...new Set(runs.map((r) => r.name))];
+const baselines = {};
+const parallel = Number(process.env.CLIENTS_PARALLEL || 2);
+const jobs = [...names.map((name) => ({ name, baseline: true })), ...runs];
+const settled = {};
+for (const name of names) baselines[name] = new Promise((resolve) => (settled[name] = resolve));
+const results = (await pool(jobs, parallel, async (j) => {
+  if (!j.baseline) return scenario(j);
+  let ms = null;
+  try {
+    ms = await baseline(j.name);
+  } finally {
+    settled[j.name](ms);
+  }
+  return null;
+})).filter(Boolean);
+const probes = doProbe ? (await pool(names.map((name) => ({ name })), parallel, (p) => probe({ ...p, bin, nm, nodeBin, check }))).filter(Boolean) : [];
 
 let md = `# What each client hands its model\n\nEach row is one tool call made by the scripted model; "contract" is the text \`harness run\` gives for it on the same workspace; "payload" is the length of the tool result as the model reads it (a string as sent; the text parts of a list, joined with newlines; Gemini's response object as JSON); "whole" says whether every contract text block is in it unchanged; "around" is the text the client put before and after it.\n`;
 for (const r of results) {
-  md += `\n## ${CLIENTS[r.name].label}, ${r.transport}\n\nconnect ${fmtMs(r.connectMs)}, run ${fmtMs(r.elapsed)}, exit ${r.exit}; tools named ${Object.values(r.names).filter(Boolean).join(", ")}\n\n`;
+  md += `\n## ${CLIENTS[r.name].label}, ${r.transport}\n\nfirst model request with the cordon tools after ${fmtMs(r.connectMs)} (without MCP: ${fmtMs(r.baseMs)}; connect ${fmtMs(r.overMs)}), run ${fmtMs(r.elapsed)}, exit ${r.exit}; tools named ${Object.values(r.names).filter(Boolean).join(", ")}\n\n`;
   md += "| call | code | contract bytes | payload bytes | whole | as | before | after | error flag | image |\n|---|---|---|---|---|---|---|---|---|---|\n";
   for (const w of r.rows) {
     md += `| ${w.id} | ${w.code ?? ""} | ${w.wantBytes} | ${w.got ? w.payloadBytes : "no result"} | ${w.got ? (w.intact ? "yes" : "**no**") : ""} | ${w.form ?? ""} | ${cell(w.prefix)} | ${cell(w.suffix)} | ${w.isError === undefined ? "none" : w.isError} | ${w.image ? w.image.map((x) => x ?? "**not an image**").join(", ") : ""} |\n`;
