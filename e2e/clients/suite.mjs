@@ -61,7 +61,7 @@ async function scenario({ name, transport }) {
   const connectMs = firstTurn === undefined ? null : firstTurn - run.t0;
   check(`${label}: exits by itself within ${RUN_TIMEOUT_MS / 1000} s`, !run.timedOut, `exit ${run.exit}; see ${root}/client.log`);
   check(`${label}: reaches the model with the cordon tools`, connectMs !== null, tail(run.out));
-  const base = await baselines[name];
+  const base = await baseline(name);
   const overMs = connectMs === null || base === null ? null : connectMs - base;
   check(`${label}: connect (start to the first model request with the cordon tools, less the same client's start to its first model request without MCP) under ${CONNECT_MS} ms`,
     overMs !== null && overMs < CONNECT_MS, `${fmtMs(connectMs)} with cordon, ${fmtMs(base)} without MCP`);
@@ -129,7 +129,10 @@ async function pool(items, n, fn) {
   return out;
 }
 
-/** baseline is a client's start to its first model request with no MCP server (null if none came). */
+/**
+ * baseline is a client's start to its first model request with no MCP server (null if none came),
+ * measured just after the run it is compared with, under the same load.
+ */
 async function baseline(name) {
   const root = tempRoot(`cordon-${name}-none-`);
   layout(join(root, "ws"));
@@ -139,21 +142,8 @@ async function baseline(name) {
 
 const started = performance.now();
 const names = [...new Set(runs.map((r) => r.name))];
-const baselines = {};
 const parallel = Number(process.env.CLIENTS_PARALLEL || 2);
-const jobs = [...names.map((name) => ({ name, baseline: true })), ...runs];
-const settled = {};
-for (const name of names) baselines[name] = new Promise((resolve) => (settled[name] = resolve));
-const results = (await pool(jobs, parallel, async (j) => {
-  if (!j.baseline) return scenario(j);
-  let ms = null;
-  try {
-    ms = await baseline(j.name);
-  } finally {
-    settled[j.name](ms);
-  }
-  return null;
-})).filter(Boolean);
+const results = (await pool(runs, parallel, scenario)).filter(Boolean);
 const probes = doProbe ? (await pool(names.map((name) => ({ name })), parallel, (p) => probe({ ...p, bin, nm, nodeBin, check }))).filter(Boolean) : [];
 
 let md = `# What each client hands its model\n\nEach row is one tool call made by the scripted model; "contract" is the text \`harness run\` gives for it on the same workspace; "payload" is the length of the tool result as the model reads it (a string as sent; the text parts of a list, joined with newlines; Gemini's response object as JSON); "whole" says whether every contract text block is in it unchanged; "around" is the text the client put before and after it.\n`;
