@@ -34,8 +34,11 @@ function probeConfig(bin, root) {
   throw new Error("probe: harness config rejects the probe composition");
 }
 
-/** content is n characters of 'x' in lines of 80: each more character makes the read one longer. */
-const content = (n) => ("x".repeat(80) + "\n").repeat(Math.floor(n / 81)) + "x".repeat(n % 81);
+/**
+ * content is n characters of 'x' in lines of 1,999 (under read's 2,000-character line cut): each more
+ * character makes the read one longer, except where a new line starts (its number comes in too).
+ */
+const content = (n) => ("x".repeat(1999) + "\n").repeat(Math.floor(n / 2000)) + "x".repeat(n % 2000);
 
 /** probe bisects client name's inline limit over HTTP; it resolves with {name, whole, cut, cutLooks}. */
 export async function probe({ name, bin, nm, nodeBin, check }) {

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CLIENTS } from "./clients.mjs";
 import { MockModel } from "./mock.mjs";
+import { httpTap, stdioMessages, stdioTap, toolCalls } from "./tap.mjs";
 
 /** tempRoot makes a fresh directory (real path, so the paths in results compare equal). */
 export function tempRoot(prefix) {
@@ -51,7 +52,8 @@ export function serveHTTP(bin, args, env) {
 
 /**
  * runClient runs client name over transport ("stdio" | "http" | "none": no MCP server) with the mock driven by script, in
- * root (which holds ws/). It resolves with {mock, t0, exit, out, timedOut, elapsed, logs}.
+ * root (which holds ws/). It resolves with {mock, t0, exit, out, timedOut, elapsed, logs, calls}:
+ * calls are the tools/call requests the client made and what the server answered (tap.mjs).
  */
 export async function runClient({ name, transport, bin, nm, nodeBin, root, script, timeoutMs, serveArgs = [] }) {
   const client = CLIENTS[name];
@@ -61,13 +63,19 @@ export async function runClient({ name, transport, bin, nm, nodeBin, root, scrip
   const mock = new MockModel(script);
   const model = await mock.start();
   let http = null;
+  let tap = null;
   try {
     let mcp = null;
+    let wire = () => ({ in: [], out: [] });
     if (transport === "http") {
       http = await serveHTTP(bin, [...serveArgs, "--cwd", ws], { PATH: process.env.PATH, XDG_STATE_HOME: join(root, "state") });
-      mcp = { url: http.url };
+      tap = await httpTap(http.url);
+      mcp = { url: tap.url };
+      wire = tap.messages;
     } else if (transport === "stdio") {
-      mcp = { command: bin, args: ["serve", ...serveArgs, "--cwd", ws] };
+      const [i, o] = [join(root, "mcp-in.jsonl"), join(root, "mcp-out.jsonl")];
+      mcp = stdioTap(bin, ["serve", ...serveArgs, "--cwd", ws], i, o);
+      wire = () => stdioMessages(i, o);
     }
     const { cmd, args, env } = client.launch({ nm, nodeBin, home, ws, model, mcp });
     const t0 = performance.now();
@@ -97,8 +105,9 @@ export async function runClient({ name, transport, bin, nm, nodeBin, root, scrip
     const elapsed = performance.now() - t0;
     writeFileSync(join(root, "client.log"), out);
     writeFileSync(join(root, "requests.json"), JSON.stringify({ turns: mock.turns, other: mock.other }, null, 1));
-    return { mock, t0, exit, out, timedOut, elapsed, logs: out + collectLogs(home) + (http ? http.log() : "") };
+    return { mock, t0, exit, out, timedOut, elapsed, logs: out + collectLogs(home) + (http ? http.log() : ""), calls: toolCalls(wire()) };
   } finally {
+    await tap?.stop();
     await http?.stop();
     await mock.stop();
   }

@@ -14,7 +14,7 @@ import { CLIENTS } from "./clients.mjs";
 import { probe } from "./probe.mjs";
 import { images } from "./results.mjs";
 import { runClient, tempRoot } from "./run.mjs";
-import { layout, reference, STEPS } from "./scenario.mjs";
+import { expectation, layout, reference, STEPS } from "./scenario.mjs";
 import { stepScript } from "./script.mjs";
 
 const CONNECT_MS = 2000;
@@ -53,7 +53,7 @@ const check = (label, ok, detail = "") => {
 async function scenario({ name, transport }) {
   const root = tempRoot(`cordon-${name}-${transport}-`);
   const ws = join(root, "ws");
-  const want = await reference(bin, ws, { PATH: process.env.PATH, XDG_STATE_HOME: join(root, "state-ref") });
+  const ref = await reference(bin, ws, { PATH: process.env.PATH, XDG_STATE_HOME: join(root, "state-ref") });
   const { script, record, names } = stepScript(CLIENTS[name].wire, STEPS, ws);
   const run = await runClient({ name, transport, bin, nm, nodeBin, root, script, timeoutMs: RUN_TIMEOUT_MS });
   const label = `${name} ${transport}`;
@@ -67,15 +67,45 @@ async function scenario({ name, transport }) {
     overMs !== null && overMs < CONNECT_MS, `${fmtMs(connectMs)} with cordon, ${fmtMs(base)} without MCP`);
   const bad = BAD_LOG.exec(run.logs);
   check(`${label}: clean client log`, !bad, bad && around(run.logs, bad.index));
-  const rows = STEPS.map((s, i) => assess(label, s, want[i], record[i], CLIENTS[name].wire));
+  // What the model must get is what the server sent this client (its result budget can depend on the
+  // client's name); harness run's text for the same call is the check that the server sent the contract.
+  const sent = serverResults(run.calls, STEPS);
+  const rows = STEPS.map((s, i) => {
+    const want = sent[i] ? fromMCP(sent[i]) : ref[i];
+    check(`${label}: ${s.id}: the server's answer was recorded`, !!sent[i]);
+    const row = assess(label, s, want, record[i], CLIENTS[name].wire);
+    row.runBytes = Buffer.byteLength(ref[i].texts.join("\n"));
+    row.sameAsRun = JSON.stringify(ref[i].texts) === JSON.stringify(want.texts);
+    if (s.code) check(`${label}: ${s.id}: the reference run gives ${s.code}`, ref[i].code === s.code, `got ${ref[i].code}`);
+    return row;
+  });
   return { name, transport, label, root, connectMs, overMs, baseMs: base, rows, names, exit: run.exit, elapsed: run.elapsed, others: run.mock.other.length };
 }
 
-/** assess compares one step's result as the model got it with the contract's. */
+/** serverResults finds, for each step, the server's answer to the client's call of it (in order). */
+function serverResults(calls, steps) {
+  const used = new Set();
+  return steps.map((s) => {
+    const i = calls.findIndex((c, j) => !used.has(j) && c.result && c.name === s.tool && canon(c.arguments) === canon(s.args));
+    if (i < 0) return null;
+    used.add(i);
+    return calls[i].result;
+  });
+}
+
+/** canon is a value's JSON with object keys sorted. */
+const canon = (v) => JSON.stringify(v, (_, x) => (x && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort()) : x));
+
+/** fromMCP is the expectation of an MCP tool result as the server sent it. */
+function fromMCP(r) {
+  const content = (r.content ?? []).map((b) => (b.type === "image" ? { type: "image", mediaType: b.mimeType, data: b.data } : b));
+  return expectation({ isError: r.isError === true, code: r._meta?.error?.code ?? null, content });
+}
+
+/** assess compares one step's result as the model got it with what the server sent. */
 function assess(label, s, want, rec, wire) {
   const row = { id: s.id, code: want.code, wantBytes: Buffer.byteLength(want.texts.join("\n")), got: !!rec };
   if (!check(`${label}: ${s.id}: the client sent a result back`, !!rec)) return row;
-  if (s.code) check(`${label}: ${s.id}: the reference run gives ${s.code}`, want.code === s.code, `got ${want.code}`);
   const texts = rec.result.texts;
   row.payloadBytes = Buffer.byteLength(rec.result.payload);
   row.intact = want.texts.every((t) => texts.some((x) => x.includes(t)));
@@ -146,12 +176,12 @@ const parallel = Number(process.env.CLIENTS_PARALLEL || 2);
 const results = (await pool(runs, parallel, scenario)).filter(Boolean);
 const probes = doProbe ? (await pool(names.map((name) => ({ name })), parallel, (p) => probe({ ...p, bin, nm, nodeBin, check }))).filter(Boolean) : [];
 
-let md = `# What each client hands its model\n\nEach row is one tool call made by the scripted model; "contract" is the text \`harness run\` gives for it on the same workspace; "payload" is the length of the tool result as the model reads it (a string as sent; the text parts of a list, joined with newlines; Gemini's response object as JSON); "whole" says whether every contract text block is in it unchanged; "around" is the text the client put before and after it.\n`;
+let md = `# What each client hands its model\n\nEach row is one tool call made by the scripted model; "sent" is the text the server sent the client for it, "= run" whether that is the text \`harness run\` gives for the same call on the same workspace (its bytes when not); "payload" is the length of the tool result as the model reads it (a string as sent; the text parts of a list, joined with newlines; Gemini's response object as JSON); "whole" says whether every contract text block is in it unchanged; "around" is the text the client put before and after it.\n`;
 for (const r of results) {
   md += `\n## ${CLIENTS[r.name].label}, ${r.transport}\n\nfirst model request with the cordon tools after ${fmtMs(r.connectMs)} (without MCP: ${fmtMs(r.baseMs)}; connect ${fmtMs(r.overMs)}), run ${fmtMs(r.elapsed)}, exit ${r.exit}; tools named ${Object.values(r.names).filter(Boolean).join(", ")}\n\n`;
-  md += "| call | code | contract bytes | payload bytes | whole | as | before | after | error flag | image |\n|---|---|---|---|---|---|---|---|---|---|\n";
+  md += "| call | code | sent bytes | = run | payload bytes | whole | as | before | after | error flag | image |\n|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const w of r.rows) {
-    md += `| ${w.id} | ${w.code ?? ""} | ${w.wantBytes} | ${w.got ? w.payloadBytes : "no result"} | ${w.got ? (w.intact ? "yes" : "**no**") : ""} | ${w.form ?? ""} | ${cell(w.prefix)} | ${cell(w.suffix)} | ${w.isError === undefined ? "none" : w.isError} | ${w.image ? w.image.map((x) => x ?? "**not an image**").join(", ") : ""} |\n`;
+    md += `| ${w.id} | ${w.code ?? ""} | ${w.wantBytes} | ${w.sameAsRun ? "yes" : `no (${w.runBytes})`} | ${w.got ? w.payloadBytes : "no result"} | ${w.got ? (w.intact ? "yes" : "**no**") : ""} | ${w.form ?? ""} | ${cell(w.prefix)} | ${cell(w.suffix)} | ${w.isError === undefined ? "none" : w.isError} | ${w.image ? w.image.map((x) => x ?? "**not an image**").join(", ") : ""} |\n`;
   }
 }
 if (probes.length) {
