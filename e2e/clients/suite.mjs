@@ -61,7 +61,7 @@ async function scenario({ name, transport }) {
   const connectMs = firstTurn === undefined ? null : firstTurn - run.t0;
   check(`${label}: exits by itself within ${RUN_TIMEOUT_MS / 1000} s`, !run.timedOut, `exit ${run.exit}; see ${root}/client.log`);
   check(`${label}: reaches the model with the cordon tools`, connectMs !== null, tail(run.out));
-  const base = await baseline(name);
+  const base = await (baselines[name] ??= baseline(name));
   const overMs = connectMs === null || base === null ? null : connectMs - base;
   check(`${label}: connect (start to the first model request with the cordon tools, less the same client's start to its first model request without MCP) under ${CONNECT_MS} ms`,
     overMs !== null && overMs < CONNECT_MS, `${fmtMs(connectMs)} with cordon, ${fmtMs(base)} without MCP`);
@@ -161,7 +161,7 @@ async function pool(items, n, fn) {
 
 /**
  * baseline is a client's start to its first model request with no MCP server (null if none came),
- * measured just after the run it is compared with, under the same load.
+ * measured once per client just after its first run, under the same load.
  */
 async function baseline(name) {
   const root = tempRoot(`cordon-${name}-none-`);
@@ -172,6 +172,7 @@ async function baseline(name) {
 
 const started = performance.now();
 const names = [...new Set(runs.map((r) => r.name))];
+const baselines = {}; // name -> promise of its baseline, measured once, after its first run
 const parallel = Number(process.env.CLIENTS_PARALLEL || 2);
 const results = (await pool(runs, parallel, scenario)).filter(Boolean);
 const probes = doProbe ? (await pool(names.map((name) => ({ name })), parallel, (p) => probe({ ...p, bin, nm, nodeBin, check }))).filter(Boolean) : [];
