@@ -86,9 +86,17 @@ export class HarnessRun {
     });
   }
 
+  /** close ends the input and resolves when the process exits (killed after 10 s). */
   close() {
+    if (this.proc.exitCode !== null || this.proc.signalCode !== null) return Promise.resolve();
     this.proc.stdin.end();
-    return new Promise((resolve) => this.proc.on("exit", resolve));
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.proc.kill("SIGKILL"), 10000);
+      this.proc.on("exit", () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
   }
 }
 

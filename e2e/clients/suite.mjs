@@ -186,7 +186,7 @@ for (const r of results) {
   }
 }
 if (probes.length) {
-  md += "\n## Inline limit: the largest `read` result each client passes whole\n\n| client | largest whole (chars) | smallest cut (chars) | what a cut result looks like |\n|---|---|---|---|\n";
+  md += "\n## Inline limit: the largest `read` result each client passes whole\n\n| client | largest whole (chars of text, the client's wrapper aside) | smallest cut (chars) | what a cut result looks like |\n|---|---|---|---|\n";
   for (const p of probes) md += `| ${CLIENTS[p.name].label} | ${p.whole ?? "n/a"} | ${p.cut ?? "n/a"} | ${cell(p.cutLooks)} |\n`;
 }
 writeFileSync(join(outDir, "table.md"), md);
