@@ -3,7 +3,7 @@
 # pinned in package-lock.json with the Node 22 they need, each driven by the scripted mock model
 # (suite.mjs) with `harness serve` as its MCP server over stdio and over HTTP.
 # The clients install once per lockfile into ${XDG_CACHE_HOME:-~/.cache}/cordon-e2e-clients/<hash>
-# (npm ci from the committed lockfile; the only network use, at install time); older installs there
+# (npm install from the committed lockfile; the only network use, at install time); older installs there
 # are removed. It skips (exit 0, with a clear message) without npm, or off linux x64, where the
 # pinned platform packages do not exist.
 #   bash e2e/clients/run.sh                       # every client, both transports, and the inline-limit probe
@@ -35,7 +35,9 @@ if [ ! -f "$cache/.complete" ]; then
   rm -rf "$tmp"
   mkdir -p "$tmp"
   cp "$here/package.json" "$here/package-lock.json" "$tmp/"
-  (cd "$tmp" && timeout 900 npm ci --no-audit --no-fund --loglevel=error)
+  # npm install, not npm ci: the lockfile cannot list the platform packages of other systems that
+  # opencode-ai names (npm leaves them out), and npm ci refuses a lockfile without them.
+  (cd "$tmp" && timeout 900 npm install --no-audit --no-fund --loglevel=error)
   touch "$tmp/.complete"
   rm -rf "$cache"
   mv "$tmp" "$cache"
