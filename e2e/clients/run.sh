@@ -61,5 +61,13 @@ mkdir -p "$out/runs"
 echo "== clients: $("$node" --version), harness $bin"
 # Every run's directory (workspace, HOME, client log, the requests the mock model got) goes under
 # $out/runs: kept with CLIENTS_OUT, removed with the rest otherwise.
-TMPDIR="$out/runs" HARNESS="$bin" CLIENTS_NM="$nm" CLIENTS_OUT="$out" \
+# Where it can (root, util-linux unshare, iproute2), the suite runs in a network namespace of its own
+# with loopback only: a client that reaches for the network fails at once, and nothing it does can
+# leave the machine.
+netns=()
+if unshare -n true 2>/dev/null && command -v ip >/dev/null 2>&1; then
+  netns=(unshare -n -- sh -c 'ip link set lo up && exec "$@"' sh)
+  echo "== clients: in a network namespace with loopback only"
+fi
+"${netns[@]}" env TMPDIR="$out/runs" HARNESS="$bin" CLIENTS_NM="$nm" CLIENTS_OUT="$out" \
   timeout -k 10 900 "$node" "$here/suite.mjs" "$@"

@@ -34,9 +34,9 @@ mkdirSync(outDir, { recursive: true });
 const args = process.argv.slice(2);
 const doProbe = !args.includes("--no-probe");
 const picks = args.filter((a) => !a.startsWith("--"));
-const runs = [];
-for (const name of Object.keys(CLIENTS)) {
-  for (const transport of ["stdio", "http"]) {
+const runs = []; // by transport, then client, so that no two runs of one client overlap
+for (const transport of ["stdio", "http"]) {
+  for (const name of Object.keys(CLIENTS)) {
     if (picks.length === 0 || picks.includes(name) || picks.includes(`${name}:${transport}`)) runs.push({ name, transport });
   }
 }
@@ -55,13 +55,16 @@ async function scenario({ name, transport }) {
   const ws = join(root, "ws");
   const ref = await reference(bin, ws, { PATH: process.env.PATH, XDG_STATE_HOME: join(root, "state-ref") });
   const { script, record, names } = stepScript(CLIENTS[name].wire, STEPS, ws);
-  const run = await runClient({ name, transport, bin, nm, nodeBin, root, script, timeoutMs: RUN_TIMEOUT_MS });
+  // The same client without MCP starts at the same moment, so both start under the same load.
+  const [run, base] = await Promise.all([
+    runClient({ name, transport, bin, nm, nodeBin, root, script, timeoutMs: RUN_TIMEOUT_MS }),
+    baseline(name),
+  ]);
   const label = `${name} ${transport}`;
   const firstTurn = run.mock.turns[0]?.at;
   const connectMs = firstTurn === undefined ? null : firstTurn - run.t0;
   check(`${label}: exits by itself within ${RUN_TIMEOUT_MS / 1000} s`, !run.timedOut, `exit ${run.exit}; see ${root}/client.log`);
   check(`${label}: reaches the model with the cordon tools`, connectMs !== null, tail(run.out));
-  const base = await (baselines[name] ??= baseline(name));
   const overMs = connectMs === null || base === null ? null : connectMs - base;
   check(`${label}: connect (start to the first model request with the cordon tools, less the same client's start to its first model request without MCP) under ${CONNECT_MS} ms`,
     overMs !== null && overMs < CONNECT_MS, `${fmtMs(connectMs)} with cordon, ${fmtMs(base)} without MCP`);
@@ -159,10 +162,7 @@ async function pool(items, n, fn) {
   return out;
 }
 
-/**
- * baseline is a client's start to its first model request with no MCP server (null if none came),
- * measured once per client just after its first run, under the same load.
- */
+/** baseline is a client's start to its first model request with no MCP server (null if none came). */
 async function baseline(name) {
   const root = tempRoot(`cordon-${name}-none-`);
   layout(join(root, "ws"));
@@ -172,9 +172,9 @@ async function baseline(name) {
 
 const started = performance.now();
 const names = [...new Set(runs.map((r) => r.name))];
-const baselines = {}; // name -> promise of its baseline, measured once, after its first run
 const parallel = Number(process.env.CLIENTS_PARALLEL || 2);
-const results = (await pool(runs, parallel, scenario)).filter(Boolean);
+const order = (r) => Object.keys(CLIENTS).indexOf(r.name) * 2 + (r.transport === "http");
+const results = (await pool(runs, parallel, scenario)).filter(Boolean).sort((a, b) => order(a) - order(b));
 const probes = doProbe ? (await pool(names.map((name) => ({ name })), parallel, (p) => probe({ ...p, bin, nm, nodeBin, check }))).filter(Boolean) : [];
 
 let md = `# What each client hands its model\n\nEach row is one tool call made by the scripted model; "sent" is the text the server sent the client for it, "= run" whether that is the text \`harness run\` gives for the same call on the same workspace (its bytes when not); "payload" is the length of the tool result as the model reads it (a string as sent; the text parts of a list, joined with newlines; Gemini's response object as JSON); "whole" says whether every contract text block is in it unchanged; "around" is the text the client put before and after it.\n`;
