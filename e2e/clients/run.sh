@@ -30,7 +30,7 @@ cache="$base/$key"
 if [ ! -f "$cache/.complete" ]; then
   echo "== clients: installing the pinned clients into $cache"
   mkdir -p "$base"
-  find "$base" -mindepth 1 -maxdepth 1 ! -name "$key" -exec rm -rf {} + # older versions' installs
+  find "$base" -mindepth 1 -maxdepth 1 ! -name "$key" ! -name "$key.tmp.*" -exec rm -rf {} + # older versions' installs
   tmp="$cache.tmp.$$"
   rm -rf "$tmp"
   mkdir -p "$tmp"
