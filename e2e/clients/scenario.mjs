@@ -1,0 +1,128 @@
+// scenario.mjs is what the scripted model asks for: one tool call per turn, one per tool and error
+// class, on a workspace laid out the same way every time (fixed contents and mtimes, so glob's
+// newest-first order is the same). reference() runs the same calls through `harness run` on the same
+// path and returns the text and images the contract gives for each: the suite compares what each
+// client hands its model with that.
+
+import { spawn } from "node:child_process";
+import { mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+
+// A 1x1 RGBA PNG: a clean small PNG is stored as is, so the model must get these very bytes.
+export const PNG_1X1 = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
+
+const BIG_LINES = 2000;
+const bigLine = (i) => `line ${String(i).padStart(4, "0")} of the big file: ${"lorem ipsum dolor sit amet ".repeat(2)}`;
+
+/** layout (re)creates the workspace dir with the scenario's files and fixed mtimes. */
+export function layout(dir) {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(join(dir, "src"), { recursive: true });
+  const files = [
+    ["small.txt", "hello\nworld\n"],
+    ["big.txt", Array.from({ length: BIG_LINES }, (_, i) => bigLine(i + 1)).join("\n") + "\n"],
+    ["unread.txt", "one\n"],
+    ["stale.txt", "alpha\nbeta\n"],
+    ["dot.png", PNG_1X1],
+    ["src/a.go", "package src\n\nfunc needle() int { return 1 }\n"],
+    ["src/b.go", "package src\n\n// needle is found here too\nvar b = needle()\n"],
+  ];
+  files.forEach(([name, body], i) => {
+    const p = join(dir, name);
+    writeFileSync(p, body);
+    const t = new Date(Date.UTC(2026, 0, 1, 0, 0, i));
+    utimesSync(p, t, t);
+  });
+}
+
+/** changeBehind is the other writer: it changes stale.txt on disk after the model read it. */
+function changeBehind(dir) {
+  const p = join(dir, "stale.txt");
+  writeFileSync(p, "alpha\nbeta changed by someone else\n");
+  const t = new Date(Date.UTC(2026, 0, 2));
+  utimesSync(p, t, t);
+}
+
+/**
+ * STEPS is the script: id (the table's row), tool, args, the error code the contract gives (null for a
+ * success), and before (run on the workspace just before the call is made).
+ */
+export const STEPS = [
+  { id: "read small", tool: "read", args: { file_path: "small.txt" }, code: null },
+  { id: "read 2000 lines", tool: "read", args: { file_path: "big.txt" }, code: null },
+  { id: "glob", tool: "glob", args: { pattern: "**/*.go" }, code: null },
+  { id: "grep", tool: "grep", args: { pattern: "needle" }, code: null },
+  { id: "read_image", tool: "read_image", args: { file_path: "dot.png" }, code: null, image: true },
+  { id: "edit", tool: "edit", args: { file_path: "small.txt", old_string: "world", new_string: "there" }, code: null },
+  { id: "edit not found", tool: "edit", args: { file_path: "small.txt", old_string: "absent text", new_string: "x" }, code: "FS_EDIT_NOT_FOUND" },
+  { id: "write", tool: "write", args: { file_path: "new.txt", content: "fresh\n" }, code: null },
+  { id: "write not read", tool: "write", args: { file_path: "unread.txt", content: "two\n" }, code: "FS_NOT_OBSERVED" },
+  { id: "read (before stale)", tool: "read", args: { file_path: "stale.txt" }, code: null },
+  { id: "edit stale", tool: "edit", args: { file_path: "stale.txt", old_string: "alpha", new_string: "gamma" }, code: "FS_STALE_VERSION", before: changeBehind },
+];
+
+/** HarnessRun drives one `harness run` process a line at a time. */
+export class HarnessRun {
+  constructor(bin, args, env) {
+    this.proc = spawn(bin, ["run", ...args], { stdio: ["pipe", "pipe", "pipe"], env });
+    this.stderr = "";
+    this.proc.stderr.on("data", (b) => (this.stderr += b));
+    this.waiting = [];
+    createInterface({ input: this.proc.stdout }).on("line", (l) => this.waiting.shift()?.(JSON.parse(l)));
+    this.n = 0;
+  }
+
+  /** call sends one line and resolves with its result line. */
+  call(tool, args) {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`harness run: no answer to ${tool} in 30 s\n${this.stderr}`)), 30000);
+      this.waiting.push((r) => {
+        clearTimeout(timer);
+        resolve(r);
+      });
+      this.proc.stdin.write(JSON.stringify({ id: ++this.n, tool, args }) + "\n");
+    });
+  }
+
+  /** close ends the input and resolves when the process exits (killed after 10 s). */
+  close() {
+    if (this.proc.exitCode !== null || this.proc.signalCode !== null) return Promise.resolve();
+    this.proc.stdin.end();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.proc.kill("SIGKILL"), 10000);
+      this.proc.on("exit", () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+}
+
+/** expectation is what the model must get for one `run` result: its text blocks and images. */
+export function expectation(r) {
+  return {
+    isError: r.isError,
+    code: r.code,
+    texts: r.content.filter((b) => b.type === "text").map((b) => b.text),
+    images: r.content.filter((b) => b.type === "image").map((b) => ({ mediaType: b.mediaType, data: b.data })),
+  };
+}
+
+/** reference runs STEPS through `harness run` on dir (laid out fresh, and again afterwards). */
+export async function reference(bin, dir, env) {
+  layout(dir);
+  const run = new HarnessRun(bin, ["--cwd", dir], env);
+  const out = [];
+  try {
+    for (const s of STEPS) {
+      s.before?.(dir);
+      out.push(expectation(await run.call(s.tool, s.args)));
+    }
+  } finally {
+    await run.close();
+  }
+  layout(dir);
+  return out;
+}
