@@ -1,0 +1,283 @@
+package main_test
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cordon-dev/cordon/plugins/sandbox/sandboxtest"
+)
+
+// hang bounds every wait of these tests on a server that might never answer: reaching it fails the
+// test (it is no measure of anything).
+const hang = 20 * time.Second
+
+// rawConn is one TCP connection to a server, spoken to by hand.
+type rawConn struct {
+	t *testing.T
+	net.Conn
+	r *bufio.Reader
+}
+
+// hostPort is the server's address.
+func (s *httpServe) hostPort() string {
+	return strings.TrimSuffix(strings.TrimPrefix(s.url, "http://"), "/mcp")
+}
+
+func (s *httpServe) dial(t *testing.T) *rawConn {
+	t.Helper()
+	c, err := net.Dial("tcp", s.hostPort())
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = c.Close() })
+	require.NoError(t, c.SetDeadline(time.Now().Add(hang)))
+	return &rawConn{t: t, Conn: c, r: bufio.NewReader(c)}
+}
+
+// request writes one request with the given extra header lines (Host: 127.0.0.1 unless they name
+// one) and body.
+func (c *rawConn) request(method, path string, header []string, body string) {
+	c.t.Helper()
+	head := method + " " + path + " HTTP/1.1\r\n"
+	if !strings.Contains(strings.Join(header, "\n"), "Host:") {
+		head += "Host: 127.0.0.1\r\n"
+	}
+	for _, h := range header {
+		head += h + "\r\n"
+	}
+	if body != "" {
+		head += fmt.Sprintf("Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: %d\r\n", len(body))
+	}
+	_, err := io.WriteString(c, head+"\r\n"+body)
+	require.NoError(c.t, err)
+}
+
+// response reads one response whole.
+func (c *rawConn) response() (*http.Response, string) {
+	c.t.Helper()
+	res, err := http.ReadResponse(c.r, nil)
+	require.NoError(c.t, err)
+	body, err := io.ReadAll(res.Body)
+	require.NoError(c.t, err)
+	return res, string(body)
+}
+
+// closedByServer reports whether the server closed the connection: the next read ends at EOF (or
+// a reset), and not at the test's bound.
+func (c *rawConn) closedByServer() bool {
+	_, err := c.r.ReadByte()
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		c.t.Logf("the connection was still open after %v", hang)
+	}
+	return errors.Is(err, io.EOF) || errors.Is(err, net.ErrClosed) || err != nil && strings.Contains(err.Error(), "connection reset")
+}
+
+// trickle writes chunk to c every period until stop is called or a write fails (at most for hang).
+func trickle(c net.Conn, chunk string, period time.Duration) (stop func()) {
+	done, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		for range int(hang / period) {
+			select {
+			case <-done:
+				return
+			case <-time.After(period):
+			}
+			if _, err := io.WriteString(c, chunk); err != nil {
+				return
+			}
+		}
+	}()
+	return sync.OnceFunc(func() { close(done); <-stopped })
+}
+
+// A client without a valid token must not hold connections: whatever it is answered (401 at /mcp,
+// ok at /healthz, 404 elsewhere, 403 for a foreign Host), the server closes the connection after the
+// answer. A client with a token keeps its connection alive.
+func TestServeHTTPClosesUnauthenticatedConnections(t *testing.T) {
+	const token = "alice-token-0123456789abcdef"
+	s := startHTTPServe(t, "127.0.0.1:0", "--cwd", realTemp(t), "--token-file", writeTokens(t, "alice:"+token+"\n"))
+	ping := `{"jsonrpc":"2.0","id":1,"method":"ping"}`
+	for _, c := range []struct {
+		name, method, path string
+		header             []string
+		body               string
+		status             int
+	}{
+		{"no token", "POST", "/mcp", nil, ping, http.StatusUnauthorized},
+		{"wrong token", "POST", "/mcp", []string{"Authorization: Bearer wrong-token-0123456789"}, ping, http.StatusUnauthorized},
+		{"healthz", "GET", "/healthz", nil, "", http.StatusOK},
+		{"unknown path", "GET", "/nothing", nil, "", http.StatusNotFound},
+		{"foreign Host", "POST", "/mcp", []string{"Authorization: Bearer " + token, "Host: evil.example"}, ping, http.StatusForbidden},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			conn := s.dial(t)
+			conn.request(c.method, c.path, c.header, c.body)
+			res, _ := conn.response()
+			assert.Equal(t, c.status, res.StatusCode)
+			assert.True(t, res.Close, "Connection: close")
+			assert.True(t, conn.closedByServer(), "the connection of a client without a token stays open")
+		})
+	}
+
+	conn := s.dial(t)
+	for range 2 {
+		conn.request("GET", "/healthz", []string{"Authorization: Bearer " + token}, "")
+		res, body := conn.response()
+		assert.Equal(t, "ok\n", body)
+		assert.False(t, res.Close, "a client with a token keeps its connection")
+	}
+}
+
+// A kept-alive connection without a request for --idle-timeout is closed by the server.
+func TestServeHTTPClosesIdleConnections(t *testing.T) {
+	s := startHTTPServe(t, "127.0.0.1:0", "--cwd", realTemp(t), "--idle-timeout", "300ms")
+	conn := s.dial(t)
+	conn.request("GET", "/healthz", nil, "")
+	res, body := conn.response()
+	require.Equal(t, "ok\n", body)
+	assert.False(t, res.Close)
+	assert.True(t, conn.closedByServer(), "an idle connection stays open")
+}
+
+// A body sent too slowly (here one byte every 100 ms, against --min-body-rate 1KiB) is cut once
+// --read-timeout (plus what the bytes received earned) is over: 408, and the connection closes. A
+// client without a token that sends a body slowly gets its 401 and its connection closes too, within
+// --read-timeout, though nobody reads its body.
+func TestServeHTTPCutsASlowBody(t *testing.T) {
+	const token = "alice-token-0123456789abcdef"
+	s := startHTTPServe(t, "127.0.0.1:0", "--cwd", realTemp(t), "--read-timeout", "1s", "--min-body-rate", "1KiB",
+		"--token-file", writeTokens(t, "alice:"+token+"\n"))
+	for _, c := range []struct {
+		name, auth, body string
+		status           int
+	}{
+		{"authenticated", "Authorization: Bearer " + token + "\r\n",
+			"Request Timeout: the body did not arrive in time (--read-timeout, --min-body-rate)\n", http.StatusRequestTimeout},
+		{"unauthenticated", "", "", http.StatusUnauthorized},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			conn := s.dial(t)
+			_, err := io.WriteString(conn, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"+c.auth+
+				"Accept: application/json, text/event-stream\r\nContent-Length: 100000\r\n\r\n{")
+			require.NoError(t, err)
+			stop := trickle(conn, " ", 100*time.Millisecond)
+			defer stop()
+			res, body := conn.response()
+			assert.Equal(t, c.status, res.StatusCode)
+			if c.body != "" {
+				assert.Equal(t, c.body, body)
+			}
+			assert.True(t, conn.closedByServer(), "the slow body's connection stays open")
+		})
+	}
+}
+
+// At --max-conns a new connection waits (the server says so in its log) until one closes; then it
+// is served.
+func TestServeHTTPLimitsConnections(t *testing.T) {
+	s := startHTTPServe(t, "127.0.0.1:0", "--cwd", realTemp(t), "--max-conns", "2")
+	held := []*rawConn{s.dial(t), s.dial(t)}
+	for _, c := range held {
+		c.request("GET", "/healthz", nil, "")
+		_, body := c.response()
+		require.Equal(t, "ok\n", body)
+	}
+	third := s.dial(t)
+	third.request("GET", "/healthz", nil, "")
+	full := regexp.MustCompile(`WARN\s+harness\.http\s+connection limit reached: new connections wait until one closes\s+\{"max-conns": 2\}`)
+	require.Eventually(t, func() bool { return full.MatchString(s.stderr.String()) }, hang, 10*time.Millisecond, s.stderr.String())
+	require.NoError(t, held[0].Close())
+	_, body := third.response()
+	assert.Equal(t, "ok\n", body)
+}
+
+// The bodies held at once are bounded by --max-body-total: while one request holds the whole
+// budget (its body arriving slowly, but fast enough), another waits up to --read-timeout, then
+// gets 503; once the budget is free again, the same request goes through.
+func TestServeHTTPBoundsBodyBytesInFlight(t *testing.T) {
+	s := startHTTPServe(t, "127.0.0.1:0", "--cwd", realTemp(t), "--max-body", "64KiB", "--max-body-total", "64KiB",
+		"--read-timeout", "1s", "--min-body-rate", "1KiB")
+	slow := s.dial(t)
+	_, err := io.WriteString(slow, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"+
+		"Accept: application/json, text/event-stream\r\nContent-Length: 65536\r\n\r\n")
+	require.NoError(t, err)
+	stop := trickle(slow, strings.Repeat(" ", 1<<10), 100*time.Millisecond) // each KiB earns a second
+	defer stop()
+	ping := `{"jsonrpc":"2.0","id":1,"method":"ping"}`
+	post := func() (int, string) {
+		c := s.dial(t)
+		c.request("POST", "/mcp", nil, ping)
+		res, body := c.response()
+		return res.StatusCode, body
+	}
+	// The slow body's reservation may not be made yet when the first ping comes: retry until refused.
+	var body string
+	require.Eventually(t, func() bool {
+		var status int
+		status, body = post()
+		return status == http.StatusServiceUnavailable
+	}, hang, time.Millisecond)
+	assert.Equal(t, "Service Unavailable: the server holds 65536 bytes of request bodies, its limit (--max-body-total)\n", body)
+	stop()
+	require.NoError(t, slow.Close())
+	require.Eventually(t, func() bool {
+		status, _ := post()
+		return status != http.StatusServiceUnavailable
+	}, hang, 10*time.Millisecond, "the budget is free once the slow request is gone")
+}
+
+// Under 2026-07-28 a request state is its principal's: another principal who echoes it, with an
+// answer, is asked again and nothing is written; the state still serves its own principal.
+func TestServeHTTPRequestStateIsThePrincipals(t *testing.T) {
+	const alice, bob = "alice-token-0123456789abcdef", "bob-token-0123456789abcdefgh"
+	ws, out := realTemp(t), sandboxtest.OutsideDir(t)
+	s := startHTTPServe(t, "127.0.0.1:0", "--profile", "sandboxed", "--cwd", ws,
+		"--token-file", writeTokens(t, "alice:"+alice+"\nbob:"+bob+"\n"))
+	opts := &mcp.ClientOptions{
+		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true}, // the test plays the client's part
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return nil, errors.New("not called: the test answers input requests itself")
+		},
+	}
+	as, bs := s.connect(t, "2026-07-28", alice, opts), s.connect(t, "2026-07-28", bob, opts)
+	target := filepath.Join(out, "alices.txt")
+	args := map[string]any{"file_path": target, "content": "x\n",
+		"sandbox_permissions": "danger-full-access", "justification": "The user asked for it."}
+	grant := mcp.InputResponseMap{"approval-1": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"decision": "allow-once"}}}
+	send := func(cs *mcp.ClientSession, p *mcp.CallToolParams) *mcp.CallToolResult {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), hang)
+		defer cancel()
+		res, err := cs.CallTool(ctx, p)
+		require.NoError(t, err)
+		return res
+	}
+
+	first := send(as, &mcp.CallToolParams{Name: "write", Arguments: args})
+	require.True(t, first.NeedsInput())
+	require.NotEmpty(t, first.RequestState)
+
+	res := send(bs, &mcp.CallToolParams{Name: "write", Arguments: args, InputResponses: grant, RequestState: first.RequestState})
+	assert.True(t, res.NeedsInput(), "bob's answer with alice's state is asked again")
+	assert.NoFileExists(t, target)
+
+	res = send(as, &mcp.CallToolParams{Name: "write", Arguments: args, InputResponses: grant, RequestState: first.RequestState})
+	require.False(t, res.NeedsInput())
+	require.False(t, res.IsError, text(res))
+	assert.Equal(t, "x\n", readFile(t, target))
+}
