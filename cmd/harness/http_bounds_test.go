@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -204,6 +205,15 @@ func TestServeHTTPLimitsConnections(t *testing.T) {
 	require.NoError(t, held[0].Close())
 	_, body := third.response()
 	assert.Equal(t, "ok\n", body)
+}
+
+// With fewer descriptors than --max-conns needs, the limit is lowered to leave 64 for the rest, and
+// the server says so.
+func TestServeHTTPLowersMaxConnsBelowTheFileLimit(t *testing.T) {
+	s := startHTTPServeCmd(t, exec.Command("bash", "-c", `ulimit -n 100 && exec "$@"`, "bash",
+		harnessBin, "serve", "--http", "127.0.0.1:0", "--cwd", realTemp(t)))
+	lowered := regexp.MustCompile(`WARN\s+harness\.http\s+--max-conns lowered below the limit on open files\s+\{"max-conns": 36\}`)
+	require.Eventually(t, func() bool { return lowered.MatchString(s.stderr.String()) }, hang, 10*time.Millisecond, s.stderr.String())
 }
 
 // The bodies held at once are bounded by --max-body-total: while one request holds the whole

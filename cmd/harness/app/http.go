@@ -302,6 +302,10 @@ func (s *httpServer) serve(ctx context.Context, ln net.Listener) error {
 	srv := &http.Server{Handler: s.handler(), ReadHeaderTimeout: s.bounds.readTimeout,
 		WriteTimeout: s.bounds.writeTimeout, IdleTimeout: s.bounds.idleTimeout,
 		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) }}
+	if n := connCap(s.bounds.maxConns); n < s.bounds.maxConns {
+		s.log.Warn("--max-conns lowered below the limit on open files", zap.Int("max-conns", n))
+		s.bounds.maxConns = n
+	}
 	ln = limitConns(ln, s.bounds.maxConns, s.connsFull)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

@@ -56,6 +56,8 @@ func (b *bodyBudget) read(w http.ResponseWriter, r *http.Request) (data []byte, 
 	if r.ContentLength > b.max {
 		return nil, nil, b.tooLarge()
 	}
+	rc := http.NewResponseController(w)
+	src := &pacedBody{r: http.MaxBytesReader(w, r.Body, b.max), rc: rc, timeout: b.timeout, rate: b.rate}
 	var reserved int64
 	release = func() { b.held.Release(reserved); reserved = 0 }
 	reserve := func(n int64) *refusal {
@@ -63,14 +65,16 @@ func (b *bodyBudget) read(w http.ResponseWriter, r *http.Request) (data []byte, 
 		defer cancel()
 		if err := b.held.Acquire(ctx, n); err != nil {
 			release()
+			// The rest of the body is read and dropped (paced, holding nothing), so that a client still
+			// sending it gets this answer rather than a reset connection.
+			src.start = time.Now()
+			_, _ = io.Copy(io.Discard, src)
 			return &refusal{status: http.StatusServiceUnavailable, msg: fmt.Sprintf(
 				"Service Unavailable: the server holds %d bytes of request bodies, its limit (--max-body-total)", b.total)}
 		}
 		reserved += n
 		return nil
 	}
-	rc := http.NewResponseController(w)
-	src := &pacedBody{r: http.MaxBytesReader(w, r.Body, b.max), rc: rc, timeout: b.timeout, rate: b.rate}
 	var err error
 	if n := r.ContentLength; n >= 0 {
 		if rf := reserve(n); rf != nil {

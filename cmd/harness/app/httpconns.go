@@ -3,7 +3,22 @@ package app
 import (
 	"net"
 	"sync"
+	"syscall"
 )
+
+// fdReserve is how many descriptors --max-conns leaves to everything else (the files tools open,
+// the log, the listener).
+const fdReserve = 64
+
+// connCap is --max-conns n, lowered below the process's descriptor limit less fdReserve when that is
+// smaller, so that the connection limit is reached before descriptors run out.
+func connCap(n int) int {
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err == nil && lim.Cur < uint64(n)+fdReserve {
+		return max(1, int(lim.Cur)-fdReserve)
+	}
+	return n
+}
 
 // connLimit is a listener that holds at most cap(slots) connections open: at the limit Accept waits
 // until one of them closes (new clients wait in the kernel's backlog), so no client can take every
