@@ -188,6 +188,25 @@ func TestServeHTTPCutsASlowBody(t *testing.T) {
 	}
 }
 
+// --write-timeout is per write, not per response: a call whose approval is answered long after the
+// timeout (its response stream idle meanwhile, and the session's GET stream too) still gets its result.
+func TestServeHTTPWriteTimeoutSparesWaitingStreams(t *testing.T) {
+	ws, out := realTemp(t), sandboxtest.OutsideDir(t)
+	s := startHTTPServe(t, "127.0.0.1:0", "--profile", "sandboxed", "--cwd", ws, "--write-timeout", "100ms")
+	cs := s.connect(t, "2025-11-25", "", &mcp.ClientOptions{ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		time.Sleep(time.Second) // the user takes ten write timeouts to answer
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"decision": "allow-once"}}, nil
+	}})
+	target := filepath.Join(out, "late.txt")
+	ctx, cancel := context.WithTimeout(context.Background(), hang)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "write", Arguments: map[string]any{"file_path": target, "content": "x\n",
+		"sandbox_permissions": "danger-full-access", "justification": "The user asked for it."}})
+	require.NoError(t, err)
+	assert.Equal(t, envelope(target, "Created file"), text(res))
+	require.NoError(t, cs.Ping(ctx, nil), "the session's connection survived")
+}
+
 // At --max-conns a new connection waits (the server says so in its log) until one closes; then it
 // is served.
 func TestServeHTTPLimitsConnections(t *testing.T) {
