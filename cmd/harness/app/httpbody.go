@@ -48,8 +48,8 @@ func (r *refusal) write(w http.ResponseWriter) {
 	http.Error(w, r.msg, r.status)
 }
 
-// growStep is how much a body of unknown length reserves at a time, at least.
-const growStep = 64 << 10
+// growStep is the first reservation of a body of unknown length; each next one doubles what it holds.
+const growStep = 4 << 10
 
 // read reads r's body whole within the bounds. release gives its bytes back; it is nil with a refusal.
 func (b *bodyBudget) read(w http.ResponseWriter, r *http.Request) (data []byte, release func(), _ *refusal) {

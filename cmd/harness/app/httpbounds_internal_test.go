@@ -150,3 +150,56 @@ func TestHTTPBoundFlags(t *testing.T) {
 	require.ErrorIs(t, err, errUsage)
 	assert.Contains(t, err.Error(), "--max-conns, --read-timeout only apply with --http")
 }
+
+// A body of unknown length (chunked) reserves as it arrives: within --max-body it is served, past
+// it it is refused (413) once the limit is crossed, and a reservation the budget cannot grant
+// within --read-timeout is refused (503), the budget then whole again.
+func TestHTTPChunkedBodies(t *testing.T) {
+	fx := startHTTP(t, "", func(f *flags) {
+		f.maxBody = 64 << 10
+		f.maxBodyTotal = 96 << 10
+		f.readTimeout = 500 * time.Millisecond
+		f.minBodyRate = 1 << 10 // the held body's 40 KiB earn it 40 s
+	})
+	post := func(body io.Reader) (int, string) {
+		req, err := http.NewRequest(http.MethodPost, fx.url+"/mcp", body)
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.ContentLength = -1 // chunked
+		res, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b)
+	}
+	chunked := func(s string) io.Reader { return io.MultiReader(strings.NewReader(s)) }
+
+	status, _ := post(chunked(initializeBody))
+	assert.Equal(t, http.StatusOK, status)
+	status, body := post(chunked(`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"` + strings.Repeat("x", 70<<10) + `"}}`))
+	assert.Equal(t, http.StatusRequestEntityTooLarge, status)
+	assert.Equal(t, "Request Entity Too Large: the body is over 65536 bytes (--max-body)\n", body)
+
+	// A body that holds 64 KiB (40 KiB received) and waits: another of 40 KiB cannot have as much.
+	pad := strings.Repeat(" ", 40<<10)
+	pr, pw := io.Pipe()
+	held := make(chan int, 1)
+	go func() {
+		status, _ := post(pr)
+		held <- status
+	}()
+	_, err := pw.Write([]byte(pad))
+	require.NoError(t, err)
+	require.Eventually(t, func() bool {
+		status, body = post(chunked(pad + initializeBody))
+		return status == http.StatusServiceUnavailable
+	}, 10*time.Second, time.Millisecond)
+	assert.Equal(t, "Service Unavailable: the server holds 98304 bytes of request bodies, its limit (--max-body-total)\n", body)
+	_, err = pw.Write([]byte(initializeBody))
+	require.NoError(t, err)
+	require.NoError(t, pw.Close())
+	assert.Equal(t, http.StatusOK, <-held)
+	status, _ = post(chunked(pad + initializeBody))
+	assert.Equal(t, http.StatusOK, status, "the budget is whole again")
+}
