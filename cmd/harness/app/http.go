@@ -171,10 +171,20 @@ func answersOnly(r *http.Request) bool {
 	return len(msgs) > 0
 }
 
-// bodyBuffer is a request body read whole (within the limit) by guard.
+// bodyBuffer is a request body read whole (within the limit) by guard. Once read to its end (by
+// the MCP handler, which keeps its own copy) it lets go of its bytes.
 type bodyBuffer struct {
 	*bytes.Reader
 	data []byte
+}
+
+func (b *bodyBuffer) Read(p []byte) (int, error) {
+	n, err := b.Reader.Read(p)
+	if err == io.EOF {
+		b.data = nil
+		b.Reader.Reset(nil)
+	}
+	return n, err
 }
 
 func (*bodyBuffer) Close() error { return nil }
