@@ -55,8 +55,8 @@ func TestHTTPBoundsFigures(t *testing.T) {
 }
 
 // idleFigures: 20 authenticated calls, each on a new connection, before and while 200 clients
-// without a token hold a connection each after one GET /healthz; and how many of those the server
-// still holds open.
+// without a token hold a connection each after one GET /healthz, then also 200 that connect and send
+// nothing; and how many connections the server holds open.
 func idleFigures(t *testing.T, start func(*testing.T, ...string) *httpServe) {
 	const token, idle, calls = "alice-token-0123456789abcdef", 200, 20
 	s := start(t, "--token-file", writeTokens(t, "alice:"+token+"\n"))
@@ -113,6 +113,20 @@ func idleFigures(t *testing.T, start func(*testing.T, ...string) *httpServe) {
 	t.Logf("%d clients without a token connected, %d answered; the server holds %d descriptors for sockets",
 		len(conns), answered, socketFDs(t, s.cmd.Process.Pid))
 	measure(fmt.Sprintf("%d idle unauthenticated connections", len(conns)))
+
+	silent := 0
+	for range idle { // connected, and never a byte sent
+		c, err := net.DialTimeout("tcp", s.hostPort(), 2*time.Second)
+		if err != nil {
+			break
+		}
+		conns = append(conns, c)
+		silent++
+	}
+	time.Sleep(time.Second)
+	t.Logf("and %d clients connected that send nothing; the server holds %d descriptors for sockets",
+		silent, socketFDs(t, s.cmd.Process.Pid))
+	measure(fmt.Sprintf("and %d silent connections", silent))
 }
 
 // memoryFigures: the server's peak RSS (VmHWM) at start and after 24 concurrent 31 MiB bodies.

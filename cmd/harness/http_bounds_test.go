@@ -157,8 +157,8 @@ func TestServeHTTPClosesIdleConnections(t *testing.T) {
 
 // A body sent too slowly (here one byte every 100 ms, against --min-body-rate 1KiB) is cut once
 // --read-timeout (plus what the bytes received earned) is over: 408, and the connection closes. A
-// client without a token that sends a body slowly gets its 401 and its connection closes too, within
-// --read-timeout, though nobody reads its body.
+// client without a token that sends a body slowly gets its 401 and its connection closes too: the
+// rest of its body is not waited for.
 func TestServeHTTPCutsASlowBody(t *testing.T) {
 	const token = "alice-token-0123456789abcdef"
 	s := startHTTPServe(t, "127.0.0.1:0", "--cwd", realTemp(t), "--read-timeout", "1s", "--min-body-rate", "1KiB",
@@ -207,23 +207,62 @@ func TestServeHTTPWriteTimeoutSparesWaitingStreams(t *testing.T) {
 	require.NoError(t, cs.Ping(ctx, nil), "the session's connection survived")
 }
 
-// At --max-conns a new connection waits (the server says so in its log) until one closes; then it
-// is served.
+// At --max-conns a new connection takes the place of one not serving a request: one that never
+// sent a request first (a client that connected and stays silent), else the one idle longest. While
+// every connection serves a request it waits (the server says so in its log) until one is done.
 func TestServeHTTPLimitsConnections(t *testing.T) {
-	s := startHTTPServe(t, "127.0.0.1:0", "--cwd", realTemp(t), "--max-conns", "2")
-	held := []*rawConn{s.dial(t), s.dial(t)}
-	for _, c := range held {
+	full := regexp.MustCompile(`WARN\s+harness\.http\s+connection limit reached: a new connection takes the place of one not serving a request, or waits\s+\{"max-conns": 2\}`)
+	healthz := func(c *rawConn) string {
 		c.request("GET", "/healthz", nil, "")
 		_, body := c.response()
-		require.Equal(t, "ok\n", body)
+		return body
 	}
-	third := s.dial(t)
-	third.request("GET", "/healthz", nil, "")
-	full := regexp.MustCompile(`WARN\s+harness\.http\s+connection limit reached: new connections wait until one closes\s+\{"max-conns": 2\}`)
-	require.Eventually(t, func() bool { return full.MatchString(s.stderr.String()) }, hang, 10*time.Millisecond, s.stderr.String())
-	require.NoError(t, held[0].Close())
-	_, body := third.response()
-	assert.Equal(t, "ok\n", body)
+	t.Run("silent and idle", func(t *testing.T) {
+		s := startHTTPServe(t, "127.0.0.1:0", "--cwd", realTemp(t), "--max-conns", "2")
+		idle := s.dial(t)
+		require.Equal(t, "ok\n", healthz(idle))
+		silent := s.dial(t)
+		third := s.dial(t)
+		assert.Equal(t, "ok\n", healthz(third), "served at once")
+		assert.True(t, silent.closedByServer(), "the silent connection made room")
+		fourth := s.dial(t)
+		assert.Equal(t, "ok\n", healthz(fourth))
+		assert.True(t, idle.closedByServer(), "then the connection idle longest")
+		assert.Regexp(t, full, s.stderr.String())
+	})
+	t.Run("all serving", func(t *testing.T) {
+		s := startHTTPServe(t, "127.0.0.1:0", "--cwd", realTemp(t), "--max-conns", "2",
+			"--read-timeout", "1s", "--min-body-rate", "8KiB")
+		var stops []func()
+		var busy []*rawConn
+		for range 2 { // each in a request whose body arrives slowly, but fast enough (10 KiB/s)
+			c := s.dial(t)
+			_, err := io.WriteString(c, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"+
+				"Accept: application/json, text/event-stream\r\nExpect: 100-continue\r\nContent-Length: 1000000\r\n\r\n")
+			require.NoError(t, err)
+			line, err := c.r.ReadString('\n') // the handler reads the body: it is serving
+			require.NoError(t, err)
+			require.Equal(t, "HTTP/1.1 100 Continue\r\n", line)
+			_, _ = c.r.ReadString('\n')
+			stops = append(stops, trickle(c, strings.Repeat(" ", 1<<10), 100*time.Millisecond))
+			busy = append(busy, c)
+		}
+		defer func() {
+			for _, stop := range stops {
+				stop()
+			}
+		}()
+		third := s.dial(t)
+		third.request("GET", "/healthz", nil, "")
+		require.Eventually(t, func() bool { return full.MatchString(s.stderr.String()) }, hang, 10*time.Millisecond, s.stderr.String())
+		stops[0]()
+		require.NoError(t, busy[0].Close())
+		_, body := third.response()
+		assert.Equal(t, "ok\n", body)
+		stops[1]()
+		res, _ := busy[1].response()
+		assert.Equal(t, http.StatusRequestTimeout, res.StatusCode, "the other request was served on, never evicted")
+	})
 }
 
 // With fewer descriptors than --max-conns needs, the limit is lowered to leave 64 for the rest, and

@@ -41,7 +41,7 @@ type flags struct {
 // httpBounds are the bounds of serve --http on what a client holds: connections, time and body
 // bytes (docs/http.md, "Limits and stopping").
 type httpBounds struct {
-	maxConns     int           // --max-conns: connections open at once; beyond, new ones wait to be accepted
+	maxConns     int           // --max-conns: connections open at once (connLimit)
 	readTimeout  time.Duration // --read-timeout: a request's headers, and its body before --min-body-rate extends it
 	minBodyRate  int64         // --min-body-rate: bytes a second that extend a body's deadline
 	writeTimeout time.Duration // --write-timeout: for the client to take each write of a response
@@ -101,7 +101,8 @@ func usage(w io.Writer, name string) {
 		"  --max-body-total SIZE\n"+
 		"                     serve --http: body bytes held across requests; beyond, a request waits up to\n"+
 		"                     --read-timeout, then 503 (default 128MiB, at least --max-body)\n"+
-		"  --max-conns N      serve --http: connections at once; beyond, new ones wait (default 256)\n"+
+		"  --max-conns N      serve --http: connections at once; at the limit a new one replaces one not\n"+
+		"                     serving a request, or waits (default 256)\n"+
 		"  --read-timeout D   serve --http: for a request's headers, and for its body (default 30s)\n"+
 		"  --min-body-rate SIZE\n"+
 		"                     serve --http: each SIZE of body received adds 1s to --read-timeout (default 64KiB)\n"+

@@ -71,12 +71,14 @@ func (s *httpServer) handler() http.Handler {
 }
 
 // bounded paces every response's writes (--write-timeout), gives a request's body --read-timeout
-// (which reading it extends: bodyBudget), and closes the connection after answering a request
-// without a valid token, whatever the answer (401, 403, 404, /healthz): a client that has not
-// authenticated keeps no connection open.
+// (which reading it extends: bodyBudget), marks the connection as serving a request (connLimit), and
+// closes the connection after answering a request without a valid token, whatever the answer (401,
+// 403, 404, /healthz), reading nothing more from it: a client that has not authenticated keeps no
+// connection open.
 func (s *httpServer) bounded(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if s.tokens != nil && s.tokens.name(r) == "" {
+		unauthenticated := s.tokens != nil && s.tokens.name(r) == ""
+		if unauthenticated {
 			w.Header().Set("Connection", "close")
 		}
 		if r.ContentLength != 0 {
@@ -85,11 +87,21 @@ func (s *httpServer) bounded(next http.Handler) http.Handler {
 			// connection is read in the background while it runs (a GET stream, for hours).
 			_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(s.bounds.readTimeout))
 		}
+		if c, ok := r.Context().Value(connKey{}).(*limitedConn); ok {
+			c.l.serving(c)
+		}
 		pw := newPacedWriter(w, s.bounds.writeTimeout)
 		next.ServeHTTP(pw, r)
 		pw.extend() // for what net/http writes once the handler returns
+		if unauthenticated {
+			// Nothing more is read from it: net/http drops its unread body at once, not within --read-timeout.
+			_ = http.NewResponseController(w).SetReadDeadline(time.Now())
+		}
 	})
 }
+
+// connKey is the request context key of the request's connection.
+type connKey struct{}
 
 // serveMCP routes a request: the sessionless protocol to the stateless handler, the rest to the
 // sessions; a request that would open a session past the limit is refused (503).
@@ -294,13 +306,14 @@ func (s *statusRecorder) Flush() {
 
 func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
-// connsFull logs, at most once a minute, that new connections wait for a place (--max-conns).
+// connsFull logs, at most once a minute, that the connection limit is reached (--max-conns).
 func (s *httpServer) connsFull() {
 	now := time.Now().UnixNano()
 	if last := s.fullWarned.Load(); last != 0 && now-last < int64(time.Minute) || !s.fullWarned.CompareAndSwap(last, now) {
 		return
 	}
-	s.log.Warn("connection limit reached: new connections wait until one closes", zap.Int("max-conns", s.bounds.maxConns))
+	s.log.Warn("connection limit reached: a new connection takes the place of one not serving a request, or waits",
+		zap.Int("max-conns", s.bounds.maxConns))
 }
 
 // serve serves on ln until ctx ends, then stops: new requests are refused (503) but answers to the
@@ -311,7 +324,9 @@ func (s *httpServer) serve(ctx context.Context, ln net.Listener) error {
 	// WriteTimeout resets each request's write deadline; pacedWriter then extends it write by write.
 	srv := &http.Server{Handler: s.handler(), ReadHeaderTimeout: s.bounds.readTimeout,
 		WriteTimeout: s.bounds.writeTimeout, IdleTimeout: s.bounds.idleTimeout,
-		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) }}
+		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+		ConnContext: func(ctx context.Context, c net.Conn) context.Context { return context.WithValue(ctx, connKey{}, c) },
+		ConnState:   connState}
 	if n := connCap(s.bounds.maxConns); n < s.bounds.maxConns {
 		s.log.Warn("--max-conns lowered below the limit on open files", zap.Int("max-conns", n))
 		s.bounds.maxConns = n

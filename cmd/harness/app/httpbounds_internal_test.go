@@ -16,54 +16,65 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// At its limit connLimit accepts nothing more until a connection closes; a connection closed twice
-// gives its place back once; Close ends an Accept that waits.
+// At its limit connLimit makes room by closing a connection not serving a request: first one that
+// never served one, then the one idle longest; while every connection serves one, the new one waits
+// until one is idle. A connection closed twice gives its place back once; Close ends an Accept that
+// waits.
 func TestConnLimit(t *testing.T) {
 	noLeaks(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	var fulls atomic.Int32
-	full := make(chan struct{}, 8)
-	cl := limitConns(ln, 2, func() { fulls.Add(1); full <- struct{}{} })
-	accepted := make(chan net.Conn, 8)
+	cl := limitConns(ln, 2, func() { fulls.Add(1) })
+	accepted := make(chan *limitedConn, 8)
 	go func() {
+		defer close(accepted)
 		for {
 			c, err := cl.Accept()
 			if err != nil {
-				close(accepted)
 				return
 			}
-			accepted <- c
+			accepted <- c.(*limitedConn)
 		}
 	}()
-	dial := func() net.Conn {
+	dial := func() (client net.Conn, server *limitedConn) {
 		c, err := net.Dial("tcp", ln.Addr().String())
 		require.NoError(t, err)
 		t.Cleanup(func() { _ = c.Close() })
-		return c
+		require.NoError(t, c.SetDeadline(time.Now().Add(20*time.Second)))
+		return c, <-accepted
 	}
-	dial()
-	dial()
-	a, b := <-accepted, <-accepted
-	<-full // the third Accept waits for a place
+	closed := func(c net.Conn) bool {
+		_, err := c.Read(make([]byte, 1))
+		return errors.Is(err, io.EOF) || err != nil && strings.Contains(err.Error(), "reset")
+	}
+
+	silent, _ := dial()
+	_, a := dial()
+	cl.serving(a)
+	cl.idle(a) // a served a request and is idle
+	_, b := dial()
+	assert.True(t, closed(silent), "the connection that never sent a request makes room first")
+	assert.Equal(t, int32(1), fulls.Load())
+
+	cl.serving(a)
+	cl.serving(b) // every connection serves a request: a new one waits
+	waiting := make(chan struct{})
+	go func() {
+		defer close(waiting)
+		_, _ = dial()
+	}()
+	require.Eventually(t, func() bool { return fulls.Load() == 2 }, 5*time.Second, time.Millisecond)
+	cl.idle(b) // until one is idle, which makes room
+	<-waiting
 	assert.Equal(t, 2, cl.open())
-	dial()
+
 	require.NoError(t, a.Close())
 	_ = a.Close()
-	c := <-accepted // the freed place takes the waiting connection
-	<-full
-	assert.Equal(t, 2, cl.open(), "a connection closed twice frees one place")
-	require.NoError(t, b.Close())
-	require.NoError(t, c.Close())
-	// The Accept that waited now holds a place while it waits for a connection.
-	require.Eventually(t, func() bool { return cl.open() == 1 }, 5*time.Second, time.Millisecond)
-	dial()
-	d := <-accepted
-	require.NoError(t, d.Close())
+	assert.Equal(t, 1, cl.open(), "a connection closed twice frees one place")
 	require.NoError(t, cl.Close())
 	_, open := <-accepted
 	assert.False(t, open, "Accept returns once the listener is closed")
-	assert.GreaterOrEqual(t, fulls.Load(), int32(2))
 }
 
 // pacedWriter's deadline is per write, not per response: a stream that writes an event, waits past
