@@ -114,14 +114,14 @@ func usage(w io.Writer, name string) {
 // parseFlags parses the flags of command cmd.
 func parseFlags(cmd string, args []string, stderr io.Writer) (*flags, error) {
 	f := &flags{}
+	maxBodyTotal, minBodyRate, b := "", "64KiB", defaultHTTPBounds(0) // serve --http's bounds
 	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&f.config, "config", "", "composition YAML file")
 	fs.StringVar(&f.cwd, "cwd", "", "working directory")
 	fs.StringVar(&f.profile, "profile", "", "embedded profile")
 	fs.StringVar(&f.logLevel, "log-level", "info", "debug, info, warn or error")
-	maxBody, maxBodyTotal, minBodyRate := "32MiB", "", "64KiB"
-	b := defaultHTTPBounds(0)
+	maxBody := "32MiB"
 	switch cmd {
 	case "run":
 		fs.StringVar(&f.approve, "approve", "", "answer approval prompts: allow-once or reject")
@@ -169,10 +169,10 @@ func parseFlags(cmd string, args []string, stderr io.Writer) (*flags, error) {
 			return nil, fmt.Errorf("%w: %s: --max-body: %v", errUsage, cmd, err)
 		}
 		f.maxBody = n
-		if err := parseHTTPBounds(f, maxBodyTotal, minBodyRate); err != nil {
+		if err := checkHTTPFlags(f, fs); err != nil {
 			return nil, fmt.Errorf("%w: %s: %v", errUsage, cmd, err)
 		}
-		if err := checkHTTPFlags(f, fs); err != nil {
+		if err := parseHTTPBounds(f, maxBodyTotal, minBodyRate); err != nil {
 			return nil, fmt.Errorf("%w: %s: %v", errUsage, cmd, err)
 		}
 	}
