@@ -60,9 +60,12 @@ func TestConnLimit(t *testing.T) {
 	cl.serving(a)
 	cl.serving(b) // every connection serves a request: a new one waits
 	waiting := make(chan struct{})
-	go func() {
+	go func() { // dial's checks belong to the test's goroutine: this one only connects and waits
 		defer close(waiting)
-		_, _ = dial()
+		if c, err := net.Dial("tcp", ln.Addr().String()); err == nil {
+			t.Cleanup(func() { _ = c.Close() })
+			<-accepted
+		}
 	}()
 	require.Eventually(t, func() bool { return fulls.Load() == 2 }, 5*time.Second, time.Millisecond)
 	cl.idle(b) // until one is idle, which makes room
