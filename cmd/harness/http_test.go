@@ -38,8 +38,13 @@ var readyURL = regexp.MustCompile(`ready: serving MCP over HTTP\s+\{"url": "(htt
 // startHTTPServe starts `harness serve --http addr args...` and waits for its ready line.
 func startHTTPServe(t *testing.T, addr string, args ...string) *httpServe {
 	t.Helper()
-	s := &httpServe{stderr: &lockedBuffer{}, done: make(chan struct{})}
-	s.cmd = exec.Command(harnessBin, append([]string{"serve", "--http", addr}, args...)...)
+	return startHTTPServeCmd(t, exec.Command(harnessBin, append([]string{"serve", "--http", addr}, args...)...))
+}
+
+// startHTTPServeCmd starts a `serve --http` command and waits for its ready line.
+func startHTTPServeCmd(t *testing.T, cmd *exec.Cmd) *httpServe {
+	t.Helper()
+	s := &httpServe{cmd: cmd, stderr: &lockedBuffer{}, done: make(chan struct{})}
 	s.cmd.Stderr = s.stderr
 	require.NoError(t, s.cmd.Start())
 	go func() {

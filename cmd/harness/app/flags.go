@@ -31,13 +31,25 @@ type flags struct {
 	// sessionIdle and maxSessions: run, and serve --http.
 	sessionIdle time.Duration
 	maxSessions int
-	// serve --http: the address, the token file, the origins allowed besides the server's own, and
-	// the request body limit.
+	// serve --http: the address, the token file, the origins allowed besides the server's own, the
+	// request body limit and the connection bounds.
 	http         string
 	tokenFile    string
 	allowOrigins []string
 	maxBody      int64
-	workdir      string // absolute: --cwd or the process working directory
+	httpBounds
+	workdir string // absolute: --cwd or the process working directory
+}
+
+// httpBounds are the bounds of serve --http on what a client holds: connections, time and body
+// bytes (docs/http.md, "Limits and stopping").
+type httpBounds struct {
+	maxConns     int           // --max-conns: connections open at once (connLimit)
+	readTimeout  time.Duration // --read-timeout: a request's headers, and its body before --min-body-rate extends it
+	minBodyRate  int64         // --min-body-rate: bytes a second that extend a body's deadline
+	writeTimeout time.Duration // --write-timeout: for the client to take each write of a response
+	idleTimeout  time.Duration // --idle-timeout: a kept-alive connection without a request is closed
+	maxBodyTotal int64         // --max-body-total: body bytes held across requests; beyond, wait, then 503
 }
 
 // Defaults of serve --http.
@@ -45,6 +57,12 @@ const (
 	defaultHTTPMaxSessions = 64
 	defaultMaxBody         = 32 << 20
 )
+
+// defaultHTTPBounds are the defaults of httpBounds; --max-body-total is at least --max-body.
+func defaultHTTPBounds(maxBody int64) httpBounds {
+	return httpBounds{maxConns: 256, readTimeout: 30 * time.Second, minBodyRate: 64 << 10,
+		writeTimeout: 30 * time.Second, idleTimeout: time.Minute, maxBodyTotal: max(128<<20, maxBody)}
+}
 
 // defaultSessionIdle is the default --session-idle of run and of serve --http.
 const defaultSessionIdle = 30 * time.Minute
@@ -86,12 +104,24 @@ func usage(w io.Writer, name string) {
 		"  --token-file FILE  serve --http: name:token lines; every request needs Authorization: Bearer\n"+
 		"                     <token> (required to bind an address that is not loopback)\n"+
 		"  --allow-origin O   serve --http: an Origin allowed besides the server's own (repeatable)\n"+
-		"  --max-body SIZE    serve --http: request body limit, 413 beyond (default 32MiB)\n", DefaultProfile)
+		"  --max-body SIZE    serve --http: request body limit, 413 beyond (default 32MiB)\n"+
+		"  --max-body-total SIZE\n"+
+		"                     serve --http: body bytes held across requests; beyond, a request waits up to\n"+
+		"                     --read-timeout, then 503 (default 128MiB, at least --max-body)\n"+
+		"  --max-conns N      serve --http: connections at once; at the limit a new one replaces one not\n"+
+		"                     serving a request, or waits (default 256)\n"+
+		"  --read-timeout D   serve --http: for a request's headers, and for its body (default 30s)\n"+
+		"  --min-body-rate SIZE\n"+
+		"                     serve --http: each SIZE of body received adds 1s to --read-timeout (default 64KiB)\n"+
+		"  --write-timeout D  serve --http: for the client to take each write of a response (default 30s)\n"+
+		"  --idle-timeout D   serve --http: close a kept-alive connection after D without a request (default 1m)\n",
+		DefaultProfile)
 }
 
 // parseFlags parses the flags of command cmd.
 func parseFlags(cmd string, args []string, stderr io.Writer) (*flags, error) {
 	f := &flags{}
+	maxBodyTotal, minBodyRate, b := "", "64KiB", defaultHTTPBounds(0) // serve --http's bounds
 	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&f.config, "config", "", "composition YAML file")
@@ -118,6 +148,12 @@ func parseFlags(cmd string, args []string, stderr io.Writer) (*flags, error) {
 		fs.StringVar(&maxBody, "max-body", maxBody, "request body limit")
 		fs.DurationVar(&f.sessionIdle, "session-idle", defaultSessionIdle, "end a session after this long without requests")
 		fs.IntVar(&f.maxSessions, "max-sessions", defaultHTTPMaxSessions, "sessions at once")
+		fs.StringVar(&maxBodyTotal, "max-body-total", "", "body bytes held across requests")
+		fs.IntVar(&f.maxConns, "max-conns", b.maxConns, "connections at once")
+		fs.DurationVar(&f.readTimeout, "read-timeout", b.readTimeout, "for a request's headers and body")
+		fs.StringVar(&minBodyRate, "min-body-rate", minBodyRate, "body bytes a second that extend --read-timeout")
+		fs.DurationVar(&f.writeTimeout, "write-timeout", b.writeTimeout, "for each write of a response")
+		fs.DurationVar(&f.idleTimeout, "idle-timeout", b.idleTimeout, "close a kept-alive connection after this long idle")
 	case "tools":
 		fs.BoolVar(&f.structured, "structured-content", false, "list output schemas")
 	}
@@ -151,6 +187,9 @@ func parseFlags(cmd string, args []string, stderr io.Writer) (*flags, error) {
 		if err := checkHTTPFlags(f, fs); err != nil {
 			return nil, fmt.Errorf("%w: %s: %v", errUsage, cmd, err)
 		}
+		if err := parseHTTPBounds(f, maxBodyTotal, minBodyRate); err != nil {
+			return nil, fmt.Errorf("%w: %s: %v", errUsage, cmd, err)
+		}
 	}
 	switch f.approve {
 	case "", approveAllowOnce, approveReject:
@@ -167,7 +206,8 @@ func checkHTTPFlags(f *flags, fs *flag.FlagSet) error {
 		var only []string
 		fs.Visit(func(fl *flag.Flag) {
 			switch fl.Name {
-			case "token-file", "allow-origin", "max-body", "session-idle", "max-sessions":
+			case "token-file", "allow-origin", "max-body", "session-idle", "max-sessions", "max-body-total",
+				"max-conns", "read-timeout", "min-body-rate", "write-timeout", "idle-timeout":
 				only = append(only, "--"+fl.Name)
 			}
 		})
@@ -195,6 +235,29 @@ func checkHTTPFlags(f *flags, fs *flag.FlagSet) error {
 	if !isLoopbackHost(host) && f.tokenFile == "" {
 		return fmt.Errorf("--http %q is not a loopback address: anyone who can reach it could read and write "+
 			"files as this user, so it needs --token-file (bearer tokens) to start", f.http)
+	}
+	return nil
+}
+
+// parseHTTPBounds reads the sizes of httpBounds and checks every bound is positive; a
+// --max-body-total below --max-body could never take a body of the largest size.
+func parseHTTPBounds(f *flags, maxBodyTotal, minBodyRate string) error {
+	n, err := parseSize(minBodyRate)
+	if err != nil {
+		return fmt.Errorf("--min-body-rate: %v", err)
+	}
+	f.minBodyRate = n
+	f.maxBodyTotal = max(defaultHTTPBounds(0).maxBodyTotal, f.maxBody)
+	if maxBodyTotal != "" {
+		if f.maxBodyTotal, err = parseSize(maxBodyTotal); err != nil {
+			return fmt.Errorf("--max-body-total: %v", err)
+		}
+		if f.maxBodyTotal < f.maxBody {
+			return fmt.Errorf("--max-body-total (%s) is below --max-body (%d bytes)", maxBodyTotal, f.maxBody)
+		}
+	}
+	if f.maxConns <= 0 || f.readTimeout <= 0 || f.writeTimeout <= 0 || f.idleTimeout <= 0 {
+		return errors.New("--max-conns, --read-timeout, --write-timeout and --idle-timeout must be positive")
 	}
 	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -30,8 +29,9 @@ type httpServer struct {
 	log       *zap.Logger
 	tokens    *tokenSet // nil: no authentication (loopback only)
 	origins   map[string]bool
-	maxBody   int64
 	maxSess   int
+	bounds    httpBounds
+	body      *bodyBudget
 	loopback  bool
 	stateful  *mcp.StreamableHTTPHandler
 	stateless *mcp.StreamableHTTPHandler
@@ -39,12 +39,14 @@ type httpServer struct {
 	opening  atomic.Int64 // sessions being opened (initialize requests in progress)
 	draining atomic.Bool  // stopping: only answers to the server's requests are taken
 	posts    atomic.Int64 // POST requests being served
+
+	fullWarned atomic.Int64 // unix nanoseconds of the last "connection limit reached" warning
 }
 
 func newHTTPServer(mh *mcpHost, f *flags, tokens *tokenSet, log *zap.Logger) *httpServer {
 	host, _, _ := net.SplitHostPort(f.http)
-	s := &httpServer{mh: mh, log: log, tokens: tokens, origins: map[string]bool{}, maxBody: f.maxBody,
-		maxSess: f.maxSessions, loopback: isLoopbackHost(host)}
+	s := &httpServer{mh: mh, log: log, tokens: tokens, origins: map[string]bool{},
+		maxSess: f.maxSessions, bounds: f.httpBounds, body: newBodyBudget(f), loopback: isLoopbackHost(host)}
 	for _, o := range f.allowOrigins {
 		s.origins[strings.TrimSuffix(o, "/")] = true
 	}
@@ -65,8 +67,41 @@ func (s *httpServer) handler() http.Handler {
 		_, _ = io.WriteString(w, "ok\n")
 	})
 	mux.Handle("/mcp", s.guard(http.HandlerFunc(s.serveMCP)))
-	return s.accessLog(mux)
+	return s.bounded(s.accessLog(mux))
 }
+
+// bounded paces every response's writes (--write-timeout), gives a request's body --read-timeout
+// (which reading it extends: bodyBudget), marks the connection as serving a request (connLimit), and
+// closes the connection after answering a request without a valid token, whatever the answer (401,
+// 403, 404, /healthz), reading nothing more from it: a client that has not authenticated keeps no
+// connection open.
+func (s *httpServer) bounded(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		unauthenticated := s.tokens != nil && s.tokens.name(r) == ""
+		if unauthenticated {
+			w.Header().Set("Connection", "close")
+		}
+		if r.ContentLength != 0 {
+			// A body nobody reads whole (a refused request's) is still read by net/http once the handler
+			// returns, up to 256 KiB: within this deadline. A request without a body gets none: its
+			// connection is read in the background while it runs (a GET stream, for hours).
+			_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(s.bounds.readTimeout))
+		}
+		if c, ok := r.Context().Value(connKey{}).(*limitedConn); ok {
+			c.l.serving(c)
+		}
+		pw := newPacedWriter(w, s.bounds.writeTimeout)
+		next.ServeHTTP(pw, r)
+		pw.extend() // for what net/http writes once the handler returns
+		if unauthenticated {
+			// Nothing more is read from it: net/http drops its unread body at once, not within --read-timeout.
+			_ = http.NewResponseController(w).SetReadDeadline(time.Now())
+		}
+	})
+}
+
+// connKey is the request context key of the request's connection.
+type connKey struct{}
 
 // serveMCP routes a request: the sessionless protocol to the stateless handler, the rest to the
 // sessions; a request that would open a session past the limit is refused (503).
@@ -148,35 +183,36 @@ func answersOnly(r *http.Request) bool {
 	return len(msgs) > 0
 }
 
-// bodyBuffer is a request body read whole (within the limit) by guard.
+// bodyBuffer is a request body read whole (within the limit) by guard. Once read to its end (by
+// the MCP handler, which keeps its own copy) it lets go of its bytes.
 type bodyBuffer struct {
 	*bytes.Reader
 	data []byte
 }
 
+func (b *bodyBuffer) Read(p []byte) (int, error) {
+	n, err := b.Reader.Read(p)
+	if err == io.EOF {
+		b.data = nil
+		b.Reader.Reset(nil)
+	}
+	return n, err
+}
+
 func (*bodyBuffer) Close() error { return nil }
 
 // guard applies, in order: Host (on a loopback bind: DNS rebinding), Origin (browsers), bearer
-// authentication, and the body limit (413).
+// authentication, and the body bounds (413, 408, 503: bodyBudget). A refused Host or Origin closes
+// the connection.
 func (s *httpServer) guard(next http.Handler) http.Handler {
 	checked := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Body != nil && r.Body != http.NoBody {
-			if r.ContentLength > s.maxBody {
-				http.Error(w, fmt.Sprintf("Request Entity Too Large: the body is over %d bytes (--max-body)", s.maxBody),
-					http.StatusRequestEntityTooLarge)
+			data, release, rf := s.body.read(w, r)
+			if rf != nil {
+				rf.write(w)
 				return
 			}
-			data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.maxBody))
-			if err != nil {
-				var mbe *http.MaxBytesError
-				if errors.As(err, &mbe) {
-					http.Error(w, fmt.Sprintf("Request Entity Too Large: the body is over %d bytes (--max-body)", s.maxBody),
-						http.StatusRequestEntityTooLarge)
-					return
-				}
-				http.Error(w, "Bad Request: the body could not be read", http.StatusBadRequest)
-				return
-			}
+			defer release()
 			r.Body = &bodyBuffer{bytes.NewReader(data), data}
 		}
 		next.ServeHTTP(w, r)
@@ -187,10 +223,12 @@ func (s *httpServer) guard(next http.Handler) http.Handler {
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if s.loopback && !isLoopbackHost(hostOnly(r.Host)) {
+			w.Header().Set("Connection", "close")
 			http.Error(w, fmt.Sprintf("Forbidden: Host %q is not this loopback server", r.Host), http.StatusForbidden)
 			return
 		}
 		if o := r.Header.Get("Origin"); o != "" && !s.originAllowed(o, r) {
+			w.Header().Set("Connection", "close")
 			http.Error(w, fmt.Sprintf("Forbidden: Origin %q is not allowed (--allow-origin)", o), http.StatusForbidden)
 			return
 		}
@@ -268,13 +306,32 @@ func (s *statusRecorder) Flush() {
 
 func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
+// connsFull logs, at most once a minute, that the connection limit is reached (--max-conns).
+func (s *httpServer) connsFull() {
+	now := time.Now().UnixNano()
+	if last := s.fullWarned.Load(); last != 0 && now-last < int64(time.Minute) || !s.fullWarned.CompareAndSwap(last, now) {
+		return
+	}
+	s.log.Warn("connection limit reached: a new connection takes the place of one not serving a request, or waits",
+		zap.Int("max-conns", s.bounds.maxConns))
+}
+
 // serve serves on ln until ctx ends, then stops: new requests are refused (503) but answers to the
 // server's requests are taken, the calls in flight get up to drainTimeout to finish (those still
 // running are then cancelled, and answered), every session is ended, and the listener and its
 // connections are closed.
 func (s *httpServer) serve(ctx context.Context, ln net.Listener) error {
-	srv := &http.Server{Handler: s.handler(), ReadHeaderTimeout: 30 * time.Second,
-		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) }}
+	// WriteTimeout resets each request's write deadline; pacedWriter then extends it write by write.
+	srv := &http.Server{Handler: s.handler(), ReadHeaderTimeout: s.bounds.readTimeout,
+		WriteTimeout: s.bounds.writeTimeout, IdleTimeout: s.bounds.idleTimeout,
+		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+		ConnContext: func(ctx context.Context, c net.Conn) context.Context { return context.WithValue(ctx, connKey{}, c) },
+		ConnState:   connState}
+	if n := connCap(s.bounds.maxConns); n < s.bounds.maxConns {
+		s.log.Warn("--max-conns lowered below the limit on open files", zap.Int("max-conns", n))
+		s.bounds.maxConns = n
+	}
+	ln = limitConns(ln, s.bounds.maxConns, s.connsFull)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

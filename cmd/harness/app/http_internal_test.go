@@ -38,7 +38,7 @@ type httpFixture struct {
 func startHTTP(t *testing.T, profile string, tweak func(*flags)) *httpFixture {
 	t.Helper()
 	ws := t.TempDir()
-	f := &flags{profile: profile, workdir: ws, http: "127.0.0.1:0", maxBody: defaultMaxBody,
+	f := &flags{profile: profile, workdir: ws, http: "127.0.0.1:0", maxBody: defaultMaxBody, httpBounds: defaultHTTPBounds(defaultMaxBody),
 		maxSessions: defaultHTTPMaxSessions, sessionIdle: 30 * time.Minute}
 	if tweak != nil {
 		tweak(f)

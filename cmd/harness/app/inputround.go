@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"strconv"
@@ -42,7 +43,8 @@ type inputRoundKey struct{}
 // the signed state of earlier rounds and the client's input responses) and the question it stops at.
 type inputRound struct {
 	states    *stateBook
-	tool      string          // the call's identity, which the state is signed with: tool name
+	owner     string          // who may answer, which the state is signed with (roundOwner),
+	tool      string          // with the call's identity: tool name
 	args      json.RawMessage // and arguments
 	canElicit bool
 	responses mcp.InputResponseMap
@@ -96,14 +98,27 @@ func (b *stateBook) use(nonce string, now time.Time) bool {
 	return true
 }
 
-// newInputRound starts a round of a call (tool and arguments) that brings the client's input
-// responses and the request state it echoed; canElicit says whether the client can be asked.
-func newInputRound(book *stateBook, tool string, args json.RawMessage, responses mcp.InputResponseMap, state string, canElicit bool) *inputRound {
-	r := &inputRound{states: book, tool: tool, args: args, responses: responses, canElicit: canElicit}
+// newInputRound starts a round of a call (tool and arguments) by owner (roundOwner) that brings the
+// client's input responses and the request state it echoed; canElicit says whether the client can
+// be asked. A state issued to another owner, or for another call, counts for nothing.
+func newInputRound(book *stateBook, owner, tool string, args json.RawMessage, responses mcp.InputResponseMap, state string, canElicit bool) *inputRound {
+	r := &inputRound{states: book, owner: owner, tool: tool, args: args, responses: responses, canElicit: canElicit}
 	if st, ok := r.verify(state); ok {
 		r.prior = st
 	}
 	return r
+}
+
+// roundOwner is whom the request states of a call are issued to: its principal (the token's name,
+// "" without authentication) and its connection's session id ("" under the sessionless protocol,
+// where the principal is the agent). One principal cannot answer another's approval with its state.
+func roundOwner(ss *mcp.ServerSession, principal string) string {
+	return roundOwnerOf(principal, ss.ID())
+}
+
+// roundOwnerOf is roundOwner by principal and session id.
+func roundOwnerOf(principal, session string) string {
+	return strconv.Quote(principal) + " " + strconv.Quote(session)
 }
 
 // canElicit reports whether a connection's client declared the elicitation capability.
@@ -179,11 +194,10 @@ func (r *inputRound) verify(state string) (roundState, bool) {
 
 func (r *inputRound) sign(enc string) []byte {
 	m := hmac.New(sha256.New, r.states.key)
-	m.Write([]byte(r.tool))
-	m.Write([]byte{0})
-	m.Write(r.args)
-	m.Write([]byte{0})
-	m.Write([]byte(enc))
+	for _, field := range [][]byte{[]byte(r.owner), []byte(r.tool), r.args, []byte(enc)} {
+		m.Write(binary.BigEndian.AppendUint64(nil, uint64(len(field)))) // length-prefixed: no field bleeds into the next
+		m.Write(field)
+	}
 	return m.Sum(nil)
 }
 

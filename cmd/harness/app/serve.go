@@ -358,7 +358,7 @@ func (h *mcpHost) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Call
 	defer cancel()
 	defer h.track(req.Session, cancel)()
 	if usesInputRequests(req.Session) {
-		round := newInputRound(h.states, req.Params.Name, args, req.Params.InputResponses, req.Params.RequestState, canElicit(req.Session))
+		round := newInputRound(h.states, roundOwner(req.Session, principal), req.Params.Name, args, req.Params.InputResponses, req.Params.RequestState, canElicit(req.Session))
 		o := h.eng.Call(withInputRound(ctx, round), sess, req.Params.Name, args)
 		if round.need != nil {
 			return &mcp.CallToolResult{InputRequests: round.need, RequestState: round.state()}, nil
