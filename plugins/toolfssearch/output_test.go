@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -191,4 +192,16 @@ func requireMode(t *testing.T, p string, mode os.FileMode) {
 	st, err := os.Stat(p)
 	require.NoError(t, err)
 	require.Equal(t, mode, st.Mode().Perm())
+}
+
+// TestSkippedNote: entries a search could not read are counted in one line before the visit-limit
+// footer; a file of /proc (never read) is one of them.
+func TestSkippedNote(t *testing.T) {
+	e := newEnv(t, nil, nil)
+	status := "/proc/" + strconv.Itoa(os.Getpid()) + "/status"
+	requireText(t, e.call("grep", map[string]any{"pattern": "Name:", "path": status}), "No matches found\n\n(Skipped 1 entry that could not be read.)")
+	require.Equal(t, "a.go\n\n(Skipped 2 entries that could not be read.)\n\n(The search stopped after visiting 9 entries; narrow pattern or path.)",
+		toolfssearch.RenderGlob(toolfssearch.GlobValue{Paths: []string{"a.go"}, Total: 1, Skipped: 2, StoppedAfter: 9}))
+	require.Equal(t, "Found 1 of 2 matches\n\na.go\nLine 1: x\n\n(The complete result could not be saved; narrow pattern, path, or include to see more.)\n\n(Skipped 1 entry that could not be read.)",
+		toolfssearch.RenderGrep(toolfssearch.GrepValue{Matches: []toolfssearch.GrepMatch{{Path: "a.go", Line: 1, Text: "x", ValidUTF8: true}}, Total: 2, Skipped: 1}))
 }

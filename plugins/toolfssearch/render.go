@@ -8,7 +8,8 @@ import (
 
 // GlobValue is the canonical value of a glob: the paths shown inline (in display order), how many
 // matched, how the page was chosen, where the complete list was saved ("" when it was not needed
-// or could not be saved) and, when the walk stopped early, the entry limit (else 0).
+// or could not be saved), when the walk stopped early, the entry limit (else 0), and how many
+// entries could not be read.
 type GlobValue struct {
 	Paths        []string `json:"paths"`
 	Total        int      `json:"total"`
@@ -17,15 +18,18 @@ type GlobValue struct {
 	EntriesTotal int      `json:"entriesTotal"`
 	SpillPath    string   `json:"spillPath"`
 	StoppedAfter int      `json:"stoppedAfter"`
+	Skipped      int      `json:"skipped"`
 }
 
 // GrepValue is the canonical value of a grep: the matches shown inline, how many lines matched in
-// all, the spill file ("" when not needed or not saved) and the entry limit the walk stopped at (0).
+// all, the spill file ("" when not needed or not saved), the entry limit the walk stopped at (0)
+// and how many entries could not be read.
 type GrepValue struct {
 	Matches      []GrepMatch `json:"matches"`
 	Total        int         `json:"total"`
 	SpillPath    string      `json:"spillPath"`
 	StoppedAfter int         `json:"stoppedAfter"`
+	Skipped      int         `json:"skipped"`
 }
 
 // GrepMatch is one matching line: the file's display path, the line number, the kept text (cut to
@@ -57,6 +61,17 @@ func recovery(spillPath, unsaved string) string {
 	return strings.Replace(recoveryTemplate, "%s", spillPath, 1)
 }
 
+// skipNote says how many entries could not be read; "" for none.
+func skipNote(skipped int) string {
+	switch skipped {
+	case 0:
+		return ""
+	case 1:
+		return "\n\n(Skipped 1 entry that could not be read.)"
+	}
+	return "\n\n(Skipped " + strconv.Itoa(skipped) + " entries that could not be read.)"
+}
+
 func stopFooter(stoppedAfter int) string {
 	if stoppedAfter == 0 {
 		return ""
@@ -67,7 +82,7 @@ func stopFooter(stoppedAfter int) string {
 // RenderGlob is the model-facing text of a glob.
 func RenderGlob(v GlobValue) string {
 	if v.Total == 0 {
-		return noFiles + stopFooter(v.StoppedAfter)
+		return noFiles + skipNote(v.Skipped) + stopFooter(v.StoppedAfter)
 	}
 	var b strings.Builder
 	b.WriteString(strings.Join(v.Paths, "\n"))
@@ -84,6 +99,7 @@ func RenderGlob(v GlobValue) string {
 		}
 		b.WriteString(recovery(v.SpillPath, globUnsaved) + ")")
 	}
+	b.WriteString(skipNote(v.Skipped))
 	b.WriteString(stopFooter(v.StoppedAfter))
 	return b.String()
 }
@@ -91,7 +107,7 @@ func RenderGlob(v GlobValue) string {
 // RenderGrep is the model-facing text of a grep.
 func RenderGrep(v GrepValue) string {
 	if v.Total == 0 {
-		return noMatches + stopFooter(v.StoppedAfter)
+		return noMatches + skipNote(v.Skipped) + stopFooter(v.StoppedAfter)
 	}
 	var b strings.Builder
 	capped := v.Total > len(v.Matches)
@@ -107,6 +123,7 @@ func RenderGrep(v GrepValue) string {
 	if capped {
 		b.WriteString("\n\n(" + recovery(v.SpillPath, grepUnsaved) + ")")
 	}
+	b.WriteString(skipNote(v.Skipped))
 	b.WriteString(stopFooter(v.StoppedAfter))
 	return b.String()
 }
