@@ -22,7 +22,7 @@ func (p *Provider) Glob(ctx context.Context, root fs.Target, q fs.GlobQuery) (fs
 	if err != nil {
 		return fs.GlobResult{}, searchError(ctx, err)
 	}
-	out := fs.GlobResult{Files: make([]fs.FoundFile, len(found.Files)), Stopped: found.Stopped, Skipped: found.Skipped}
+	out := fs.GlobResult{Files: make([]fs.FoundFile, len(found.Files)), Stopped: found.Stopped, Skipped: found.Skipped, PartialIgnore: found.PartialIgnore}
 	for i, f := range found.Files {
 		out.Files[i] = fs.FoundFile{Path: joinDisplay(root.DisplayPath, f.Rel), Rel: f.Rel}
 	}
@@ -66,7 +66,7 @@ func (p *Provider) Grep(ctx context.Context, root fs.Target, q fs.GrepQuery, emi
 		}
 		return emit(fs.LineMatch{Path: lastPath, Rel: lm.Rel, Line: lm.Line, Text: lm.Text, Truncated: lm.Truncated, ValidUTF8: lm.Valid})
 	})
-	res := fs.GrepResult{Stopped: stats.Stopped, Skipped: stats.Skipped}
+	res := fs.GrepResult{Stopped: stats.Stopped, Skipped: stats.Skipped, PartialIgnore: stats.PartialIgnore}
 	if err != nil {
 		return res, searchError(ctx, err)
 	}

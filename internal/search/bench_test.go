@@ -82,6 +82,33 @@ func BenchmarkGrepCaseFolded(b *testing.B)  { benchGrep(b, "(?i)IO\\.READER") }
 // wildcard paths, none of which matches a file of the tree.
 func hugeGitignore(b *testing.B) string {
 	b.Helper()
+	return gitignoreTree(b, func(i int) string {
+		n := strconv.Itoa(i)
+		switch i % 5 {
+		case 0:
+			return "generated_" + n + ".txt\n"
+		case 1:
+			return "build" + n + "/\n"
+		case 2:
+			return "*.ext" + n + "\n"
+		case 3:
+			return "tmp" + n + "*\n"
+		}
+		return "src/gen" + n + "/**/*.pb.go\n"
+	})
+}
+
+// wildcardGitignore is hugeGitignore's tree with 8 MiB of rules that all need the wildcard
+// matcher, the worst case per entry.
+func wildcardGitignore(b *testing.B) string {
+	b.Helper()
+	return gitignoreTree(b, func(i int) string { return "*z" + strconv.Itoa(i) + "?q*\n" })
+}
+
+// gitignoreTree writes the 1,200-file work tree with a .gitignore of just under 8 MiB of the lines
+// rule(0), rule(1), ...
+func gitignoreTree(b *testing.B, rule func(int) string) string {
+	b.Helper()
 	root, err := filepath.EvalSymlinks(b.TempDir())
 	if err != nil {
 		b.Fatal(err)
@@ -91,20 +118,7 @@ func hugeGitignore(b *testing.B) string {
 	}
 	var ig strings.Builder
 	for i := 0; ; i++ {
-		n := strconv.Itoa(i)
-		var line string
-		switch i % 5 {
-		case 0:
-			line = "generated_" + n + ".txt\n"
-		case 1:
-			line = "build" + n + "/\n"
-		case 2:
-			line = "*.ext" + n + "\n"
-		case 3:
-			line = "tmp" + n + "*\n"
-		case 4:
-			line = "src/gen" + n + "/**/*.pb.go\n"
-		}
+		line := rule(i)
 		if ig.Len()+len(line) > 8<<20 {
 			break
 		}
@@ -128,3 +142,6 @@ func hugeGitignore(b *testing.B) string {
 }
 
 func BenchmarkGrepHugeGitignore(b *testing.B) { benchGrepIn(b, hugeGitignore(b), "needle", 1200) }
+func BenchmarkGrepWildcardGitignore(b *testing.B) {
+	benchGrepIn(b, wildcardGitignore(b), "needle", 1200)
+}

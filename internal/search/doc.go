@@ -29,7 +29,9 @@
 //     files, which beats info/exclude, which beats the global file; within one kind the deepest
 //     directory decides, and within one file the last matching line. An excluded directory is not
 //     entered, so nothing below it can be re-included. The root itself is never tested: a path named
-//     explicitly is searched even when a rule covers it.
+//     explicitly is searched even when a rule covers it. Each ignore file is compiled once into one
+//     matcher (ruleList) and capped (maxIgnoreBytes, maxWildcardBytes); a file past a cap is
+//     applied in part and counted (Found.PartialIgnore).
 //   - The walk visits directories level by level (breadth first), each level's directories read in
 //     parallel, and counts every entry it lists. With Options.MaxVisited reached it stops, keeping
 //     the first entries in a deterministic order (level, then parent order, then name), and reports

@@ -18,6 +18,9 @@ type Found struct {
 	// Skipped counts the entries below the root that could not be read: a directory that would not
 	// open or list (no permission, vanished), a file that vanished before it could be examined.
 	Skipped int
+	// PartialIgnore counts the ignore files applied in part: past their first 1 MiB, or past
+	// 32 KiB of wildcard patterns, their rules were left out.
+	PartialIgnore int
 }
 
 // FoundFile is one file found: its path relative to the root (slash-separated).
@@ -35,7 +38,7 @@ func Files(ctx context.Context, root string, g *Glob, opts Options) (Found, erro
 		return Found{}, err
 	}
 	sortNewestFirst(res.files)
-	out := Found{Files: make([]FoundFile, len(res.files)), Stopped: res.stopped, Skipped: res.skipped}
+	out := Found{Files: make([]FoundFile, len(res.files)), Stopped: res.stopped, Skipped: res.skipped, PartialIgnore: w.partialIgnore()}
 	for i, f := range res.files {
 		out.Files[i] = FoundFile{Rel: f.rel}
 	}
@@ -53,6 +56,14 @@ func newWalker(ctx context.Context, g *Glob, opts Options, links bool) (*walker,
 		w.rules = loadRules()
 	}
 	return w, func() { release() }
+}
+
+// partialIgnore is the number of ignore files the walk applied in part.
+func (w *walker) partialIgnore() int {
+	if w.rules == nil {
+		return 0
+	}
+	return int(w.rules.partial.Load())
 }
 
 // LineMatch is one matching line handed to a Grep callback. Text is lent: it is valid only until
@@ -89,8 +100,9 @@ type GrepQuery struct {
 // and how many entries could not be read (Found.Skipped's entries, plus the files that would not
 // open or read, would block (EAGAIN), or lie on a kernel pseudo filesystem such as /proc or /sys).
 type GrepStats struct {
-	Stopped bool
-	Skipped int
+	Stopped       bool
+	Skipped       int
+	PartialIgnore int // as Found.PartialIgnore
 }
 
 // Grep calls emit for every matching line, files newest first and lines in file order, from one
@@ -109,7 +121,7 @@ func Grep(ctx context.Context, q GrepQuery, emit func(LineMatch) error) (GrepSta
 			return stats, err
 		}
 		sortNewestFirst(res.files)
-		files, stats.Stopped, stats.Skipped = res.files, res.stopped, res.skipped
+		files, stats.Stopped, stats.Skipped, stats.PartialIgnore = res.files, res.stopped, res.skipped, w.partialIgnore()
 	}
 	skipped, err := searchFiles(ctx, files, q, emit)
 	stats.Skipped += skipped

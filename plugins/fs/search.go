@@ -46,10 +46,13 @@ type GlobQuery struct {
 
 // GlobResult lists the files found, newest first. Stopped: the walk reached MaxVisited. Skipped:
 // how many entries below the root could not be read (no permission, vanished while walking).
+// PartialIgnore: how many ignore files were applied in part (rules past the provider's caps left
+// out).
 type GlobResult struct {
-	Files   []FoundFile
-	Stopped bool
-	Skipped int
+	Files         []FoundFile
+	Stopped       bool
+	Skipped       int
+	PartialIgnore int
 }
 
 // FoundFile is one file found. Path is its DisplayPath (the root's DisplayPath joined with the
@@ -72,9 +75,11 @@ type GrepQuery struct {
 // GrepResult: Stopped, the walk reached MaxVisited; Skipped, how many entries could not be read
 // (GlobResult's, plus files that would not open or read, would block, or are views of kernel state
 // such as the files of /proc and /sys, which are never read).
+// PartialIgnore as GlobResult's.
 type GrepResult struct {
-	Stopped bool
-	Skipped int
+	Stopped       bool
+	Skipped       int
+	PartialIgnore int
 }
 
 // LineMatch is one matching line. Text is lent: valid only until emit returns.

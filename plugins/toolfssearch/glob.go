@@ -35,7 +35,7 @@ func (s *suite) glob(ctx context.Context, args globArgs, exec *tools.Exec) (Glob
 	for i, f := range res.Files {
 		paths[i] = displayPath(cwd, f.Path)
 	}
-	v := GlobValue{Paths: paths, Total: len(paths), StoppedAfter: s.stoppedAfter(res.Stopped), Skipped: res.Skipped}
+	v := GlobValue{Paths: paths, Total: len(paths), StoppedAfter: s.stoppedAfter(res.Stopped), Skipped: res.Skipped, PartialIgnore: res.PartialIgnore}
 	if len(paths) <= s.caps.globMax {
 		return v, nil
 	}

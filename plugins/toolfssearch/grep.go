@@ -42,7 +42,7 @@ func (s *suite) grep(ctx context.Context, args grepArgs, exec *tools.Exec) (Grep
 	}
 	return GrepValue{
 		Matches: sink.shown, Total: sink.total, SpillPath: sink.commit(), StoppedAfter: s.stoppedAfter(res.Stopped),
-		Skipped: res.Skipped,
+		Skipped: res.Skipped, PartialIgnore: res.PartialIgnore,
 	}, nil
 }
 

@@ -19,6 +19,8 @@ type GlobValue struct {
 	SpillPath    string   `json:"spillPath"`
 	StoppedAfter int      `json:"stoppedAfter"`
 	Skipped      int      `json:"skipped"`
+	// PartialIgnore counts the ignore files applied only in part.
+	PartialIgnore int `json:"partialIgnore"`
 }
 
 // GrepValue is the canonical value of a grep: the matches shown inline, how many lines matched in
@@ -30,6 +32,8 @@ type GrepValue struct {
 	SpillPath    string      `json:"spillPath"`
 	StoppedAfter int         `json:"stoppedAfter"`
 	Skipped      int         `json:"skipped"`
+	// PartialIgnore counts the ignore files applied only in part.
+	PartialIgnore int `json:"partialIgnore"`
 }
 
 // GrepMatch is one matching line: the file's display path, the line number, the kept text (cut to
@@ -61,15 +65,28 @@ func recovery(spillPath, unsaved string) string {
 	return strings.Replace(recoveryTemplate, "%s", spillPath, 1)
 }
 
-// skipNote says how many entries could not be read; "" for none.
-func skipNote(skipped int) string {
-	switch skipped {
+// countNote is "\n\n(<one>)" for n == 1 and "\n\n(<many>)", its "%d" replaced by n, above; "" for 0.
+func countNote(n int, one, many string) string {
+	switch n {
 	case 0:
 		return ""
 	case 1:
-		return "\n\n(Skipped 1 entry that could not be read.)"
+		return "\n\n(" + one + ")"
 	}
-	return "\n\n(Skipped " + strconv.Itoa(skipped) + " entries that could not be read.)"
+	return "\n\n(" + strings.Replace(many, "%d", strconv.Itoa(n), 1) + ")"
+}
+
+// The notes on entries that could not be read and on ignore files applied only in part.
+const (
+	skippedOne  = "Skipped 1 entry that could not be read."
+	skippedMany = "Skipped %d entries that could not be read."
+	partialOne  = "1 ignore file was applied only in part: its rules past the first 1 MiB, or past 32 KiB of wildcard patterns, were left out."
+	partialMany = "%d ignore files were applied only in part: their rules past the first 1 MiB, or past 32 KiB of wildcard patterns, were left out."
+)
+
+// notes are the lines that end every output: skipped entries, partial ignore files, the visit limit.
+func notes(skipped, partial, stoppedAfter int) string {
+	return countNote(skipped, skippedOne, skippedMany) + countNote(partial, partialOne, partialMany) + stopFooter(stoppedAfter)
 }
 
 func stopFooter(stoppedAfter int) string {
@@ -82,7 +99,7 @@ func stopFooter(stoppedAfter int) string {
 // RenderGlob is the model-facing text of a glob.
 func RenderGlob(v GlobValue) string {
 	if v.Total == 0 {
-		return noFiles + skipNote(v.Skipped) + stopFooter(v.StoppedAfter)
+		return noFiles + notes(v.Skipped, v.PartialIgnore, v.StoppedAfter)
 	}
 	var b strings.Builder
 	b.WriteString(strings.Join(v.Paths, "\n"))
@@ -99,15 +116,14 @@ func RenderGlob(v GlobValue) string {
 		}
 		b.WriteString(recovery(v.SpillPath, globUnsaved) + ")")
 	}
-	b.WriteString(skipNote(v.Skipped))
-	b.WriteString(stopFooter(v.StoppedAfter))
+	b.WriteString(notes(v.Skipped, v.PartialIgnore, v.StoppedAfter))
 	return b.String()
 }
 
 // RenderGrep is the model-facing text of a grep.
 func RenderGrep(v GrepValue) string {
 	if v.Total == 0 {
-		return noMatches + skipNote(v.Skipped) + stopFooter(v.StoppedAfter)
+		return noMatches + notes(v.Skipped, v.PartialIgnore, v.StoppedAfter)
 	}
 	var b strings.Builder
 	capped := v.Total > len(v.Matches)
@@ -123,8 +139,7 @@ func RenderGrep(v GrepValue) string {
 	if capped {
 		b.WriteString("\n\n(" + recovery(v.SpillPath, grepUnsaved) + ")")
 	}
-	b.WriteString(skipNote(v.Skipped))
-	b.WriteString(stopFooter(v.StoppedAfter))
+	b.WriteString(notes(v.Skipped, v.PartialIgnore, v.StoppedAfter))
 	return b.String()
 }
 
