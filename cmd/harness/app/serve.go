@@ -231,10 +231,16 @@ func (h *mcpHost) serveConn(ctx context.Context, t mcp.Transport) error {
 	case err = <-done:
 	case <-ctx.Done():
 		// The SDK's Close waits for the calls in flight, and a call may be waiting for the client
-		// (an approval elicitation the user never answers): cancel them first.
+		// (an approval elicitation the user never answers): cancel them first. A call deaf to its
+		// cancellation (stuck in a system call) holds Close: it is given the drain bound, then left.
 		h.cancelCalls(ss)
-		_ = ss.Close()
-		<-done
+		go func() { _ = ss.Close() }()
+		t := time.NewTimer(drainTimeout)
+		select {
+		case <-done:
+		case <-t.C:
+		}
+		t.Stop()
 		err = ctx.Err()
 	}
 	h.endSession(ss)
