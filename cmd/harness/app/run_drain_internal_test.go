@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
 )
 
@@ -55,4 +56,35 @@ func TestRunEndsPastTheDrainBound(t *testing.T) {
 	eng.mu.Lock()
 	defer eng.mu.Unlock()
 	require.Equal(t, []string{"s"}, eng.ended, "its session is ended")
+}
+
+func (d *deafEngine) Tools() []toolInfo {
+	return append(d.fakeEngine.Tools(), toolInfo{Name: "deaf", Description: "Never answers.", InputSchema: json.RawMessage(`{"type":"object"}`)})
+}
+
+// TestServeEndsPastTheDrainBound: serve on a connection whose context ends while a call ignores it
+// gives the call the drain bound, then returns.
+func TestServeEndsPastTheDrainBound(t *testing.T) {
+	eng := &deafEngine{fakeEngine: newFakeEngine(), started: make(chan struct{}), release: make(chan struct{})}
+	ct, st := mcp.NewInMemoryTransports()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- newMCPHost(eng, hostConfig{version: "test", drain: time.Millisecond}).serveConn(ctx, st)
+	}()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, nil).Connect(context.Background(), ct, nil)
+	require.NoError(t, err)
+	defer func() {
+		close(eng.release) // the abandoned call returns, so the connection can close
+		_ = cs.Close()
+	}()
+	go func() { _, _ = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "deaf"}) }()
+	<-eng.started
+	cancel()
+	select {
+	case err := <-done:
+		require.True(t, errors.Is(err, context.Canceled), "err = %v", err)
+	case <-time.After(20 * time.Second):
+		t.Fatal("serve waited for a call deaf to cancellation")
+	}
 }

@@ -26,6 +26,8 @@ type hostConfig struct {
 	// shared: connections are the HTTP transport's (many, each ended by the transport); the
 	// requests of the sessionless 2026-07-28 protocol share their principal's session.
 	shared bool
+	// drain is how long a connection ending with its context waits for its calls (0: drainTimeout).
+	drain time.Duration
 }
 
 // mcpHost is the MCP front end: one *mcp.Server over an engine, one agent session per connection.
@@ -235,7 +237,11 @@ func (h *mcpHost) serveConn(ctx context.Context, t mcp.Transport) error {
 		// cancellation (stuck in a system call) holds Close: it is given the drain bound, then left.
 		h.cancelCalls(ss)
 		go func() { _ = ss.Close() }()
-		t := time.NewTimer(drainTimeout)
+		drain := h.cfg.drain
+		if drain == 0 {
+			drain = drainTimeout
+		}
+		t := time.NewTimer(drain)
 		select {
 		case <-done:
 		case <-t.C:
