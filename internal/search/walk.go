@@ -108,9 +108,10 @@ func (w *walker) walk(root string) (walkResult, error) {
 		results := make([]dirResult, len(current))
 		err := until(w.ctx, func() {
 			parallel(len(current), func(indexes iter.Seq[int]) {
-				buf := make([]byte, direntBufSize)
+				buf := direntBufs.Get().(*[]byte)
+				defer direntBufs.Put(buf)
 				for i := range indexes {
-					results[i] = w.readDir(&current[i], buf)
+					results[i] = w.readDir(&current[i], *buf)
 				}
 			})
 		})
@@ -157,8 +158,11 @@ func (w *walker) walk(root string) (walkResult, error) {
 	return res, nil
 }
 
-// direntBufSize is the getdents(2) buffer of each walking goroutine.
-const direntBufSize = 32 << 10
+// direntBufs hold the getdents(2) buffers of the walking goroutines.
+var direntBufs = sync.Pool{New: func() any {
+	b := make([]byte, 32<<10)
+	return &b
+}}
 
 // dirFlags open a directory without following a final symlink and without blocking.
 const dirFlags = unix.O_RDONLY | unix.O_DIRECTORY | unix.O_NONBLOCK | unix.O_NOFOLLOW | unix.O_CLOEXEC
