@@ -112,9 +112,10 @@ func Grep(ctx context.Context, q GrepQuery, emit func(LineMatch) error) (GrepSta
 	var files []file
 	var stats GrepStats
 	if q.File {
-		files = []file{{abs: q.Root}}
+		files = []file{{abs: q.Root, checkFS: true}}
 	} else {
 		w, done := newWalker(ctx, q.Include, q.Options, false)
+		w.fsTypes = true
 		res, err := w.walk(q.Root)
 		done()
 		if err != nil {
@@ -230,7 +231,7 @@ func (o *ordered) searchOne(sc *scanner, i int) {
 	rel := o.files[i].rel
 	if o.files[i].special {
 		o.skipped.Add(1)
-	} else if fd, err := openSearchable(o.files[i].abs); err != nil {
+	} else if fd, err := openForSearch(o.files[i]); err != nil {
 		o.skipped.Add(1)
 	} else {
 		direct := false
@@ -269,6 +270,15 @@ func (o *ordered) searchOne(sc *scanner, i int) {
 		}
 	}
 	o.complete(i)
+}
+
+// openForSearch opens a file to search; a file the walk did not classify (a root named alone) is
+// checked for a kernel pseudo filesystem here.
+func openForSearch(f file) (int, error) {
+	if f.checkFS {
+		return openSearchable(f.abs)
+	}
+	return openRegularFD(f.abs)
 }
 
 // errStopped unwinds a scan after another worker failed.

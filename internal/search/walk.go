@@ -50,6 +50,7 @@ type file struct {
 	rel     string // slash-separated path relative to the root
 	mtime   int64  // modification time, Unix nanoseconds
 	special bool   // on a kernel pseudo filesystem: never read (see isSpecialFS)
+	checkFS bool   // not classified by a walk: openSearchable checks its filesystem
 }
 
 // walker walks one tree.
@@ -60,6 +61,11 @@ type walker struct {
 	rules  *rules            // nil when IncludeIgnored
 	filter func(string) bool // on the relative path of a candidate file; nil accepts all
 	links  bool              // list symbolic links to regular files (with the target's mtime)
+	// fsTypes: mark the files of kernel pseudo filesystems (grep's walk), by device, each device's
+	// filesystem looked up once (specialDevs).
+	fsTypes     bool
+	devMu       sync.Mutex
+	specialDevs map[uint64]bool
 }
 
 type dirJob struct {
@@ -179,11 +185,6 @@ func (w *walker) readDir(job *dirJob, buf []byte) dirResult {
 		return dirResult{err: &os.PathError{Op: "open", Path: job.abs, Err: err}}
 	}
 	defer unix.Close(fd)
-	var dst unix.Stat_t
-	if err := unix.Fstat(fd, &dst); err != nil {
-		return dirResult{err: &os.PathError{Op: "fstat", Path: job.abs, Err: err}}
-	}
-	special, _ := fdOnSpecialFS(fd)
 	ents, err := readDirents(fd, buf)
 	if err != nil && len(ents) == 0 {
 		return dirResult{err: &os.PathError{Op: "readdirent", Path: job.abs, Err: err}}
@@ -215,13 +216,13 @@ func (w *walker) readDir(job *dirJob, buf []byte) dirResult {
 		if w.stop.Load() {
 			return dirResult{err: w.ctx.Err()}
 		}
-		out = append(out, w.classify(fd, &dst, job, lvl, prefix, e, special))
+		out = append(out, w.classify(fd, job, lvl, prefix, e))
 	}
 	return dirResult{children: out, partial: partial}
 }
 
-// classify examines one entry of the directory dirfd (whose stat is dst).
-func (w *walker) classify(dirfd int, dst *unix.Stat_t, job *dirJob, lvl *level, prefix string, e dirent, special bool) child {
+// classify examines one entry of the directory dirfd.
+func (w *walker) classify(dirfd int, job *dirJob, lvl *level, prefix string, e dirent) child {
 	var c child
 	name := e.name
 	if isVCS(name) {
@@ -266,11 +267,10 @@ func (w *walker) classify(dirfd int, dst *unix.Stat_t, job *dirJob, lvl *level, 
 		if st.Mode&unix.S_IFMT != unix.S_IFREG {
 			return c
 		}
-		f := &file{abs: abs, rel: rel, mtime: st.Mtim.Nano(), special: special}
-		if !special && typ == unix.DT_REG && st.Dev != dst.Dev {
-			f.special = mountedSpecial(dirfd, name) // a file bind-mounted from elsewhere
+		c.file = &file{abs: abs, rel: rel, mtime: st.Mtim.Nano()}
+		if w.fsTypes {
+			c.file.special = w.onSpecialFS(st.Dev, dirfd, name)
 		}
-		c.file = f
 	}
 	return c
 }
@@ -298,16 +298,32 @@ func direntType(mode uint32) uint8 {
 	return unix.DT_UNKNOWN // FIFOs, sockets, devices: never opened
 }
 
-// mountedSpecial reports whether the entry name of the directory dirfd, a mount point, lies on a
-// kernel pseudo filesystem (an O_PATH descriptor reads nothing).
-func mountedSpecial(dirfd int, name string) bool {
+// onSpecialFS reports whether the file name of the directory dirfd, on device dev, lies on a kernel
+// pseudo filesystem. The first file of each device is asked through an O_PATH descriptor (which
+// reads nothing); a file that cannot be asked counts as special and does not decide for its device.
+func (w *walker) onSpecialFS(dev uint64, dirfd int, name string) bool {
+	w.devMu.Lock()
+	special, known := w.specialDevs[dev]
+	w.devMu.Unlock()
+	if known {
+		return special
+	}
 	fd, err := openAt(dirfd, name, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC)
 	if err != nil {
 		return true
 	}
 	defer unix.Close(fd)
-	special, err := fdOnSpecialFS(fd)
-	return special || err != nil
+	special, err = fdOnSpecialFS(fd)
+	if err != nil {
+		return true
+	}
+	w.devMu.Lock()
+	if w.specialDevs == nil {
+		w.specialDevs = map[uint64]bool{}
+	}
+	w.specialDevs[dev] = special
+	w.devMu.Unlock()
+	return special
 }
 
 // abandonGrace is how long a search whose context ended waits for its goroutines before it
