@@ -6,11 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/zap/zaptest"
 )
 
 // deafEngine is fakeEngine with a tool "deaf" whose call ignores its context until release closes
@@ -86,5 +88,35 @@ func TestServeEndsPastTheDrainBound(t *testing.T) {
 		require.True(t, errors.Is(err, context.Canceled), "err = %v", err)
 	case <-time.After(20 * time.Second):
 		t.Fatal("serve waited for a call deaf to cancellation")
+	}
+}
+
+// TestHTTPServeEndsPastTheDrainBound: serve --http stopping while a call ignores its cancellation
+// gives the call the drain bound, then returns.
+func TestHTTPServeEndsPastTheDrainBound(t *testing.T) {
+	eng := &deafEngine{fakeEngine: newFakeEngine(), started: make(chan struct{}), release: make(chan struct{})}
+	mh := newMCPHost(eng, hostConfig{version: "test", shared: true, drain: time.Millisecond})
+	defer mh.close()
+	f := &flags{http: "127.0.0.1:0", maxBody: defaultMaxBody, maxSessions: defaultHTTPMaxSessions, sessionIdle: time.Minute}
+	ln, err := net.Listen("tcp", f.http)
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- newHTTPServer(mh, f, nil, zaptest.NewLogger(t)).serve(ctx, ln) }()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, nil).Connect(context.Background(),
+		&mcp.StreamableClientTransport{Endpoint: "http://" + ln.Addr().String() + "/mcp"}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	require.NoError(t, err)
+	defer func() {
+		close(eng.release)
+		_ = cs.Close()
+	}()
+	go func() { _, _ = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "deaf"}) }()
+	<-eng.started
+	cancel()
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(20 * time.Second):
+		t.Fatal("serve --http waited for a call deaf to cancellation")
 	}
 }

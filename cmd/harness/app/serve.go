@@ -237,11 +237,7 @@ func (h *mcpHost) serveConn(ctx context.Context, t mcp.Transport) error {
 		// cancellation (stuck in a system call) holds Close: it is given the drain bound, then left.
 		h.cancelCalls(ss)
 		go func() { _ = ss.Close() }()
-		drain := h.cfg.drain
-		if drain == 0 {
-			drain = drainTimeout
-		}
-		t := time.NewTimer(drain)
+		t := time.NewTimer(h.drainBound())
 		select {
 		case <-done:
 		case <-t.C:
@@ -254,6 +250,14 @@ func (h *mcpHost) serveConn(ctx context.Context, t mcp.Transport) error {
 		return nil // the client went away: a clean end
 	}
 	return err
+}
+
+// drainBound is how long the calls in flight may take to answer once serving ends.
+func (h *mcpHost) drainBound() time.Duration {
+	if h.cfg.drain > 0 {
+		return h.cfg.drain
+	}
+	return drainTimeout
 }
 
 // liveCalls are the cancel functions of a connection's calls in flight.
