@@ -227,3 +227,26 @@ func checkUnreadable(t *testing.T, root string) {
 		t.Fatalf("grep %+v, skipped %d: want a.txt, the locked directory and c.txt skipped", got, stats.Skipped)
 	}
 }
+
+// TestCancelStopsTheRegexpOverALongLine: the regular expression run over a re-read of a line too
+// long to hold stops reading once the context ends.
+func TestCancelStopsTheRegexpOverALongLine(t *testing.T) {
+	isolate(t)
+	root := tree(t, map[string]string{"long.txt": "start " + strings.Repeat("é", 2<<20) + " end\n"})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var preads atomic.Int32
+	restore := search.SetReadHook(func(fd int, p []byte, off int64) (int, error) {
+		if off < 0 {
+			return unix.Read(fd, p)
+		}
+		preads.Add(1)
+		cancel()
+		return unix.Pread(fd, p, off)
+	})
+	defer restore()
+	_, _, err := grepStats(ctx, t, search.GrepQuery{Root: filepath.Join(root, "long.txt"), File: true}, `^start é+x`)
+	if !errors.Is(err, context.Canceled) || preads.Load() != 1 {
+		t.Fatalf("err %v after %d re-reads of the line", err, preads.Load())
+	}
+}
