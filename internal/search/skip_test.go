@@ -161,8 +161,12 @@ func TestDeeperThanPathMax(t *testing.T) {
 	}
 }
 
-// unreadableEnv names the tree a re-executed test checks as an unprivileged user.
-const unreadableEnv = "SEARCH_TEST_UNREADABLE_ROOT"
+// unreadableEnv names the tree a re-executed test checks as an unprivileged user, unprivileged
+// that user's uid and gid (no account is needed).
+const (
+	unreadableEnv = "SEARCH_TEST_UNREADABLE_ROOT"
+	unprivileged  = 54321
+)
 
 // TestUnreadableEntriesAreCounted: a directory and a file the user cannot read are skipped and
 // counted. As root (who reads everything) the check runs in a child process under an unprivileged
@@ -203,8 +207,11 @@ func TestUnreadableEntriesAreCounted(t *testing.T) {
 	mustNoErr(t, os.WriteFile(copyExe, data, 0o755))
 	cmd := exec.Command(copyExe, "-test.run=^TestUnreadableEntriesAreCounted$", "-test.v", "-test.count=1")
 	cmd.Dir = bin
-	cmd.Env = append(os.Environ(), unreadableEnv+"="+root, "HOME="+bin, "GOCOVERDIR=")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 54321, Gid: 54321}}
+	tmp := filepath.Join(bin, "tmp")
+	mustNoErr(t, os.Mkdir(tmp, 0o700))
+	mustNoErr(t, os.Chown(tmp, unprivileged, unprivileged))
+	cmd.Env = append(os.Environ(), unreadableEnv+"="+root, "HOME="+tmp, "TMPDIR="+tmp, "GOCOVERDIR=")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: unprivileged, Gid: unprivileged}}
 	out, err := cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "--- PASS: TestUnreadableEntriesAreCounted") {
 		t.Fatalf("the unprivileged check failed: %v\n%s", err, out)
