@@ -101,8 +101,15 @@ func TestKernelFilesAreNotRead(t *testing.T) {
 		t.Fatalf("/proc/self/status was read: %+v, %+v", got, stats)
 	}
 	restore := search.SetReadHook(func(fd int, p []byte, off int64) (int, error) {
-		t.Errorf("read a kernel file: fd %d", fd)
-		return 0, io.EOF
+		// Only the kernel's files count: a worker an earlier test left behind may still read its own.
+		if target, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(fd)); err != nil || strings.HasPrefix(target, "/sys/") || strings.HasPrefix(target, "/proc/") {
+			t.Errorf("read a kernel file: %q (%v)", target, err)
+			return 0, io.EOF
+		}
+		if off >= 0 {
+			return unix.Pread(fd, p, off)
+		}
+		return unix.Read(fd, p)
 	})
 	defer restore()
 	_, stats, err = grepStats(context.Background(), t, search.GrepQuery{Root: "/sys/kernel", Options: search.Options{MaxVisited: 2000}}, "x")
