@@ -22,7 +22,7 @@ func (p *Provider) Glob(ctx context.Context, root fs.Target, q fs.GlobQuery) (fs
 	if err != nil {
 		return fs.GlobResult{}, searchError(ctx, err)
 	}
-	out := fs.GlobResult{Files: make([]fs.FoundFile, len(found.Files)), Stopped: found.Stopped}
+	out := fs.GlobResult{Files: make([]fs.FoundFile, len(found.Files)), Stopped: found.Stopped, Skipped: found.Skipped, PartialIgnore: found.PartialIgnore}
 	for i, f := range found.Files {
 		out.Files[i] = fs.FoundFile{Path: joinDisplay(root.DisplayPath, f.Rel), Rel: f.Rel}
 	}
@@ -60,16 +60,17 @@ func (p *Provider) Grep(ctx context.Context, root fs.Target, q fs.GrepQuery, emi
 	}
 	// One display string per file, not per line.
 	var lastRel, lastPath string
-	stopped, err := search.Grep(ctx, sq, func(lm search.LineMatch) error {
+	stats, err := search.Grep(ctx, sq, func(lm search.LineMatch) error {
 		if lm.Rel != lastRel || lastPath == "" {
 			lastRel, lastPath = lm.Rel, joinDisplay(root.DisplayPath, lm.Rel)
 		}
 		return emit(fs.LineMatch{Path: lastPath, Rel: lm.Rel, Line: lm.Line, Text: lm.Text, Truncated: lm.Truncated, ValidUTF8: lm.Valid})
 	})
+	res := fs.GrepResult{Stopped: stats.Stopped, Skipped: stats.Skipped, PartialIgnore: stats.PartialIgnore}
 	if err != nil {
-		return fs.GrepResult{Stopped: stopped}, searchError(ctx, err)
+		return res, searchError(ctx, err)
 	}
-	return fs.GrepResult{Stopped: stopped}, nil
+	return res, nil
 }
 
 func limits(l fs.SearchLimits) search.Options {

@@ -51,8 +51,11 @@ func BenchmarkFiles(b *testing.B) {
 	}
 }
 
-func benchGrep(b *testing.B, pattern string) {
-	root := benchTree(b)
+func benchGrep(b *testing.B, pattern string) { benchGrepIn(b, benchTree(b), pattern, -1) }
+
+// benchGrepIn greps root for pattern; want, when not negative, is the number of lines that must
+// match.
+func benchGrepIn(b *testing.B, root, pattern string, want int) {
 	m, err := search.CompileMatcher(pattern)
 	if err != nil {
 		b.Fatal(err)
@@ -63,6 +66,9 @@ func benchGrep(b *testing.B, pattern string) {
 		if _, err := search.Grep(context.Background(), q, func(search.LineMatch) error { n++; return nil }); err != nil {
 			b.Fatal(err)
 		}
+		if want >= 0 && n != want {
+			b.Fatalf("%d matches, want %d", n, want)
+		}
 	}
 }
 
@@ -70,3 +76,72 @@ func BenchmarkGrepLiteral(b *testing.B)     { benchGrep(b, "line199\\(") }
 func BenchmarkGrepAlternation(b *testing.B) { benchGrep(b, "line7\\(|line9\\(") }
 func BenchmarkGrepEveryLine(b *testing.B)   { benchGrep(b, "[0-9]{5,}") }
 func BenchmarkGrepCaseFolded(b *testing.B)  { benchGrep(b, "(?i)IO\\.READER") }
+
+// hugeGitignore writes a git work tree of 1,200 files (12 directories of 100) whose .gitignore is
+// 8 MiB of rules a model could write: literal names, directories, extensions, prefixes and
+// wildcard paths, none of which matches a file of the tree.
+func hugeGitignore(b *testing.B) string {
+	b.Helper()
+	return gitignoreTree(b, func(i int) string {
+		n := strconv.Itoa(i)
+		switch i % 5 {
+		case 0:
+			return "generated_" + n + ".txt\n"
+		case 1:
+			return "build" + n + "/\n"
+		case 2:
+			return "*.ext" + n + "\n"
+		case 3:
+			return "tmp" + n + "*\n"
+		}
+		return "src/gen" + n + "/**/*.pb.go\n"
+	})
+}
+
+// wildcardGitignore is hugeGitignore's tree with 8 MiB of rules that all need the wildcard
+// matcher, the worst case per entry.
+func wildcardGitignore(b *testing.B) string {
+	b.Helper()
+	return gitignoreTree(b, func(i int) string { return "*z" + strconv.Itoa(i) + "?q*\n" })
+}
+
+// gitignoreTree writes the 1,200-file work tree with a .gitignore of just under 8 MiB of the lines
+// rule(0), rule(1), ...
+func gitignoreTree(b *testing.B, rule func(int) string) string {
+	b.Helper()
+	root, err := filepath.EvalSymlinks(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(root, ".git"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	var ig strings.Builder
+	for i := 0; ; i++ {
+		line := rule(i)
+		if ig.Len()+len(line) > 8<<20 {
+			break
+		}
+		ig.WriteString(line)
+	}
+	if err := os.WriteFile(filepath.Join(root, ".gitignore"), []byte(ig.String()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	for d := range 12 {
+		dir := filepath.Join(root, "d"+strconv.Itoa(d))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		for f := range 100 {
+			if err := os.WriteFile(filepath.Join(dir, "f"+strconv.Itoa(f)+".go"), []byte("package x\nvar needle = 1\n"), 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	return root
+}
+
+func BenchmarkGrepHugeGitignore(b *testing.B) { benchGrepIn(b, hugeGitignore(b), "needle", 1200) }
+func BenchmarkGrepWildcardGitignore(b *testing.B) {
+	benchGrepIn(b, wildcardGitignore(b), "needle", 1200)
+}

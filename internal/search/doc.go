@@ -11,7 +11,14 @@
 //     path, plus the display path the results are spelled under. Entries are never followed through
 //     symbolic links: a link to a directory is not entered; a link to a regular file is listed by
 //     Glob (with its target's modification time) and never read by Grep. FIFOs, sockets and devices
-//     are never opened. Entries that cannot be read (permission denied, vanished) are skipped.
+//     are never opened. Entries that cannot be read (permission denied, vanished) are skipped and
+//     counted (Found.Skipped, GrepStats.Skipped). Directories are listed with getdents and their
+//     entries examined with fstatat on the directory's descriptor; a path longer than PATH_MAX is
+//     opened a directory at a time, so depth is unlimited.
+//   - Grep never reads a file of a kernel pseudo filesystem (proc, sysfs, tracefs, ...: see
+//     isSpecialFS) and drops a file whose read returns EAGAIN; both count as skipped.
+//   - Cancellation is checked before every entry and every block; once the context ends a search
+//     returns within abandonGrace even when a goroutine is stuck in a system call.
 //   - The VCS metadata names .git, .svn, .hg, .bzr, .jj and .sl are never listed or entered; a root
 //     at or inside one yields nothing.
 //   - Ignore rules (unless IncludeIgnored): .ignore files in the root, its descendants and its
@@ -22,7 +29,9 @@
 //     files, which beats info/exclude, which beats the global file; within one kind the deepest
 //     directory decides, and within one file the last matching line. An excluded directory is not
 //     entered, so nothing below it can be re-included. The root itself is never tested: a path named
-//     explicitly is searched even when a rule covers it.
+//     explicitly is searched even when a rule covers it. Each ignore file is compiled once into one
+//     matcher (ruleList) and capped (maxIgnoreBytes, maxWildcardBytes); a file past a cap is
+//     applied in part and counted (Found.PartialIgnore).
 //   - The walk visits directories level by level (breadth first), each level's directories read in
 //     parallel, and counts every entry it lists. With Options.MaxVisited reached it stops, keeping
 //     the first entries in a deterministic order (level, then parent order, then name), and reports

@@ -19,7 +19,7 @@ var corpusFiles = []string{
 	"a/a.txt", "a/b.log", "a/x.md", "a/b/c.txt", "a/b/deep.log", "a/b/keep.log", "a/b/x/y.c",
 	"build/out.o", "build/keep.txt", "build/sub/z.o", "sub/a.txt", "sub/top.c", "sub/deep/a.txt",
 	"sub/deep/q.log", "docs/x.md", "docs/build/y.md", "foo/bar/baz.txt", "foo/baz.txt", "x/foo/bar",
-	"[x]", "qa", "qb", "q1",
+	"[x]", "qa", "qb", "q1", "tmp1", "tmp2.txt", "x.tar.gz", "a/tmp3", "sub/deep/x.tar.gz",
 }
 
 var corpusRules = []string{
@@ -28,6 +28,8 @@ var corpusRules = []string{
 	"sp ace  ", "q[!a]", "q[0-9]", "q[[:digit:]]", "*.o", "!build/keep.txt", "docs/**/*.md", "**/bar",
 	"x", "x/", "/x/", "*", "!*.txt", "!/docs", "a/b", "b", "\\[x]", "# comment", "", "/*.md",
 	"**/b/**", "a/*/c.txt", "!**/deep/*", "*.txt/", "foo/*", "bar/",
+	"**/*.log", "*.tar.gz", "tmp*", "!tmp1*", "k*", "**/keep.log", "a/b/*.log", "sub/deep/*",
+	"**/deep/", "/a/b/", "!x.tar.gz", "*.gz", "!**/tmp*", "sub/deep/*.gz", "q*", "!qa",
 }
 
 func TestIgnoreRulesAgreeWithGit(t *testing.T) {
@@ -38,7 +40,12 @@ func TestIgnoreRulesAgreeWithGit(t *testing.T) {
 	home := isolate(t)
 	rng := rand.New(rand.NewSource(13))
 	levels := []string{"", "a", "a/b", "sub", "build", "docs"}
-	for iter := 0; iter < 150; iter++ {
+	// Short files first, then long ones (every kind of rule, the same key several times).
+	for iter := 0; iter < 230; iter++ {
+		perFile := 5
+		if iter >= 150 {
+			perFile = 30
+		}
 		files := map[string]string{}
 		for _, f := range corpusFiles {
 			files[f] = "x\n"
@@ -48,7 +55,7 @@ func TestIgnoreRulesAgreeWithGit(t *testing.T) {
 				continue
 			}
 			var lines []string
-			for n := rng.Intn(5) + 1; n > 0; n-- {
+			for n := rng.Intn(perFile) + 1; n > 0; n-- {
 				lines = append(lines, corpusRules[rng.Intn(len(corpusRules))])
 			}
 			files[filepath.Join(lv, ".gitignore")] = strings.Join(lines, "\n") + "\n"

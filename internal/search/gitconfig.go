@@ -11,7 +11,7 @@ import (
 func loadRules() *rules {
 	rs := &rules{}
 	if p := globalExcludesPath(); p != "" {
-		rs.global = readRules(p)
+		rs.global = rs.read(p)
 	}
 	return rs
 }

@@ -234,19 +234,6 @@ func sortHits(h []hit) []hit {
 	return h
 }
 
-func TestUnreadableEntriesAreSkipped(t *testing.T) {
-	if os.Geteuid() == 0 {
-		t.Skip("root reads everything")
-	}
-	root := tree(t, map[string]string{"a.txt": "hit\n", "locked/b.txt": "hit\n", "c.txt": "hit\n"})
-	mustNoErr(t, os.Chmod(filepath.Join(root, "locked"), 0))
-	mustNoErr(t, os.Chmod(filepath.Join(root, "c.txt"), 0))
-	t.Cleanup(func() { os.Chmod(filepath.Join(root, "locked"), 0o755) })
-	if got := grep(t, search.GrepQuery{Root: root}, "hit"); len(got) != 1 || got[0].Rel != "a.txt" {
-		t.Fatalf("got %+v", got)
-	}
-}
-
 func TestMaxVisitedStopsDeterministically(t *testing.T) {
 	root := tree(t, map[string]string{"a/1": "", "a/2": "", "b/3": "", "c": "", "d": ""})
 	for i := 0; i < 10; i++ {

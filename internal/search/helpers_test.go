@@ -59,6 +59,11 @@ func files(t *testing.T, root, pattern string, opts search.Options) []string {
 	}
 	found, err := search.Files(context.Background(), root, g, opts)
 	mustNoErr(t, err)
+	return rels(found)
+}
+
+// rels lists the relative paths of found, sorted.
+func rels(found search.Found) []string {
 	out := make([]string, len(found.Files))
 	for i, f := range found.Files {
 		out[i] = f.Rel

@@ -4,10 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 )
-
-// maxIgnoreFileBytes caps the ignore files read (a larger one is ignored as unreadable).
-const maxIgnoreFileBytes = 8 << 20
 
 // level is the ignore state of one directory: its own ignore files and its place in the chain of
 // directories above it.
@@ -24,9 +22,11 @@ type level struct {
 	skip            bool // no level of the chain has a rule
 }
 
-// rules is the shared, read-only ignore configuration of one search.
+// rules is the shared ignore configuration of one search.
 type rules struct {
 	global *ruleList // the user's global excludes file, or nil
+	// partial counts the ignore files read that were applied in part (past the caps of parseRules).
+	partial atomic.Int32
 }
 
 // newLevel builds the level of dir (absolute physical, no trailing '/') below parent; the flags say
@@ -35,14 +35,23 @@ func (rs *rules) newLevel(parent *level, dir string, hasGit, hasIgnore, hasGitig
 	l := &level{parent: parent, dir: withSlash(dir), repo: hasGit}
 	l.inRepo = hasGit || (parent != nil && parent.inRepo)
 	if hasIgnore {
-		l.ignore = readRules(filepath.Join(dir, ".ignore"))
+		l.ignore = rs.read(filepath.Join(dir, ".ignore"))
 	}
 	if l.inRepo && hasGitignore {
-		l.git = readRules(filepath.Join(dir, ".gitignore"))
+		l.git = rs.read(filepath.Join(dir, ".gitignore"))
 	}
 	if hasGit {
-		l.exclude = readRules(filepath.Join(dir, ".git", "info", "exclude"))
+		l.exclude = rs.read(filepath.Join(dir, ".git", "info", "exclude"))
 		l.global = rs.global
+	}
+	return l
+}
+
+// read is readRules, counting a file applied in part.
+func (rs *rules) read(path string) *ruleList {
+	l := readRules(path)
+	if l != nil && l.partial {
+		rs.partial.Add(1)
 	}
 	return l
 }
@@ -62,10 +71,10 @@ func readRules(path string) *ruleList {
 	}
 	defer f.Close()
 	st, err := f.Stat()
-	if err != nil || st.Size() > maxIgnoreFileBytes {
+	if err != nil {
 		return nil
 	}
-	data := make([]byte, st.Size())
+	data := make([]byte, min(st.Size(), maxIgnoreBytes+1))
 	n, _ := readAll(f, data)
 	return parseRules(data[:n])
 }

@@ -256,8 +256,11 @@ func (s *scanner) longLine(fd int, head []byte, start, readOff int64, lineNo int
 	case s.m.pf != nil && s.m.pf.sufficient:
 		matched = true
 	default:
-		r := bufio.NewReaderSize(io.NewSectionReader(fdReaderAt(fd), start, length), blockSize)
+		r := bufio.NewReaderSize(io.NewSectionReader(ctxReaderAt{s.ctx, fdReaderAt(fd)}, start, length), blockSize)
 		matched = s.m.re.MatchReader(r)
+		if err := s.ctx.Err(); err != nil {
+			return 0, 0, true, err
+		}
 	}
 	if matched {
 		var err error
@@ -277,4 +280,18 @@ func (s *scanner) longLine(fd int, head []byte, start, readOff int64, lineNo int
 	}
 	c := copy(s.buf, after)
 	return c, readOff - int64(c), eof, nil
+}
+
+// ctxReaderAt fails every read once ctx has ended, so a regexp run over a long line stops at the
+// next block.
+type ctxReaderAt struct {
+	ctx context.Context
+	r   io.ReaderAt
+}
+
+func (c ctxReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.ReadAt(p, off)
 }

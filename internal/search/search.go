@@ -10,11 +10,17 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Found is the result of Files: the matching files newest first, and whether the walk stopped at
-// Options.MaxVisited.
+// Found is the result of Files: the matching files newest first, whether the walk stopped at
+// Options.MaxVisited, and how many entries could not be read (Skipped).
 type Found struct {
 	Files   []FoundFile
 	Stopped bool
+	// Skipped counts the entries below the root that could not be read: a directory that would not
+	// open or list (no permission, vanished), a file that vanished before it could be examined.
+	Skipped int
+	// PartialIgnore counts the ignore files applied in part: past their first 1 MiB, or past
+	// 32 KiB of wildcard patterns, their rules were left out.
+	PartialIgnore int
 }
 
 // FoundFile is one file found: its path relative to the root (slash-separated).
@@ -25,28 +31,39 @@ type FoundFile struct {
 // Files lists the files below the directory root (an absolute physical path) whose relative path
 // g matches (nil: every file), newest first. Symbolic links to regular files are listed.
 func Files(ctx context.Context, root string, g *Glob, opts Options) (Found, error) {
-	w := newWalker(ctx, g, opts, true)
+	w, done := newWalker(ctx, g, opts, true)
+	defer done()
 	res, err := w.walk(root)
 	if err != nil {
 		return Found{}, err
 	}
 	sortNewestFirst(res.files)
-	out := Found{Files: make([]FoundFile, len(res.files)), Stopped: res.stopped}
+	out := Found{Files: make([]FoundFile, len(res.files)), Stopped: res.stopped, Skipped: res.skipped, PartialIgnore: w.partialIgnore()}
 	for i, f := range res.files {
 		out.Files[i] = FoundFile{Rel: f.rel}
 	}
 	return out, nil
 }
 
-func newWalker(ctx context.Context, g *Glob, opts Options, links bool) *walker {
-	w := &walker{ctx: ctx, opts: opts, links: links}
+// newWalker returns a walker and the function that releases it.
+func newWalker(ctx context.Context, g *Glob, opts Options, links bool) (*walker, func()) {
+	w := &walker{ctx: ctx, opts: opts, links: links, stop: new(atomic.Bool)}
+	release := context.AfterFunc(ctx, func() { w.stop.Store(true) })
 	if g != nil {
 		w.filter = g.Match
 	}
 	if !opts.IncludeIgnored {
 		w.rules = loadRules()
 	}
-	return w
+	return w, func() { release() }
+}
+
+// partialIgnore is the number of ignore files the walk applied in part.
+func (w *walker) partialIgnore() int {
+	if w.rules == nil {
+		return 0
+	}
+	return int(w.rules.partial.Load())
 }
 
 // LineMatch is one matching line handed to a Grep callback. Text is lent: it is valid only until
@@ -79,27 +96,40 @@ type GrepQuery struct {
 	Options
 }
 
+// GrepStats are the facts of a Grep besides its matches: whether the walk stopped at MaxVisited,
+// and how many entries could not be read (Found.Skipped's entries, plus the files that would not
+// open or read, would block (EAGAIN), or lie on a kernel pseudo filesystem such as /proc or /sys).
+type GrepStats struct {
+	Stopped       bool
+	Skipped       int
+	PartialIgnore int // as Found.PartialIgnore
+}
+
 // Grep calls emit for every matching line, files newest first and lines in file order, from one
-// goroutine at a time. It returns whether the walk stopped at MaxVisited. An error of emit stops
-// the search and is returned.
-func Grep(ctx context.Context, q GrepQuery, emit func(LineMatch) error) (bool, error) {
+// goroutine at a time, never after it returns. An error of emit stops the search and is returned.
+// Once ctx ends Grep returns within abandonGrace, even while a read is stuck in the kernel.
+func Grep(ctx context.Context, q GrepQuery, emit func(LineMatch) error) (GrepStats, error) {
 	var files []file
-	stopped := false
+	var stats GrepStats
 	if q.File {
-		files = []file{{abs: q.Root}}
+		files = []file{{abs: q.Root, checkFS: true}}
 	} else {
-		w := newWalker(ctx, q.Include, q.Options, false)
+		w, done := newWalker(ctx, q.Include, q.Options, false)
+		w.fsTypes = true
 		res, err := w.walk(q.Root)
+		done()
 		if err != nil {
-			return false, err
+			return stats, err
 		}
 		sortNewestFirst(res.files)
-		files, stopped = res.files, res.stopped
+		files, stats.Stopped, stats.Skipped, stats.PartialIgnore = res.files, res.stopped, res.skipped, w.partialIgnore()
 	}
-	if err := searchFiles(ctx, files, q, emit); err != nil {
-		return stopped, err
+	skipped, err := searchFiles(ctx, files, q, emit)
+	stats.Skipped += skipped
+	if err != nil {
+		return stats, err
 	}
-	return stopped, ctx.Err()
+	return stats, ctx.Err()
 }
 
 // fileSpillBytes is how much a worker buffers for a file that is not yet the oldest unfinished
@@ -118,6 +148,12 @@ type ordered struct {
 	emit  func(LineMatch) error
 	err   error // the first failure (emit's, or the context's); guarded by mu
 	stop  atomic.Bool
+	// skipped counts the files that could not be read.
+	skipped atomic.Int64
+	// sendMu serializes the calls of emit with closed: once the search returns, emit is never
+	// called again, even by a worker it left behind.
+	sendMu sync.Mutex
+	closed bool
 }
 
 type slot struct {
@@ -131,26 +167,48 @@ type bufHit struct {
 	truncated, valid bool
 }
 
-func searchFiles(ctx context.Context, files []file, q GrepQuery, emit func(LineMatch) error) error {
+// searchFiles searches files and returns how many could not be read.
+func searchFiles(ctx context.Context, files []file, q GrepQuery, emit func(LineMatch) error) (int, error) {
 	if len(files) == 0 {
-		return nil
+		return 0, nil
 	}
 	o := &ordered{slots: make([]*slot, len(files)), files: files, emit: emit}
 	o.cond = sync.NewCond(&o.mu)
 	stopCancel := context.AfterFunc(ctx, func() { o.fail(ctx.Err()) })
 	defer stopCancel()
-	parallel(len(files), func(indexes iter.Seq[int]) {
-		sc := newScanner(ctx, q.Matcher, q.MaxLineBytes)
-		for i := range indexes {
-			if o.stop.Load() {
-				return
+	err := until(ctx, func() {
+		parallel(len(files), func(indexes iter.Seq[int]) {
+			sc := newScanner(ctx, q.Matcher, q.MaxLineBytes)
+			for i := range indexes {
+				if o.stop.Load() {
+					return
+				}
+				o.searchOne(sc, i)
 			}
-			o.searchOne(sc, i)
-		}
+		})
 	})
+	o.sendMu.Lock()
+	o.closed = true
+	o.sendMu.Unlock()
+	if err != nil {
+		return int(o.skipped.Load()), err
+	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	return o.err
+	return int(o.skipped.Load()), o.err
+}
+
+// send hands one line to emit unless the search has returned.
+func (o *ordered) send(lm LineMatch) error {
+	o.sendMu.Lock()
+	defer o.sendMu.Unlock()
+	if o.closed {
+		return errStopped
+	}
+	if err := o.emit(lm); err != nil {
+		return emitError{err}
+	}
+	return nil
 }
 
 func (o *ordered) fail(err error) {
@@ -163,14 +221,19 @@ func (o *ordered) fail(err error) {
 	o.mu.Unlock()
 }
 
-// searchOne searches file i; an unreadable file contributes nothing.
+// searchOne searches file i; a file that cannot be read (or is not read: on a kernel pseudo
+// filesystem) contributes nothing and counts as skipped.
 func (o *ordered) searchOne(sc *scanner, i int) {
 	sl := &slot{}
 	o.mu.Lock()
 	o.slots[i] = sl
 	o.mu.Unlock()
 	rel := o.files[i].rel
-	if fd, err := openRegularFD(o.files[i].abs); err == nil {
+	if o.files[i].special {
+		o.skipped.Add(1)
+	} else if fd, err := openForSearch(o.files[i]); err != nil {
+		o.skipped.Add(1)
+	} else {
 		direct := false
 		err := sc.scan(fd, func(line int, text []byte, truncated, valid bool) error {
 			if o.stop.Load() {
@@ -183,10 +246,7 @@ func (o *ordered) searchOne(sc *scanner, i int) {
 				}
 			}
 			if direct {
-				if err := o.emit(LineMatch{Rel: rel, Line: line, Text: text, Truncated: truncated, Valid: valid}); err != nil {
-					return emitError{err}
-				}
-				return nil
+				return o.send(LineMatch{Rel: rel, Line: line, Text: text, Truncated: truncated, Valid: valid})
 			}
 			sl.hits = append(sl.hits, bufHit{line: line, off: len(sl.arena), n: len(text), truncated: truncated, valid: valid})
 			sl.arena = append(sl.arena, text...)
@@ -202,11 +262,23 @@ func (o *ordered) searchOne(sc *scanner, i int) {
 		unix.Close(fd)
 		// A read error skips the file; the context's end is recorded by the AfterFunc.
 		var ee emitError
-		if errors.As(err, &ee) {
+		switch {
+		case errors.As(err, &ee):
 			o.fail(ee.err)
+		case err != nil && err != errStopped && !o.stop.Load():
+			o.skipped.Add(1)
 		}
 	}
 	o.complete(i)
+}
+
+// openForSearch opens a file to search; a file the walk did not classify (a root named alone) is
+// checked for a kernel pseudo filesystem here.
+func openForSearch(f file) (int, error) {
+	if f.checkFS {
+		return openSearchable(f.abs)
+	}
+	return openRegularFD(f.abs)
 }
 
 // errStopped unwinds a scan after another worker failed.
@@ -241,8 +313,8 @@ func (o *ordered) flush(sl *slot, rel string) error {
 		if h.valid {
 			text = sl.arena[h.off : h.off+h.n]
 		}
-		if err := o.emit(LineMatch{Rel: rel, Line: h.line, Text: text, Truncated: h.truncated, Valid: h.valid}); err != nil {
-			return emitError{err}
+		if err := o.send(LineMatch{Rel: rel, Line: h.line, Text: text, Truncated: h.truncated, Valid: h.valid}); err != nil {
+			return err
 		}
 	}
 	sl.hits, sl.arena = nil, nil
@@ -261,7 +333,11 @@ func (o *ordered) complete(i int) {
 	for o.head < len(o.slots) && o.slots[o.head] != nil && o.slots[o.head].done {
 		if o.err == nil {
 			if err := o.flush(o.slots[o.head], o.files[o.head].rel); err != nil {
-				o.err = err.(emitError).err
+				if ee, ok := err.(emitError); ok {
+					o.err = ee.err
+				} else if o.err == nil {
+					o.err = err
+				}
 				o.stop.Store(true)
 			}
 		}

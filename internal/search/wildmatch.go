@@ -1,5 +1,7 @@
 package search
 
+import "strings"
+
 // The glob dialect of ignore files, matched byte by byte as git does: '?' is one byte other than
 // '/', '*' a run of bytes without '/', "**" between slashes (or at either end) any number of
 // directories, "[...]" a byte set ('!' or '^' negates; ranges; [:alpha:] and the other POSIX
@@ -32,9 +34,21 @@ type wildPattern struct {
 	toks     []token
 	literal  string // set when the pattern has no wildcard
 	suffix   string // set for "*literal" base-name patterns
+	prefix   string // set for "literal*" base-name patterns
 	isLit    bool
 	isSuffix bool
+	isPrefix bool
+	// need is the longest run of literal bytes: a text without it cannot match.
+	need string
 }
+
+// anyByte and anyButSlash are the sets of '?' (shared, never written).
+var anyByte, anyButSlash = func() (a, b [256]bool) {
+	for i := range a {
+		a[i], b[i] = true, i != '/'
+	}
+	return a, b
+}()
 
 func compileWild(p string, pathname bool) *wildPattern {
 	w := &wildPattern{}
@@ -54,9 +68,9 @@ func compileWild(p string, pathname bool) *wildPattern {
 			lit = append(lit, p[i])
 		case '?':
 			plain = false
-			set := new([256]bool)
-			for b := range set {
-				set[b] = !pathname || b != '/'
+			set := &anyByte
+			if pathname {
+				set = &anyButSlash
 			}
 			w.toks = append(w.toks, token{kind: tokSet, set: set})
 		case '*':
@@ -97,19 +111,45 @@ func compileWild(p string, pathname bool) *wildPattern {
 			lit = append(lit, c)
 		}
 	}
-	if plain {
+	w.need = longestLiteral(w.toks)
+	switch {
+	case plain:
 		w.isLit, w.literal = true, string(lit)
-	} else if !pathname && len(w.toks) > 0 && w.toks[0].kind == tokAny {
-		w.isSuffix = true
-		for _, t := range w.toks[1:] {
-			if t.kind != tokByte {
-				w.isSuffix = false
-				break
-			}
-			w.suffix += string(t.b)
-		}
+	case pathname || len(w.toks) < 2:
+	case w.toks[0].kind == tokAny:
+		w.suffix, w.isSuffix = literalRun(w.toks[1:])
+	case w.toks[len(w.toks)-1].kind == tokAny:
+		w.prefix, w.isPrefix = literalRun(w.toks[:len(w.toks)-1])
 	}
 	return w
+}
+
+// longestLiteral returns the longest run of literal-byte tokens.
+func longestLiteral(toks []token) string {
+	best, start := toks[:0], 0
+	for i := 0; i <= len(toks); i++ {
+		if i < len(toks) && toks[i].kind == tokByte {
+			continue
+		}
+		if i-start > len(best) {
+			best = toks[start:i]
+		}
+		start = i + 1
+	}
+	s, _ := literalRun(best)
+	return s
+}
+
+// literalRun returns the bytes of toks when every one is a literal byte.
+func literalRun(toks []token) (string, bool) {
+	b := make([]byte, len(toks))
+	for i, t := range toks {
+		if t.kind != tokByte {
+			return "", false
+		}
+		b[i] = t.b
+	}
+	return string(b), true
 }
 
 // parseSet parses a bracket expression whose first member is at p[i]; it returns the set and the
@@ -237,7 +277,13 @@ func (w *wildPattern) match(text string) bool {
 		return text == w.literal
 	}
 	if w.isSuffix {
-		return len(text) >= len(w.suffix) && text[len(text)-len(w.suffix):] == w.suffix
+		return strings.HasSuffix(text, w.suffix)
+	}
+	if w.isPrefix {
+		return strings.HasPrefix(text, w.prefix)
+	}
+	if len(w.need) > 0 && !strings.Contains(text, w.need) {
+		return false
 	}
 	n := len(w.toks)
 	words := (n + 1 + 63) / 64

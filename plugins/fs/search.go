@@ -19,7 +19,7 @@ const VerbSearch = "search"
 //
 // Errors: a pattern that does not compile is a *PatternError; cancellation is FS_ABORTED
 // ("search aborted"); a root that cannot be read is the provider's error. Entries below the root
-// that cannot be read are skipped.
+// that cannot be read are skipped and counted (Skipped in the results).
 type Searcher interface {
 	// Glob lists the files below the directory root whose path matches q.Pattern.
 	Glob(ctx context.Context, root Target, q GlobQuery) (GlobResult, error)
@@ -44,10 +44,15 @@ type GlobQuery struct {
 	SearchLimits
 }
 
-// GlobResult lists the files found, newest first. Stopped: the walk reached MaxVisited.
+// GlobResult lists the files found, newest first. Stopped: the walk reached MaxVisited. Skipped:
+// how many entries below the root could not be read (no permission, vanished while walking).
+// PartialIgnore: how many ignore files were applied in part (rules past the provider's caps left
+// out).
 type GlobResult struct {
-	Files   []FoundFile
-	Stopped bool
+	Files         []FoundFile
+	Stopped       bool
+	Skipped       int
+	PartialIgnore int
 }
 
 // FoundFile is one file found. Path is its DisplayPath (the root's DisplayPath joined with the
@@ -67,9 +72,14 @@ type GrepQuery struct {
 	SearchLimits
 }
 
-// GrepResult: Stopped, the walk reached MaxVisited.
+// GrepResult: Stopped, the walk reached MaxVisited; Skipped, how many entries could not be read
+// (GlobResult's, plus files that would not open or read, would block, or are views of kernel state
+// such as the files of /proc and /sys, which are never read).
+// PartialIgnore as GlobResult's.
 type GrepResult struct {
-	Stopped bool
+	Stopped       bool
+	Skipped       int
+	PartialIgnore int
 }
 
 // LineMatch is one matching line. Text is lent: valid only until emit returns.

@@ -37,9 +37,9 @@ func (s *suite) glob(ctx context.Context, args globArgs, exec *tools.Exec) (Glob
 	for i, f := range res.Files {
 		paths[i] = displayPath(cwd, f.Path)
 	}
-	v := GlobValue{Paths: paths, Total: len(paths), StoppedAfter: s.stoppedAfter(res.Stopped)}
+	v := GlobValue{Paths: paths, Total: len(paths), StoppedAfter: s.stoppedAfter(res.Stopped), Skipped: res.Skipped, PartialIgnore: res.PartialIgnore}
 	budget := s.caps.budget.Of(exec)
-	stop := len(stopFooter(v.StoppedAfter))
+	stop := len(notes(v.Skipped, v.PartialIgnore, v.StoppedAfter))
 	if len(paths) <= s.caps.globMax && joinedLen(paths)+stop <= budget {
 		return v, nil
 	}

@@ -44,7 +44,7 @@ func (s *suite) grep(ctx context.Context, args grepArgs, exec *tools.Exec) (Grep
 	saved := sink.commit()
 	return GrepValue{
 		Matches: sink.shown, Total: sink.total, SpillPath: saved.path, SpillKept: saved.kept, SpillLimit: saved.limit,
-		StoppedAfter: s.stoppedAfter(res.Stopped),
+		StoppedAfter: s.stoppedAfter(res.Stopped), Skipped: res.Skipped, PartialIgnore: res.PartialIgnore,
 	}, nil
 }
 
@@ -73,7 +73,7 @@ var spillHeaderRoom = len(foundHeader(math.MaxInt))
 func (s *suite) newGrepSink(cwd string, exec *tools.Exec) *grepSink {
 	k := &grepSink{s: s, cwd: cwd, shown: []GrepMatch{}}
 	longest := len("Found  of  matches") + 2*maxDigits + len("\n\n()") +
-		grepSpill.longestRecovery(s.spillPathLen(), s.caps.spillLimits.MaxFileBytes) + len(stopFooter(s.caps.maxVisited))
+		grepSpill.longestRecovery(s.spillPathLen(), s.caps.spillLimits.MaxFileBytes) + longestNotes(s.caps.maxVisited)
 	k.room = s.caps.budget.Of(exec) - longest
 	k.inline = matchWriter{w: &k.size}
 	return k

@@ -196,7 +196,7 @@ func TestValueIsTheRenderedResult(t *testing.T) {
 	r := e.call("grep", map[string]any{"pattern": "hit"})
 	b, err := json.Marshal(r.Value)
 	require.NoError(t, err)
-	require.JSONEq(t, `{"matches":[{"path":"a.go","line":1,"text":"hit","truncated":false,"validUTF8":true}],"total":1,"spillPath":"","spillKept":0,"spillLimit":0,"stoppedAfter":0}`, string(b))
+	require.JSONEq(t, `{"matches":[{"path":"a.go","line":1,"text":"hit","truncated":false,"validUTF8":true}],"total":1,"spillPath":"","spillKept":0,"spillLimit":0,"stoppedAfter":0,"skipped":0,"partialIgnore":0}`, string(b))
 	require.Equal(t, r.Text(), toolfssearch.RenderGrep(r.Value.(toolfssearch.GrepValue)))
 	require.True(t, strings.HasPrefix(tools.ErrorResult(errRoot).Text(), "Error: "))
 }

@@ -2,6 +2,7 @@ package toolfssearch
 
 import (
 	"io"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -9,7 +10,8 @@ import (
 // GlobValue is the canonical value of a glob: the paths shown inline (in display order), how many
 // matched, how the page was chosen, where the complete list was saved ("" when it was not needed
 // or could not be saved), when the spill file reached its limit how many paths it kept and that
-// limit (else 0, 0) and, when the walk stopped early, the entry limit (else 0).
+// limit (else 0, 0), when the walk stopped early, the entry limit (else 0), and how many entries
+// could not be read.
 type GlobValue struct {
 	Paths        []string `json:"paths"`
 	Total        int      `json:"total"`
@@ -20,11 +22,15 @@ type GlobValue struct {
 	SpillKept    int      `json:"spillKept"`
 	SpillLimit   int64    `json:"spillLimit"`
 	StoppedAfter int      `json:"stoppedAfter"`
+	Skipped      int      `json:"skipped"`
+	// PartialIgnore counts the ignore files applied only in part.
+	PartialIgnore int `json:"partialIgnore"`
 }
 
 // GrepValue is the canonical value of a grep: the matches shown inline, how many lines matched in
 // all, the spill file ("" when not needed or not saved), when the spill file reached its limit how
-// many matches it kept and that limit (else 0, 0), and the entry limit the walk stopped at (0).
+// many matches it kept and that limit (else 0, 0), the entry limit the walk stopped at (0) and how
+// many entries could not be read.
 type GrepValue struct {
 	Matches      []GrepMatch `json:"matches"`
 	Total        int         `json:"total"`
@@ -32,6 +38,9 @@ type GrepValue struct {
 	SpillKept    int         `json:"spillKept"`
 	SpillLimit   int64       `json:"spillLimit"`
 	StoppedAfter int         `json:"stoppedAfter"`
+	Skipped      int         `json:"skipped"`
+	// PartialIgnore counts the ignore files applied only in part.
+	PartialIgnore int `json:"partialIgnore"`
 }
 
 // GrepMatch is one matching line: the file's display path, the line number, the kept text (cut to
@@ -107,6 +116,36 @@ func (w spillWords) longestRecovery(pathLen int, limit int64) int {
 		len(w.recovery(savedAs{path: p, kept: 1, limit: limit}, 0))+2*(maxDigits-1))
 }
 
+// countNote is "\n\n(<one>)" for n == 1 and "\n\n(<many>)", its "%d" replaced by n, above; "" for 0.
+func countNote(n int, one, many string) string {
+	switch n {
+	case 0:
+		return ""
+	case 1:
+		return "\n\n(" + one + ")"
+	}
+	return "\n\n(" + strings.Replace(many, "%d", strconv.Itoa(n), 1) + ")"
+}
+
+// The notes on entries that could not be read and on ignore files applied only in part.
+const (
+	skippedOne  = "Skipped 1 entry that could not be read."
+	skippedMany = "Skipped %d entries that could not be read."
+	partialOne  = "1 ignore file was applied only in part: its rules past the first 1 MiB, or past 32 KiB of wildcard patterns, were left out."
+	partialMany = "%d ignore files were applied only in part: their rules past the first 1 MiB, or past 32 KiB of wildcard patterns, were left out."
+)
+
+// notes are the lines that end every output: skipped entries, partial ignore files, the visit limit.
+func notes(skipped, partial, stoppedAfter int) string {
+	return countNote(skipped, skippedOne, skippedMany) + countNote(partial, partialOne, partialMany) + stopFooter(stoppedAfter)
+}
+
+// longestNotes is the longest notes(...) of a search whose visit limit is maxVisited.
+func longestNotes(maxVisited int) int {
+	return len(countNote(math.MaxInt, skippedOne, skippedMany)) + len(countNote(math.MaxInt, partialOne, partialMany)) +
+		len(stopFooter(maxVisited))
+}
+
 func stopFooter(stoppedAfter int) string {
 	if stoppedAfter == 0 {
 		return ""
@@ -117,9 +156,9 @@ func stopFooter(stoppedAfter int) string {
 // RenderGlob is the model-facing text of a glob.
 func RenderGlob(v GlobValue) string {
 	if v.Total == 0 {
-		return noFiles + stopFooter(v.StoppedAfter)
+		return noFiles + notes(v.Skipped, v.PartialIgnore, v.StoppedAfter)
 	}
-	return strings.Join(v.Paths, "\n") + globFooter(v) + stopFooter(v.StoppedAfter)
+	return strings.Join(v.Paths, "\n") + globFooter(v) + notes(v.Skipped, v.PartialIgnore, v.StoppedAfter)
 }
 
 // globFooter is what follows the paths of an over-cap glob ("" for a whole result).
@@ -145,7 +184,7 @@ func globFooter(v GlobValue) string {
 // RenderGrep is the model-facing text of a grep.
 func RenderGrep(v GrepValue) string {
 	if v.Total == 0 {
-		return noMatches + stopFooter(v.StoppedAfter)
+		return noMatches + notes(v.Skipped, v.PartialIgnore, v.StoppedAfter)
 	}
 	var b strings.Builder
 	capped := v.Total > len(v.Matches)
@@ -161,7 +200,7 @@ func RenderGrep(v GrepValue) string {
 	if capped {
 		b.WriteString("\n\n(" + grepSpill.recovery(savedAs{v.SpillPath, v.SpillKept, v.SpillLimit}, v.Total) + ")")
 	}
-	b.WriteString(stopFooter(v.StoppedAfter))
+	b.WriteString(notes(v.Skipped, v.PartialIgnore, v.StoppedAfter))
 	return b.String()
 }
 

@@ -317,7 +317,7 @@ func (s *httpServer) connsFull() {
 }
 
 // serve serves on ln until ctx ends, then stops: new requests are refused (503) but answers to the
-// server's requests are taken, the calls in flight get up to drainTimeout to finish (those still
+// server's requests are taken, the calls in flight get up to the drain bound to finish (those still
 // running are then cancelled, and answered), every session is ended, and the listener and its
 // connections are closed.
 func (s *httpServer) serve(ctx context.Context, ln net.Listener) error {
@@ -340,7 +340,7 @@ func (s *httpServer) serve(ctx context.Context, ln net.Listener) error {
 	case <-ctx.Done():
 	}
 	s.draining.Store(true)
-	deadline := time.Now().Add(drainTimeout)
+	deadline := time.Now().Add(s.mh.drainBound())
 	for s.mh.callsInFlight() > 0 && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -353,11 +353,19 @@ func (s *httpServer) serve(ctx context.Context, ln net.Listener) error {
 	for end := time.Now().Add(time.Second); s.posts.Load() > 0 && time.Now().Before(end); {
 		time.Sleep(10 * time.Millisecond)
 	}
+	// Close waits for a session's calls: one deaf to its cancellation gets a second, then is left.
 	var wg sync.WaitGroup
 	for _, ss := range conns {
 		wg.Go(func() { _ = ss.Close() })
 	}
-	wg.Wait()
+	closed := make(chan struct{})
+	go func() { wg.Wait(); close(closed) }()
+	t := time.NewTimer(time.Second)
+	select {
+	case <-closed:
+	case <-t.C:
+	}
+	t.Stop()
 	s.mh.waitConnections(time.Until(deadline) + time.Second)
 	shutdown, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()

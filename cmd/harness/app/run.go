@@ -143,10 +143,12 @@ type runLimits struct {
 	maxLine     int           // longest input line accepted
 	idle        time.Duration // a session without calls for this long is ended
 	maxSessions int           // at this many sessions, a new one ends the least recently used
+	drain       time.Duration // once ctx ends, how long the call in flight may take to answer
 }
 
-// defaultRunLimits are serve's line limit, and the session bounds of the HTTP transport.
-var defaultRunLimits = runLimits{maxLine: mcpstdio.DefaultMaxMessageBytes, idle: defaultSessionIdle, maxSessions: 1024}
+// defaultRunLimits are serve's line limit, the session bounds of the HTTP transport and its drain
+// bound.
+var defaultRunLimits = runLimits{maxLine: mcpstdio.DefaultMaxMessageBytes, idle: defaultSessionIdle, maxSessions: 1024, drain: drainTimeout}
 
 // runSession is a named session and when it was last used.
 type runSession struct {
@@ -185,7 +187,10 @@ func (r *runner) serve(ctx context.Context, in io.Reader, out io.Writer) error {
 				"invalid request: the line is longer than %d bytes (the run protocol's limit); it was skipped", r.limits.maxLine)})
 			resp = &line
 		case l.err == nil: // every line is answered, a blank one with an error line
-			line := r.handle(ctx, bytes.TrimRight(l.line, "\r"))
+			line, ok := r.handle(ctx, bytes.TrimRight(l.line, "\r"))
+			if !ok {
+				return ctx.Err() // the call outlived the drain bound: it is abandoned, unanswered
+			}
 			resp = &line
 		}
 		if l.done != nil {
@@ -247,16 +252,17 @@ func readLines(in *lines.Reader, next chan<- inputLine, stop <-chan struct{}) {
 	}
 }
 
-// handle answers one input line.
-func (r *runner) handle(ctx context.Context, line []byte) runResponse {
+// handle answers one input line; ok is false when ctx ended and the call did not answer within the
+// drain bound.
+func (r *runner) handle(ctx context.Context, line []byte) (_ runResponse, ok bool) {
 	req, err := parseRunLine(line)
 	if err != nil {
-		return invalidLine(req, err)
+		return invalidLine(req, err), true
 	}
 	now := time.Now()
 	r.expire(now)
 	if req.EndSession != "" {
-		return r.endSession(req)
+		return r.endSession(req), true
 	}
 	var sess session
 	if !req.NoSession {
@@ -265,7 +271,29 @@ func (r *runner) handle(ctx context.Context, line []byte) runResponse {
 			sess.SetHeader(req.Cwd, req.Model)
 		}
 	}
-	return toRunResponse(req.ID, req.Tool, r.eng.Call(ctx, sess, req.Tool, req.Args))
+	out, ok := r.call(ctx, sess, req.Tool, req.Args)
+	return toRunResponse(req.ID, req.Tool, out), ok
+}
+
+// call runs one tool call on its own goroutine. When ctx ends first (SIGTERM), the call, cancelled
+// with it, gets up to the drain bound to answer; one still running then (stuck in a system call,
+// or deaf to cancellation) is abandoned, so that no call can keep the process from ending.
+func (r *runner) call(ctx context.Context, sess session, tool string, args json.RawMessage) (outcome, bool) {
+	done := make(chan outcome, 1)
+	go func() { done <- r.eng.Call(ctx, sess, tool, args) }()
+	select {
+	case out := <-done:
+		return out, true
+	case <-ctx.Done():
+	}
+	t := time.NewTimer(r.limits.drain)
+	defer t.Stop()
+	select {
+	case out := <-done:
+		return out, true
+	case <-t.C:
+		return outcome{}, false
+	}
 }
 
 // session returns the named session, opening it (with the default cwd) on first use; at the session

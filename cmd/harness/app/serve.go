@@ -26,6 +26,8 @@ type hostConfig struct {
 	// shared: connections are the HTTP transport's (many, each ended by the transport); the
 	// requests of the sessionless 2026-07-28 protocol share their principal's session.
 	shared bool
+	// drain is how long a connection ending with its context waits for its calls (0: drainTimeout).
+	drain time.Duration
 }
 
 // mcpHost is the MCP front end: one *mcp.Server over an engine, one agent session per connection.
@@ -231,10 +233,16 @@ func (h *mcpHost) serveConn(ctx context.Context, t mcp.Transport) error {
 	case err = <-done:
 	case <-ctx.Done():
 		// The SDK's Close waits for the calls in flight, and a call may be waiting for the client
-		// (an approval elicitation the user never answers): cancel them first.
+		// (an approval elicitation the user never answers): cancel them first. A call deaf to its
+		// cancellation (stuck in a system call) holds Close: it is given the drain bound, then left.
 		h.cancelCalls(ss)
-		_ = ss.Close()
-		<-done
+		go func() { _ = ss.Close() }()
+		t := time.NewTimer(h.drainBound())
+		select {
+		case <-done:
+		case <-t.C:
+		}
+		t.Stop()
 		err = ctx.Err()
 	}
 	h.endSession(ss)
@@ -242,6 +250,14 @@ func (h *mcpHost) serveConn(ctx context.Context, t mcp.Transport) error {
 		return nil // the client went away: a clean end
 	}
 	return err
+}
+
+// drainBound is how long the calls in flight may take to answer once serving ends.
+func (h *mcpHost) drainBound() time.Duration {
+	if h.cfg.drain > 0 {
+		return h.cfg.drain
+	}
+	return drainTimeout
 }
 
 // liveCalls are the cancel functions of a connection's calls in flight.
