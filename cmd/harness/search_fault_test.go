@@ -195,7 +195,7 @@ func TestRunGrepUnderAHugeGitignore(t *testing.T) {
 		}
 	}
 	cfg := filepath.Join(realTemp(t), "cfg.yaml")
-	writeFile(t, cfg, fmt.Sprintf("plugins:\n  - name: fs-local\n    config: { cwd: %q }\n  - name: tools\n  - name: tool-fs\n  - name: tool-fs-search\n    config: { grepMaxMatches: 2000 }\n", dir))
+	writeFile(t, cfg, fmt.Sprintf("plugins:\n  - name: fs-local\n    config: { cwd: %q }\n  - name: tools\n  - name: tool-fs\n  - name: tool-fs-search\n    config: { grepMaxMatches: 2000, resultBudget: 1000000 }\n", dir))
 	p := startFault(t, "", "run", "--config", cfg)
 	p.send(t, `{"id":1,"tool":"grep","args":{"pattern":"needle"}}`)
 	text, code := runText(t, p.recv(t))
