@@ -2,14 +2,19 @@ package app
 
 import (
 	"bufio"
+	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -98,6 +103,26 @@ func TestHTTPIdsComeBackAsSent(t *testing.T) {
 			}
 		})
 	}
+	t.Run("2025-03-26 batch", func(t *testing.T) {
+		h := openSession(t, fx.url+"/mcp", "2025-03-26", `{}`)
+		var batch []string
+		for _, id := range oddIDs {
+			batch = append(batch, `{"jsonrpc":"2.0","id":`+id+`,"method":"ping"}`)
+		}
+		res := rawPost(t, fx.url+"/mcp", h, "["+strings.Join(batch, ",")+"]")
+		require.Equal(t, http.StatusOK, res.StatusCode)
+		var got []string
+		for m := range sseMessages(res.Body) {
+			got = append(got, string(m["id"]))
+		}
+		assert.ElementsMatch(t, oddIDs, got)
+
+		res = rawPost(t, fx.url+"/mcp", h, `[{"jsonrpc":"2.0","id":7,"method":"ping"},{"jsonrpc":"2.0","id":7,"method":"ping"}]`)
+		assert.Equal(t, http.StatusBadRequest, res.StatusCode, "a batch reusing an id is refused whole")
+		body, err := io.ReadAll(res.Body)
+		require.NoError(t, err)
+		assert.Equal(t, `{"jsonrpc":"2.0","id":7,"error":{"code":-32600,"message":"invalid request: a call with this id is still in flight"}}`, string(body))
+	})
 	t.Run("2026-07-28", func(t *testing.T) {
 		h := map[string]string{"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "read"}
 		for _, id := range oddIDs {
@@ -202,4 +227,96 @@ func TestHTTPCallWithAnIdInFlight(t *testing.T) {
 func show(m map[string]json.RawMessage) string {
 	b, _ := json.Marshal(m)
 	return string(b)
+}
+
+// surrogateOf returns the body the SDK is given for a POST of body, and the POST's surrogates.
+func surrogateOf(t *testing.T, ids *httpIDs, body string) (string, *idPost) {
+	t.Helper()
+	r := httptest.NewRequest(http.MethodPost, "/mcp", nil)
+	r.Body = &bodyBuffer{bytes.NewReader([]byte(body)), []byte(body)}
+	p, ok := ids.begin(httptest.NewRecorder(), r, idScope{})
+	require.True(t, ok)
+	require.NotNil(t, p)
+	got, err := io.ReadAll(r.Body)
+	require.NoError(t, err)
+	require.Equal(t, int64(len(got)), r.ContentLength)
+	return string(got), p
+}
+
+// What the handler writes is rewritten however its writes cut it: an event split anywhere, a JSON
+// body split in the middle of a surrogate.
+func TestIDWriterSplitWrites(t *testing.T) {
+	ids := newHTTPIDs()
+	sent, p := surrogateOf(t, ids, `{"jsonrpc":"2.0","id":1e300,"method":"tools/call","params":{"_meta":{"progressToken":"p<1>"},"name":"x"}}`)
+	var sdk struct{ ID json.RawMessage }
+	require.NoError(t, json.Unmarshal([]byte(sent), &sdk))
+	tok := string(sdk.ID)
+	require.True(t, strings.HasPrefix(tok, `"~`), sent)
+	ptok := tok[:strings.LastIndexByte(tok, '.')+1] + fmt.Sprint(p.base+1) + `"`
+	require.Contains(t, sent, `"progressToken":`+ptok)
+
+	escaped := `\"` + tok[1:len(tok)-1] + `\"` // inside a string: not the SDK's surrogate
+	stream := "event: message\ndata: {\"method\":\"notifications/progress\",\"params\":{\"progressToken\":" + ptok + ",\"progress\":1}}\n\n" +
+		"event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":" + tok + ",\"result\":{\"text\":\"" + escaped + " is not a string the client sent\"}}\n\n"
+	want := "event: message\ndata: {\"method\":\"notifications/progress\",\"params\":{\"progressToken\":\"p<1>\",\"progress\":1}}\n\n" +
+		"event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1e300,\"result\":{\"text\":\"" + escaped + " is not a string the client sent\"}}\n\n"
+	body := `{"jsonrpc":"2.0","id":` + tok + `,"error":{"code":-32601,"message":"nope"}}`
+	wantBody := `{"jsonrpc":"2.0","id":1e300,"error":{"code":-32601,"message":"nope"}}`
+	for cut := range len(stream) {
+		rec := httptest.NewRecorder()
+		rec.Header().Set("Content-Type", "text/event-stream")
+		w := &idWriter{ResponseWriter: rec, post: p}
+		for _, part := range []string{stream[:cut], stream[cut:]} {
+			n, err := w.Write([]byte(part))
+			require.NoError(t, err)
+			require.Equal(t, len(part), n)
+		}
+		w.finish()
+		require.Equal(t, want, rec.Body.String(), "cut at %d", cut)
+	}
+	for cut := range len(body) {
+		rec := httptest.NewRecorder()
+		rec.Header().Set("Content-Type", "application/json")
+		w := &idWriter{ResponseWriter: rec, post: p}
+		_, _ = w.Write([]byte(body[:cut]))
+		_, _ = w.Write([]byte(body[cut:]))
+		w.finish()
+		require.Equal(t, wantBody, rec.Body.String(), "cut at %d", cut)
+	}
+}
+
+// A call's progressToken comes back as sent in the progress notifications the server sends on the
+// call's stream (the SDK re-encodes a number through float64).
+func TestHTTPProgressTokenComesBackAsSent(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "progress", Version: "0"}, nil)
+	mcp.AddTool(srv, &mcp.Tool{Name: "tick"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: req.Params.GetProgressToken(), Progress: 1})
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil, err
+	})
+	s := &httpServer{ids: newHTTPIDs()}
+	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		data, err := io.ReadAll(r.Body)
+		require.NoError(t, err)
+		r.Body = &bodyBuffer{bytes.NewReader(data), data}
+		s.withIDs(w, r, idScope{session: r.Header.Get("Mcp-Session-Id")}, sdk)
+	}))
+	defer ts.Close()
+	h := openSession(t, ts.URL, "2025-11-25", `{}`)
+	for _, id := range oddIDs {
+		res := rawPost(t, ts.URL, h, `{"jsonrpc":"2.0","id":`+id+`,"method":"tools/call","params":{"_meta":{"progressToken":`+id+
+			`},"name":"tick","arguments":{}}}`)
+		var progress, answered []string
+		for m := range sseMessages(res.Body) {
+			if string(m["method"]) == `"notifications/progress"` {
+				var p struct{ ProgressToken json.RawMessage }
+				require.NoError(t, json.Unmarshal(m["params"], &p))
+				progress = append(progress, string(p.ProgressToken))
+			} else {
+				answered = append(answered, string(m["id"]))
+			}
+		}
+		assert.Equal(t, []string{id}, progress)
+		assert.Equal(t, []string{id}, answered)
+	}
 }
