@@ -92,7 +92,7 @@ func (ids *httpIDs) begin(w http.ResponseWriter, r *http.Request, scope idScope)
 	}
 	data := body.data
 	p = &idPost{ids: ids, scope: scope}
-	var edits []idEdit // what is kept of the body is copied: the body itself is let go of once read
+	edits := make([]idEdit, 0, 4) // what is kept of the body is copied: the body itself is let go of once read
 	eachMessage(data, func(m *idMessage) {
 		switch {
 		case m.call():
@@ -107,7 +107,7 @@ func (ids *httpIDs) begin(w http.ResponseWriter, r *http.Request, scope idScope)
 				edits = append(edits, idEdit{s: t.s, e: t.e, ref: len(p.refs)})
 				p.refs = append(p.refs, idRef{raw: bytes.Clone(data[t.s:t.e]), call: c})
 			}
-		case m.method == "notifications/cancelled" && len(m.ids) == 0:
+		case m.is("notifications/cancelled") && len(m.ids) == 0:
 			if t, ok := memberSpan(data, m.params, "requestId"); ok && isID(data[t.s:t.e]) {
 				edits = append(edits, idEdit{s: t.s, e: t.e, ref: -1, key: idKey(data[t.s:t.e])})
 			}

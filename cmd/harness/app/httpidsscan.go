@@ -13,7 +13,7 @@ type span struct{ s, e int }
 // the span of its params.
 type idMessage struct {
 	ids    []span
-	method string
+	method []byte // its JSON text
 	params span
 	hasMethod,
 	hasParams bool
@@ -24,6 +24,11 @@ type idMessage struct {
 // number id.
 func (m *idMessage) call() bool {
 	return m.hasMethod && len(m.ids) > 0 && isID(m.data[m.ids[len(m.ids)-1].s:m.ids[len(m.ids)-1].e])
+}
+
+// is reports whether the message's method is name (a request's method is a string).
+func (m *idMessage) is(name string) bool {
+	return len(m.method) > 0 && m.method[0] == '"' && keyIs(m.method, name)
 }
 
 // isID reports whether a JSON value is a string or a number (what JSON-RPC allows an id to be,
@@ -76,9 +81,7 @@ func readMessage(b []byte, i int, fn func(m *idMessage)) {
 		case keyIs(key, "id"):
 			m.ids = append(m.ids, v)
 		case keyIs(key, "method"):
-			m.hasMethod = true
-			m.method = ""
-			_ = json.Unmarshal(b[v.s:v.e], &m.method)
+			m.hasMethod, m.method = true, b[v.s:v.e]
 		case keyIs(key, "params"):
 			m.params, m.hasParams = v, true
 		}
@@ -114,7 +117,7 @@ func progressToken(b []byte, m *idMessage) (span, bool) {
 	return t, ok && isID(b[t.s:t.e])
 }
 
-// keyIs reports whether a member's key (its JSON text) is name.
+// keyIs reports whether a JSON string (a member's key, its text) is name.
 func keyIs(key []byte, name string) bool {
 	if bytes.IndexByte(key, '\\') < 0 {
 		return len(key) == len(name)+2 && string(key[1:len(key)-1]) == name
