@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -221,6 +222,12 @@ func TestHTTPCallWithAnIdInFlight(t *testing.T) {
 	for m := range msgs {
 		assert.Contains(t, m, "method", "no response after the cancellation: %s", show(m))
 	}
+	ids := fx.srv.ids
+	require.Eventually(t, func() bool {
+		ids.mu.Lock()
+		defer ids.mu.Unlock()
+		return len(ids.sessions) == 0
+	}, 10*time.Second, 5*time.Millisecond, "once no POST is in flight, nothing is held")
 }
 
 // show is a message as JSON, for failure messages.
