@@ -92,7 +92,8 @@ func (ids *httpIDs) begin(w http.ResponseWriter, r *http.Request, scope idScope)
 	}
 	data := body.data
 	p = &idPost{ids: ids, scope: scope}
-	edits := make([]idEdit, 0, 4) // what is kept of the body is copied: the body itself is let go of once read
+	edits := make([]idEdit, 0, 4)
+	// What is kept of the body is copied out of it: the body is let go of once the SDK has read it.
 	eachMessage(data, func(m *idMessage) {
 		switch {
 		case m.call():
