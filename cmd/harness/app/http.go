@@ -35,6 +35,7 @@ type httpServer struct {
 	loopback  bool
 	stateful  *mcp.StreamableHTTPHandler
 	stateless *mcp.StreamableHTTPHandler
+	ids       *httpIDs
 
 	opening  atomic.Int64 // sessions being opened (initialize requests in progress)
 	draining atomic.Bool  // stopping: only answers to the server's requests are taken
@@ -46,7 +47,7 @@ type httpServer struct {
 func newHTTPServer(mh *mcpHost, f *flags, tokens *tokenSet, log *zap.Logger) *httpServer {
 	host, _, _ := net.SplitHostPort(f.http)
 	s := &httpServer{mh: mh, log: log, tokens: tokens, origins: map[string]bool{},
-		maxSess: f.maxSessions, bounds: f.httpBounds, body: newBodyBudget(f), loopback: isLoopbackHost(host)}
+		maxSess: f.maxSessions, bounds: f.httpBounds, body: newBodyBudget(f), loopback: isLoopbackHost(host), ids: newHTTPIDs()}
 	for _, o := range f.allowOrigins {
 		s.origins[strings.TrimSuffix(o, "/")] = true
 	}
@@ -116,10 +117,11 @@ func (s *httpServer) serveMCP(w http.ResponseWriter, r *http.Request) {
 		defer s.posts.Add(-1)
 	}
 	if s.sessionless(r) {
-		s.stateless.ServeHTTP(w, r)
+		s.withIDs(w, r, idScope{}, s.stateless)
 		return
 	}
-	if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" {
+	sid := r.Header.Get("Mcp-Session-Id")
+	if r.Method == http.MethodPost && sid == "" {
 		n := s.opening.Add(1)
 		defer s.opening.Add(-1)
 		if s.mh.liveCount()+int(n) > s.maxSess {
@@ -129,7 +131,34 @@ func (s *httpServer) serveMCP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	s.stateful.ServeHTTP(w, r)
+	scope := idScope{session: sid}
+	if sid != "" {
+		if ti := auth.TokenInfoFromContext(r.Context()); ti != nil {
+			scope.principal = ti.UserID
+		}
+	}
+	s.withIDs(w, r, scope, s.stateful)
+}
+
+// withIDs serves a request with the ids of its body given surrogates the SDK round-trips, and its
+// response rewritten back (httpIDs).
+func (s *httpServer) withIDs(w http.ResponseWriter, r *http.Request, scope idScope, h http.Handler) {
+	if r.Method != http.MethodPost {
+		h.ServeHTTP(w, r)
+		return
+	}
+	p, ok := s.ids.begin(w, r, scope)
+	if !ok {
+		return
+	}
+	if p == nil {
+		h.ServeHTTP(w, r)
+		return
+	}
+	defer p.end()
+	iw := &idWriter{ResponseWriter: w, post: p}
+	h.ServeHTTP(iw, r)
+	iw.finish()
 }
 
 // sessionless reports whether a request speaks the 2026-07-28 protocol (its version header, or the

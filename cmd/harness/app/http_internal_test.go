@@ -33,6 +33,7 @@ type httpFixture struct {
 	stop   context.CancelFunc
 	done   chan error
 	tokens *tokenSet
+	srv    *httpServer
 }
 
 func startHTTP(t *testing.T, profile string, tweak func(*flags)) *httpFixture {
@@ -63,7 +64,8 @@ func startHTTP(t *testing.T, profile string, tweak func(*flags)) *httpFixture {
 	mh := newMCPHost(eng, hostConfig{version: "test", cwd: &ws, shared: true})
 	ctx, cancel := context.WithCancel(context.Background())
 	fx.stop = cancel
-	go func() { fx.done <- newHTTPServer(mh, f, fx.tokens, zaptest.NewLogger(t)).serve(ctx, ln) }()
+	fx.srv = newHTTPServer(mh, f, fx.tokens, zaptest.NewLogger(t))
+	go func() { fx.done <- fx.srv.serve(ctx, ln) }()
 	t.Cleanup(func() {
 		fx.shutdown()
 		mh.close()
