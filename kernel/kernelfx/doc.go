@@ -17,8 +17,7 @@
 //	)
 //
 // Module provides *kernel.Kernel, *kernel.Catalog and *loader.Loader. The catalog holds exactly
-// the modules contributed with Plugin: a plugin's fx module is the one way to include it (the
-// process-wide kernel.DefaultCatalog is not read). Including one fx module twice contributes its
+// the modules contributed with Plugin: a plugin's fx module is the one way to include it. Including one fx module twice contributes its
 // module once; two contributions under one id fail the app (ErrDuplicateModule). Catalog builds
 // the same catalog without a kernel, for hosts that list their plugins. Each plugin instance logs
 // through its own logger, named after its module under "kernel".

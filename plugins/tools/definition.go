@@ -16,7 +16,7 @@ import (
 //		Render:  func(in readArgs, v ReadValue) []tools.Content { return []tools.Content{tools.TextContent(...)} },
 //	}.Definition())
 type Tool[In, Out any] struct {
-	// Name is the unique tool name. "run_code" is reserved.
+	// Name is the unique tool name.
 	Name string
 	// Description is sent to the model verbatim.
 	Description string
@@ -116,7 +116,3 @@ type GuidanceSection struct {
 	Order int
 	Text  string
 }
-
-// ReservedName is the tool name reserved for the reference's Code Mode transport; it cannot be
-// registered.
-const ReservedName = "run_code"

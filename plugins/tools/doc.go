@@ -16,7 +16,7 @@
 //	_, err := rt.Register(kc, tools.Tool[readArgs, ReadValue]{Name: "read", ...}.Definition())
 //
 // Disposing that plugin removes its tools (and their guidance sections).
-// Duplicate names and the reserved name "run_code" are refused. Schemas()
+// Duplicate and empty names are refused. Schemas()
 // lists what the model sees in registration order; GuidanceSections() and
 // Guidance() render the guidance of the registered tools only.
 //
@@ -99,8 +99,6 @@
 //
 // # Plugin
 //
-// Plugin ("tools", config {mode: native, maxParallelSubCalls: 10}) provides
-// Service; Module contributes it to an fx host and init registers it in
-// kernel.DefaultCatalog. Modes "code" and "both" fail to load: this build has
-// no code runtime.
+// Plugin ("tools", no configuration keys) provides Service; Module contributes
+// it to an fx host.
 package tools

@@ -50,7 +50,6 @@ func TestRegisterRejects(t *testing.T) {
 		want string
 	}{
 		{"duplicate name", func(*tools.Definition) {}, `tool "echo" is already registered`},
-		{"reserved name", func(d *tools.Definition) { d.Name = "run_code" }, `tool name "run_code" is reserved for the Code Mode presentation transport and cannot be registered or shadowed`},
 		{"empty name", func(d *tools.Definition) { d.Name = "" }, "tool name must be a non-empty string"},
 		{"no render", func(d *tools.Definition) { t := echoTool(); t.Name, t.Render = "x", nil; *d = t.Definition() },
 			`tool "x" must declare output { schema, render, presentationMeta? }`},

@@ -13,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/cordon-dev/cordon/kernel"
+	"github.com/cordon-dev/cordon/kernel/kernelfx"
 	"github.com/cordon-dev/cordon/kernel/kerneltest"
 	"github.com/cordon-dev/cordon/kernel/loader"
 	"github.com/cordon-dev/cordon/plugins/tools"
@@ -419,9 +420,11 @@ func TestConcurrentRequests(t *testing.T) {
 	wg.Wait()
 }
 
-// The plugin is in the default catalog under its reference name.
+// The plugin's fx module contributes it under its name.
 func TestCatalogRegistration(t *testing.T) {
-	m, ok := kernel.DefaultCatalog().Lookup("user-approval")
+	cat, err := kernelfx.Catalog(userapproval.Module)
+	require.NoError(t, err)
+	m, ok := cat.Lookup("user-approval")
 	require.True(t, ok)
 	assert.Equal(t, userapproval.ID, m.ID)
 	assert.Empty(t, m.Inject, "mounts immediately")

@@ -30,7 +30,9 @@ func config(home string) attachmentlocal.Config {
 }
 
 func TestCatalogRegistration(t *testing.T) {
-	m, ok := kernel.DefaultCatalog().Lookup("attachment-local")
+	cat, err := kernelfx.Catalog(attachmentlocal.Module)
+	require.NoError(t, err)
+	m, ok := cat.Lookup("attachment-local")
 	require.True(t, ok)
 	assert.Equal(t, attachmentlocal.ID, m.ID)
 }

@@ -14,6 +14,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/cordon-dev/cordon/kernel"
+	"github.com/cordon-dev/cordon/kernel/kernelfx"
 	"github.com/cordon-dev/cordon/kernel/loader"
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/sandbox"
@@ -294,9 +295,11 @@ func TestConcurrentOverrides(t *testing.T) {
 	wg.Wait()
 }
 
-// The plugin is in the default catalog under its reference name.
+// The plugin's fx module contributes it under its name.
 func TestCatalogRegistration(t *testing.T) {
-	m, ok := kernel.DefaultCatalog().Lookup("sandbox-policy")
+	cat, err := kernelfx.Catalog(sandboxpolicy.Module)
+	require.NoError(t, err)
+	m, ok := cat.Lookup("sandbox-policy")
 	require.True(t, ok)
 	assert.Equal(t, sandboxpolicy.ID, m.ID)
 	assert.Empty(t, m.Inject, "mounts immediately")
