@@ -10,8 +10,8 @@ import (
 )
 
 // ValidateArgs checks args against a parameter schema and returns the
-// violations in walk order (empty means valid), with the reference's
-// messages: `missing required property "<name>"`, `"<name>" must be a string`,
+// violations in walk order (empty means valid), with the messages of
+// docs/tools.md: `missing required property "<name>"`, `"<name>" must be a string`,
 // `"<name>" must be one of [...]`, `"arguments" must be an object`, ... The
 // schema must be supported (see Runtime.Register; otherwise the error is
 // UNSUPPORTED_SCHEMA); args may be JSON text (json.RawMessage / []byte) or a Go
@@ -29,7 +29,7 @@ func ValidateArgs(schema json.RawMessage, args any) ([]string, error) {
 // DecodeArgs decodes tool arguments into dst. When dst points to a struct, the
 // top-level keys are matched to the fields' json names exactly (case
 // sensitive), unlike encoding/json, so `File_Path` never fills `file_path` and
-// unknown keys are ignored, as in the reference's open parameter root.
+// unknown keys are ignored, as the parameter root is open.
 // Anonymous (embedded) struct fields are not supported. Any other dst is
 // decoded with encoding/json.
 func DecodeArgs(args json.RawMessage, dst any) error {

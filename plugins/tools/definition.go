@@ -76,7 +76,7 @@ func (t Tool[In, Out]) Definition() Definition {
 // Guidance is a tool's guidance section. Sections render only for registered (visible) tools, in
 // ascending Order, then by tool name.
 type Guidance struct {
-	// Order places the section (the reference uses 100-199 for tools).
+	// Order places the section (tools use 100-199).
 	Order int
 	// Text returns the section text; visible reports whether another tool is currently visible, so
 	// a section may mention it only when present. Returning "" drops the section.

@@ -53,8 +53,7 @@
 //  6. ResultEvent (emit, contained) reports the final result.
 //
 // The zero Decision allows and the zero PostDecision accepts; a Deny without
-// a reason is reported as `tool "<n>" was denied by policy` (the reference
-// would let it through). Unknown decision kinds fail the call.
+// a reason is reported as `tool "<n>" was denied by policy`. Unknown decision kinds fail the call.
 //
 // Cancellation noticed after the body started turns a successful result into
 // `tool call aborted` {AbortError, ABORTED}; failures keep their own error.
@@ -71,7 +70,7 @@
 //
 // The snapshot, the schema subset and the checks are the library
 // internal/argcheck's; this package reports its verdicts. The supported schema
-// subset is the reference's: one scalar type or oneOf,
+// subset (docs/tools.md): one scalar type or oneOf,
 // object properties / required / boolean additionalProperties (the parameter
 // root is open unless it says otherwise: unknown keys are accepted and
 // ignored), array items, scalar enum / const, and the annotations description,

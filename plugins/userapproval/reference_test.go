@@ -15,7 +15,7 @@ import (
 	"github.com/cordon-dev/cordon/plugins/userapproval"
 )
 
-// approval.spec.ts "returns the first answering listener outcome (single decision slot)": a later
+// Returns the first answering listener outcome (single decision slot): a later
 // answerer never runs once an earlier one answered.
 func TestRefFirstAnswerWins(t *testing.T) {
 	h := mounted(t, nil)
@@ -31,7 +31,7 @@ func TestRefFirstAnswerWins(t *testing.T) {
 	assert.False(t, secondRan)
 }
 
-// approval.spec.ts "drops a disposed plugin listener from the chain (HMR safety)".
+// Drops a disposed plugin listener from the chain (HMR safety).
 func TestRefDisposedAnswererDropped(t *testing.T) {
 	h := mounted(t, nil)
 	f := h.answer(t, fixed(tools.AllowedOnce))
@@ -42,8 +42,8 @@ func TestRefDisposedAnswererDropped(t *testing.T) {
 	assert.Equal(t, tools.Unavailable, got)
 }
 
-// approval.spec.ts "the gate decides FIRST even against an answerer registered before the
-// service" and "never is unbypassable even by an answerer PREPENDED after the service mounts":
+// The gate decides FIRST even against an answerer registered before the
+// service and "never is unbypassable even by an answerer PREPENDED after the service mounts":
 // the never policy is decided inside Request, so no answerer's position opens it.
 func TestRefNeverBeatsEveryAnswererPosition(t *testing.T) {
 	e := toolstest.New(t)
@@ -69,7 +69,7 @@ func TestRefNeverBeatsEveryAnswererPosition(t *testing.T) {
 	assert.Zero(t, consulted)
 }
 
-// approval.spec.ts "issues a fresh id per request".
+// Issues a fresh id per request.
 func TestRefFreshIDPerRequest(t *testing.T) {
 	h := mounted(t, nil)
 	var ids []string
@@ -88,7 +88,7 @@ func TestRefFreshIDPerRequest(t *testing.T) {
 	assert.NotEqual(t, ids[0], ids[1])
 }
 
-// approval.spec.ts "discards a late REJECTION after abort without an unhandled rejection": an
+// Discards a late REJECTION after abort without an unhandled rejection: an
 // answerer that fails after the request was cancelled changes nothing and crashes nothing.
 func TestRefLateFailureAfterAbortIsDiscarded(t *testing.T) {
 	h := mounted(t, nil)
@@ -118,8 +118,8 @@ func TestRefLateFailureAfterAbortIsDiscarded(t *testing.T) {
 	assert.Equal(t, []tools.ApprovalOutcome{tools.Cancelled}, decided, "exactly one decision")
 }
 
-// approval.spec.ts "settles cancelled immediately on an already-aborted signal without asking
-// anyone": the audit pair is still emitted, the decision being cancelled.
+// Settles cancelled immediately on an already-aborted signal without asking
+// anyone: the audit pair is still emitted, the decision being cancelled.
 func TestRefAlreadyCancelledIsAudited(t *testing.T) {
 	h := mounted(t, nil)
 	var log []string

@@ -234,7 +234,7 @@ func TestNeverPolicyRejects(t *testing.T) {
 	assert.Equal(t, tools.AllowedOnce, got, "another session keeps the default")
 }
 
-// SetPolicy validates with the reference's text, keeps the last value, and changes nothing on a
+// SetPolicy validates (ErrInvalidPolicy's text), keeps the last value, and changes nothing on a
 // refusal.
 func TestSetPolicy(t *testing.T) {
 	h := mounted(t, nil)

@@ -34,7 +34,7 @@ func apply(kc *kernel.Context, cfg Config) error {
 }
 
 // mountSweep runs the startup sweep with the process start as the cutoff
-// and logs its outcome at debug level with the reference texts.
+// and logs its outcome at debug level.
 func (s *Store) mountSweep() int {
 	n, err := sweep(s.root, processStart)
 	if err != nil {

@@ -17,8 +17,8 @@ import (
 // readChunk is the read granularity between cancellation checks.
 const readChunk = 1 << 20
 
-// maxObjectRead is the largest object file that is read at all (Node's
-// readFile limit, 2 GiB - 1, which the reference inherits): a larger file
+// maxObjectRead is the largest object file that is read at all (2 GiB - 1,
+// the readFile limit of Node): a larger file
 // in an object's place fails as a read error instead of being hashed.
 const maxObjectRead = 1<<31 - 1
 

@@ -12,7 +12,7 @@ import (
 	"github.com/cordon-dev/cordon/plugins/sandbox/fssandbox"
 )
 
-// The cases of the reference's fs-sandbox.spec.ts, one test each, in its order.
+// The fence's contract cases, one test each (docs/conformance/sandbox.md maps them).
 
 // "the capability fact: reports the deployment default mode"; captured at construction.
 func TestRefCapabilityFact(t *testing.T) {
