@@ -1,4 +1,4 @@
-package attachmentlocal
+package local
 
 import (
 	"errors"
@@ -207,7 +207,7 @@ func (c *Config) UnmarshalYAML(n *yaml.Node) error {
 			*f.v = x
 		}
 		if !found {
-			unknown = append(unknown, fmt.Sprintf("line %d: field %s not found in type attachmentlocal.Config", k.Line, k.Value))
+			unknown = append(unknown, fmt.Sprintf("line %d: field %s not found in type local.Config", k.Line, k.Value))
 		}
 	}
 	if len(unknown) > 0 {

@@ -1,4 +1,4 @@
-// Package attachmentlocal is the attachment-local plugin: the local backend
+// Package local is the attachment-local plugin: the local backend
 // of the attachments seam (package attachments). Images are admitted,
 // normalized and stored content-addressed below <home>/attachments/v1.
 //
@@ -92,4 +92,4 @@
 //
 // Cancellation: a done context makes every method return context.Cause(ctx)
 // unchanged.
-package attachmentlocal
+package local

@@ -1,4 +1,4 @@
-package attachmentlocal_test
+package local_test
 
 import (
 	"context"

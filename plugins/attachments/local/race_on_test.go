@@ -1,6 +1,6 @@
 //go:build race
 
-package attachmentlocal
+package local
 
 // raceEnabled: the race detector multiplies the time and memory of the
 // heavy pixel tests, which skip under it.
