@@ -48,18 +48,9 @@ func DecodeArgs(args json.RawMessage, dst any) error {
 	st := sv.Type()
 	for i := range st.NumField() {
 		f := st.Field(i)
-		if !f.IsExported() || f.Anonymous {
+		name, ok := argName(f)
+		if !ok {
 			continue
-		}
-		name := f.Name
-		if tag, ok := f.Tag.Lookup("json"); ok {
-			n, _, _ := strings.Cut(tag, ",")
-			if n == "-" {
-				continue
-			}
-			if n != "" {
-				name = n
-			}
 		}
 		raw, ok := fields[name]
 		if !ok {
@@ -70,4 +61,23 @@ func DecodeArgs(args json.RawMessage, dst any) error {
 		}
 	}
 	return nil
+}
+
+// argName is the argument key a field of an In struct decodes from: its json name, else its Go
+// name; ok is false for a field DecodeArgs never fills (unexported, embedded, or tagged "-").
+func argName(f reflect.StructField) (name string, ok bool) {
+	if !f.IsExported() || f.Anonymous {
+		return "", false
+	}
+	name = f.Name
+	if tag, has := f.Tag.Lookup("json"); has {
+		n, _, _ := strings.Cut(tag, ",")
+		if n == "-" {
+			return "", false
+		}
+		if n != "" {
+			name = n
+		}
+	}
+	return name, true
 }
