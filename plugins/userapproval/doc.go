@@ -35,8 +35,9 @@
 // override. Service.ContextText renders the model-facing approval:policy statement (ContextName,
 // order 115; "" without a session).
 //
-// Sessions have no event log and no turns, so (a) there is no open-turn precondition, (b) the audit pair is a
-// pair of kernel events and log lines rather than session-log records, and (c) policy overrides
+// Sessions have no event log and no turns, so (a) there is no open-turn precondition, (b) the
+// audit pair is a pair of kernel events and log lines rather than session-log records, and (c)
+// policy overrides
 // live in the service's memory rather than being folded from approval/policy events. A request
 // without a session fails with ErrNoSession.
 //

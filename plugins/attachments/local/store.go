@@ -32,9 +32,8 @@ type Store struct {
 var _ attachments.Store = (*Store)(nil)
 
 // New returns a Store for cfg. It performs no I/O and checks only the
-// concurrency (with Validate's message) and
-// Cordon's own options (imageTransformMemoryBytes,
-// imageTransformMemoryWaitMs, maxStoreBytes: positive); the other
+// concurrency (with Validate's message) and imageTransformMemoryBytes,
+// imageTransformMemoryWaitMs and maxStoreBytes (positive); the other
 // options are checked by Validate when the config comes through the
 // loader. A nil logger means zap.NewNop().
 func New(cfg Config, log *zap.Logger) (*Store, error) {
