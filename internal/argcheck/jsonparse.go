@@ -18,9 +18,9 @@ const maxDepth = 10000
 // (BenchmarkParseArgs); FuzzParseJSONAgreesWithEncodingJSON holds it to encoding/json.
 
 // Parse parses exactly one JSON value (RFC 8259, surrounding whitespace allowed). Invalid text,
-// numbers outside float64 range and negative zero fail with ErrNotLossless (such
-// arguments cannot be kept as sent). Invalid UTF-8 and lone surrogates in strings become U+FFFD, as encoding/json does
-// (Snapshot refuses such arguments).
+// numbers outside float64 range and negative zero fail with ErrNotLossless (such arguments cannot
+// be kept as sent). Invalid UTF-8 and lone surrogates in strings become U+FFFD, as encoding/json
+// does (Snapshot refuses such arguments).
 func Parse(data []byte) (*Value, error) {
 	p := parser{data: data}
 	p.skip()

@@ -6,7 +6,8 @@ import (
 	"github.com/cordon-dev/cordon/internal/jstext"
 )
 
-// pathName names the value at path in a message: quoted verbatim (no escaping), the parameter root as "arguments".
+// pathName names the value at path in a message: quoted verbatim (no escaping), the parameter root
+// as "arguments".
 func pathName(path string) string {
 	if path == "" {
 		return `"arguments"`

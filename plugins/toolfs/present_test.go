@@ -53,8 +53,8 @@ func TestPresentCall(t *testing.T) {
 
 func text(s string) []tools.Content { return []tools.Content{tools.TextContent(s)} }
 
-// Read: completed presentation ... and "... declines errors and non-single-text
-// content".
+// A completed read is presented from its meta; errors and content that is not a single text
+// are declined.
 func TestPresentReadResult(t *testing.T) {
 	meta := map[string]any{"path": "/tmp/a.ts", "offset": 1, "lines": []any{map[string]any{"number": 1, "text": "hello"}}, "totalLines": 1, "lang": "ts"}
 	body := "1: hello\n\n(End of file - total 1 lines)"

@@ -28,7 +28,8 @@ func TestReadNaNOffsetIsNotLossless(t *testing.T) {
 	assert.Empty(t, e.fsys.take())
 }
 
-// The out-of-range message prints the offset as requested, as a JavaScript number prints, also where the window saturates (past 2^53).
+// The out-of-range message prints the offset as requested, as a JavaScript number prints, also
+// where the window saturates (past 2^53).
 func TestReadOutOfRangeSpellsTheRequestedOffset(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	e.writeFile(t, "a.txt", "x\n")
@@ -78,10 +79,10 @@ func TestReadMetaWithoutLang(t *testing.T) {
 	assert.JSONEq(t, `{"path":"`+e.path("notes")+`","offset":1,"lines":[{"number":1,"text":"plain"}],"totalLines":1}`, metaJSON(t, r))
 }
 
-// Edit: execute attaches the applied hunk as meta { diffs } and "write OVERWRITE
-// ...", "write CREATE ..." and "write OVERWRITE with identical content ..." (the meta half; the
-// presenters are not ported).
-func TestMutationMetaMatchesReference(t *testing.T) {
+// Edit attaches the applied hunk as meta {diffs}; write attaches its hunk when it overwrites, and
+// an empty diffs when it creates or overwrites with identical content (the meta only; hosts
+// present it).
+func TestMutationMetaCarriesTheHunks(t *testing.T) {
 	const withContext = "a\nb\nc\nOLD\nd\ne\nf\n"
 	const hunk = `{"diffs":[{"path":"a.txt","oldText":"a\nb\nc\nOLD\nd\ne\nf","newText":"a\nb\nc\nNEW\nd\ne\nf"}]}`
 

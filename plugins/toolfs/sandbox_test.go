@@ -271,8 +271,8 @@ func TestSandboxEscalationRefusals(t *testing.T) {
 	}
 }
 
-// Escalation without an approval service fails closed and "escalation with an
-// approval service but no agent fails closed"; and a request that does not strictly widen never
+// Escalation without an approval service fails closed, and so does escalation with an
+// approval service but no agent; and a request that does not strictly widen never
 // asks (the order of docs/tool-fs.md "Sandbox escalation").
 func TestSandboxEscalationFailsClosed(t *testing.T) {
 	e := newSandboxEnv(t, sandboxOptions{})

@@ -10,7 +10,8 @@ import (
 
 // ArgsMismatches reports every disagreement between def's Parameters, the hand-written schema the
 // model sees, and the struct its arguments decode into (the tool's In), one sentence each (the
-// properties by name, then the fields in order); nil when they agree or In is not a struct. They agree when:
+// properties by name, then the fields in order); nil when they agree or In is not a struct. They
+// agree when:
 //
 //   - every top-level property names a field (by the name DecodeArgs matches), and every field is
 //     a property, except those named in unadvertised (fields the tool reads but this schema does

@@ -49,7 +49,8 @@ type Coded interface {
 	Code() string
 }
 
-// Named is optionally implemented by a Coded error to name its class. Without it the name is "HarnessError".
+// Named is optionally implemented by a Coded error to name its class. Without it the name is
+// "HarnessError".
 type Named interface {
 	Name() string
 }

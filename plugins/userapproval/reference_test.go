@@ -42,9 +42,9 @@ func TestRefDisposedAnswererDropped(t *testing.T) {
 	assert.Equal(t, tools.Unavailable, got)
 }
 
-// The gate decides FIRST even against an answerer registered before the
-// service and "never is unbypassable even by an answerer PREPENDED after the service mounts":
-// the never policy is decided inside Request, so no answerer's position opens it.
+// The gate decides first, even against an answerer registered before the service, and the
+// never policy cannot be bypassed by an answerer put in front after the service mounts: it is
+// decided inside Request, so no answerer's position opens it.
 func TestRefNeverBeatsEveryAnswererPosition(t *testing.T) {
 	e := toolstest.New(t)
 	consulted := 0

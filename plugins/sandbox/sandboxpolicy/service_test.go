@@ -219,9 +219,8 @@ func TestDisposeWithdrawsService(t *testing.T) {
 	assert.False(t, ok, "state dropped on dispose")
 }
 
-// The effective mode folds to the last switch, and "setSandboxMode appends
-// exactly one sandbox/mode event per switch": the last SetMode wins; an invalid one is refused
-// at write time and changes nothing.
+// The effective mode is the last switch's: the last SetMode wins, each switch records one
+// override, and an invalid one is refused at write time and changes nothing.
 func TestSetModeLastWinsAndValidates(t *testing.T) {
 	p, _, _ := mounted(t, nil)
 	s := session("sess-fold", "")
