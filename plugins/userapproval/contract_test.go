@@ -17,7 +17,7 @@ import (
 
 // Returns the first answering listener outcome (single decision slot): a later
 // answerer never runs once an earlier one answered.
-func TestRefFirstAnswerWins(t *testing.T) {
+func TestFirstAnswerWins(t *testing.T) {
 	h := mounted(t, nil)
 	h.answer(t, fixed(tools.AllowedOnce))
 	secondRan := false
@@ -32,7 +32,7 @@ func TestRefFirstAnswerWins(t *testing.T) {
 }
 
 // Drops a disposed plugin listener from the chain (HMR safety).
-func TestRefDisposedAnswererDropped(t *testing.T) {
+func TestDisposedAnswererDropped(t *testing.T) {
 	h := mounted(t, nil)
 	f := h.answer(t, fixed(tools.AllowedOnce))
 	got, _ := ask(h, context.Background(), tools.NewSession("s"))
@@ -45,7 +45,7 @@ func TestRefDisposedAnswererDropped(t *testing.T) {
 // The gate decides first, even against an answerer registered before the service, and the
 // never policy cannot be bypassed by an answerer put in front after the service mounts: it is
 // decided inside Request, so no answerer's position opens it.
-func TestRefNeverBeatsEveryAnswererPosition(t *testing.T) {
+func TestNeverBeatsEveryAnswererPosition(t *testing.T) {
 	e := toolstest.New(t)
 	consulted := 0
 	grant := func(context.Context, *userapproval.Request, func() (tools.ApprovalOutcome, error)) (tools.ApprovalOutcome, error) {
@@ -70,7 +70,7 @@ func TestRefNeverBeatsEveryAnswererPosition(t *testing.T) {
 }
 
 // Issues a fresh id per request.
-func TestRefFreshIDPerRequest(t *testing.T) {
+func TestFreshIDPerRequest(t *testing.T) {
 	h := mounted(t, nil)
 	var ids []string
 	_, err := h.kc.Load(kernel.Module{ID: "auditor", Apply: func(kc *kernel.Context, _ any) error {
@@ -90,7 +90,7 @@ func TestRefFreshIDPerRequest(t *testing.T) {
 
 // Discards a late REJECTION after abort without an unhandled rejection: an
 // answerer that fails after the request was cancelled changes nothing and crashes nothing.
-func TestRefLateFailureAfterAbortIsDiscarded(t *testing.T) {
+func TestLateFailureAfterAbortIsDiscarded(t *testing.T) {
 	h := mounted(t, nil)
 	entered, release, finished := make(chan struct{}), make(chan struct{}), make(chan struct{})
 	var decided []tools.ApprovalOutcome
@@ -120,7 +120,7 @@ func TestRefLateFailureAfterAbortIsDiscarded(t *testing.T) {
 
 // Settles cancelled immediately on an already-aborted signal without asking
 // anyone: the audit pair is still emitted, the decision being cancelled.
-func TestRefAlreadyCancelledIsAudited(t *testing.T) {
+func TestAlreadyCancelledIsAudited(t *testing.T) {
 	h := mounted(t, nil)
 	var log []string
 	_, err := h.kc.Load(kernel.Module{ID: "auditor", Apply: func(kc *kernel.Context, _ any) error {
