@@ -118,6 +118,15 @@ func TestSchemasKeepRegistrationOrderAndBytes(t *testing.T) {
 	require.Equal(t, "write things", def.Description)
 }
 
+// No name is reserved: run_code, once kept for a code runtime this build does not have, registers
+// and runs like any other.
+func TestNoReservedName(t *testing.T) {
+	e := newEnv(t)
+	e.load(t, tool("run_code", ok("x")))
+	require.Equal(t, "run_code", e.rt.Schemas()[0].Name)
+	require.False(t, e.exec("run_code", json.RawMessage(`{}`)).IsError)
+}
+
 func TestDefaultParametersAreAnEmptyObject(t *testing.T) {
 	e := newEnv(t)
 	e.load(t, tool("t", ok("x")))
