@@ -45,7 +45,7 @@ type edge struct{ from, to string }
 // (none now). An entry that no longer happens fails the test, so this list can only shrink.
 var knownViolations = map[edge]string{}
 
-func TestDependencyRule(t *testing.T) {
+func TestLayeringDependencyRule(t *testing.T) {
 	pkgs := goList(t, ".")
 	for p, q := range goList(t, "examples/auditlog") {
 		pkgs[p] = q
@@ -79,7 +79,7 @@ func TestDependencyRule(t *testing.T) {
 
 // The checker on a made-up tree: every class of package, every forbidden reach (direct and through
 // a library), and what is allowed.
-func TestDependencyRuleChecker(t *testing.T) {
+func TestLayeringDependencyRuleChecker(t *testing.T) {
 	pkgs := map[string][]string{
 		"kernel":                        nil,
 		"kernel/loader":                 {"kernel"},
@@ -118,6 +118,50 @@ func TestDependencyRuleChecker(t *testing.T) {
 		"plugins/hostuser reaches plugin plugins/toolfs (plugins/hostuser -> cmd/host -> plugins/toolfs)",
 		"plugins/hostuser reaches plugin plugins/fslocal (plugins/hostuser -> cmd/host -> plugins/fslocal)",
 	}, got)
+}
+
+// The layout rule (docs/layering.md "Where a package lives"): a package's name is its directory's
+// name, so that a plugin, a provider or a library is imported under the name its directory shows.
+// Commands (package main) and the module root are exempt.
+func TestLayeringPackageNames(t *testing.T) {
+	pkgs := goList(t, ".")
+	for p, q := range goList(t, "examples/auditlog") {
+		pkgs[p] = q
+	}
+	for _, m := range misnamed(pkgs) {
+		t.Errorf("layout rule broken: %s", m)
+	}
+}
+
+// The layout check on a made-up tree: a mismatch anywhere is reported, commands and the root are
+// not.
+func TestLayeringPackageNamesChecker(t *testing.T) {
+	got := misnamed(map[string]pkgInfo{
+		"":                          {name: "cordon"},
+		"cmd/harness":               {name: "main"},
+		"plugins/fslocal":           {name: "fslocal"},
+		"plugins/attachments/local": {name: "attachmentlocal"},
+		"plugins/attachments":       {name: "attachments"},
+		"internal/hostfs":           {name: "fs"},
+	})
+	assert.ElementsMatch(t, []string{
+		`plugins/attachments/local is package attachmentlocal: name it "local" or move it to a directory of that name`,
+		`internal/hostfs is package fs: name it "hostfs" or move it to a directory of that name`,
+	}, got)
+}
+
+// misnamed returns, for every package whose name is not its directory's, a sentence saying so.
+func misnamed(pkgs map[string]pkgInfo) []string {
+	var out []string
+	for p, q := range pkgs {
+		if p == "" || q.name == "main" {
+			continue
+		}
+		if dir := p[strings.LastIndexByte(p, '/')+1:]; q.name != dir {
+			out = append(out, fmt.Sprintf("%s is package %s: name it %q or move it to a directory of that name", p, q.name, dir))
+		}
+	}
+	return out
 }
 
 type class int
@@ -192,7 +236,10 @@ func allowed(from, to string) bool {
 	return kind(to) != plugin || unit(to) == unit(from)
 }
 
-type pkgInfo struct{ imports []string }
+type pkgInfo struct {
+	name    string // the package clause's name
+	imports []string
+}
 
 type violation struct {
 	edge
@@ -252,7 +299,7 @@ func reach(pkgs map[string]pkgInfo, from string) [][]string {
 // module-relative path, with their non-test imports, from `go list -deps -json ./...`.
 func goList(t *testing.T, dir string) map[string]pkgInfo {
 	t.Helper()
-	cmd := exec.Command("go", "list", "-deps", "-json=ImportPath,Imports,Standard", "./...")
+	cmd := exec.Command("go", "list", "-deps", "-json=ImportPath,Name,Imports,Standard", "./...")
 	cmd.Dir = dir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -263,6 +310,7 @@ func goList(t *testing.T, dir string) map[string]pkgInfo {
 	for {
 		var p struct {
 			ImportPath string
+			Name       string
 			Imports    []string
 			Standard   bool
 		}
@@ -281,7 +329,7 @@ func goList(t *testing.T, dir string) map[string]pkgInfo {
 				imports = append(imports, r)
 			}
 		}
-		pkgs[rel] = pkgInfo{imports: imports}
+		pkgs[rel] = pkgInfo{name: p.Name, imports: imports}
 	}
 	require.NotEmpty(t, pkgs)
 	return pkgs

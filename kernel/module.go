@@ -125,19 +125,3 @@ func (c *Catalog) Modules() []Module {
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out
 }
-
-var defaultCatalog = NewCatalog()
-
-// DefaultCatalog is the process-wide catalog that Register fills from init functions. No host
-// reads it: a host includes a plugin through the plugin package's fx module (see package
-// kernelfx), and a kernel's catalog is the one given with WithCatalog. It remains while plugin
-// packages still register themselves from init.
-func DefaultCatalog() *Catalog { return defaultCatalog }
-
-// Register adds m to DefaultCatalog and panics on error. See DefaultCatalog: including the
-// plugin's fx module is the way to make it loadable.
-func Register(m Module) {
-	if err := defaultCatalog.Register(m); err != nil {
-		panic(err)
-	}
-}

@@ -25,7 +25,7 @@ func TestToolsCommand(t *testing.T) {
 		"read":  "Read a UTF-8 text file and return line-numbered content.",
 		"write": "Create or fully replace a UTF-8 text file.",
 		"edit":  "Edit an existing UTF-8 text file by replacing literal text.",
-		// The reference's description with the extension-less sentence (docs/tool-fs.md
+		// The read_image description with the extension-less sentence (docs/tool-fs.md
 		// "read_image").
 		"glob":       "Find files whose paths match a glob pattern. Returns matching file paths, never directories, newest first; files that .gitignore or .ignore rules exclude are left out, and VCS metadata directories are never listed. Up to 100 paths come back inline; a larger result says how many matched and where the complete list was saved. A pattern with no \"/\" matches file names at any depth.",
 		"grep":       "Search file contents with a regular expression (RE2 syntax, as Go's regexp: no lookaround or backreferences; (?i) for case-insensitive). Returns matching lines with line numbers, grouped by file, newest files first; files that .gitignore or .ignore rules exclude and binary files are skipped. The first 250 matching lines come back inline; a larger result says how many matched and where the complete list was saved. Use read on a matched file for surrounding context.",

@@ -80,7 +80,7 @@ func envelope(path, body string) string {
 	return "<path>" + path + "</path>\n<type>file</type>\n<content>\n" + body + "\n</content>"
 }
 
-// The reference schemas, as the model sees them (docs/tool-fs.md, each tool's section).
+// The tools' schemas, as the model sees them (docs/tool-fs.md, each tool's section).
 var wantSchemas = map[string]string{
 	"read":  `{"type":"object","properties":{"file_path":{"type":"string","description":"Path to read, resolved by the filesystem backend."},"offset":{"type":"number","description":"1-based first line to return. Defaults to 1."},"limit":{"type":"number","description":"Maximum number of lines to return. Defaults to 2000."}},"required":["file_path"]}`,
 	"write": `{"type":"object","properties":{"file_path":{"type":"string","description":"Path to write, resolved by the filesystem backend."},"content":{"type":"string","description":"Full UTF-8 text content to write."}},"required":["file_path","content"]}`,

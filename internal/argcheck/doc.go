@@ -3,12 +3,12 @@
 // hand-written, about twice as fast as encoding/json on a call's arguments), refusing text that is
 // not lossless JSON (invalid JSON, a non-finite number, negative zero, a number out of range, nil:
 // ErrNotLossless) and strings or keys that are not valid UTF-8 text (invalid bytes, an escaped
-// surrogate without its pair: *TextError, naming the property path). Compile accepts the reference's
+// surrogate without its pair: *TextError, naming the property path). Compile accepts the
 // JSON Schema subset (one scalar type or oneOf; properties, required and a boolean
 // additionalProperties on objects; items on arrays; enum and const on scalars; the annotations
 // description, title, default, examples) and refuses anything else with a *SchemaError;
-// Schema.Check reports every violation in walk order. Every message is the reference's, byte for
-// byte; docs/tools.md lists them.
+// Schema.Check reports every violation in walk order. docs/tools.md lists every message, byte for
+// byte.
 //
 //	s, err := argcheck.Compile(params, true)
 //	...

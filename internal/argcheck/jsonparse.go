@@ -13,14 +13,14 @@ import (
 const maxDepth = 10000
 
 // The arguments of every call are parsed once, for the schema check, into a tree that keeps key
-// order (the reference reports undeclared keys in input order). This parser is written by hand
+// order (undeclared keys are reported in input order). This parser is written by hand
 // because encoding/json costs about twice the time and allocations on a call's small arguments
 // (BenchmarkParseArgs); FuzzParseJSONAgreesWithEncodingJSON holds it to encoding/json.
 
 // Parse parses exactly one JSON value (RFC 8259, surrounding whitespace allowed). Invalid text,
-// numbers outside float64 range and negative zero fail with ErrNotLossless, like the reference's
-// snapshot. Invalid UTF-8 and lone surrogates in strings become U+FFFD, as encoding/json does
-// (Snapshot refuses such arguments).
+// numbers outside float64 range and negative zero fail with ErrNotLossless (such arguments cannot
+// be kept as sent). Invalid UTF-8 and lone surrogates in strings become U+FFFD, as encoding/json
+// does (Snapshot refuses such arguments).
 func Parse(data []byte) (*Value, error) {
 	p := parser{data: data}
 	p.skip()

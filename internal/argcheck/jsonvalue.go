@@ -44,8 +44,8 @@ var ErrNotLossless = errors.New("not lossless JSON")
 // Snapshot turns caller-supplied arguments into compact, lossless JSON text
 // and its parsed Value: json.RawMessage and []byte are taken as JSON text;
 // anything else is encoded with encoding/json. nil and text that is not
-// lossless fail with ErrNotLossless (the reference rejects undefined
-// arguments), a Go value encoding/json cannot encode with its error, and a
+// lossless fail with ErrNotLossless (undefined arguments are
+// refused), a Go value encoding/json cannot encode with its error, and a
 // string or key that is not valid UTF-8 text with a *TextError
 // (checkGoArgsText before encoding a Go value, checkArgsText on the JSON text).
 func Snapshot(args any) (json.RawMessage, *Value, error) {
@@ -93,7 +93,7 @@ func Snapshot(args any) (json.RawMessage, *Value, error) {
 }
 
 // fromGo converts a Go value into a Value without the lossless gate, so that
-// validation can report non-finite numbers the way the reference does. Types
+// validation can report non-finite numbers as JavaScript does. Types
 // it does not know are encoded with encoding/json and parsed.
 func fromGo(v any) (*Value, error) {
 	switch t := v.(type) {

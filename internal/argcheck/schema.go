@@ -39,7 +39,7 @@ var oneOfSiblings = []string{"properties", "required", "additionalProperties", "
 var scalarTypes = []string{"string", "number", "integer", "boolean", "null"}
 
 // SchemaError is Compile's refusal of a schema outside the subset: every
-// violation, in walk order, with the reference's messages.
+// violation, in walk order, with the messages of docs/tools.md.
 type SchemaError struct {
 	Violations []string
 }
@@ -85,7 +85,7 @@ func scalarMatches(typ string, v *Value) bool {
 }
 
 // checkSchema compiles v, appending every violation of the subset in walk
-// order (messages follow the reference's assertSupportedJsonSchema).
+// order (docs/tools.md "The schema subset" lists the messages).
 func checkSchema(v *Value, path string, violations *[]string) *Schema {
 	add := func(s string) { *violations = append(*violations, s) }
 	node := &Schema{}

@@ -6,8 +6,8 @@ import (
 	"github.com/cordon-dev/cordon/internal/jstext"
 )
 
-// pathName names the value at path in a message: quoted verbatim, like the
-// reference's `"${path}"` templates, the parameter root as "arguments".
+// pathName names the value at path in a message: quoted verbatim (no escaping), the parameter root
+// as "arguments".
 func pathName(path string) string {
 	if path == "" {
 		return `"arguments"`
@@ -24,7 +24,7 @@ func propertyPath(path, key string) string {
 }
 
 // checkValue returns every violation of v against node, in walk order, with
-// the reference's messages. path "" is the parameter root ("arguments").
+// the messages of docs/tools.md. path "" is the parameter root ("arguments").
 func checkValue(node *Schema, v *Value, path string) []string {
 	q := pathName(path)
 	if node.oneOf != nil {
@@ -126,7 +126,7 @@ func checkScalar(node *Schema, v *Value, q string) []string {
 }
 
 // Check returns every violation of v against s, in walk order, with the
-// reference's messages (docs/tools.md lists them); nil means v conforms. The
+// messages docs/tools.md lists; nil means v conforms. The
 // root is named "arguments".
 func (s *Schema) Check(v *Value) []string { return checkValue(s, v, "") }
 

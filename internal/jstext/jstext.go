@@ -1,4 +1,4 @@
-// Package jstext holds the JavaScript text rules the contract inherits from the reference: which
+// Package jstext holds the JavaScript text rules the contract follows: which
 // characters String.prototype.trim removes, which numbers Number.isInteger accepts, how
 // Number#toString spells a number, and how JSON.stringify quotes a string. One copy, used wherever a model-facing text or check follows them.
 //

@@ -16,12 +16,11 @@
 //		fx.Supply(logger),
 //	)
 //
-// Module provides *kernel.Kernel, *kernel.Catalog and *loader.Loader. The catalog holds exactly
-// the modules contributed with Plugin: a plugin's fx module is the one way to include it (the
-// process-wide kernel.DefaultCatalog is not read). Including one fx module twice contributes its
-// module once; two contributions under one id fail the app (ErrDuplicateModule). Catalog builds
-// the same catalog without a kernel, for hosts that list their plugins. Each plugin instance logs
-// through its own logger, named after its module under "kernel".
+// Module provides *kernel.Kernel, *kernel.Catalog and *loader.Loader. The catalog holds exactly the
+// modules contributed with Plugin: a plugin's fx module is the one way to include it. Including one
+// fx module twice contributes its module once; two contributions under one id fail the app
+// (ErrDuplicateModule). Catalog builds the same catalog without a kernel, for hosts that list their
+// plugins. Each plugin instance logs through its own logger, named after its module under "kernel".
 //
 // On start the composition is applied (see package loader) and audited. Start fails, with an error
 // naming the entry, when an entry is unknown, has a bad config or fails to load, and when the audit

@@ -28,10 +28,8 @@ type greetConfig struct {
 
 func (c *greetConfig) Defaults() { c.Greeting = "hello" }
 
-// registeredOnly is in kernel.DefaultCatalog (registered from init) and contributed to no app.
-var registeredOnly = kernel.Define("kernelfx-test-registered", func(*kernel.Context, struct{}) error { return nil })
-
-func init() { kernel.Register(registeredOnly) }
+// uncontributed is a defined module that no app is given.
+var uncontributed = kernel.Define("kernelfx-test-registered", func(*kernel.Context, struct{}) error { return nil })
 
 var svc = kernel.NewService[string]("kernelfx-test/svc")
 
@@ -147,12 +145,10 @@ func TestAllowPending(t *testing.T) {
 	require.NoError(t, a.Stop(t.Context()))
 }
 
-// The fx module is the one way in: a module that only registered itself in kernel.DefaultCatalog
-// is unknown to the app's kernel.
-func TestDefaultCatalogIsNotRead(t *testing.T) {
-	_, ok := kernel.DefaultCatalog().Lookup(registeredOnly.ID)
-	require.True(t, ok)
-	a := app(t, &kerneltest.Journal{}, "plugins: [{name: kernelfx-test-registered}]\n")
+// The fx module is the one way in: a module that is defined but contributed to no app is unknown
+// to the app's kernel.
+func TestUncontributedModuleIsUnknown(t *testing.T) {
+	a := app(t, &kerneltest.Journal{}, "plugins: [{name: "+uncontributed.ID+"}]\n")
 	require.NoError(t, a.Err())
 	err := a.Start(t.Context())
 	require.ErrorIs(t, err, loader.ErrUnknownModule)

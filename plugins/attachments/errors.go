@@ -11,8 +11,8 @@ type Code string
 
 // The closed set of attachment error codes. The first ten are the
 // caller-correctable image admission codes (see IsImageAdmissionError).
-// IMAGE_OVER_MEMORY_BUDGET and ATTACHMENT_BUSY are Cordon's (the reference
-// has no transform memory budget); docs/attachments.md documents them.
+// IMAGE_OVER_MEMORY_BUDGET and ATTACHMENT_BUSY belong to the
+// transform memory budget; docs/attachments.md documents them.
 const (
 	CodeTooManyImages          Code = "TOO_MANY_IMAGES"
 	CodeImagesTooLarge         Code = "IMAGES_TOO_LARGE"
@@ -102,7 +102,7 @@ func CodeOf(err error) Code { return coded.CodeOf[Code](err) }
 func HasCode(err error, code Code) bool { return coded.HasCode(err, code) }
 
 // IsImageAdmissionError reports whether err is a caller-correctable image
-// admission failure. Like the reference it is structural: the first error in
+// admission failure. It is structural: the first error in
 // err's chain that has a `Code() string` method decides, so a foreign error
 // type with code "IMAGE_TOO_LARGE" counts, and an *Error with a storage code
 // (ATTACHMENT_CORRUPT, ATTACHMENT_WRITE_FAILED, ...) does not.

@@ -11,7 +11,7 @@ import (
 	"github.com/cordon-dev/cordon/plugins/attachments"
 )
 
-// The reference's fifteen codes, plus Cordon's IMAGE_OVER_MEMORY_BUDGET (an
+// The fifteen codes of the contract, plus Cordon's IMAGE_OVER_MEMORY_BUDGET (an
 // admission code: downscaling the image cures it) and ATTACHMENT_BUSY (not
 // one: the image is fine, the store is saturated).
 func TestCodesAreTheClosedSetOfTheSpec(t *testing.T) {

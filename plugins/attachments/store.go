@@ -63,12 +63,10 @@ func CheckBatch(limits ImageLimits, in []SaveImage) error {
 	return nil
 }
 
-// SaveImagesInOrder is the generic batch admission of the seam (the
-// reference base class): CheckBatch, then ValidateImage for every member in
-// input order, then SaveImage for every member in input order. A validation
-// failure writes nothing; a save failure returns no refs. A backend may do
-// better (the local one normalizes each member once) but must keep these
-// observable semantics.
+// SaveImagesInOrder is the generic batch admission of the seam: CheckBatch, then ValidateImage for
+// every member in input order, then SaveImage for every member in input order. A validation failure
+// writes nothing; a save failure returns no refs. A backend may do better (the local one normalizes
+// each member once) but must keep these observable semantics.
 func SaveImagesInOrder(ctx context.Context, s Store, in []SaveImage) ([]ImageRef, error) {
 	if err := CheckBatch(s.ImageLimits(), in); err != nil {
 		return nil, err

@@ -24,7 +24,7 @@ var testLimits = attachments.ImageLimits{
 	MediaTypes:           []attachments.MediaType{attachments.MediaTypePNG},
 }
 
-// recordingStore records the order of calls (reference RecordingStore); its
+// recordingStore records the order of calls (a recording store); its
 // SaveImages is the generic SaveImagesInOrder.
 type recordingStore struct {
 	calls          []string

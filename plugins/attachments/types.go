@@ -44,7 +44,7 @@ type Dimensions struct {
 
 // ImageRef is the serializable reference to one stored (normalized) image: the
 // only record a session event carries (never bytes, base64, paths or URLs).
-// The JSON encoding has the reference keys and omits the optional ones when
+// The JSON encoding has the keys of docs/attachments.md and omits the optional ones when
 // absent.
 type ImageRef struct {
 	// AttachmentID is the content address of the stored object.

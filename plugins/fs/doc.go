@@ -29,7 +29,7 @@
 // Invariant ("fs-invariant") is an optional development companion: loaded
 // explicitly, it checks every fs/* payload first (non-empty key and display
 // path; a present observation carries a version) and fails the dispatch with
-// an *InvariantError (errors.Is ErrInvariant) carrying the reference text.
+// an *InvariantError (errors.Is ErrInvariant) carrying the contract's text.
 //
 // Errors: every provider failure with a code is an *Error. Match codes with
 // errors.Is(err, fs.ErrStaleVersion) (any message) or fs.CodeOf / fs.HasCode.

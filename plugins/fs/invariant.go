@@ -14,7 +14,7 @@ const InvariantID = "fs-invariant"
 var ErrInvariant = errors.New("fs event invariant violated")
 
 // InvariantError is a malformed fs/* event payload. Message is the exact
-// reference text (e.g. "filesystem event targetKey must be non-empty").
+// contract text (e.g. "filesystem event targetKey must be non-empty").
 type InvariantError struct{ Message string }
 
 // Error returns the message.

@@ -21,8 +21,8 @@ func invariantKernel(t *testing.T) *kernel.Context {
 	return k.Root()
 }
 
-// Reference invariant.spec.ts: "accepts decision and observation events with
-// usable identities".
+// Accepts decision and observation events with
+// usable identities.
 func TestInvariantAcceptsUsableEvents(t *testing.T) {
 	kc := invariantKernel(t)
 	ctx := context.Background()
@@ -37,7 +37,7 @@ func TestInvariantAcceptsUsableEvents(t *testing.T) {
 	require.NoError(t, fs.ObservedEvent.Emit(ctx, kc, fs.ObservedArgs{Target: tg, Observation: fs.Absent()}))
 }
 
-// Reference invariant.spec.ts: "rejects empty target and version identities".
+// Rejects empty target and version identities.
 func TestInvariantRejectsEmptyIdentities(t *testing.T) {
 	kc := invariantKernel(t)
 	ctx := context.Background()

@@ -15,7 +15,7 @@ import (
 )
 
 // fakeFS is a minimal provider: the seam is tested without a real backend
-// (reference service.spec.ts).
+// (the seam's own contract).
 type fakeFS struct{}
 
 var _ fs.FileSystem = fakeFS{}

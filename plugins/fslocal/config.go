@@ -27,12 +27,12 @@ type Config hostfs.Config
 // Defaults sets the default values (called before decoding).
 func (c *Config) Defaults() { (*hostfs.Config)(c).Defaults() }
 
-// Validate checks the configuration with the reference message.
+// Validate checks the configuration (docs/fs.md lists the messages).
 func (c Config) Validate() error { return hostfs.Config(c).Validate() }
 
 // UnmarshalYAML decodes a config mapping strictly (an unknown key is the
 // decoder's usual "field ... not found in type fslocal.Config" error, with its
-// line) and, like the reference, refuses a diffBasisMaxBytes that is not an
+// line) and refuses a diffBasisMaxBytes that is not an
 // integer in range (1.5, 1e300, .inf) with the validation message instead of
 // letting the decoder truncate it. Integral floats (8.0, 1e3) are accepted.
 func (c *Config) UnmarshalYAML(n *yaml.Node) error {

@@ -22,9 +22,6 @@ var Plugin = kernel.Define[Config](ID, apply)
 // Module contributes Plugin to the kernel catalog of an fx host.
 var Module = fx.Module(ID, kernelfx.Plugin(Plugin))
 
-// Hosts that blank-import the package find the plugin in kernel.DefaultCatalog.
-func init() { kernel.Register(Plugin) }
-
 // Provider is the host filesystem provider the plugin provides (package
 // hostfs, named here for hosts outside the module).
 type Provider = hostfs.Provider

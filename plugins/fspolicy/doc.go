@@ -27,7 +27,7 @@
 //     the version stays, bounded per file and per owner); nothing is recorded
 //     without an owner; it never fails;
 //   - a listener on tools.SessionEnded that drops the ended session's entries
-//     (Policy.EndSession), the Go replacement for the reference's weak map.
+//     (Policy.EndSession), so nothing outlives its session.
 //
 // The deciders never call next, so the caller's default and any later decider
 // are never reached. Without this plugin the intent waterfalls fall through to

@@ -55,6 +55,3 @@ var Plugin = kernel.Define[Config](ID, func(kc *kernel.Context, c Config) error 
 
 // Module contributes Plugin to the kernel catalog of an fx host.
 var Module = fx.Module(ID, kernelfx.Plugin(Plugin))
-
-// Hosts that blank-import the package find the plugin in kernel.DefaultCatalog.
-func init() { kernel.Register(Plugin) }

@@ -11,7 +11,7 @@
 //     configuration lists one model, "default", which accepts text and image input (docs/host.md
 //     "Embedded profiles": the default model takes image input), and makes it the default.
 //   - ResolveModel matches ids case-insensitively: first the id as given, then, for an id with a
-//     '/', its last segment ("vendor/m" finds "m"), as the reference lineage's catalog does. A
+//     '/', its last segment ("vendor/m" finds "m"). A
 //     match reports the catalog's spelling of the id and a copy of its modalities; no match
 //     reports ModelInfo{ID: id} and no error. A cancelled context fails with its cause.
 //   - The catalog is immutable after load and safe for concurrent use.

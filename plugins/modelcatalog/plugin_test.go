@@ -60,13 +60,9 @@ func TestPluginConfig(t *testing.T) {
 }
 
 func TestRegisteredInCatalogs(t *testing.T) {
-	m, ok := kernel.DefaultCatalog().Lookup("model-catalog")
-	require.True(t, ok, "blank-import hosts find the plugin")
-	assert.Equal(t, modelcatalog.ID, m.ID)
-
 	cat, err := kernelfx.Catalog(modelcatalog.Module)
 	require.NoError(t, err)
 	mods := cat.Modules()
 	require.Len(t, mods, 1)
-	assert.Equal(t, "model-catalog", mods[0].ID)
+	assert.Equal(t, modelcatalog.ID, mods[0].ID)
 }

@@ -10,7 +10,7 @@ import (
 
 // The kinds of an escalation failure. Match them with errors.Is; the model sees the
 // *EscalationError's message, and the tool result's {name, code} carries EscalationErrorName and
-// the kind's code (see EscalationCodes; the reference gives these failures no code).
+// the kind's code (see EscalationCodes).
 var (
 	// ErrNotWider: the requested mode is not strictly wider than the call's effective mode
 	// (the same mode and unknown strings included). Nobody was asked.

@@ -51,8 +51,8 @@ func route(a *fixedAsker, agent bool) sandbox.EscalationApproval {
 	return r
 }
 
-// escalation.spec.ts "grants: returns the requested mode, asking through the approver with the
-// audit reason". The question also carries the mode asked for, the current mode and the
+// Grants: returns the requested mode, asking through the approver with the
+// audit reason. The question also carries the mode asked for, the current mode and the
 // justification, from which the caller's prompt is built (never from the reason alone).
 func TestApproveEscalationGrants(t *testing.T) {
 	a := &fixedAsker{outcome: tools.AllowedOnce}
@@ -84,7 +84,7 @@ func TestApproveEscalationGrants(t *testing.T) {
 	}, a.seen[0])
 }
 
-// escalation.spec.ts "a non-widening request fails closed with its own text and never asks".
+// A non-widening request fails closed with its own text and never asks.
 func TestApproveEscalationNotWider(t *testing.T) {
 	cases := []struct {
 		requested, effective fs.SandboxMode
@@ -115,8 +115,8 @@ func TestApproveEscalationNotWider(t *testing.T) {
 	}
 }
 
-// escalation.spec.ts "a missing approval service and an agent-less call each fail closed with
-// distinct text" (in that order: the service check comes first).
+// A missing approval service and an agent-less call each fail closed with
+// distinct text (in that order: the service check comes first).
 func TestApproveEscalationMissingRoute(t *testing.T) {
 	_, err := sandbox.ApproveEscalation(context.Background(), escalationReq(nil), route(nil, true))
 	require.Error(t, err)
@@ -136,8 +136,8 @@ func TestApproveEscalationMissingRoute(t *testing.T) {
 	assert.Empty(t, a.seen)
 }
 
-// escalation.spec.ts "maps each non-grant outcome to its distinct verbatim text (subject in the
-// rejection)".
+// Maps each non-grant outcome to its distinct verbatim text (subject in the
+// rejection).
 func TestApproveEscalationOutcomes(t *testing.T) {
 	cases := []struct {
 		outcome tools.ApprovalOutcome
@@ -190,7 +190,7 @@ func TestEscalationCodesAreDistinct(t *testing.T) {
 	assert.Len(t, sandbox.EscalationCodes, len(seen))
 }
 
-// escalation.spec.ts "an outcome outside the closed union trips the exhaustiveness guard".
+// An outcome outside the closed union trips the exhaustiveness guard.
 func TestApproveEscalationUnknownOutcome(t *testing.T) {
 	a := &fixedAsker{outcome: "bogus"}
 	got, err := sandbox.ApproveEscalation(context.Background(), escalationReq(nil), route(a, true))
@@ -224,7 +224,7 @@ func TestApproveEscalationLadder(t *testing.T) {
 	}
 }
 
-// escalation.spec.ts validateEscalationArgs: accepts neither field or both with a non-empty
+// ValidateEscalationArgs accepts neither field or both with a non-empty
 // justification; rejects one without the other and a blank justification, in order.
 func TestValidateEscalationArgs(t *testing.T) {
 	str := func(s string) *string { return &s }

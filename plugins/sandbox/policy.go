@@ -22,7 +22,7 @@ type Policy interface {
 	Resolve(session Session, explicit fs.SandboxMode) fs.SandboxPolicy
 	// OverrideOf returns the session's override mode, if one was set.
 	OverrideOf(session Session) (fs.SandboxMode, bool)
-	// SetMode records a session override (the reference's sandbox/mode event); an unknown mode is
+	// SetMode records a session override (the last one wins); an unknown mode is
 	// refused.
 	SetMode(session Session, mode fs.SandboxMode) error
 }

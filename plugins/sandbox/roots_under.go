@@ -22,7 +22,7 @@ func IsPathUnder(path, root string) (bool, error) {
 //
 //  1. Lexical fast path: path equals root, or starts with root plus a separator (the root "/"
 //     already ends with one), so "/ws2/x" is not under "/ws". With caseSensitive false the
-//     comparison folds case (the reference's Windows default; Linux and macOS compare exactly).
+//     comparison folds case (Linux and macOS compare exactly).
 //  2. Identity fallback, only when the lexical test fails: stat the root (following links); a
 //     missing root (ENOENT, ENOTDIR) contains nothing. Then stat path and each ancestor up to
 //     "/": missing ones are skipped, any other stat error is returned, and the first one with

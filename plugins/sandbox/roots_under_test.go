@@ -27,8 +27,8 @@ func under(t *testing.T, path, root string) bool {
 	return ok
 }
 
-// Reference containment.spec.ts, "accepts equal paths, descendants, and a filesystem-root
-// boundary".
+// Accepts equal paths, descendants, and a filesystem-root
+// boundary.
 func TestIsPathUnderEqualDescendantAndFilesystemRoot(t *testing.T) {
 	base := realTemp(t)
 	assert.True(t, under(t, base, base))
@@ -36,8 +36,8 @@ func TestIsPathUnderEqualDescendantAndFilesystemRoot(t *testing.T) {
 	assert.True(t, under(t, base, "/"))
 }
 
-// Reference containment.spec.ts, "uses case-insensitive lexical comparison for Windows-style
-// containment".
+// Uses case-insensitive lexical comparison for Windows-style
+// containment.
 func TestIsPathUnderCaseInsensitive(t *testing.T) {
 	base := realTemp(t)
 	anchor, ok, err := sandbox.UnderRoot(filepath.Join(strings.ToUpper(base), "child"), strings.ToLower(base), false)
@@ -52,8 +52,8 @@ func TestIsPathUnderCaseInsensitive(t *testing.T) {
 	assert.False(t, under(t, filepath.Join(base, "WS", "x"), filepath.Join(base, "ws")))
 }
 
-// Reference containment.spec.ts, "recognizes an alias-equivalent root by filesystem identity for
-// a missing target".
+// Recognizes an alias-equivalent root by filesystem identity for
+// a missing target.
 func TestIsPathUnderAliasRootByIdentity(t *testing.T) {
 	base := realTemp(t)
 	realRoot := filepath.Join(base, "real")
@@ -66,7 +66,7 @@ func TestIsPathUnderAliasRootByIdentity(t *testing.T) {
 	assert.Equal(t, realRoot, anchor, "the ancestor that is the root")
 }
 
-// Reference containment.spec.ts, "denies unrelated and missing roots".
+// Denies unrelated and missing roots.
 func TestIsPathUnderUnrelatedAndMissingRoots(t *testing.T) {
 	base := realTemp(t)
 	allowed := filepath.Join(base, "allowed")
@@ -77,8 +77,8 @@ func TestIsPathUnderUnrelatedAndMissingRoots(t *testing.T) {
 	assert.False(t, under(t, filepath.Join(outside, "file.txt"), filepath.Join(base, "missing-root")))
 }
 
-// Reference containment.spec.ts, "treats a regular-file path segment as a missing target, not
-// containment".
+// Treats a regular-file path segment as a missing target, not
+// containment.
 func TestIsPathUnderRegularFileSegment(t *testing.T) {
 	base := realTemp(t)
 	allowed := filepath.Join(base, "allowed")

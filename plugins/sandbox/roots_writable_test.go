@@ -13,7 +13,7 @@ import (
 	"github.com/cordon-dev/cordon/plugins/sandbox/sandboxtest"
 )
 
-// Reference roots.spec.ts, "canonicalPath resolves symlinks (an existing path realpaths)".
+// CanonicalPath resolves symlinks (an existing path realpaths).
 func TestCanonicalPathOfATempDir(t *testing.T) {
 	dir := t.TempDir()
 	real, err := filepath.EvalSymlinks(dir)
@@ -21,12 +21,12 @@ func TestCanonicalPathOfATempDir(t *testing.T) {
 	assert.Equal(t, real, sandbox.CanonicalPath(dir))
 }
 
-// Reference roots.spec.ts, "returns the spelling as-is when the path cannot be resolved".
+// Returns the spelling as-is when the path cannot be resolved.
 func TestCanonicalPathUnresolvable(t *testing.T) {
 	assert.Equal(t, "/does/not/exist/anywhere-xyz", sandbox.CanonicalPath("/does/not/exist/anywhere-xyz"))
 }
 
-// Reference roots.spec.ts, "read-only grants nothing"; danger-full-access and unknown modes have
+// Read-only grants nothing; danger-full-access and unknown modes have
 // no list either (only workspace-write confines to roots).
 func TestWritableRootsOtherModes(t *testing.T) {
 	wd, err := os.Getwd()
@@ -38,8 +38,8 @@ func TestWritableRootsOtherModes(t *testing.T) {
 	}
 }
 
-// Reference roots.spec.ts, "workspace-write grants the workspace root plus the platform temp
-// areas, canonical and deduplicated".
+// Workspace-write grants the workspace root plus the platform temp
+// areas, canonical and deduplicated.
 func TestWritableRootsWorkspaceWrite(t *testing.T) {
 	ws := t.TempDir()
 	roots, _ := sandbox.WritableRoots(fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: ws})

@@ -13,7 +13,7 @@ import (
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
-// vocabulary.spec.ts "carries the structured { name, code } identity consumers key on".
+// Carries the structured { name, code } identity consumers key on.
 func TestUnavailableErrorIdentity(t *testing.T) {
 	err := error(sandbox.NewUnavailableError(fs.SandboxReadOnly, ""))
 	var coded tools.Coded
@@ -26,14 +26,14 @@ func TestUnavailableErrorIdentity(t *testing.T) {
 	assert.False(t, errors.Is(errors.New("x"), &sandbox.UnavailableError{}))
 }
 
-// vocabulary.spec.ts "names the refused mode and the operator escape hatches in its message".
+// Names the refused mode and the operator escape hatches in its message.
 func TestUnavailableErrorMessage(t *testing.T) {
 	err := sandbox.NewUnavailableError(fs.SandboxWorkspaceWrite, "")
 	assert.Equal(t, `sandbox mode "workspace-write" is requested but no sandbox backend is usable on this host; refusing to run the command unconfined. Install bubblewrap or run a Landlock-enforcing kernel (Linux), ensure sandbox-exec is usable (macOS), or ensure the ACL restricted-token runner can start (Windows) — otherwise switch the consumer to danger-full-access.`, err.Error())
 	assert.NotContains(t, err.Error(), "Runner failure")
 }
 
-// vocabulary.spec.ts "carries the runner detail when the failure is discovered at execution time".
+// Carries the runner detail when the failure is discovered at execution time.
 func TestUnavailableErrorDetail(t *testing.T) {
 	err := sandbox.NewUnavailableError(fs.SandboxReadOnly, "landlock-run: landlock is not enforced by this kernel")
 	assert.Equal(t, "SANDBOX_UNAVAILABLE", err.Code())

@@ -6,7 +6,7 @@ import (
 	"github.com/cordon-dev/cordon/plugins/fs"
 )
 
-// Modes lists every sandbox mode, narrow to wide (the reference's SANDBOX_MODES; docs/sandbox.md
+// Modes lists every sandbox mode, narrow to wide (docs/sandbox.md
 // "Modes and the policy").
 var Modes = []fs.SandboxMode{fs.SandboxReadOnly, fs.SandboxWorkspaceWrite, fs.SandboxDangerFullAccess}
 

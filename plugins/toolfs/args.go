@@ -9,7 +9,7 @@ import (
 	"github.com/cordon-dev/cordon/internal/jstext"
 )
 
-// The tools' own argument errors: plain errors (no code), as in the reference.
+// The tools' own argument errors: plain errors (no code).
 var (
 	errBlankPath      = errors.New("file_path must be a non-empty string")
 	errOffset         = errors.New("offset must be a positive integer")

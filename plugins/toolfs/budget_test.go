@@ -166,15 +166,7 @@ func TestErrorBudget(t *testing.T) {
 // TestBudgetConfigDecoding: the budget keys decode strictly from YAML, as whole numbers, and the
 // per-client entries given are merged over the built-in one.
 func TestBudgetConfigDecoding(t *testing.T) {
-	decode := func(src string) (toolfs.Config, error) {
-		var n yaml.Node
-		require.NoError(t, yaml.Unmarshal([]byte(src), &n))
-		c, err := loader.DecodeConfig(toolfs.Plugin, &n)
-		if err != nil {
-			return toolfs.Config{}, err
-		}
-		return *c.(*toolfs.Config), nil
-	}
+	decode := func(src string) (toolfs.Config, error) { return decodeConfig(t, src) }
 	c, err := decode("resultBudget: 30000\nresultBudgetByClient: {claude-code: 40000, gemini-cli-mcp-client: 30000}")
 	require.NoError(t, err)
 	require.Equal(t, budget.Int(30000), c.ResultBudget)
@@ -188,4 +180,37 @@ func TestBudgetConfigDecoding(t *testing.T) {
 	}
 	_, err = decode("resultBudget: -3")
 	require.EqualError(t, err, "tool-fs: resultBudget must be a positive integer")
+}
+
+// TestReadCapsDecodeAsIntegers: the read caps are whole numbers to the decoder (a fraction, NaN or a
+// string fails the decoding, naming its line); zero and negatives fail validation by name.
+func TestReadCapsDecodeAsIntegers(t *testing.T) {
+	decode := func(src string) (toolfs.Config, error) { return decodeConfig(t, src) }
+	c, err := decode("readLimit: 7\nreadMaxLineLength: 8\nreadMaxBytes: 9\nreadStreamMinSize: 10")
+	require.NoError(t, err)
+	require.Equal(t, toolfs.Config{ReadLimit: 7, ReadMaxLineLength: 8, ReadMaxBytes: 9, ReadStreamMinSize: 10,
+		ResultBudget: 36000, ResultBudgetByClient: map[string]budget.Int{"claude-code": 48000}}, c)
+	for _, key := range []string{"readLimit", "readMaxLineLength", "readMaxBytes", "readStreamMinSize"} {
+		for _, bad := range []string{"1.5", ".nan", "\"9\""} {
+			_, err := decode(key + ": " + bad)
+			require.ErrorContains(t, err, "line 1: cannot unmarshal", key+"="+bad)
+			require.ErrorContains(t, err, "into an integer", key+"="+bad)
+		}
+		for _, bad := range []string{"0", "-1"} {
+			_, err := decode(key + ": " + bad)
+			require.EqualError(t, err, "tool-fs: "+key+" must be a positive integer", key+"="+bad)
+		}
+	}
+}
+
+// decodeConfig decodes src as a tool-fs entry's config, strictly, as the loader does.
+func decodeConfig(t *testing.T, src string) (toolfs.Config, error) {
+	t.Helper()
+	var n yaml.Node
+	require.NoError(t, yaml.Unmarshal([]byte(src), &n))
+	c, err := loader.DecodeConfig(toolfs.Plugin, &n)
+	if err != nil {
+		return toolfs.Config{}, err
+	}
+	return *c.(*toolfs.Config), nil
 }

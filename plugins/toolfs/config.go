@@ -22,20 +22,18 @@ const (
 	DefaultResultBudget = budget.Default
 )
 
-// Config is the configuration of the tool-fs plugin. Every key must be a positive integer. The read
-// caps are JSON numbers (float64) so that a fractional or NaN value decodes and is refused with
-// the reference message (`tool-fs: <key> must be a positive integer`) rather than a decoder error;
-// the budget keys are integers (a fraction is a decoding error). Go callers should start from
-// DefaultConfig: a zero field is invalid, not "default".
+// Config is the configuration of the tool-fs plugin. Every key is a whole number (budget.Int: a
+// fraction fails the decoding) and must be positive (`tool-fs: <key> must be a positive integer`).
+// Go callers should start from DefaultConfig: a zero field is invalid, not "default".
 type Config struct {
 	// ReadLimit is the default and maximum limit of one read; it is also named in the schema.
-	ReadLimit float64 `json:"readLimit" yaml:"readLimit"`
+	ReadLimit budget.Int `json:"readLimit" yaml:"readLimit"`
 	// ReadMaxLineLength is the number of code points kept per line before the truncation suffix.
-	ReadMaxLineLength float64 `json:"readMaxLineLength" yaml:"readMaxLineLength"`
+	ReadMaxLineLength budget.Int `json:"readMaxLineLength" yaml:"readMaxLineLength"`
 	// ReadMaxBytes caps the bytes of the selected lines of one read.
-	ReadMaxBytes float64 `json:"readMaxBytes" yaml:"readMaxBytes"`
+	ReadMaxBytes budget.Int `json:"readMaxBytes" yaml:"readMaxBytes"`
 	// ReadStreamMinSize: files whose size is at least this (or unknown) are streamed.
-	ReadStreamMinSize float64 `json:"readStreamMinSize" yaml:"readStreamMinSize"`
+	ReadStreamMinSize budget.Int `json:"readStreamMinSize" yaml:"readStreamMinSize"`
 	// ResultBudget caps the bytes of one result's whole text for a client not in
 	// ResultBudgetByClient.
 	ResultBudget budget.Int `json:"resultBudget" yaml:"resultBudget"`
@@ -66,14 +64,14 @@ func (c *Config) Defaults() {
 func (c *Config) Validate() error {
 	for _, f := range []struct {
 		name string
-		v    float64
+		v    budget.Int
 	}{
 		{"readLimit", c.ReadLimit},
 		{"readMaxLineLength", c.ReadMaxLineLength},
 		{"readMaxBytes", c.ReadMaxBytes},
 		{"readStreamMinSize", c.ReadStreamMinSize},
 	} {
-		if !isPositiveInteger(f.v) {
+		if f.v < 1 {
 			return fmt.Errorf("tool-fs: %s must be a positive integer", f.name)
 		}
 	}
@@ -98,6 +96,9 @@ func toInt(v float64) int {
 	return int(v)
 }
 
+// capInt converts a validated positive cap to int, saturating at maxSafeInteger.
+func capInt(v budget.Int) int { return int(min(v, maxSafeInteger)) }
+
 // caps are the resolved read caps and the result budgets.
 type caps struct {
 	limit, maxLineLength, maxBytes int
@@ -109,9 +110,9 @@ func (c Config) caps() caps {
 	table, _ := budget.NewTable(ID, c.ResultBudget, c.ResultBudgetByClient) // checked by Validate
 	return caps{
 		budget:        table,
-		limit:         toInt(c.ReadLimit),
-		maxLineLength: toInt(c.ReadMaxLineLength),
-		maxBytes:      toInt(c.ReadMaxBytes),
-		streamMinSize: int64(toInt(c.ReadStreamMinSize)),
+		limit:         capInt(c.ReadLimit),
+		maxLineLength: capInt(c.ReadMaxLineLength),
+		maxBytes:      capInt(c.ReadMaxBytes),
+		streamMinSize: int64(capInt(c.ReadStreamMinSize)),
 	}
 }

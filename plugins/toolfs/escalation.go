@@ -45,8 +45,7 @@ func (e escalationArgs) justification() string {
 // escalation", in order, through sandbox.ValidateEscalationArgs): sandbox_permissions needs a
 // justification, a justification needs sandbox_permissions, and the justification must not be
 // blank. It runs for every write and edit, sandboxed or not (the open parameter root lets
-// unadvertised fields through). A justification that is not a string is refused as blank (the
-// reference fails on it with a JavaScript TypeError).
+// unadvertised fields through). A justification that is not a string is refused as blank.
 func checkEscalationArgs(e escalationArgs) (escalationArgs, error) {
 	var permissions, justification *string
 	if len(e.Permissions) > 0 {

@@ -11,7 +11,7 @@ const (
 	editGuidanceText  = "Use the edit tool for targeted changes to existing UTF-8 text files. It replaces literal old_string with new_string; by default old_string must appear exactly once. If old_string appears multiple times, provide a more specific old_string or set replace_all to true. Read the file first (the default fs-observation-policy requires it), unless you just created or edited it in this session."
 )
 
-// The section orders of the reference.
+// The section orders of the file tools' guidance (tools use 100-199).
 const (
 	readGuidanceOrder  = 100
 	writeGuidanceOrder = 101

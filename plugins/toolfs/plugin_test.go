@@ -2,7 +2,6 @@ package toolfs_test
 
 import (
 	"encoding/json"
-	"math"
 	"testing"
 
 	"github.com/cordon-dev/cordon/internal/budget"
@@ -99,9 +98,8 @@ func TestConfigValidation(t *testing.T) {
 		want   string
 	}{
 		{func(c *toolfs.Config) { c.ReadLimit = 0 }, "tool-fs: readLimit must be a positive integer"},
-		{func(c *toolfs.Config) { c.ReadLimit = 2.5 }, "tool-fs: readLimit must be a positive integer"},
 		{func(c *toolfs.Config) { c.ReadMaxLineLength = -1 }, "tool-fs: readMaxLineLength must be a positive integer"},
-		{func(c *toolfs.Config) { c.ReadMaxBytes = math.NaN() }, "tool-fs: readMaxBytes must be a positive integer"},
+		{func(c *toolfs.Config) { c.ReadMaxBytes = -2 }, "tool-fs: readMaxBytes must be a positive integer"},
 		{func(c *toolfs.Config) { c.ReadStreamMinSize = 0 }, "tool-fs: readStreamMinSize must be a positive integer"},
 		{func(c *toolfs.Config) { c.ReadLimit, c.ReadMaxBytes = 0, 0 }, "tool-fs: readLimit must be a positive integer"},
 		{func(c *toolfs.Config) { c.ResultBudget = 0 }, "tool-fs: resultBudget must be a positive integer"},
@@ -124,7 +122,7 @@ func TestConfigValidation(t *testing.T) {
 func TestInvalidConfigFailsLoad(t *testing.T) {
 	root, _, _ := newBase(t, true)
 	cfg := toolfs.DefaultConfig()
-	cfg.ReadMaxBytes = 0.5
+	cfg.ReadMaxBytes = 0
 	f, err := root.Load(toolfs.Plugin, cfg)
 	if err == nil {
 		kerneltest.RequireFailed(t, f)

@@ -20,7 +20,7 @@ func viewJSON(t *testing.T, v any) string {
 
 func raw(s string) json.RawMessage { return json.RawMessage(s) }
 
-// tools.spec.ts "tool-owned presentation (pure presentCall)".
+// Tool-owned presentation (pure presentCall).
 func TestPresentCall(t *testing.T) {
 	cases := []struct {
 		name string
@@ -53,8 +53,8 @@ func TestPresentCall(t *testing.T) {
 
 func text(s string) []tools.Content { return []tools.Content{tools.TextContent(s)} }
 
-// tools.spec.ts "read: completed presentation ..." and "... declines errors and non-single-text
-// content".
+// A completed read is presented from its meta; errors and content that is not a single text
+// are declined.
 func TestPresentReadResult(t *testing.T) {
 	meta := map[string]any{"path": "/tmp/a.ts", "offset": 1, "lines": []any{map[string]any{"number": 1, "text": "hello"}}, "totalLines": 1, "lang": "ts"}
 	body := "1: hello\n\n(End of file - total 1 lines)"
@@ -88,7 +88,7 @@ func TestPresentReadResult(t *testing.T) {
 		viewJSON(t, toolfs.PresentReadResult(raw(`{"file_path":"a.ts"}`), r)))
 }
 
-// tools.spec.ts "result-time contextual diff (meta + presentResult)".
+// Result-time contextual diff (meta + presentResult).
 func TestPresentMutationResults(t *testing.T) {
 	const withContext = "a\nb\nc\nOLD\nd\ne\nf\n"
 	const hunk = `[{"path":"a.txt","oldText":"a\nb\nc\nOLD\nd\ne\nf","newText":"a\nb\nc\nNEW\nd\ne\nf"}]`
@@ -122,7 +122,7 @@ func TestPresentMutationResults(t *testing.T) {
 		viewJSON(t, toolfs.PresentWriteResult(raw(`{"file_path":"a.txt","content":"y"}`), bad)))
 }
 
-// diff.spec.ts "diffsFromMeta (defensive narrowing)".
+// DiffsFromMeta (defensive narrowing).
 func TestDiffsFromMeta(t *testing.T) {
 	good := map[string]any{"diffs": []any{map[string]any{"path": "f.txt", "oldText": "a", "newText": "b"}}}
 	assert.JSONEq(t, `[{"path":"f.txt","oldText":"a","newText":"b"}]`, viewJSON(t, toolfs.DiffsFromMeta(good)))

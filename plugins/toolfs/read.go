@@ -85,7 +85,7 @@ func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (Read
 		var oe *OffsetOutOfRangeError
 		if errors.As(err, &oe) {
 			// The offset as requested, also past 2^53 where the window's offset saturates
-			// (the reference prints the JavaScript number: `offset 1e+21 is out of range ...`).
+			// (as a JavaScript number prints: `offset 1e+21 is out of range ...`).
 			return ReadValue{}, fs.NewError(fs.CodeNotFound, "offset "+in.offsetText+" is out of range for \""+
 				oe.DisplayPath+"\" ("+strconv.Itoa(oe.TotalLines)+" lines)", nil)
 		}

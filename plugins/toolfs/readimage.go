@@ -58,8 +58,8 @@ type readImageArgs struct {
 }
 
 // imageBytes returns the stored bytes of a value: those the body read, or (for a value a
-// post-execute policy replaced, which carries only the reference) a verified read from the store.
-// It panics when neither is available, which the runtime reports as INVALID_TOOL_OUTPUT.
+// post-execute policy replaced, which carries only the attachment reference) a verified read from
+// the store. It panics when neither is available, which the runtime reports as INVALID_TOOL_OUTPUT.
 func (s *suite) imageBytes(v ReadImageValue) []byte {
 	if v.data != nil {
 		return v.data

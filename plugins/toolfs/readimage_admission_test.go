@@ -19,8 +19,8 @@ import (
 
 // TestReadImageAdmissionRemedies pins docs/attachments.md "What read_image tells the model" with
 // the real admission checks of the test store: the limits are named, the remedies use the display
-// path, the remedy carries no {name, code} (the reference throws a plain Error with the store's
-// error as cause) and nothing is observed.
+// path, the remedy carries no {name, code} (a plain error with the store's error as
+// cause) and nothing is observed.
 func TestReadImageAdmissionRemedies(t *testing.T) {
 	cases := []struct {
 		name   string
@@ -69,7 +69,7 @@ func requireFailureCode(t *testing.T, r tools.Result, text string, code attachme
 }
 
 // requireRemedy fails unless r failed with exactly text and no {name, code}: a remedy is a plain
-// error, like the reference's `new Error(message, { cause })`.
+// error with the store's error as its cause.
 func requireRemedy(t *testing.T, r tools.Result, text string) {
 	t.Helper()
 	require.True(t, r.IsError, "expected a failure, got %s", r.Text())

@@ -10,8 +10,8 @@ import (
 )
 
 // readImageError is a model-facing read_image refusal that rewrites a store failure: its message
-// is the tool's, its cause the store's *attachments.Error, reachable with errors.Is/As. Like the
-// reference's plain `new Error(message, { cause })` it carries no code of its own, and its empty
+// is the tool's, its cause the store's *attachments.Error, reachable with errors.Is/As. It carries no
+// code of its own, and its empty
 // Code hides the cause's from the result envelope: the call fails with no {name, code}.
 type readImageError struct {
 	msg   string

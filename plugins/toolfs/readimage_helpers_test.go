@@ -27,7 +27,7 @@ import (
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
-// Fixtures: the reference's 1x1 and 3x3 red PNGs, and a 1x1 lossless WebP.
+// Fixtures: 1x1 and 3x3 red PNGs, and a 1x1 lossless WebP.
 var (
 	png1x1  = mustB64("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC")
 	png3x3  = mustB64("iVBORw0KGgoAAAANSUhEUgAAAAMAAAADCAIAAADZSiLoAAAAEElEQVR4nGP4z8AAQQxYWACPjgj4kWPEuQAAAABJRU5ErkJggg==")
@@ -189,7 +189,7 @@ func storeModule(store attachments.Store) kernel.Module {
 	}}
 }
 
-// testCatalog is the model catalog of the tests: the reference's three models (image, text only,
+// testCatalog is the model catalog of the tests: three models (image, text only,
 // undeclared) with the image model as the default.
 func testCatalog() modelcatalog.Config {
 	return modelcatalog.Config{DefaultModel: "vision-model", Models: []modelcatalog.Model{

@@ -34,7 +34,7 @@ func newLocalEnv(t *testing.T, mutate func(c *attachmentlocal.Config)) *localEnv
 	e := newImgEnv(t, imgOptions{noStore: true})
 	home := t.TempDir()
 	cfg := attachmentlocal.DefaultConfig()
-	cfg.TohHome = &home
+	cfg.Home = &home
 	if mutate != nil {
 		mutate(&cfg)
 	}
@@ -54,7 +54,7 @@ func imageValue(t *testing.T, v string) (path string, ref attachments.ImageRef) 
 	return out.Path, out.Image
 }
 
-// TestReadImageLocalStore is the reference's happy path over the real store: a clean PNG passes
+// TestReadImageLocalStore is the happy path over the real store: a clean PNG passes
 // through byte-identically (its id is the upload's SHA-256), the image block carries the stored
 // bytes, and the object reads back verbatim.
 func TestReadImageLocalStore(t *testing.T) {
@@ -137,7 +137,7 @@ func TestReadImageLocalDownscale(t *testing.T) {
 const truncatedPNG = "the bytes do not decode as a supported PNG/JPEG/WebP/GIF image; the file may be truncated or corrupt — " +
 	"the PNG data ends before the image is complete (the file is truncated); re-create or re-download the complete file"
 
-// TestReadImageLocalAdmission mirrors the reference's admission failures over the real store, with
+// TestReadImageLocalAdmission holds the admission failures over the real store, with
 // Cordon's INVALID_IMAGE remedies naming the file and what failed.
 func TestReadImageLocalAdmission(t *testing.T) {
 	n := len(png1x1)
@@ -200,7 +200,7 @@ func TestReadImageLocalLifecycle(t *testing.T) {
 	kerneltest.RequireDispose(t, e.storeF)
 	require.Equal(t, []string{"edit", "read", "write"}, toolNames(e.rt))
 	cfg := attachmentlocal.DefaultConfig()
-	cfg.TohHome = &e.home
+	cfg.Home = &e.home
 	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, e.root, attachmentlocal.Plugin, cfg))
 	require.Equal(t, []string{"edit", "read", "read_image", "write"}, toolNames(e.rt))
 	e.writeBytes(t, "red.png", png1x1)

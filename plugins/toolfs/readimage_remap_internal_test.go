@@ -11,7 +11,7 @@ import (
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
-// A remedy hides the store's code from the result envelope (the reference throws a plain Error),
+// A remedy hides the store's code from the result envelope (it is a plain error),
 // yet keeps the store's error as its cause for errors.Is and errors.As.
 func TestRemapSaveErrorKeepsTheCauseButNoCode(t *testing.T) {
 	limits := attachments.ImageLimits{MaxImagePixels: 4, MaxImageDimension: 2}

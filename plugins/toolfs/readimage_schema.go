@@ -2,7 +2,7 @@ package toolfs
 
 import "encoding/json"
 
-// readImageDescription is the read_image description: the reference text with the sentence of
+// readImageDescription is the read_image description: the contract's text with the sentence of
 // the extension-less variant after the first sentence (docs/tool-fs.md "read_image").
 const readImageDescription = "Read a PNG/JPEG/WebP/GIF file and return the image itself. " +
 	"A path without a file extension is accepted; the format is detected from the file content, so normalized attachment paths can be passed directly without copying or renaming. " +

@@ -106,7 +106,7 @@ func TestReadImageDefensiveWithoutStore(t *testing.T) {
 }
 
 // TestReadImageHappyPath: the bytes are committed, the envelope and the image block are rendered,
-// the value and the meta are the reference's, and the present observation is emitted.
+// the value and the meta are docs/tool-fs.md's, and the present observation is emitted.
 func TestReadImageHappyPath(t *testing.T) {
 	e := newImgEnv(t, imgOptions{})
 	e.writeBytes(t, "red.png", png1x1)

@@ -58,8 +58,8 @@ func currentPolicy(kc *kernel.Context) (sandbox.Policy, error) {
 }
 
 // noSandbox is the hook of a filesystem that never confines: no escalation fields, no policy,
-// nothing mapped. Escalation arguments are still validated and then refused (tools.spec.ts
-// "sandbox_permissions under a non-confining backend fails closed").
+// nothing mapped. Escalation arguments are still validated and then refused (a non-confining
+// backend fails closed).
 type noSandbox struct{}
 
 var _ sandboxHook = noSandbox{}

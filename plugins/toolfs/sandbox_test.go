@@ -22,7 +22,7 @@ import (
 const escalationProps = `"sandbox_permissions":{"type":"string","enum":["workspace-write","danger-full-access"],"description":"The wider sandbox mode this file operation needs. Only valid as a one-shot retry of an operation the sandbox just denied; requires justification and user approval."},` +
 	`"justification":{"type":"string","description":"Required with sandbox_permissions: one sentence for the user explaining why this exact file operation needs the wider access."}`
 
-// tools.spec.ts "fails load when a confining filesystem has no shared sandbox-policy resolver".
+// Fails load when a confining filesystem has no shared sandbox-policy resolver.
 func TestSandboxLoadNeedsPolicy(t *testing.T) {
 	root := kerneltest.NewRoot(t)
 	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, root, tools.Plugin, nil))
@@ -34,7 +34,7 @@ func TestSandboxLoadNeedsPolicy(t *testing.T) {
 	assert.Empty(t, rt.Schemas(), "nothing registered")
 }
 
-// tools.spec.ts "advertises no escalation fields under a non-confining backend".
+// Advertises no escalation fields under a non-confining backend.
 func TestSandboxNoFieldsWhenNotConfining(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	for _, name := range []string{"write", "edit"} {
@@ -45,8 +45,8 @@ func TestSandboxNoFieldsWhenNotConfining(t *testing.T) {
 	}
 }
 
-// tools.spec.ts "advertises the closed target vocabulary on write and edit under a confining
-// backend": the two fields follow the base properties, byte for byte, and are not required.
+// Advertises the closed target vocabulary on write and edit under a confining
+// backend: the two fields follow the base properties, byte for byte, and are not required.
 func TestSandboxAdvertisesEscalationFields(t *testing.T) {
 	e := newSandboxEnv(t, sandboxOptions{})
 	schemas := e.rt.Schemas()
@@ -81,7 +81,7 @@ func TestSandboxAdvertisesEscalationFields(t *testing.T) {
 	assert.Equal(t, insert(writeSchema), string(wide.rt.Schemas()[1].Parameters))
 }
 
-// tools.spec.ts "a plain write stamps the default mode with the calling session root"; the
+// A plain write stamps the default mode with the calling session root; the
 // relative path resolves against that root.
 func TestSandboxPlainWriteStampsStandingPolicy(t *testing.T) {
 	e := newSandboxEnv(t, sandboxOptions{})
@@ -117,7 +117,7 @@ func TestSandboxAgentlessPolicy(t *testing.T) {
 	assert.FileExists(t, filepath.Join(e.dir, "c.txt"))
 }
 
-// tools.spec.ts "a standing session override folds onto the stamp"; under read-only the write is
+// A standing session override folds onto the stamp; under read-only the write is
 // denied with the marker of the stamped mode.
 func TestSandboxSessionOverrideFoldsOntoStamp(t *testing.T) {
 	e := newSandboxEnv(t, sandboxOptions{})
@@ -134,7 +134,7 @@ func TestSandboxSessionOverrideFoldsOntoStamp(t *testing.T) {
 	assert.Equal(t, []*fs.SandboxPolicy{{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: e.project, SessionID: "s3"}}, e.fsys.takeStamps())
 }
 
-// tools.spec.ts "a denied write maps to the shared marker plus the escalation hint (isError)":
+// A denied write maps to the shared marker plus the escalation hint (isError):
 // exact two-line text, code FS_SANDBOX_DENIED, name FsError; also for edit and for a real
 // containment denial (a path outside the workspace).
 func TestSandboxDenialMapping(t *testing.T) {
@@ -157,7 +157,7 @@ func TestSandboxDenialMapping(t *testing.T) {
 	assert.Equal(t, "old", string(b))
 }
 
-// tools.spec.ts "a non-FS_SANDBOX_DENIED provider error passes through unchanged" (and the
+// A non-FS_SANDBOX_DENIED provider error passes through unchanged (and the
 // stale-version remedy still applies to its own code).
 func TestSandboxOtherErrorsPassThrough(t *testing.T) {
 	e := newSandboxEnv(t, sandboxOptions{})
@@ -180,7 +180,7 @@ func TestSandboxEditIntentPrecedesFence(t *testing.T) {
 	assert.Empty(t, e.fsys.takeStamps(), "the provider was never reached")
 }
 
-// tools.spec.ts "an approved escalation stamps the granted mode onto that write": the approver
+// An approved escalation stamps the granted mode onto that write: the approver
 // is asked once with the audit reason; the grant rides exactly that call (docs/tool-fs.md
 // "Sandbox escalation").
 func TestSandboxApprovedEscalation(t *testing.T) {
@@ -244,7 +244,7 @@ func TestSandboxGrantedWorkspaceWriteStillFenced(t *testing.T) {
 	assert.Len(t, a.requests(), 2)
 }
 
-// tools.spec.ts "a rejected escalation fails closed with its own text and never mutates"; the
+// A rejected escalation fails closed with its own text and never mutates; the
 // other non-grant outcomes and an approver failure behave the same way.
 func TestSandboxEscalationRefusals(t *testing.T) {
 	cases := []struct {
@@ -271,8 +271,8 @@ func TestSandboxEscalationRefusals(t *testing.T) {
 	}
 }
 
-// tools.spec.ts "escalation without an approval service fails closed" and "escalation with an
-// approval service but no agent fails closed"; and a request that does not strictly widen never
+// Escalation without an approval service fails closed, and so does escalation with an
+// approval service but no agent; and a request that does not strictly widen never
 // asks (the order of docs/tool-fs.md "Sandbox escalation").
 func TestSandboxEscalationFailsClosed(t *testing.T) {
 	e := newSandboxEnv(t, sandboxOptions{})
@@ -293,7 +293,7 @@ func TestSandboxEscalationFailsClosed(t *testing.T) {
 	assert.NoFileExists(t, filepath.Join(e.project, "a.txt"))
 }
 
-// tools.spec.ts "rejects the escalation argument pairing (one field without the other)", for
+// Rejects the escalation argument pairing (one field without the other), for
 // both tools, before any approval or I/O; an unadvertised value is refused by the schema.
 func TestSandboxEscalationPairing(t *testing.T) {
 	a := &recordingApprover{outcome: tools.AllowedOnce}
@@ -369,7 +369,7 @@ func (f approverFunc) Request(ctx context.Context, req tools.ApprovalRequest) (t
 	return f(ctx, req)
 }
 
-// tools.spec.ts "an approved escalation stamps the granted mode onto that write", through the
+// An approved escalation stamps the granted mode onto that write, through the
 // real user-approval service and an approval/request answerer; under the never policy the same
 // request is rejected without reaching the answerer (docs/sandbox.md "The approval service").
 func TestSandboxEscalationThroughUserApproval(t *testing.T) {

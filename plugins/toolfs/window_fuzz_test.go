@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 )
 
-// oracleWindow is the reference algorithm written the slow, obvious way: split the whole text on
+// oracleWindow is the window algorithm written the slow, obvious way: split the whole text on
 // '\n', keep max+1 code points of each line, strip one trailing '\r', truncate, select.
 func oracleWindow(text string, req WindowRequest) (WindowResult, bool) {
 	parts := strings.Split(text, "\n")

@@ -92,7 +92,7 @@ func TestWindowTruncation(t *testing.T) {
 		{"exact length plus cr", 4, "abcd\r\n", "abcd"},
 		{"one over keeps no cr", 4, "abcde\r\n", "abcd... (line truncated to 4 chars)"},
 		// The kept buffer is max+1 code points; a '\r' in that last slot is stripped like a
-		// trailing one (the reference algorithm strips after capping).
+		// trailing one (the window strips after capping).
 		{"cr at the proof slot", 3, "abc\rXYZ", "abc"},
 		{"code points not bytes", 3, "ééééé", "ééé... (line truncated to 3 chars)"},
 		{"astral counts once", 2, "😀😀😀", "😀😀... (line truncated to 2 chars)"},

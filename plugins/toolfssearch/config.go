@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/cordon-dev/cordon/internal/budget"
-	"github.com/cordon-dev/cordon/internal/jstext"
 	"github.com/cordon-dev/cordon/internal/spill"
 )
 
@@ -27,23 +26,23 @@ const (
 	DefaultResultBudget = budget.Default
 )
 
-// Config is the configuration of tool-fs-search. The counts are JSON numbers (float64) so that a
-// fractional value decodes and is refused with `tool-fs-search: <key> must be a positive integer`
-// rather than a decoder error; the spill limits and the budget keys are integers (a fraction is a
-// decoding error). Go callers start from DefaultConfig: a zero count is invalid.
+// Config is the configuration of tool-fs-search. The counts, limits and budgets are whole numbers
+// (budget.Int: a fraction fails the decoding) and must be positive
+// (`tool-fs-search: <key> must be a positive integer`). Go callers start from DefaultConfig: a zero
+// count is invalid.
 type Config struct {
 	// GlobMaxResults is the number of paths glob shows inline.
-	GlobMaxResults float64 `json:"globMaxResults" yaml:"globMaxResults"`
+	GlobMaxResults budget.Int `json:"globMaxResults" yaml:"globMaxResults"`
 	// GrepMaxMatches is the number of matching lines grep shows inline.
-	GrepMaxMatches float64 `json:"grepMaxMatches" yaml:"grepMaxMatches"`
+	GrepMaxMatches budget.Int `json:"grepMaxMatches" yaml:"grepMaxMatches"`
 	// GrepMaxLineBytes is the number of bytes kept of each matching line.
-	GrepMaxLineBytes float64 `json:"grepMaxLineBytes" yaml:"grepMaxLineBytes"`
+	GrepMaxLineBytes budget.Int `json:"grepMaxLineBytes" yaml:"grepMaxLineBytes"`
 	// SampleOverCapGlobResults samples an over-cap glob across top-level entries (else: the head).
 	SampleOverCapGlobResults bool `json:"sampleOverCapGlobResults" yaml:"sampleOverCapGlobResults"`
 	// TimeoutMs abandons a search after this many milliseconds (SEARCH_ABORTED).
-	TimeoutMs float64 `json:"timeoutMs" yaml:"timeoutMs"`
+	TimeoutMs budget.Int `json:"timeoutMs" yaml:"timeoutMs"`
 	// MaxFilesVisited stops a walk after this many entries.
-	MaxFilesVisited float64 `json:"maxFilesVisited" yaml:"maxFilesVisited"`
+	MaxFilesVisited budget.Int `json:"maxFilesVisited" yaml:"maxFilesVisited"`
 	// IncludeIgnored also lists and searches the files ignore rules exclude.
 	IncludeIgnored bool `json:"includeIgnored" yaml:"includeIgnored"`
 	// Spill saves over-cap results in full to a spill file.
@@ -89,7 +88,7 @@ func (c *Config) Defaults() {
 func (c *Config) Validate() error {
 	for _, f := range []struct {
 		name string
-		v    float64
+		v    budget.Int
 	}{
 		{"globMaxResults", c.GlobMaxResults},
 		{"grepMaxMatches", c.GrepMaxMatches},
@@ -97,7 +96,7 @@ func (c *Config) Validate() error {
 		{"timeoutMs", c.TimeoutMs},
 		{"maxFilesVisited", c.MaxFilesVisited},
 	} {
-		if !jstext.IsInteger(f.v) || f.v < 1 {
+		if f.v < 1 {
 			return fmt.Errorf("tool-fs-search: %s must be a positive integer", f.name)
 		}
 	}
@@ -113,15 +112,10 @@ func (c *Config) Validate() error {
 	return err
 }
 
-// maxCount saturates the counts (2^53, as JSON numbers are exact up to there).
+// maxCount (2^53) saturates the counts, so that arithmetic on them cannot overflow.
 const maxCount = 1 << 53
 
-func toInt(v float64) int {
-	if v >= maxCount {
-		return maxCount
-	}
-	return int(v)
-}
+func toInt(v budget.Int) int { return int(min(v, maxCount)) }
 
 // caps are the resolved settings.
 type caps struct {
@@ -134,7 +128,7 @@ type caps struct {
 
 func (c Config) caps() caps {
 	timeout := time.Duration(math.MaxInt64)
-	if c.TimeoutMs < float64(math.MaxInt64/int64(time.Millisecond)) {
+	if c.TimeoutMs < math.MaxInt64/budget.Int(time.Millisecond) {
 		timeout = time.Duration(c.TimeoutMs) * time.Millisecond
 	}
 	table, _ := budget.NewTable(ID, c.ResultBudget, c.ResultBudgetByClient) // checked by Validate

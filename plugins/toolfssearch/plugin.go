@@ -30,9 +30,6 @@ var Plugin = kernel.Define[Config](ID, apply, fs.Service.Dep(), tools.Service.De
 // Module contributes Plugin to the kernel catalog of an fx host.
 var Module = fx.Module(ID, kernelfx.Plugin(Plugin))
 
-// Hosts that blank-import the package find the plugin in kernel.DefaultCatalog.
-func init() { kernel.Register(Plugin) }
-
 // sweepEvery is how often old spill files are swept.
 const sweepEvery = time.Hour
 

@@ -72,9 +72,15 @@ func TestConfigDefaultsAndStrictDecoding(t *testing.T) {
 		return loader.DecodeConfig(toolfssearch.Plugin, &n)
 	}
 	for _, key := range []string{"globMaxResults", "grepMaxMatches", "grepMaxLineBytes", "timeoutMs", "maxFilesVisited"} {
-		for _, bad := range []string{"0", "-1", "1.5", ".nan"} {
+		for _, bad := range []string{"0", "-1"} {
 			_, err := decode(key + ": " + bad)
 			require.EqualError(t, err, "tool-fs-search: "+key+" must be a positive integer", key+"="+bad)
+		}
+		// A count is a whole number to the decoder: a fraction is not truncated.
+		for _, bad := range []string{"1.5", ".nan", "\"9\""} {
+			_, err := decode(key + ": " + bad)
+			require.ErrorContains(t, err, "line 1: cannot unmarshal", key+"="+bad)
+			require.ErrorContains(t, err, "into an integer", key+"="+bad)
 		}
 	}
 	_, err := decode("grepMaxLines: 3")
@@ -86,7 +92,7 @@ func TestConfigDefaultsAndStrictDecoding(t *testing.T) {
 	require.True(t, c.IncludeIgnored)
 	require.False(t, c.Spill)
 	require.False(t, c.SampleOverCapGlobResults)
-	require.Equal(t, 5.0, c.GlobMaxResults)
+	require.Equal(t, budget.Int(5), c.GlobMaxResults)
 }
 
 func TestSearchesEmitNoObservation(t *testing.T) {

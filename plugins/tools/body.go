@@ -20,11 +20,14 @@ type body interface {
 	// meta is the presentation meta; nil when the tool declares none.
 	meta(in, out any) any
 	concurrencySafe() func(in any) bool // nil when the tool declares none
+	argsType() reflect.Type             // In
 }
 
 type typed[In, Out any] struct{ t Tool[In, Out] }
 
 func (b typed[In, Out]) complete() (bool, bool) { return b.t.Execute != nil, b.t.Render != nil }
+
+func (b typed[In, Out]) argsType() reflect.Type { return reflect.TypeFor[In]() }
 
 func (b typed[In, Out]) decode(args json.RawMessage) (any, error) {
 	var in In

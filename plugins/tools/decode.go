@@ -10,8 +10,8 @@ import (
 )
 
 // ValidateArgs checks args against a parameter schema and returns the
-// violations in walk order (empty means valid), with the reference's
-// messages: `missing required property "<name>"`, `"<name>" must be a string`,
+// violations in walk order (empty means valid), with the messages of
+// docs/tools.md: `missing required property "<name>"`, `"<name>" must be a string`,
 // `"<name>" must be one of [...]`, `"arguments" must be an object`, ... The
 // schema must be supported (see Runtime.Register; otherwise the error is
 // UNSUPPORTED_SCHEMA); args may be JSON text (json.RawMessage / []byte) or a Go
@@ -29,7 +29,7 @@ func ValidateArgs(schema json.RawMessage, args any) ([]string, error) {
 // DecodeArgs decodes tool arguments into dst. When dst points to a struct, the
 // top-level keys are matched to the fields' json names exactly (case
 // sensitive), unlike encoding/json, so `File_Path` never fills `file_path` and
-// unknown keys are ignored, as in the reference's open parameter root.
+// unknown keys are ignored, as the parameter root is open.
 // Anonymous (embedded) struct fields are not supported. Any other dst is
 // decoded with encoding/json.
 func DecodeArgs(args json.RawMessage, dst any) error {
@@ -48,18 +48,9 @@ func DecodeArgs(args json.RawMessage, dst any) error {
 	st := sv.Type()
 	for i := range st.NumField() {
 		f := st.Field(i)
-		if !f.IsExported() || f.Anonymous {
+		name, ok := argName(f)
+		if !ok {
 			continue
-		}
-		name := f.Name
-		if tag, ok := f.Tag.Lookup("json"); ok {
-			n, _, _ := strings.Cut(tag, ",")
-			if n == "-" {
-				continue
-			}
-			if n != "" {
-				name = n
-			}
 		}
 		raw, ok := fields[name]
 		if !ok {
@@ -70,4 +61,23 @@ func DecodeArgs(args json.RawMessage, dst any) error {
 		}
 	}
 	return nil
+}
+
+// argName is the argument key a field of an In struct decodes from: its json name, else its Go
+// name; ok is false for a field DecodeArgs never fills (unexported, embedded, or tagged "-").
+func argName(f reflect.StructField) (name string, ok bool) {
+	if !f.IsExported() || f.Anonymous {
+		return "", false
+	}
+	name = f.Name
+	if tag, has := f.Tag.Lookup("json"); has {
+		n, _, _ := strings.Cut(tag, ",")
+		if n == "-" {
+			return "", false
+		}
+		if n != "" {
+			name = n
+		}
+	}
+	return name, true
 }

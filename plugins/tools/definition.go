@@ -16,7 +16,7 @@ import (
 //		Render:  func(in readArgs, v ReadValue) []tools.Content { return []tools.Content{tools.TextContent(...)} },
 //	}.Definition())
 type Tool[In, Out any] struct {
-	// Name is the unique tool name. "run_code" is reserved.
+	// Name is the unique tool name.
 	Name string
 	// Description is sent to the model verbatim.
 	Description string
@@ -76,7 +76,7 @@ func (t Tool[In, Out]) Definition() Definition {
 // Guidance is a tool's guidance section. Sections render only for registered (visible) tools, in
 // ascending Order, then by tool name.
 type Guidance struct {
-	// Order places the section (the reference uses 100-199 for tools).
+	// Order places the section (tools use 100-199).
 	Order int
 	// Text returns the section text; visible reports whether another tool is currently visible, so
 	// a section may mention it only when present. Returning "" drops the section.
@@ -116,7 +116,3 @@ type GuidanceSection struct {
 	Order int
 	Text  string
 }
-
-// ReservedName is the tool name reserved for the reference's Code Mode transport; it cannot be
-// registered.
-const ReservedName = "run_code"

@@ -16,7 +16,7 @@
 //	_, err := rt.Register(kc, tools.Tool[readArgs, ReadValue]{Name: "read", ...}.Definition())
 //
 // Disposing that plugin removes its tools (and their guidance sections).
-// Duplicate names and the reserved name "run_code" are refused. Schemas()
+// Duplicate and empty names are refused. Schemas()
 // lists what the model sees in registration order; GuidanceSections() and
 // Guidance() render the guidance of the registered tools only.
 //
@@ -53,8 +53,7 @@
 //  6. ResultEvent (emit, contained) reports the final result.
 //
 // The zero Decision allows and the zero PostDecision accepts; a Deny without
-// a reason is reported as `tool "<n>" was denied by policy` (the reference
-// would let it through). Unknown decision kinds fail the call.
+// a reason is reported as `tool "<n>" was denied by policy`. Unknown decision kinds fail the call.
 //
 // Cancellation noticed after the body started turns a successful result into
 // `tool call aborted` {AbortError, ABORTED}; failures keep their own error.
@@ -71,7 +70,7 @@
 //
 // The snapshot, the schema subset and the checks are the library
 // internal/argcheck's; this package reports its verdicts. The supported schema
-// subset is the reference's: one scalar type or oneOf,
+// subset (docs/tools.md): one scalar type or oneOf,
 // object properties / required / boolean additionalProperties (the parameter
 // root is open unless it says otherwise: unknown keys are accepted and
 // ignored), array items, scalar enum / const, and the annotations description,
@@ -99,8 +98,6 @@
 //
 // # Plugin
 //
-// Plugin ("tools", config {mode: native, maxParallelSubCalls: 10}) provides
-// Service; Module contributes it to an fx host and init registers it in
-// kernel.DefaultCatalog. Modes "code" and "both" fail to load: this build has
-// no code runtime.
+// Plugin ("tools", no configuration keys) provides Service; Module contributes
+// it to an fx host.
 package tools

@@ -26,7 +26,7 @@ const (
 	CodeUnsupportedSchema = "UNSUPPORTED_SCHEMA"
 )
 
-// Error names reported in ErrorInfo.Name, one per error class of the reference.
+// Error names reported in ErrorInfo.Name, one per error class (docs/tools.md).
 const (
 	// NameHarnessError is the default name of a coded error with no Name method.
 	NameHarnessError = "HarnessError"
@@ -49,14 +49,14 @@ type Coded interface {
 	Code() string
 }
 
-// Named is optionally implemented by a Coded error to name its class (the
-// reference's error.name). Without it the name is "HarnessError".
+// Named is optionally implemented by a Coded error to name its class. Without it the name is
+// "HarnessError".
 type Named interface {
 	Name() string
 }
 
-// Error is the coded error class of the tools seam (the reference's
-// HarnessError). Create it with NewError; it works with errors.As (as Coded
+// Error is the coded error class of the tools seam (name
+// "HarnessError"). Create it with NewError; it works with errors.As (as Coded
 // or *Error) and with errors.Is against another *Error of the same code whose
 // message is empty (see the Err* sentinels).
 type Error struct {
@@ -143,8 +143,7 @@ func newUnknownToolError(name string) *Error {
 	return NewError(NameToolNotFoundError, CodeUnknownTool, "unknown tool "+quote(name), nil)
 }
 
-// quote wraps s in double quotes verbatim, like the reference's `"${s}"`
-// templates (no escaping, unlike %q).
+// quote wraps s in double quotes verbatim (no escaping, unlike %q).
 func quote(s string) string { return `"` + s + `"` }
 
 func joinViolations(v []string) string {

@@ -50,7 +50,6 @@ func TestRegisterRejects(t *testing.T) {
 		want string
 	}{
 		{"duplicate name", func(*tools.Definition) {}, `tool "echo" is already registered`},
-		{"reserved name", func(d *tools.Definition) { d.Name = "run_code" }, `tool name "run_code" is reserved for the Code Mode presentation transport and cannot be registered or shadowed`},
 		{"empty name", func(d *tools.Definition) { d.Name = "" }, "tool name must be a non-empty string"},
 		{"no render", func(d *tools.Definition) { t := echoTool(); t.Name, t.Render = "x", nil; *d = t.Definition() },
 			`tool "x" must declare output { schema, render, presentationMeta? }`},
@@ -117,6 +116,15 @@ func TestSchemasKeepRegistrationOrderAndBytes(t *testing.T) {
 	def, found := e.rt.Get("write")
 	require.True(t, found)
 	require.Equal(t, "write things", def.Description)
+}
+
+// No name is reserved: run_code, once kept for a code runtime this build does not have, registers
+// and runs like any other.
+func TestNoReservedName(t *testing.T) {
+	e := newEnv(t)
+	e.load(t, tool("run_code", ok("x")))
+	require.Equal(t, "run_code", e.rt.Schemas()[0].Name)
+	require.False(t, e.exec("run_code", json.RawMessage(`{}`)).IsError)
 }
 
 func TestDefaultParametersAreAnEmptyObject(t *testing.T) {

@@ -34,7 +34,6 @@ type guardEntry struct {
 type Runtime struct {
 	kc  *kernel.Context
 	log *zap.Logger
-	cfg Config
 
 	mu     sync.RWMutex
 	tools  map[string]*entry
@@ -44,24 +43,18 @@ type Runtime struct {
 
 // NewRuntime returns a runtime that dispatches its events through kc. The
 // "tools" plugin calls it; hosts and tests normally load Plugin instead.
-func NewRuntime(kc *kernel.Context, cfg Config) *Runtime {
-	return &Runtime{kc: kc, log: kc.Logger(), cfg: cfg, tools: map[string]*entry{}}
+func NewRuntime(kc *kernel.Context) *Runtime {
+	return &Runtime{kc: kc, log: kc.Logger(), tools: map[string]*entry{}}
 }
-
-// Config returns the runtime's configuration.
-func (r *Runtime) Config() Config { return r.cfg }
 
 // Register adds def as an effect of the registering plugin's context kc:
 // disposing that plugin (or calling the returned Disposer) removes the tool.
-// It fails for an empty or reserved name, a missing Execute or Render, a
+// It fails for an empty name, a missing Execute or Render, a
 // schema outside the supported subset (UNSUPPORTED_SCHEMA), and a name that is
 // already registered.
 func (r *Runtime) Register(kc *kernel.Context, def Definition) (kernel.Disposer, error) {
 	if def.Name == "" {
 		return nil, errors.New("tool name must be a non-empty string")
-	}
-	if def.Name == ReservedName {
-		return nil, errors.New(`tool name "` + ReservedName + `" is reserved for the Code Mode presentation transport and cannot be registered or shadowed`)
 	}
 	execute, render := false, false
 	if def.body != nil {

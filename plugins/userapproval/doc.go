@@ -35,12 +35,11 @@
 // override. Service.ContextText renders the model-facing approval:policy statement (ContextName,
 // order 115; "" without a session).
 //
-// Differences from the reference, whose sessions have an event log and turns: sessions here
-// have neither, so (a) there is no open-turn precondition (the reference refuses to ask outside
-// an open turn because its audit pair must be turn-enclosed in the log), (b) the audit pair is a
-// pair of kernel events and log lines rather than session-log records, and (c) policy overrides
+// Sessions have no event log and no turns, so (a) there is no open-turn precondition, (b) the
+// audit pair is a pair of kernel events and log lines rather than session-log records, and (c)
+// policy overrides
 // live in the service's memory rather than being folded from approval/policy events. A request
-// without a session fails with ErrNoSession (the reference's request always has an agent).
+// without a session fails with ErrNoSession.
 //
 // Answerers: a host registers its channel (an MCP elicitation, a terminal prompt, a fixed
 // --approve answer) as a listener on RequestEvent, or for one session with OnSession, and shows

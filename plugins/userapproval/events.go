@@ -24,7 +24,7 @@ type Request struct {
 	Details *tools.ApprovalDetails
 }
 
-// RequestEvent asks the composed answerers for one decision (the reference's approval/request).
+// RequestEvent asks the composed answerers for one decision.
 // An answerer returns an outcome to claim the request or calls next to pass it on; the default at
 // the bottom is tools.Unavailable. An answerer's error or panic, or an outcome outside the four
 // of tools, makes the request Unavailable; the context given to answerers is cancelled when the
@@ -48,8 +48,8 @@ type Decided struct {
 	Outcome tools.ApprovalOutcome
 }
 
-// AskedEvent reports that a question was put to the answerers (the audit record the reference
-// appends as approval/asked); exactly one DecidedEvent with the same ID follows. Mode: emit
+// AskedEvent reports that a question was put to the answerers (the audit record of the
+// question); exactly one DecidedEvent with the same ID follows. Mode: emit
 // (contained: a listener can neither fail nor change the request).
 var AskedEvent = kernel.NewEvent[Asked]("approval/asked")
 
@@ -60,7 +60,7 @@ var DecidedEvent = kernel.NewEvent[Decided]("approval/decided")
 type Answerer func(ctx context.Context, req *Request) (tools.ApprovalOutcome, error)
 
 // OnSession registers fn as an answerer for one session only, as an effect of kc: requests of
-// other sessions pass it by (the reference's agent-scoped answerers). A UI channel that owns a
+// other sessions pass it by (answerers scoped to one agent). A UI channel that owns a
 // session registers here; a host-wide channel registers on RequestEvent directly.
 func OnSession(kc *kernel.Context, session *tools.Session, fn Answerer) (kernel.Disposer, error) {
 	return RequestEvent.On(kc, func(ctx context.Context, req *Request, next func() (tools.ApprovalOutcome, error)) (tools.ApprovalOutcome, error) {

@@ -17,7 +17,7 @@ const (
 // Policies lists every policy, for advertisement and validation of untrusted strings.
 var Policies = []Policy{PolicyAsk, PolicyNever}
 
-// ErrInvalidPolicy refuses a policy outside Policies (the reference's TypeError text).
+// ErrInvalidPolicy refuses a policy outside Policies.
 var ErrInvalidPolicy = errors.New(`approval policy must be one of "ask" or "never"`)
 
 // Valid reports whether p is one of Policies.

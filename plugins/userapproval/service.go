@@ -16,8 +16,8 @@ import (
 // asked for, and policies belong to, one session.
 var ErrNoSession = errors.New("user-approval: an approval request needs an agent session")
 
-// Service is the approval service (docs/sandbox.md "The approval service"; the reference's, without
-// turns). It implements tools.Approver and is safe for concurrent use.
+// Service is the approval service (docs/sandbox.md "The approval service"; it has
+// no turns). It implements tools.Approver and is safe for concurrent use.
 type Service struct {
 	kc            *kernel.Context
 	defaultPolicy Policy

@@ -13,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/cordon-dev/cordon/kernel"
+	"github.com/cordon-dev/cordon/kernel/kernelfx"
 	"github.com/cordon-dev/cordon/kernel/kerneltest"
 	"github.com/cordon-dev/cordon/kernel/loader"
 	"github.com/cordon-dev/cordon/plugins/tools"
@@ -233,7 +234,7 @@ func TestNeverPolicyRejects(t *testing.T) {
 	assert.Equal(t, tools.AllowedOnce, got, "another session keeps the default")
 }
 
-// SetPolicy validates with the reference's text, keeps the last value, and changes nothing on a
+// SetPolicy validates (ErrInvalidPolicy's text), keeps the last value, and changes nothing on a
 // refusal.
 func TestSetPolicy(t *testing.T) {
 	h := mounted(t, nil)
@@ -419,9 +420,11 @@ func TestConcurrentRequests(t *testing.T) {
 	wg.Wait()
 }
 
-// The plugin is in the default catalog under its reference name.
+// The plugin's fx module contributes it under its name.
 func TestCatalogRegistration(t *testing.T) {
-	m, ok := kernel.DefaultCatalog().Lookup("user-approval")
+	cat, err := kernelfx.Catalog(userapproval.Module)
+	require.NoError(t, err)
+	m, ok := cat.Lookup("user-approval")
 	require.True(t, ok)
 	assert.Equal(t, userapproval.ID, m.ID)
 	assert.Empty(t, m.Inject, "mounts immediately")

@@ -1,4 +1,4 @@
-package attachmentlocal
+package local
 
 import (
 	"context"
@@ -13,8 +13,8 @@ import (
 	"github.com/cordon-dev/cordon/plugins/attachments"
 )
 
-// Reference index.spec: "saves and reads through the service boundary" and
-// "commits a fully prepared image batch in input order".
+// Images save and read through the service boundary, and a fully prepared
+// batch commits in input order.
 func TestBatchCommitsInInputOrder(t *testing.T) {
 	s := newStore(t)
 	first := encPNG(t, flat(2, 1, color.NRGBA{1, 2, 3, 255}))
@@ -52,7 +52,7 @@ func TestBatchPreparesBeforeAnyWrite(t *testing.T) {
 	v := newStore(t)
 	err = v.ValidateImage(context.Background(), attachments.SaveImage{Data: []byte{1, 2, 3}, MediaType: "image/png"})
 	assert.EqualError(t, err, "Unsupported or malformed image data.")
-	limited := newStore(t, func(c *Config) { c.TohHome = &v.home; c.MaxImageBytes = 1 })
+	limited := newStore(t, func(c *Config) { c.Home = &v.home; c.MaxImageBytes = 1 })
 	err = limited.ValidateImage(context.Background(), attachments.SaveImage{Data: png90, MediaType: "image/png"})
 	assert.True(t, errorIsExactly(err, attachments.CodeImageTooLarge, attachments.MsgImageTooLarge), "%v", err)
 	require.NoError(t, v.ValidateImage(context.Background(), attachments.SaveImage{Data: png90, MediaType: "image/png"}))

@@ -1,6 +1,7 @@
-package attachmentlocal
+package local
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -46,17 +47,16 @@ const (
 // accepted numeric option.
 const maxSafeInteger = 1<<53 - 1
 
-// Config is the configuration of the attachment-local plugin. Option names
-// are the reference's. Every numeric option is an integer >= 1;
+// Config is the configuration of the attachment-local plugin. Every numeric option is an integer >= 1;
 // ImageCompressionConcurrency is at most 8. Go callers start from
 // DefaultConfig: a zero numeric field is invalid, not "default".
 type Config struct {
-	// TohHome is the explicit home; nil follows $CORDON_HOME (when not blank),
+	// Home is the explicit home; nil follows $CORDON_HOME (when not blank),
 	// then the user's state directory ($XDG_STATE_HOME/cordon when
 	// XDG_STATE_HOME is absolute, else ~/.local/state/cordon). A leading
 	// "~", "~/" or "~\" is expanded; the result is made absolute, so an
 	// explicit "" is the working directory.
-	TohHome *string `yaml:"tohHome"`
+	Home *string `yaml:"home"`
 	// MaxImageBytes caps one source image (refused, not shrunk).
 	MaxImageBytes int `yaml:"maxImageBytes"`
 	// MaxImagesPerMessage caps the images of one batch.
@@ -95,7 +95,7 @@ func DefaultConfig() Config {
 	return c
 }
 
-// Defaults fills every numeric field with its default and leaves TohHome
+// Defaults fills every numeric field with its default and leaves Home
 // unset (the kernel calls it before decoding).
 func (c *Config) Defaults() {
 	*c = Config{
@@ -136,7 +136,7 @@ func (c *Config) numeric() []struct {
 	}
 }
 
-// concurrencyError is the reference's refusal of a concurrency value.
+// concurrencyError refuses a concurrency value.
 func concurrencyError() error {
 	return fmt.Errorf("attachment-local: imageCompressionConcurrency must be an integer from 1 through %d", MaxImageCompressionConcurrency)
 }
@@ -147,7 +147,7 @@ func positiveError(name string) error {
 }
 
 // Validate checks every numeric option (an integer from 1 to 2^53-1) in
-// declaration order, and the concurrency (1..8) with the reference message.
+// declaration order, and the concurrency (1..8) with its own message.
 func (c Config) Validate() error {
 	for _, f := range c.numeric() {
 		if f.name == "imageCompressionConcurrency" {
@@ -167,7 +167,8 @@ func (c Config) Validate() error {
 // decoder's usual "field ... not found in type" error with its line; a
 // numeric option must be a whole number (8 and 8.0 are accepted; 1.5, .inf,
 // a string are refused with the validation message rather than a decoder
-// error or a silent truncation); tohHome is a string (null = unset).
+// error or a silent truncation); home is a string (null = unset). The key
+// tohHome, renamed to home, is refused with a message naming the new key.
 func (c *Config) UnmarshalYAML(n *yaml.Node) error {
 	if n.Kind != yaml.MappingNode {
 		return &yaml.TypeError{Errors: []string{fmt.Sprintf("line %d: attachment-local config must be a mapping", n.Line)}}
@@ -175,16 +176,19 @@ func (c *Config) UnmarshalYAML(n *yaml.Node) error {
 	var unknown []string
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
-		if k.Value == "tohHome" {
+		switch k.Value {
+		case "tohHome":
+			return errors.New(`attachment-local: config key "tohHome" was renamed to "home"`)
+		case "home":
 			if v.ShortTag() == "!!null" {
-				c.TohHome = nil
+				c.Home = nil
 				continue
 			}
 			var s string
 			if err := v.Decode(&s); err != nil {
 				return err
 			}
-			c.TohHome = &s
+			c.Home = &s
 			continue
 		}
 		found := false
@@ -203,7 +207,7 @@ func (c *Config) UnmarshalYAML(n *yaml.Node) error {
 			*f.v = x
 		}
 		if !found {
-			unknown = append(unknown, fmt.Sprintf("line %d: field %s not found in type attachmentlocal.Config", k.Line, k.Value))
+			unknown = append(unknown, fmt.Sprintf("line %d: field %s not found in type local.Config", k.Line, k.Value))
 		}
 	}
 	if len(unknown) > 0 {
@@ -230,7 +234,7 @@ func wholeNumber(v *yaml.Node) (int, bool) {
 // envLookup is os.LookupEnv (replaced in tests).
 var envLookup = os.LookupEnv
 
-// resolveHome is the tohHome rule of docs/attachments.md "Configuration": an
+// resolveHome is the home rule of docs/attachments.md "Configuration": an
 // explicit home (even ""), else $CORDON_HOME when not blank, else the state
 // directory.
 func resolveHome(explicit *string) (string, error) {

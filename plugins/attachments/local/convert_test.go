@@ -1,4 +1,4 @@
-package attachmentlocal
+package local
 
 import (
 	"image"
@@ -96,7 +96,7 @@ func TestToNRGBAInPlace(t *testing.T) {
 	}
 	for _, c := range cases {
 		src := fill(c.img)
-		// The reference: the same pixels at a non-zero origin take the
+		// The same pixels at a non-zero origin take the
 		// copying path.
 		shifted := reflectNew(c.img, image.Rect(0, 0, 4, 3))
 		for y := 0; y < 2; y++ {

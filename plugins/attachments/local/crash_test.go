@@ -1,4 +1,4 @@
-package attachmentlocal
+package local
 
 import (
 	"context"
@@ -25,7 +25,7 @@ func TestCrashChild(t *testing.T) {
 		t.Skip("child process of TestCrashSafety")
 	}
 	cfg := DefaultConfig()
-	cfg.TohHome = &home
+	cfg.Home = &home
 	s, err := New(cfg, nil)
 	require.NoError(t, err)
 	s.beforeLink = func(string) { os.Exit(3) }
@@ -46,7 +46,7 @@ func TestCrashSafety(t *testing.T) {
 	require.Equal(t, 3, exit.ExitCode(), "%s", out)
 
 	cfg := DefaultConfig()
-	cfg.TohHome = &home
+	cfg.Home = &home
 	s, err := New(cfg, nil)
 	require.NoError(t, err)
 	ref := attachments.ImageRef{AttachmentID: png90ID, MediaType: "image/png", Bytes: 90, Width: 1, Height: 1}

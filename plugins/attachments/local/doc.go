@@ -1,8 +1,8 @@
-// Package attachmentlocal is the attachment-local plugin: the local backend
+// Package local is the attachment-local plugin: the local backend
 // of the attachments seam (package attachments). Images are admitted,
 // normalized and stored content-addressed below <home>/attachments/v1.
 //
-// Home: Config.TohHome when set (an explicit "" is the working directory),
+// Home: Config.Home when set (an explicit "" is the working directory),
 // else $CORDON_HOME when not blank, else the user's state directory:
 // $XDG_STATE_HOME/cordon when XDG_STATE_HOME is absolute, otherwise
 // ~/.local/state/cordon. A leading "~" is expanded; the result is absolute.
@@ -37,7 +37,7 @@
 // lazy candidate ladder inside a byte-budget loop, then verified by a full
 // re-decode.
 //
-// Divergences from the reference (libvips), recorded here:
+// Divergences from a libvips pipeline, recorded here:
 //   - Go has no WebP encoder, so every WebP candidate is replaced by PNG or
 //     JPEG: low-colour opaque sources try a palette PNG, then JPEG q85,
 //     q80, q75; sources with alpha try a truecolour RGBA PNG, then a
@@ -60,7 +60,7 @@
 //   - Output bytes differ from libvips; ids of converted images depend on
 //     the Go version's encoders (compress/flate, image/jpeg).
 //   - mkdir/chmod failures while proving the home durable are wrapped as
-//     ATTACHMENT_WRITE_FAILED (the reference leaks them with host paths).
+//     ATTACHMENT_WRITE_FAILED, never shown with host paths.
 //
 // Publication (docs/attachments.md "Storage"): the home is proven durable
 // once per process (created and chmodded 0700, every ancestor fsynced up to
@@ -83,7 +83,7 @@
 // tmp/ and request-images/*/*.tmp (docs/attachments.md "Storage"), logs at
 // debug, never fails the mount for it, and provides attachments.Service.
 //
-// Eviction (Cordon's; the reference keeps objects forever): the objects are
+// Eviction: the objects are
 // kept within maxStoreBytes (default 1 GiB) by deleting the least recently
 // used (a verified read or a save uses an object and sets its mtime) that
 // no read, save or batch in progress has pinned. An in-memory index, built
@@ -92,4 +92,4 @@
 //
 // Cancellation: a done context makes every method return context.Cause(ctx)
 // unchanged.
-package attachmentlocal
+package local

@@ -1,4 +1,4 @@
-package attachmentlocal
+package local
 
 import (
 	"bytes"
@@ -23,7 +23,7 @@ type encoded struct {
 type candidate func(img *image.NRGBA) (encoded, error)
 
 // ladder returns the candidates of docs/attachments.md "Normalization" in
-// order: the reference's, with every WebP candidate replaced because Go has
+// order, every WebP candidate replaced because Go has
 // no WebP encoder:
 //
 //	low colour, opaque:      PNG palette, JPEG q85, q80, q75

@@ -1,4 +1,4 @@
-package attachmentlocal
+package local
 
 import (
 	"image"
@@ -15,9 +15,9 @@ import (
 // included), for every decoded form, and stays within a small factor of
 // it. docs/attachments.md records the same comparison against the peak
 // RSS of 64-megapixel sources.
-func TestEstimateCoversAllocations(t *testing.T) {
+func TestHeavyEstimateCoversAllocations(t *testing.T) {
 	if raceEnabled || testing.Short() {
-		t.Skip("encodes ten 4-megapixel sources; run without -race and -short")
+		t.Skip("encodes ten 4-megapixel sources; run without -race and -short (scripts/check does)")
 	}
 	const w, h = 2400, 1800
 	s := newStore(t)

@@ -1,4 +1,4 @@
-package attachmentlocal
+package local
 
 import (
 	"context"
@@ -27,7 +27,7 @@ func distinct(t testing.TB, i int) []byte {
 func storeOn(t testing.TB, home string, budget int) *Store {
 	t.Helper()
 	cfg := DefaultConfig()
-	cfg.TohHome = &home
+	cfg.Home = &home
 	cfg.MaxStoreBytes = budget
 	s, err := New(cfg, nil)
 	require.NoError(t, err)

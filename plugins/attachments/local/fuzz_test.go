@@ -1,4 +1,4 @@
-package attachmentlocal
+package local
 
 import (
 	"context"
@@ -32,7 +32,7 @@ func FuzzAdmit(f *testing.F) {
 	f.Add(webpFile([2][]byte{[]byte("VP8X"), {0x02, 0, 0, 0, 0, 0, 0, 0, 0, 0}}, [2][]byte{[]byte("ANMF"), bomb}, [2][]byte{[]byte("ANMF"), bomb}))
 	cfg := DefaultConfig()
 	home := filepath.Join(f.TempDir(), "home")
-	cfg.TohHome = &home
+	cfg.Home = &home
 	cfg.MaxImageBytes = 1 << 16
 	cfg.MaxImagePixels = 1 << 16
 	cfg.NormalizedImageMaxDimension = 64

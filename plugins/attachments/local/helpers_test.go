@@ -1,4 +1,4 @@
-package attachmentlocal
+package local
 
 import (
 	"bytes"
@@ -25,7 +25,7 @@ import (
 	"github.com/cordon-dev/cordon/plugins/attachments"
 )
 
-// The reference's fixtures: a 90-byte 1×1 RGB PNG with pHYs and
+// Fixtures: a 90-byte 1×1 RGB PNG with pHYs and
 // the 69-byte 1×1 red PNG of the tool tests.
 var (
 	png90 = mustB64("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAADElEQVQImWNgZGIGAAAOAAeCcsnOAAAAAElFTkSuQmCC")
@@ -55,7 +55,7 @@ func newStore(t testing.TB, edit ...func(*Config)) *Store {
 	t.Helper()
 	cfg := DefaultConfig()
 	home := filepath.Join(t.TempDir(), "home")
-	cfg.TohHome = &home
+	cfg.Home = &home
 	for _, e := range edit {
 		e(&cfg)
 	}

@@ -1,4 +1,4 @@
-package attachmentlocal
+package local
 
 import (
 	"os"
@@ -17,7 +17,7 @@ func fakeEnv(t *testing.T, env map[string]string) {
 	t.Cleanup(func() { envLookup = orig })
 }
 
-// docs/attachments.md "Configuration" (tohHome, $CORDON_HOME, "~" expansion,
+// docs/attachments.md "Configuration" (home, $CORDON_HOME, "~" expansion,
 // explicit "") with the Cordon default location: the user's state directory.
 func TestResolveHome(t *testing.T) {
 	wd, err := os.Getwd()

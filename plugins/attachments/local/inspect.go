@@ -1,4 +1,4 @@
-package attachmentlocal
+package local
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ import (
 	"github.com/cordon-dev/cordon/plugins/attachments"
 )
 
-// Sample depths and colour spaces, with the reference's libvips names.
+// Sample depths and colour spaces, with their libvips names.
 const (
 	depthUchar  = "uchar"
 	depthUshort = "ushort"

@@ -1,4 +1,4 @@
-package attachmentlocal
+package local
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 )
 
 // MsgNonErrorRejection is the error of a limited task that panicked with a
-// value that is not an error (the reference's "non-Error rejection").
+// value that is not an error.
 const MsgNonErrorRejection = "Image compression task rejected with a non-Error value."
 
 // limiter is the FIFO transform limiter (imageCompressionConcurrency,

@@ -1,4 +1,4 @@
-package attachmentlocal
+package local
 
 import (
 	"context"
@@ -126,8 +126,8 @@ func TestLimiterCancelledWaiter(t *testing.T) {
 	})
 }
 
-// A panicking task frees its slot; a non-error panic value becomes the
-// reference's non-Error message with the value reachable as the cause.
+// A panicking task frees its slot; a non-error panic value becomes
+// MsgNonErrorRejection with the value reachable as the cause.
 func TestLimiterPanics(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		l := newLimiter(1)

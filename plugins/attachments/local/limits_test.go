@@ -1,4 +1,4 @@
-package attachmentlocal
+package local
 
 import (
 	"bytes"

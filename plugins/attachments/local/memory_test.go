@@ -1,4 +1,4 @@
-package attachmentlocal
+package local
 
 import (
 	"bufio"
@@ -110,7 +110,7 @@ type parallelResult struct {
 }
 
 // TestParallelDecodesChild is the child process of
-// TestTwelveParallel64MegapixelDecodes: it admits the image file of
+// TestHeavyTwelveParallel64MegapixelDecodes: it admits the image file of
 // $ATTACHMENT_LOCAL_PARALLEL_FILE $ATTACHMENT_LOCAL_PARALLEL_CALLS times
 // (default 12) at once into one store whose memory budget is
 // $ATTACHMENT_LOCAL_PARALLEL_BUDGET bytes, and prints its peak RSS and the
@@ -119,7 +119,7 @@ type parallelResult struct {
 func TestParallelDecodesChild(t *testing.T) {
 	file := os.Getenv(parallelFileEnv)
 	if file == "" {
-		t.Skip("child process of TestTwelveParallel64MegapixelDecodes")
+		t.Skip("child process of TestHeavyTwelveParallel64MegapixelDecodes")
 	}
 	budget, err := strconv.Atoi(os.Getenv(parallelBudgetEnv))
 	require.NoError(t, err)
@@ -159,9 +159,9 @@ func TestParallelDecodesChild(t *testing.T) {
 // budget: the whole process's peak RSS, measured in a child process, is
 // below the budget. Before the budget the same run peaked at 2.8 GB with
 // the default concurrency of 2 (docs/attachments.md).
-func TestTwelveParallel64MegapixelDecodes(t *testing.T) {
+func TestHeavyTwelveParallel64MegapixelDecodes(t *testing.T) {
 	if raceEnabled || testing.Short() {
-		t.Skip("decodes twelve 64-megapixel images; run without -race and -short")
+		t.Skip("decodes twelve 64-megapixel images; run without -race and -short (scripts/check does)")
 	}
 	file := filepath.Join(t.TempDir(), "flat16.png")
 	f, err := os.Create(file)

@@ -1,4 +1,4 @@
-package attachmentlocal
+package local
 
 import (
 	"bytes"
@@ -91,10 +91,10 @@ func TestPassThroughIsByteIdentical(t *testing.T) {
 			assert.Nil(t, p.ref.OriginalDimensions)
 		})
 	}
-	assert.Greater(t, len(rgba6), 6000, "the 64x32 noise fixture is ~8 KB like the reference's")
+	assert.Greater(t, len(rgba6), 6000, "the 64x32 noise fixture is ~8 KB")
 }
 
-// A worked outcome of the reference: 4×4 flat PNG with maxDimension 2 ⇒ 2×2
+// A worked outcome: 4×4 flat PNG with maxDimension 2 ⇒ 2×2
 // palette PNG, originalDimensions 4×4.
 func TestFlatPNGDownscaledToPalettePNG(t *testing.T) {
 	s := newStore(t, withPolicy(2, 0))
@@ -109,7 +109,7 @@ func TestFlatPNGDownscaledToPalettePNG(t *testing.T) {
 	assert.Equal(t, color.NRGBA{9, 9, 9, 255}, color.NRGBAModel.Convert(img.At(1, 1)))
 }
 
-// Reference index.spec: a 7×5 16-bit PNG is re-encoded as 8-bit
+// A 7×5 16-bit PNG is re-encoded as 8-bit
 // sRGB; 3 channels ⇒ no alpha, 4 channels ⇒ alpha kept.
 func TestSixteenBitPNG(t *testing.T) {
 	s := newStore(t)
@@ -133,7 +133,7 @@ func TestSixteenBitPNG(t *testing.T) {
 	}
 }
 
-// A worked outcome of the reference: the 90-byte PNG under
+// A worked outcome: the 90-byte PNG under
 // normalizedImageMaxBytes 1 ⇒ not pass-through, every candidate over 1 byte
 // down to 1×1 ⇒ IMAGE_TOO_LARGE.
 func TestNothingFitsIsImageTooLarge(t *testing.T) {

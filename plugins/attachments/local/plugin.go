@@ -1,4 +1,4 @@
-package attachmentlocal
+package local
 
 import (
 	"fmt"
@@ -23,9 +23,6 @@ var Plugin = kernel.Define[Config](ID, apply)
 // Module contributes Plugin to the kernel catalog of an fx host.
 var Module = fx.Module(ID, kernelfx.Plugin(Plugin))
 
-// Hosts that blank-import the package find the plugin in kernel.DefaultCatalog.
-func init() { kernel.Register(Plugin) }
-
 func apply(kc *kernel.Context, cfg Config) error {
 	s, err := New(cfg, kc.Logger())
 	if err != nil {
@@ -37,7 +34,7 @@ func apply(kc *kernel.Context, cfg Config) error {
 }
 
 // mountSweep runs the startup sweep with the process start as the cutoff
-// and logs its outcome at debug level with the reference texts.
+// and logs its outcome at debug level.
 func (s *Store) mountSweep() int {
 	n, err := sweep(s.root, processStart)
 	if err != nil {

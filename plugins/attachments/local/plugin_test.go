@@ -1,4 +1,4 @@
-package attachmentlocal_test
+package local_test
 
 import (
 	"context"
@@ -25,12 +25,14 @@ import (
 
 func config(home string) attachmentlocal.Config {
 	c := attachmentlocal.DefaultConfig()
-	c.TohHome = &home
+	c.Home = &home
 	return c
 }
 
 func TestCatalogRegistration(t *testing.T) {
-	m, ok := kernel.DefaultCatalog().Lookup("attachment-local")
+	cat, err := kernelfx.Catalog(attachmentlocal.Module)
+	require.NoError(t, err)
+	m, ok := cat.Lookup("attachment-local")
 	require.True(t, ok)
 	assert.Equal(t, attachmentlocal.ID, m.ID)
 }
@@ -57,7 +59,7 @@ func TestPluginProvidesTheService(t *testing.T) {
 	assert.False(t, ok)
 }
 
-// Reference index.spec: "resolves every omitted admission limit explicitly".
+// Every omitted admission limit resolves to its default explicitly.
 func TestDefaults(t *testing.T) {
 	assert.Equal(t, 20971520, attachmentlocal.DefaultMaxImageBytes)
 	assert.Equal(t, 20, attachmentlocal.DefaultMaxImagesPerMessage)
@@ -84,8 +86,8 @@ func TestDefaults(t *testing.T) {
 	assert.True(t, os.IsNotExist(err))
 }
 
-// Reference index.spec: "resolves and validates the instance
-// image-compression concurrency" (direct construction checks only it).
+// The instance image-compression concurrency is resolved and validated
+// (direct construction checks only it).
 func TestConstructionValidatesConcurrency(t *testing.T) {
 	c := config(t.TempDir())
 	c.ImageCompressionConcurrency = 1
@@ -111,27 +113,27 @@ func decode(t *testing.T, src string) (*attachmentlocal.Config, error) {
 }
 
 // docs/attachments.md "Configuration": every numeric option is an integer >=
-// 1, concurrency <= 8; unknown keys are errors; tohHome is a string, null =
-// unset.
+// 1, concurrency <= 8; unknown keys are errors; home is a string, null =
+// unset; the old key tohHome is refused with the new name.
 func TestConfigYAML(t *testing.T) {
 	cfg, err := decode(t, "{}")
 	require.NoError(t, err)
 	want := attachmentlocal.DefaultConfig()
 	assert.Equal(t, &want, cfg)
 
-	cfg, err = decode(t, "tohHome: /h\nmaxImageBytes: 8.0\nmaxImagesPerMessage: 3\nmaxMessageImageBytes: 1e3\nmaxImagePixels: 9\nmaxImageDimension: 4\nnormalizedImageMaxDimension: 5\nnormalizedImageMaxBytes: 6\nimageCompressionConcurrency: 8\n")
+	cfg, err = decode(t, "home: /h\nmaxImageBytes: 8.0\nmaxImagesPerMessage: 3\nmaxMessageImageBytes: 1e3\nmaxImagePixels: 9\nmaxImageDimension: 4\nnormalizedImageMaxDimension: 5\nnormalizedImageMaxBytes: 6\nimageCompressionConcurrency: 8\n")
 	require.NoError(t, err)
-	require.NotNil(t, cfg.TohHome)
-	assert.Equal(t, "/h", *cfg.TohHome)
+	require.NotNil(t, cfg.Home)
+	assert.Equal(t, "/h", *cfg.Home)
 	assert.Equal(t, []int{8, 3, 1000, 9, 4, 5, 6, 8}, []int{cfg.MaxImageBytes, cfg.MaxImagesPerMessage, cfg.MaxMessageImageBytes, cfg.MaxImagePixels, cfg.MaxImageDimension, cfg.NormalizedImageMaxDimension, cfg.NormalizedImageMaxBytes, cfg.ImageCompressionConcurrency})
 
-	cfg, err = decode(t, "tohHome: ''")
+	cfg, err = decode(t, "home: ''")
 	require.NoError(t, err)
-	require.NotNil(t, cfg.TohHome, "an explicit empty string is not unset")
-	assert.Equal(t, "", *cfg.TohHome)
-	cfg, err = decode(t, "tohHome: null")
+	require.NotNil(t, cfg.Home, "an explicit empty string is not unset")
+	assert.Equal(t, "", *cfg.Home)
+	cfg, err = decode(t, "home: null")
 	require.NoError(t, err)
-	assert.Nil(t, cfg.TohHome)
+	assert.Nil(t, cfg.Home)
 
 	cfg, err = decode(t, "imageTransformMemoryBytes: 1e9\nimageTransformMemoryWaitMs: 50\nmaxStoreBytes: 4096\n")
 	require.NoError(t, err)
@@ -153,8 +155,12 @@ func TestConfigYAML(t *testing.T) {
 	require.ErrorAs(t, err, &uk)
 	assert.Equal(t, "bogus", uk.Key)
 	assert.Equal(t, 2, uk.Line)
-	_, err = decode(t, "tohHome: [a]")
-	assert.Error(t, err, "tohHome must be a string")
+	_, err = decode(t, "home: [a]")
+	assert.Error(t, err, "home must be a string")
+	for _, old := range []string{"tohHome: /h", "maxImageBytes: 5\ntohHome: null"} {
+		_, err = decode(t, old)
+		assert.EqualError(t, err, `attachment-local: config key "tohHome" was renamed to "home"`, old)
+	}
 }
 
 // The plugin through an fx host with a YAML composition.
@@ -164,7 +170,7 @@ func TestFxComposition(t *testing.T) {
 	app := fx.New(
 		kernelfx.Module,
 		attachmentlocal.Module,
-		kernelfx.YAML([]byte("plugins:\n  - name: attachment-local\n    config: { tohHome: '"+home+"', maxImagesPerMessage: 3 }\n")),
+		kernelfx.YAML([]byte("plugins:\n  - name: attachment-local\n    config: { home: '"+home+"', maxImagesPerMessage: 3 }\n")),
 		fx.Supply(zaptest.NewLogger(t)),
 		fx.Populate(&k),
 		fx.NopLogger,
@@ -185,8 +191,8 @@ func aged(t *testing.T, p string, when time.Time) {
 	require.NoError(t, os.Chtimes(p, when, when))
 }
 
-// Reference orphan-sweep.spec "sweeps crash-orphaned residue when the store
-// mounts and stays usable": cutoff = process start.
+// Crash-orphaned residue is swept when the store mounts, and the store stays
+// usable: cutoff = process start.
 func TestMountSweepsResidue(t *testing.T) {
 	home := t.TempDir()
 	root := filepath.Join(home, "attachments", "v1")
@@ -238,8 +244,8 @@ func TestMountSurvivesFailedSweep(t *testing.T) {
 	assert.True(t, found, "the skipped sweep is logged at debug")
 }
 
-// Cordon's own options are checked by the constructor too (the reference
-// ones only through the loader): a zero budget, wait or store size would
+// Cordon's own options are checked by the constructor too (the other
+// options only through the loader): a zero budget, wait or store size would
 // refuse every image or evict every object.
 func TestConstructionValidatesCordonOptions(t *testing.T) {
 	for name, edit := range map[string]func(*attachmentlocal.Config){

@@ -1,4 +1,4 @@
-package attachmentlocal
+package local
 
 import (
 	"context"
@@ -118,9 +118,8 @@ func (s *Store) ensureDurableHome() error {
 // dedup hit), the bucket and objects directories are fsynced, and the staging
 // file is removed. No partial object is ever visible under its final name.
 // Every failure that is not an *attachments.Error is ATTACHMENT_WRITE_FAILED
-// "Unable to persist image attachment." with the cause chained (this port
-// also wraps mkdir/chmod failures of the directory walk, which the reference
-// leaks with host paths).
+// "Unable to persist image attachment." with the cause chained (mkdir/chmod
+// failures of the directory walk too, so no host path leaks).
 //
 // The object stays pinned (never evicted) until the returned unpin runs;
 // after publication the size budget is enforced (index.go).

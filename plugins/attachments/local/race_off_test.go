@@ -1,5 +1,5 @@
 //go:build !race
 
-package attachmentlocal
+package local
 
 const raceEnabled = false

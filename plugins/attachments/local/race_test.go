@@ -1,4 +1,4 @@
-package attachmentlocal
+package local
 
 import (
 	"context"
@@ -32,7 +32,7 @@ func openFDs(t *testing.T) int {
 // sweep removes nothing in flight and no staging residue remains.
 func TestConcurrentAdmissionsReadsAndSweeps(t *testing.T) {
 	s := newStore(t, func(c *Config) { c.ImageCompressionConcurrency = 4 })
-	peer := newStore(t, func(c *Config) { c.TohHome = &s.home })
+	peer := newStore(t, func(c *Config) { c.Home = &s.home })
 	var images [][]byte
 	for i := range 6 {
 		images = append(images, encPNG(t, flat(3+i, 2, color.NRGBA{uint8(40 * i), 9, 9, 255})))
@@ -141,7 +141,7 @@ func TestUnusableHome(t *testing.T) {
 	file := filepath.Join(dir, "file")
 	require.NoError(t, os.WriteFile(file, nil, 0o600))
 	for _, home := range []string{file, filepath.Join(file, "home")} {
-		s := newStore(t, func(c *Config) { c.TohHome = &home })
+		s := newStore(t, func(c *Config) { c.Home = &home })
 		ref, err := s.SaveImage(context.Background(), attachments.SaveImage{Data: png90, MediaType: attachments.MediaTypePNG})
 		assert.True(t, errorIsExactly(err, attachments.CodeWriteFailed, attachments.MsgWriteFailed), "%s: %v", home, err)
 		assert.NotContains(t, err.Error(), dir)

@@ -1,4 +1,4 @@
-package attachmentlocal
+package local
 
 import (
 	"context"
@@ -17,9 +17,9 @@ import (
 // readChunk is the read granularity between cancellation checks.
 const readChunk = 1 << 20
 
-// maxObjectRead is the largest object file that is read at all (Node's
-// readFile limit, 2 GiB - 1, which the reference inherits): a larger file
-// in an object's place fails as a read error instead of being hashed.
+// maxObjectRead is the largest object file that is read at all (2 GiB - 1):
+// a larger file in an object's place fails as a read error instead of being
+// hashed.
 const maxObjectRead = 1<<31 - 1
 
 // errNotRegular refuses a non-regular object (directory, FIFO, device).

@@ -1,4 +1,4 @@
-package attachmentlocal
+package local
 
 import (
 	"context"
@@ -31,10 +31,9 @@ type Store struct {
 
 var _ attachments.Store = (*Store)(nil)
 
-// New returns a Store for cfg. Like the reference constructor it performs
-// no I/O and checks only the concurrency (with the reference message) and
-// Cordon's own options (imageTransformMemoryBytes,
-// imageTransformMemoryWaitMs, maxStoreBytes: positive); the reference
+// New returns a Store for cfg. It performs no I/O and checks only the
+// concurrency (with Validate's message) and imageTransformMemoryBytes,
+// imageTransformMemoryWaitMs and maxStoreBytes (positive); the other
 // options are checked by Validate when the config comes through the
 // loader. A nil logger means zap.NewNop().
 func New(cfg Config, log *zap.Logger) (*Store, error) {
@@ -47,7 +46,7 @@ func New(cfg Config, log *zap.Logger) (*Store, error) {
 			return nil, positiveError(f.name)
 		}
 	}
-	home, err := resolveHome(cfg.TohHome)
+	home, err := resolveHome(cfg.Home)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package attachmentlocal
+package local
 
 import (
 	"context"
@@ -56,7 +56,7 @@ func TestPublicationFsyncOrder(t *testing.T) {
 
 // Reference: "creates and persists a missing nested home directory".
 func TestMissingNestedHome(t *testing.T) {
-	s := newStore(t, func(c *Config) { h := filepath.Join(*c.TohHome, "a", "b"); c.TohHome = &h })
+	s := newStore(t, func(c *Config) { h := filepath.Join(*c.Home, "a", "b"); c.Home = &h })
 	ref := save(t, s, png90, "image/png")
 	got, err := s.ReadImage(context.Background(), ref)
 	require.NoError(t, err)
@@ -129,7 +129,7 @@ func TestReadsIgnoreCurrentLimits(t *testing.T) {
 	s := newStore(t)
 	ref := save(t, s, encPNG(t, noise(40, 30, 1, false)), "image/png")
 	strict := newStore(t, func(c *Config) {
-		c.TohHome = &s.home
+		c.Home = &s.home
 		c.MaxImageBytes, c.MaxImagePixels, c.MaxImageDimension = 1, 1, 1
 		c.NormalizedImageMaxBytes, c.NormalizedImageMaxDimension = 1, 1
 	})
@@ -244,8 +244,8 @@ func TestReadFailsClosed(t *testing.T) {
 	assert.True(t, errorIsExactly(err, attachments.CodeInvalidImage, attachments.MsgInvalidImage), "%v", err)
 }
 
-// Reference: "rejects conflicting existing objects and reference metadata
-// mismatches".
+// Conflicting existing objects and reference metadata mismatches are
+// refused.
 func TestConflictsAndMetadataMismatch(t *testing.T) {
 	ctx := context.Background()
 	s := newStore(t)

@@ -1,4 +1,4 @@
-package attachmentlocal
+package local
 
 import (
 	"os"
@@ -20,8 +20,8 @@ func writeAged(t *testing.T, p string, age time.Duration) {
 
 func exists(p string) bool { _, err := os.Lstat(p); return err == nil }
 
-// Reference orphan-sweep.spec "removes stale staging files and request-image
-// temporaries, keeping everything else", with the final design's age guard
+// The sweep removes stale staging files and request-image temporaries and
+// keeps everything else, with the final design's age guard
 // on both locations (docs/attachments.md "Storage").
 func TestSweepRemovesOnlyStaleResidue(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "attachments", "v1")

@@ -72,7 +72,7 @@ func (s sizeVersion) EditText(ctx context.Context, t fs.Target, e fs.EditRequest
 	return out, err
 }
 
-// dropsBOM loses a file's leading BOM whenever it writes or edits it (the reference's data loss).
+// dropsBOM loses a file's leading BOM whenever it writes or edits it (a data loss).
 type dropsBOM struct{ fs.FileSystem }
 
 func (d dropsBOM) strip(t fs.Target) {

@@ -90,7 +90,7 @@ func TestRootsThemselvesAreNotFiles(t *testing.T) {
 	assert.Empty(t, tree(t, tmp))
 }
 
-// A trailing slash on a new name is collapsed lexically (as the reference's path.resolve does):
+// A trailing slash on a new name is collapsed lexically (as path.Clean does):
 // the file lands inside, under its name.
 func TestTrailingSlashIsLexical(t *testing.T) {
 	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)

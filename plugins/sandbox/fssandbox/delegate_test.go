@@ -73,7 +73,7 @@ func TestConfinedWritesSerializeOnTheFreshKey(t *testing.T) {
 }
 
 // The fence adds no cancellation checkpoint: a cancelled call that the fence allows fails
-// exactly as the same call on fs-local does (the reference re-resolves without the signal), and
+// exactly as the same call on fs-local does, and
 // one it denies is denied.
 func TestCancelledCallsFailLikeFsLocal(t *testing.T) {
 	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)

@@ -27,7 +27,7 @@
 //     writable root, and at each ancestor of the workspace root inside the
 //     writable root that contains it (a workspace in a subdirectory of a
 //     repository under a temp root), stay read-only under workspace-write,
-//     whether or not they exist yet (the reference has none; codex protects
+//     whether or not they exist yet (as codex protects
 //     .git). Components
 //     match as git matches ".git": case folded and the code points HFS+
 //     ignores dropped (".GIT/config" is covered); an existing entry also

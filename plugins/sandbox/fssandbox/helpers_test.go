@@ -76,8 +76,7 @@ func (f *fakePolicy) setDefault(m fs.SandboxMode) {
 
 // world is a sandboxed provider over base/{ws,out}. base lies under $HOME, deliberately not
 // under the temp dir: workspace-write grants /tmp and the temp dir, so an "outside" directory
-// there would be legitimately writable (the reference roots its fixtures under HOME for the same
-// reason).
+// there would be legitimately writable.
 type world struct {
 	base, ws, out string
 	policy        *fakePolicy

@@ -24,9 +24,6 @@ var Plugin = kernel.Define[Config](ID, apply, sandbox.PolicyService.Dep())
 // Module contributes Plugin to the kernel catalog of an fx host.
 var Module = fx.Module(ID, kernelfx.Plugin(Plugin))
 
-// Hosts that blank-import the package find the plugin in kernel.DefaultCatalog.
-func init() { kernel.Register(Plugin) }
-
 func apply(kc *kernel.Context, cfg Config) error {
 	p, err := New(cfg, sandbox.PolicyService.Must(kc), kc.Logger())
 	if err != nil {

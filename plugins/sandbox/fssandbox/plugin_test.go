@@ -34,7 +34,7 @@ func policyPlugin(p *fakePolicy) kernel.Module {
 	})
 }
 
-// Reference "registration and HMR safety: registers as ctx.fs and unregisters cleanly".
+// The plugin registers as the fs service and withdraws it cleanly when disposed.
 func TestPluginRegistersAsFs(t *testing.T) {
 	k := newKernel(t)
 	ws := t.TempDir()
@@ -50,13 +50,13 @@ func TestPluginRegistersAsFs(t *testing.T) {
 	svc, ok := fs.Service.Get(k.Root())
 	require.True(t, ok)
 	p, ok := svc.(*fssandbox.Provider)
-	require.True(t, ok, "ctx.fs is the sandboxed provider")
+	require.True(t, ok, "the fs service is the sandboxed provider")
 	assert.Equal(t, fs.SandboxWorkspaceWrite, p.SandboxMode())
 	assert.Equal(t, ws, p.Cwd())
 
 	require.NoError(t, f.Dispose())
 	_, ok = fs.Service.Get(k.Root())
-	assert.False(t, ok, "disposing withdraws ctx.fs")
+	assert.False(t, ok, "disposing withdraws the fs service")
 
 	f, err = k.Root().Load(fssandbox.Plugin, nil)
 	require.NoError(t, err)

@@ -14,7 +14,7 @@ import (
 )
 
 // ErrNoPolicy is returned by New without a policy service.
-var ErrNoPolicy = errors.New("fs-sandbox: ctx.sandboxPolicy is missing")
+var ErrNoPolicy = errors.New("fs-sandbox: the sandbox policy service is missing")
 
 // Provider is the confining filesystem provider. It implements fs.FileSystem
 // (and fs.TextByteStreamer) with fs-local's mechanics (package hostfs) and

@@ -40,7 +40,7 @@ type UnknownModeError struct {
 
 // Error returns, for the configuration,
 // `sandbox-policy: mode must be one of "read-only", "workspace-write" or "danger-full-access" (got "<m>")`
-// and, for an override, the reference's invariant text `sandbox/mode carries unknown mode "<m>"`
+// and, for an override, the invariant text `sandbox/mode carries unknown mode "<m>"`
 // (JSON-quoted).
 func (e *UnknownModeError) Error() string {
 	if e.config {

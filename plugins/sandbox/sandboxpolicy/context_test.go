@@ -28,7 +28,7 @@ func service(t *testing.T, cfg sandboxpolicy.Config) *sandboxpolicy.Service {
 	return s
 }
 
-// policy.spec.ts "renders the exact <mode> policy without a capability inventory".
+// Renders the exact <mode> policy without a capability inventory.
 func TestContextTextPerMode(t *testing.T) {
 	noPath(t, "/projects")
 	want := map[fs.SandboxMode]string{
@@ -43,7 +43,7 @@ func TestContextTextPerMode(t *testing.T) {
 	assert.Equal(t, "", sandboxpolicy.PolicyText(fs.SandboxPolicy{Mode: "yolo"}))
 }
 
-// policy.spec.ts "keeps the complete rendered prompt byte-stable across TMPDIR changes".
+// Keeps the complete rendered prompt byte-stable across TMPDIR changes.
 func TestContextTextStableAcrossTmpdir(t *testing.T) {
 	noPath(t, "/projects")
 	s := service(t, sandboxpolicy.Config{Mode: fs.SandboxWorkspaceWrite})
@@ -56,8 +56,8 @@ func TestContextTextStableAcrossTmpdir(t *testing.T) {
 	assert.Equal(t, workspaceText(`"/projects/current"`), first)
 }
 
-// policy.spec.ts "reflects the latest durable switch on the next assembly and stays byte-stable
-// otherwise".
+// Reflects the latest durable switch on the next assembly and stays byte-stable
+// otherwise.
 func TestContextTextFollowsSwitches(t *testing.T) {
 	noPath(t, "/projects")
 	s := service(t, sandboxpolicy.Config{Mode: fs.SandboxReadOnly})
@@ -72,7 +72,7 @@ func TestContextTextFollowsSwitches(t *testing.T) {
 	assert.Equal(t, workspaceText(`"/projects/current"`), s.ContextText(active))
 }
 
-// policy.spec.ts "... omits diagnostics without an agent".
+// Without an agent the diagnostics are omitted.
 func TestContextTextWithoutAgent(t *testing.T) {
 	s := service(t, sandboxpolicy.Config{Mode: fs.SandboxWorkspaceWrite})
 	assert.Equal(t, "", s.ContextText(nil))

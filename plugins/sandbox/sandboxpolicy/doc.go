@@ -19,11 +19,10 @@
 // session's header cwd, else of the configured root, recomputed on every call so identity is
 // taken now; SessionID = the session's ID, "" for an agentless call.
 //
-// Overrides: the reference folds the last sandbox/mode event of the session log. Sessions here
-// have no log, so Service.SetMode keeps the last mode per session (pointer identity) in memory,
-// validated at write time (`sandbox/mode carries unknown mode "<m>"`); tools.SessionEnded drops
-// a session's override, disposal drops them all. Grants of escalations are never recorded here:
-// they ride exactly one call.
+// Overrides: sessions have no event log, so Service.SetMode keeps the last mode per session
+// (pointer identity) in memory, validated at write time (`sandbox/mode carries unknown mode
+// "<m>"`); tools.SessionEnded drops a session's override, disposal drops them all. Grants of
+// escalations are never recorded here: they ride exactly one call.
 //
 // Model-facing context: PolicyText renders the verbatim standing-policy statement (docs/host.md
 // "Server instructions") and Service.ContextText renders it for a session ("" without one); a host

@@ -19,9 +19,6 @@ var Plugin = kernel.Define[Config](ID, apply)
 // Module contributes Plugin to the kernel catalog of an fx host.
 var Module = fx.Module(ID, kernelfx.Plugin(Plugin))
 
-// Hosts that blank-import the package find the plugin in kernel.DefaultCatalog.
-func init() { kernel.Register(Plugin) }
-
 func apply(kc *kernel.Context, cfg Config) error {
 	s, err := New(cfg, kc.Logger())
 	if err != nil {

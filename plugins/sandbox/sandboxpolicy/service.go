@@ -19,8 +19,7 @@ var ErrNoSession = errors.New("sandbox-policy: a mode override needs a session")
 // mode, the fallback workspace root and the per-session overrides. It implements sandbox.Policy and
 // is safe for concurrent use.
 //
-// The reference keeps an override as the last sandbox/mode event of the session log. Sessions
-// here have no event log, so the service keeps the last SetMode of each session in memory
+// Sessions have no event log, so the service keeps the last SetMode of each session in memory
 // (validated when written) until EndSession drops it.
 type Service struct {
 	defaultMode fs.SandboxMode

@@ -14,6 +14,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/cordon-dev/cordon/kernel"
+	"github.com/cordon-dev/cordon/kernel/kernelfx"
 	"github.com/cordon-dev/cordon/kernel/loader"
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/sandbox"
@@ -21,7 +22,7 @@ import (
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
-// policy.spec.ts "defaults to read-only under the process cwd".
+// Defaults to read-only under the process cwd.
 func TestDefaultsReadOnlyUnderProcessCwd(t *testing.T) {
 	p, _, _ := mounted(t, nil)
 	assert.Equal(t, fs.SandboxReadOnly, p.DefaultMode())
@@ -32,7 +33,7 @@ func TestDefaultsReadOnlyUnderProcessCwd(t *testing.T) {
 	assert.Equal(t, real, p.WorkspaceRoot())
 }
 
-// policy.spec.ts "carries a configured mode and resolves the workspace root absolute".
+// Carries a configured mode and resolves the workspace root absolute.
 func TestConfiguredModeAndAbsoluteRoot(t *testing.T) {
 	noPath(t, "/ws")
 	p, _, _ := mounted(t, sandboxpolicy.Config{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: "/ws/../ws/./sub"})
@@ -53,14 +54,14 @@ func TestConfiguredRootIsCanonical(t *testing.T) {
 	assert.Equal(t, filepath.Join(dir, "physical"), p.WorkspaceRoot())
 }
 
-// policy.spec.ts "resolves the deployment policy for an agentless call".
+// Resolves the deployment policy for an agentless call.
 func TestResolveAgentless(t *testing.T) {
 	noPath(t, "/fallback")
 	p, _, _ := mounted(t, sandboxpolicy.Config{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: "/fallback"})
 	assert.Equal(t, fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: "/fallback"}, p.Resolve(nil, ""))
 }
 
-// policy.spec.ts "resolves each session mode and cwd together without changing the fallback".
+// Resolves each session mode and cwd together without changing the fallback.
 func TestResolvePerSession(t *testing.T) {
 	noPath(t, "/projects")
 	p, _, _ := mounted(t, sandboxpolicy.Config{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: "/fallback"})
@@ -80,7 +81,7 @@ func TestResolvePerSession(t *testing.T) {
 	assert.False(t, ok)
 }
 
-// policy.spec.ts "resolves a symlink-sensitive session cwd with POSIX component semantics".
+// Resolves a symlink-sensitive session cwd with POSIX component semantics.
 func TestResolveSymlinkSensitiveCwd(t *testing.T) {
 	root := realDir(t)
 	lexical := filepath.Join(root, "lexical")
@@ -95,7 +96,7 @@ func TestResolveSymlinkSensitiveCwd(t *testing.T) {
 		p.Resolve(session("sess-symlink-parent", link+string(filepath.Separator)+".."), ""))
 }
 
-// policy.spec.ts "lets an approved mode outrank the session mode while retaining its root".
+// Lets an approved mode outrank the session mode while retaining its root.
 func TestResolveExplicitOutranksOverride(t *testing.T) {
 	noPath(t, "/projects")
 	p, _, _ := mounted(t, sandboxpolicy.Config{Mode: fs.SandboxReadOnly, WorkspaceRoot: "/fallback"})
@@ -109,7 +110,7 @@ func TestResolveExplicitOutranksOverride(t *testing.T) {
 	assert.Equal(t, fs.SandboxReadOnly, p.Resolve(active, "").Mode)
 }
 
-// policy.spec.ts "uses the configured root when a session has no cwd".
+// Uses the configured root when a session has no cwd.
 func TestResolveSessionWithoutCwd(t *testing.T) {
 	noPath(t, "/fallback")
 	p, _, _ := mounted(t, sandboxpolicy.Config{Mode: fs.SandboxReadOnly, WorkspaceRoot: "/fallback"})
@@ -161,7 +162,7 @@ func TestResolveRecomputesCanonicalRoot(t *testing.T) {
 	assert.Equal(t, dir, p.Resolve(s, "").WorkspaceRoot)
 }
 
-// policy.spec.ts "rejects a mode outside the closed vocabulary at load".
+// Rejects a mode outside the closed vocabulary at load.
 func TestRejectsUnknownModeAtLoad(t *testing.T) {
 	k := kernel.New(kernel.WithLogger(zaptest.NewLogger(t)))
 	t.Cleanup(func() { _ = k.Close(context.Background()) })
@@ -205,7 +206,7 @@ func TestConfigYAML(t *testing.T) {
 	require.Error(t, err)
 }
 
-// policy.spec.ts "disposes the service ... (HMR safety)": disposal withdraws the service and
+// Disposes the service ... (HMR safety): disposal withdraws the service and
 // drops the overrides.
 func TestDisposeWithdrawsService(t *testing.T) {
 	p, kc, f := mounted(t, nil)
@@ -218,9 +219,8 @@ func TestDisposeWithdrawsService(t *testing.T) {
 	assert.False(t, ok, "state dropped on dispose")
 }
 
-// policy.spec.ts "effectiveSandboxMode folds to the last switch" and "setSandboxMode appends
-// exactly one sandbox/mode event per switch": the last SetMode wins; an invalid one is refused
-// at write time and changes nothing.
+// The effective mode is the last switch's: the last SetMode wins, each switch records one
+// override, and an invalid one is refused at write time and changes nothing.
 func TestSetModeLastWinsAndValidates(t *testing.T) {
 	p, _, _ := mounted(t, nil)
 	s := session("sess-fold", "")
@@ -264,7 +264,7 @@ func TestSessionEndedDropsOverride(t *testing.T) {
 	assert.Equal(t, fs.SandboxWorkspaceWrite, m)
 }
 
-// policy.spec.ts "SANDBOX_MODES lists every mode for advertisement and validation".
+// SANDBOX_MODES lists every mode for advertisement and validation.
 func TestModesVocabulary(t *testing.T) {
 	assert.Equal(t, []fs.SandboxMode{"read-only", "workspace-write", "danger-full-access"}, sandbox.Modes)
 }
@@ -294,9 +294,11 @@ func TestConcurrentOverrides(t *testing.T) {
 	wg.Wait()
 }
 
-// The plugin is in the default catalog under its reference name.
+// The plugin's fx module contributes it under its name.
 func TestCatalogRegistration(t *testing.T) {
-	m, ok := kernel.DefaultCatalog().Lookup("sandbox-policy")
+	cat, err := kernelfx.Catalog(sandboxpolicy.Module)
+	require.NoError(t, err)
+	m, ok := cat.Lookup("sandbox-policy")
 	require.True(t, ok)
 	assert.Equal(t, sandboxpolicy.ID, m.ID)
 	assert.Empty(t, m.Inject, "mounts immediately")

@@ -15,9 +15,9 @@ import (
 	"github.com/cordon-dev/cordon/plugins/userapproval"
 )
 
-// approval.spec.ts "returns the first answering listener outcome (single decision slot)": a later
+// Returns the first answering listener outcome (single decision slot): a later
 // answerer never runs once an earlier one answered.
-func TestRefFirstAnswerWins(t *testing.T) {
+func TestFirstAnswerWins(t *testing.T) {
 	h := mounted(t, nil)
 	h.answer(t, fixed(tools.AllowedOnce))
 	secondRan := false
@@ -31,8 +31,8 @@ func TestRefFirstAnswerWins(t *testing.T) {
 	assert.False(t, secondRan)
 }
 
-// approval.spec.ts "drops a disposed plugin listener from the chain (HMR safety)".
-func TestRefDisposedAnswererDropped(t *testing.T) {
+// Drops a disposed plugin listener from the chain (HMR safety).
+func TestDisposedAnswererDropped(t *testing.T) {
 	h := mounted(t, nil)
 	f := h.answer(t, fixed(tools.AllowedOnce))
 	got, _ := ask(h, context.Background(), tools.NewSession("s"))
@@ -42,10 +42,10 @@ func TestRefDisposedAnswererDropped(t *testing.T) {
 	assert.Equal(t, tools.Unavailable, got)
 }
 
-// approval.spec.ts "the gate decides FIRST even against an answerer registered before the
-// service" and "never is unbypassable even by an answerer PREPENDED after the service mounts":
-// the never policy is decided inside Request, so no answerer's position opens it.
-func TestRefNeverBeatsEveryAnswererPosition(t *testing.T) {
+// The gate decides first, even against an answerer registered before the service, and the
+// never policy cannot be bypassed by an answerer put in front after the service mounts: it is
+// decided inside Request, so no answerer's position opens it.
+func TestNeverBeatsEveryAnswererPosition(t *testing.T) {
 	e := toolstest.New(t)
 	consulted := 0
 	grant := func(context.Context, *userapproval.Request, func() (tools.ApprovalOutcome, error)) (tools.ApprovalOutcome, error) {
@@ -69,8 +69,8 @@ func TestRefNeverBeatsEveryAnswererPosition(t *testing.T) {
 	assert.Zero(t, consulted)
 }
 
-// approval.spec.ts "issues a fresh id per request".
-func TestRefFreshIDPerRequest(t *testing.T) {
+// Issues a fresh id per request.
+func TestFreshIDPerRequest(t *testing.T) {
 	h := mounted(t, nil)
 	var ids []string
 	_, err := h.kc.Load(kernel.Module{ID: "auditor", Apply: func(kc *kernel.Context, _ any) error {
@@ -88,9 +88,9 @@ func TestRefFreshIDPerRequest(t *testing.T) {
 	assert.NotEqual(t, ids[0], ids[1])
 }
 
-// approval.spec.ts "discards a late REJECTION after abort without an unhandled rejection": an
+// Discards a late REJECTION after abort without an unhandled rejection: an
 // answerer that fails after the request was cancelled changes nothing and crashes nothing.
-func TestRefLateFailureAfterAbortIsDiscarded(t *testing.T) {
+func TestLateFailureAfterAbortIsDiscarded(t *testing.T) {
 	h := mounted(t, nil)
 	entered, release, finished := make(chan struct{}), make(chan struct{}), make(chan struct{})
 	var decided []tools.ApprovalOutcome
@@ -118,9 +118,9 @@ func TestRefLateFailureAfterAbortIsDiscarded(t *testing.T) {
 	assert.Equal(t, []tools.ApprovalOutcome{tools.Cancelled}, decided, "exactly one decision")
 }
 
-// approval.spec.ts "settles cancelled immediately on an already-aborted signal without asking
-// anyone": the audit pair is still emitted, the decision being cancelled.
-func TestRefAlreadyCancelledIsAudited(t *testing.T) {
+// Settles cancelled immediately on an already-aborted signal without asking
+// anyone: the audit pair is still emitted, the decision being cancelled.
+func TestAlreadyCancelledIsAudited(t *testing.T) {
 	h := mounted(t, nil)
 	var log []string
 	_, err := h.kc.Load(kernel.Module{ID: "auditor", Apply: func(kc *kernel.Context, _ any) error {

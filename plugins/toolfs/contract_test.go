@@ -1,7 +1,7 @@
 package toolfs_test
 
-// Cases of the reference's tool-fs suites (tests/tools.spec.ts, tests/integration.spec.ts) that no
-// other test here pins; each test names the reference case it follows.
+// Contract cases of the file tools that no other test here pins (docs/conformance/toolfs.md maps
+// them); each test states the behaviour it holds.
 
 import (
 	"context"
@@ -18,7 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// tools.spec.ts "rejects a non-JSON numeric offset before tool-specific validation".
+// Rejects a non-JSON numeric offset before tool-specific validation.
 func TestReadNaNOffsetIsNotLossless(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	r := e.call("read", args{"file_path": "a.txt", "offset": math.NaN()})
@@ -28,8 +28,8 @@ func TestReadNaNOffsetIsNotLossless(t *testing.T) {
 	assert.Empty(t, e.fsys.take())
 }
 
-// The out-of-range message prints the offset as requested, as the reference's template string
-// prints the JavaScript number, also where the window saturates (past 2^53).
+// The out-of-range message prints the offset as requested, as a JavaScript number prints, also
+// where the window saturates (past 2^53).
 func TestReadOutOfRangeSpellsTheRequestedOffset(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	e.writeFile(t, "a.txt", "x\n")
@@ -44,7 +44,7 @@ func TestReadOutOfRangeSpellsTheRequestedOffset(t *testing.T) {
 	}
 }
 
-// tools.spec.ts "streams a large file (size at/above the cap) instead of reading whole" (the
+// Streams a large file (size at/above the cap) instead of reading whole (the
 // default readStreamMinSize, 10 MiB, faked through Stat) and "streams when the backend reports no
 // size (never buffers a size-less file)".
 func TestReadStreamsAtDefaultCapOrUnknownSize(t *testing.T) {
@@ -70,7 +70,7 @@ func TestReadStreamsAtDefaultCapOrUnknownSize(t *testing.T) {
 	}
 }
 
-// tools.spec.ts "omits the lang hint in meta for an extension that maps to no language".
+// Omits the lang hint in meta for an extension that maps to no language.
 func TestReadMetaWithoutLang(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	e.writeFile(t, "notes", "plain")
@@ -79,10 +79,10 @@ func TestReadMetaWithoutLang(t *testing.T) {
 	assert.JSONEq(t, `{"path":"`+e.path("notes")+`","offset":1,"lines":[{"number":1,"text":"plain"}],"totalLines":1}`, metaJSON(t, r))
 }
 
-// tools.spec.ts "edit: execute attaches the applied hunk as meta { diffs }" and "write OVERWRITE
-// ...", "write CREATE ..." and "write OVERWRITE with identical content ..." (the meta half; the
-// presenters are not ported).
-func TestMutationMetaMatchesReference(t *testing.T) {
+// Edit attaches the applied hunk as meta {diffs}; write attaches its hunk when it overwrites, and
+// an empty diffs when it creates or overwrites with identical content (the meta only; hosts
+// present it).
+func TestMutationMetaCarriesTheHunks(t *testing.T) {
 	const withContext = "a\nb\nc\nOLD\nd\ne\nf\n"
 	const hunk = `{"diffs":[{"path":"a.txt","oldText":"a\nb\nc\nOLD\nd\ne\nf","newText":"a\nb\nc\nNEW\nd\ne\nf"}]}`
 
@@ -111,8 +111,8 @@ func TestMutationMetaMatchesReference(t *testing.T) {
 	assert.JSONEq(t, `{"path":"`+e.path("same.txt")+`","operation":"update","before":"same\n","after":"same\n"}`, valueJSON(t, r))
 }
 
-// integration.spec.ts "a pre-aborted registry call skips read/write/edit with
-// ABORTED_BEFORE_DISPATCH".
+// A pre-aborted registry call skips read/write/edit with
+// ABORTED_BEFORE_DISPATCH.
 func TestPreAbortedCallsNeverRun(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	e.writeFile(t, "a.txt", "hello")
@@ -135,7 +135,7 @@ func TestPreAbortedCallsNeverRun(t *testing.T) {
 	assert.Equal(t, []string{"resolve", "stat", "readText"}, e.fsys.take(), "only the unaborted read touched the provider")
 }
 
-// integration.spec.ts "a stale observed version from an older read fails closed at edit CAS".
+// A stale observed version from an older read fails closed at edit CAS.
 func TestOlderObservationFailsClosed(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	e.writeFile(t, "a.txt", "older content\n")
@@ -159,8 +159,8 @@ func TestOlderObservationFailsClosed(t *testing.T) {
 	assert.Equal(t, "newer current content\n", e.readFile(t, "a.txt"))
 }
 
-// integration.spec.ts "a direct ctx.fs.readText records no observed-state, so a later edit
-// rejects".
+// A direct ctx.fs.readText records no observed-state, so a later edit
+// rejects.
 func TestDirectProviderReadRecordsNothing(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	e.writeFile(t, "a.txt", "hello world")
@@ -173,8 +173,8 @@ func TestDirectProviderReadRecordsNothing(t *testing.T) {
 	assert.Equal(t, "hello world", e.readFile(t, "a.txt"))
 }
 
-// integration.spec.ts bare deployment: "write unconditionally creates a new file" and "read works
-// (it never needed policy)".
+// In a bare deployment (no observation policy) write unconditionally creates a new file and read
+// works.
 func TestBareWriteCreatesAndReads(t *testing.T) {
 	e := newEnv(t, envOptions{bare: true})
 	r := e.call("write", args{"file_path": "new.txt", "content": "fresh"})
@@ -186,9 +186,8 @@ func TestBareWriteCreatesAndReads(t *testing.T) {
 	assert.Contains(t, r.Text(), "1: fresh")
 }
 
-// The decided deviation (docs/fs.md "Decided deviations from the reference"): a leading BOM
-// survives edit and write-over, and stays out of the values, the read output and the diffs (the
-// reference drops it).
+// The decided deviation (docs/fs.md): a leading BOM
+// survives edit and write-over, and stays out of the values, the read output and the diffs.
 func TestBOMPreservedThroughTheTools(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	e.writeFile(t, "b.txt", "\ufeffkeep me\n")
@@ -206,8 +205,8 @@ func TestBOMPreservedThroughTheTools(t *testing.T) {
 	assert.Equal(t, "\ufeffrewritten\n", e.readFile(t, "b.txt"))
 }
 
-// tools.spec.ts "sandbox_permissions under a non-confining backend fails closed (unadvertised field
-// still reaches execute)", and the pairing rules of docs/tool-fs.md "Sandbox escalation", which run
+// Sandbox_permissions under a non-confining backend fails closed (unadvertised field
+// still reaches execute), and the pairing rules of docs/tool-fs.md "Sandbox escalation", which run
 // for every write and edit before any I/O.
 func TestEscalationArgumentsUnderNonConfiningProvider(t *testing.T) {
 	e := newEnv(t, envOptions{})
@@ -255,8 +254,8 @@ func TestReadByteCapSelectingNothingValue(t *testing.T) {
 	assert.Equal(t, envelope(e.path("f.txt"), "(Output capped. Showing lines 5-4. Use offset=5 to continue.)"), r.Text())
 }
 
-// Observations belong to the session that made them (integration.spec.ts "read + edit both
-// resolve against the session cwd" uses ONE session object for that reason): another session's
+// Observations belong to the session that made them (read + edit both
+// resolve against the session cwd uses ONE session object for that reason): another session's
 // read does not authorize an edit or an overwrite.
 func TestObservationsAreOwnedBySession(t *testing.T) {
 	e := newEnv(t, envOptions{})

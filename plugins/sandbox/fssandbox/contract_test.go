@@ -12,26 +12,26 @@ import (
 	"github.com/cordon-dev/cordon/plugins/sandbox/fssandbox"
 )
 
-// The cases of the reference's fs-sandbox.spec.ts, one test each, in its order.
+// The fence's contract cases, one test each (docs/conformance/sandbox.md maps them).
 
-// "the capability fact: reports the deployment default mode"; captured at construction.
-func TestRefCapabilityFact(t *testing.T) {
+// The capability fact: reports the deployment default mode; captured at construction.
+func TestCapabilityFact(t *testing.T) {
 	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
 	assert.Equal(t, fs.SandboxWorkspaceWrite, w.fs.SandboxMode())
 	w.policy.setDefault(fs.SandboxReadOnly)
 	assert.Equal(t, fs.SandboxWorkspaceWrite, w.fs.SandboxMode(), "read once, when the provider was built")
 }
 
-// "read-only: denies write, leaving no file on disk".
-func TestRefReadOnlyDeniesWrite(t *testing.T) {
+// Read-only: denies write, leaving no file on disk.
+func TestReadOnlyDeniesWrite(t *testing.T) {
 	w := newWorld(t, fs.SandboxReadOnly, nil)
 	path := filepath.Join(w.ws, "denied.txt")
 	requireCode(t, w.write(t, path, "x"), fs.CodeSandboxDenied)
 	assert.NoFileExists(t, path)
 }
 
-// "read-only: denies edit of an existing file (the content is unchanged)".
-func TestRefReadOnlyDeniesEdit(t *testing.T) {
+// Read-only: denies edit of an existing file (the content is unchanged).
+func TestReadOnlyDeniesEdit(t *testing.T) {
 	w := newWorld(t, fs.SandboxReadOnly, nil)
 	path := filepath.Join(w.ws, "file.txt")
 	require.NoError(t, os.WriteFile(path, []byte("original"), 0o644))
@@ -39,8 +39,8 @@ func TestRefReadOnlyDeniesEdit(t *testing.T) {
 	assert.Equal(t, "original", readDisk(t, path))
 }
 
-// "read-only: allows reads (every mode permits reading)".
-func TestRefReadOnlyAllowsReads(t *testing.T) {
+// Read-only: allows reads (every mode permits reading).
+func TestReadOnlyAllowsReads(t *testing.T) {
 	w := newWorld(t, fs.SandboxReadOnly, nil)
 	path := filepath.Join(w.ws, "readable.txt")
 	require.NoError(t, os.WriteFile(path, []byte("hello"), 0o644))
@@ -49,8 +49,8 @@ func TestRefReadOnlyAllowsReads(t *testing.T) {
 	assert.Equal(t, "hello", got)
 }
 
-// "workspace-write containment: a write under the workspace lands".
-func TestRefWorkspaceWriteLands(t *testing.T) {
+// Workspace-write containment: a write under the workspace lands.
+func TestWorkspaceWriteLands(t *testing.T) {
 	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
 	path := filepath.Join(w.ws, "nested", "ok.txt")
 	out, err := w.fs.WriteText(w.ctx, w.target(t, path), "inside", nil, nil)
@@ -59,8 +59,8 @@ func TestRefWorkspaceWriteLands(t *testing.T) {
 	assert.Equal(t, "inside", readDisk(t, path))
 }
 
-// "a write to the platform temp area lands (parity with the bash runner grant)".
-func TestRefTempAreaLands(t *testing.T) {
+// A write to the platform temp area lands (parity with the bash runner grant).
+func TestTempAreaLands(t *testing.T) {
 	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
 	dir, err := os.MkdirTemp(os.TempDir(), "cordon-fssbx-tmp-")
 	require.NoError(t, err)
@@ -70,40 +70,40 @@ func TestRefTempAreaLands(t *testing.T) {
 	assert.Equal(t, "temp", readDisk(t, path))
 }
 
-// "an absolute path outside the workspace is denied, no file created".
-func TestRefAbsoluteOutsideDenied(t *testing.T) {
+// An absolute path outside the workspace is denied, no file created.
+func TestAbsoluteOutsideDenied(t *testing.T) {
 	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
 	path := filepath.Join(w.out, "escape.txt")
 	requireCode(t, w.write(t, path, "x"), fs.CodeSandboxDenied)
 	assert.NoFileExists(t, path)
 }
 
-// "a `..` traversal out of the workspace is denied".
-func TestRefDotDotTraversalDenied(t *testing.T) {
+// A `..` traversal out of the workspace is denied.
+func TestDotDotTraversalDenied(t *testing.T) {
 	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
 	path := w.ws + "/../sibling-escape.txt"
 	requireCode(t, w.write(t, path, "x"), fs.CodeSandboxDenied)
 	assert.NoFileExists(t, filepath.Join(w.base, "sibling-escape.txt"))
 }
 
-// "a symlinked directory inside the workspace pointing OUT is denied".
-func TestRefSymlinkedDirOutDenied(t *testing.T) {
+// A symlinked directory inside the workspace pointing OUT is denied.
+func TestSymlinkedDirOutDenied(t *testing.T) {
 	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
 	require.NoError(t, os.Symlink(w.out, filepath.Join(w.ws, "link")))
 	requireCode(t, w.write(t, filepath.Join(w.ws, "link", "f.txt"), "x"), fs.CodeSandboxDenied)
 	assert.NoFileExists(t, filepath.Join(w.out, "f.txt"))
 }
 
-// "a NEW file created under a symlinked-out directory is denied (deepest-ancestor realpath)".
-func TestRefNewFileUnderSymlinkedOutDirDenied(t *testing.T) {
+// A NEW file created under a symlinked-out directory is denied (deepest-ancestor realpath).
+func TestNewFileUnderSymlinkedOutDirDenied(t *testing.T) {
 	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
 	require.NoError(t, os.Symlink(w.out, filepath.Join(w.ws, "link")))
 	requireCode(t, w.write(t, filepath.Join(w.ws, "link", "newdir", "deep.txt"), "x"), fs.CodeSandboxDenied)
 	assert.NoDirExists(t, filepath.Join(w.out, "newdir"))
 }
 
-// "an edit outside the workspace is denied; the original is untouched".
-func TestRefEditOutsideDenied(t *testing.T) {
+// An edit outside the workspace is denied; the original is untouched.
+func TestEditOutsideDenied(t *testing.T) {
 	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
 	path := filepath.Join(w.out, "file.txt")
 	require.NoError(t, os.WriteFile(path, []byte("original"), 0o644))
@@ -111,8 +111,8 @@ func TestRefEditOutsideDenied(t *testing.T) {
 	assert.Equal(t, "original", readDisk(t, path))
 }
 
-// "an edit inside the workspace lands".
-func TestRefEditInsideLands(t *testing.T) {
+// An edit inside the workspace lands.
+func TestEditInsideLands(t *testing.T) {
 	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
 	path := filepath.Join(w.ws, "edit.txt")
 	require.NoError(t, os.WriteFile(path, []byte("original"), 0o644))
@@ -122,8 +122,8 @@ func TestRefEditInsideLands(t *testing.T) {
 	assert.Equal(t, "changed", readDisk(t, path))
 }
 
-// "mutates the freshly checked identity, not a stale outside targetKey (TOCTOU direction)".
-func TestRefMutatesTheFreshIdentity(t *testing.T) {
+// Mutates the freshly checked identity, not a stale outside targetKey (TOCTOU direction).
+func TestMutatesTheFreshIdentity(t *testing.T) {
 	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
 	inside := filepath.Join(w.ws, "landed.txt")
 	stale := fs.Target{DisplayPath: inside, Key: fs.TargetKey(filepath.Join(w.out, "escaped.txt"))}
@@ -140,16 +140,16 @@ func TestRefMutatesTheFreshIdentity(t *testing.T) {
 	assert.Equal(t, "inside", readDisk(t, filepath.Join(w.out, "escaped.txt")))
 }
 
-// "the workspace root itself passes the fence, failing only on file type".
-func TestRefWorkspaceRootItself(t *testing.T) {
+// The workspace root itself passes the fence, failing only on file type.
+func TestWorkspaceRootItself(t *testing.T) {
 	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
 	fe := requireCode(t, w.write(t, w.ws, "x"), fs.CodeNotRegularFile)
 	assert.Equal(t, `cannot write "`+w.ws+`": not a regular file`, fe.Message)
 }
 
-// "workspace-write with the filesystem root as the workspace: grants writes anywhere on that
-// volume".
-func TestRefFilesystemRootWorkspace(t *testing.T) {
+// Workspace-write with the filesystem root as the workspace: grants writes anywhere on that
+// volume.
+func TestFilesystemRootWorkspace(t *testing.T) {
 	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
 	w.policy.root = "/"
 	path := filepath.Join(w.base, "anywhere.txt")
@@ -157,17 +157,17 @@ func TestRefFilesystemRootWorkspace(t *testing.T) {
 	assert.Equal(t, "anywhere", readDisk(t, path))
 }
 
-// "danger-full-access: writes anywhere, unfenced".
-func TestRefDangerFullAccessWritesAnywhere(t *testing.T) {
+// Danger-full-access: writes anywhere, unfenced.
+func TestDangerFullAccessWritesAnywhere(t *testing.T) {
 	w := newWorld(t, fs.SandboxDangerFullAccess, nil)
 	path := filepath.Join(w.out, "free.txt")
 	require.NoError(t, w.write(t, path, "free"))
 	assert.Equal(t, "free", readDisk(t, path))
 }
 
-// "a workspace-write stamp on a read-only default lets a contained write land for that call
-// only".
-func TestRefWorkspaceWriteStamp(t *testing.T) {
+// A workspace-write stamp on a read-only default lets a contained write land for that call
+// only.
+func TestWorkspaceWriteStamp(t *testing.T) {
 	w := newWorld(t, fs.SandboxReadOnly, nil)
 	path := filepath.Join(w.ws, "escalated.txt")
 	_, err := w.fs.WriteText(w.ctx, w.target(t, path), "granted", nil, w.policyFor(fs.SandboxWorkspaceWrite))
@@ -179,8 +179,8 @@ func TestRefWorkspaceWriteStamp(t *testing.T) {
 	requireDenied(t, err, filepath.Join(w.out, "x.txt"), fs.SandboxWorkspaceWrite)
 }
 
-// "a danger-full-access stamp bypasses the fence for that call".
-func TestRefDangerStamp(t *testing.T) {
+// A danger-full-access stamp bypasses the fence for that call.
+func TestDangerStamp(t *testing.T) {
 	w := newWorld(t, fs.SandboxReadOnly, nil)
 	path := filepath.Join(w.out, "granted-full.txt")
 	_, err := w.fs.WriteText(w.ctx, w.target(t, path), "full", nil, w.policyFor(fs.SandboxDangerFullAccess))
@@ -188,8 +188,8 @@ func TestRefDangerStamp(t *testing.T) {
 	assert.Equal(t, "full", readDisk(t, path))
 }
 
-// "the denial is a structured FsError distinct from a host permission error".
-func TestRefDenialIsAStructuredFsError(t *testing.T) {
+// The denial is a structured FsError distinct from a host permission error.
+func TestDenialIsAStructuredFsError(t *testing.T) {
 	w := newWorld(t, fs.SandboxReadOnly, nil)
 	err := w.write(t, filepath.Join(w.ws, "x.txt"), "x")
 	fe := requireCode(t, err, fs.CodeSandboxDenied)
