@@ -238,3 +238,6 @@ func valueJSON(t *testing.T, r tools.Result) string {
 	require.NoError(t, err)
 	return string(b)
 }
+
+// charsetGuidance is the second line of an `invalid UTF-8 text` refusal (docs/encodings.md).
+const charsetGuidance = "If it is text in another charset, declare it: an `encodings` entry {glob, charset} in the provider config, or `charset` in .editorconfig."

@@ -16,7 +16,7 @@ func (s *suite) mutationFailure(ctx context.Context, verb string, target fs.Targ
 	err = s.sandbox.mapError(err, policy)
 	if fs.HasCode(err, fs.CodeNotObserved) {
 		if nt := s.unreadable(ctx, verb, target, exec); nt != nil {
-			return nt
+			return withCharsetGuidance(nt)
 		}
 	}
 	return remediate(err, target.DisplayPath)

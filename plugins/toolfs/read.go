@@ -58,20 +58,21 @@ func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (Read
 		return ReadValue{}, fs.ReadNotRegular(target.DisplayPath)
 	}
 
+	cs := textCharset(ctx, s.fs, target)
 	req := WindowRequest{Offset: in.offset, Limit: in.limit, MaxLineLength: s.caps.maxLineLength,
 		MaxBytes: s.caps.maxBytes, SizeHint: sizeHint(info),
-		Budget: s.caps.budget.For(h.Client), PathBytes: len(target.DisplayPath)}
+		Budget: s.caps.budget.For(h.Client), PathBytes: len(target.DisplayPath) + charsetLineLen(cs)}
 	var res WindowResult
 	if !info.HasSize || info.Size >= s.caps.streamMinSize {
 		w := NewWindow(req)
 		if err := s.streamInto(ctx, target, w); err != nil {
-			return ReadValue{}, err
+			return ReadValue{}, withCharsetGuidance(err)
 		}
 		res, err = w.Finish(target.DisplayPath)
 	} else {
 		text, rerr := s.fs.ReadText(ctx, target)
 		if rerr != nil {
-			return ReadValue{}, rerr
+			return ReadValue{}, withCharsetGuidance(rerr)
 		}
 		res, err = WindowString(text, req, target.DisplayPath)
 	}
@@ -88,7 +89,7 @@ func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (Read
 	if err := s.observe(ctx, target, fs.Present(info.Version), exec); err != nil {
 		return ReadValue{}, err
 	}
-	return ReadValue{Path: target.DisplayPath, Offset: in.offset, Lines: res.Lines, TotalLines: res.TotalLines}, nil
+	return ReadValue{Path: target.DisplayPath, Offset: in.offset, Lines: res.Lines, TotalLines: res.TotalLines, Charset: cs}, nil
 }
 
 // TextByteStreamer is fs.TextByteStreamer, kept as an alias for callers of this package.
