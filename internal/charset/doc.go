@@ -10,6 +10,3 @@
 // bytes) that is what keeps every byte outside an edit: re-encoding the edited text reproduces
 // the untouched parts byte for byte.
 package charset
-
-// Guidance is the line that follows an `invalid UTF-8 text` refusal: how to declare a charset.
-const Guidance = "If it is text in another charset, declare it: an `encodings` entry {glob, charset} in the provider config, or `charset` in .editorconfig."
