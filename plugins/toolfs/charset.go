@@ -58,3 +58,15 @@ func withCharsetGuidance(err error) error {
 	}
 	return fs.NewError(fs.CodeNotText, fe.Message+"\n"+charsetGuidance, err)
 }
+
+// notInCharset is read's refusal of a file that is not text in its declared charset (`cannot
+// read "<p>": not <charset> text (...)`) in verb's words, nil for any other error: such a file
+// can never be read first, so a write or edit over it says why instead of FS_NOT_OBSERVED.
+func notInCharset(err error, verb, p string) error {
+	fe, ok := errors.AsType[*fs.Error](err)
+	prefix := `cannot read "` + p + `": not `
+	if !ok || fe.Kind != fs.CodeNotText || !strings.HasPrefix(fe.Message, prefix) || !strings.HasSuffix(fe.Message, " does not round-trip)") {
+		return nil
+	}
+	return fs.NewError(fs.CodeNotText, "cannot "+verb+fe.Message[len("cannot read"):], err)
+}
