@@ -1,8 +1,11 @@
 package charset
 
 import (
+	"os"
 	"strings"
 	"sync"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/editorconfig/editorconfig-core-go/v2"
 )
@@ -12,6 +15,9 @@ import (
 // matched with EditorConfig's globs, nearer files and later sections winning), parsed by parser.
 // An unreadable or malformed file, or a value EditorConfig does not define, declares nothing.
 func editorConfig(path string, parser editorconfig.Parser) (Decl, bool) {
+	if parser == nil {
+		parser = &plainParser{}
+	}
 	cfg := editorconfig.Config{Graceful: true, Parser: parser}
 	def, _, err := cfg.LoadGraceful(path)
 	if err != nil || def == nil {
@@ -34,12 +40,28 @@ func editorConfig(path string, parser editorconfig.Parser) (Decl, bool) {
 	return d, true
 }
 
+// plainParser is the library's parser with a cheap answer for the common case, an ancestor
+// without a .editorconfig: one access(2), no allocation.
+type plainParser struct{ editorconfig.SimpleParser }
+
+func (p *plainParser) ParseIniGraceful(filename string) (*editorconfig.Editorconfig, error, error) {
+	if unix.Access(filename, unix.F_OK) == unix.ENOENT {
+		return nil, nil, os.ErrNotExist
+	}
+	return p.SimpleParser.ParseIniGraceful(filename)
+}
+
+func (p *plainParser) ParseIni(filename string) (*editorconfig.Editorconfig, error) {
+	ec, _, err := p.ParseIniGraceful(filename)
+	return ec, err
+}
+
 // cachedParser parses each .editorconfig path once (its absence too), for the files of one
 // search; safe for concurrent use.
 type cachedParser struct {
 	mu    sync.Mutex
 	files map[string]parsed
-	plain editorconfig.SimpleParser
+	plain plainParser
 }
 
 type parsed struct {

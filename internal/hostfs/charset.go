@@ -84,6 +84,9 @@ func unencodable(err error, verb, display string) error {
 // decodeRead applies ReadText's text rules to the whole file buf in its charset.
 func (p *Provider) decodeRead(key string, buf []byte, display string) ([]byte, error) {
 	if ft := p.textOf(key, buf); ft.other() {
+		if size := int64(len(buf)); size > p.maxFileBytes { // as streamOther: decoded whole
+			return nil, fs.ReadTooLarge(display, size, p.maxFileBytes)
+		}
 		return ft.decode(buf, fs.VerbRead, display)
 	}
 	return decodeWhole(buf, display)

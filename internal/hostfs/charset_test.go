@@ -160,3 +160,20 @@ func TestEncodingsConfigNamesTheEntry(t *testing.T) {
 	_, err := hostfs.New(hostfs.Config{Cwd: t.TempDir(), Encodings: []charset.Rule{{Glob: "*.x", Charset: "gbk"}, {Glob: "*.y", Charset: "ebcdic"}}}, nil)
 	require.EqualError(t, err, `fs-local: encodings[1] (glob "*.y"): unknown charset "ebcdic" (a WHATWG Encoding Standard label, such as windows-1252 or shift_jis)`)
 }
+
+// A file in another charset is decoded whole: maxFileBytes bounds its reads, streamed or not.
+func TestCharsetReadIsBoundedByMaxFileBytes(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	p, err := hostfs.New(hostfs.Config{Cwd: dir, MaxFileBytes: 64}, nil)
+	require.NoError(t, err)
+	path := filepath.Join(dir, "u.txt")
+	data := utf16LE(t, strings.Repeat("x", 40)) // 82 bytes
+	writeFile(t, path, data)
+	tg := resolve(t, p, path)
+	msg := `cannot read "` + path + `": 82 bytes exceeds the 64-byte limit`
+	_, err = p.ReadText(context.Background(), tg)
+	requireFsError(t, err, fs.CodeTooLarge, msg)
+	_, err = streamBytesAll(t, p, context.Background(), tg)
+	requireFsError(t, err, fs.CodeTooLarge, msg)
+}
