@@ -4,7 +4,9 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
 
@@ -182,4 +184,28 @@ func TestNewResolverNamesTheBadEntry(t *testing.T) {
 	require.ErrorContains(t, err, "encodings[0]: glob")
 	_, err = charset.NewResolver("/", []charset.Rule{{Glob: "!x", Charset: "gbk"}})
 	require.ErrorContains(t, err, "encodings[0]: glob")
+}
+
+// RawOffset maps text offsets back to byte offsets past many offset marks.
+func TestRawOffsetAcrossMarks(t *testing.T) {
+	for _, label := range []string{"shift_jis", "utf-16be", "gb18030"} {
+		cs := lookup(t, label)
+		text := strings.Repeat("日本語 text 😀\n", 20000) // about 400 KiB of UTF-8
+		if label == "shift_jis" {
+			text = strings.ReplaceAll(text, "😀", "x")
+		}
+		raw, err := charset.Encode(cs, text)
+		require.NoError(t, err)
+		ti, err := charset.DecodeIndexed(cs, raw)
+		require.NoError(t, err)
+		require.Equal(t, text, string(ti.UTF8))
+		for _, k := range []int{0, 1, 32 << 10, 100003, len(text) / 2, len(text) - 1, len(text)} {
+			for k > 0 && k < len(text) && !utf8.RuneStart(text[k]) {
+				k--
+			}
+			head, err := charset.EncodeKnown(cs, text[:k])
+			require.NoError(t, err)
+			require.Equal(t, len(head), ti.RawOffset(k), "%s at %d", label, k)
+		}
+	}
 }

@@ -46,6 +46,9 @@ func fuzzRoundTrip(f *testing.F, label string, seeds ...string) {
 		if err != nil || !bytes.HasPrefix(raw, head) {
 			t.Fatalf("the encoded head %q is not a prefix of %q (%v)", head, raw, err)
 		}
+		if ti, err := charset.DecodeIndexed(cs, raw); err != nil || ti.RawOffset(i) != len(head) {
+			t.Fatalf("RawOffset(%d) of %q = %d, want %d (%v)", i, raw, ti.RawOffset(i), len(head), err)
+		}
 		got, err := charset.EncodeKnown(cs, string(text[:i])+insert+string(text[i:]))
 		want := append(append(append([]byte(nil), raw[:len(head)]...), ins...), raw[len(head):]...)
 		if err != nil || !bytes.Equal(got, want) {

@@ -3,6 +3,7 @@ package charset
 import (
 	"bytes"
 	"fmt"
+	"sort"
 	"unicode/utf8"
 )
 
@@ -31,14 +32,66 @@ func (e *UnencodableError) Error() string {
 // Decode returns raw (without its byte order mark) as UTF-8 text, or a *NotTextError when it
 // does not round-trip. c must not be UTF-8.
 func Decode(c Charset, raw []byte) ([]byte, error) {
+	t, err := DecodeIndexed(c, raw)
+	return t.UTF8, err
+}
+
+// markEvery is the spacing, in bytes of decoded text, of Text's offset marks.
+const markEvery = 32 << 10
+
+// Text is a file's decoded text with marks pairing its offsets with those of the bytes it came
+// from, so that an offset of the text maps back to its byte offset without re-encoding more than
+// markEvery bytes (RawOffset).
+type Text struct {
+	UTF8  []byte
+	c     Charset
+	marks []mark // ascending; marks[0] is {0, 0}
+}
+
+type mark struct{ text, raw int }
+
+// DecodeIndexed is Decode keeping the offset marks. The round trip is checked mark by mark:
+// each stretch of text encodes back to exactly its own bytes.
+func DecodeIndexed(c Charset, raw []byte) (Text, error) {
 	text, err := c.enc.NewDecoder().Bytes(raw)
-	if err == nil {
-		back, err := c.enc.NewEncoder().Bytes(text)
-		if err == nil && bytes.Equal(back, raw) {
-			return text, nil
-		}
+	if err != nil {
+		return Text{}, &NotTextError{Charset: c, Offset: firstLoss(c, raw, text)}
 	}
-	return nil, &NotTextError{Charset: c, Offset: firstLoss(c, raw, text)}
+	t := Text{UTF8: text, c: c, marks: make([]mark, 0, len(text)/markEvery+1)}
+	enc := c.enc.NewEncoder()
+	var buf []byte
+	at, rawAt := 0, 0
+	for {
+		t.marks = append(t.marks, mark{at, rawAt})
+		if at == len(text) {
+			break
+		}
+		end := min(at+markEvery, len(text))
+		for end < len(text) && !utf8.RuneStart(text[end]) {
+			end--
+		}
+		buf, err = enc.Bytes(text[at:end])
+		if err != nil || !bytes.HasPrefix(raw[rawAt:], buf) {
+			return Text{}, &NotTextError{Charset: c, Offset: firstLoss(c, raw, text)}
+		}
+		at, rawAt = end, rawAt+len(buf)
+	}
+	if rawAt != len(raw) {
+		return Text{}, &NotTextError{Charset: c, Offset: firstLoss(c, raw, text)}
+	}
+	return t, nil
+}
+
+// RawOffset is the byte offset of the text's offset k (a character boundary): the nearest mark
+// at or before k, plus the length of the text between them encoded.
+func (t Text) RawOffset(k int) int {
+	i := sort.Search(len(t.marks), func(i int) bool { return t.marks[i].text > k }) - 1
+	m := t.marks[i]
+	if m.text == k {
+		return m.raw
+	}
+	b, _ := t.c.enc.NewEncoder().Bytes(t.UTF8[m.text:k]) // it encoded when checked
+	return m.raw + len(b)
 }
 
 // firstLoss is the offset of the first byte of raw that does not survive the trip: text (its

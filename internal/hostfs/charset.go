@@ -20,6 +20,10 @@ import (
 type fileText struct {
 	decl charset.Decl
 	bom  []byte // the file's own mark, when its charset is not UTF-8
+	// For an edit of a file in another charset: its bytes after the mark and its decoded text
+	// with the marks that map offsets back to them.
+	raw  []byte
+	text charset.Text
 }
 
 // other reports whether the text is in a charset other than UTF-8 (decoded and encoded here;
@@ -45,9 +49,8 @@ func (p *Provider) textOfFile(key string, f *os.File) fileText {
 // the text; edit and write: anywhere).
 func (ft fileText) decode(buf []byte, verb, display string) ([]byte, error) {
 	text, err := charset.Decode(ft.decl.Charset, buf[len(ft.bom):])
-	if nt, ok := errors.AsType[*charset.NotTextError](err); ok {
-		nt.Offset += int64(len(ft.bom))
-		return nil, fs.NewError(fs.CodeNotText, "cannot "+verb+` "`+display+`": `+nt.Error(), nil)
+	if err != nil {
+		return nil, ft.notText(err, verb, display)
 	}
 	sample := text
 	if verb == fs.VerbRead {
@@ -57,6 +60,17 @@ func (ft fileText) decode(buf []byte, verb, display string) ([]byte, error) {
 		return nil, fs.NewError(fs.CodeNotText, "cannot "+verb+` "`+display+`": binary file`, nil)
 	}
 	return text, nil
+}
+
+// notText is FS_NOT_TEXT `cannot <verb> "<p>": not <charset> text (byte <n> does not
+// round-trip)` for a *charset.NotTextError, n counted in the file (its mark included).
+func (ft fileText) notText(err error, verb, display string) error {
+	nt, ok := errors.AsType[*charset.NotTextError](err)
+	if !ok {
+		return err
+	}
+	nt.Offset += int64(len(ft.bom))
+	return fs.NewError(fs.CodeNotText, "cannot "+verb+` "`+display+`": `+nt.Error(), nil)
 }
 
 // encode returns text in ft's charset after its mark: all of text is checked (check) or only
@@ -129,33 +143,51 @@ func (p *Provider) docForEdit(key string, raw []byte, display string) (fileText,
 		doc, err := decodeForEdit(raw, display)
 		return ft, doc, err
 	}
-	text, err := ft.decode(raw, fs.VerbEdit, display)
+	ti, err := charset.DecodeIndexed(ft.decl.Charset, raw[len(ft.bom):])
 	if err != nil {
-		return ft, textedit.Doc{}, err
+		return ft, textedit.Doc{}, ft.notText(err, fs.VerbEdit, display)
 	}
-	s := textedit.OwnedString(text)
+	if bytes.IndexByte(ti.UTF8, 0) >= 0 {
+		return ft, textedit.Doc{}, fs.EditBinary(display)
+	}
+	ft.raw, ft.text = raw[len(ft.bom):], ti
+	s := textedit.OwnedString(ti.UTF8)
 	return ft, textedit.Doc{Raw: s, Content: textedit.NormalizeLF(s), Endings: textedit.DetectLineEndings(s)}, nil
 }
 
-// storeEdit is the stored form of an edit's body (UTF-8): itself for UTF-8, else the body in
-// the file's charset after its mark, once the new text is known to be encodable. Only the
-// replaced text changes: every other character came from the file and encodes back to its own
-// bytes (charset's doc). A result over maxBytes is FS_TOO_LARGE.
-func (ft fileText) storeEdit(body, newText string, maxBytes int64, display string) (string, error) {
+// storeEdit is the stored form of an edit whose UTF-8 text is body: body itself for UTF-8; for
+// another charset, once the new text is known to be encodable, the file's bytes with only the
+// replaced spans re-encoded (each span's offsets mapped back to byte offsets through ft.text),
+// after its mark. A result over maxBytes is FS_TOO_LARGE.
+func (ft fileText) storeEdit(e textedit.Edit, body, newText string, maxBytes int64, display string) (string, error) {
 	if !ft.other() {
 		return body, nil
 	}
-	if _, err := charset.Encode(ft.decl.Charset, newText); err != nil {
+	cs := ft.decl.Charset
+	if _, err := charset.Encode(cs, newText); err != nil {
 		return "", unencodable(err, fs.VerbEdit, display)
 	}
-	stored, err := ft.encode(body, false, fs.VerbEdit, display)
+	out := make([]byte, 0, len(ft.bom)+len(ft.raw)+len(newText))
+	out = append(out, ft.bom...)
+	last := 0
+	var err error
+	e.Spans(func(rs, re int, text string) {
+		var b []byte
+		if b, err = charset.EncodeKnown(cs, text); err != nil {
+			return
+		}
+		rawStart := ft.text.RawOffset(rs)
+		out = append(append(out, ft.raw[last:rawStart]...), b...)
+		last = ft.text.RawOffset(re)
+	})
 	if err != nil {
-		return "", err
+		return "", unencodable(err, fs.VerbEdit, display)
 	}
-	if size := int64(len(stored)); size > maxBytes {
+	out = append(out, ft.raw[last:]...)
+	if size := int64(len(out)); size > maxBytes {
 		return "", fs.EditResultTooLarge(display, size, maxBytes)
 	}
-	return stored, nil
+	return textedit.OwnedString(out), nil
 }
 
 // textForWrite decides the charset a write of key publishes in: an existing file keeps its

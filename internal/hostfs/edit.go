@@ -86,7 +86,7 @@ func (p *Provider) editText(ctx context.Context, t fs.Target, req fs.EditRequest
 		return fs.EditOutcome{}, fs.EditResultTooLarge(t.DisplayPath, size, p.maxFileBytes)
 	}
 	body := edit.Body()
-	stored, err := ft.storeEdit(body, req.NewString, p.maxFileBytes, t.DisplayPath)
+	stored, err := ft.storeEdit(edit, body, req.NewString, p.maxFileBytes, t.DisplayPath)
 	if err != nil {
 		return fs.EditOutcome{}, err
 	}
