@@ -62,6 +62,7 @@ type cachedParser struct {
 	mu    sync.Mutex
 	files map[string]parsed
 	plain plainParser
+	globs *editorconfig.CachedParser // its compiled section globs; guarded by mu
 }
 
 type parsed struct {
@@ -93,7 +94,9 @@ func (c *cachedParser) ParseIniGraceful(filename string) (*editorconfig.Editorco
 }
 
 func (c *cachedParser) FnmatchCase(selector, filename string) (bool, error) {
-	return editorconfig.FnmatchCase(selector, filename)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.globs.FnmatchCase(selector, filename)
 }
 
 // Session resolves charsets like its Resolver for a batch of files read together (a search):
@@ -105,7 +108,7 @@ type Session struct {
 
 // Session starts a batch.
 func (r *Resolver) Session() *Session {
-	return &Session{r: r, parser: &cachedParser{files: map[string]parsed{}}}
+	return &Session{r: r, parser: &cachedParser{files: map[string]parsed{}, globs: editorconfig.NewCachedParser()}}
 }
 
 // Resolve is Resolver.Resolve with the batch's .editorconfig cache.

@@ -235,10 +235,13 @@ func (p *Provider) textForWrite(ctx context.Context, key string, exists, wantBas
 
 // storeWrite is the stored form of a write's content: itself for UTF-8, else the content in
 // the charset (checked: FS_NOT_TEXT naming the first character it cannot encode) after the
-// file's mark.
+// file's mark (which replaces a leading U+FEFF of the content).
 func (ft fileText) storeWrite(content, display string) (string, error) {
 	if !ft.other() {
 		return content, nil
+	}
+	if len(ft.bom) > 0 {
+		content = textedit.TrimBOM(content) // the file's own mark stands for it
 	}
 	return ft.encode(content, true, fs.VerbWrite, display)
 }

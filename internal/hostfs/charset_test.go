@@ -118,6 +118,9 @@ func TestCharsetWriteKeepsOrDeclares(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, utf16LE(t, "new ü\r\n"), readDisk(t, u16))
 	require.Equal(t, "old\n", *out.Before)
+	_, err = p.WriteText(ctx, resolve(t, p, u16), "\uFEFFbom'd\n", nil, nil)
+	require.NoError(t, err)
+	require.Equal(t, utf16LE(t, "bom'd\n"), readDisk(t, u16), "the content's own BOM is the file's, not a second one")
 
 	// A new file under a rule is written in its charset; one under utf-8-bom gets the BOM.
 	require.NoError(t, os.Mkdir(filepath.Join(dir, "jp"), 0o755))
