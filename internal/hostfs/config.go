@@ -99,7 +99,9 @@ func (c *Config) DecodeYAML(n *yaml.Node, typeName string) error {
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			switch k.Value {
-			case "cwd", "encodings":
+			case "cwd":
+			case "encodings":
+				unknown = append(unknown, unknownRuleKeys(v, typeName)...)
 			case "diffBasisMaxBytes":
 				if !integral(v) {
 					return diffBasisError()
@@ -124,6 +126,26 @@ func (c *Config) DecodeYAML(n *yaml.Node, typeName string) error {
 		return maxFileBytesError() // zero means the default only to New
 	}
 	return nil
+}
+
+// unknownRuleKeys lists the keys of encodings entries other than glob and charset, in the
+// decoder's words, so that a misspelt key is an error rather than an empty charset.
+func unknownRuleKeys(v *yaml.Node, typeName string) []string {
+	var unknown []string
+	if v.Kind != yaml.SequenceNode {
+		return nil // the decoder's own type error
+	}
+	for _, e := range v.Content {
+		if e.Kind != yaml.MappingNode {
+			continue
+		}
+		for i := 0; i+1 < len(e.Content); i += 2 {
+			if k := e.Content[i]; k.Value != "glob" && k.Value != "charset" {
+				unknown = append(unknown, fmt.Sprintf("line %d: field %s not found in type %s.encodings", k.Line, k.Value, typeName))
+			}
+		}
+	}
+	return unknown
 }
 
 // integral reports whether a float scalar is a whole number within the safe

@@ -32,3 +32,12 @@ func TestConfigYAMLEncodings(t *testing.T) {
 		assert.EqualError(t, err, msg, src)
 	}
 }
+
+// A misspelt key of an entry is the decoder's unknown-field error, with its line.
+func TestConfigYAMLEncodingsUnknownKey(t *testing.T) {
+	var n yaml.Node
+	require.NoError(t, yaml.Unmarshal([]byte("encodings:\n  - glob: a\n    charst: gbk\n"), &n))
+	_, err := loader.DecodeConfig(fslocal.Plugin, &n)
+	require.Error(t, err)
+	assert.Equal(t, `line 3: unknown key "charst" in fslocal.Config.encodings`, err.Error())
+}
