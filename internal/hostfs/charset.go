@@ -190,14 +190,11 @@ func (ft fileText) storeEdit(e textedit.Edit, body, newText string, maxBytes int
 	return textedit.OwnedString(out), nil
 }
 
-// textForWrite decides the charset a write of key publishes in: an existing file keeps its
-// own, a new one takes the declared one. An existing file in another charset is read whole (at
-// most maxFileBytes) and must round-trip (FS_NOT_TEXT otherwise); prior is then its decoded
-// text as the diff basis (when wantBasis and below the bound), else nil (readPrior's job).
-func (p *Provider) textForWrite(ctx context.Context, key string, exists, wantBasis bool, display string) (fileText, *priorFile, error) {
-	if !exists {
-		return fileText{decl: p.charsets.Declared(key)}, nil, nil
-	}
+// textForWrite decides the charset a write over the existing file key publishes in: its own.
+// A file in another charset is read whole (at most maxFileBytes) and must round-trip
+// (FS_NOT_TEXT otherwise); prior is then its decoded text as the diff basis (when wantBasis and
+// below the bound), else nil (readPrior's job).
+func (p *Provider) textForWrite(ctx context.Context, key string, wantBasis bool, display string) (fileText, *priorFile, error) {
 	f, err := openNonBlocking(key)
 	if err != nil {
 		return fileText{}, nil, nil // readPrior declines the basis

@@ -66,17 +66,14 @@ func (p *Provider) writeText(ctx context.Context, t fs.Target, content string, i
 
 	var prior priorFile
 	var keep *keptMeta
-	var ft fileText // the charset the content is stored in (charset.go)
+	ft := fileText{decl: p.charsets.Declared(key)} // a new file's; an existing one keeps its own (charset.go)
 	var other *priorFile
-	if !exists {
-		ft, _, _ = p.textForWrite(ctx, key, false, false, t.DisplayPath)
-	}
 	if exists {
 		if err := checkReplaceable(key, existing, t.DisplayPath, fs.VerbWrite); err != nil {
 			return fs.WriteOutcome{}, err
 		}
 		wantBasis := int64(len(content)) < p.diffBasisMaxBytes
-		if ft, other, err = p.textForWrite(ctx, key, true, wantBasis, t.DisplayPath); err != nil {
+		if ft, other, err = p.textForWrite(ctx, key, wantBasis, t.DisplayPath); err != nil {
 			return fs.WriteOutcome{}, err
 		}
 		if other != nil {
