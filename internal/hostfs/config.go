@@ -7,6 +7,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/cordon-dev/cordon/internal/charset"
 	"github.com/cordon-dev/cordon/internal/jstext"
 	"github.com/cordon-dev/cordon/plugins/fs"
 )
@@ -23,7 +24,7 @@ const MaxDiffBasisBytes int64 = 1<<53 - 1
 const DefaultMaxFileBytes int64 = 64 << 20
 
 // Config is the configuration of a Provider: the options fs-local and
-// fs-sandbox share (their YAML keys cwd, diffBasisMaxBytes and maxFileBytes).
+// fs-sandbox share (their YAML keys cwd, diffBasisMaxBytes, maxFileBytes and encodings).
 type Config struct {
 	// Cwd is the base of relative paths when a call supplies none. It is a
 	// resolution default only, not a containment boundary. Default: the process
@@ -37,6 +38,10 @@ type Config struct {
 	// and the file it would produce (docs/fs.md). Default 67108864; zero
 	// means the default.
 	MaxFileBytes int64 `yaml:"maxFileBytes"`
+	// Encodings declares the charset of the files matching each glob (relative to Cwd,
+	// .gitignore-style; the first match wins; a WHATWG label), consulted after a byte order
+	// mark and before .editorconfig (docs/encodings.md). Default none.
+	Encodings []charset.Rule `yaml:"encodings"`
 }
 
 // Defaults sets the default values (called before decoding).
@@ -53,6 +58,9 @@ func (c Config) Validate() error {
 	}
 	if c.MaxFileBytes < 0 || c.MaxFileBytes > MaxDiffBasisBytes {
 		return maxFileBytesError()
+	}
+	if _, err := charset.NewResolver(c.Cwd, c.Encodings); err != nil {
+		return fmt.Errorf("fs-local: %w", err)
 	}
 	return nil
 }
@@ -92,6 +100,8 @@ func (c *Config) DecodeYAML(n *yaml.Node, typeName string) error {
 			k, v := n.Content[i], n.Content[i+1]
 			switch k.Value {
 			case "cwd":
+			case "encodings":
+				unknown = append(unknown, unknownRuleKeys(v, typeName)...)
 			case "diffBasisMaxBytes":
 				if !integral(v) {
 					return diffBasisError()
@@ -116,6 +126,26 @@ func (c *Config) DecodeYAML(n *yaml.Node, typeName string) error {
 		return maxFileBytesError() // zero means the default only to New
 	}
 	return nil
+}
+
+// unknownRuleKeys lists the keys of encodings entries other than glob and charset, in the
+// decoder's words, so that a misspelt key is an error rather than an empty charset.
+func unknownRuleKeys(v *yaml.Node, typeName string) []string {
+	var unknown []string
+	if v.Kind != yaml.SequenceNode {
+		return nil // the decoder's own type error
+	}
+	for _, e := range v.Content {
+		if e.Kind != yaml.MappingNode {
+			continue
+		}
+		for i := 0; i+1 < len(e.Content); i += 2 {
+			if k := e.Content[i]; k.Value != "glob" && k.Value != "charset" {
+				unknown = append(unknown, fmt.Sprintf("line %d: field %s not found in type %s.encodings", k.Line, k.Value, typeName))
+			}
+		}
+	}
+	return unknown
 }
 
 // integral reports whether a float scalar is a whole number within the safe

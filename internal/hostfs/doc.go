@@ -29,6 +29,11 @@
 // in chunks with memory bounded independently of the file size. ReadBytes
 // never reads past maxBytes+1.
 //
+// Charsets (charset.go, docs/encodings.md): a UTF-16 BOM or a charset declared
+// by Config.Encodings or .editorconfig makes the text paths decode the file
+// (whole, at most maxFileBytes), refuse it unless it round-trips, and encode
+// what edit and write store, re-encoding only the replaced spans of an edit.
+//
 // ListDir: children in a pinned collation approximating the reference's
 // locale-aware order (see compareNames), resolved against the parent's key.
 // Directories are opened O_DIRECTORY|O_NONBLOCK.

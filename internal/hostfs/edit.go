@@ -75,7 +75,7 @@ func (p *Provider) editText(ctx context.Context, t fs.Target, req fs.EditRequest
 	if err != nil {
 		return fs.EditOutcome{}, err
 	}
-	doc, err := decodeForEdit(raw, t.DisplayPath)
+	ft, doc, err := p.docForEdit(key, raw, t.DisplayPath)
 	if err != nil {
 		return fs.EditOutcome{}, err
 	}
@@ -89,16 +89,20 @@ func (p *Provider) editText(ctx context.Context, t fs.Target, req fs.EditRequest
 	if err != nil {
 		return fs.EditOutcome{}, err
 	}
-	if size := edit.Size() + bomBytes(doc.BOM); size > p.maxFileBytes {
+	if size := edit.Size() + bomBytes(doc.BOM); !ft.other() && size > p.maxFileBytes {
 		return fs.EditOutcome{}, fs.EditResultTooLarge(t.DisplayPath, size, p.maxFileBytes)
 	}
 	body := edit.Body()
+	stored, err := ft.storeEdit(edit, body, req.NewString, p.maxFileBytes, t.DisplayPath)
+	if err != nil {
+		return fs.EditOutcome{}, err
+	}
 	keep, err := metaOf(key, existing)
 	if err != nil {
 		return fs.EditOutcome{}, err
 	}
 	opts := atomicOptions{keep: keep, bom: doc.BOM, display: t.DisplayPath, log: p.log, beneath: b, registry: p.registry, hooks: p.hooks}
-	if err := writeFileAtomic(ctx, key, body, opts); err != nil {
+	if err := writeFileAtomic(ctx, key, stored, opts); err != nil {
 		return fs.EditOutcome{}, err
 	}
 	return fs.EditOutcome{Version: p.versionAfter(t.Key), Before: doc.Content, After: textedit.NormalizeLF(body),

@@ -7,6 +7,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/cordon-dev/cordon/internal/charset"
 	"github.com/cordon-dev/cordon/internal/hostfs/staging"
 	"github.com/cordon-dev/cordon/plugins/fs"
 )
@@ -22,6 +23,7 @@ type Provider struct {
 	locks             lockTable
 	dirLocks          lockTable
 	registry          *staging.Registry // where mutations record their staging directories
+	charsets          *charset.Resolver // Config.Encodings, then .editorconfig (charset.go)
 
 	afterBytesStat func(fs.Target) // test hook: runs after the ReadBytes stat preflight
 	hooks          *atomicHooks    // test hooks of the mutations' atomic publication
@@ -52,7 +54,12 @@ func New(cfg Config, log *zap.Logger) (*Provider, error) {
 	if log == nil {
 		log = zap.NewNop()
 	}
-	return &Provider{cwd: filepath.Clean(cwd), diffBasisMaxBytes: cfg.DiffBasisMaxBytes, maxFileBytes: cfg.MaxFileBytes, log: log, registry: stagingRegistry(log)}, nil
+	cwd = filepath.Clean(cwd)
+	charsets, err := charset.NewResolver(cwd, cfg.Encodings)
+	if err != nil {
+		return nil, fmt.Errorf("fs-local: %w", err)
+	}
+	return &Provider{cwd: cwd, diffBasisMaxBytes: cfg.DiffBasisMaxBytes, maxFileBytes: cfg.MaxFileBytes, log: log, registry: stagingRegistry(log), charsets: charsets}, nil
 }
 
 // Cwd returns the provider's default base directory for relative paths.

@@ -66,7 +66,9 @@ func openRegular(t fs.Target) (*os.File, error) {
 }
 
 // ReadText implements fs.FileSystem: the whole file, NUL-sniffed in its first
-// 8192 bytes, then strictly decoded as UTF-8 with a leading BOM consumed.
+// 8192 bytes, then strictly decoded as UTF-8 with a leading BOM consumed; a file
+// in another charset (a UTF-16 BOM, a declared charset) is decoded from it, its
+// BOM before the NUL check (decodeRead, docs/encodings.md).
 func (p *Provider) ReadText(ctx context.Context, t fs.Target) (_ string, err error) {
 	defer func() { err = fs.FromOS(fs.VerbRead, t.DisplayPath, err) }()
 	info, err := statRegular(ctx, t)
@@ -85,7 +87,7 @@ func (p *Provider) ReadText(ctx context.Context, t fs.Target) (_ string, err err
 	if err := checkAbort(ctx, fs.VerbRead); err != nil {
 		return "", err
 	}
-	text, err := decodeWhole(buf, t.DisplayPath)
+	text, err := p.decodeRead(string(t.Key), buf, t.DisplayPath)
 	if err != nil {
 		return "", err
 	}

@@ -38,7 +38,7 @@ var textCases = []struct {
 	{name: "truncated sequence at eof", content: "ok \xe4\xb8", code: fs.CodeNotText, errText: "invalid UTF-8 text"},
 	{name: "surrogate", content: "\xed\xa0\x80", code: fs.CodeNotText, errText: "invalid UTF-8 text"},
 	{name: "overlong", content: "\xc0\xaf", code: fs.CodeNotText, errText: "invalid UTF-8 text"},
-	{name: "binary wins over invalid", content: "\xff\xfe" + strings.Repeat("x", 8000) + "\x00", code: fs.CodeNotText, errText: "binary file"},
+	{name: "binary wins over invalid", content: "\xff\xfd" + strings.Repeat("x", 8000) + "\x00", code: fs.CodeNotText, errText: "binary file"},
 	{name: "late invalid after large valid", content: strings.Repeat("é", 100_000) + "\xff", code: fs.CodeNotText, errText: "invalid UTF-8 text"},
 }
 

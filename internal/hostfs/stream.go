@@ -64,6 +64,10 @@ func (p *Provider) stream(ctx context.Context, t fs.Target, size int, fresh bool
 			return
 		}
 		defer f.Close()
+		if ft := p.textOfFile(string(t.Key), f); ft.other() {
+			p.streamOther(ctx, f, ft, t.DisplayPath, yield)
+			return
+		}
 		d := newStreamDecoder(ctx, f, t.DisplayPath, make([]byte, size))
 		d.fresh = fresh
 		for {

@@ -74,12 +74,19 @@ func (p *Provider) writeText(ctx context.Context, t fs.Target, content string, i
 
 	var prior priorFile
 	var keep *keptMeta
+	ft := fileText{decl: p.charsets.Declared(key)} // a new file's; an existing one keeps its own (charset.go)
+	var other *priorFile
 	if exists {
 		if err := checkReplaceable(key, existing, t.DisplayPath, fs.VerbWrite); err != nil {
 			return fs.WriteOutcome{}, err
 		}
 		wantBasis := int64(len(content)) < p.diffBasisMaxBytes
-		if prior, err = readPrior(ctx, key, p.diffBasisMaxBytes, wantBasis); err != nil {
+		if ft, other, err = p.textForWrite(ctx, key, wantBasis, t.DisplayPath); err != nil {
+			return fs.WriteOutcome{}, err
+		}
+		if other != nil {
+			prior = *other
+		} else if prior, err = readPrior(ctx, key, p.diffBasisMaxBytes, wantBasis); err != nil {
 			return fs.WriteOutcome{}, err
 		}
 		if keep, err = metaOf(key, existing); err != nil {
@@ -98,10 +105,17 @@ func (p *Provider) writeText(ctx context.Context, t fs.Target, content string, i
 	if intent != nil && intent.Kind == fs.IntentCreateIfAbsent {
 		opts.createIfAbsent = true
 	}
-	if size := int64(len(content)) + bomBytes(opts.bom); size > p.maxFileBytes {
+	if !exists && ft.decl.BOM && !hasBOM(content) {
+		opts.bom = true // a new file under .editorconfig utf-8-bom
+	}
+	stored, err := ft.storeWrite(content, t.DisplayPath)
+	if err != nil {
+		return fs.WriteOutcome{}, err
+	}
+	if size := int64(len(stored)) + bomBytes(opts.bom); size > p.maxFileBytes {
 		return fs.WriteOutcome{}, fs.WriteTooLarge(t.DisplayPath, size, p.maxFileBytes)
 	}
-	if err := writeFileAtomic(ctx, key, content, opts); err != nil {
+	if err := writeFileAtomic(ctx, key, stored, opts); err != nil {
 		return fs.WriteOutcome{}, err
 	}
 

@@ -42,8 +42,8 @@ func newScanner(ctx context.Context, m *Matcher, maxLineBytes int) *scanner {
 	return s
 }
 
-// scan searches the open regular file fd.
-func (s *scanner) scan(fd int, hit hitFunc) error {
+// scan searches the open regular file src (or a file's decoded text: decoded.go).
+func (s *scanner) scan(src source, hit hitFunc) error {
 	carry := 0
 	lineNo := 1
 	var bufOff int64 // file offset of buf[0]
@@ -51,7 +51,7 @@ func (s *scanner) scan(fd int, hit hitFunc) error {
 		if err := s.ctx.Err(); err != nil {
 			return err
 		}
-		n, eof, err := readFull(fd, s.buf[carry:carry+blockSize])
+		n, eof, err := src.read(s.buf[carry : carry+blockSize])
 		if err != nil {
 			return err
 		}
@@ -79,7 +79,7 @@ func (s *scanner) scan(fd int, hit hitFunc) error {
 		}
 		rest := end - last
 		if rest > carryMax {
-			c, off, done, err := s.longLine(fd, s.buf[last:end], bufOff+int64(last), bufOff+int64(end), lineNo, hit)
+			c, off, done, err := s.longLine(src, s.buf[last:end], bufOff+int64(last), bufOff+int64(end), lineNo, hit)
 			if err != nil || done {
 				return err
 			}
@@ -216,7 +216,7 @@ func cutUTF8(l []byte, max int) ([]byte, bool) {
 // way; then, when the literals do not settle it, runs the regexp over a re-read of the line. It
 // returns how many bytes after the line it left at the start of s.buf, their file offset, and
 // whether the file ended with the line. A NUL block ends the file: done, with no error.
-func (s *scanner) longLine(fd int, head []byte, start, readOff int64, lineNo int, hit hitFunc) (int, int64, bool, error) {
+func (s *scanner) longLine(src source, head []byte, start, readOff int64, lineNo int, hit hitFunc) (int, int64, bool, error) {
 	ls := s.newLineStream()
 	ls.feed(head)
 	var after []byte
@@ -225,7 +225,7 @@ func (s *scanner) longLine(fd int, head []byte, start, readOff int64, lineNo int
 		if err := s.ctx.Err(); err != nil {
 			return 0, 0, true, err
 		}
-		n, end, err := readFull(fd, s.buf[:blockSize])
+		n, end, err := src.read(s.buf[:blockSize])
 		if err != nil {
 			return 0, 0, true, err
 		}
@@ -256,7 +256,7 @@ func (s *scanner) longLine(fd int, head []byte, start, readOff int64, lineNo int
 	case s.m.pf != nil && s.m.pf.sufficient:
 		matched = true
 	default:
-		r := bufio.NewReaderSize(io.NewSectionReader(ctxReaderAt{s.ctx, fdReaderAt(fd)}, start, length), blockSize)
+		r := bufio.NewReaderSize(io.NewSectionReader(ctxReaderAt{s.ctx, src}, start, length), blockSize)
 		matched = s.m.re.MatchReader(r)
 		if err := s.ctx.Err(); err != nil {
 			return 0, 0, true, err

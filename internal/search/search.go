@@ -93,6 +93,9 @@ type GrepQuery struct {
 	Include *Glob
 	// MaxLineBytes caps the text of each line handed back.
 	MaxLineBytes int
+	// Decode, when set, gives the text of a file stored in a charset other than UTF-8, which is
+	// then matched instead of its bytes (decoded.go).
+	Decode Decoder
 	Options
 }
 
@@ -139,15 +142,16 @@ const fileSpillBytes = 1 << 20
 // ordered hands the hits of files searched in parallel to emit in file order. The worker of the
 // oldest unfinished file (the head) emits directly; the others buffer until the head reaches them.
 type ordered struct {
-	mu    sync.Mutex
-	cond  *sync.Cond
-	head  int          // the oldest unfinished file; guarded by mu, mirrored in headA
-	headA atomic.Int64 // read lock-free by the head's worker
-	slots []*slot
-	files []file
-	emit  func(LineMatch) error
-	err   error // the first failure (emit's, or the context's); guarded by mu
-	stop  atomic.Bool
+	mu     sync.Mutex
+	cond   *sync.Cond
+	head   int          // the oldest unfinished file; guarded by mu, mirrored in headA
+	headA  atomic.Int64 // read lock-free by the head's worker
+	slots  []*slot
+	files  []file
+	emit   func(LineMatch) error
+	decode Decoder // GrepQuery.Decode
+	err    error   // the first failure (emit's, or the context's); guarded by mu
+	stop   atomic.Bool
 	// skipped counts the files that could not be read.
 	skipped atomic.Int64
 	// sendMu serializes the calls of emit with closed: once the search returns, emit is never
@@ -172,7 +176,7 @@ func searchFiles(ctx context.Context, files []file, q GrepQuery, emit func(LineM
 	if len(files) == 0 {
 		return 0, nil
 	}
-	o := &ordered{slots: make([]*slot, len(files)), files: files, emit: emit}
+	o := &ordered{slots: make([]*slot, len(files)), files: files, emit: emit, decode: q.Decode}
 	o.cond = sync.NewCond(&o.mu)
 	stopCancel := context.AfterFunc(ctx, func() { o.fail(ctx.Err()) })
 	defer stopCancel()
@@ -235,7 +239,7 @@ func (o *ordered) searchOne(sc *scanner, i int) {
 		o.skipped.Add(1)
 	} else {
 		direct := false
-		err := sc.scan(fd, func(line int, text []byte, truncated, valid bool) error {
+		err := sc.scan(o.source(i, fd), func(line int, text []byte, truncated, valid bool) error {
 			if o.stop.Load() {
 				return errStopped
 			}

@@ -21,7 +21,8 @@ const DefaultMaxFileBytes = hostfs.DefaultMaxFileBytes
 // diffBasisMaxBytes (the exclusive bound on both sides of WriteText's diff
 // basis; default 10485760) and maxFileBytes (the inclusive bound on what a
 // write publishes and on the file an edit reads and produces; default
-// 67108864).
+// 67108864) and encodings (the charsets of files by glob, docs/encodings.md;
+// default none).
 type Config hostfs.Config
 
 // Defaults sets the default values (called before decoding).

@@ -124,7 +124,7 @@ func TestMutationOfAFileThatIsNotText(t *testing.T) {
 	e.writeFile(t, "blob.bin", "head\x00tail\n")
 	e.writeFile(t, "latin1.txt", "caf\xe9\n")
 	e.writeFile(t, "notes.txt", "text\n")
-	for name, reason := range map[string]string{"blob.bin": "binary file", "latin1.txt": "invalid UTF-8 text"} {
+	for name, reason := range map[string]string{"blob.bin": "binary file", "latin1.txt": "invalid UTF-8 text\n" + charsetGuidance} {
 		p := e.path(name)
 		requireFailure(t, e.call("read", args{"file_path": name}), `Error: cannot read "`+p+`": `+reason, "FS_NOT_TEXT")
 		requireFailure(t, e.call("write", args{"file_path": name, "content": "x"}), `Error: cannot write "`+p+`": `+reason, "FS_NOT_TEXT")

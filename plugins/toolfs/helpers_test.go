@@ -249,3 +249,16 @@ func valueJSON(t *testing.T, r tools.Result) string {
 	require.NoError(t, err)
 	return string(b)
 }
+
+// charsetGuidance is the second line of an `invalid UTF-8 text` refusal (docs/encodings.md).
+const charsetGuidance = "If it is text in another charset, declare it: an `encodings` entry {glob, charset} in the provider config, or `charset` in .editorconfig."
+
+// TextCharset passes the provider's charset answer through (fs-local's optional method).
+func (r *recordingFS) TextCharset(ctx context.Context, t fs.Target) string {
+	if n, ok := r.FileSystem.(interface {
+		TextCharset(context.Context, fs.Target) string
+	}); ok {
+		return n.TextCharset(ctx, t)
+	}
+	return ""
+}

@@ -16,14 +16,14 @@ func (s *suite) mutationFailure(ctx context.Context, verb string, target fs.Targ
 	err = s.sandbox.mapError(err, policy)
 	if fs.HasCode(err, fs.CodeNotObserved) {
 		if nt := s.unreadable(ctx, verb, target, exec); nt != nil {
-			return nt
+			return withCharsetGuidance(nt)
 		}
 	}
 	return remediate(err, target.DisplayPath)
 }
 
-// unreadable returns FS_NOT_TEXT `cannot <verb> "<p>": binary file` (or `invalid UTF-8 text`)
-// when read refuses target for that reason and read_image could not read it either (see
+// unreadable returns FS_NOT_TEXT `cannot <verb> "<p>": binary file` (or `invalid UTF-8 text`, or
+// `not <charset> text (byte <n> does not round-trip)`: notInCharset) when read refuses target for that reason and read_image could not read it either (see
 // imageObservable); nil otherwise (text, missing, any other failure). The file is streamed as
 // read would stream it, up to its first failure: this costs no more than the read the model would
 // otherwise be sent to make, and only on this failure path.
@@ -38,6 +38,9 @@ func (s *suite) unreadable(ctx context.Context, verb string, target fs.Target, e
 		}
 	}
 	p := target.DisplayPath
+	if nt := notInCharset(err, verb, p); nt != nil {
+		return nt
+	}
 	binary, invalid := errors.Is(err, fs.ReadBinary(p)), errors.Is(err, fs.ReadInvalidUTF8(p))
 	if !binary && !invalid || s.imageObservable(ctx, target, exec) {
 		return nil

@@ -59,9 +59,10 @@ func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (Read
 		return ReadValue{}, fs.ReadNotRegular(target.DisplayPath)
 	}
 
+	cs := textCharset(ctx, s.fs, target)
 	req := WindowRequest{Offset: in.offset, Limit: in.limit, MaxLineLength: s.caps.maxLineLength,
 		MaxBytes: s.caps.maxBytes, SizeHint: sizeHint(info),
-		Budget: s.caps.budget.For(h.Client), PathBytes: len(target.DisplayPath)}
+		Budget: s.caps.budget.For(h.Client), PathBytes: len(target.DisplayPath) + charsetLineLen(cs)}
 	var res WindowResult
 	var saw func() *fs.Seen // what the window showed, as fs/observed records it
 	if !info.HasSize || info.Size >= s.caps.streamMinSize {
@@ -69,14 +70,14 @@ func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (Read
 		// A window selects at most one line per byte of its cap (each costs its newline at least).
 		rec := seen.NewRecorder(in.offset, min(in.limit, s.caps.maxBytes+1))
 		if err := s.streamInto(ctx, target, w, rec); err != nil {
-			return ReadValue{}, err
+			return ReadValue{}, withCharsetGuidance(err)
 		}
 		res, err = w.Finish(target.DisplayPath)
 		saw = func() *fs.Seen { return rec.Seen(len(res.Lines), res.TotalLines) }
 	} else {
 		text, rerr := s.fs.ReadText(ctx, target)
 		if rerr != nil {
-			return ReadValue{}, rerr
+			return ReadValue{}, withCharsetGuidance(rerr)
 		}
 		res, err = WindowString(text, req, target.DisplayPath)
 		saw = func() *fs.Seen { return seen.OfText(text, in.offset, len(res.Lines)) }
@@ -94,7 +95,7 @@ func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (Read
 	if err := s.observe(ctx, target, fs.PresentSeen(info.Version, saw()), exec); err != nil {
 		return ReadValue{}, err
 	}
-	return ReadValue{Path: target.DisplayPath, Offset: in.offset, Lines: res.Lines, TotalLines: res.TotalLines}, nil
+	return ReadValue{Path: target.DisplayPath, Offset: in.offset, Lines: res.Lines, TotalLines: res.TotalLines, Charset: cs}, nil
 }
 
 // TextByteStreamer is fs.TextByteStreamer, kept as an alias for callers of this package.

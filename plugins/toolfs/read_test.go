@@ -151,7 +151,7 @@ func TestReadFailures(t *testing.T) {
 		{args{"file_path": "missing.txt"}, `Error: cannot read "` + e.path("missing.txt") + `": not found`, "FS_NOT_FOUND"},
 		{args{"file_path": "dir"}, `Error: cannot read "` + e.path("dir") + `": not a regular file`, "FS_NOT_REGULAR_FILE"},
 		{args{"file_path": "bin"}, `Error: cannot read "` + e.path("bin") + `": binary file`, "FS_NOT_TEXT"},
-		{args{"file_path": "bad.txt"}, `Error: cannot read "` + e.path("bad.txt") + `": invalid UTF-8 text`, "FS_NOT_TEXT"},
+		{args{"file_path": "bad.txt"}, `Error: cannot read "` + e.path("bad.txt") + `": invalid UTF-8 text` + "\n" + charsetGuidance, "FS_NOT_TEXT"},
 		{args{"file_path": "two.txt", "offset": 3}, `Error: offset 3 is out of range for "` + e.path("two.txt") + `" (2 lines)`, "FS_NOT_FOUND"},
 		{args{"file_path": "empty.txt", "offset": 2}, `Error: offset 2 is out of range for "` + e.path("empty.txt") + `" (0 lines)`, "FS_NOT_FOUND"},
 	}

@@ -19,6 +19,7 @@ const (
 //   - every FS_NOT_OBSERVED, whichever layer raised it, becomes exactly
 //     `cannot modify "<p>": file has not been read — read the file, then retry` (docs/tool-fs.md
 //     "Errors of `write` and `edit`");
+//   - `invalid UTF-8 text` gains the charset guidance line (withCharsetGuidance);
 //   - anything else is returned unchanged (the same error value).
 //
 // The rewritten error keeps the code and has the original error as its cause.
@@ -36,6 +37,8 @@ func remediate(err error, displayPath string) error {
 		return fs.NewError(fs.CodeStaleVersion, msg, err)
 	case fs.CodeNotObserved:
 		return fs.NewError(fs.CodeNotObserved, `cannot modify "`+displayPath+`"`+notObservedSuffix, err)
+	case fs.CodeNotText:
+		return withCharsetGuidance(err)
 	}
 	return err
 }

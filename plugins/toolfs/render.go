@@ -13,6 +13,8 @@ type ReadValue struct {
 	Offset     int    `json:"offset"`
 	Lines      []Line `json:"lines"`
 	TotalLines int    `json:"totalLines"`
+	// Charset names the charset the file was decoded from when it is not UTF-8 (charset.go).
+	Charset string `json:"charset,omitempty"`
 }
 
 // WriteValue is the canonical value of a successful write. Before is nil when the file was created
@@ -111,7 +113,7 @@ func RenderRead(v ReadValue, limit int) string {
 	capped := len(v.Lines) < limit && endLine < v.TotalLines
 	footer := readFooter(v.Offset, endLine, v.TotalLines, capped)
 
-	size := len(v.Path) + len(footer) + 64
+	size := len(v.Path) + len(footer) + len(v.Charset) + 64
 	for _, l := range v.Lines {
 		size += len(l.Text) + len(": \n")
 	}
@@ -121,7 +123,11 @@ func RenderRead(v ReadValue, limit int) string {
 	b := make([]byte, 0, size)
 	b = append(b, envelopeHead...)
 	b = append(b, v.Path...)
-	b = append(b, envelopeMiddle...)
+	if v.Charset != "" {
+		b = appendCharsetMiddle(b, v.Charset)
+	} else {
+		b = append(b, envelopeMiddle...)
+	}
 	var num counter
 	for _, l := range v.Lines {
 		b = num.append(b, l.Number)

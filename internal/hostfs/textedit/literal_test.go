@@ -189,3 +189,29 @@ func FuzzApply(f *testing.F) {
 		}
 	})
 }
+
+// Spans names exactly the replacements Body makes.
+func TestSpansRebuildBody(t *testing.T) {
+	for _, tc := range []struct{ file, old, new string }{
+		{"a OLD b OLD", "OLD", "N"},
+		{"a\r\nOLD\r\nb\nOLD\n", "OLD", "x\ny"},
+		{"p\r\nq\nr\r\ns\r\n", "q\nr", "Q\nR"},
+	} {
+		doc := decode(t, tc.file)
+		e, f := doc.Plan(tc.old, tc.new, true)
+		if f != textedit.None {
+			t.Fatalf("Plan(%q): %v", tc.file, f)
+		}
+		var b strings.Builder
+		last := 0
+		e.Spans(func(rs, re int, text string) {
+			b.WriteString(doc.Raw[last:rs])
+			b.WriteString(text)
+			last = re
+		})
+		b.WriteString(doc.Raw[last:])
+		if got := b.String(); got != e.Body() {
+			t.Errorf("%q: spans rebuild %q, Body is %q", tc.file, got, e.Body())
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/cordon-dev/cordon/internal/charset"
 	"github.com/cordon-dev/cordon/internal/hostfs"
 )
 
@@ -35,6 +36,9 @@ type Config struct {
 	// every nested repository, at any depth (see the package doc). Default
 	// [".git"]; an empty list protects nothing; nil means the default.
 	ProtectedPaths []string `yaml:"protectedPaths"`
+	// Encodings declares the charsets of files by glob, as in fs-local (docs/encodings.md).
+	// Default none.
+	Encodings []charset.Rule `yaml:"encodings"`
 }
 
 // Defaults sets the default values (called before decoding).
@@ -61,7 +65,7 @@ func (c Config) Validate() error {
 
 // local is the host provider's part of the configuration.
 func (c Config) local() hostfs.Config {
-	return hostfs.Config{Cwd: c.Cwd, DiffBasisMaxBytes: c.DiffBasisMaxBytes, MaxFileBytes: c.MaxFileBytes}
+	return hostfs.Config{Cwd: c.Cwd, DiffBasisMaxBytes: c.DiffBasisMaxBytes, MaxFileBytes: c.MaxFileBytes, Encodings: c.Encodings}
 }
 
 // validProtectedPath accepts "x", "x/y": non-empty, relative, clean, no NUL,
@@ -86,7 +90,7 @@ func (c *Config) UnmarshalYAML(n *yaml.Node) error {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		switch k.Value {
-		case "cwd", "diffBasisMaxBytes", "maxFileBytes":
+		case "cwd", "diffBasisMaxBytes", "maxFileBytes", "encodings":
 			localNode.Content = append(localNode.Content, k, v)
 		case "protectedPaths":
 			var paths []string
@@ -105,6 +109,6 @@ func (c *Config) UnmarshalYAML(n *yaml.Node) error {
 	if err := local.DecodeYAML(localNode, "fssandbox.Config"); err != nil {
 		return err
 	}
-	c.Cwd, c.DiffBasisMaxBytes, c.MaxFileBytes = local.Cwd, local.DiffBasisMaxBytes, local.MaxFileBytes
+	c.Cwd, c.DiffBasisMaxBytes, c.MaxFileBytes, c.Encodings = local.Cwd, local.DiffBasisMaxBytes, local.MaxFileBytes, local.Encodings
 	return nil
 }

@@ -68,3 +68,8 @@ func (p *Provider) Glob(ctx context.Context, root fs.Target, q fs.GlobQuery) (fs
 func (p *Provider) Grep(ctx context.Context, root fs.Target, q fs.GrepQuery, emit func(fs.LineMatch) error) (fs.GrepResult, error) {
 	return p.local.Grep(ctx, root, q, emit)
 }
+
+// TextCharset is fs-local's: the charset a read decodes t from ("" for UTF-8).
+func (p *Provider) TextCharset(ctx context.Context, t fs.Target) string {
+	return p.local.TextCharset(ctx, t)
+}

@@ -1,0 +1,35 @@
+package fssandbox_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cordon-dev/cordon/internal/charset"
+	"github.com/cordon-dev/cordon/plugins/fs"
+)
+
+// The encodings key is fs-local's, decoded and validated by it, and reaches the provider: a
+// file under a rule is read in its charset.
+func TestConfigEncodings(t *testing.T) {
+	cfg, err := decode(t, "encodings:\n  - { glob: '*.cp', charset: windows-1252 }\n  - { glob: 'jp/', charset: shift_jis }")
+	require.NoError(t, err)
+	assert.Equal(t, []charset.Rule{{Glob: "*.cp", Charset: "windows-1252"}, {Glob: "jp/", Charset: "shift_jis"}}, cfg.Encodings)
+	_, err = decode(t, "encodings: [{ glob: '*.cp', charset: cp-none }]")
+	assert.EqualError(t, err, `fs-local: encodings[0] (glob "*.cp"): unknown charset "cp-none" (a WHATWG Encoding Standard label, such as windows-1252 or shift_jis)`)
+
+	cfg.Cwd = ""
+	w := newWorld(t, fs.SandboxWorkspaceWrite, cfg)
+	path := filepath.Join(w.ws, "a.cp")
+	require.NoError(t, os.WriteFile(path, []byte("caf\xe9 old\n"), 0o644))
+	tg := w.target(t, "a.cp")
+	text, err := w.fs.ReadText(w.ctx, tg)
+	require.NoError(t, err)
+	assert.Equal(t, "café old\n", text)
+	assert.Equal(t, "windows-1252", w.fs.TextCharset(w.ctx, tg))
+	require.NoError(t, w.edit(t, path, "old", "né"))
+	assert.Equal(t, "caf\xe9 n\xe9\n", readDisk(t, path))
+}
