@@ -23,10 +23,12 @@ const (
 	OpDelete = "delete" // remove Target
 )
 
-// FileID identifies a file (device and inode).
+// FileID identifies a file as it is: device, inode and status-change time (an inode number is
+// reused as soon as a file is removed; the change time tells the new file from the old).
 type FileID struct {
-	Dev uint64 `json:"dev"`
-	Ino uint64 `json:"ino"`
+	Dev   uint64 `json:"dev"`
+	Ino   uint64 `json:"ino"`
+	Ctime int64  `json:"ctime"`
 }
 
 // Op is one step of a plan. Pre is the identity of Target when the plan was made (nil: absent).
@@ -61,7 +63,7 @@ func IDOf(path string) (*FileID, error) {
 		}
 		return nil, err
 	}
-	return &FileID{Dev: uint64(st.Dev), Ino: st.Ino}, nil //nolint:unconvert // Dev is 32-bit on some platforms
+	return &FileID{Dev: uint64(st.Dev), Ino: st.Ino, Ctime: st.Ctim.Nano()}, nil //nolint:unconvert // Dev is 32-bit on some platforms
 }
 
 // Begin creates a journal in dir holding ops, locked and durable (the file and dir fsynced). An
