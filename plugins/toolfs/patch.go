@@ -67,8 +67,9 @@ var patchParameters = json.RawMessage(`{"type":"object","properties":{` +
 
 // patchArgs are the arguments of apply_patch.
 type patchArgs struct {
-	Input *string `json:"input"`
-	escalationArgs
+	Input         *string         `json:"input"`
+	Permissions   json.RawMessage `json:"sandbox_permissions"`
+	Justification json.RawMessage `json:"justification"`
 }
 
 // PatchFile is one file a patch changed: its path as the patch names it (a move's destination),
@@ -146,7 +147,7 @@ func (s *suite) applyPatch(ctx context.Context, args patchArgs, exec *tools.Exec
 	if !ok {
 		return PatchValue{}, errPatchUnsupported
 	}
-	policy, err := s.sandbox.resolvePolicy(ctx, "apply_patch", args.escalationArgs, exec,
+	policy, err := s.sandbox.resolvePolicy(ctx, "apply_patch", escalationArgs{args.Permissions, args.Justification}, exec,
 		escalatedAction{filePath: p.Ops[0].Path, previews: []tools.ApprovalPreview{{Label: "Patch", Text: *args.Input}}})
 	if err != nil {
 		return PatchValue{}, err
