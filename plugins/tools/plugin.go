@@ -26,6 +26,9 @@ type Config struct {
 	// MaxParallelSubCalls caps a code-mode program's overlapping sub-calls
 	// (default 10; a positive integer). Kept for configuration compatibility.
 	MaxParallelSubCalls int `json:"maxParallelSubCalls" yaml:"maxParallelSubCalls"`
+	// Expose lists which tools a session sees by its model and client, first match wins; empty
+	// (default): every tool (see ExposeRule).
+	Expose []ExposeRule `json:"expose,omitempty" yaml:"expose"`
 }
 
 // Defaults sets mode "native" and maxParallelSubCalls 10.
@@ -44,7 +47,7 @@ func (c *Config) Validate() error {
 	if c.MaxParallelSubCalls < 1 {
 		return errors.New("maxParallelSubCalls must be a positive integer")
 	}
-	return nil
+	return validateExpose(c.Expose)
 }
 
 // Plugin is the "tools" module: it provides Service (the Runtime).
