@@ -90,7 +90,7 @@ var wantSchemas = map[string]string{
 	"glob":       `{"type":"object","properties":{"pattern":{"type":"string","description":"Glob pattern to match file paths against (e.g. \"**/*.ts\", \"src/**/*.test.js\"). A pattern with no \"/\" matches file names at any depth, so \"*.ts\" searches the whole tree; include a \"/\" to anchor the pattern to the search directory."},"path":{"type":"string","description":"Directory to search in. Defaults to the session workspace; a relative path resolves against it."}},"required":["pattern"]}`,
 	// docs/apply_patch.md
 	"apply_patch": `{"type":"object","properties":{"input":{"type":"string","description":"The entire patch, from *** Begin Patch to *** End Patch."}},"required":["input"]}`,
-	"grep":       `{"type":"object","properties":{"pattern":{"type":"string","description":"Regular expression to search for (RE2 syntax)."},"path":{"type":"string","description":"File or directory to search. Defaults to the session workspace; a relative path resolves against it."},"include":{"type":"string","description":"One glob filter for which files to search (e.g. \"*.ts\", \"*.{js,jsx}\"). Not a list; negation is not supported."}},"required":["pattern"]}`,
+	"grep":        `{"type":"object","properties":{"pattern":{"type":"string","description":"Regular expression to search for (RE2 syntax)."},"path":{"type":"string","description":"File or directory to search. Defaults to the session workspace; a relative path resolves against it."},"include":{"type":"string","description":"One glob filter for which files to search (e.g. \"*.ts\", \"*.{js,jsx}\"). Not a list; negation is not supported."}},"required":["pattern"]}`,
 }
 
 func checkToolList(t *testing.T, cs *mcp.ClientSession, want ...string) {

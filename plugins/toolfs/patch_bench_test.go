@@ -18,7 +18,9 @@ const (
 	benchHunks = 4
 )
 
-func benchLine(f, i int) string { return fmt.Sprintf("file %d line %d: some text to make the line look real", f, i) }
+func benchLine(f, i int) string {
+	return fmt.Sprintf("file %d line %d: some text to make the line look real", f, i)
+}
 
 func benchSeed(b *testing.B, dir string) {
 	for f := range benchFiles {
