@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 
+	"go.uber.org/zap"
+
 	"github.com/cordon-dev/cordon/internal/hostfs/staging"
 	"github.com/cordon-dev/cordon/internal/hostfs/textedit"
 	"github.com/cordon-dev/cordon/internal/hostfs/txn"
@@ -229,21 +231,41 @@ func (p *Provider) checkWrite(ctx context.Context, c *planned) error {
 	return err
 }
 
+// sourceRefusals are the failures of probing the existing file a delete or an update needs.
+type sourceRefusals struct {
+	changed, notFound, notRegular func(display string) *fs.Error
+}
+
+var (
+	deleteRefusals = sourceRefusals{fs.DeleteChanged, fs.DeleteNotFound, fs.DeleteNotRegular}
+	updateRefusals = sourceRefusals{fs.EditChanged, fs.UpdateNotFound, fs.EditNotRegular}
+)
+
+// probeSource probes c's source, which must be a regular file at the guard's version: missing is
+// "changed" under a guard (the caller saw it) and "not found" without one.
+func probeSource(c *planned, r sourceRefusals) (probeInfo, error) {
+	display := c.src.DisplayPath
+	existing, exists, err := probe(string(c.src.Key))
+	switch {
+	case err != nil:
+		return probeInfo{}, err
+	case !exists && c.ch.Guard != nil:
+		return probeInfo{}, r.changed(display)
+	case !exists:
+		return probeInfo{}, r.notFound(display)
+	case existing.Type != fs.TypeFile:
+		return probeInfo{}, r.notRegular(display)
+	case c.ch.Guard != nil && c.ch.Guard.Version != existing.Version:
+		return probeInfo{}, r.changed(display)
+	}
+	return existing, nil
+}
+
 func (p *Provider) checkDelete(ctx context.Context, c *planned) error {
-	key, display := string(c.src.Key), c.src.DisplayPath
-	existing, exists, err := probe(key)
+	key := string(c.src.Key)
+	existing, err := probeSource(c, deleteRefusals)
 	if err != nil {
 		return err
-	}
-	switch {
-	case !exists && c.ch.Guard != nil:
-		return fs.DeleteChanged(display)
-	case !exists:
-		return fs.DeleteNotFound(display)
-	case existing.Type != fs.TypeFile:
-		return fs.DeleteNotRegular(display)
-	case c.ch.Guard != nil && c.ch.Guard.Version != existing.Version:
-		return fs.DeleteChanged(display)
 	}
 	c.op = fs.OperationDelete
 	if existing.Size < p.diffBasisMaxBytes {
@@ -257,19 +279,9 @@ func (p *Provider) checkDelete(ctx context.Context, c *planned) error {
 
 func (p *Provider) checkUpdate(ctx context.Context, c *planned) error {
 	key, display := string(c.src.Key), c.src.DisplayPath
-	existing, exists, err := probe(key)
+	existing, err := probeSource(c, updateRefusals)
 	if err != nil {
 		return err
-	}
-	switch {
-	case !exists && c.ch.Guard != nil:
-		return fs.EditChanged(display)
-	case !exists:
-		return fs.UpdateNotFound(display)
-	case existing.Type != fs.TypeFile:
-		return fs.EditNotRegular(display)
-	case c.ch.Guard != nil && c.ch.Guard.Version != existing.Version:
-		return fs.EditChanged(display)
 	}
 	if err := checkReplaceable(key, existing, display, fs.VerbEdit); err != nil {
 		return err
@@ -363,9 +375,11 @@ func (p *Provider) publishSet(ctx context.Context, set changeSet) (err error) {
 		}
 	}
 	plan := set.plan()
-	j, err := txn.Begin(p.txnDir, plan)
-	if err != nil {
-		return fs.NewError(fs.CodeIOError, "cannot patch: the change-set journal could not be written ("+err.Error()+")", err)
+	j, jerr := txn.Begin(p.txnDir, plan)
+	if jerr != nil {
+		// As for the staging registry: the set still publishes all or nothing in this process,
+		// but a crash while it publishes is not repaired at the next start.
+		p.log.Warn("no change-set journal: a set interrupted by a crash will not be finished", zap.String("dir", p.txnDir), zap.Error(jerr))
 	}
 	published := false
 	defer func() {

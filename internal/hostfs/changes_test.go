@@ -203,3 +203,16 @@ func TestApplyChangesOppositeOrdersDoNotDeadlock(t *testing.T) {
 	require.Equal(t, 1+3*rounds, strings.Count(got["b.txt"], "\n"))
 	requireClean(t, p, dir)
 }
+
+// TestApplyChangesWithoutAJournal: with no usable state directory a set still publishes (all or
+// nothing in process; docs/apply_patch.md "The journal").
+func TestApplyChangesWithoutAJournal(t *testing.T) {
+	blocker := filepath.Join(t.TempDir(), "file")
+	writeFile(t, blocker, "")
+	t.Setenv("XDG_STATE_HOME", blocker) // a state directory beneath a regular file cannot be made
+	p, dir := newProvider(t)
+	_, err := p.ApplyChanges(context.Background(), []fs.Change{{Kind: fs.ChangeWrite, Target: resolve(t, p, "a.txt"), Content: "a\n"}}, nil)
+	require.NoError(t, err)
+	require.Equal(t, map[string]string{"a.txt": "a\n"}, readAll(t, dir))
+	requireClean(t, p, dir)
+}
