@@ -99,21 +99,32 @@ func (s *suite) patchDefinition() tools.Definition {
 			return []tools.Content{tools.TextContent(v.Text)}
 		},
 		PresentationMeta: func(_ patchArgs, v PatchValue) any {
-			m := DiffMeta{Diffs: []FileDiff{}}
-			for _, f := range v.Files {
-				switch {
-				case f.Operation == "D" && f.Before != nil:
-					m.Diffs = append(m.Diffs, FileDiff{Path: f.Display, OldText: f.Before, NewText: ""})
-				case f.After != nil && f.Before != nil:
-					m.Diffs = append(m.Diffs, ComputeHunkDiffs(f.Display, *f.Before, *f.After)...)
-				case f.After != nil:
-					m.Diffs = append(m.Diffs, FileDiff{Path: f.Display, NewText: *f.After})
-				}
-			}
-			return m
+			return patchMeta(v)
 		},
 		Annotations: tools.Annotations{Destructive: true},
 	}.Definition()
+}
+
+// patchMeta is the diff meta of a patch (docs/apply_patch.md "Value and meta"): the hunks of every
+// file in patch order, each under the path as the patch spells it (a move's destination), a new
+// file diffed from "" and a deleted one to ""; a file whose texts are beyond the diff basis is
+// left out.
+func patchMeta(v PatchValue) DiffMeta {
+	m := DiffMeta{Diffs: []FileDiff{}}
+	for _, f := range v.Files {
+		if f.Before == nil && f.After == nil {
+			continue
+		}
+		var before, after string
+		if f.Before != nil {
+			before = *f.Before
+		}
+		if f.After != nil {
+			after = *f.After
+		}
+		m.Diffs = append(m.Diffs, ComputeHunkDiffs(f.Path, before, after)...)
+	}
+	return m
 }
 
 // errPatchUnsupported refuses apply_patch over a filesystem without change sets.

@@ -137,11 +137,11 @@ func TestPatchSuccessTextAndMeta(t *testing.T) {
 	require.Equal(t, "Success. Updated the following files:\nA add.txt\nM mod.txt\nM dir/new.txt\nD del.txt", r.Text())
 	meta, err := json.Marshal(r.Meta)
 	require.NoError(t, err)
-	p := func(n string) string { return strconv.Quote(filepath.Join(e.dir, n)) }
+	p := strconv.Quote // the paths as the patch spells them, as edit's meta does
 	require.JSONEq(t, `{"diffs":[`+
-		`{"path":`+p("del.txt")+`,"oldText":"gone\n","newText":""},`+
+		`{"path":`+p("del.txt")+`,"oldText":"gone","newText":""},`+
 		`{"path":`+p("mod.txt")+`,"oldText":"x","newText":"y"},`+
-		`{"path":`+p("add.txt")+`,"oldText":null,"newText":"new\n"},`+
+		`{"path":`+p("add.txt")+`,"oldText":null,"newText":"new"},`+
 		`{"path":`+p("dir/new.txt")+`,"oldText":"o","newText":"n"}]}`, string(meta))
 	assert.NoFileExists(t, filepath.Join(e.dir, "old.txt"))
 }
