@@ -75,6 +75,7 @@ type planned struct {
 	dir      atomicDir   // dst's directory, once staged
 	stageDir string
 	temp     string
+	madeFrom string // the existing ancestor below which staging created dst's parents ("" = none)
 }
 
 type changeSet []*planned
@@ -393,6 +394,11 @@ func (p *Provider) publishSet(ctx context.Context, set changeSet) (err error) {
 			c.dir.sync()
 			c.dir.close()
 		}
+		if !published {
+			for _, c := range set {
+				removeMadeDirs(filepath.Dir(string(c.dst.Key)), c.madeFrom)
+			}
+		}
 		if !published || err == nil {
 			j.Done()
 		} else {
@@ -457,6 +463,9 @@ func (s changeSet) byTemp(temp string) *planned {
 // and with the replaced file's metadata (as writeFileAtomic stages).
 func (p *Provider) stage(ctx context.Context, c *planned) error {
 	key := string(c.dst.Key)
+	if parent := filepath.Dir(key); !isDir(parent) {
+		c.madeFrom = existingDir(parent)
+	}
 	d, err := openAtomicDir(filepath.Dir(key), atomicOptions{beneath: c.dstB, hooks: p.hooks})
 	if err != nil {
 		return err
@@ -481,4 +490,22 @@ func (p *Provider) stage(ctx context.Context, c *planned) error {
 		err = cerr
 	}
 	return err
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}
+
+// removeMadeDirs removes dir and its parents up to (not including) from while they are empty: the
+// directories a set that did not publish created for its new files. from "" removes nothing.
+func removeMadeDirs(dir, from string) {
+	if from == "" {
+		return
+	}
+	for d := dir; d != from && len(d) > len(from); d = filepath.Dir(d) {
+		if os.Remove(d) != nil {
+			return
+		}
+	}
 }

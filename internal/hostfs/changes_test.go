@@ -95,7 +95,8 @@ func TestApplyChangesAllOrNothing(t *testing.T) {
 				last.Update = func(s string) (string, error) { cancel(); return s, nil }
 			}
 			_, err := p.ApplyChanges(ctx, []fs.Change{
-				{Kind: fs.ChangeWrite, Target: resolve(t, p, "new.txt"), Content: "n\n"},
+				{Kind: fs.ChangeWrite, Target: resolve(t, p, "new/deep/n.txt"), Content: "n\n"},
+				{Kind: fs.ChangeWrite, Target: resolve(t, p, "new/m.txt"), Content: "m\n"},
 				{Kind: fs.ChangeUpdate, Target: resolve(t, p, "a.txt"), Update: upper},
 				last,
 			}, nil)
@@ -106,6 +107,7 @@ func TestApplyChangesAllOrNothing(t *testing.T) {
 				require.True(t, fs.HasCode(err, c.code), "%v", err)
 			}
 			require.Equal(t, before, readAll(t, dir))
+			require.NoDirExists(t, filepath.Join(dir, "new"), "the directories made for new files are gone")
 			requireClean(t, p, dir)
 		})
 	}
