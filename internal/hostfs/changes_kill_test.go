@@ -30,9 +30,9 @@ const (
 	killStepEnv  = "CORDON_TEST_TXN_STEP"  // apply: kill itself after this publication step (0: never)
 )
 
-// TestChangeSetKillChild is the child of TestChangeSetSurvivesSIGKILL; it does nothing in a
+// TestHelperChangeSet is the child of TestChangeSetSurvivesSIGKILL; it does nothing in a
 // normal run.
-func TestChangeSetKillChild(t *testing.T) {
+func TestHelperChangeSet(t *testing.T) {
 	mode, dir := os.Getenv(killChildEnv), os.Getenv(killDirEnv)
 	if mode == "" {
 		return
@@ -131,7 +131,7 @@ func killState(t *testing.T, dir string) (newer, older int, extra []string) {
 // the child finished it.
 func runKillChild(t *testing.T, mode, dir, state string, step int, kill time.Duration) time.Duration {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestChangeSetKillChild$")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperChangeSet$", "-test.count=1")
 	// GORACE: a race-enabled child would otherwise sleep a second at exit.
 	cmd.Env = append(os.Environ(), "GORACE=atexit_sleep_ms=0", killChildEnv+"="+mode, killDirEnv+"="+dir, killStepEnv+"="+strconv.Itoa(step),
 		"XDG_STATE_HOME="+state, "CORDON_TEST_STATE_HOME="+state)
