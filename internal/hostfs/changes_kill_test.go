@@ -45,6 +45,10 @@ func TestHelperChangeSet(t *testing.T) {
 	if mode == "recover" {
 		os.Exit(0)
 	}
+	if mode == "append" {
+		appendRounds(p)
+		os.Exit(0)
+	}
 	if step, _ := strconv.Atoi(os.Getenv(killStepEnv)); step > 0 {
 		hostfs.SetPublishStep(p, func(n int) {
 			if n == step {
@@ -201,4 +205,72 @@ func TestChangeSetSurvivesSIGKILL(t *testing.T) {
 	}
 	t.Logf("runs=%d mixed=%d allNew=%d allOld=%d (one apply: %v)", runs, mixed, rolledForward, rolledBack, full)
 	require.Zero(t, mixed)
+}
+
+// appendFiles are the files the cross-process test's children append to, named in opposite
+// orders by the two children.
+var appendFiles = []string{"a.txt", "b.txt", "sub/c.txt"}
+
+const appendRoundsEach = 25
+
+// appendRounds applies appendRoundsEach sets that each append one line to every appendFiles
+// file, unguarded: a set whose read and publication another process interleaved would lose
+// that process's line.
+func appendRounds(p *hostfs.Provider) {
+	ctx := context.Background()
+	reverse := os.Getenv(killStepEnv) == "1"
+	for range appendRoundsEach {
+		var changes []fs.Change
+		for i := range appendFiles {
+			name := appendFiles[i]
+			if reverse {
+				name = appendFiles[len(appendFiles)-1-i]
+			}
+			tg, err := p.Resolve(ctx, name, fs.ResolveOptions{})
+			if err != nil {
+				os.Exit(4)
+			}
+			changes = append(changes, fs.Change{Kind: fs.ChangeUpdate, Target: tg, Update: func(s string) (string, error) { return s + "x\n", nil }})
+		}
+		if _, err := p.ApplyChanges(ctx, changes, nil); err != nil {
+			fmt.Println("error:", err)
+			os.Exit(5)
+		}
+	}
+}
+
+// TestChangeSetsAcrossProcesses: two processes apply overlapping sets (in opposite orders) to the
+// same files at once; the directory locks keep each set's read and publication together, so no
+// line is lost and neither process deadlocks.
+func TestChangeSetsAcrossProcesses(t *testing.T) {
+	if os.Getenv(killChildEnv) != "" {
+		return
+	}
+	dir, state := t.TempDir(), t.TempDir()
+	for _, n := range appendFiles {
+		writeFile(t, filepath.Join(dir, n), "")
+	}
+	outs := make(chan string, 2)
+	for i := range 2 {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestHelperChangeSet$", "-test.count=1")
+		cmd.Env = append(os.Environ(), "GORACE=atexit_sleep_ms=0", killChildEnv+"=append", killDirEnv+"="+dir,
+			killStepEnv+"="+strconv.Itoa(i), "XDG_STATE_HOME="+state, "CORDON_TEST_STATE_HOME="+state)
+		go func() {
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				outs <- fmt.Sprintf("%v: %s", err, out)
+				return
+			}
+			outs <- ""
+		}()
+	}
+	for range 2 {
+		require.Empty(t, <-outs)
+	}
+	for _, n := range appendFiles {
+		b, err := os.ReadFile(filepath.Join(dir, n))
+		require.NoError(t, err)
+		require.Equal(t, strings.Repeat("x\n", 2*appendRoundsEach), string(b), n)
+	}
+	require.Empty(t, residue(t, dir))
 }

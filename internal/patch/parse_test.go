@@ -2,6 +2,7 @@ package patch_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -77,13 +78,19 @@ func TestParseEmptyPatch(t *testing.T) {
 }
 
 // FuzzParse checks that Parse never panics and fails only with a *ParseError, that an accepted
-// Update always has chunks, and that applying any accepted chunk never panics.
+// Update always has chunks, and that applying any accepted chunk to a file (the input after a NUL,
+// if any) never panics.
 func FuzzParse(f *testing.F) {
 	f.Add("*** Begin Patch\n*** Add File: a\n+x\n*** End Patch")
 	f.Add("*** Begin Patch\n*** Update File: a\n*** Move to: b\n@@ ctx\n x\n-y\n+z\n*** End of File\n*** End Patch\n")
 	f.Add("<<EOF\n*** Begin Patch\n*** Delete File: a\n*** End Patch\nEOF")
 	f.Add(" *** Begin Patch\n\n@@\n*** End Patch ")
+	f.Add("*** Begin Patch\n*** Update File: a\n@@ x\n y\n-z\n+w\n*** End Patch\x00x\r\ny\r\nz")
 	f.Fuzz(func(t *testing.T, text string) {
+		raw := "a\nb\r\nc"
+		if i := strings.Index(text, "\x00"); i >= 0 { // the part after a NUL is the file
+			text, raw = text[:i], text[i+1:]
+		}
 		p, err := patch.Parse(text)
 		if err != nil {
 			var pe *patch.ParseError
@@ -97,7 +104,7 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("an update without chunks: %+v", op)
 			}
 			for _, c := range op.Chunks {
-				_, _ = patch.Apply("a\nb\r\nc", []patch.Chunk{c}) // never panics
+				_, _ = patch.Apply(raw, []patch.Chunk{c}) // never panics
 			}
 		}
 	})
