@@ -199,13 +199,14 @@ func (s *suite) applyPatch(ctx context.Context, args patchArgs, exec *tools.Exec
 			err = s.observe(ctx, out.Target, fs.Present(out.Version), exec)
 		default:
 			f.Operation = "M"
+			var gone error
 			if pt.move != nil {
 				f.Path = pt.op.MoveTo
 				if pt.move.Key != pt.target.Key {
-					err = errors.Join(s.observe(ctx, pt.target, fs.Absent(), exec))
+					gone = s.observe(ctx, pt.target, fs.Absent(), exec)
 				}
 			}
-			err = errors.Join(err, s.observe(ctx, out.Target, fs.Present(out.Version), exec))
+			err = errors.Join(gone, s.observe(ctx, out.Target, fs.Present(out.Version), exec))
 		}
 		if err != nil {
 			return PatchValue{}, err
