@@ -6,11 +6,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/cordon-dev/cordon/internal/hostfs"
+	"github.com/cordon-dev/cordon/internal/hostfs/txn"
 	"github.com/cordon-dev/cordon/plugins/fs"
 )
 
@@ -217,4 +219,51 @@ func TestApplyChangesWithoutAJournal(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, map[string]string{"a.txt": "a\n"}, readAll(t, dir))
 	requireClean(t, p, dir)
+}
+
+// TestApplyChangesFailureAfterCommitIsFinishedAtTheNextStart: a rename that fails once the set
+// is committed fails the call, the other files still publish, and the journal it leaves lets the
+// next start finish the set.
+func TestApplyChangesFailureAfterCommitIsFinishedAtTheNextStart(t *testing.T) {
+	state := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", state)
+	p, dir := newProvider(t)
+	for _, n := range []string{"a.txt", "b.txt", "c.txt"} {
+		writeFile(t, filepath.Join(dir, n), n+"\n")
+	}
+	hostfs.SetRename(p, func(o, n string) error {
+		if filepath.Base(n) == "b.txt" {
+			return &os.LinkError{Op: "rename", Old: o, New: n, Err: syscall.EIO}
+		}
+		return os.Rename(o, n)
+	})
+	set := []fs.Change{}
+	for _, n := range []string{"a.txt", "b.txt", "c.txt"} {
+		set = append(set, fs.Change{Kind: fs.ChangeUpdate, Target: resolve(t, p, n), Update: upper})
+	}
+	_, err := p.ApplyChanges(context.Background(), set, nil)
+	require.True(t, fs.HasCode(err, fs.CodeIOError), "%v", err)
+	require.Equal(t, map[string]string{"a.txt": "A.TXT\n", "b.txt": "b.txt\n", "c.txt": "C.TXT\n"}, files(t, dir))
+	require.Zero(t, hostfs.LockCount(p))
+
+	fwd, back := txn.Recover(filepath.Join(state, "cordon", "txn"), nil) // what the next start runs
+	require.Equal(t, [2]int{1, 0}, [2]int{fwd, back})
+	require.Equal(t, map[string]string{"a.txt": "A.TXT\n", "b.txt": "B.TXT\n", "c.txt": "C.TXT\n"}, readAll(t, dir))
+	requireClean(t, p, dir)
+}
+
+// files reads the regular files of dir, skipping staging directories.
+func files(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	for _, e := range entries {
+		if e.Type().IsRegular() {
+			b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+			require.NoError(t, err)
+			out[e.Name()] = string(b)
+		}
+	}
+	return out
 }

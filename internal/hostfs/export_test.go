@@ -16,3 +16,8 @@ func SetInspectTemp(p *Provider, fn func(stagingDir, temp string)) {
 func SetPublishStep(p *Provider, fn func(step int)) {
 	p.hooks = &atomicHooks{published: fn}
 }
+
+// SetRename replaces the rename of every publication of p (tests only).
+func SetRename(p *Provider, fn func(oldpath, newpath string) error) {
+	p.hooks = &atomicHooks{rename: fn}
+}
