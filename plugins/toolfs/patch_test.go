@@ -219,17 +219,26 @@ func TestPatchSandbox(t *testing.T) {
 		return e.call("apply_patch", a)
 	}
 	outside := filepath.Join(e.out, "x.txt")
+	require.NoError(t, os.MkdirAll(filepath.Join(e.ws, ".git"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(e.ws, ".git", "config"), []byte("c\n"), 0o644))
+	require.NoError(t, os.Symlink(filepath.Join(e.ws, ".git"), filepath.Join(e.ws, "alias")))
+	requireOK(t, e.call("read", args{"file_path": ".git/config"}))
 	for name, body := range map[string]string{
-		"add outside":     "*** Update File: a.txt\n@@\n-a\n+A\n*** Add File: " + outside + "\n+x\n",
-		"move outside":    "*** Update File: a.txt\n*** Move to: " + outside + "\n@@\n-a\n+A\n",
-		"protected .git":  "*** Update File: a.txt\n@@\n-a\n+A\n*** Add File: .git/hooks/post-commit\n+x\n",
-		"relative escape": "*** Add File: ../out/x.txt\n+x\n",
+		"add outside":       "*** Update File: a.txt\n@@\n-a\n+A\n*** Add File: " + outside + "\n+x\n",
+		"move outside":      "*** Update File: a.txt\n*** Move to: " + outside + "\n@@\n-a\n+A\n",
+		"protected .git":    "*** Update File: a.txt\n@@\n-a\n+A\n*** Add File: .git/hooks/post-commit\n+x\n",
+		"relative escape":   "*** Add File: ../out/x.txt\n+x\n",
+		"through a symlink": "*** Update File: a.txt\n@@\n-a\n+A\n*** Add File: alias/hooks/pre-commit\n+x\n",
+		"delete protected":  "*** Update File: a.txt\n@@\n-a\n+A\n*** Delete File: .git/config\n",
+		"move out of .git":  "*** Update File: .git/config\n*** Move to: config\n@@\n-c\n+C\n",
 	} {
 		t.Run(name, func(t *testing.T) {
 			requireFailure(t, patch(body, nil), denial(fs.SandboxWorkspaceWrite), "FS_SANDBOX_DENIED")
 			assert.Equal(t, "a\n", readString(t, filepath.Join(e.ws, "a.txt")))
+			assert.Equal(t, "c\n", readString(t, filepath.Join(e.ws, ".git", "config")))
 			assert.Empty(t, dirNames(t, e.out))
-			assert.NoDirExists(t, filepath.Join(e.ws, ".git"))
+			assert.ElementsMatch(t, []string{"a.txt", ".git", "alias"}, dirNames(t, e.ws))
+			assert.NoDirExists(t, filepath.Join(e.ws, ".git", "hooks"))
 		})
 	}
 	// The escalation of write: approved, the same patch lands.
