@@ -61,6 +61,7 @@ type atomicHooks struct {
 	lstat        func(path string) (os.FileInfo, error)    // inspection after a failed link
 	removeAll    func(path string) error                   // staging removal
 	rename       func(oldpath, newpath string) error       // replace publication
+	published    func(step int)                            // after each step of a change set's publication
 }
 
 func (h *atomicHooks) name(base string) string {

@@ -24,6 +24,7 @@ type Provider struct {
 	dirLocks          lockTable
 	registry          *staging.Registry // where mutations record their staging directories
 	charsets          *charset.Resolver // Config.Encodings, then .editorconfig (charset.go)
+	txnDir            string            // where change sets keep their journals ("" = none)
 
 	afterBytesStat func(fs.Target) // test hook: runs after the ReadBytes stat preflight
 	hooks          *atomicHooks    // test hooks of the mutations' atomic publication
@@ -32,7 +33,8 @@ type Provider struct {
 // New returns a Provider. A zero Cwd means the process working directory (a
 // relative Cwd is made absolute against it); a zero DiffBasisMaxBytes or
 // MaxFileBytes means the default. A nil logger means zap.NewNop(). The first provider of a process
-// sweeps the staging residue that killed processes left (stagingRegistry).
+// sweeps the staging residue that killed processes left (stagingRegistry) and finishes
+// or undoes the change sets they were publishing (journalDir).
 func New(cfg Config, log *zap.Logger) (*Provider, error) {
 	if cfg.DiffBasisMaxBytes == 0 {
 		cfg.DiffBasisMaxBytes = DefaultDiffBasisMaxBytes
@@ -59,7 +61,8 @@ func New(cfg Config, log *zap.Logger) (*Provider, error) {
 	if err != nil {
 		return nil, fmt.Errorf("fs-local: %w", err)
 	}
-	return &Provider{cwd: cwd, diffBasisMaxBytes: cfg.DiffBasisMaxBytes, maxFileBytes: cfg.MaxFileBytes, log: log, registry: stagingRegistry(log), charsets: charsets}, nil
+	return &Provider{cwd: cwd, diffBasisMaxBytes: cfg.DiffBasisMaxBytes, maxFileBytes: cfg.MaxFileBytes, log: log, registry: stagingRegistry(log), charsets: charsets,
+		txnDir: journalDir(log)}, nil
 }
 
 // Cwd returns the provider's default base directory for relative paths.

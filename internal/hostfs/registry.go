@@ -7,6 +7,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/cordon-dev/cordon/internal/hostfs/staging"
+	"github.com/cordon-dev/cordon/internal/hostfs/txn"
 	"github.com/cordon-dev/cordon/internal/statedir"
 )
 
@@ -22,4 +23,18 @@ func stagingRegistry(log *zap.Logger) *staging.Registry {
 		return nil
 	}
 	return staging.For(filepath.Join(dir, "cordon", "staging"), log)
+}
+
+// journalDir returns the directory of this process's change-set journals, "cordon/txn" under the
+// user's state directory, after recovering (once per process) the change sets that dead
+// processes left there (txn.RecoverOnce); "" when no state directory can be named: change sets
+// then publish unjournaled (docs/apply_patch.md).
+func journalDir(log *zap.Logger) string {
+	dir, err := statedir.StateHome(os.LookupEnv)
+	if err != nil {
+		return ""
+	}
+	dir = filepath.Join(dir, "cordon", "txn")
+	txn.RecoverOnce(dir, log)
+	return dir
 }

@@ -146,7 +146,7 @@ func (r *Runtime) runBody(d *Dispatch, st *callState) Result {
 		return r.canonical(exec, abortedBeforeDispatchResult())
 	}
 	e := r.lookup(exec.Name)
-	if e == nil {
+	if e == nil || !r.Exposed(exec.Header(), exec.Name) {
 		return r.canonical(exec, ErrorResult(newUnknownToolError(exec.Name)))
 	}
 	st.bodyInvoked = true

@@ -32,8 +32,9 @@ type guardEntry struct {
 // Runtime is the tool registry and execution pipeline (the ctx.tools seam).
 // It is safe for concurrent use.
 type Runtime struct {
-	kc  *kernel.Context
-	log *zap.Logger
+	expose []ExposeRule // Config.Expose: which tools each session sees (expose.go)
+	kc     *kernel.Context
+	log    *zap.Logger
 
 	mu     sync.RWMutex
 	tools  map[string]*entry

@@ -23,6 +23,7 @@ func stockModules() []fx.Option {
 		fspolicy.Module,
 		tools.Module,
 		toolfs.Module,
+		toolfs.PatchModule,
 		toolfssearch.Module,
 		attachmentlocal.Module,
 		modelcatalog.Module,

@@ -1,0 +1,318 @@
+package toolfs
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+
+	"go.uber.org/fx"
+
+	"github.com/cordon-dev/cordon/internal/budget"
+	"github.com/cordon-dev/cordon/internal/patch"
+	"github.com/cordon-dev/cordon/kernel"
+	"github.com/cordon-dev/cordon/kernel/kernelfx"
+	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/tools"
+)
+
+// PatchID is the catalog name of the plugin that registers apply_patch (docs/apply_patch.md).
+const PatchID = "tool-apply-patch"
+
+// PatchConfig is the (empty) configuration of tool-apply-patch.
+type PatchConfig struct{}
+
+// PatchPlugin registers apply_patch once the fs and tools services exist. It lives beside
+// tool-fs so that it shares its guards, sandbox escalation and error rendering, and is a plugin of
+// its own so that a composition offers it or not.
+var PatchPlugin = kernel.Define[PatchConfig](PatchID, applyPatchPlugin, fs.Service.Dep(), tools.Service.Dep())
+
+// PatchModule contributes PatchPlugin to the kernel catalog of an fx host.
+var PatchModule = fx.Module(PatchID, kernelfx.Plugin(PatchPlugin))
+
+func applyPatchPlugin(kc *kernel.Context, _ PatchConfig) error {
+	fsys := fs.Service.Must(kc)
+	hook, err := newSandboxHook(kc, fsys)
+	if err != nil {
+		return err
+	}
+	s := &suite{kc: kc, fs: fsys, caps: DefaultConfig().caps(), sandbox: hook}
+	_, err = tools.Service.Must(kc).Register(kc, s.patchDefinition())
+	return err
+}
+
+// patchDescription is the apply_patch description (docs/apply_patch.md, verbatim).
+const patchDescription = "Apply a patch that adds, deletes, updates or moves text files, all or nothing. " +
+	"The input is the whole patch:\n" +
+	"*** Begin Patch\n" +
+	"*** Add File: <path>        then every line of the new file, each starting with +\n" +
+	"*** Delete File: <path>\n" +
+	"*** Update File: <path>\n" +
+	"*** Move to: <new path>     optional, right after Update File\n" +
+	"@@ <optional line to seek, e.g. a function header>\n" +
+	" context line (starts with a space)\n" +
+	"-removed line\n" +
+	"+added line\n" +
+	"*** End of File             optional: the chunk ends the file\n" +
+	"*** End Patch\n" +
+	"Give about 3 lines of context around each change; relative paths resolve against the working directory. " +
+	"An existing file must have been read before the patch changes, moves, deletes or replaces it."
+
+var patchParameters = json.RawMessage(`{"type":"object","properties":{` +
+	`"input":{"type":"string","description":"The entire patch, from *** Begin Patch to *** End Patch."}` +
+	`},"required":["input"]}`)
+
+// patchArgs are the arguments of apply_patch.
+type patchArgs struct {
+	Input         *string         `json:"input"`
+	Permissions   json.RawMessage `json:"sandbox_permissions"`
+	Justification json.RawMessage `json:"justification"`
+}
+
+// PatchFile is one file a patch changed: its path as the patch names it (a move's destination),
+// its display path, "A", "M" or "D", and the LF-normalized texts (nil when absent or too large).
+type PatchFile struct {
+	Path      string  `json:"path"`
+	Display   string  `json:"displayPath"`
+	Operation string  `json:"operation"`
+	Before    *string `json:"before"`
+	After     *string `json:"after"`
+}
+
+// PatchValue is the canonical value of apply_patch: every file it changed, in patch order, and
+// the text the model receives.
+type PatchValue struct {
+	Files []PatchFile `json:"files"`
+	Text  string      `json:"text"`
+}
+
+func (s *suite) patchDefinition() tools.Definition {
+	return tools.Tool[patchArgs, PatchValue]{
+		Name:        "apply_patch",
+		Description: patchDescription,
+		Parameters:  s.sandbox.parameters(patchParameters),
+		Execute:     budget.Errors(s.caps.budget, s.applyPatch),
+		Render: func(_ patchArgs, v PatchValue) []tools.Content {
+			return []tools.Content{tools.TextContent(v.Text)}
+		},
+		PresentationMeta: func(_ patchArgs, v PatchValue) any {
+			return patchMeta(v)
+		},
+		Annotations: tools.Annotations{Destructive: true},
+	}.Definition()
+}
+
+// patchMeta is the diff meta of a patch (docs/apply_patch.md "Value and meta"): the hunks of every
+// file in patch order, each under the path as the patch spells it (a move's destination), a new
+// file diffed from "" and a deleted one to ""; a file whose texts are beyond the diff basis is
+// left out.
+func patchMeta(v PatchValue) DiffMeta {
+	m := DiffMeta{Diffs: []FileDiff{}}
+	for _, f := range v.Files {
+		if f.Before == nil && f.After == nil {
+			continue
+		}
+		var before, after string
+		if f.Before != nil {
+			before = *f.Before
+		}
+		if f.After != nil {
+			after = *f.After
+		}
+		m.Diffs = append(m.Diffs, ComputeHunkDiffs(f.Path, before, after)...)
+	}
+	return m
+}
+
+// errPatchUnsupported refuses apply_patch over a filesystem without change sets.
+var errPatchUnsupported = errors.New("apply_patch is not available: the filesystem cannot apply a change set")
+
+// errPatchEmpty refuses a patch with no file operation.
+var errPatchEmpty = errors.New("invalid patch: it names no file (add *** Add File, *** Delete File or *** Update File sections)")
+
+// patchTarget is one file of a patch once resolved.
+type patchTarget struct {
+	op     patch.Op
+	target fs.Target
+	move   *fs.Target
+}
+
+// applyPatch is the body of apply_patch (docs/apply_patch.md): parse, resolve every path as write
+// resolves file_path, ask the observation policy for each file's guard, then hand the whole set
+// to the provider, which publishes it all or nothing.
+func (s *suite) applyPatch(ctx context.Context, args patchArgs, exec *tools.Exec) (PatchValue, error) {
+	if args.Input == nil {
+		return PatchValue{}, errors.New("input must be a string")
+	}
+	p, err := patch.Parse(*args.Input)
+	if err != nil {
+		return PatchValue{}, err
+	}
+	if len(p.Ops) == 0 {
+		return PatchValue{}, errPatchEmpty
+	}
+	applier, ok := s.fs.(fs.ChangeSetApplier)
+	if !ok {
+		return PatchValue{}, errPatchUnsupported
+	}
+	policy, err := s.sandbox.resolvePolicy(ctx, "apply_patch", escalationArgs{args.Permissions, args.Justification}, exec,
+		escalatedAction{filePath: p.Ops[0].Path, previews: []tools.ApprovalPreview{{Label: "Patch", Text: *args.Input}}})
+	if err != nil {
+		return PatchValue{}, err
+	}
+	targets := make([]patchTarget, len(p.Ops))
+	changes := make([]fs.Change, len(p.Ops))
+	for i, op := range p.Ops {
+		pt := patchTarget{op: op}
+		if pt.target, err = s.resolvePatchPath(ctx, op.Path, policy, exec); err != nil {
+			return PatchValue{}, err
+		}
+		if op.MoveTo != "" {
+			t, err := s.resolvePatchPath(ctx, op.MoveTo, policy, exec)
+			if err != nil {
+				return PatchValue{}, err
+			}
+			pt.move = &t
+		}
+		if changes[i], err = s.patchChange(ctx, pt, policy, exec); err != nil {
+			return PatchValue{}, err
+		}
+		targets[i] = pt
+	}
+	outs, err := applier.ApplyChanges(ctx, changes, policy)
+	if err != nil {
+		return PatchValue{}, s.mutationFailure(ctx, fs.VerbEdit, failedTarget(err, targets), policy, exec, err)
+	}
+	v := PatchValue{Files: make([]PatchFile, len(outs))}
+	for i, out := range outs {
+		pt := targets[i]
+		f := PatchFile{Path: pt.op.Path, Display: out.Target.DisplayPath, Before: out.Before, After: out.After}
+		switch {
+		case out.Operation == fs.OperationDelete:
+			f.Operation = "D"
+			err = s.observe(ctx, out.Target, fs.Absent(), exec)
+		case pt.op.Kind == patch.Add:
+			f.Operation = "A"
+			err = s.observe(ctx, out.Target, fs.Present(out.Version), exec)
+		default:
+			f.Operation = "M"
+			var gone error
+			if pt.move != nil {
+				f.Path = pt.op.MoveTo
+				if pt.move.Key != pt.target.Key {
+					gone = s.observe(ctx, pt.target, fs.Absent(), exec)
+				}
+			}
+			err = errors.Join(gone, s.observe(ctx, out.Target, fs.Present(out.Version), exec))
+		}
+		if err != nil {
+			return PatchValue{}, err
+		}
+		v.Files[i] = f
+	}
+	v.Text = patchSummary(v.Files, s.caps.budget.Of(exec))
+	return v, nil
+}
+
+// resolvePatchPath resolves a path of the patch as write resolves file_path.
+func (s *suite) resolvePatchPath(ctx context.Context, path string, policy *fs.SandboxPolicy, exec *tools.Exec) (fs.Target, error) {
+	t, err := s.fs.Resolve(ctx, path, fs.ResolveOptions{Cwd: mutationBase(policy, exec, path)})
+	if err != nil {
+		return fs.Target{}, err
+	}
+	if fs.NamesDirectory(path) {
+		return fs.Target{}, fs.WriteDirectoryPath(t.DisplayPath)
+	}
+	return t, nil
+}
+
+// patchChange asks the observation policy for the guard of one file (edit's rule for the files
+// the patch updates, moves or deletes, write's for the files it adds or a move replaces) and
+// builds its change.
+func (s *suite) patchChange(ctx context.Context, pt patchTarget, policy *fs.SandboxPolicy, exec *tools.Exec) (fs.Change, error) {
+	args := fs.IntentArgs{Target: pt.target, Actor: exec}
+	switch pt.op.Kind {
+	case patch.Add:
+		intent, err := fs.WriteIntentEvent.Run(ctx, s.kc, args, noWriteIntent)
+		if err != nil {
+			return fs.Change{}, s.mutationFailure(ctx, fs.VerbWrite, pt.target, policy, exec, err)
+		}
+		return fs.Change{Kind: fs.ChangeWrite, Target: pt.target, Intent: intent, Content: pt.op.Text()}, nil
+	}
+	guard, err := fs.EditIntentEvent.Run(ctx, s.kc, args, noEditGuard)
+	if err != nil {
+		return fs.Change{}, s.mutationFailure(ctx, fs.VerbEdit, pt.target, policy, exec, err)
+	}
+	if pt.op.Kind == patch.Delete {
+		return fs.Change{Kind: fs.ChangeDelete, Target: pt.target, Guard: guard}, nil
+	}
+	ch := fs.Change{Kind: fs.ChangeUpdate, Target: pt.target, Guard: guard, MoveTo: pt.move}
+	display, chunks := pt.target.DisplayPath, pt.op.Chunks
+	ch.Update = func(text string) (string, error) {
+		out, err := patch.Apply(text, chunks)
+		var ae *patch.ApplyError
+		if errors.As(err, &ae) {
+			return "", chunkNotFound(display, len(chunks), ae)
+		}
+		return out, err
+	}
+	if pt.move != nil && pt.move.Key != pt.target.Key {
+		intent, err := fs.WriteIntentEvent.Run(ctx, s.kc, fs.IntentArgs{Target: *pt.move, Actor: exec}, noWriteIntent)
+		if err != nil {
+			return fs.Change{}, s.mutationFailure(ctx, fs.VerbWrite, *pt.move, policy, exec, err)
+		}
+		ch.MoveIntent = intent
+	}
+	return ch, nil
+}
+
+// chunkNotFound is FS_EDIT_NOT_FOUND for a chunk that could not be located (docs/apply_patch.md
+// "Errors"): the first line names the file and the chunk, the next ones what was sought.
+func chunkNotFound(display string, chunks int, ae *patch.ApplyError) error {
+	var b strings.Builder
+	b.WriteString("cannot patch " + strconv.Quote(display) + ": chunk " + strconv.Itoa(ae.Chunk+1) + " of " + strconv.Itoa(chunks) +
+		" (patch line " + strconv.Itoa(ae.Line) + ") does not match the file")
+	if ae.HasContext {
+		b.WriteString("\nNo line after the previous chunk matches the @@ line:\n" + ae.Context)
+	} else {
+		b.WriteString("\nThese lines were expected (context and - lines, in order):\n" + strings.Join(ae.Expected, "\n"))
+	}
+	b.WriteString("\nNothing was changed. Re-read the file and send the whole patch again.")
+	return fs.NewError(fs.CodeEditNotFound, b.String(), nil)
+}
+
+// failedTarget returns the file a change-set failure names (its message quotes the display
+// path), for the model-facing rewrite of FS_NOT_OBSERVED; the first file when none matches.
+func failedTarget(err error, targets []patchTarget) fs.Target {
+	msg := err.Error()
+	for _, pt := range targets {
+		for _, t := range []*fs.Target{&pt.target, pt.move} {
+			if t != nil && strings.Contains(msg, strconv.Quote(t.DisplayPath)) {
+				return *t
+			}
+		}
+	}
+	return targets[0].target
+}
+
+// patchSummary is the success text (docs/apply_patch.md "Success"): the header, then "A", "M"
+// and "D" lines in that order, cut to max bytes with a last line counting what was left out.
+func patchSummary(files []PatchFile, max int) string {
+	lines := []string{"Success. Updated the following files:"}
+	for _, op := range []string{"A", "M", "D"} {
+		for _, f := range files {
+			if f.Operation == op {
+				lines = append(lines, op+" "+f.Path)
+			}
+		}
+	}
+	text := strings.Join(lines, "\n")
+	if len(text) <= max {
+		return text
+	}
+	const reserve = 64 // room for the last line
+	cut := budget.CutLines(text, max-reserve)
+	kept := strings.Count(cut, "\n")
+	return cut + "\n(" + strconv.Itoa(len(lines)-1-kept) + " more files not listed)"
+}

@@ -1,0 +1,261 @@
+package toolfs_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cordon-dev/cordon/kernel/kerneltest"
+	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/toolfs"
+	"github.com/cordon-dev/cordon/plugins/tools"
+)
+
+func newGatedPatchEnv(t *testing.T, gated bool) *patchEnv {
+	t.Helper()
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	return newPatchEnv(t, dir, gated)
+}
+
+func (e *patchEnv) write(t *testing.T, name, content string) {
+	t.Helper()
+	p := filepath.Join(e.dir, name)
+	require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+	require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
+}
+
+func (e *patchEnv) read(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(e.dir, name))
+	require.NoError(t, err)
+	return string(b)
+}
+
+func (e *patchEnv) readTool(t *testing.T, name string) {
+	t.Helper()
+	r := e.call("read", map[string]any{"file_path": name})
+	require.False(t, r.IsError, r.Text())
+}
+
+func (e *patchEnv) patch(body string) tools.Result {
+	return e.call("apply_patch", map[string]any{"input": "*** Begin Patch\n" + body + "*** End Patch\n"})
+}
+
+// docs/apply_patch.md "The read gate": every file the patch updates, deletes, moves or replaces
+// must have been read; a refusal of any file changes nothing.
+func TestPatchReadGate(t *testing.T) {
+	for name, c := range map[string]struct {
+		body string
+		read []string
+		who  string
+	}{
+		"update unread":          {"*** Update File: a.txt\n@@\n-a\n+A\n", nil, "a.txt"},
+		"delete unread":          {"*** Delete File: a.txt\n", nil, "a.txt"},
+		"add over unread":        {"*** Add File: a.txt\n+x\n", nil, "a.txt"},
+		"move onto unread":       {"*** Update File: a.txt\n*** Move to: b.txt\n@@\n-a\n+A\n", []string{"a.txt"}, "b.txt"},
+		"second of three unread": {"*** Add File: new.txt\n+n\n*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: b.txt\n@@\n-b\n+B\n", []string{"a.txt"}, "b.txt"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			e := newGatedPatchEnv(t, true)
+			e.write(t, "a.txt", "a\n")
+			e.write(t, "b.txt", "b\n")
+			for _, n := range c.read {
+				e.readTool(t, n)
+			}
+			r := e.patch(c.body)
+			require.True(t, r.IsError)
+			require.Equal(t, notRead(filepath.Join(e.dir, c.who)), r.Text())
+			require.Equal(t, "FS_NOT_OBSERVED", r.Code())
+			assert.Equal(t, "a\n", e.read(t, "a.txt"))
+			assert.Equal(t, "b\n", e.read(t, "b.txt"))
+			assert.NoFileExists(t, filepath.Join(e.dir, "new.txt"))
+		})
+	}
+}
+
+func TestPatchGateAllowsNewFilesAndFilesItWrote(t *testing.T) {
+	e := newGatedPatchEnv(t, true)
+	r := e.patch("*** Add File: src/new.txt\n+one\n")
+	require.False(t, r.IsError, r.Text())
+	// The patch's own result counts as seen: a second patch needs no read.
+	r = e.patch("*** Update File: src/new.txt\n*** Move to: src/moved.txt\n@@\n-one\n+two\n")
+	require.False(t, r.IsError, r.Text())
+	r = e.patch("*** Delete File: src/moved.txt\n")
+	require.False(t, r.IsError, r.Text())
+	assert.NoFileExists(t, filepath.Join(e.dir, "src/moved.txt"))
+}
+
+func TestPatchStaleFile(t *testing.T) {
+	e := newGatedPatchEnv(t, true)
+	e.write(t, "a.txt", "a\n")
+	e.write(t, "b.txt", "b\n")
+	e.readTool(t, "a.txt")
+	e.readTool(t, "b.txt")
+	e.write(t, "b.txt", "b changed\n")
+	r := e.patch("*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: b.txt\n@@\n-b changed\n+B\n")
+	require.True(t, r.IsError)
+	require.Equal(t, "FS_STALE_VERSION", r.Code())
+	require.Equal(t, `Error: cannot edit "`+filepath.Join(e.dir, "b.txt")+`": file changed since it was read — re-read the file, then retry`, r.Text())
+	assert.Equal(t, "a\n", e.read(t, "a.txt"))
+}
+
+func TestPatchUngatedAppliesUnconditionally(t *testing.T) {
+	e := newGatedPatchEnv(t, false)
+	e.write(t, "a.txt", "a\n")
+	r := e.patch("*** Add File: a.txt\n+replaced\n")
+	require.False(t, r.IsError, r.Text())
+	assert.Equal(t, "replaced\n", e.read(t, "a.txt"))
+}
+
+// docs/apply_patch.md "Bytes kept": CRLF, a BOM and the lines outside the chunks are kept; new
+// lines take the file's line ending.
+func TestPatchKeepsBytes(t *testing.T) {
+	e := newGatedPatchEnv(t, false)
+	e.write(t, "crlf.txt", "\ufeffone\r\ntwo  \r\nthree\r\n")
+	e.write(t, "tail.txt", "a\nb")
+	r := e.patch("*** Update File: crlf.txt\n@@\n one\n-two\n+TWO\n+2\n*** Update File: tail.txt\n@@\n-a\n+A\n")
+	require.False(t, r.IsError, r.Text())
+	assert.Equal(t, "\ufeffone\r\nTWO\r\n2\r\nthree\r\n", e.read(t, "crlf.txt"))
+	assert.Equal(t, "A\nb", e.read(t, "tail.txt"), "a last line without a break stays so when no chunk touches it")
+}
+
+func TestPatchSuccessTextAndMeta(t *testing.T) {
+	e := newGatedPatchEnv(t, false)
+	e.write(t, "mod.txt", "x\n")
+	e.write(t, "del.txt", "gone\n")
+	e.write(t, "old.txt", "o\n")
+	r := e.patch("*** Delete File: del.txt\n*** Update File: mod.txt\n@@\n-x\n+y\n*** Add File: add.txt\n+new\n" +
+		"*** Update File: old.txt\n*** Move to: dir/new.txt\n@@\n-o\n+n\n")
+	require.False(t, r.IsError, r.Text())
+	require.Equal(t, "Success. Updated the following files:\nA add.txt\nM mod.txt\nM dir/new.txt\nD del.txt", r.Text())
+	meta, err := json.Marshal(r.Meta)
+	require.NoError(t, err)
+	p := strconv.Quote // the paths as the patch spells them, as edit's meta does
+	require.JSONEq(t, `{"diffs":[`+
+		`{"path":`+p("del.txt")+`,"oldText":"gone","newText":""},`+
+		`{"path":`+p("mod.txt")+`,"oldText":"x","newText":"y"},`+
+		`{"path":`+p("add.txt")+`,"oldText":null,"newText":"new"},`+
+		`{"path":`+p("dir/new.txt")+`,"oldText":"o","newText":"n"}]}`, string(meta))
+	assert.NoFileExists(t, filepath.Join(e.dir, "old.txt"))
+}
+
+func TestPatchSuccessTextFitsTheBudget(t *testing.T) {
+	e := newGatedPatchEnv(t, false)
+	var b strings.Builder
+	const files = 1200
+	for i := range files {
+		b.WriteString("*** Add File: " + strings.Repeat("d", 30) + "/f" + strconv.Itoa(i) + ".txt\n+x\n")
+	}
+	r := e.patch(b.String())
+	require.False(t, r.IsError, r.Text())
+	text := r.Text()
+	require.LessOrEqual(t, len(text), toolfs.DefaultResultBudget)
+	require.True(t, strings.HasPrefix(text, "Success. Updated the following files:\nA "))
+	last := text[strings.LastIndexByte(text, '\n')+1:]
+	listed := strings.Count(text, "\nA ")
+	require.Equal(t, "("+strconv.Itoa(files-listed)+" more files not listed)", last)
+}
+
+// docs/apply_patch.md "Errors": a chunk that does not match names the file, the chunk and the
+// lines it looked for, and changes nothing.
+func TestPatchChunkNotFound(t *testing.T) {
+	e := newGatedPatchEnv(t, false)
+	e.write(t, "a.txt", "one\ntwo\n")
+	e.write(t, "b.txt", "b\n")
+	r := e.patch("*** Update File: b.txt\n@@\n-b\n+B\n*** Update File: a.txt\n@@\n one\n-TWO\n+2\n@@ nowhere\n-x\n")
+	require.True(t, r.IsError)
+	require.Equal(t, "FS_EDIT_NOT_FOUND", r.Code())
+	require.Equal(t, `Error: cannot patch "`+filepath.Join(e.dir, "a.txt")+`": chunk 1 of 2 (patch line 7) does not match the file
+These lines were expected (context and - lines, in order):
+one
+TWO
+Nothing was changed. Re-read the file and send the whole patch again.`, r.Text())
+	assert.Equal(t, "b\n", e.read(t, "b.txt"))
+
+	e.readTool(t, "a.txt")
+	r = e.patch("*** Update File: a.txt\n@@ nowhere\n-one\n")
+	require.Equal(t, `Error: cannot patch "`+filepath.Join(e.dir, "a.txt")+`": chunk 1 of 1 (patch line 3) does not match the file
+No line after the previous chunk matches the @@ line:
+nowhere
+Nothing was changed. Re-read the file and send the whole patch again.`, r.Text())
+}
+
+func TestPatchInvalidInput(t *testing.T) {
+	e := newGatedPatchEnv(t, false)
+	r := e.call("apply_patch", map[string]any{"input": "*** Begin Patch\n*** End Patch"})
+	require.Equal(t, "Error: invalid patch: it names no file (add *** Add File, *** Delete File or *** Update File sections)", r.Text())
+	r = e.call("apply_patch", map[string]any{"input": "hello"})
+	require.Equal(t, "Error: invalid patch: the first line of the patch must be '*** Begin Patch'", r.Text())
+	r = e.call("apply_patch", map[string]any{})
+	require.True(t, r.IsError)
+	require.Equal(t, "INVALID_ARGS", r.Code())
+	r = e.patch("*** Add File: a.txt\n+1\n*** Delete File: a.txt\n")
+	require.Equal(t, `Error: cannot patch "`+filepath.Join(e.dir, "a.txt")+`": the patch changes it more than once`, r.Text())
+	r = e.patch("*** Add File: dir/\n+1\n")
+	require.True(t, r.IsError)
+	assert.NoDirExists(t, filepath.Join(e.dir, "dir"))
+}
+
+// docs/apply_patch.md "Sandbox": every target, a move's destination included, is fenced as write
+// is, protected paths too, and a denial offers the same escalation.
+func TestPatchSandbox(t *testing.T) {
+	approver := &recordingApprover{outcome: tools.AllowedOnce}
+	e := newRealSandbox(t, fs.SandboxWorkspaceWrite, approver)
+	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, e.root, toolfs.PatchPlugin, nil))
+	require.NoError(t, os.WriteFile(filepath.Join(e.ws, "a.txt"), []byte("a\n"), 0o644))
+	requireOK(t, e.call("read", args{"file_path": "a.txt"}))
+	patch := func(body string, extra args) tools.Result {
+		a := args{"input": "*** Begin Patch\n" + body + "*** End Patch\n"}
+		for k, v := range extra {
+			a[k] = v
+		}
+		return e.call("apply_patch", a)
+	}
+	outside := filepath.Join(e.out, "x.txt")
+	require.NoError(t, os.MkdirAll(filepath.Join(e.ws, ".git"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(e.ws, ".git", "config"), []byte("c\n"), 0o644))
+	require.NoError(t, os.Symlink(filepath.Join(e.ws, ".git"), filepath.Join(e.ws, "alias")))
+	requireOK(t, e.call("read", args{"file_path": ".git/config"}))
+	for name, body := range map[string]string{
+		"add outside":       "*** Update File: a.txt\n@@\n-a\n+A\n*** Add File: " + outside + "\n+x\n",
+		"move outside":      "*** Update File: a.txt\n*** Move to: " + outside + "\n@@\n-a\n+A\n",
+		"protected .git":    "*** Update File: a.txt\n@@\n-a\n+A\n*** Add File: .git/hooks/post-commit\n+x\n",
+		"relative escape":   "*** Add File: ../out/x.txt\n+x\n",
+		"through a symlink": "*** Update File: a.txt\n@@\n-a\n+A\n*** Add File: alias/hooks/pre-commit\n+x\n",
+		"delete protected":  "*** Update File: a.txt\n@@\n-a\n+A\n*** Delete File: .git/config\n",
+		"move out of .git":  "*** Update File: .git/config\n*** Move to: config\n@@\n-c\n+C\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			requireFailure(t, patch(body, nil), denial(fs.SandboxWorkspaceWrite), "FS_SANDBOX_DENIED")
+			assert.Equal(t, "a\n", readString(t, filepath.Join(e.ws, "a.txt")))
+			assert.Equal(t, "c\n", readString(t, filepath.Join(e.ws, ".git", "config")))
+			assert.Empty(t, dirNames(t, e.out))
+			assert.ElementsMatch(t, []string{"a.txt", ".git", "alias"}, dirNames(t, e.ws))
+			assert.NoDirExists(t, filepath.Join(e.ws, ".git", "hooks"))
+		})
+	}
+	// The escalation of write: approved, the same patch lands.
+	r := patch("*** Update File: a.txt\n@@\n-a\n+A\n*** Add File: "+outside+"\n+x\n",
+		args{"sandbox_permissions": "danger-full-access", "justification": "the patch writes outside"})
+	requireOK(t, r)
+	assert.Equal(t, "A\n", readString(t, filepath.Join(e.ws, "a.txt")))
+	assert.Equal(t, "x\n", readString(t, outside))
+	reqs := approver.requests()
+	require.Len(t, reqs, 1)
+	require.Equal(t, "apply_patch", reqs[0].ToolName)
+	require.Equal(t, "Patch", reqs[0].Details.Previews[0].Label)
+}
+
+func readString(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	require.NoError(t, err)
+	return string(b)
+}
