@@ -91,10 +91,13 @@ func (p *Provider) editText(ctx context.Context, t fs.Target, req fs.EditRequest
 		return fs.EditOutcome{}, err
 	}
 	opts := atomicOptions{keep: keep, bom: doc.BOM, display: t.DisplayPath, log: p.log, beneath: b, registry: p.registry, hooks: p.hooks}
+	pr := p.keepPrior(key, existing, true, raw)
 	if err := writeFileAtomic(ctx, key, body, opts); err != nil {
 		return fs.EditOutcome{}, err
 	}
-	return fs.EditOutcome{Version: p.versionAfter(t.Key), Before: doc.Content, After: textedit.NormalizeLF(body)}, nil
+	out := fs.EditOutcome{Version: p.versionAfter(t.Key), Before: doc.Content, After: textedit.NormalizeLF(body)}
+	p.published(ctx, pr, t, fs.VerbEdit, out.Version)
+	return out, nil
 }
 
 // readForEdit reads the whole file, checking ctx (FS_ABORTED "edit aborted")

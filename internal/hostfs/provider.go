@@ -22,6 +22,7 @@ type Provider struct {
 	locks             lockTable
 	dirLocks          lockTable
 	registry          *staging.Registry // where mutations record their staging directories
+	publish           *PublishHook      // SetPublishHook; nil: nothing reported
 
 	afterBytesStat func(fs.Target) // test hook: runs after the ReadBytes stat preflight
 	hooks          *atomicHooks    // test hooks of the mutations' atomic publication

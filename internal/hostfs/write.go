@@ -93,6 +93,8 @@ func (p *Provider) writeText(ctx context.Context, t fs.Target, content string, i
 	if size := int64(len(content)) + bomBytes(opts.bom); size > p.maxFileBytes {
 		return fs.WriteOutcome{}, fs.WriteTooLarge(t.DisplayPath, size, p.maxFileBytes)
 	}
+	pr := p.keepPrior(key, existing, exists, nil)
+	defer pr.close()
 	if err := writeFileAtomic(ctx, key, content, opts); err != nil {
 		return fs.WriteOutcome{}, err
 	}
@@ -106,6 +108,7 @@ func (p *Provider) writeText(ctx context.Context, t fs.Target, content string, i
 	if exists {
 		out.Operation = fs.OperationUpdate
 	}
+	p.published(ctx, pr, t, fs.VerbWrite, out.Version)
 	return out, nil
 }
 
