@@ -1,0 +1,49 @@
+package history
+
+import (
+	"errors"
+	"io"
+	"time"
+)
+
+// Store is the seam behind which records and prior content live (docs/history.md "The store"). An
+// implementation is safe for concurrent use by goroutines and by processes sharing its directory.
+type Store interface {
+	// Add commits r with the prior content (nil: none; over Limits.MaxContentBytes: its digest only),
+	// assigning r.ID. The content is durable before the record commits; a record is whole or
+	// absent. When r.Undoes names a change, that change is marked undone by r in the same commit.
+	// The oldest records go once Limits are exceeded.
+	Add(r Record, content io.Reader) (Record, error)
+	// List returns the records that keep accepts (nil: all), newest first.
+	List(keep func(*Record) bool) ([]Record, error)
+	// Get returns the change of an id; ErrNoChange when there is none.
+	Get(id string) (Record, error)
+	// Content returns the prior bytes of r, checked against r.Digest.
+	Content(r Record) ([]byte, error)
+	// Usage reports what the store holds.
+	Usage() (Usage, error)
+	// Sweep removes content no record refers to (what a killed process left).
+	Sweep() error
+}
+
+// Limits bound a store: content bytes, record age, one content's size.
+type Limits struct {
+	MaxBytes        int64
+	MaxAge          time.Duration
+	MaxContentBytes int64
+}
+
+// Usage is what a store holds.
+type Usage struct {
+	Records      int   `json:"records"`
+	ContentBytes int64 `json:"contentBytes"`
+	Contents     int   `json:"contents"`
+	// FileBytes is the bytes the store's files take on disk (database and content).
+	FileBytes int64 `json:"fileBytes"`
+}
+
+// ErrNoChange is the error of Get for an id no record has.
+var ErrNoChange = errors.New("history: no such change")
+
+// ErrContentLost wraps a failure to read back content a record says was kept.
+var ErrContentLost = errors.New("history: content lost")
