@@ -38,6 +38,9 @@ type flags struct {
 	allowOrigins []string
 	maxBody      int64
 	workdir      string // absolute: --cwd or the process working directory
+	// history and undo (history.go): --json, --force, and undo's PATH|CHANGE_ID.
+	json, force bool
+	args        []string
 }
 
 // Defaults of serve --http.
@@ -56,6 +59,8 @@ var commands = []struct{ name, help string }{
 	{"tools", "print the tool definitions as JSON"},
 	{"plugins", "print the plugin catalog"},
 	{"config", "print the composed plugin tree"},
+	{"history", "list the changes fs-history recorded under --cwd, newest first (--json for JSON)"},
+	{"undo", "restore the file of PATH or CHANGE_ID to its state before that change (--force: over later changes)"},
 }
 
 func usage(w io.Writer, name string) {
@@ -120,11 +125,18 @@ func parseFlags(cmd string, args []string, stderr io.Writer) (*flags, error) {
 		fs.IntVar(&f.maxSessions, "max-sessions", defaultHTTPMaxSessions, "sessions at once")
 	case "tools":
 		fs.BoolVar(&f.structured, "structured-content", false, "list output schemas")
+	case "history", "undo":
+		historyFlags(cmd, fs, f)
 	}
 	if err := fs.Parse(args); err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", errUsage, cmd, err)
 	}
-	if fs.NArg() > 0 {
+	if cmd == "undo" {
+		if fs.NArg() != 1 {
+			return nil, fmt.Errorf("%w: undo: give one PATH or CHANGE_ID", errUsage)
+		}
+		f.args = fs.Args()
+	} else if fs.NArg() > 0 {
 		return nil, fmt.Errorf("%w: %s: unexpected argument %q", errUsage, cmd, fs.Arg(0))
 	}
 	if f.config != "" && f.profile != "" {
