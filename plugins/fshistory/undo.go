@@ -46,7 +46,6 @@ func (r *recorder) undoDefinition() tools.Definition {
 	}.Definition()
 }
 
-
 func (r *recorder) undo(ctx context.Context, in undoArgs, exec *tools.Exec) (UndoValue, error) {
 	sel := history.Selector{}
 	cwd := ""
