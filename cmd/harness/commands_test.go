@@ -20,7 +20,7 @@ func TestToolsCommand(t *testing.T) {
 		Annotations map[string]any  `json:"annotations"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(out), &tools), out)
-	require.Len(t, tools, 6)
+	require.Len(t, tools, 7)
 	want := map[string]string{
 		"read":  "Read a UTF-8 text file and return line-numbered content.",
 		"write": "Create or fully replace a UTF-8 text file.",
@@ -29,6 +29,7 @@ func TestToolsCommand(t *testing.T) {
 		// "read_image").
 		"glob":       "Find files whose paths match a glob pattern. Returns matching file paths, never directories, newest first; files that .gitignore or .ignore rules exclude are left out, and VCS metadata directories are never listed. Up to 100 paths come back inline; a larger result says how many matched and where the complete list was saved. A pattern with no \"/\" matches file names at any depth.",
 		"grep":       "Search file contents with a regular expression (RE2 syntax, as Go's regexp: no lookaround or backreferences; (?i) for case-insensitive). Returns matching lines with line numbers, grouped by file, newest files first; files that .gitignore or .ignore rules exclude and binary files are skipped. The first 250 matching lines come back inline; a larger result says how many matched and where the complete list was saved. Use read on a matched file for surrounding context.",
+		"undo":       "Restores a file to what it was before your last change to it in this session (write, edit, or apply_patch): a file that change created is removed. Call it again to step further back. It refuses, changing nothing, when the file changed since that change (by anyone); read the file then. After an undo, read the file before changing it again.",
 		"read_image": "Read a PNG/JPEG/WebP/GIF file and return the image itself. A path without a file extension is accepted; the format is detected from the file content, so normalized attachment paths can be passed directly without copying or renaming. Harness validates and downscales large supported images before the next model request, so use this tool directly instead of installing image libraries or creating thumbnails merely to inspect an image. Independent files may be read concurrently in small batches. Requires the current model to accept image input.",
 	}
 	for _, tool := range tools {
@@ -36,7 +37,7 @@ func TestToolsCommand(t *testing.T) {
 		assert.JSONEq(t, wantSchemas[tool.Name], string(tool.InputSchema))
 		assert.Equal(t, tool.Name == "read" || tool.Name == "read_image" || tool.Name == "glob" || tool.Name == "grep", tool.Annotations["readOnlyHint"], tool.Name)
 	}
-	assert.Equal(t, []string{"read", "write", "edit", "glob", "grep", "read_image"}, []string{tools[0].Name, tools[1].Name, tools[2].Name, tools[3].Name, tools[4].Name, tools[5].Name},
+	assert.Equal(t, []string{"read", "write", "edit", "glob", "grep", "read_image", "undo"}, []string{tools[0].Name, tools[1].Name, tools[2].Name, tools[3].Name, tools[4].Name, tools[5].Name, tools[6].Name},
 		"harness tools keeps registration order")
 	assert.NotContains(t, out, `"outputSchema"`, "no output schemas without --structured-content")
 
@@ -77,7 +78,8 @@ func TestConfigCommand(t *testing.T) {
 		"  - id: tool-fs # active\n    name: tool-fs\n" +
 		"  - id: tool-fs-search # active\n    name: tool-fs-search\n" +
 		"  - id: attachment-local # active\n    name: attachment-local\n" +
-		"  - id: model-catalog # active\n    name: model-catalog\n"
+		"  - id: model-catalog # active\n    name: model-catalog\n" +
+		"  - id: fs-history # active\n    name: fs-history\n"
 	assert.Equal(t, want, out)
 
 	out, stderr, code = runHarness(t, "", "config", "--config", bareConfig(t, dir))
