@@ -64,6 +64,11 @@ func Open(dir string, limits Limits, lockTimeout time.Duration) (Store, error) {
 
 // with runs fn with the database open.
 func (s *boltStore) with(readOnly bool, fn func(db *bolt.DB) error) error {
+	return s.open(readOnly, false, fn)
+}
+
+// open runs fn with the database open; noSync commits without fsync.
+func (s *boltStore) open(readOnly, noSync bool, fn func(db *bolt.DB) error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	db, err := bolt.Open(filepath.Join(s.dir, "history.db"), 0o600, &bolt.Options{Timeout: s.timeout, ReadOnly: readOnly && s.exists()})
@@ -73,6 +78,7 @@ func (s *boltStore) with(readOnly bool, fn func(db *bolt.DB) error) error {
 		}
 		return fmt.Errorf("history: %w", err)
 	}
+	db.NoSync = noSync
 	err = fn(db)
 	if cerr := db.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("history: %w", cerr)
@@ -346,5 +352,61 @@ func (s *boltStore) Sweep() error {
 			return err
 		}
 		return s.sweepFiles(known)
+	})
+}
+
+// update runs fn on the record of id in a write transaction (without fsync).
+func (s *boltStore) update(id string, fn func(recs, blobs, meta *bolt.Bucket, seq uint64, r *Record) ([]string, error)) error {
+	seq, ok := ParseChangeID(id)
+	if !ok {
+		return ErrNoChange
+	}
+	return s.open(false, true, func(db *bolt.DB) error {
+		var drop []string
+		err := db.Update(func(tx *bolt.Tx) error {
+			recs, blobs, meta, err := buckets(tx)
+			if err != nil {
+				return err
+			}
+			data := recs.Get(seqKey(seq))
+			if data == nil {
+				return ErrNoChange
+			}
+			var r Record
+			if err := json.Unmarshal(data, &r); err != nil {
+				return err
+			}
+			drop, err = fn(recs, blobs, meta, seq, &r)
+			return err
+		})
+		for _, d := range drop {
+			os.Remove(s.blobPath(d))
+		}
+		return err
+	})
+}
+
+func (s *boltStore) Complete(id, versionAfter string, interrupted bool) error {
+	return s.update(id, func(recs, _, _ *bolt.Bucket, seq uint64, r *Record) ([]string, error) {
+		r.Pending, r.VersionAfter, r.Interrupted, r.PID = false, versionAfter, interrupted, 0
+		return nil, putRecord(recs, seq, r)
+	})
+}
+
+func (s *boltStore) Discard(id string) error {
+	return s.update(id, func(recs, blobs, meta *bolt.Bucket, seq uint64, r *Record) ([]string, error) {
+		if r.Undoes != "" {
+			if err := markUndone(recs, r.Undoes, ""); err != nil {
+				return nil, err
+			}
+		}
+		if err := recs.Delete(seqKey(seq)); err != nil || !r.Kept {
+			return nil, err
+		}
+		gone, err := dropRef(blobs, meta, r.Digest)
+		if err != nil || !gone {
+			return nil, err
+		}
+		return []string{r.Digest}, nil
 	})
 }

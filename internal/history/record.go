@@ -36,6 +36,15 @@ type Record struct {
 	// Undoes names the change this one undid; UndoneBy the undo that undid this one.
 	Undoes   string `json:"undoes,omitempty"`
 	UndoneBy string `json:"undoneBy,omitempty"`
+	// Pending marks a record committed before its change was published and not yet completed:
+	// AfterDigest (sha256 of the bytes the change publishes; "" for a removal) and PID (the
+	// process making it) let the next start settle it (docs/history.md "Crash safety").
+	Pending     bool   `json:"pending,omitempty"`
+	AfterDigest string `json:"afterDigest,omitempty"`
+	PID         int    `json:"pid,omitempty"`
+	// Interrupted marks a pending record whose change could not be settled: the file matched
+	// neither the bytes before nor the bytes after (undo refuses it; undo --force can restore).
+	Interrupted bool `json:"interrupted,omitempty"`
 }
 
 // By is the record's tool, or its verb when no tool made it.

@@ -14,6 +14,12 @@ type Store interface {
 	// absent. When r.Undoes names a change, that change is marked undone by r in the same commit.
 	// The oldest records go once Limits are exceeded.
 	Add(r Record, content io.Reader) (Record, error)
+	// Complete settles a pending record: its change was published at versionAfter. Its commit
+	// need not be durable (an unsettled record is settled again at the next start).
+	Complete(id, versionAfter string, interrupted bool) error
+	// Discard removes a pending record whose change was not published (and the undone mark it
+	// set). Its commit need not be durable either.
+	Discard(id string) error
 	// List returns the records that keep accepts (nil: all), newest first.
 	List(keep func(*Record) bool) ([]Record, error)
 	// Get returns the change of an id; ErrNoChange when there is none.

@@ -91,12 +91,13 @@ func (p *Provider) editText(ctx context.Context, t fs.Target, req fs.EditRequest
 		return fs.EditOutcome{}, err
 	}
 	opts := atomicOptions{keep: keep, bom: doc.BOM, display: t.DisplayPath, log: p.log, beneath: b, registry: p.registry, hooks: p.hooks}
-	pr := p.keepPrior(key, existing, true, raw)
+	pub := p.beforePublish(ctx, t, fs.VerbEdit, existing, true, raw, body, doc.BOM, false)
+	defer pub.finish(ctx)
 	if err := writeFileAtomic(ctx, key, body, opts); err != nil {
 		return fs.EditOutcome{}, err
 	}
 	out := fs.EditOutcome{Version: p.versionAfter(t.Key), Before: doc.Content, After: textedit.NormalizeLF(body)}
-	p.published(ctx, pr, t, fs.VerbEdit, out.Version)
+	pub.published(ctx, out.Version)
 	return out, nil
 }
 

@@ -63,12 +63,12 @@ func (p *Provider) restore(ctx context.Context, t fs.Target, r fs.Restoration, b
 		if err := checkAbort(ctx, fs.VerbWrite); err != nil {
 			return "", err
 		}
-		pr := p.keepPrior(key, existing, true, nil)
-		defer pr.close()
+		pub := p.beforePublish(ctx, t, fs.VerbRestore, existing, true, nil, "", false, true)
+		defer pub.finish(ctx)
 		if err := os.Remove(key); err != nil {
 			return "", err
 		}
-		p.published(ctx, pr, t, fs.VerbRestore, "")
+		pub.published(ctx, "")
 		return "", nil
 	}
 	opts := atomicOptions{display: t.DisplayPath, log: p.log, beneath: b, registry: p.registry, hooks: p.hooks}
@@ -85,9 +85,10 @@ func (p *Provider) restore(ctx context.Context, t fs.Target, r fs.Restoration, b
 	if size := int64(len(r.Content)); size > p.maxFileBytes {
 		return "", fs.WriteTooLarge(t.DisplayPath, size, p.maxFileBytes)
 	}
-	pr := p.keepPrior(key, existing, exists, nil)
-	defer pr.close()
-	if err := writeFileAtomic(ctx, key, string(r.Content), opts); err != nil {
+	content := string(r.Content)
+	pub := p.beforePublish(ctx, t, fs.VerbRestore, existing, exists, nil, content, false, false)
+	defer pub.finish(ctx)
+	if err := writeFileAtomic(ctx, key, content, opts); err != nil {
 		return "", err
 	}
 	if !exists && r.Mode != 0 {
@@ -96,6 +97,6 @@ func (p *Provider) restore(ctx context.Context, t fs.Target, r fs.Restoration, b
 		}
 	}
 	v := p.versionAfter(t.Key)
-	p.published(ctx, pr, t, fs.VerbRestore, v)
+	pub.published(ctx, v)
 	return v, nil
 }

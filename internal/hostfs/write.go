@@ -93,8 +93,8 @@ func (p *Provider) writeText(ctx context.Context, t fs.Target, content string, i
 	if size := int64(len(content)) + bomBytes(opts.bom); size > p.maxFileBytes {
 		return fs.WriteOutcome{}, fs.WriteTooLarge(t.DisplayPath, size, p.maxFileBytes)
 	}
-	pr := p.keepPrior(key, existing, exists, nil)
-	defer pr.close()
+	pub := p.beforePublish(ctx, t, fs.VerbWrite, existing, exists, nil, content, opts.bom, false)
+	defer pub.finish(ctx)
 	if err := writeFileAtomic(ctx, key, content, opts); err != nil {
 		return fs.WriteOutcome{}, err
 	}
@@ -108,7 +108,7 @@ func (p *Provider) writeText(ctx context.Context, t fs.Target, content string, i
 	if exists {
 		out.Operation = fs.OperationUpdate
 	}
-	p.published(ctx, pr, t, fs.VerbWrite, out.Version)
+	pub.published(ctx, out.Version)
 	return out, nil
 }
 

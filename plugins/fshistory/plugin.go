@@ -2,7 +2,11 @@ package fshistory
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"io"
+	"os"
+	"sync"
 	"time"
 
 	"go.uber.org/fx"
@@ -37,6 +41,9 @@ type recorder struct {
 	store history.Store
 	log   *zap.Logger
 	now   func() time.Time
+
+	mu      sync.Mutex
+	pending map[fs.TargetKey]string // the pending record of each mutation in flight
 }
 
 func apply(kc *kernel.Context, cfg Config) error {
@@ -51,8 +58,9 @@ func apply(kc *kernel.Context, cfg Config) error {
 	if err := st.Sweep(); err != nil {
 		kc.Logger().Warn("history: cannot sweep the store", zap.Error(err))
 	}
-	r := &recorder{kc: kc, fs: fs.Service.Must(kc), store: st, log: kc.Logger(), now: time.Now}
-	if _, err := fs.PublishedEvent.On(kc, r.published); err != nil {
+	r := &recorder{kc: kc, fs: fs.Service.Must(kc), store: st, log: kc.Logger(), now: time.Now, pending: map[fs.TargetKey]string{}}
+	r.settle()
+	if _, err := fs.PublishEvent.On(kc, r.publish); err != nil {
 		return err
 	}
 	if _, err := tools.ExecuteStep.On(kc, tagActor); err != nil {
@@ -78,19 +86,56 @@ func tagActor(_ context.Context, d *tools.Dispatch, next func() (tools.Result, e
 	return next()
 }
 
-// published records one change.
-func (r *recorder) published(ctx context.Context, a fs.PublishedArgs) error {
+// publish records one change in two steps: PublishBefore commits a pending record with the prior
+// content (durable before the file is replaced), PublishDone completes it with the version after,
+// PublishFailed discards it (docs/history.md "Crash safety").
+func (r *recorder) publish(ctx context.Context, a fs.PublishArgs) error {
+	switch a.Phase {
+	case fs.PublishBefore:
+		return r.before(ctx, a)
+	case fs.PublishDone:
+		if id := r.take(a.Target.Key); id != "" {
+			return r.store.Complete(id, string(a.Version), false)
+		}
+	case fs.PublishFailed:
+		if id := r.take(a.Target.Key); id != "" {
+			return r.store.Discard(id)
+		}
+	}
+	return nil
+}
+
+// take returns and forgets the pending record of a mutation of key (the provider holds key's lock
+// from PublishBefore to PublishDone, so there is one at a time).
+func (r *recorder) take(key fs.TargetKey) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	id := r.pending[key]
+	delete(r.pending, key)
+	return id
+}
+
+func (r *recorder) before(ctx context.Context, a fs.PublishArgs) error {
 	actor := history.ActorOf(ctx)
 	rec := history.Record{
-		Time:         r.now(),
-		Path:         r.fs.ProcessPath(a.Target),
-		Display:      a.Target.DisplayPath,
-		Key:          string(a.Target.Key),
-		Session:      actor.Session,
-		Tool:         actor.Tool,
-		Verb:         a.Verb,
-		VersionAfter: string(a.Version),
-		Undoes:       history.UndoingOf(ctx),
+		Time:    r.now(),
+		Path:    r.fs.ProcessPath(a.Target),
+		Display: a.Target.DisplayPath,
+		Key:     string(a.Target.Key),
+		Session: actor.Session,
+		Tool:    actor.Tool,
+		Verb:    a.Verb,
+		Undoes:  history.UndoingOf(ctx),
+		Pending: true,
+		PID:     os.Getpid(),
+	}
+	if !a.Removed {
+		h := sha256.New()
+		if a.AfterBOM {
+			h.Write([]byte(bom))
+		}
+		io.WriteString(h, a.After)
+		rec.AfterDigest = hex.EncodeToString(h.Sum(nil))
 	}
 	if ws, err := r.fs.Resolve(ctx, ".", fs.ResolveOptions{Cwd: actor.Cwd}); err == nil {
 		rec.Workspace = r.fs.ProcessPath(ws)
@@ -102,6 +147,14 @@ func (r *recorder) published(ctx context.Context, a fs.PublishedArgs) error {
 			content = io.NewSectionReader(p.Content, 0, p.Size)
 		}
 	}
-	_, err := r.store.Add(rec, content)
-	return err
+	added, err := r.store.Add(rec, content)
+	if err != nil {
+		return err
+	}
+	r.mu.Lock()
+	r.pending[a.Target.Key] = added.ID
+	r.mu.Unlock()
+	return nil
 }
+
+const bom = "\uFEFF"

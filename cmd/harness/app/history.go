@@ -120,6 +120,10 @@ func sizeBefore(r *history.Record) string {
 
 func note(r *history.Record) string {
 	switch {
+	case r.Pending:
+		return "pending (a change in flight, or of a process that died)"
+	case r.Interrupted:
+		return "interrupted (its process died mid-change; undo --force restores the content before)"
 	case r.Undoes != "":
 		return "undo of " + r.Undoes
 	case r.UndoneBy != "":

@@ -1,0 +1,180 @@
+package fshistory_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cordon-dev/cordon/internal/history"
+	"github.com/cordon-dev/cordon/kernel/kerneltest"
+	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/fshistory"
+	"github.com/cordon-dev/cordon/plugins/fslocal"
+	"github.com/cordon-dev/cordon/plugins/tools"
+)
+
+const killChildEnv = "FSHISTORY_KILL_CHILD" // "<workspace>\n<store>"
+
+// generation is the content the child writes at step n: a header naming n and the payload's
+// length, then a payload derived from n, so a torn or mixed content is recognised.
+func generation(n int) string {
+	size := (n * 7919) % (192 << 10)
+	return fmt.Sprintf("gen %d %d\n", n, size) + strings.Repeat(string(rune('a'+n%26)), size)
+}
+
+// wholeGeneration reports whether s is generation(n) for its n.
+func wholeGeneration(s string) bool {
+	var n, size int
+	if _, err := fmt.Sscanf(s, "gen %d %d\n", &n, &size); err != nil {
+		return false
+	}
+	return s == generation(n)
+}
+
+// TestKillChild is the child of TestKilledWritersLeaveWholeRecords: it writes generations to
+// three files through fs-local with fs-history until it is killed.
+func TestKillChild(t *testing.T) {
+	spec, ok := os.LookupEnv(killChildEnv)
+	if !ok {
+		t.Skip("child of TestKilledWritersLeaveWholeRecords")
+	}
+	ws, store, _ := strings.Cut(spec, "\n")
+	root := kerneltest.NewRoot(t)
+	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, root, fslocal.Plugin, fslocal.Config{Cwd: ws, DiffBasisMaxBytes: fslocal.DefaultDiffBasisMaxBytes}))
+	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, root, tools.Plugin, nil))
+	var cfg fshistory.Config
+	cfg.Defaults()
+	cfg.Dir = store
+	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, root, fshistory.Plugin, &cfg))
+	fsys := fs.Service.Must(root)
+	ctx := history.WithActor(context.Background(), history.Actor{Session: "child", Tool: "write"})
+	start := time.Now().Nanosecond()
+	for n := start; ; n++ {
+		tg, err := fsys.Resolve(ctx, "f"+strconv.Itoa(n%3)+".txt", fs.ResolveOptions{})
+		require.NoError(t, err)
+		_, err = fsys.WriteText(ctx, tg, generation(n), nil, nil)
+		require.NoError(t, err)
+	}
+}
+
+// A writer killed with SIGKILL at random points, 100 times, leaves the store whole: after the next
+// start every record is settled and has its content, whole (the digest matches, the content is
+// one generation); nothing unreferenced survives the sweep; every file is one whole generation;
+// the records of each file form an unbroken chain (each change's version before is the version
+// after the change before it: no change was published without its record); and the newest change
+// of each file undoes byte for byte.
+func TestKilledWritersLeaveWholeRecords(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills 100 processes")
+	}
+	ws, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	store := filepath.Join(t.TempDir(), "history")
+	const kills = 100
+	for i := range kills {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestKillChild$", "-test.count=1")
+		cmd.Env = append(os.Environ(), killChildEnv+"="+ws+"\n"+store)
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		require.NoError(t, cmd.Start())
+		time.Sleep(time.Duration(20+rand.IntN(120)) * time.Millisecond) // a random kill point
+		require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
+		err := cmd.Wait()
+		var ee *exec.ExitError
+		require.ErrorAs(t, err, &ee, "kill %d: %s", i, out.String())
+		if ws, ok := ee.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() {
+			t.Fatalf("kill %d: the child ended before it was killed: %s", i, out.String())
+		}
+	}
+
+	// The next start: fs-history sweeps the store and settles what the last kill left pending.
+	root := kerneltest.NewRoot(t)
+	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, root, fslocal.Plugin, fslocal.Config{Cwd: ws, DiffBasisMaxBytes: fslocal.DefaultDiffBasisMaxBytes}))
+	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, root, tools.Plugin, nil))
+	var cfg fshistory.Config
+	cfg.Defaults()
+	cfg.Dir = store
+	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, root, fshistory.Plugin, &cfg))
+	lg, ok := history.Service.Get(root)
+	require.True(t, ok)
+	st, fsys := lg.Store, lg.FS
+	recs, err := st.List(nil)
+	require.NoError(t, err)
+	require.NotEmpty(t, recs)
+	digests := map[string]bool{}
+	for _, r := range recs {
+		assert.False(t, r.Pending, "record %s is still pending after the next start", r.ID)
+		assert.False(t, r.Interrupted, r.ID)
+		if !r.Existed {
+			continue
+		}
+		require.True(t, r.Kept, r.ID)
+		content, err := st.Content(r)
+		require.NoError(t, err, "record %s has no whole content", r.ID)
+		assert.True(t, wholeGeneration(string(content)), "record %s: content is not one whole generation", r.ID)
+		digests[r.Digest] = true
+	}
+	var files []string
+	filepath.WalkDir(filepath.Join(store, "blobs"), func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			files = append(files, d.Name())
+		}
+		return nil
+	})
+	for _, f := range files {
+		assert.True(t, digests[f], "content file %s left after the sweep", f)
+	}
+	assert.Len(t, files, len(digests))
+
+	gaps, undone := 0, 0
+	for i := range 3 {
+		p := filepath.Join(ws, "f"+strconv.Itoa(i)+".txt")
+		data, err := os.ReadFile(p)
+		require.NoError(t, err)
+		require.True(t, wholeGeneration(string(data)), "%s is not one whole generation", p)
+		var chain []history.Record
+		for j := len(recs) - 1; j >= 0; j-- {
+			if recs[j].Path == p {
+				chain = append(chain, recs[j])
+			}
+		}
+		for j := 1; j < len(chain); j++ {
+			if chain[j].VersionBefore != chain[j-1].VersionAfter {
+				gaps++ // a change published without its record
+			}
+		}
+		tg, err := fsys.Resolve(context.Background(), p, fs.ResolveOptions{})
+		require.NoError(t, err)
+		info, err := fsys.Stat(context.Background(), tg)
+		require.NoError(t, err)
+		last := chain[len(chain)-1]
+		if string(info.Version) != last.VersionAfter {
+			gaps++
+			continue
+		}
+		want, err := st.Content(last)
+		require.NoError(t, err)
+		_, err = history.Undo(context.Background(), fsys, st, history.Selector{Target: tg, Session: "child"})
+		require.NoError(t, err)
+		assert.Equal(t, string(want), readString(t, p))
+		undone++
+	}
+	t.Logf("%d kills: %d records, %d contents; %d changes published without a record; %d of 3 files undone byte for byte",
+		kills, len(recs), len(digests), gaps, undone)
+	assert.Zero(t, gaps, "every published change has its record")
+	assert.Equal(t, 3, undone)
+}
+
+func readString(t *testing.T, p string) string { return string(readBytes(t, p)) }
