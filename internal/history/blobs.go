@@ -1,6 +1,7 @@
 package history
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -19,6 +20,7 @@ type pendingBlob struct {
 	digest string
 	size   int64
 	path   string // the temp file; "" when only the digest is kept, or once published
+	data   []byte // the content, when it is small enough to keep in the database
 }
 
 const tempPrefix = "tmp-"
@@ -35,6 +37,21 @@ func (s *boltStore) stage(content io.Reader, hint int64) (*pendingBlob, error) {
 		}
 		b.size, b.digest = n, hex.EncodeToString(h.Sum(nil))
 		return b, nil
+	}
+	if hint <= InlineMaxBytes {
+		data, err := io.ReadAll(io.LimitReader(content, InlineMaxBytes+1))
+		if err != nil {
+			return nil, fmt.Errorf("history: reading the prior content: %w", err)
+		}
+		if len(data) <= InlineMaxBytes {
+			sum := sha256.Sum256(data)
+			b.size, b.digest, b.data = int64(len(data)), hex.EncodeToString(sum[:]), data
+			if s.limits.MaxContentBytes > 0 && b.size > s.limits.MaxContentBytes {
+				b.data = nil // by reference only
+			}
+			return b, nil
+		}
+		content = io.MultiReader(bytes.NewReader(data), content) // grew: a file after all
 	}
 	f, err := os.CreateTemp(filepath.Join(s.dir, "blobs"), tempPrefix+"*")
 	if err != nil {
@@ -109,7 +126,10 @@ func (s *boltStore) Content(r Record) ([]byte, error) {
 	if !r.Kept || len(r.Digest) < 2 {
 		return nil, fmt.Errorf("%w: change %s kept no content", ErrContentLost, r.ID)
 	}
-	data, err := os.ReadFile(s.blobPath(r.Digest))
+	data, err := s.inline(r.Digest)
+	if err == nil && data == nil {
+		data, err = os.ReadFile(s.blobPath(r.Digest))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrContentLost, err)
 	}

@@ -20,6 +20,7 @@ var (
 	recordsBucket = []byte("records")
 	blobsBucket   = []byte("blobs")
 	metaBucket    = []byte("meta")
+	inlineBucket  = []byte("contents") // small contents, by digest, in the database itself
 	bytesKey      = []byte("contentBytes")
 )
 
@@ -38,11 +39,17 @@ type boltStore struct {
 	mu      *sync.Mutex // one operation at a time in this process (flock would make the others wait anyway)
 }
 
-// blobEntry is a content entry: its size and how many records refer to it.
+// blobEntry is a content entry: its size, how many records refer to it, and whether it is kept
+// in the database (inlineBucket) rather than in a file.
 type blobEntry struct {
-	Size int64 `json:"size"`
-	Refs int   `json:"refs"`
+	Size   int64 `json:"size"`
+	Refs   int   `json:"refs"`
+	Inline bool  `json:"inline,omitempty"`
 }
+
+// InlineMaxBytes is the largest content kept in the database itself: one commit makes it durable
+// with its record, where a content file costs two more fsyncs (the file, its directory).
+const InlineMaxBytes = 64 << 10
 
 var dirLocks sync.Map // dir -> *sync.Mutex
 
@@ -102,7 +109,7 @@ func (s *boltStore) Add(r Record, content io.Reader) (Record, error) {
 				return err
 			}
 			defer blob.discard()
-			r.Digest, r.Size, r.Kept = blob.digest, blob.size, blob.path != ""
+			r.Digest, r.Size, r.Kept = blob.digest, blob.size, blob.path != "" || blob.data != nil
 		}
 		var drop []string
 		err := db.Update(func(tx *bolt.Tx) error {
@@ -116,7 +123,7 @@ func (s *boltStore) Add(r Record, content io.Reader) (Record, error) {
 			}
 			r.ID = changeID(seq)
 			if r.Kept {
-				if err := addRef(blobs, meta, blob); err != nil {
+				if err := addRef(tx, blobs, meta, blob); err != nil {
 					return err
 				}
 			}
@@ -144,6 +151,9 @@ func (s *boltStore) Add(r Record, content io.Reader) (Record, error) {
 
 func buckets(tx *bolt.Tx) (recs, blobs, meta *bolt.Bucket, err error) {
 	if recs, err = tx.CreateBucketIfNotExists(recordsBucket); err != nil {
+		return
+	}
+	if _, err = tx.CreateBucketIfNotExists(inlineBucket); err != nil {
 		return
 	}
 	if blobs, err = tx.CreateBucketIfNotExists(blobsBucket); err != nil {
@@ -179,7 +189,7 @@ func markUndone(recs *bolt.Bucket, id, by string) error {
 }
 
 // addRef counts a reference to the staged blob, publishing it when it is new.
-func addRef(blobs, meta *bolt.Bucket, b *pendingBlob) error {
+func addRef(tx *bolt.Tx, blobs, meta *bolt.Bucket, b *pendingBlob) error {
 	var e blobEntry
 	if data := blobs.Get([]byte(b.digest)); data != nil {
 		if err := json.Unmarshal(data, &e); err != nil {
@@ -187,7 +197,12 @@ func addRef(blobs, meta *bolt.Bucket, b *pendingBlob) error {
 		}
 	}
 	if e.Refs == 0 {
-		if err := b.publish(); err != nil {
+		if b.data != nil {
+			if err := tx.Bucket(inlineBucket).Put([]byte(b.digest), b.data); err != nil {
+				return err
+			}
+			e.Inline = true
+		} else if err := b.publish(); err != nil {
 			return err
 		}
 		e.Size = b.size
@@ -258,6 +273,12 @@ func dropRef(blobs, meta *bolt.Bucket, digest string) (bool, error) {
 		return false, blobs.Put([]byte(digest), data)
 	}
 	setTotal(meta, total(meta)-e.Size)
+	if e.Inline {
+		if err := blobs.Tx().Bucket(inlineBucket).Delete([]byte(digest)); err != nil {
+			return false, err
+		}
+		return false, blobs.Delete([]byte(digest)) // no file to remove
+	}
 	return true, blobs.Delete([]byte(digest))
 }
 
@@ -409,4 +430,20 @@ func (s *boltStore) Discard(id string) error {
 		}
 		return []string{r.Digest}, nil
 	})
+}
+
+// inline returns the content of digest kept in the database (nil when it is in a file).
+func (s *boltStore) inline(digest string) ([]byte, error) {
+	var out []byte
+	err := s.with(true, func(db *bolt.DB) error {
+		return db.View(func(tx *bolt.Tx) error {
+			if b := tx.Bucket(inlineBucket); b != nil {
+				if v := b.Get([]byte(digest)); v != nil {
+					out = append([]byte{}, v...)
+				}
+			}
+			return nil
+		})
+	})
+	return out, err
 }

@@ -143,8 +143,12 @@ func TestSweepRemovesWhatNoRecordNames(t *testing.T) {
 func TestCorruptContentIsDetected(t *testing.T) {
 	dir := t.TempDir()
 	st := open(t, dir, history.Limits{MaxBytes: 1 << 20, MaxAge: time.Hour, MaxContentBytes: 1 << 20})
-	r := add(t, st, "/w/a", []byte("kept"), time.Now())
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "blobs", r.Digest[:2], r.Digest), []byte("kepT"), 0o600))
+	small := add(t, st, "/w/s", []byte("small"), time.Now())
+	assert.NoDirExists(t, filepath.Join(dir, "blobs", small.Digest[:2]), "a small content is kept in the database")
+	big := bytes.Repeat([]byte("k"), history.InlineMaxBytes+1) // kept in a file
+	r := add(t, st, "/w/a", big, time.Now())
+	big[0] = 'K'
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "blobs", r.Digest[:2], r.Digest), big, 0o600))
 	_, err := st.Content(r)
 	assert.ErrorIs(t, err, history.ErrContentLost)
 }

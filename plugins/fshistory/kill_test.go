@@ -136,7 +136,6 @@ func TestKilledWritersLeaveWholeRecords(t *testing.T) {
 	for _, f := range files {
 		assert.True(t, digests[f], "content file %s left after the sweep", f)
 	}
-	assert.Len(t, files, len(digests))
 
 	gaps, undone := 0, 0
 	for i := range 3 {
