@@ -12,6 +12,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
 )
 
 // The store's layout under its directory: history.db (bbolt: records by sequence, content
@@ -80,7 +81,7 @@ func (s *boltStore) open(readOnly, noSync bool, fn func(db *bolt.DB) error) erro
 	defer s.mu.Unlock()
 	db, err := bolt.Open(filepath.Join(s.dir, "history.db"), 0o600, &bolt.Options{Timeout: s.timeout, ReadOnly: readOnly && s.exists()})
 	if err != nil {
-		if errors.Is(err, bolt.ErrTimeout) {
+		if errors.Is(err, bolterrors.ErrTimeout) {
 			return fmt.Errorf("history: the store is busy (another process held it for %s): %w", s.timeout, err)
 		}
 		return fmt.Errorf("history: %w", err)

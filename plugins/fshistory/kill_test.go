@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cordon-dev/cordon/internal/history"
+	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/kernel/kerneltest"
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/fshistory"
@@ -51,14 +52,7 @@ func TestKillChild(t *testing.T) {
 		t.Skip("child of TestKilledWritersLeaveWholeRecords")
 	}
 	ws, store, _ := strings.Cut(spec, "\n")
-	root := kerneltest.NewRoot(t)
-	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, root, fslocal.Plugin, fslocal.Config{Cwd: ws, DiffBasisMaxBytes: fslocal.DefaultDiffBasisMaxBytes}))
-	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, root, tools.Plugin, nil))
-	var cfg fshistory.Config
-	cfg.Defaults()
-	cfg.Dir = store
-	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, root, fshistory.Plugin, &cfg))
-	fsys := fs.Service.Must(root)
+	fsys := fs.Service.Must(composeRecorder(t, ws, store))
 	ctx := history.WithActor(context.Background(), history.Actor{Session: "child", Tool: "write"})
 	start := time.Now().Nanosecond()
 	for n := start; ; n++ {
@@ -100,14 +94,7 @@ func TestKilledWritersLeaveWholeRecords(t *testing.T) {
 	}
 
 	// The next start: fs-history sweeps the store and settles what the last kill left pending.
-	root := kerneltest.NewRoot(t)
-	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, root, fslocal.Plugin, fslocal.Config{Cwd: ws, DiffBasisMaxBytes: fslocal.DefaultDiffBasisMaxBytes}))
-	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, root, tools.Plugin, nil))
-	var cfg fshistory.Config
-	cfg.Defaults()
-	cfg.Dir = store
-	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, root, fshistory.Plugin, &cfg))
-	lg, ok := history.Service.Get(root)
+	lg, ok := history.Service.Get(composeRecorder(t, ws, store))
 	require.True(t, ok)
 	st, fsys := lg.Store, lg.FS
 	recs, err := st.List(nil)
@@ -177,3 +164,16 @@ func TestKilledWritersLeaveWholeRecords(t *testing.T) {
 }
 
 func readString(t *testing.T, p string) string { return string(readBytes(t, p)) }
+
+// composeRecorder loads fs-local over ws, tools and fs-history with its store in store.
+func composeRecorder(t *testing.T, ws, store string) *kernel.Context {
+	t.Helper()
+	root := kerneltest.NewRoot(t)
+	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, root, fslocal.Plugin, fslocal.Config{Cwd: ws, DiffBasisMaxBytes: fslocal.DefaultDiffBasisMaxBytes}))
+	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, root, tools.Plugin, nil))
+	var cfg fshistory.Config
+	cfg.Defaults()
+	cfg.Dir = store
+	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, root, fshistory.Plugin, &cfg))
+	return root
+}
