@@ -91,7 +91,9 @@ func usage(w io.Writer, name string) {
 		"  --token-file FILE  serve --http: name:token lines; every request needs Authorization: Bearer\n"+
 		"                     <token> (required to bind an address that is not loopback)\n"+
 		"  --allow-origin O   serve --http: an Origin allowed besides the server's own (repeatable)\n"+
-		"  --max-body SIZE    serve --http: request body limit, 413 beyond (default 32MiB)\n", DefaultProfile)
+		"  --max-body SIZE    serve --http: request body limit, 413 beyond (default 32MiB)\n"+
+		"  --json             history: print the changes as JSON\n"+
+		"  --force            undo: restore even over changes made since (a warning goes to stderr)\n", DefaultProfile)
 }
 
 // parseFlags parses the flags of command cmd.
