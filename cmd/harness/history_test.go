@@ -122,3 +122,19 @@ func TestUndoRefusedOverAnExternalChange(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// Without fs-history in the composition, history and undo say so.
+func TestHistoryWithoutThePlugin(t *testing.T) {
+	historyEnv(t)
+	dir := realTemp(t)
+	for _, args := range [][]string{{"history"}, {"undo"}} {
+		args = append(args, "--config", bareConfig(t, dir), "--log-level", "error")
+		if args[0] == "undo" {
+			args = append(args, "a.txt")
+		}
+		out, stderr, code := runHarness(t, "", args...)
+		assert.Equal(t, 1, code, args)
+		assert.Empty(t, out)
+		assert.Equal(t, "harness: "+filepath.Join(dir, "bare.yaml")+": the composition has no fs-history plugin, so there is no history\n", stderr, args)
+	}
+}
