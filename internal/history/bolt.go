@@ -373,6 +373,9 @@ func (s *boltStore) Sweep() error {
 		if err != nil {
 			return err
 		}
+		if err := db.Update(s.pruneObservations); err != nil {
+			return err
+		}
 		return s.sweepFiles(known)
 	})
 }

@@ -28,8 +28,20 @@ type Store interface {
 	Content(r Record) ([]byte, error)
 	// Usage reports what the store holds.
 	Usage() (Usage, error)
-	// Sweep removes content no record refers to (what a killed process left).
+	// Sweep removes content no record refers to (what a killed process left) and kept observations
+	// older than Limits.MaxAge.
 	Sweep() error
+	// Observation returns an owner's kept observation of a target key; Observe keeps one. The
+	// commit of Observe need not be durable: an observation lost in a crash only means a re-read.
+	Observation(owner, key string) (Observed, bool, error)
+	Observe(owner, key string, o Observed) error
+}
+
+// Observed is a kept observation: its kind (fs.ObservationKind), version and time.
+type Observed struct {
+	Kind    string    `json:"kind"`
+	Version string    `json:"version,omitempty"`
+	Time    time.Time `json:"time"`
 }
 
 // Limits bound a store: content bytes, record age, one content's size.

@@ -175,3 +175,29 @@ func TestParseChangeID(t *testing.T) {
 		assert.False(t, ok, s)
 	}
 }
+
+func TestObservationsAreKeptUntilMaxAge(t *testing.T) {
+	dir := t.TempDir()
+	st := open(t, dir, history.Limits{MaxBytes: 1 << 20, MaxAge: time.Hour, MaxContentBytes: 1 << 20})
+	_, ok, err := st.Observation("principal:alice", "/w/a")
+	require.NoError(t, err)
+	assert.False(t, ok)
+	require.NoError(t, st.Observe("principal:alice", "/w/a", history.Observed{Kind: "present", Version: "v1", Time: time.Now()}))
+	require.NoError(t, st.Observe("principal:alice", "/w/old", history.Observed{Kind: "present", Version: "v0", Time: time.Now().Add(-2 * time.Hour)}))
+
+	again := open(t, dir, history.Limits{MaxBytes: 1 << 20, MaxAge: time.Hour, MaxContentBytes: 1 << 20}) // another process
+	o, ok, err := again.Observation("principal:alice", "/w/a")
+	require.NoError(t, err)
+	require.True(t, ok)
+	assert.Equal(t, "v1", o.Version)
+	_, ok, err = again.Observation("principal:bob", "/w/a")
+	require.NoError(t, err)
+	assert.False(t, ok)
+	_, ok, err = again.Observation("principal:alice", "/w/old")
+	require.NoError(t, err)
+	assert.False(t, ok, "an observation older than maxAge is not kept")
+	require.NoError(t, again.Sweep())
+	_, ok, err = again.Observation("principal:alice", "/w/a")
+	require.NoError(t, err)
+	assert.True(t, ok)
+}

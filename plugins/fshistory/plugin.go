@@ -25,7 +25,7 @@ const ID = "fs-history"
 // Plugin is the fs-history module. It stays pending until the fs and tools services exist; then
 // it opens the store (sweeping what killed processes left), records every fs.PublishedEvent,
 // tags each tool call's context with its session and tool (tools/execute), registers undo and
-// provides history.Service. Disposing it removes all of these.
+// provides history.Service and fs.DurableObservationsService. Disposing it removes all of these.
 var Plugin = kernel.Define[Config](ID, apply, fs.Service.Dep(), tools.Service.Dep())
 
 // Module contributes Plugin to the kernel catalog of an fx host.
@@ -67,6 +67,9 @@ func apply(kc *kernel.Context, cfg Config) error {
 		return err
 	}
 	if _, err := tools.Service.Must(kc).Register(kc, r.undoDefinition()); err != nil {
+		return err
+	}
+	if _, err := fs.DurableObservationsService.Provide(kc, &observations{store: st, log: r.log, now: r.now}); err != nil {
 		return err
 	}
 	_, err = history.Service.Provide(kc, &history.Log{Store: st, FS: r.fs, Dir: dir})

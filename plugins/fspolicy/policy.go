@@ -23,6 +23,7 @@ type Owner interface {
 type Policy struct {
 	mu     sync.Mutex
 	owners map[any]map[fs.TargetKey]fs.Observation
+	kc     *kernel.Context // where fs.DurableObservationsService is looked up (durable.go); nil: never
 }
 
 // New returns an empty, unattached Policy.
@@ -36,6 +37,7 @@ func New() *Policy {
 // effect that drops all state.
 func Install(kc *kernel.Context) (*Policy, error) {
 	p := New()
+	p.kc = kc
 	if _, err := fs.WriteIntentEvent.Decide(kc, p.decideWrite); err != nil {
 		return nil, err
 	}
@@ -105,7 +107,7 @@ func (p *Policy) lookup(owner any, key fs.TargetKey) (fs.Observation, bool) {
 // present version, createIfAbsent otherwise (no owner, unseen, absent).
 func (p *Policy) decideWrite(_ context.Context, a fs.IntentArgs) (*fs.WriteIntent, error) {
 	if owner, ok := ownerOf(a.Actor); ok {
-		if obs, ok := p.lookup(owner, a.Target.Key); ok && obs.Kind == fs.ObservedPresent {
+		if obs, ok := p.find(a.Actor, owner, a.Target.Key); ok && obs.Kind == fs.ObservedPresent {
 			return fs.ReplaceIfVersion(obs.Version), nil
 		}
 	}
@@ -120,7 +122,7 @@ func (p *Policy) decideEdit(_ context.Context, a fs.IntentArgs) (*fs.EditGuard, 
 	if !ok {
 		return nil, fs.EditNotObserved(a.Target.DisplayPath)
 	}
-	obs, ok := p.lookup(owner, a.Target.Key)
+	obs, ok := p.find(a.Actor, owner, a.Target.Key)
 	switch {
 	case !ok:
 		return nil, fs.EditNotObserved(a.Target.DisplayPath)
@@ -134,6 +136,7 @@ func (p *Policy) decideEdit(_ context.Context, a fs.IntentArgs) (*fs.EditGuard, 
 // records nothing without an owner and never fails.
 func (p *Policy) onObserved(_ context.Context, a fs.ObservedArgs) error {
 	p.Record(a.Actor, a.Target.Key, a.Observation)
+	p.keep(a.Actor, a.Target.Key, a.Observation)
 	return nil
 }
 
