@@ -22,7 +22,8 @@ type Record struct {
 	// Verb the provider's (write, edit, restore).
 	Tool string `json:"tool,omitempty"`
 	Verb string `json:"verb"`
-	// Existed says the file existed before; Mode, Size, Digest (sha256, hex) and VersionBefore
+	// Existed says the file existed before; Mode (st_mode permission bits, 0o7777), Size, Digest
+	// (sha256, hex) and VersionBefore
 	// describe it then. Kept says its bytes are in the store (false: by reference only, not
 	// undoable).
 	Existed       bool   `json:"existed"`

@@ -201,3 +201,10 @@ func TestObservationsAreKeptUntilMaxAge(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, ok)
 }
+
+func TestModes(t *testing.T) {
+	for _, m := range []os.FileMode{0o644, 0o750 | os.ModeSetgid, 0o755 | os.ModeSetuid, 0o777 | os.ModeSticky} {
+		assert.Equal(t, m, history.FileMode(history.PosixMode(m)), m.String())
+	}
+	assert.Equal(t, uint32(0o2750), history.PosixMode(0o750|os.ModeSetgid))
+}

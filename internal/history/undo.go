@@ -72,7 +72,7 @@ func Undo(ctx context.Context, fsys fs.FileSystem, st Store, sel Selector) (Undo
 			"cannot undo \"%s\": its content before the %s at %s was %d bytes, so the history kept its digest only",
 			display, ch.By(), ch.Stamp(), ch.Size), nil)
 	}
-	r := fs.Restoration{Remove: !ch.Existed, Mode: ch.Mode, Force: sel.Force}
+	r := fs.Restoration{Remove: !ch.Existed, Mode: uint32(FileMode(ch.Mode)), Force: sel.Force}
 	if ch.Existed {
 		if r.Content, err = st.Content(ch); err != nil {
 			return Undone{}, fs.NewError(fs.CodeIOError, fmt.Sprintf(

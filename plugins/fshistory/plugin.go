@@ -145,7 +145,7 @@ func (r *recorder) before(ctx context.Context, a fs.PublishArgs) error {
 	}
 	var content io.Reader
 	if p := a.Prior; p != nil {
-		rec.Existed, rec.Mode, rec.Size, rec.VersionBefore = true, p.Mode, p.Size, string(p.Version)
+		rec.Existed, rec.Mode, rec.Size, rec.VersionBefore = true, history.PosixMode(os.FileMode(p.Mode)), p.Size, string(p.Version)
 		if p.Content != nil {
 			content = io.NewSectionReader(p.Content, 0, p.Size)
 		}
