@@ -26,7 +26,13 @@ import (
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
-const killChildEnv = "FSHISTORY_KILL_CHILD" // "<workspace>\n<store>"
+// The child's environment: killChildEnv is "<workspace>\n<store>"; childWritesEnv, when set, stops
+// it after that many writes; childPrefixEnv prefixes its file names.
+const (
+	killChildEnv   = "FSHISTORY_KILL_CHILD"
+	childWritesEnv = "FSHISTORY_CHILD_WRITES"
+	childPrefixEnv = "FSHISTORY_CHILD_PREFIX"
+)
 
 // generation is the content the child writes at step n: a header naming n and the payload's
 // length, then a payload derived from n, so a torn or mixed content is recognised.
@@ -55,8 +61,10 @@ func TestKillChild(t *testing.T) {
 	fsys := fs.Service.Must(composeRecorder(t, ws, store))
 	ctx := history.WithActor(context.Background(), history.Actor{Session: "child", Tool: "write"})
 	start := time.Now().Nanosecond()
-	for n := start; ; n++ {
-		tg, err := fsys.Resolve(ctx, "f"+strconv.Itoa(n%3)+".txt", fs.ResolveOptions{})
+	limit, _ := strconv.Atoi(os.Getenv(childWritesEnv)) // 0: until killed
+	prefix := os.Getenv(childPrefixEnv)
+	for n := start; limit == 0 || n < start+limit; n++ {
+		tg, err := fsys.Resolve(ctx, prefix+"f"+strconv.Itoa(n%3)+".txt", fs.ResolveOptions{})
 		require.NoError(t, err)
 		_, err = fsys.WriteText(ctx, tg, generation(n), nil, nil)
 		require.NoError(t, err)
@@ -176,4 +184,45 @@ func composeRecorder(t *testing.T, ws, store string) *kernel.Context {
 	cfg.Dir = store
 	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, root, fshistory.Plugin, &cfg))
 	return root
+}
+
+// Three processes write at once through one store (each its own files): bbolt's lock makes them
+// take turns, none gives up, and every change is recorded, settled and chained.
+func TestSeveralProcessesShareTheStore(t *testing.T) {
+	ws, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	store := filepath.Join(t.TempDir(), "history")
+	const procs, writes = 3, 40
+	var cmds []*exec.Cmd
+	var outs []*bytes.Buffer
+	for i := range procs {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestKillChild$", "-test.count=1")
+		cmd.Env = append(os.Environ(), killChildEnv+"="+ws+"\n"+store, childWritesEnv+"="+strconv.Itoa(writes), childPrefixEnv+"=p"+strconv.Itoa(i))
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		require.NoError(t, cmd.Start())
+		cmds, outs = append(cmds, cmd), append(outs, &out)
+	}
+	for i, cmd := range cmds {
+		require.NoError(t, cmd.Wait(), outs[i].String())
+		assert.NotContains(t, outs[i].String(), "store is busy")
+	}
+	lg, ok := history.Service.Get(composeRecorder(t, ws, store))
+	require.True(t, ok)
+	recs, err := lg.Store.List(nil)
+	require.NoError(t, err)
+	assert.Len(t, recs, procs*writes)
+	byPath := map[string][]history.Record{}
+	for i := len(recs) - 1; i >= 0; i-- {
+		r := recs[i]
+		assert.False(t, r.Pending, r.ID)
+		byPath[r.Path] = append(byPath[r.Path], r)
+	}
+	assert.Len(t, byPath, procs*3)
+	for p, chain := range byPath {
+		assert.False(t, chain[0].Existed, p)
+		for j := 1; j < len(chain); j++ {
+			assert.Equal(t, chain[j-1].VersionAfter, chain[j].VersionBefore, p)
+		}
+	}
 }
