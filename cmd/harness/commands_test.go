@@ -20,7 +20,7 @@ func TestToolsCommand(t *testing.T) {
 		Annotations map[string]any  `json:"annotations"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(out), &tools), out)
-	require.Len(t, tools, 7)
+	require.Len(t, tools, 8)
 	want := map[string]string{
 		"read":  "Read a UTF-8 text file and return line-numbered content.",
 		"write": "Create or fully replace a UTF-8 text file.",
@@ -30,6 +30,7 @@ func TestToolsCommand(t *testing.T) {
 		"glob":        "Find files whose paths match a glob pattern. Returns matching file paths, never directories, newest first; files that .gitignore or .ignore rules exclude are left out, and VCS metadata directories are never listed. Up to 100 paths come back inline; a larger result says how many matched and where the complete list was saved. A pattern with no \"/\" matches file names at any depth.",
 		"grep":        "Search file contents with a regular expression (RE2 syntax, as Go's regexp: no lookaround or backreferences; (?i) for case-insensitive). Returns matching lines with line numbers, grouped by file, newest files first; files that .gitignore or .ignore rules exclude and binary files are skipped. The first 250 matching lines come back inline; a larger result says how many matched and where the complete list was saved. Use read on a matched file for surrounding context.",
 		"apply_patch": "Apply a patch that adds, deletes, updates or moves text files, all or nothing. The input is the whole patch:\n*** Begin Patch\n*** Add File: <path>        then every line of the new file, each starting with +\n*** Delete File: <path>\n*** Update File: <path>\n*** Move to: <new path>     optional, right after Update File\n@@ <optional line to seek, e.g. a function header>\n context line (starts with a space)\n-removed line\n+added line\n*** End of File             optional: the chunk ends the file\n*** End Patch\nGive about 3 lines of context around each change; relative paths resolve against the working directory. An existing file must have been read before the patch changes, moves, deletes or replaces it.", // docs/apply_patch.md
+		"undo":        "Restores a file to what it was before your last change to it in this session (write, edit, or apply_patch): a file that change created is removed. Call it again to step further back. It refuses, changing nothing, when the file changed since that change (by anyone); read the file then. After an undo, read the file before changing it again.",
 		"read_image":  "Read a PNG/JPEG/WebP/GIF file and return the image itself. A path without a file extension is accepted; the format is detected from the file content, so normalized attachment paths can be passed directly without copying or renaming. Harness validates and downscales large supported images before the next model request, so use this tool directly instead of installing image libraries or creating thumbnails merely to inspect an image. Independent files may be read concurrently in small batches. Requires the current model to accept image input.",
 	}
 	for _, tool := range tools {
@@ -37,7 +38,7 @@ func TestToolsCommand(t *testing.T) {
 		assert.JSONEq(t, wantSchemas[tool.Name], string(tool.InputSchema))
 		assert.Equal(t, tool.Name == "read" || tool.Name == "read_image" || tool.Name == "glob" || tool.Name == "grep", tool.Annotations["readOnlyHint"], tool.Name)
 	}
-	assert.Equal(t, []string{"read", "write", "edit", "glob", "grep", "apply_patch", "read_image"}, []string{tools[0].Name, tools[1].Name, tools[2].Name, tools[3].Name, tools[4].Name, tools[5].Name, tools[6].Name},
+	assert.Equal(t, []string{"read", "write", "edit", "glob", "grep", "apply_patch", "read_image", "undo"}, []string{tools[0].Name, tools[1].Name, tools[2].Name, tools[3].Name, tools[4].Name, tools[5].Name, tools[6].Name, tools[7].Name},
 		"harness tools keeps registration order")
 	assert.NotContains(t, out, `"outputSchema"`, "no output schemas without --structured-content")
 
@@ -79,7 +80,8 @@ func TestConfigCommand(t *testing.T) {
 		"  - id: tool-fs-search # active\n    name: tool-fs-search\n" +
 		"  - id: tool-apply-patch # active\n    name: tool-apply-patch\n" +
 		"  - id: attachment-local # active\n    name: attachment-local\n" +
-		"  - id: model-catalog # active\n    name: model-catalog\n"
+		"  - id: model-catalog # active\n    name: model-catalog\n" +
+		"  - id: fs-history # active\n    name: fs-history\n"
 	assert.Equal(t, want, out)
 
 	out, stderr, code = runHarness(t, "", "config", "--config", bareConfig(t, dir))

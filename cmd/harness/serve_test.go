@@ -85,6 +85,8 @@ var wantSchemas = map[string]string{
 	"read":  `{"type":"object","properties":{"file_path":{"type":"string","description":"Path to read, resolved by the filesystem backend."},"offset":{"type":"number","description":"1-based first line to return. Defaults to 1."},"limit":{"type":"number","description":"Maximum number of lines to return. Defaults to 2000."}},"required":["file_path"]}`,
 	"write": `{"type":"object","properties":{"file_path":{"type":"string","description":"Path to write, resolved by the filesystem backend."},"content":{"type":"string","description":"Full UTF-8 text content to write."}},"required":["file_path","content"]}`,
 	"edit":  `{"type":"object","properties":{"file_path":{"type":"string","description":"Path to edit, resolved by the filesystem backend."},"old_string":{"type":"string","description":"Literal text to replace. Must match exactly."},"new_string":{"type":"string","description":"Literal replacement text. Use an empty string to delete the match."},"replace_all":{"type":"boolean","description":"Replace all matches. Defaults to false; when false, old_string must appear exactly once."}},"required":["file_path","old_string","new_string"]}`,
+	// docs/history.md "The undo tool"
+	"undo": `{"type":"object","properties":{"file_path":{"type":"string","description":"Path of the file to restore, resolved by the filesystem backend."}},"required":["file_path"]}`,
 	// docs/tool-fs.md "read_image"
 	"read_image": `{"type":"object","properties":{"file_path":{"type":"string","description":"Path to the image file, resolved by the filesystem backend."}},"required":["file_path"]}`,
 	"glob":       `{"type":"object","properties":{"pattern":{"type":"string","description":"Glob pattern to match file paths against (e.g. \"**/*.ts\", \"src/**/*.test.js\"). A pattern with no \"/\" matches file names at any depth, so \"*.ts\" searches the whole tree; include a \"/\" to anchor the pattern to the search directory."},"path":{"type":"string","description":"Directory to search in. Defaults to the session workspace; a relative path resolves against it."}},"required":["pattern"]}`,
@@ -124,7 +126,7 @@ func TestServeFlowWithObservationPolicy(t *testing.T) {
 	cs, stderr := serve(t, "--cwd", dir)
 
 	assert.Contains(t, cs.InitializeResult().Instructions, "Use the read tool — not shell commands like cat — to inspect text files.")
-	checkToolList(t, cs, "read", "write", "edit", "glob", "grep", "apply_patch", "read_image")
+	checkToolList(t, cs, "read", "write", "edit", "glob", "grep", "apply_patch", "read_image", "undo")
 
 	res := call(t, cs, "write", map[string]any{"file_path": "notes.txt", "content": "clobber\n"})
 	assert.True(t, res.IsError)
@@ -178,7 +180,7 @@ func TestServeFlowWithObservationPolicy(t *testing.T) {
 	log := stderr.String()
 	assert.Contains(t, log, "ready: serving MCP on stdio")
 	assert.Contains(t, log, `"config": "profile default"`)
-	assert.Contains(t, log, `"tools": ["read", "write", "edit", "glob", "grep", "apply_patch", "read_image"]`)
+	assert.Contains(t, log, `"tools": ["read", "write", "edit", "glob", "grep", "apply_patch", "read_image", "undo"]`)
 }
 
 // serverInfo.version is the module's version as the build recorded it (go version -m), not "dev",

@@ -102,11 +102,15 @@ func (p *Provider) editText(ctx context.Context, t fs.Target, req fs.EditRequest
 		return fs.EditOutcome{}, err
 	}
 	opts := atomicOptions{keep: keep, bom: doc.BOM, display: t.DisplayPath, log: p.log, beneath: b, registry: p.registry, hooks: p.hooks}
+	pub := p.beforePublish(ctx, t, fs.VerbEdit, existing, true, raw, stored, doc.BOM, false)
+	defer pub.finish(ctx)
 	if err := writeFileAtomic(ctx, key, stored, opts); err != nil {
 		return fs.EditOutcome{}, err
 	}
-	return fs.EditOutcome{Version: p.versionAfter(t.Key), Before: doc.Content, After: textedit.NormalizeLF(body),
-		Text: body, HasText: true, Elsewhere: elsewhere}, nil
+	out := fs.EditOutcome{Version: p.versionAfter(t.Key), Before: doc.Content, After: textedit.NormalizeLF(body),
+		Text: body, HasText: true, Elsewhere: elsewhere}
+	pub.published(ctx, out.Version)
+	return out, nil
 }
 
 // readForEdit reads the whole file, checking ctx (FS_ABORTED "edit aborted")

@@ -25,6 +25,7 @@ type Provider struct {
 	registry          *staging.Registry // where mutations record their staging directories
 	charsets          *charset.Resolver // Config.Encodings, then .editorconfig (charset.go)
 	txnDir            string            // where change sets keep their journals ("" = none)
+	publish           *PublishHook      // SetPublishHook; nil: nothing reported
 
 	afterBytesStat func(fs.Target) // test hook: runs after the ReadBytes stat preflight
 	hooks          *atomicHooks    // test hooks of the mutations' atomic publication

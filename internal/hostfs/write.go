@@ -115,6 +115,8 @@ func (p *Provider) writeText(ctx context.Context, t fs.Target, content string, i
 	if size := int64(len(stored)) + bomBytes(opts.bom); size > p.maxFileBytes {
 		return fs.WriteOutcome{}, fs.WriteTooLarge(t.DisplayPath, size, p.maxFileBytes)
 	}
+	pub := p.beforePublish(ctx, t, fs.VerbWrite, existing, exists, nil, stored, opts.bom, false)
+	defer pub.finish(ctx)
 	if err := writeFileAtomic(ctx, key, stored, opts); err != nil {
 		return fs.WriteOutcome{}, err
 	}
@@ -128,6 +130,7 @@ func (p *Provider) writeText(ctx context.Context, t fs.Target, content string, i
 	if exists {
 		out.Operation = fs.OperationUpdate
 	}
+	pub.published(ctx, out.Version)
 	return out, nil
 }
 

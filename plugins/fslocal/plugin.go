@@ -40,6 +40,7 @@ func apply(kc *kernel.Context, cfg Config) error {
 	if err != nil {
 		return err
 	}
+	p.SetPublishHook(hostfs.KernelPublishHook(kc))
 	_, err = fs.Service.Provide(kc, p)
 	return err
 }

@@ -24,7 +24,8 @@ type Policy struct {
 	mu     sync.Mutex
 	rule   Staleness
 	owners map[any]map[fs.TargetKey]fs.Observation
-	text   map[any]int // seen text kept per owner (bounded by MaxOwnerText)
+	text   map[any]int     // seen text kept per owner (bounded by MaxOwnerText)
+	kc     *kernel.Context // where fs.DurableObservationsService is looked up (durable.go); nil: never
 }
 
 // New returns an empty, unattached Policy under the default rule (content).
@@ -44,6 +45,7 @@ func Install(kc *kernel.Context) (*Policy, error) { return InstallWith(kc, Stale
 // InstallWith is Install under rule.
 func InstallWith(kc *kernel.Context, rule Staleness) (*Policy, error) {
 	p := NewWith(rule)
+	p.kc = kc
 	if _, err := fs.WriteIntentEvent.Decide(kc, p.decideWrite); err != nil {
 		return nil, err
 	}
@@ -114,7 +116,7 @@ func (p *Policy) lookup(owner any, key fs.TargetKey) (fs.Observation, bool) {
 // content and region the intent carries the Recheck of what was seen.
 func (p *Policy) decideWrite(_ context.Context, a fs.IntentArgs) (*fs.WriteIntent, error) {
 	if owner, ok := ownerOf(a.Actor); ok {
-		if obs, ok := p.lookup(owner, a.Target.Key); ok && obs.Kind == fs.ObservedPresent {
+		if obs, ok := p.find(a.Actor, owner, a.Target.Key); ok && obs.Kind == fs.ObservedPresent {
 			in := fs.ReplaceIfVersion(obs.Version)
 			in.Recheck = p.recheckOf(owner, a.Target, obs)
 			return in, nil
@@ -131,7 +133,7 @@ func (p *Policy) decideEdit(_ context.Context, a fs.IntentArgs) (*fs.EditGuard, 
 	if !ok {
 		return nil, fs.EditNotObserved(a.Target.DisplayPath)
 	}
-	obs, ok := p.lookup(owner, a.Target.Key)
+	obs, ok := p.find(a.Actor, owner, a.Target.Key)
 	switch {
 	case !ok:
 		return nil, fs.EditNotObserved(a.Target.DisplayPath)
@@ -145,6 +147,7 @@ func (p *Policy) decideEdit(_ context.Context, a fs.IntentArgs) (*fs.EditGuard, 
 // records nothing without an owner and never fails.
 func (p *Policy) onObserved(_ context.Context, a fs.ObservedArgs) error {
 	p.Record(a.Actor, a.Target.Key, a.Observation)
+	p.keep(a.Actor, a.Target.Key, a.Observation)
 	return nil
 }
 

@@ -21,9 +21,10 @@ type Header struct {
 // their state by, an ID for logs and approval prompts, and a header guarded by
 // a lock. End it with Runtime.EndSession so policies drop its state.
 type Session struct {
-	id     string
-	mu     sync.RWMutex
-	header Header
+	id      string
+	mu      sync.RWMutex
+	header  Header
+	durable string // SetDurableOwner
 }
 
 // NewSession returns a session with an empty header.

@@ -39,6 +39,9 @@ type flags struct {
 	maxBody      int64
 	httpBounds
 	workdir string // absolute: --cwd or the process working directory
+	// history and undo (history.go): --json, --force, and undo's PATH|CHANGE_ID.
+	json, force bool
+	args        []string
 }
 
 // httpBounds are the bounds of serve --http on what a client holds: connections, time and body
@@ -74,6 +77,8 @@ var commands = []struct{ name, help string }{
 	{"tools", "print the tool definitions as JSON"},
 	{"plugins", "print the plugin catalog"},
 	{"config", "print the composed plugin tree"},
+	{"history", "list the changes fs-history recorded under --cwd, newest first (--json for JSON)"},
+	{"undo", "restore the file of PATH or CHANGE_ID to its state before that change (--force: over later changes)"},
 }
 
 func usage(w io.Writer, name string) {
@@ -114,8 +119,9 @@ func usage(w io.Writer, name string) {
 		"  --min-body-rate SIZE\n"+
 		"                     serve --http: each SIZE of body received adds 1s to --read-timeout (default 64KiB)\n"+
 		"  --write-timeout D  serve --http: for the client to take each write of a response (default 30s)\n"+
-		"  --idle-timeout D   serve --http: close a kept-alive connection after D without a request (default 1m)\n",
-		DefaultProfile)
+		"  --idle-timeout D   serve --http: close a kept-alive connection after D without a request (default 1m)\n"+
+		"  --json             history: print the changes as JSON\n"+
+		"  --force            undo: restore even over changes made since (a warning goes to stderr)\n", DefaultProfile)
 }
 
 // parseFlags parses the flags of command cmd.
@@ -156,11 +162,18 @@ func parseFlags(cmd string, args []string, stderr io.Writer) (*flags, error) {
 		fs.DurationVar(&f.idleTimeout, "idle-timeout", b.idleTimeout, "close a kept-alive connection after this long idle")
 	case "tools":
 		fs.BoolVar(&f.structured, "structured-content", false, "list output schemas")
+	case "history", "undo":
+		historyFlags(cmd, fs, f)
 	}
 	if err := fs.Parse(args); err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", errUsage, cmd, err)
 	}
-	if fs.NArg() > 0 {
+	if cmd == "undo" {
+		if fs.NArg() != 1 {
+			return nil, fmt.Errorf("%w: undo: give one PATH or CHANGE_ID", errUsage)
+		}
+		f.args = fs.Args()
+	} else if fs.NArg() > 0 {
 		return nil, fmt.Errorf("%w: %s: unexpected argument %q", errUsage, cmd, fs.Arg(0))
 	}
 	if f.config != "" && f.profile != "" {

@@ -118,5 +118,7 @@ func init() {
 		"tools":   cmdTools,
 		"plugins": cmdPlugins,
 		"config":  cmdConfig,
+		"history": cmdHistory,
+		"undo":    cmdUndo,
 	}
 }

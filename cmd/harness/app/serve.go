@@ -321,6 +321,9 @@ func (h *mcpHost) sessionFor(ss *mcp.ServerSession, principal string) session {
 				id += "-" + principal
 			}
 			s = h.open(id)
+			if principal != "" {
+				keepObservations(s, principal)
+			}
 			h.principals[principal] = s
 		}
 		return s

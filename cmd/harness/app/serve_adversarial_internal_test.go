@@ -225,7 +225,7 @@ func testToolListFollowsTheStore(t *testing.T, transports func() (mcp.Transport,
 		}
 		return out
 	}
-	assert.ElementsMatch(t, []string{"read", "write", "edit", "glob", "grep", "apply_patch", "read_image"}, names())
+	assert.ElementsMatch(t, []string{"read", "write", "edit", "glob", "grep", "apply_patch", "read_image", "undo"}, names())
 	image := &mcp.CallToolParams{Name: "read_image", Arguments: map[string]any{"file_path": "x.png"}}
 	res, err := cs.CallTool(context.Background(), image)
 	require.NoError(t, err)
@@ -245,7 +245,7 @@ func testToolListFollowsTheStore(t *testing.T, transports func() (mcp.Transport,
 	case <-time.After(5 * time.Second):
 		t.Error("no notifications/tools/list_changed after read_image went away")
 	}
-	assert.ElementsMatch(t, []string{"read", "write", "edit", "glob", "grep", "apply_patch"}, names())
+	assert.ElementsMatch(t, []string{"read", "write", "edit", "glob", "grep", "apply_patch", "undo"}, names())
 	_, err = cs.CallTool(context.Background(), image)
 	assert.ErrorContains(t, err, `unknown tool "read_image"`, "the SDK answers a call of an unlisted tool")
 	assert.Equal(t, ran, mh.direct.Load(), "an unlisted tool is left to the SDK")

@@ -4,6 +4,7 @@ import (
 	"go.uber.org/fx"
 
 	attachmentlocal "github.com/cordon-dev/cordon/plugins/attachments/local"
+	"github.com/cordon-dev/cordon/plugins/fshistory"
 	"github.com/cordon-dev/cordon/plugins/fslocal"
 	"github.com/cordon-dev/cordon/plugins/fspolicy"
 	"github.com/cordon-dev/cordon/plugins/modelcatalog"
@@ -30,5 +31,6 @@ func stockModules() []fx.Option {
 		sandboxpolicy.Module,
 		fssandbox.Module,
 		userapproval.Module,
+		fshistory.Module,
 	}
 }

@@ -3,6 +3,7 @@ package fssandbox
 import (
 	"go.uber.org/fx"
 
+	"github.com/cordon-dev/cordon/internal/hostfs"
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/kernel/kernelfx"
 	"github.com/cordon-dev/cordon/plugins/fs"
@@ -29,6 +30,7 @@ func apply(kc *kernel.Context, cfg Config) error {
 	if err != nil {
 		return err
 	}
+	p.local.SetPublishHook(hostfs.KernelPublishHook(kc))
 	_, err = fs.Service.Provide(kc, p)
 	return err
 }

@@ -1,0 +1,135 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/cordon-dev/cordon/internal/history"
+	"github.com/cordon-dev/cordon/plugins/fs"
+)
+
+// historyFlags adds the flags of history and undo.
+func historyFlags(cmd string, fs *flag.FlagSet, f *flags) {
+	if cmd == "history" {
+		fs.BoolVar(&f.json, "json", false, "print the changes as JSON")
+		return
+	}
+	fs.BoolVar(&f.force, "force", false, "restore even over changes made since")
+}
+
+var errNoHistory = errors.New("the composition has no fs-history plugin, so there is no history")
+
+// withHistory composes the kernel (no server needed: the store is on disk) and runs fn with the
+// history service.
+func withHistory(ctx context.Context, e *env, fn func(*history.Log) error) error {
+	h, err := compose(ctx, e.o, e.f, e.log)
+	if err != nil {
+		return err
+	}
+	defer h.close()
+	lg, ok := history.Service.Get(h.k.Root())
+	if !ok || lg == nil {
+		return fmt.Errorf("%s: %w", h.source, errNoHistory)
+	}
+	return fn(lg)
+}
+
+// cmdHistory lists the recorded changes to files under the working directory, newest first
+// (docs/history.md "harness history").
+func cmdHistory(ctx context.Context, e *env) error {
+	return withHistory(ctx, e, func(lg *history.Log) error {
+		root := canonicalDir(e.f.workdir)
+		recs, err := lg.Store.List(func(r *history.Record) bool { return under(root, r.Path) })
+		if err != nil {
+			return err
+		}
+		if e.f.json {
+			if recs == nil {
+				recs = []history.Record{}
+			}
+			return writeJSON(e.o.stdout, recs)
+		}
+		w := tabwriter.NewWriter(e.o.stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(w, "TIME\tPATH\tTOOL\tSESSION\tSIZE\tCHANGE\tNOTE")
+		for i := range recs {
+			r := &recs[i]
+			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Stamp(), r.Display, r.By(), orDash(r.Session), sizeBefore(r), r.ID, note(r))
+		}
+		return w.Flush()
+	})
+}
+
+// cmdUndo restores one change (docs/history.md "harness undo").
+func cmdUndo(ctx context.Context, e *env) error {
+	return withHistory(ctx, e, func(lg *history.Log) error {
+		arg := e.f.args[0]
+		sel := history.Selector{AnySession: true, Force: e.f.force}
+		if _, ok := history.ParseChangeID(arg); ok {
+			sel.ChangeID = arg
+		} else {
+			t, err := lg.FS.Resolve(ctx, arg, fs.ResolveOptions{Cwd: e.f.workdir})
+			if err != nil {
+				return err
+			}
+			sel.Target = t
+		}
+		if e.f.force {
+			fmt.Fprintln(e.o.stderr, "warning: --force restores the file even over changes made since Cordon's change; "+
+				"what the file holds now is recorded in the history first (harness history lists it)")
+		}
+		cctx := history.WithActor(ctx, history.Actor{Tool: "harness undo", Cwd: e.f.workdir})
+		u, err := history.Undo(cctx, lg.FS, lg.Store, sel)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintln(e.o.stdout, u.Text())
+		return err
+	})
+}
+
+func canonicalDir(dir string) string {
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		return real
+	}
+	return dir
+}
+
+func under(root, p string) bool {
+	return p == root || strings.HasPrefix(p, strings.TrimSuffix(root, "/")+"/")
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// sizeBefore is the size the file had before the change ("absent" for a creation).
+func sizeBefore(r *history.Record) string {
+	if !r.Existed {
+		return "absent"
+	}
+	return fmt.Sprint(r.Size)
+}
+
+func note(r *history.Record) string {
+	switch {
+	case r.Pending:
+		return "pending (a change in flight, or of a process that died)"
+	case r.Interrupted:
+		return "interrupted (its process died mid-change; undo --force restores the content before)"
+	case r.Undoes != "":
+		return "undo of " + r.Undoes
+	case r.UndoneBy != "":
+		return "undone by " + r.UndoneBy
+	case r.Existed && !r.Kept:
+		return "by reference only (not undoable)"
+	}
+	return ""
+}

@@ -1,0 +1,453 @@
+package history
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
+)
+
+// The store's layout under its directory: history.db (bbolt: records by sequence, content
+// entries by digest, the content total) and blobs/<2 hex>/<sha256 hex>.
+var (
+	recordsBucket = []byte("records")
+	blobsBucket   = []byte("blobs")
+	metaBucket    = []byte("meta")
+	inlineBucket  = []byte("contents") // small contents, by digest, in the database itself
+	bytesKey      = []byte("contentBytes")
+)
+
+// DefaultLockTimeout bounds the wait for another process's use of the store.
+const DefaultLockTimeout = 5 * time.Second
+
+// boltStore is the embedded Store: the database is opened for each operation and closed after
+// it, so several processes share one directory (bbolt's flock serializes them; a process waits at
+// most its lock timeout). Content is written while the database is held, so a sweep (also run
+// while it is held) never sees a write in flight.
+type boltStore struct {
+	dir     string
+	limits  Limits
+	timeout time.Duration
+	now     func() time.Time
+	mu      *sync.Mutex // one operation at a time in this process (flock would make the others wait anyway)
+}
+
+// blobEntry is a content entry: its size, how many records refer to it, and whether it is kept
+// in the database (inlineBucket) rather than in a file.
+type blobEntry struct {
+	Size   int64 `json:"size"`
+	Refs   int   `json:"refs"`
+	Inline bool  `json:"inline,omitempty"`
+}
+
+// InlineMaxBytes is the largest content kept in the database itself: one commit makes it durable
+// with its record, where a content file costs two more fsyncs (the file, its directory).
+const InlineMaxBytes = 64 << 10
+
+var dirLocks sync.Map // dir -> *sync.Mutex
+
+// Open returns the embedded store in dir (created 0700 when missing) bounded by limits.
+// lockTimeout 0 means DefaultLockTimeout. A MaxContentBytes above MaxBytes is lowered to it.
+func Open(dir string, limits Limits, lockTimeout time.Duration) (Store, error) {
+	if err := os.MkdirAll(filepath.Join(dir, "blobs"), 0o700); err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	if lockTimeout <= 0 {
+		lockTimeout = DefaultLockTimeout
+	}
+	if limits.MaxContentBytes > limits.MaxBytes {
+		limits.MaxContentBytes = limits.MaxBytes
+	}
+	mu, _ := dirLocks.LoadOrStore(filepath.Clean(dir), &sync.Mutex{})
+	return &boltStore{dir: dir, limits: limits, timeout: lockTimeout, now: time.Now, mu: mu.(*sync.Mutex)}, nil
+}
+
+// with runs fn with the database open.
+func (s *boltStore) with(readOnly bool, fn func(db *bolt.DB) error) error {
+	return s.open(readOnly, false, fn)
+}
+
+// open runs fn with the database open; noSync commits without fsync.
+func (s *boltStore) open(readOnly, noSync bool, fn func(db *bolt.DB) error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	db, err := bolt.Open(filepath.Join(s.dir, "history.db"), 0o600, &bolt.Options{Timeout: s.timeout, ReadOnly: readOnly && s.exists()})
+	if err != nil {
+		if errors.Is(err, bolterrors.ErrTimeout) {
+			return fmt.Errorf("history: the store is busy (another process held it for %s): %w", s.timeout, err)
+		}
+		return fmt.Errorf("history: %w", err)
+	}
+	db.NoSync = noSync
+	err = fn(db)
+	if cerr := db.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("history: %w", cerr)
+	}
+	return err
+}
+
+func (s *boltStore) exists() bool {
+	_, err := os.Stat(filepath.Join(s.dir, "history.db"))
+	return err == nil
+}
+
+func seqKey(n uint64) []byte { return binary.BigEndian.AppendUint64(nil, n) }
+
+func (s *boltStore) Add(r Record, content io.Reader) (Record, error) {
+	err := s.with(false, func(db *bolt.DB) error {
+		var blob *pendingBlob
+		if content != nil {
+			var err error
+			if blob, err = s.stage(content, r.Size); err != nil {
+				return err
+			}
+			defer blob.discard()
+			r.Digest, r.Size, r.Kept = blob.digest, blob.size, blob.path != "" || blob.data != nil
+		}
+		var drop []string
+		err := db.Update(func(tx *bolt.Tx) error {
+			recs, blobs, meta, err := buckets(tx)
+			if err != nil {
+				return err
+			}
+			seq, err := recs.NextSequence()
+			if err != nil {
+				return err
+			}
+			r.ID = changeID(seq)
+			if r.Kept {
+				if err := addRef(tx, blobs, meta, blob); err != nil {
+					return err
+				}
+			}
+			if r.Undoes != "" {
+				if err := markUndone(recs, r.Undoes, r.ID); err != nil {
+					return err
+				}
+			}
+			if err := putRecord(recs, seq, &r); err != nil {
+				return err
+			}
+			drop, err = s.prune(recs, blobs, meta, seq)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		for _, d := range drop {
+			os.Remove(s.blobPath(d))
+		}
+		return nil
+	})
+	return r, err
+}
+
+func buckets(tx *bolt.Tx) (recs, blobs, meta *bolt.Bucket, err error) {
+	if recs, err = tx.CreateBucketIfNotExists(recordsBucket); err != nil {
+		return
+	}
+	if _, err = tx.CreateBucketIfNotExists(inlineBucket); err != nil {
+		return
+	}
+	if blobs, err = tx.CreateBucketIfNotExists(blobsBucket); err != nil {
+		return
+	}
+	meta, err = tx.CreateBucketIfNotExists(metaBucket)
+	return
+}
+
+func putRecord(recs *bolt.Bucket, seq uint64, r *Record) error {
+	data, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	return recs.Put(seqKey(seq), data)
+}
+
+func markUndone(recs *bolt.Bucket, id, by string) error {
+	seq, ok := ParseChangeID(id)
+	if !ok {
+		return nil
+	}
+	data := recs.Get(seqKey(seq))
+	if data == nil {
+		return nil // pruned meanwhile
+	}
+	var t Record
+	if err := json.Unmarshal(data, &t); err != nil {
+		return err
+	}
+	t.UndoneBy = by
+	return putRecord(recs, seq, &t)
+}
+
+// addRef counts a reference to the staged blob, publishing it when it is new.
+func addRef(tx *bolt.Tx, blobs, meta *bolt.Bucket, b *pendingBlob) error {
+	var e blobEntry
+	if data := blobs.Get([]byte(b.digest)); data != nil {
+		if err := json.Unmarshal(data, &e); err != nil {
+			return err
+		}
+	}
+	if e.Refs == 0 {
+		if b.data != nil {
+			if err := tx.Bucket(inlineBucket).Put([]byte(b.digest), b.data); err != nil {
+				return err
+			}
+			e.Inline = true
+		} else if err := b.publish(); err != nil {
+			return err
+		}
+		e.Size = b.size
+		setTotal(meta, total(meta)+b.size)
+	}
+	e.Refs++
+	data, _ := json.Marshal(e)
+	return blobs.Put([]byte(b.digest), data)
+}
+
+func total(meta *bolt.Bucket) int64 {
+	if v := meta.Get(bytesKey); len(v) == 8 {
+		return int64(binary.BigEndian.Uint64(v))
+	}
+	return 0
+}
+
+func setTotal(meta *bolt.Bucket, n int64) {
+	_ = meta.Put(bytesKey, binary.BigEndian.AppendUint64(nil, uint64(max(n, 0))))
+}
+
+// prune deletes the oldest records while the content exceeds MaxBytes or they are older than
+// MaxAge, never the record just added (newest); it returns the digests left without a reference.
+func (s *boltStore) prune(recs, blobs, meta *bolt.Bucket, newest uint64) ([]string, error) {
+	var drop []string
+	cutoff := s.now().Add(-s.limits.MaxAge)
+	c := recs.Cursor()
+	for k, v := c.First(); k != nil; k, v = c.First() {
+		if binary.BigEndian.Uint64(k) == newest {
+			break
+		}
+		var r Record
+		if err := json.Unmarshal(v, &r); err != nil {
+			return nil, err
+		}
+		over := s.limits.MaxBytes > 0 && total(meta) > s.limits.MaxBytes
+		old := s.limits.MaxAge > 0 && r.Time.Before(cutoff)
+		if !over && !old {
+			break
+		}
+		if err := c.Delete(); err != nil {
+			return nil, err
+		}
+		if r.Kept {
+			gone, err := dropRef(blobs, meta, r.Digest)
+			if err != nil {
+				return nil, err
+			}
+			if gone {
+				drop = append(drop, r.Digest)
+			}
+		}
+	}
+	return drop, nil
+}
+
+func dropRef(blobs, meta *bolt.Bucket, digest string) (bool, error) {
+	data := blobs.Get([]byte(digest))
+	if data == nil {
+		return false, nil
+	}
+	var e blobEntry
+	if err := json.Unmarshal(data, &e); err != nil {
+		return false, err
+	}
+	if e.Refs--; e.Refs > 0 {
+		data, _ = json.Marshal(e)
+		return false, blobs.Put([]byte(digest), data)
+	}
+	setTotal(meta, total(meta)-e.Size)
+	if e.Inline {
+		if err := blobs.Tx().Bucket(inlineBucket).Delete([]byte(digest)); err != nil {
+			return false, err
+		}
+		return false, blobs.Delete([]byte(digest)) // no file to remove
+	}
+	return true, blobs.Delete([]byte(digest))
+}
+
+func (s *boltStore) List(keep func(*Record) bool) ([]Record, error) {
+	var out []Record
+	err := s.with(true, func(db *bolt.DB) error {
+		return db.View(func(tx *bolt.Tx) error {
+			recs := tx.Bucket(recordsBucket)
+			if recs == nil {
+				return nil
+			}
+			c := recs.Cursor()
+			for k, v := c.Last(); k != nil; k, v = c.Prev() {
+				var r Record
+				if err := json.Unmarshal(v, &r); err != nil {
+					return err
+				}
+				if keep == nil || keep(&r) {
+					out = append(out, r)
+				}
+			}
+			return nil
+		})
+	})
+	return out, err
+}
+
+func (s *boltStore) Get(id string) (Record, error) {
+	seq, ok := ParseChangeID(id)
+	if !ok {
+		return Record{}, ErrNoChange
+	}
+	var r Record
+	found := false
+	err := s.with(true, func(db *bolt.DB) error {
+		return db.View(func(tx *bolt.Tx) error {
+			recs := tx.Bucket(recordsBucket)
+			if recs == nil {
+				return nil
+			}
+			data := recs.Get(seqKey(seq))
+			if data == nil {
+				return nil
+			}
+			found = true
+			return json.Unmarshal(data, &r)
+		})
+	})
+	if err == nil && !found {
+		err = ErrNoChange
+	}
+	return r, err
+}
+
+func (s *boltStore) Usage() (Usage, error) {
+	var u Usage
+	err := s.with(true, func(db *bolt.DB) error {
+		return db.View(func(tx *bolt.Tx) error {
+			if b := tx.Bucket(recordsBucket); b != nil {
+				u.Records = b.Stats().KeyN
+			}
+			if b := tx.Bucket(blobsBucket); b != nil {
+				u.Contents = b.Stats().KeyN
+			}
+			if b := tx.Bucket(metaBucket); b != nil {
+				u.ContentBytes = total(b)
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return u, err
+	}
+	u.FileBytes = diskBytes(s.dir)
+	return u, nil
+}
+
+func (s *boltStore) Sweep() error {
+	return s.with(false, func(db *bolt.DB) error {
+		known := map[string]bool{}
+		err := db.View(func(tx *bolt.Tx) error {
+			b := tx.Bucket(blobsBucket)
+			if b == nil {
+				return nil
+			}
+			return b.ForEach(func(k, _ []byte) error {
+				known[string(k)] = true
+				return nil
+			})
+		})
+		if err != nil {
+			return err
+		}
+		if err := db.Update(s.pruneObservations); err != nil {
+			return err
+		}
+		return s.sweepFiles(known)
+	})
+}
+
+// update runs fn on the record of id in a write transaction (without fsync).
+func (s *boltStore) update(id string, fn func(recs, blobs, meta *bolt.Bucket, seq uint64, r *Record) ([]string, error)) error {
+	seq, ok := ParseChangeID(id)
+	if !ok {
+		return ErrNoChange
+	}
+	return s.open(false, true, func(db *bolt.DB) error {
+		var drop []string
+		err := db.Update(func(tx *bolt.Tx) error {
+			recs, blobs, meta, err := buckets(tx)
+			if err != nil {
+				return err
+			}
+			data := recs.Get(seqKey(seq))
+			if data == nil {
+				return ErrNoChange
+			}
+			var r Record
+			if err := json.Unmarshal(data, &r); err != nil {
+				return err
+			}
+			drop, err = fn(recs, blobs, meta, seq, &r)
+			return err
+		})
+		for _, d := range drop {
+			os.Remove(s.blobPath(d))
+		}
+		return err
+	})
+}
+
+func (s *boltStore) Complete(id, versionAfter string, interrupted bool) error {
+	return s.update(id, func(recs, _, _ *bolt.Bucket, seq uint64, r *Record) ([]string, error) {
+		r.Pending, r.VersionAfter, r.Interrupted, r.PID = false, versionAfter, interrupted, 0
+		return nil, putRecord(recs, seq, r)
+	})
+}
+
+func (s *boltStore) Discard(id string) error {
+	return s.update(id, func(recs, blobs, meta *bolt.Bucket, seq uint64, r *Record) ([]string, error) {
+		if r.Undoes != "" {
+			if err := markUndone(recs, r.Undoes, ""); err != nil {
+				return nil, err
+			}
+		}
+		if err := recs.Delete(seqKey(seq)); err != nil || !r.Kept {
+			return nil, err
+		}
+		gone, err := dropRef(blobs, meta, r.Digest)
+		if err != nil || !gone {
+			return nil, err
+		}
+		return []string{r.Digest}, nil
+	})
+}
+
+// inline returns the content of digest kept in the database (nil when it is in a file).
+func (s *boltStore) inline(digest string) ([]byte, error) {
+	var out []byte
+	err := s.with(true, func(db *bolt.DB) error {
+		return db.View(func(tx *bolt.Tx) error {
+			if b := tx.Bucket(inlineBucket); b != nil {
+				if v := b.Get([]byte(digest)); v != nil {
+					out = append([]byte{}, v...)
+				}
+			}
+			return nil
+		})
+	})
+	return out, err
+}

@@ -1,0 +1,188 @@
+package history
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/cordon-dev/cordon/plugins/fs"
+)
+
+// Selector names the change Undo undoes: the last one to Target (made in Session, unless
+// AnySession), or the change ChangeID.
+type Selector struct {
+	Target     fs.Target
+	ChangeID   string
+	Session    string
+	AnySession bool
+	// Force restores even over a later change.
+	Force bool
+	// Sandbox is the per-call policy the restoration runs under (nil: the provider's default).
+	Sandbox *fs.SandboxPolicy
+}
+
+// Undone is what Undo did.
+type Undone struct {
+	Change  Record // the change undone
+	Display string
+	Removed bool // the change created the file, so undoing it removed the file
+}
+
+// Text is the success text (docs/history.md "Messages").
+func (u Undone) Text() string {
+	s := "Restored " + q(u.Display) + " to its state before the " + u.Change.By() + " at " + u.Change.Stamp()
+	if u.Removed {
+		return s + ": it did not exist, so it was removed."
+	}
+	return s + "."
+}
+
+// ErrNotRestorable is returned when the filesystem cannot restore files (no fs.Restorer).
+var ErrNotRestorable = errors.New("the mounted filesystem cannot restore files")
+
+// Undo restores the file of the selected change to what it was before it, under the provider's
+// lock and version check: the file must still be as Cordon's last change to it left it (nothing
+// changed since, by anyone), unless sel.Force. The restoration is itself recorded (an undo) and
+// marks the change undone, so repeated undos step further back. Nothing changes on a refusal.
+func Undo(ctx context.Context, fsys fs.FileSystem, st Store, sel Selector) (Undone, error) {
+	rs, ok := fsys.(fs.Restorer)
+	if !ok {
+		return Undone{}, ErrNotRestorable
+	}
+	ch, later, err := pick(st, sel)
+	if err != nil {
+		return Undone{}, err
+	}
+	display := sel.Target.DisplayPath
+	if display == "" {
+		display = ch.Display
+	}
+	t := sel.Target
+	if t.Key == "" {
+		if t, err = fsys.Resolve(ctx, ch.Path, fs.ResolveOptions{}); err != nil {
+			return Undone{}, err
+		}
+		display = t.DisplayPath
+	}
+	if !sel.Force && later != nil {
+		return Undone{}, changedByCordon(display, ch, *later)
+	}
+	if ch.Existed && !ch.Kept {
+		return Undone{}, fs.NewError(fs.CodeTooLarge, fmt.Sprintf(
+			"cannot undo \"%s\": its content before the %s at %s was %d bytes, so the history kept its digest only",
+			display, ch.By(), ch.Stamp(), ch.Size), nil)
+	}
+	r := fs.Restoration{Remove: !ch.Existed, Mode: uint32(FileMode(ch.Mode)), Force: sel.Force}
+	if ch.Existed {
+		if r.Content, err = st.Content(ch); err != nil {
+			return Undone{}, fs.NewError(fs.CodeIOError, fmt.Sprintf(
+				"cannot undo \"%s\": the history lost the content from before the %s at %s", display, ch.By(), ch.Stamp()), err)
+		}
+	}
+	r.Expect = fs.Version(ch.VersionAfter)
+	if latest, err := latestFor(st, ch.Key); err == nil && latest != nil {
+		r.Expect = fs.Version(latest.VersionAfter)
+	}
+	if _, err := rs.Restore(withUndoing(ctx, ch.ID), t, r, sel.Sandbox); err != nil {
+		if errors.Is(err, fs.ErrStaleVersion) {
+			return Undone{}, changedOutside(ctx, fsys, t, display, ch, err)
+		}
+		return Undone{}, err
+	}
+	return Undone{Change: ch, Display: display, Removed: !ch.Existed}, nil
+}
+
+// pick returns the change to undo and, when a change that is not an undo (and not undone) came
+// after it to the same file, the newest such change.
+func pick(st Store, sel Selector) (Record, *Record, error) {
+	var ch Record
+	var key string
+	if sel.ChangeID != "" {
+		r, err := st.Get(sel.ChangeID)
+		if errors.Is(err, ErrNoChange) {
+			return Record{}, nil, fs.NewError(fs.CodeNotFound, fmt.Sprintf("cannot undo change \"%s\": no such change in the history", sel.ChangeID), err)
+		}
+		if err != nil {
+			return Record{}, nil, err
+		}
+		if r.Undoes != "" {
+			return Record{}, nil, fs.NewError(fs.CodeNotFound, fmt.Sprintf(
+				"cannot undo change \"%s\": it is the undo of change %s, and an undo is not undone", r.ID, r.Undoes), nil)
+		}
+		if r.UndoneBy != "" {
+			return Record{}, nil, fs.NewError(fs.CodeNotFound, fmt.Sprintf(
+				"cannot undo change \"%s\": it was undone already (change %s)", r.ID, r.UndoneBy), nil)
+		}
+		ch, key = r, r.Key
+	} else {
+		key = string(sel.Target.Key)
+	}
+	recs, err := st.List(func(r *Record) bool { return r.Key == key })
+	if err != nil {
+		return Record{}, nil, err
+	}
+	var later *Record
+	for i := range recs { // newest first
+		r := &recs[i]
+		if sel.ChangeID != "" && r.ID == ch.ID {
+			return ch, later, nil
+		}
+		if r.Undoes != "" || r.UndoneBy != "" {
+			continue
+		}
+		if sel.ChangeID == "" && (sel.AnySession || r.Session == sel.Session) {
+			return *r, later, nil
+		}
+		if later == nil {
+			later = r
+		}
+	}
+	if sel.ChangeID != "" {
+		return ch, later, nil
+	}
+	where := " in this session"
+	if sel.AnySession {
+		where = ""
+	}
+	return Record{}, nil, fs.NewError(fs.CodeNotFound, fmt.Sprintf("cannot undo \"%s\": the history holds no change by Cordon to it%s", sel.Target.DisplayPath, where), nil)
+}
+
+// latestFor returns the newest record of a target key.
+func latestFor(st Store, key string) (*Record, error) {
+	var found *Record
+	recs, err := st.List(func(r *Record) bool {
+		if found != nil || r.Key != key {
+			return false
+		}
+		found = r
+		return true
+	})
+	if err != nil || len(recs) == 0 {
+		return nil, err
+	}
+	return &recs[0], nil
+}
+
+func changedByCordon(display string, ch, later Record) *fs.Error {
+	who := later.By()
+	if later.Session != "" {
+		who += " in session " + q(later.Session)
+	}
+	return fs.NewError(fs.CodeStaleVersion, fmt.Sprintf(
+		"cannot undo \"%s\": file changed since Cordon's last change — the %s at %s (change %s) came after the %s at %s (change %s); undo that first",
+		display, who, later.Stamp(), later.ID, ch.By(), ch.Stamp(), ch.ID), nil)
+}
+
+func changedOutside(ctx context.Context, fsys fs.FileSystem, t fs.Target, display string, ch Record, cause error) *fs.Error {
+	what := "it was changed outside Cordon"
+	if info, err := fsys.Stat(ctx, t); err == nil && info == nil {
+		what = "it was removed outside Cordon"
+	} else if err == nil && info != nil && !ch.Existed && ch.VersionAfter == "" {
+		what = "it was created outside Cordon"
+	}
+	return fs.NewError(fs.CodeStaleVersion, fmt.Sprintf(
+		"cannot undo \"%s\": file changed since Cordon's last change — %s after the %s at %s (change %s); nothing was restored",
+		display, what, ch.By(), ch.Stamp(), ch.ID), cause)
+}
+
+func q(s string) string { return `"` + s + `"` }

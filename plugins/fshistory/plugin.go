@@ -1,0 +1,160 @@
+package fshistory
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"go.uber.org/fx"
+	"go.uber.org/zap"
+
+	"github.com/cordon-dev/cordon/internal/history"
+	"github.com/cordon-dev/cordon/kernel"
+	"github.com/cordon-dev/cordon/kernel/kernelfx"
+	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/tools"
+)
+
+// ID is the catalog name of the plugin.
+const ID = "fs-history"
+
+// Plugin is the fs-history module. It stays pending until the fs and tools services exist; then
+// it opens the store (sweeping what killed processes left), records every fs.PublishedEvent,
+// tags each tool call's context with its session and tool (tools/execute), registers undo and
+// provides history.Service and fs.DurableObservationsService. Disposing it removes all of these.
+var Plugin = kernel.Define[Config](ID, apply, fs.Service.Dep(), tools.Service.Dep())
+
+// Module contributes Plugin to the kernel catalog of an fx host.
+var Module = fx.Module(ID, kernelfx.Plugin(Plugin))
+
+// recorder is one loaded instance.
+type recorder struct {
+	kc    *kernel.Context
+	fs    fs.FileSystem
+	store history.Store
+	log   *zap.Logger
+	now   func() time.Time
+
+	mu      sync.Mutex
+	pending map[fs.TargetKey]string // the pending record of each mutation in flight
+}
+
+func apply(kc *kernel.Context, cfg Config) error {
+	dir, err := cfg.dir()
+	if err != nil {
+		return err
+	}
+	st, err := history.Open(dir, cfg.limits(), time.Duration(cfg.LockTimeout))
+	if err != nil {
+		return err
+	}
+	if err := st.Sweep(); err != nil {
+		kc.Logger().Warn("history: cannot sweep the store", zap.Error(err))
+	}
+	r := &recorder{kc: kc, fs: fs.Service.Must(kc), store: st, log: kc.Logger(), now: time.Now, pending: map[fs.TargetKey]string{}}
+	r.settle()
+	if _, err := fs.PublishEvent.On(kc, r.publish); err != nil {
+		return err
+	}
+	if _, err := tools.ExecuteStep.On(kc, tagActor); err != nil {
+		return err
+	}
+	if _, err := tools.Service.Must(kc).Register(kc, r.undoDefinition()); err != nil {
+		return err
+	}
+	if _, err := fs.DurableObservationsService.Provide(kc, &observations{store: st, log: r.log, now: r.now}); err != nil {
+		return err
+	}
+	_, err = history.Service.Provide(kc, &history.Log{Store: st, FS: r.fs, Dir: dir})
+	return err
+}
+
+// tagActor gives the body of a tool call a context that names its session and tool, so the
+// changes it publishes are recorded with them.
+func tagActor(_ context.Context, d *tools.Dispatch, next func() (tools.Result, error)) (tools.Result, error) {
+	a := history.Actor{Tool: d.Exec.Name}
+	if s := d.Exec.Session; s != nil {
+		a.Session, a.Cwd = s.ID(), s.Cwd()
+	}
+	prev := d.Ctx
+	d.Ctx = history.WithActor(prev, a)
+	defer func() { d.Ctx = prev }()
+	return next()
+}
+
+// publish records one change in two steps: PublishBefore commits a pending record with the prior
+// content (durable before the file is replaced), PublishDone completes it with the version after,
+// PublishFailed discards it (docs/history.md "Crash safety").
+func (r *recorder) publish(ctx context.Context, a fs.PublishArgs) error {
+	switch a.Phase {
+	case fs.PublishBefore:
+		return r.before(ctx, a)
+	case fs.PublishDone:
+		if id := r.take(a.Target.Key); id != "" {
+			return r.store.Complete(id, string(a.Version), false)
+		}
+	case fs.PublishFailed:
+		if id := r.take(a.Target.Key); id != "" {
+			return r.store.Discard(id)
+		}
+	}
+	return nil
+}
+
+// take returns and forgets the pending record of a mutation of key (the provider holds key's lock
+// from PublishBefore to PublishDone, so there is one at a time).
+func (r *recorder) take(key fs.TargetKey) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	id := r.pending[key]
+	delete(r.pending, key)
+	return id
+}
+
+func (r *recorder) before(ctx context.Context, a fs.PublishArgs) error {
+	actor := history.ActorOf(ctx)
+	rec := history.Record{
+		Time:    r.now(),
+		Path:    r.fs.ProcessPath(a.Target),
+		Display: a.Target.DisplayPath,
+		Key:     string(a.Target.Key),
+		Session: actor.Session,
+		Tool:    actor.Tool,
+		Verb:    a.Verb,
+		Undoes:  history.UndoingOf(ctx),
+		Pending: true,
+		PID:     os.Getpid(),
+	}
+	if !a.Removed {
+		h := sha256.New()
+		if a.AfterBOM {
+			h.Write([]byte(bom))
+		}
+		io.WriteString(h, a.After)
+		rec.AfterDigest = hex.EncodeToString(h.Sum(nil))
+	}
+	if ws, err := r.fs.Resolve(ctx, ".", fs.ResolveOptions{Cwd: actor.Cwd}); err == nil {
+		rec.Workspace = r.fs.ProcessPath(ws)
+	}
+	var content io.Reader
+	if p := a.Prior; p != nil {
+		rec.Existed, rec.Mode, rec.Size, rec.VersionBefore = true, history.PosixMode(os.FileMode(p.Mode)), p.Size, string(p.Version)
+		if p.Content != nil {
+			content = io.NewSectionReader(p.Content, 0, p.Size)
+		}
+	}
+	added, err := r.store.Add(rec, content)
+	if err != nil {
+		return err
+	}
+	r.mu.Lock()
+	r.pending[a.Target.Key] = added.ID
+	r.mu.Unlock()
+	return nil
+}
+
+const bom = "\uFEFF"

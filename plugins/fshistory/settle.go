@@ -1,0 +1,72 @@
+package fshistory
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"os"
+
+	"go.uber.org/zap"
+	"golang.org/x/sys/unix"
+
+	"github.com/cordon-dev/cordon/internal/history"
+	"github.com/cordon-dev/cordon/plugins/fs"
+)
+
+// settleMaxBytes bounds what settle reads of a file to compare it.
+const settleMaxBytes = 1 << 30
+
+// settle resolves the pending records that processes killed mid-change left (docs/history.md
+// "Crash safety"): the file holds the bytes after the change, so it was published (completed at
+// the file's version); the bytes before, so it was not (discarded); neither, so it changed since
+// (kept, marked interrupted). A live process's pending record is left to it.
+func (r *recorder) settle() {
+	recs, err := r.store.List(func(x *history.Record) bool { return x.Pending && x.PID != os.Getpid() && !alive(x.PID) })
+	if err != nil {
+		r.log.Warn("history: cannot list the pending changes", zap.Error(err))
+		return
+	}
+	ctx := context.Background()
+	for _, x := range recs {
+		if err := r.settleOne(ctx, x); err != nil {
+			r.log.Warn("history: cannot settle a pending change", zap.String("change", x.ID), zap.Error(err))
+		}
+	}
+}
+
+func (r *recorder) settleOne(ctx context.Context, x history.Record) error {
+	t, err := r.fs.Resolve(ctx, x.Path, fs.ResolveOptions{})
+	if err != nil {
+		return err
+	}
+	info, err := r.fs.Stat(ctx, t)
+	if err != nil {
+		return err
+	}
+	digest := ""
+	if info != nil {
+		data, err := r.fs.ReadBytes(ctx, t, settleMaxBytes)
+		if err != nil {
+			return err
+		}
+		sum := sha256.Sum256(data)
+		digest = hex.EncodeToString(sum[:])
+	}
+	switch {
+	case info == nil && x.AfterDigest == "", info != nil && digest == x.AfterDigest:
+		v := ""
+		if info != nil {
+			v = string(info.Version)
+		}
+		return r.store.Complete(x.ID, v, false)
+	case info == nil && !x.Existed, info != nil && x.Existed && digest == x.Digest:
+		return r.store.Discard(x.ID)
+	}
+	return r.store.Complete(x.ID, "", true)
+}
+
+// alive reports whether a process with pid may still run (kill(pid, 0) does not fail ESRCH).
+func alive(pid int) bool {
+	return pid > 0 && !errors.Is(unix.Kill(pid, 0), unix.ESRCH)
+}

@@ -1,0 +1,78 @@
+package fshistory
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/cordon-dev/cordon/internal/history"
+	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/sandbox"
+	"github.com/cordon-dev/cordon/plugins/tools"
+)
+
+// undoDescription is what the model reads of undo (docs/history.md "The undo tool").
+const undoDescription = "Restores a file to what it was before your last change to it in this session (write, edit, or apply_patch): " +
+	"a file that change created is removed. Call it again to step further back. " +
+	"It refuses, changing nothing, when the file changed since that change (by anyone); read the file then. " +
+	"After an undo, read the file before changing it again."
+
+var undoParameters = json.RawMessage(`{"type":"object","properties":{"file_path":{"type":"string","description":"Path of the file to restore, resolved by the filesystem backend."}},"required":["file_path"]}`)
+
+type undoArgs struct {
+	FilePath string `json:"file_path"`
+}
+
+// UndoValue is the canonical value of undo.
+type UndoValue struct {
+	FilePath string `json:"file_path"`
+	// Change is the id of the change undone; Before its time; Tool what made it.
+	Change  string `json:"change"`
+	Tool    string `json:"tool"`
+	Before  string `json:"before"`
+	Removed bool   `json:"removed"`
+	Text    string `json:"text"`
+}
+
+func (r *recorder) undoDefinition() tools.Definition {
+	return tools.Tool[undoArgs, UndoValue]{
+		Name:        "undo",
+		Description: undoDescription,
+		Parameters:  undoParameters,
+		Execute:     r.undo,
+		Render: func(_ undoArgs, v UndoValue) []tools.Content {
+			return []tools.Content{tools.TextContent(v.Text)}
+		},
+		Annotations: tools.Annotations{Destructive: true},
+	}.Definition()
+}
+
+func (r *recorder) undo(ctx context.Context, in undoArgs, exec *tools.Exec) (UndoValue, error) {
+	sel := history.Selector{}
+	cwd := ""
+	if exec.Session != nil {
+		sel.Session, cwd = exec.Session.ID(), exec.Session.Cwd()
+	}
+	if r.fs.SandboxMode() != "" {
+		if p, ok := sandbox.PolicyService.Get(r.kc); ok && p != nil {
+			var s sandbox.Session
+			if exec.Session != nil {
+				s = exec.Session
+			}
+			standing := p.Resolve(s, "")
+			sel.Sandbox = &standing
+			if standing.WorkspaceRoot != "" {
+				cwd = standing.WorkspaceRoot
+			}
+		}
+	}
+	t, err := r.fs.Resolve(ctx, in.FilePath, fs.ResolveOptions{Cwd: cwd})
+	if err != nil {
+		return UndoValue{}, err
+	}
+	sel.Target = t
+	u, err := history.Undo(ctx, r.fs, r.store, sel)
+	if err != nil {
+		return UndoValue{}, err
+	}
+	return UndoValue{FilePath: u.Display, Change: u.Change.ID, Tool: u.Change.By(), Before: u.Change.Stamp(), Removed: u.Removed, Text: u.Text()}, nil
+}
