@@ -4,11 +4,13 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cordon-dev/cordon/internal/hostfs"
 	"github.com/cordon-dev/cordon/plugins/fs"
 )
 
@@ -121,4 +123,34 @@ func TestApplyChangesRecheck(t *testing.T) {
 			assert.True(t, os.IsNotExist(err))
 		})
 	}
+}
+
+// A file a committed set fails to rename is reported failed (it is as it was until the next start
+// finishes the set); the others are reported done.
+func TestApplyChangesReportsAFileItFailedToPublish(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	p, dir := newProvider(t)
+	var r reported
+	p.SetPublishHook(hook(&r, true))
+	var set []fs.Change
+	for _, n := range []string{"a.txt", "b.txt"} {
+		writeFile(t, filepath.Join(dir, n), n+"\n")
+		set = append(set, fs.Change{Kind: fs.ChangeUpdate, Target: resolve(t, p, n), Update: upper})
+	}
+	hostfs.SetRename(p, func(o, n string) error {
+		if filepath.Base(n) == "b.txt" {
+			return &os.LinkError{Op: "rename", Old: o, New: n, Err: syscall.EIO}
+		}
+		return os.Rename(o, n)
+	})
+	_, err := p.ApplyChanges(context.Background(), set, nil)
+	require.True(t, fs.HasCode(err, fs.CodeIOError), "%v", err)
+	phases := map[string][]fs.PublishPhase{}
+	for _, a := range r.args {
+		phases[filepath.Base(string(a.Target.Key))] = append(phases[filepath.Base(string(a.Target.Key))], a.Phase)
+	}
+	assert.Equal(t, map[string][]fs.PublishPhase{
+		"a.txt": {fs.PublishBefore, fs.PublishDone},
+		"b.txt": {fs.PublishBefore, fs.PublishFailed},
+	}, phases)
 }
