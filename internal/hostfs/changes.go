@@ -76,6 +76,12 @@ type planned struct {
 	stageDir string
 	temp     string
 	madeFrom string // the existing ancestor below which staging created dst's parents ("" = none)
+	// For the publish hook: the probes of src and dst (dstExists: dst existed), src's raw bytes
+	// when read (update), and the publications under way.
+	srcInfo, dstInfo probeInfo
+	dstExists        bool
+	raw              []byte
+	pubSrc, pubDst   *publication
 }
 
 type changeSet []*planned
@@ -205,9 +211,10 @@ func (p *Provider) checkWrite(ctx context.Context, c *planned) error {
 	if exists && existing.Type != fs.TypeFile {
 		return fs.WriteNotRegular(c.dst.DisplayPath, nil)
 	}
-	if err := checkWriteIntent(c.ch.Intent, existing, exists, c.dst.DisplayPath); err != nil {
+	if err := p.checkWriteGuard(ctx, c.dst, c.ch.Intent, existing, exists); err != nil {
 		return err
 	}
+	c.dstInfo, c.dstExists = existing, exists
 	c.op, c.body = fs.OperationCreate, c.ch.Content
 	if exists {
 		c.op = fs.OperationUpdate
@@ -232,6 +239,18 @@ func (p *Provider) checkWrite(ctx context.Context, c *planned) error {
 	return err
 }
 
+// checkWriteGuard is WriteText's check of intent over t (probed as existing, exists): a version
+// moved under an intent with a Recheck is decided by it, on the current text (recheckWrite).
+func (p *Provider) checkWriteGuard(ctx context.Context, t fs.Target, intent *fs.WriteIntent, existing probeInfo, exists bool) error {
+	if err := checkWriteIntent(intent, existing, exists, t.DisplayPath); err != nil {
+		return err
+	}
+	if exists && intent != nil && intent.Kind == fs.IntentReplaceIfVersion && existing.Version != intent.Version {
+		return p.recheckWrite(ctx, t, existing, intent.Recheck)
+	}
+	return nil
+}
+
 // sourceRefusals are the failures of probing the existing file a delete or an update needs.
 type sourceRefusals struct {
 	changed, notFound, notRegular func(display string) *fs.Error
@@ -242,8 +261,14 @@ var (
 	updateRefusals = sourceRefusals{fs.EditChanged, fs.UpdateNotFound, fs.EditNotRegular}
 )
 
-// probeSource probes c's source, which must be a regular file at the guard's version: missing is
-// "changed" under a guard (the caller saw it) and "not found" without one.
+// moved reports whether c's guard names another version than existing's: its Recheck decides.
+func (c *planned) moved(existing probeInfo) bool {
+	return c.ch.Guard != nil && c.ch.Guard.Version != existing.Version
+}
+
+// probeSource probes c's source, which must be a regular file at the guard's version (or one its
+// Recheck is to decide on): missing is "changed" under a guard (the caller saw it) and "not found"
+// without one.
 func probeSource(c *planned, r sourceRefusals) (probeInfo, error) {
 	display := c.src.DisplayPath
 	existing, exists, err := probe(string(c.src.Key))
@@ -256,7 +281,7 @@ func probeSource(c *planned, r sourceRefusals) (probeInfo, error) {
 		return probeInfo{}, r.notFound(display)
 	case existing.Type != fs.TypeFile:
 		return probeInfo{}, r.notRegular(display)
-	case c.ch.Guard != nil && c.ch.Guard.Version != existing.Version:
+	case c.ch.Guard != nil && c.ch.Guard.Version != existing.Version && c.ch.Guard.Recheck == nil:
 		return probeInfo{}, r.changed(display)
 	}
 	return existing, nil
@@ -268,7 +293,12 @@ func (p *Provider) checkDelete(ctx context.Context, c *planned) error {
 	if err != nil {
 		return err
 	}
-	c.op = fs.OperationDelete
+	if c.moved(existing) {
+		if err := p.recheckWrite(ctx, c.src, existing, c.ch.Guard.Recheck); err != nil {
+			return restale(err, fs.DeleteChanged(c.src.DisplayPath))
+		}
+	}
+	c.srcInfo, c.op = existing, fs.OperationDelete
 	if existing.Size < p.diffBasisMaxBytes {
 		if prior, err := readPrior(ctx, key, p.diffBasisMaxBytes, true); err == nil {
 			c.before = prior.basis
@@ -298,6 +328,12 @@ func (p *Provider) checkUpdate(ctx context.Context, c *planned) error {
 	if err != nil {
 		return err
 	}
+	if c.moved(existing) { // an edit of the whole text: the lines it touches are not known
+		if _, err := c.ch.Guard.Recheck.Edit(existing.Version, doc.Raw, nil); err != nil {
+			return err
+		}
+	}
+	c.srcInfo, c.raw = existing, raw
 	if c.body, err = c.ch.Update(doc.Raw); err != nil {
 		return err
 	}
@@ -311,6 +347,7 @@ func (p *Provider) checkUpdate(ctx context.Context, c *planned) error {
 	before, after := doc.Content, textedit.NormalizeLF(c.body)
 	c.before, c.after, c.op = &before, &after, fs.OperationUpdate
 	if c.dst.Key == c.src.Key {
+		c.dstInfo, c.dstExists = existing, true
 		c.dstID, err = txn.IDOf(key)
 		return err
 	}
@@ -325,9 +362,10 @@ func (p *Provider) checkUpdate(ctx context.Context, c *planned) error {
 	if dexists && dest.Type != fs.TypeFile {
 		return fs.WriteNotRegular(c.dst.DisplayPath, nil)
 	}
-	if err := checkWriteIntent(c.ch.MoveIntent, dest, dexists, c.dst.DisplayPath); err != nil {
+	if err := p.checkWriteGuard(ctx, c.dst, c.ch.MoveIntent, dest, dexists); err != nil {
 		return err
 	}
+	c.dstInfo, c.dstExists = dest, dexists
 	if dexists {
 		if err := checkReplaceable(dkey, dest, c.dst.DisplayPath, fs.VerbWrite); err != nil {
 			return err
@@ -423,6 +461,15 @@ func (p *Provider) publishSet(ctx context.Context, set changeSet) (err error) {
 			}
 		}
 	}
+	for _, c := range set {
+		c.report(ctx, p)
+	}
+	defer func() {
+		for _, c := range set {
+			c.pubSrc.finish(ctx)
+			c.pubDst.finish(ctx)
+		}
+	}()
 	if err := j.Publishing(); err != nil {
 		return fs.NewError(fs.CodeIOError, "cannot patch: the change-set journal could not be written ("+err.Error()+")", err)
 	}
@@ -434,9 +481,13 @@ func (p *Provider) publishSet(ctx context.Context, set changeSet) (err error) {
 		var perr error
 		if op.Kind == txn.OpPut {
 			c := set.byTemp(op.Staged)
-			perr = c.dir.publish(filepath.Base(op.Target), op.Target, false)
+			if perr = c.dir.publish(filepath.Base(op.Target), op.Target, false); perr == nil {
+				c.pubDst.published(ctx, p.versionAfter(c.dst.Key))
+			}
 		} else {
-			perr = os.Remove(op.Target)
+			if perr = os.Remove(op.Target); perr == nil {
+				set.bySource(op.Target).pubSrc.published(ctx, "")
+			}
 			syncDir(filepath.Dir(op.Target))
 		}
 		if perr != nil && first == nil {
@@ -448,6 +499,35 @@ func (p *Provider) publishSet(ctx context.Context, set changeSet) (err error) {
 		}
 	}
 	return first
+}
+
+// report sends the publish hook's PublishBefore for every file c changes (docs/history.md): the
+// file an update rewrites or moves to and the source it removes (verb edit), the file an add
+// writes and the one a delete removes (verb write).
+func (c *planned) report(ctx context.Context, p *Provider) {
+	verb, raw := fs.VerbWrite, []byte(nil)
+	if c.ch.Kind == fs.ChangeUpdate {
+		verb = fs.VerbEdit
+	}
+	if c.dst.Key != "" {
+		if c.dst.Key == c.src.Key {
+			raw = c.raw
+		}
+		c.pubDst = p.beforePublish(ctx, c.dst, verb, c.dstInfo, c.dstExists, raw, c.body, c.bom, false)
+	}
+	if c.src.Key != "" && c.src.Key != c.dst.Key {
+		c.pubSrc = p.beforePublish(ctx, c.src, verb, c.srcInfo, true, c.raw, "", false, true)
+	}
+}
+
+// bySource returns the change that removes key.
+func (s changeSet) bySource(key string) *planned {
+	for _, c := range s {
+		if string(c.src.Key) == key && c.src.Key != c.dst.Key {
+			return c
+		}
+	}
+	return nil
 }
 
 func (s changeSet) byTemp(temp string) *planned {

@@ -2,6 +2,7 @@ package hostfs
 
 import (
 	"context"
+	"errors"
 
 	"github.com/cordon-dev/cordon/internal/hostfs/textedit"
 	"github.com/cordon-dev/cordon/internal/seen"
@@ -43,4 +44,13 @@ func (p *Provider) recheckWrite(ctx context.Context, t fs.Target, existing probe
 		return fs.WriteChanged(t.DisplayPath)
 	}
 	return r.Write(existing.Version, doc.Raw)
+}
+
+// restale gives a stale refusal of a Recheck the first line of base, keeping its guidance.
+func restale(err error, base *fs.Error) error {
+	var e *fs.Error
+	if errors.As(err, &e) && e.Kind == fs.CodeStaleVersion {
+		return fs.NewError(e.Kind, base.Message, e.Cause)
+	}
+	return err
 }

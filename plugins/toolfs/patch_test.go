@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -102,7 +103,11 @@ func TestPatchStaleFile(t *testing.T) {
 	r := e.patch("*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: b.txt\n@@\n-b changed\n+B\n")
 	require.True(t, r.IsError)
 	require.Equal(t, "FS_STALE_VERSION", r.Code())
-	require.Equal(t, `Error: cannot edit "`+filepath.Join(e.dir, "b.txt")+`": file changed since it was read — re-read the file, then retry`, r.Text())
+	require.Equal(t, `Error: cannot edit "`+filepath.Join(e.dir, "b.txt")+`": file changed since it was read — re-read the file, then retry
+What changed since the read (- as read, + now):
+@@ -1,1 +1,1 @@
+-b
++b changed`, r.Text())
 	assert.Equal(t, "a\n", e.read(t, "a.txt"))
 }
 
@@ -258,4 +263,53 @@ func readString(t *testing.T, p string) string {
 	b, err := os.ReadFile(p)
 	require.NoError(t, err)
 	return string(b)
+}
+
+// touch gives name a new mtime, bytes and inode unchanged: a new version only.
+func (e *patchEnv) touch(t *testing.T, name string) {
+	t.Helper()
+	later := time.Now().Add(2 * time.Second)
+	require.NoError(t, os.Chtimes(filepath.Join(e.dir, name), later, later))
+}
+
+// docs/apply_patch.md "The read gate": under the policy's content staleness a file whose version
+// moved with its bytes unchanged is not stale, for an update, a delete and an add over a file.
+func TestPatchTouchedFilesAreNotStale(t *testing.T) {
+	e := newGatedPatchEnv(t, true)
+	for _, n := range []string{"a.txt", "b.txt", "c.txt"} {
+		e.write(t, n, n+"\n")
+		e.readTool(t, n)
+		e.touch(t, n)
+	}
+	r := e.patch("*** Update File: a.txt\n@@\n-a.txt\n+A\n*** Delete File: b.txt\n*** Add File: c.txt\n+C\n")
+	require.False(t, r.IsError, r.Text())
+	assert.Equal(t, "A\n", e.read(t, "a.txt"))
+	assert.NoFileExists(t, filepath.Join(e.dir, "b.txt"))
+	assert.Equal(t, "C\n", e.read(t, "c.txt"))
+}
+
+// A real change since the read is refused with what changed, and the set changes nothing.
+func TestPatchChangedContentStaysStale(t *testing.T) {
+	for name, c := range map[string]struct{ body, first string }{
+		"update":   {"*** Update File: b.txt\n@@\n-b\n+B\n", `cannot edit "%s": file changed since it was read — re-read the file, then retry`},
+		"delete":   {"*** Delete File: b.txt\n", `cannot delete "%s": file changed since it was read — re-read the file, then retry`},
+		"add over": {"*** Add File: b.txt\n+B\n", `cannot write "%s": file changed since it was read — re-read the file, then retry`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			e := newGatedPatchEnv(t, true)
+			e.write(t, "a.txt", "a\n")
+			e.write(t, "b.txt", "b\nkeep\n")
+			e.readTool(t, "a.txt")
+			e.readTool(t, "b.txt")
+			e.write(t, "b.txt", "b\nkept\n")
+			r := e.patch("*** Update File: a.txt\n@@\n-a\n+A\n" + c.body)
+			require.True(t, r.IsError)
+			assert.Equal(t, "FS_STALE_VERSION", r.Code())
+			lines := strings.Split(r.Text(), "\n")
+			assert.Equal(t, "Error: "+strings.Replace(c.first, "%s", filepath.Join(e.dir, "b.txt"), 1), lines[0])
+			assert.Contains(t, r.Text(), "-keep\n+kept")
+			assert.Equal(t, "a\n", e.read(t, "a.txt"))
+			assert.Equal(t, "b\nkept\n", e.read(t, "b.txt"))
+		})
+	}
 }
