@@ -1,10 +1,12 @@
 package search
 
 import (
-	"bufio"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/cordon-dev/cordon/internal/gitconfig"
 )
 
 // loadRules returns the shared rules of a search: the user's global excludes file.
@@ -43,75 +45,31 @@ func globalExcludesPath() string {
 	return filepath.Join(xdg, "git", "ignore")
 }
 
-// configExcludesFile reads core.excludesFile from one git config file (the last assignment wins;
-// include directives are not followed).
+// maxConfigBytes bounds what is read of one git config file.
+const maxConfigBytes = 1 << 20
+
+// configExcludesFile reads core.excludesFile from one git config file, parsed as git parses it
+// (gitconfig.Parse): the last assignment wins, a boolean one (no "=") is skipped, and
+// include directives are not followed. A file git refuses still gives the value of its good lines.
 func configExcludesFile(path string) (string, bool) {
 	f, err := openRegular(path)
 	if err != nil {
 		return "", false
 	}
 	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxConfigBytes))
+	if err != nil {
+		return "", false
+	}
+	entries, _ := gitconfig.Parse(data)
 	var value string
 	found := false
-	inCore := false
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || line[0] == '#' || line[0] == ';' {
-			continue
+	for _, e := range entries {
+		if e.Section == "core" && !e.HasSub && e.Key == "excludesfile" && e.HasValue {
+			value, found = e.Value, true
 		}
-		if line[0] == '[' {
-			end := strings.IndexByte(line, ']')
-			if end < 0 {
-				inCore = false
-				continue
-			}
-			inCore = strings.EqualFold(strings.TrimSpace(line[1:end]), "core")
-			line = strings.TrimSpace(line[end+1:])
-			if line == "" {
-				continue
-			}
-		}
-		if !inCore {
-			continue
-		}
-		key, val, ok := strings.Cut(line, "=")
-		if !ok || !strings.EqualFold(strings.TrimSpace(key), "excludesfile") {
-			continue
-		}
-		value, found = configValue(val), true
 	}
 	return value, found
-}
-
-// configValue strips an inline comment and surrounding quotes from a config value.
-func configValue(v string) string {
-	v = strings.TrimSpace(v)
-	var b strings.Builder
-	quoted := false
-	for i := 0; i < len(v); i++ {
-		c := v[i]
-		switch {
-		case c == '"':
-			quoted = !quoted
-		case c == '\\' && i+1 < len(v):
-			i++
-			switch v[i] {
-			case 't':
-				b.WriteByte('\t')
-			case 'n':
-				b.WriteByte('\n')
-			default:
-				b.WriteByte(v[i])
-			}
-		case (c == '#' || c == ';') && !quoted:
-			return strings.TrimSpace(b.String())
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return strings.TrimSpace(b.String())
 }
 
 // expandHome expands a leading "~/" against home.

@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/cordon-dev/cordon/internal/gitconfig"
 )
 
 // configCache holds parsed config files keyed by path, each valid while its stat is unchanged.
@@ -17,7 +19,7 @@ type configCache struct {
 
 type cachedConfig struct {
 	sig     fileSig
-	entries []configEntry
+	entries []gitconfig.Entry
 }
 
 // fileSig is what identifies one version of a file.
@@ -29,7 +31,7 @@ type fileSig struct {
 
 // load returns the variables of the config file path (nil when it is missing or not a regular
 // file), parsed again only when its stat changed.
-func (c *configCache) load(path string) []configEntry {
+func (c *configCache) load(path string) []gitconfig.Entry {
 	var st unix.Stat_t
 	if unix.Stat(path, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
 		return nil
@@ -59,8 +61,8 @@ func sigOf(st *unix.Stat_t) fileSig {
 
 // readConfig reads and parses at most maxConfigBytes of the regular file path, with the stat of
 // what it read. It never blocks on a FIFO put there; a file with syntax errors gives the
-// variables of its good lines (see parseGitConfig).
-func readConfig(path string) (fileSig, []configEntry, bool) {
+// variables of its good lines (see gitconfig.Parse).
+func readConfig(path string) (fileSig, []gitconfig.Entry, bool) {
 	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_CLOEXEC|unix.O_NOCTTY, 0)
 	if err != nil {
 		return fileSig{}, nil, false
@@ -75,7 +77,7 @@ func readConfig(path string) (fileSig, []configEntry, bool) {
 	if err != nil {
 		return fileSig{}, nil, false
 	}
-	entries, _ := parseGitConfig(data)
+	entries, _ := gitconfig.Parse(data)
 	return sigOf(&st), entries, true
 }
 
@@ -89,14 +91,14 @@ func (c *configCache) collect(entries []fileEntry, path, home string, depth int,
 	*budget--
 	for _, e := range c.load(path) {
 		entries = append(entries, fileEntry{e: e, file: path})
-		if !e.hasValue || e.key != "path" || !(e.section == "include" && !e.hasSub || e.section == "includeif" && e.hasSub) {
+		if !e.HasValue || e.Key != "path" || !(e.Section == "include" && !e.HasSub || e.Section == "includeif" && e.HasSub) {
 			continue
 		}
-		inc, ok := expandPath(e.value, filepath.Dir(path), home)
+		inc, ok := expandPath(e.Value, filepath.Dir(path), home)
 		if !ok {
 			continue
 		}
-		*named = append(*named, namedPath{path: inc, setting: settingName(e), file: path, include: true})
+		*named = append(*named, namedPath{path: inc, setting: e.Name(), file: path, include: true})
 		if depth+1 < maxIncludeDepth {
 			entries = c.collect(entries, inc, home, depth+1, budget, named)
 		}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/cordon-dev/cordon/internal/gitconfig"
 	"github.com/cordon-dev/cordon/plugins/fs"
 )
 
@@ -66,8 +67,8 @@ func (p *Provider) configNames(repos []gitRepo) []namedPath {
 		}
 		worktrees := []string{r.worktree}
 		for _, fe := range entries {
-			if fe.e.section == "core" && !fe.e.hasSub && fe.e.key == "worktree" && fe.e.hasValue {
-				if w, ok := expandPath(fe.e.value, r.gitdir, home); ok {
+			if fe.e.Section == "core" && !fe.e.HasSub && fe.e.Key == "worktree" && fe.e.HasValue {
+				if w, ok := expandPath(fe.e.Value, r.gitdir, home); ok {
 					worktrees = append(worktrees, w)
 				}
 			}
@@ -81,31 +82,31 @@ func (p *Provider) configNames(repos []gitRepo) []namedPath {
 
 // fileEntry is a config variable and the file it was read from.
 type fileEntry struct {
-	e    configEntry
+	e    gitconfig.Entry
 	file string
 }
 
 // appendNamed adds the paths fe names, relative ones resolved against each work tree root.
 func appendNamed(out []namedPath, fe fileEntry, worktrees []string, home string) []namedPath {
 	e := fe.e
-	if !e.hasValue {
+	if !e.HasValue {
 		return out
 	}
 	var values []string
 	switch {
 	case pathSetting(e):
-		values = []string{e.value}
-		if e.key == "hookspath" && strings.HasSuffix(e.value, "/_") {
+		values = []string{e.Value}
+		if e.Key == "hookspath" && strings.HasSuffix(e.Value, "/_") {
 			// husky's layout: the hooks in .husky/_ run the scripts in .husky.
-			values = append(values, strings.TrimSuffix(e.value, "_")+".")
+			values = append(values, strings.TrimSuffix(e.Value, "_")+".")
 		}
 	case commandSetting(e):
-		values = commandPaths(e.value) // a boolean core.fsmonitor has no "/"
+		values = commandPaths(e.Value) // a boolean core.fsmonitor has no "/"
 	}
 	for _, v := range values {
 		for _, w := range worktrees {
 			if p, ok := expandPath(v, w, home); ok {
-				out = append(out, namedPath{path: p, setting: settingName(e), file: fe.file})
+				out = append(out, namedPath{path: p, setting: e.Name(), file: fe.file})
 			}
 		}
 	}

@@ -3,30 +3,32 @@ package fssandbox
 import (
 	"path/filepath"
 	"strings"
+
+	"github.com/cordon-dev/cordon/internal/gitconfig"
 )
 
 // The settings of a git config that name paths git reads or runs (docs/sandbox.md "Paths a
 // repository's config names"), and how a value names them.
 
 // pathSetting reports the settings whose value is one path.
-func pathSetting(e configEntry) bool {
-	sub := e.hasSub
-	switch e.section {
+func pathSetting(e gitconfig.Entry) bool {
+	sub := e.HasSub
+	switch e.Section {
 	case "core":
-		return !sub && e.key == "hookspath"
+		return !sub && e.Key == "hookspath"
 	case "init":
-		return !sub && e.key == "templatedir"
+		return !sub && e.Key == "templatedir"
 	case "difftool", "mergetool", "browser", "man", "guitool":
-		return sub && e.key == "path"
+		return sub && e.Key == "path"
 	}
 	return false
 }
 
 // commandSetting reports the settings whose value is a shell command git runs (git-config(1)).
-func commandSetting(e configEntry) bool {
-	sub := e.hasSub
-	k := e.key
-	switch e.section {
+func commandSetting(e gitconfig.Entry) bool {
+	sub := e.HasSub
+	k := e.Key
+	switch e.Section {
 	case "core":
 		return !sub && oneOf(k, "fsmonitor", "sshcommand", "editor", "pager", "askpass", "gitproxy", "alternaterefscommand")
 	case "sequence":
@@ -42,7 +44,7 @@ func commandSetting(e configEntry) bool {
 	case "credential":
 		return k == "helper"
 	case "gpg":
-		return k == "program" || (e.subsection == "ssh" && k == "defaultkeycommand")
+		return k == "program" || (e.Subsection == "ssh" && k == "defaultkeycommand")
 	case "pager", "alias":
 		return !sub
 	case "interactive":
@@ -70,17 +72,6 @@ func oneOf(s string, set ...string) bool {
 		}
 	}
 	return false
-}
-
-// settingName spells e's name for a log or a cause: section[.subsection].key.
-func settingName(e configEntry) string {
-	if e.section == "" && !e.hasSub {
-		return e.key // a variable before any section
-	}
-	if e.hasSub {
-		return e.section + "." + e.subsection + "." + e.key
-	}
-	return e.section + "." + e.key
 }
 
 // commandPaths returns the words of the shell command v that contain a "/" (after quote removal),
