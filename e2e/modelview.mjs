@@ -20,7 +20,7 @@
 //        HARNESS=/path/to/harness node e2e/modelview.mjs
 
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -96,6 +96,24 @@ function expectView(c, label, r, { want, isError = false, error = null }) {
 
 const fsError = (code) => ({ name: "FsError", code });
 
+/**
+ * bracket brackets a change's call: stamp(c, label, r) is the RFC 3339 time (UTC, to the second) that r's
+ * text gives the change (docs/history.md), checked to fall between the window's opening and its close.
+ */
+function bracket() {
+  const from = Math.floor(Date.now() / 1000) * 1000;
+  let to = null;
+  return {
+    close: () => (to = Date.now()),
+    stamp(c, label, r) {
+      const at = / at (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)[ .:]/.exec(r.content?.[0]?.text ?? "")?.[1] ?? "";
+      const t = Date.parse(at);
+      c.ok(`${label}: the time of the change undone (${at}) is when it was made`, t >= from && t <= to);
+      return at;
+    },
+  };
+}
+
 /** defaultProfile runs every tool and error class of the default composition. */
 async function defaultProfile(c, bin) {
   const dir = tempDir("cordon-view-");
@@ -110,6 +128,9 @@ async function defaultProfile(c, bin) {
   writeFileSync(p("unread.txt"), "one\n");
   writeFileSync(p("dot.png"), PNG_1X1);
   writeFileSync(p("fake.png"), "not an image\n");
+  writeFileSync(p("patch.txt"), "alpha\nbeta\ngamma\n");
+  writeFileSync(p("undo.txt"), "first\nsecond\n");
+  writeFileSync(p("outside.txt"), "mine\n");
   mkdirSync(p("sub"));
 
   const { client } = await connect(bin, ["serve", "--cwd", dir]);
@@ -172,9 +193,11 @@ async function defaultProfile(c, bin) {
       isError: true, error: fsError("FS_NOT_OBSERVED"),
     });
     const big = "z".repeat(99) + "\n";
+    const createdAt = bracket();
     expectView(c, "write create", await call("write", { file_path: "new.txt", content: big.repeat(1000) }), {
       want: text(envelope(p("new.txt"), "Created file")),
     });
+    createdAt.close();
     await call("read", { file_path: "notes.txt" });
     expectView(c, "write update", await call("write", { file_path: "notes.txt", content: "one\ntwo\nthree\n" }), {
       want: text(envelope(p("notes.txt"), "Updated file")),
@@ -217,6 +240,57 @@ async function defaultProfile(c, bin) {
     expectView(c, "edit missing file", await call("edit", { file_path: "gone.txt", old_string: "a", new_string: "b" }), {
       want: text(`Error: cannot edit "${p("gone.txt")}": not found`), isError: true, error: fsError("FS_NOT_FOUND"),
     });
+
+    // apply_patch (docs/apply_patch.md): Codex's summary on success, the chunk that did not match on failure.
+    await call("read", { file_path: "patch.txt" });
+    const patch = (body) => `*** Begin Patch\n${body}\n*** End Patch`;
+    expectView(c, "apply_patch", await call("apply_patch", {
+      input: patch("*** Add File: added.txt\n+new\n*** Update File: patch.txt\n@@\n alpha\n-beta\n+BETA\n gamma"),
+    }), { want: text("Success. Updated the following files:\nA added.txt\nM patch.txt") });
+    c.eq("apply_patch: the file is patched", readFileSync(p("patch.txt"), "utf8"), "alpha\nBETA\ngamma\n");
+    expectView(c, "apply_patch context not found", await call("apply_patch", {
+      input: patch("*** Update File: patch.txt\n@@\n no such line\n-BETA\n+beta"),
+    }), {
+      want: text(`Error: cannot patch "${p("patch.txt")}": chunk 1 of 1 (patch line 3) does not match the file\n` +
+        "These lines were expected (context and - lines, in order):\nno such line\nBETA\n" +
+        "Nothing was changed. Re-read the file and send the whole patch again."),
+      isError: true, error: fsError("FS_EDIT_NOT_FOUND"),
+    });
+    c.eq("apply_patch failure: nothing changed", readFileSync(p("patch.txt"), "utf8"), "alpha\nBETA\ngamma\n");
+
+    // undo (docs/history.md): the restored file, the tool and the time of the change undone.
+    await call("read", { file_path: "undo.txt" });
+    const editedAt = bracket();
+    await call("edit", { file_path: "undo.txt", old_string: "second", new_string: "2nd" });
+    editedAt.close();
+    const undone = await call("undo", { file_path: "undo.txt" });
+    expectView(c, "undo of an edit", undone, {
+      want: text(`Restored "${p("undo.txt")}" to its state before the edit at ${editedAt.stamp(c, "undo of an edit", undone)}.`),
+    });
+    c.eq("undo of an edit: the bytes before it", readFileSync(p("undo.txt"), "utf8"), "first\nsecond\n");
+    const undoneWrite = await call("undo", { file_path: "new.txt" });
+    expectView(c, "undo of a creation", undoneWrite, {
+      want: text(`Restored "${p("new.txt")}" to its state before the write at ${createdAt.stamp(c, "undo of a creation", undoneWrite)}: it did not exist, so it was removed.`),
+    });
+    c.eq("undo of a creation: the file is gone", existsSync(p("new.txt")), false);
+    expectView(c, "undo with nothing to undo", await call("undo", { file_path: "unread.txt" }), {
+      want: text(`Error: cannot undo "${p("unread.txt")}": the history holds no change by Cordon to it in this session`),
+      isError: true, error: fsError("FS_NOT_FOUND"),
+    });
+    await call("read", { file_path: "outside.txt" });
+    const outsideAt = bracket();
+    await call("edit", { file_path: "outside.txt", old_string: "mine", new_string: "ours" });
+    outsideAt.close();
+    writeFileSync(p("outside.txt"), "theirs\n");
+    const refused = await call("undo", { file_path: "outside.txt" });
+    const change = /\(change (c\d+)\)/.exec(refused.content?.[0]?.text ?? "")?.[1];
+    c.ok("undo over an outside change names the change", change !== undefined, JSON.stringify(refused.content));
+    expectView(c, "undo over an outside change", refused, {
+      want: text(`Error: cannot undo "${p("outside.txt")}": file changed since Cordon's last change — it was changed outside Cordon ` +
+        `after the edit at ${outsideAt.stamp(c, "undo over an outside change", refused)} (change ${change}); nothing was restored`),
+      isError: true, error: fsError("FS_STALE_VERSION"),
+    });
+    c.eq("undo over an outside change: nothing restored", readFileSync(p("outside.txt"), "utf8"), "theirs\n");
 
     // read_image: a text part and an image part, in that order, for both families.
     const img = await call("read_image", { file_path: "dot.png" });

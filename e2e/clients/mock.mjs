@@ -132,7 +132,7 @@ const WIRES = {
 
   responses: {
     tools: (b) => [...flatTools(b.tools ?? []), ...flatTools((b.input ?? []).filter((i) => i.type === "tool_search_output").flatMap((i) => i.tools ?? []))],
-    search: (b) => ((b.tools ?? []).some((t) => t.type === "tool_search") ? { search: { query: "cordon read write edit glob grep read_image", limit: 20 } } : null),
+    search: (b) => ((b.tools ?? []).some((t) => t.type === "tool_search") ? { search: { query: "cordon read write edit glob grep read_image apply_patch undo", limit: 20 } } : null),
     respond(res, a, stream, n) {
       const rid = `resp_${n}`;
       const item = a.search

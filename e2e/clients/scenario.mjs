@@ -45,6 +45,9 @@ function changeBehind(dir) {
   utimesSync(p, t, t);
 }
 
+/** patch is an apply_patch input that updates big.txt (read by an earlier step) with one chunk of lines. */
+const patch = (...lines) => ["*** Begin Patch", "*** Update File: big.txt", "@@", ...lines, "*** End Patch"].join("\n");
+
 /**
  * STEPS is the script: id (the table's row), tool, args, the error code the contract gives (null for a
  * success), and before (run on the workspace just before the call is made).
@@ -61,6 +64,10 @@ export const STEPS = [
   { id: "write not read", tool: "write", args: { file_path: "unread.txt", content: "two\n" }, code: "FS_NOT_OBSERVED" },
   { id: "read (before stale)", tool: "read", args: { file_path: "stale.txt" }, code: null },
   { id: "edit stale", tool: "edit", args: { file_path: "stale.txt", old_string: "alpha", new_string: "gamma" }, code: "FS_STALE_VERSION", before: changeBehind },
+  { id: "apply_patch", tool: "apply_patch", args: { input: patch(` ${bigLine(1)}`, `-${bigLine(2)}`, "+line 0002 patched", ` ${bigLine(3)}`) }, code: null },
+  { id: "apply_patch not found", tool: "apply_patch", args: { input: patch(" this line is not in the file", `-${bigLine(2)}`, "+x") }, code: "FS_EDIT_NOT_FOUND" },
+  { id: "undo", tool: "undo", args: { file_path: "small.txt" }, code: null },
+  { id: "undo nothing to undo", tool: "undo", args: { file_path: "unread.txt" }, code: "FS_NOT_FOUND" },
 ];
 
 /** HarnessRun drives one `harness run` process a line at a time. */
