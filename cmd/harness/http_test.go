@@ -116,13 +116,19 @@ func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // connect opens an MCP session with the Go SDK client at a protocol version (token "" sends none).
 func (s *httpServe) connect(t *testing.T, version, token string, opts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
+	return s.connectAs(t, "http-e2e", version, token, opts)
+}
+
+// connectAs is connect with a client that names itself client in its clientInfo.
+func (s *httpServe) connectAs(t *testing.T, client, version, token string, opts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
 	hc := &http.Client{Transport: http.DefaultTransport}
 	if token != "" {
 		hc.Transport = bearerTransport{token: token}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "http-e2e", Version: "0"}, opts).
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: client, Version: "0"}, opts).
 		Connect(ctx, &mcp.StreamableClientTransport{Endpoint: s.url, HTTPClient: hc}, &mcp.ClientSessionOptions{ProtocolVersion: version})
 	require.NoError(t, err, s.stderr.String())
 	require.Equal(t, version, cs.InitializeResult().ProtocolVersion)

@@ -45,13 +45,19 @@ func serve(t *testing.T, args ...string) (*mcp.ClientSession, *lockedBuffer) {
 // serveAs is serve with a client that names itself client in its clientInfo.
 func serveAs(t *testing.T, client string, args ...string) (*mcp.ClientSession, *lockedBuffer) {
 	t.Helper()
+	return serveAtVersion(t, client, "", args...)
+}
+
+// serveAtVersion is serveAs at a protocol version ("": the client's latest).
+func serveAtVersion(t *testing.T, client, version string, args ...string) (*mcp.ClientSession, *lockedBuffer) {
+	t.Helper()
 	cmd := exec.Command(harnessBin, append([]string{"serve"}, args...)...)
 	stderr := &lockedBuffer{}
 	cmd.Stderr = stderr
 	c := mcp.NewClient(&mcp.Implementation{Name: client, Version: "0"}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	cs, err := c.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second}, nil)
+	cs, err := c.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second}, &mcp.ClientSessionOptions{ProtocolVersion: version})
 	require.NoError(t, err, stderr.String())
 	t.Cleanup(func() { _ = cs.Close() })
 	return cs, stderr

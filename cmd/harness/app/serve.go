@@ -76,7 +76,7 @@ func newMCPHost(eng engine, cfg hostConfig) *mcpHost {
 			Capabilities:              &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
 			SupportedProtocolVersions: protocolVersions,
 		})
-	h.server.AddReceivingMiddleware(h.wireResults)
+	h.server.AddReceivingMiddleware(h.wireResults, h.exposeTools)
 	if cfg.shared {
 		h.server.AddReceivingMiddleware(h.watchConnections)
 	}
@@ -367,10 +367,7 @@ func (h *mcpHost) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Call
 	if len(args) == 0 || string(args) == "null" { // no arguments, as `run` reads "args": null
 		args = json.RawMessage("{}")
 	}
-	principal := ""
-	if req.Extra != nil && req.Extra.TokenInfo != nil {
-		principal = req.Extra.TokenInfo.UserID
-	}
+	principal := principalOf(req.Extra)
 	sess := h.sessionFor(req.Session, principal)
 	recordClient(sess, req.ClientInfo())
 	ctx, cancel := context.WithCancel(ctx)

@@ -39,6 +39,9 @@ func (h *mcpHost) directCalls(ss *mcp.ServerSession) mcpstdio.Direct {
 		if _, listed := (*h.listed.Load())[p.Name]; !listed { // the SDK's "unknown tool" error
 			return nil, false
 		}
+		if !h.exposes(ss, "", ss.InitializeParams().ClientInfo, p.Name) { // refused by exposeTools
+			return nil, false
+		}
 		return func(ctx context.Context) ([]byte, int, error) {
 			h.direct.Add(1)
 			growStack()
