@@ -18,6 +18,7 @@ import { expectation, layout, reference, STEPS } from "./scenario.mjs";
 import { stepScript } from "./script.mjs";
 
 const CONNECT_MS = 2000;
+const CONNECT_RETRIES = 2;
 const RUN_TIMEOUT_MS = 120000;
 const BAD_LOG = /unknown message ID|connection dropped/i;
 
@@ -67,14 +68,14 @@ async function scenario({ name, transport }) {
   check(`${label}: reaches the model with the cordon tools`, connectMs !== null, tail(run.out));
   let overMs = connectMs === null || base === null ? null : connectMs - base;
   let measured = `${fmtMs(connectMs)} with cordon, ${fmtMs(base)} without MCP`;
-  if (overMs !== null && overMs >= CONNECT_MS) {
-    // A loaded machine can delay one start by seconds: measure the pair once more before calling it
-    // a stall (a real stall, such as a request the client waits out, repeats).
-    const again = await connectPair(name, transport);
-    if (again !== null && again.overMs < overMs) {
-      overMs = again.overMs;
-      measured += `; measured again: ${fmtMs(again.connectMs)} with cordon, ${fmtMs(again.baseMs)} without MCP`;
-    }
+  // A client whose own start varies by seconds (opencode takes 7 to 27 s here, with or without MCP)
+  // can land either start late: measure the pair up to twice more and keep the least difference
+  // before calling it a stall (a real stall, such as a request the client waits out, repeats).
+  for (let again = 0; again < CONNECT_RETRIES && overMs !== null && overMs >= CONNECT_MS; again++) {
+    const pair = await connectPair(name, transport);
+    if (pair === null) continue;
+    measured += `; measured again: ${fmtMs(pair.connectMs)} with cordon, ${fmtMs(pair.baseMs)} without MCP`;
+    overMs = Math.min(overMs, pair.overMs);
   }
   check(`${label}: connect (start to the first model request with the cordon tools, less the same client's start to its first model request without MCP) under ${CONNECT_MS} ms`,
     overMs !== null && overMs < CONNECT_MS, measured);
