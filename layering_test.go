@@ -95,6 +95,7 @@ func TestLayeringDependencyRuleChecker(t *testing.T) {
 		"plugins/fslocal":               {"plugins/fs", "plugins/fslocal/internal/walk"},
 		"plugins/fslocal/internal/walk": nil,
 		"plugins/toolfs":                {"plugins/fs", "plugins/sandbox", "plugins/tools", "internal/launder"},
+		"plugins/toolapplypatch":        {"plugins/fs", "internal/lib", "plugins/toolfs"},
 		"cmd/host":                      {"plugins/toolfs", "plugins/fslocal"},
 		"plugins/hostuser":              {"cmd/host"},
 	}
@@ -114,6 +115,8 @@ func TestLayeringDependencyRuleChecker(t *testing.T) {
 		"internal/launder reaches plugin plugins/fslocal (internal/launder -> plugins/fslocal)",
 		"plugins/sandbox/fssandbox reaches plugin plugins/fslocal (plugins/sandbox/fssandbox -> plugins/fslocal/internal/walk)",
 		"plugins/toolfs reaches plugin plugins/fslocal (plugins/toolfs -> internal/launder -> plugins/fslocal)",
+		"plugins/toolapplypatch reaches plugin plugins/toolfs (plugins/toolapplypatch -> plugins/toolfs)",
+		"plugins/toolapplypatch reaches plugin plugins/fslocal (plugins/toolapplypatch -> plugins/toolfs -> internal/launder -> plugins/fslocal)",
 		"plugins/hostuser reaches host cmd/host (plugins/hostuser -> cmd/host)",
 		"plugins/hostuser reaches plugin plugins/toolfs (plugins/hostuser -> cmd/host -> plugins/toolfs)",
 		"plugins/hostuser reaches plugin plugins/fslocal (plugins/hostuser -> cmd/host -> plugins/fslocal)",

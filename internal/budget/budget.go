@@ -7,6 +7,8 @@ package budget
 import (
 	"fmt"
 	"strings"
+
+	"github.com/cordon-dev/cordon/internal/confint"
 )
 
 // Default is the budget of a client that is not known to take more: it passes every measured
@@ -19,7 +21,7 @@ const ClaudeCode = 48000
 
 // Known returns the built-in budgets of the clients known to take more than Default, by
 // clientInfo name (a new map each call).
-func Known() map[string]Int { return map[string]Int{"claude-code": ClaudeCode} }
+func Known() map[string]confint.Int { return map[string]confint.Int{"claude-code": ClaudeCode} }
 
 // Table resolves the budget of a call from its client's name.
 type Table struct {
@@ -31,7 +33,7 @@ type Table struct {
 // checks what a plugin's configuration gives it: plugin names the plugin in the messages
 // (`<plugin>: resultBudget must be a positive integer`, `<plugin>: resultBudgetByClient["<name>"]
 // must be a positive integer`, `<plugin>: resultBudgetByClient keys must be non-empty client names`).
-func NewTable(plugin string, def Int, byClient map[string]Int) (Table, error) {
+func NewTable(plugin string, def confint.Int, byClient map[string]confint.Int) (Table, error) {
 	if def < 1 {
 		return Table{}, fmt.Errorf("%s: resultBudget must be a positive integer", plugin)
 	}
@@ -49,7 +51,7 @@ func NewTable(plugin string, def Int, byClient map[string]Int) (Table, error) {
 }
 
 // clamp converts n to an int, saturating.
-func clamp(n Int) int { return int(min(n, Int(maxInt))) }
+func clamp(n confint.Int) int { return int(min(n, confint.Int(maxInt))) }
 
 const maxInt = int(^uint(0) >> 1)
 

@@ -6,10 +6,10 @@ import (
 	"testing"
 
 	"github.com/cordon-dev/cordon/internal/budget"
+	"github.com/cordon-dev/cordon/internal/confint"
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.yaml.in/yaml/v3"
 )
 
 func TestTable(t *testing.T) {
@@ -21,14 +21,14 @@ func TestTable(t *testing.T) {
 	var zero budget.Table
 	assert.Equal(t, budget.Default, zero.For("x"))
 	for _, tc := range []struct {
-		def  budget.Int
-		by   map[string]budget.Int
+		def  confint.Int
+		by   map[string]confint.Int
 		want string
 	}{
 		{0, nil, "p: resultBudget must be a positive integer"},
 		{-5, nil, "p: resultBudget must be a positive integer"},
-		{1, map[string]budget.Int{"a": 0}, `p: resultBudgetByClient["a"] must be a positive integer`},
-		{1, map[string]budget.Int{"": 9}, "p: resultBudgetByClient keys must be non-empty client names"},
+		{1, map[string]confint.Int{"a": 0}, `p: resultBudgetByClient["a"] must be a positive integer`},
+		{1, map[string]confint.Int{"": 9}, "p: resultBudgetByClient keys must be non-empty client names"},
 	} {
 		_, err := budget.NewTable("p", tc.def, tc.by)
 		require.EqualError(t, err, tc.want)
@@ -56,17 +56,4 @@ func TestErrorKeepsTheChain(t *testing.T) {
 	require.True(t, errors.As(cut, &fe))
 	assert.Equal(t, "old_string was not found in \"/p\"", budget.Error(orig, 10).Error())
 	assert.Nil(t, budget.Error(nil, 10))
-}
-
-func TestIntRefusesFractions(t *testing.T) {
-	var v struct {
-		N budget.Int            `yaml:"n"`
-		M map[string]budget.Int `yaml:"m"`
-	}
-	require.NoError(t, yaml.Unmarshal([]byte("n: 12\nm: {a: 3}"), &v))
-	assert.Equal(t, budget.Int(12), v.N)
-	assert.Equal(t, map[string]budget.Int{"a": 3}, v.M)
-	for _, src := range []string{"n: 1.5", "n: 2.0", "n: x", "m: {a: 0.5}", "n: [1]"} {
-		require.Error(t, yaml.Unmarshal([]byte(src), &v), src)
-	}
 }

@@ -21,8 +21,9 @@ func recheckEdit(r fs.Recheck, v fs.Version, doc textedit.Doc, req fs.EditReques
 }
 
 // recheckWrite asks an intent's Recheck, under the target's lock, whether a replacement may land
-// though the version moved, over the file's decoded text. A file that is not text cannot match what
-// was seen, and one at or over the diff-basis bound is not read for it: both are stale.
+// though the version moved, over the file's text decoded in its charset (docs/encodings.md), as
+// recheckEdit's is. A file that is not text cannot match what was seen, and one at or over the
+// diff-basis bound is not read for it: both are stale.
 func (p *Provider) recheckWrite(ctx context.Context, t fs.Target, existing probeInfo, r fs.Recheck) error {
 	if existing.Size >= p.diffBasisMaxBytes {
 		return fs.WriteChanged(t.DisplayPath)
@@ -39,8 +40,10 @@ func (p *Provider) recheckWrite(ctx context.Context, t fs.Target, existing probe
 		}
 		return err
 	}
-	doc, f := textedit.Decode(raw)
-	if f != textedit.None {
+	// The text in the file's charset, as read decoded it and an edit's recheck sees it: what was
+	// seen of a file in another charset is its decoded text, never its bytes.
+	_, doc, err := p.docForEdit(string(t.Key), raw, t.DisplayPath)
+	if err != nil {
 		return fs.WriteChanged(t.DisplayPath)
 	}
 	return r.Write(existing.Version, doc.Raw)

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cordon-dev/cordon/internal/charset"
 	"github.com/cordon-dev/cordon/plugins/fs"
 )
 
@@ -128,4 +129,26 @@ func requireStale(t *testing.T, err error, msg string) {
 	require.ErrorAs(t, err, &fe)
 	assert.Equal(t, fs.CodeStaleVersion, fe.Kind)
 	assert.Equal(t, msg, fe.Message)
+}
+
+// A write's Recheck is handed the text of a file in another charset decoded, as read and an edit's
+// Recheck see it (docs/encodings.md), never its bytes: windows-1252 by a rule, UTF-16LE by its mark.
+func TestWriteRecheckSeesTheDecodedTextOfAnotherCharset(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	p, err := New(Config{Cwd: dir, DiffBasisMaxBytes: 1 << 20, Encodings: []charset.Rule{{Glob: "*.cp1252", Charset: "windows-1252"}}}, nil)
+	require.NoError(t, err)
+	for name, stored := range map[string]string{
+		"a.cp1252": "caf\xe9\r\n",
+		"u16.txt":  "\xFF\xFEc\x00a\x00f\x00\xe9\x00\r\x00\n\x00",
+	} {
+		path := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(path, []byte(stored), 0o644))
+		tg, err := p.Resolve(context.Background(), path, fs.ResolveOptions{})
+		require.NoError(t, err)
+		r := &recorder{p: p}
+		_, err = p.WriteText(context.Background(), tg, "x\n", &fs.WriteIntent{Kind: fs.IntentReplaceIfVersion, Version: "old", Recheck: r}, nil)
+		require.NoError(t, err, name)
+		assert.Equal(t, []string{"café\r\n"}, r.calls, name)
+	}
 }

@@ -7,7 +7,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/cordon-dev/cordon/internal/budget"
+	"github.com/cordon-dev/cordon/internal/confint"
 	"github.com/cordon-dev/cordon/internal/history"
 )
 
@@ -23,12 +23,12 @@ type Config struct {
 	// Dir is the store's directory; "" means history.DefaultDir.
 	Dir string `yaml:"dir"`
 	// MaxBytes bounds the prior content kept; the oldest changes go first.
-	MaxBytes budget.Int `yaml:"maxBytes"`
+	MaxBytes confint.Int `yaml:"maxBytes"`
 	// MaxAge drops changes older than this (a Go duration: "168h").
 	MaxAge Duration `yaml:"maxAge"`
 	// MaxContentBytes is the largest prior content kept; a larger file is recorded by its digest
 	// only (not undoable).
-	MaxContentBytes budget.Int `yaml:"maxContentBytes"`
+	MaxContentBytes confint.Int `yaml:"maxContentBytes"`
 	// LockTimeout bounds the wait for another process using the store.
 	LockTimeout Duration `yaml:"lockTimeout"`
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cordon-dev/cordon/kernel/kerneltest"
-	"github.com/cordon-dev/cordon/plugins/toolfs"
+	"github.com/cordon-dev/cordon/plugins/toolapplypatch"
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
@@ -17,7 +17,7 @@ import (
 // updated file gets its bytes back, an added one is removed, a deleted one and a moved one come back.
 func TestUndoTakesBackEachFileOfAPatch(t *testing.T) {
 	e := newEnv(t, false, nil)
-	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, e.root, toolfs.PatchPlugin, nil))
+	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, e.root, toolapplypatch.Plugin, nil))
 	s := tools.NewSession("s1")
 	s.SetHeader(tools.Header{Cwd: e.dir})
 	upd, add, del, src, dst := e.path("a.txt"), e.path("new/b.txt"), e.path("c.txt"), e.path("d.txt"), e.path("e.txt")

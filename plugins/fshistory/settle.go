@@ -4,13 +4,12 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"os"
 
 	"go.uber.org/zap"
-	"golang.org/x/sys/unix"
 
 	"github.com/cordon-dev/cordon/internal/history"
+	"github.com/cordon-dev/cordon/internal/proc"
 	"github.com/cordon-dev/cordon/plugins/fs"
 )
 
@@ -22,7 +21,7 @@ const settleMaxBytes = 1 << 30
 // the file's version); the bytes before, so it was not (discarded); neither, so it changed since
 // (kept, marked interrupted). A live process's pending record is left to it.
 func (r *recorder) settle() {
-	recs, err := r.store.List(func(x *history.Record) bool { return x.Pending && x.PID != os.Getpid() && !alive(x.PID) })
+	recs, err := r.store.List(func(x *history.Record) bool { return x.Pending && x.PID != os.Getpid() && !proc.Alive(x.PID) })
 	if err != nil {
 		r.log.Warn("history: cannot list the pending changes", zap.Error(err))
 		return
@@ -64,9 +63,4 @@ func (r *recorder) settleOne(ctx context.Context, x history.Record) error {
 		return r.store.Discard(x.ID)
 	}
 	return r.store.Complete(x.ID, "", true)
-}
-
-// alive reports whether a process with pid may still run (kill(pid, 0) does not fail ESRCH).
-func alive(pid int) bool {
-	return pid > 0 && !errors.Is(unix.Kill(pid, 0), unix.ESRCH)
 }

@@ -17,6 +17,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/cordon-dev/cordon/internal/filetool"
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/kernel/kerneltest"
 	"github.com/cordon-dev/cordon/plugins/fslocal"
@@ -243,7 +244,7 @@ func BenchmarkComputeHunkDiffs16MiB(b *testing.B) {
 	after := strings.Replace(before, strconv.Itoa(n/2)+" xxx", strconv.Itoa(n/2)+" yyy", 1)
 	b.SetBytes(int64(len(before)))
 	for b.Loop() {
-		if d := toolfs.ComputeHunkDiffs("f", before, after); len(d) != 1 {
+		if d := filetool.ComputeHunkDiffs("f", before, after); len(d) != 1 {
 			b.Fatal(len(d))
 		}
 	}

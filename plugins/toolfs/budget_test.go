@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/cordon-dev/cordon/internal/budget"
+	"github.com/cordon-dev/cordon/internal/confint"
 	"github.com/cordon-dev/cordon/kernel/loader"
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/toolfs"
@@ -102,7 +102,7 @@ func TestReadBudgetFollowsTheClient(t *testing.T) {
 func TestReadBudgetConfig(t *testing.T) {
 	cfg := toolfs.DefaultConfig()
 	cfg.ResultBudget = 20000
-	cfg.ResultBudgetByClient = map[string]budget.Int{"claude-code": 30000, "tiny": 300}
+	cfg.ResultBudgetByClient = map[string]confint.Int{"claude-code": 30000, "tiny": 300}
 	e := newEnv(t, envOptions{config: &cfg})
 	e.writeFile(t, "f.txt", linesOf(2000, 60))
 	for client, budget := range map[string]int{"": 20000, "claude-code": 30000, "tiny": 300} {
@@ -148,7 +148,7 @@ func filterOps(ops []string, op string) []string {
 func TestErrorBudget(t *testing.T) {
 	first, _, _ := strings.Cut(denial(fs.SandboxWorkspaceWrite), "\n")
 	cfg := toolfs.DefaultConfig()
-	cfg.ResultBudget = budget.Int(len(first) + 10)
+	cfg.ResultBudget = confint.Int(len(first) + 10)
 	e := newSandboxEnv(t, sandboxOptions{config: &cfg})
 	e.fsys.rejectWith = fs.NewError(fs.CodeSandboxDenied, "denied", nil)
 	r := e.call("write", args{"file_path": "a.txt", "content": "x"})
@@ -169,11 +169,11 @@ func TestBudgetConfigDecoding(t *testing.T) {
 	decode := func(src string) (toolfs.Config, error) { return decodeConfig(t, src) }
 	c, err := decode("resultBudget: 30000\nresultBudgetByClient: {claude-code: 40000, gemini-cli-mcp-client: 30000}")
 	require.NoError(t, err)
-	require.Equal(t, budget.Int(30000), c.ResultBudget)
-	require.Equal(t, map[string]budget.Int{"claude-code": 40000, "gemini-cli-mcp-client": 30000}, c.ResultBudgetByClient)
+	require.Equal(t, confint.Int(30000), c.ResultBudget)
+	require.Equal(t, map[string]confint.Int{"claude-code": 40000, "gemini-cli-mcp-client": 30000}, c.ResultBudgetByClient)
 	c, err = decode("resultBudgetByClient: {opencode: 45000}")
 	require.NoError(t, err)
-	require.Equal(t, map[string]budget.Int{"claude-code": 48000, "opencode": 45000}, c.ResultBudgetByClient)
+	require.Equal(t, map[string]confint.Int{"claude-code": 48000, "opencode": 45000}, c.ResultBudgetByClient)
 	for _, src := range []string{"resultBudget: 1.5", "resultBudget: \"9\"", "resultBudgetByClient: {x: 2.5}", "resultBudgetByClient: [1]"} {
 		_, err := decode(src)
 		require.Error(t, err, src)
@@ -189,7 +189,7 @@ func TestReadCapsDecodeAsIntegers(t *testing.T) {
 	c, err := decode("readLimit: 7\nreadMaxLineLength: 8\nreadMaxBytes: 9\nreadStreamMinSize: 10")
 	require.NoError(t, err)
 	require.Equal(t, toolfs.Config{ReadLimit: 7, ReadMaxLineLength: 8, ReadMaxBytes: 9, ReadStreamMinSize: 10,
-		ResultBudget: 36000, ResultBudgetByClient: map[string]budget.Int{"claude-code": 48000}}, c)
+		ResultBudget: 36000, ResultBudgetByClient: map[string]confint.Int{"claude-code": 48000}}, c)
 	for _, key := range []string{"readLimit", "readMaxLineLength", "readMaxBytes", "readStreamMinSize"} {
 		for _, bad := range []string{"1.5", ".nan", "\"9\""} {
 			_, err := decode(key + ": " + bad)

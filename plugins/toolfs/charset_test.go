@@ -6,7 +6,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/text/encoding/unicode"
 
-	"github.com/cordon-dev/cordon/internal/budget"
+	"github.com/cordon-dev/cordon/internal/confint"
 	"github.com/cordon-dev/cordon/plugins/toolfs"
 )
 
@@ -15,7 +15,7 @@ import (
 func TestReadCapsCountDecodedText(t *testing.T) {
 	u16, err := unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM).NewEncoder().String("aaaa\nbbbb\ncccc")
 	require.NoError(t, err)
-	for _, streamMin := range []budget.Int{toolfs.DefaultConfig().ReadStreamMinSize, 1} {
+	for _, streamMin := range []confint.Int{toolfs.DefaultConfig().ReadStreamMinSize, 1} {
 		cfg := toolfs.DefaultConfig()
 		cfg.ReadMaxBytes, cfg.ReadStreamMinSize = 9, streamMin
 		e := newEnv(t, envOptions{config: &cfg})

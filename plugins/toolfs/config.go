@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/cordon-dev/cordon/internal/budget"
+	"github.com/cordon-dev/cordon/internal/confint"
 	"github.com/cordon-dev/cordon/internal/jstext"
 )
 
@@ -22,24 +23,24 @@ const (
 	DefaultResultBudget = budget.Default
 )
 
-// Config is the configuration of the tool-fs plugin. Every key is a whole number (budget.Int: a
+// Config is the configuration of the tool-fs plugin. Every key is a whole number (confint.Int: a
 // fraction fails the decoding) and must be positive (`tool-fs: <key> must be a positive integer`).
 // Go callers should start from DefaultConfig: a zero field is invalid, not "default".
 type Config struct {
 	// ReadLimit is the default and maximum limit of one read; it is also named in the schema.
-	ReadLimit budget.Int `json:"readLimit" yaml:"readLimit"`
+	ReadLimit confint.Int `json:"readLimit" yaml:"readLimit"`
 	// ReadMaxLineLength is the number of code points kept per line before the truncation suffix.
-	ReadMaxLineLength budget.Int `json:"readMaxLineLength" yaml:"readMaxLineLength"`
+	ReadMaxLineLength confint.Int `json:"readMaxLineLength" yaml:"readMaxLineLength"`
 	// ReadMaxBytes caps the bytes of the selected lines of one read.
-	ReadMaxBytes budget.Int `json:"readMaxBytes" yaml:"readMaxBytes"`
+	ReadMaxBytes confint.Int `json:"readMaxBytes" yaml:"readMaxBytes"`
 	// ReadStreamMinSize: files whose size is at least this (or unknown) are streamed.
-	ReadStreamMinSize budget.Int `json:"readStreamMinSize" yaml:"readStreamMinSize"`
+	ReadStreamMinSize confint.Int `json:"readStreamMinSize" yaml:"readStreamMinSize"`
 	// ResultBudget caps the bytes of one result's whole text for a client not in
 	// ResultBudgetByClient.
-	ResultBudget budget.Int `json:"resultBudget" yaml:"resultBudget"`
+	ResultBudget confint.Int `json:"resultBudget" yaml:"resultBudget"`
 	// ResultBudgetByClient is the budget of the clients it names (by clientInfo name); the
 	// entries given are merged over the built-in ones (budget.Known).
-	ResultBudgetByClient map[string]budget.Int `json:"resultBudgetByClient" yaml:"resultBudgetByClient"`
+	ResultBudgetByClient map[string]confint.Int `json:"resultBudgetByClient" yaml:"resultBudgetByClient"`
 }
 
 // DefaultConfig returns the configuration with every default applied.
@@ -64,7 +65,7 @@ func (c *Config) Defaults() {
 func (c *Config) Validate() error {
 	for _, f := range []struct {
 		name string
-		v    budget.Int
+		v    confint.Int
 	}{
 		{"readLimit", c.ReadLimit},
 		{"readMaxLineLength", c.ReadMaxLineLength},
@@ -97,7 +98,7 @@ func toInt(v float64) int {
 }
 
 // capInt converts a validated positive cap to int, saturating at maxSafeInteger.
-func capInt(v budget.Int) int { return int(min(v, maxSafeInteger)) }
+func capInt(v confint.Int) int { return int(min(v, maxSafeInteger)) }
 
 // caps are the resolved read caps and the result budgets.
 type caps struct {

@@ -73,8 +73,9 @@
 //
 // # Sandbox
 //
-// The per-call sandbox policy of write and edit (docs/tool-fs.md "Sandbox escalation") is chosen
-// once, at load, from the mounted filesystem's SandboxMode:
+// The per-call sandbox policy of write and edit (docs/tool-fs.md "Sandbox escalation"; the hook is
+// internal/filetool's, shared with apply_patch) is chosen once, at load, from the mounted
+// filesystem's SandboxMode:
 //
 //   - "" (the filesystem never confines): no escalation fields and no policy. The escalation
 //     arguments, which the open parameter root still lets through, are validated for pairing

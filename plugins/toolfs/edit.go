@@ -2,6 +2,7 @@ package toolfs
 
 import (
 	"context"
+	"github.com/cordon-dev/cordon/internal/filetool"
 
 	"github.com/cordon-dev/cordon/internal/budget"
 	"github.com/cordon-dev/cordon/internal/seen"
@@ -13,7 +14,7 @@ func (s *suite) editDefinition() tools.Definition {
 	return tools.Tool[editArgs, EditValue]{
 		Name:        "edit",
 		Description: editDescription,
-		Parameters:  s.sandbox.parameters(editParameters),
+		Parameters:  s.ft.Sandbox.Parameters(editParameters),
 		Execute:     budget.Errors(s.caps.budget, s.edit),
 		Render: func(a editArgs, v EditValue) []tools.Content {
 			return []tools.Content{tools.TextContent(RenderEdit(v, a.ReplaceAll != nil && *a.ReplaceAll) + elsewhereNote(v.Elsewhere))}
@@ -22,7 +23,7 @@ func (s *suite) editDefinition() tools.Definition {
 			if v.Before == nil || v.After == nil {
 				return DiffMeta{Diffs: []FileDiff{}}
 			}
-			return DiffMeta{Diffs: ComputeHunkDiffs(a.FilePath, *v.Before, *v.After)}
+			return DiffMeta{Diffs: filetool.ComputeHunkDiffs(a.FilePath, *v.Before, *v.After)}
 		},
 		Guidance:    editGuidance(),
 		Annotations: tools.Annotations{Destructive: true},
@@ -37,24 +38,24 @@ func (s *suite) edit(ctx context.Context, args editArgs, exec *tools.Exec) (Edit
 	if err != nil {
 		return EditValue{}, err
 	}
-	policy, err := s.sandbox.resolvePolicy(ctx, "edit", escalationArgs{args.Permissions, args.Justification}, exec, editAction(in))
+	policy, err := s.ft.Sandbox.ResolvePolicy(ctx, "edit", filetool.Escalation{Permissions: args.Permissions, Justification: args.Justification}, exec, editAction(in))
 	if err != nil {
 		return EditValue{}, err
 	}
-	target, err := s.fs.Resolve(ctx, in.filePath, fs.ResolveOptions{Cwd: mutationBase(policy, exec, in.filePath)})
+	target, err := s.fs.Resolve(ctx, in.filePath, fs.ResolveOptions{Cwd: filetool.MutationBase(policy, exec, in.filePath)})
 	if err != nil {
 		return EditValue{}, err
 	}
-	guard, err := fs.EditIntentEvent.Run(ctx, s.kc, fs.IntentArgs{Target: target, Actor: exec}, noEditGuard)
+	guard, err := fs.EditIntentEvent.Run(ctx, s.kc, fs.IntentArgs{Target: target, Actor: exec}, filetool.NoEditGuard)
 	if err != nil {
-		return EditValue{}, s.mutationFailure(ctx, fs.VerbEdit, target, policy, exec, err)
+		return EditValue{}, s.ft.MutationFailure(ctx, fs.VerbEdit, target, policy, exec, err)
 	}
 	req := fs.EditRequest{OldString: in.oldString, NewString: in.newString, ReplaceAll: in.replaceAll}
 	out, err := s.fs.EditText(ctx, target, req, guard, policy)
 	if err != nil {
-		return EditValue{}, s.mutationFailure(ctx, fs.VerbEdit, target, policy, exec, s.editGuidance(ctx, target, in, err))
+		return EditValue{}, s.ft.MutationFailure(ctx, fs.VerbEdit, target, policy, exec, s.editGuidance(ctx, target, in, err))
 	}
-	if err := s.observe(ctx, target, presentAfter(out.Version, out.Text, out.HasText), exec); err != nil {
+	if err := s.ft.Observe(ctx, target, presentAfter(out.Version, out.Text, out.HasText), exec); err != nil {
 		return EditValue{}, err
 	}
 	v := EditValue{Path: target.DisplayPath, Elsewhere: out.Elsewhere}
@@ -83,14 +84,11 @@ func presentAfter(v fs.Version, text string, hasText bool) fs.Observation {
 	return fs.PresentSeen(v, seen.Whole(text))
 }
 
-// noEditGuard is the default of fs/edit-intent: no guard.
-func noEditGuard() (*fs.EditGuard, error) { return nil, nil }
-
 // editAction describes an edit for the approval prompt of its escalation.
-func editAction(in editInput) escalatedAction {
+func editAction(in editInput) filetool.Action {
 	old := "Old string"
 	if in.replaceAll {
 		old += " (every occurrence)"
 	}
-	return escalatedAction{filePath: in.filePath, previews: []tools.ApprovalPreview{{Label: old, Text: in.oldString}, {Label: "New string", Text: in.newString}}}
+	return filetool.Action{FilePath: in.filePath, Previews: []tools.ApprovalPreview{{Label: old, Text: in.oldString}, {Label: "New string", Text: in.newString}}}
 }

@@ -262,3 +262,5 @@ func (r *recordingFS) TextCharset(ctx context.Context, t fs.Target) string {
 	}
 	return ""
 }
+
+func sp(s string) *string { return &s }

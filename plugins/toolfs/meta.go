@@ -1,6 +1,7 @@
 package toolfs
 
 import (
+	"github.com/cordon-dev/cordon/internal/filetool"
 	"strings"
 )
 
@@ -15,9 +16,10 @@ type ReadMeta struct {
 }
 
 // DiffMeta is the replayable presentation meta of a write or an edit: one entry per hunk.
-type DiffMeta struct {
-	Diffs []FileDiff `json:"diffs"`
-}
+type DiffMeta = filetool.DiffMeta
+
+// FileDiff is one hunk of a write or an edit (filetool.FileDiff).
+type FileDiff = filetool.FileDiff
 
 // readMetaOf projects a read value into its presentation meta.
 func readMetaOf(v ReadValue) ReadMeta {

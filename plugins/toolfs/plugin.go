@@ -1,6 +1,7 @@
 package toolfs
 
 import (
+	"github.com/cordon-dev/cordon/internal/filetool"
 	"go.uber.org/fx"
 
 	"github.com/cordon-dev/cordon/kernel"
@@ -23,19 +24,18 @@ var Module = fx.Module(ID, kernelfx.Plugin(Plugin))
 
 // suite is one loaded instance: the services it uses and its resolved caps.
 type suite struct {
-	kc      *kernel.Context
-	fs      fs.FileSystem
-	caps    caps
-	sandbox sandboxHook
+	kc   *kernel.Context
+	fs   fs.FileSystem
+	caps caps
+	ft   *filetool.Env
 }
 
 func apply(kc *kernel.Context, cfg Config) error {
-	fsys := fs.Service.Must(kc)
-	hook, err := newSandboxHook(kc, fsys)
+	ft, err := filetool.NewEnv(kc)
 	if err != nil {
 		return err
 	}
-	s := &suite{kc: kc, fs: fsys, caps: cfg.caps(), sandbox: hook}
+	s := &suite{kc: kc, fs: ft.FS, caps: cfg.caps(), ft: ft}
 	rt := tools.Service.Must(kc)
 	for _, def := range []tools.Definition{s.readDefinition(), s.writeDefinition(), s.editDefinition()} {
 		if _, err := rt.Register(kc, def); err != nil {

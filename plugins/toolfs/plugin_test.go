@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/cordon-dev/cordon/internal/budget"
+	"github.com/cordon-dev/cordon/internal/confint"
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/kernel/kerneltest"
 	"github.com/cordon-dev/cordon/plugins/toolfs"
@@ -116,7 +116,7 @@ func TestConfigValidation(t *testing.T) {
 	def := toolfs.DefaultConfig()
 	require.NoError(t, def.Validate())
 	assert.Equal(t, toolfs.Config{ReadLimit: 2000, ReadMaxLineLength: 2000, ReadMaxBytes: 51200, ReadStreamMinSize: 10485760,
-		ResultBudget: 36000, ResultBudgetByClient: map[string]budget.Int{"claude-code": 48000}}, def)
+		ResultBudget: 36000, ResultBudgetByClient: map[string]confint.Int{"claude-code": 48000}}, def)
 }
 
 func TestInvalidConfigFailsLoad(t *testing.T) {

@@ -3,6 +3,7 @@ package toolfs
 import (
 	"context"
 	"errors"
+	"github.com/cordon-dev/cordon/internal/filetool"
 	"strconv"
 
 	"github.com/cordon-dev/cordon/internal/budget"
@@ -41,7 +42,7 @@ func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (Read
 		return ReadValue{}, err
 	}
 	h := exec.Header()
-	target, err := s.fs.Resolve(ctx, in.filePath, fs.ResolveOptions{Cwd: sessionCwd(h.Cwd, in.filePath)})
+	target, err := s.fs.Resolve(ctx, in.filePath, fs.ResolveOptions{Cwd: filetool.SessionCwd(h.Cwd, in.filePath)})
 	if err != nil {
 		return ReadValue{}, err
 	}
@@ -50,7 +51,7 @@ func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (Read
 		return ReadValue{}, err
 	}
 	if info == nil {
-		if err := s.observe(ctx, target, fs.Absent(), exec); err != nil {
+		if err := s.ft.Observe(ctx, target, fs.Absent(), exec); err != nil {
 			return ReadValue{}, err
 		}
 		return ReadValue{}, fs.ReadNotFound(target.DisplayPath, nil)
@@ -70,14 +71,14 @@ func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (Read
 		// A window selects at most one line per byte of its cap (each costs its newline at least).
 		rec := seen.NewRecorder(in.offset, min(in.limit, s.caps.maxBytes+1))
 		if err := s.streamInto(ctx, target, w, rec); err != nil {
-			return ReadValue{}, withCharsetGuidance(err)
+			return ReadValue{}, filetool.WithCharsetGuidance(err)
 		}
 		res, err = w.Finish(target.DisplayPath)
 		saw = func() *fs.Seen { return rec.Seen(len(res.Lines), res.TotalLines) }
 	} else {
 		text, rerr := s.fs.ReadText(ctx, target)
 		if rerr != nil {
-			return ReadValue{}, withCharsetGuidance(rerr)
+			return ReadValue{}, filetool.WithCharsetGuidance(rerr)
 		}
 		res, err = WindowString(text, req, target.DisplayPath)
 		saw = func() *fs.Seen { return seen.OfText(text, in.offset, len(res.Lines)) }
@@ -92,7 +93,7 @@ func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (Read
 		}
 		return ReadValue{}, err
 	}
-	if err := s.observe(ctx, target, fs.PresentSeen(info.Version, saw()), exec); err != nil {
+	if err := s.ft.Observe(ctx, target, fs.PresentSeen(info.Version, saw()), exec); err != nil {
 		return ReadValue{}, err
 	}
 	return ReadValue{Path: target.DisplayPath, Offset: in.offset, Lines: res.Lines, TotalLines: res.TotalLines, Charset: cs}, nil
@@ -130,12 +131,6 @@ func (s *suite) streamInto(ctx context.Context, target fs.Target, w *Window, rec
 		_, _ = rec.WriteString(chunk)
 	}
 	return nil
-}
-
-// observe emits fs/observed with the call's execution as the actor. A listener's error fails the
-// call (the contract: recorders are side-effect-only and should not fail).
-func (s *suite) observe(ctx context.Context, target fs.Target, obs fs.Observation, exec *tools.Exec) error {
-	return fs.ObservedEvent.Emit(ctx, s.kc, fs.ObservedArgs{Target: target, Observation: obs, Actor: exec})
 }
 
 // sizeHint is the file size a read window may expect, or 0 when the provider did not say.

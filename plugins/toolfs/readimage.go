@@ -3,7 +3,7 @@ package toolfs
 import (
 	"context"
 	"encoding/base64"
-	"errors"
+	"github.com/cordon-dev/cordon/internal/filetool"
 
 	"github.com/cordon-dev/cordon/internal/budget"
 	"github.com/cordon-dev/cordon/internal/jstext"
@@ -84,12 +84,12 @@ func (s *suite) readImage(ctx context.Context, a readImageArgs, exec *tools.Exec
 	if jstext.IsBlank(p) {
 		return ReadImageValue{}, errBlankPath
 	}
-	adm, err := s.admitImage(ctx, exec, p)
+	adm, err := s.ft.AdmitImage(ctx, exec, p)
 	if err != nil {
 		return ReadImageValue{}, err
 	}
 
-	target, err := s.fs.Resolve(ctx, p, fs.ResolveOptions{Cwd: sessionCwd(exec.Header().Cwd, p)})
+	target, err := s.fs.Resolve(ctx, p, fs.ResolveOptions{Cwd: filetool.SessionCwd(exec.Header().Cwd, p)})
 	if err != nil {
 		return ReadImageValue{}, err
 	}
@@ -99,7 +99,7 @@ func (s *suite) readImage(ctx context.Context, a readImageArgs, exec *tools.Exec
 		return ReadImageValue{}, err
 	}
 	if info == nil {
-		if err := s.observe(ctx, target, fs.Absent(), exec); err != nil {
+		if err := s.ft.Observe(ctx, target, fs.Absent(), exec); err != nil {
 			return ReadImageValue{}, err
 		}
 		return ReadImageValue{}, fs.ReadNotFound(dp, nil)
@@ -107,95 +107,37 @@ func (s *suite) readImage(ctx context.Context, a readImageArgs, exec *tools.Exec
 	if info.Type != fs.TypeFile {
 		return ReadImageValue{}, fs.ReadNotRegular(dp)
 	}
-	data, err := s.fs.ReadBytes(ctx, target, adm.readCap())
+	data, err := s.fs.ReadBytes(ctx, target, adm.ReadCap())
 	if err != nil {
 		return ReadImageValue{}, err
 	}
 
-	claim := imageClaim{mediaType: adm.declared}
-	if adm.declared == "" {
-		sniffed, err := sniffImage(data, adm.limits, dp)
+	claim := imageClaim{mediaType: adm.Declared}
+	if adm.Declared == "" {
+		sniffed, err := filetool.SniffImage(data, adm.Limits, dp)
 		if err != nil {
 			return ReadImageValue{}, err
 		}
 		claim = imageClaim{mediaType: sniffed, sniffed: true}
 	} else {
 		// The mismatch remedy names the display path's extension.
-		claim.ext, _ = imageExtension(dp)
+		claim.ext, _ = filetool.ImageExtension(dp)
 	}
 
 	// Persist before returning: the image block must reference a durable object by the time
 	// the tool result is recorded.
-	ref, err := adm.store.SaveImage(ctx, attachments.SaveImage{Data: data, MediaType: claim.mediaType, Name: baseName(dp)})
+	ref, err := adm.Store.SaveImage(ctx, attachments.SaveImage{Data: data, MediaType: claim.mediaType, Name: baseName(dp)})
 	if err != nil {
-		return ReadImageValue{}, remapSaveError(err, dp, adm.limits, claim)
+		return ReadImageValue{}, remapSaveError(err, dp, adm.Limits, claim)
 	}
-	stored, err := adm.store.ReadImage(ctx, ref)
+	stored, err := adm.Store.ReadImage(ctx, ref)
 	if err != nil {
 		return ReadImageValue{}, err
 	}
-	if err := s.observe(ctx, target, fs.Present(info.Version), exec); err != nil {
+	if err := s.ft.Observe(ctx, target, fs.Present(info.Version), exec); err != nil {
 		return ReadImageValue{}, err
 	}
 	return ReadImageValue{Path: dp, Image: ref, data: stored.Data}, nil
-}
-
-// imageAdmission is what read_image's gates admit before any file I/O: the store, its limits, and
-// the media type the path's extension declares ("" for an extension-less path, whose signature
-// decides after the read).
-type imageAdmission struct {
-	store    attachments.Store
-	limits   attachments.ImageLimits
-	declared attachments.MediaType
-}
-
-// readCap is the bound of the read: one tool result is one message carrying one image, so the
-// per-message bound applies too.
-func (a imageAdmission) readCap() int64 {
-	return int64(min(a.limits.MaxImageBytes, a.limits.MaxMessageImageBytes))
-}
-
-// admitImage runs read_image's gates that follow the blank-path check, in their order
-// (docs/tool-fs.md "Gates, in order, all before any file I/O"): the extension, the store, the
-// declared type against the deployment's, and the route. p is the path the refusals name.
-func (s *suite) admitImage(ctx context.Context, exec *tools.Exec, p string) (imageAdmission, error) {
-	ext, declared := imageExtension(p)
-	if declared == "" && ext != "" {
-		return imageAdmission{}, errors.New(`cannot read "` + p + `": the ` + ext + ` extension does not declare a supported image format; ` +
-			`read_image accepts PNG/JPEG/WebP/GIF files, including extension-less files in those formats`)
-	}
-	store, ok := attachments.Service.Get(s.kc)
-	if !ok {
-		return imageAdmission{}, errors.New(`cannot read "` + p + `" as an image: no attachment service is mounted`)
-	}
-	limits := store.ImageLimits()
-	if declared != "" && !limits.Accepts(declared) {
-		return imageAdmission{}, notAccepted(p, declared)
-	}
-	if err := s.requireImageRoute(ctx, exec, p); err != nil {
-		return imageAdmission{}, err
-	}
-	return imageAdmission{store: store, limits: limits, declared: declared}, nil
-}
-
-// sniffImage is the signature check of an extension-less file (docs/tool-fs.md "read_image",
-// "Then" step 3): the media type data claims, refused when none matches or when the deployment
-// does not accept it. dp is the display path the refusals name.
-func sniffImage(data []byte, limits attachments.ImageLimits, dp string) (attachments.MediaType, error) {
-	sniffed := SniffImageType(data)
-	if sniffed == "" {
-		return "", errors.New(`cannot read "` + dp + `": the file content is not a supported image format; read_image accepts PNG/JPEG/WebP/GIF`)
-	}
-	if !limits.Accepts(sniffed) {
-		return "", notAccepted(dp, sniffed)
-	}
-	return sniffed, nil
-}
-
-// notAccepted is the refusal of a media type the deployment does not accept; p is the raw
-// argument (declared type, before I/O) or the display path (sniffed type, after the read).
-func notAccepted(p string, m attachments.MediaType) error {
-	return errors.New(`cannot read "` + p + `": ` + string(m) + ` images are not accepted by this deployment`)
 }
 
 // baseName is Node's POSIX path.basename: the last segment, trailing '/' ignored.
@@ -209,29 +151,4 @@ func baseName(p string) string {
 		start--
 	}
 	return p[start:end]
-}
-
-// requireImageRoute is the route gate (docs/tool-fs.md "Gates, in order, all before any file I/O",
-// through the tools.Models seam): the call's model is its session's header model, else the
-// catalog's default model. Without a session, a catalog or a model the route cannot be resolved; a
-// resolve error propagates unchanged; a model that does not declare image input (unknown capability
-// included) is refused.
-func (s *suite) requireImageRoute(ctx context.Context, exec *tools.Exec, p string) error {
-	catalog, ok := tools.Models.Get(s.kc)
-	model := ""
-	if ok {
-		model = tools.ModelFor(exec, catalog)
-	}
-	if model == "" {
-		return errors.New(`cannot read "` + p + `" as an image: the current model route could not be resolved`)
-	}
-	info, err := catalog.ResolveModel(ctx, model)
-	if err != nil {
-		return err
-	}
-	if !info.AcceptsImages() {
-		return errors.New(`cannot read "` + p + `" as an image: model "` + model +
-			`" does not declare image input; switch to an image-capable model to read images`)
-	}
-	return nil
 }

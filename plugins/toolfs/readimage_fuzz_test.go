@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cordon-dev/cordon/internal/filetool"
 	"github.com/cordon-dev/cordon/plugins/attachments"
-	"github.com/cordon-dev/cordon/plugins/toolfs"
 )
 
 // extNameModel restates Node's POSIX extname directly: drop trailing '/', take the last segment;
@@ -38,7 +38,7 @@ func FuzzImagePath(f *testing.F) {
 	f.Add("y", []byte{0xFF, 0xD8, 0xFF, 0xDB})
 	f.Add("z", []byte("RIFF\x00\x00\x00\x00WEBPVP8L"))
 	f.Fuzz(func(t *testing.T, p string, data []byte) {
-		ext := toolfs.ExtName(p)
+		ext := filetool.ExtName(p)
 		if want := extNameModel(p); ext != want {
 			t.Fatalf("ExtName(%q) = %q, want %q", p, ext, want)
 		}
@@ -49,7 +49,7 @@ func FuzzImagePath(f *testing.F) {
 			}
 		}
 
-		got := toolfs.SniffImageType(data)
+		got := filetool.SniffImageType(data)
 		var want attachments.MediaType
 		switch {
 		case bytes.HasPrefix(data, []byte("\x89PNG\r\n\x1a\n")):
@@ -68,7 +68,7 @@ func FuzzImagePath(f *testing.F) {
 			if !got.Known() {
 				t.Fatalf("unknown media type %q", got)
 			}
-			if again := toolfs.SniffImageType(append(bytes.Clone(data), 0, 1, 2)); again != got {
+			if again := filetool.SniffImageType(append(bytes.Clone(data), 0, 1, 2)); again != got {
 				t.Fatalf("trailing bytes changed the verdict: %q vs %q", again, got)
 			}
 		}

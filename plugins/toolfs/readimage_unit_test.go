@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cordon-dev/cordon/internal/filetool"
 	"github.com/cordon-dev/cordon/plugins/attachments"
 	"github.com/cordon-dev/cordon/plugins/toolfs"
 )
@@ -22,7 +23,7 @@ func TestExtName(t *testing.T) {
 		"shot": "", "x/y/z": "",
 	}
 	for in, want := range cases {
-		assert.Equal(t, want, toolfs.ExtName(in), "extname(%q)", in)
+		assert.Equal(t, want, filetool.ExtName(in), "extname(%q)", in)
 	}
 }
 
@@ -53,7 +54,7 @@ func TestSniffImageType(t *testing.T) {
 		{"empty", nil, ""},
 	}
 	for _, tc := range cases {
-		assert.Equal(t, tc.want, toolfs.SniffImageType(tc.data), tc.name)
+		assert.Equal(t, tc.want, filetool.SniffImageType(tc.data), tc.name)
 	}
 }
 

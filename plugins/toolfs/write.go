@@ -2,6 +2,7 @@ package toolfs
 
 import (
 	"context"
+	"github.com/cordon-dev/cordon/internal/filetool"
 	"strings"
 
 	"github.com/cordon-dev/cordon/internal/budget"
@@ -13,7 +14,7 @@ func (s *suite) writeDefinition() tools.Definition {
 	return tools.Tool[writeArgs, WriteValue]{
 		Name:        "write",
 		Description: writeDescription,
-		Parameters:  s.sandbox.parameters(writeParameters),
+		Parameters:  s.ft.Sandbox.Parameters(writeParameters),
 		Execute:     budget.Errors(s.caps.budget, s.write),
 		Render: func(_ writeArgs, v WriteValue) []tools.Content {
 			return []tools.Content{tools.TextContent(RenderWrite(v))}
@@ -22,7 +23,7 @@ func (s *suite) writeDefinition() tools.Definition {
 			if v.Before == nil || v.After == nil {
 				return DiffMeta{Diffs: []FileDiff{}}
 			}
-			return DiffMeta{Diffs: ComputeHunkDiffs(a.FilePath, *v.Before, *v.After)}
+			return DiffMeta{Diffs: filetool.ComputeHunkDiffs(a.FilePath, *v.Before, *v.After)}
 		},
 		Guidance:    writeGuidance(),
 		Annotations: tools.Annotations{Destructive: true},
@@ -37,12 +38,12 @@ func (s *suite) write(ctx context.Context, args writeArgs, exec *tools.Exec) (Wr
 	if err != nil {
 		return WriteValue{}, err
 	}
-	policy, err := s.sandbox.resolvePolicy(ctx, "write", escalationArgs{args.Permissions, args.Justification}, exec,
-		escalatedAction{filePath: in.filePath, previews: []tools.ApprovalPreview{{Label: "Content", Text: in.content}}})
+	policy, err := s.ft.Sandbox.ResolvePolicy(ctx, "write", filetool.Escalation{Permissions: args.Permissions, Justification: args.Justification}, exec,
+		filetool.Action{FilePath: in.filePath, Previews: []tools.ApprovalPreview{{Label: "Content", Text: in.content}}})
 	if err != nil {
 		return WriteValue{}, err
 	}
-	target, err := s.fs.Resolve(ctx, in.filePath, fs.ResolveOptions{Cwd: mutationBase(policy, exec, in.filePath)})
+	target, err := s.fs.Resolve(ctx, in.filePath, fs.ResolveOptions{Cwd: filetool.MutationBase(policy, exec, in.filePath)})
 	if err != nil {
 		return WriteValue{}, err
 	}
@@ -51,16 +52,16 @@ func (s *suite) write(ctx context.Context, args writeArgs, exec *tools.Exec) (Wr
 		// create a regular file under the directory's name.
 		return WriteValue{}, fs.WriteDirectoryPath(target.DisplayPath)
 	}
-	intent, err := fs.WriteIntentEvent.Run(ctx, s.kc, fs.IntentArgs{Target: target, Actor: exec}, noWriteIntent)
+	intent, err := fs.WriteIntentEvent.Run(ctx, s.kc, fs.IntentArgs{Target: target, Actor: exec}, filetool.NoWriteIntent)
 	if err != nil {
-		return WriteValue{}, s.mutationFailure(ctx, fs.VerbWrite, target, policy, exec, err)
+		return WriteValue{}, s.ft.MutationFailure(ctx, fs.VerbWrite, target, policy, exec, err)
 	}
 	out, err := s.fs.WriteText(ctx, target, in.content, intent, policy)
 	if err != nil {
-		return WriteValue{}, s.mutationFailure(ctx, fs.VerbWrite, target, policy, exec, err)
+		return WriteValue{}, s.ft.MutationFailure(ctx, fs.VerbWrite, target, policy, exec, err)
 	}
 	// The file holds content byte for byte (a BOM aside): the model has seen it whole.
-	if err := s.observe(ctx, target, presentAfter(out.Version, strings.TrimPrefix(in.content, "\uFEFF"), true), exec); err != nil {
+	if err := s.ft.Observe(ctx, target, presentAfter(out.Version, strings.TrimPrefix(in.content, "\uFEFF"), true), exec); err != nil {
 		return WriteValue{}, err
 	}
 	v := WriteValue{Path: target.DisplayPath, Operation: string(out.Operation), Before: out.Before, After: &out.After}
@@ -69,6 +70,3 @@ func (s *suite) write(ctx context.Context, args writeArgs, exec *tools.Exec) (Wr
 	}
 	return v, nil
 }
-
-// noWriteIntent is the default of fs/write-intent: no guard.
-func noWriteIntent() (*fs.WriteIntent, error) { return nil, nil }

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/cordon-dev/cordon/internal/budget"
+	"github.com/cordon-dev/cordon/internal/confint"
 	"github.com/cordon-dev/cordon/kernel/loader"
 	"github.com/cordon-dev/cordon/plugins/toolfssearch"
 	"github.com/cordon-dev/cordon/plugins/tools"
@@ -149,9 +149,9 @@ func TestSearchBudgetConfig(t *testing.T) {
 	}
 	c, err := decode("resultBudget: 20000\nresultBudgetByClient: {opencode: 45000}\nspillMaxBytes: 1000\nspillQuotaBytes: 5000")
 	require.NoError(t, err)
-	require.Equal(t, budget.Int(20000), c.ResultBudget)
-	require.Equal(t, map[string]budget.Int{"claude-code": 48000, "opencode": 45000}, c.ResultBudgetByClient, "merged over the built-in entries")
-	require.Equal(t, [2]budget.Int{1000, 5000}, [2]budget.Int{c.SpillMaxBytes, c.SpillQuotaBytes})
+	require.Equal(t, confint.Int(20000), c.ResultBudget)
+	require.Equal(t, map[string]confint.Int{"claude-code": 48000, "opencode": 45000}, c.ResultBudgetByClient, "merged over the built-in entries")
+	require.Equal(t, [2]confint.Int{1000, 5000}, [2]confint.Int{c.SpillMaxBytes, c.SpillQuotaBytes})
 	for src, want := range map[string]string{
 		"resultBudget: 0":                            "tool-fs-search: resultBudget must be a positive integer",
 		"resultBudgetByClient: {x: -1}":              `tool-fs-search: resultBudgetByClient["x"] must be a positive integer`,

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/cordon-dev/cordon/internal/budget"
+	"github.com/cordon-dev/cordon/internal/confint"
 	"github.com/cordon-dev/cordon/internal/spill"
 )
 
@@ -27,36 +28,36 @@ const (
 )
 
 // Config is the configuration of tool-fs-search. The counts, limits and budgets are whole numbers
-// (budget.Int: a fraction fails the decoding) and must be positive
+// (confint.Int: a fraction fails the decoding) and must be positive
 // (`tool-fs-search: <key> must be a positive integer`). Go callers start from DefaultConfig: a zero
 // count is invalid.
 type Config struct {
 	// GlobMaxResults is the number of paths glob shows inline.
-	GlobMaxResults budget.Int `json:"globMaxResults" yaml:"globMaxResults"`
+	GlobMaxResults confint.Int `json:"globMaxResults" yaml:"globMaxResults"`
 	// GrepMaxMatches is the number of matching lines grep shows inline.
-	GrepMaxMatches budget.Int `json:"grepMaxMatches" yaml:"grepMaxMatches"`
+	GrepMaxMatches confint.Int `json:"grepMaxMatches" yaml:"grepMaxMatches"`
 	// GrepMaxLineBytes is the number of bytes kept of each matching line.
-	GrepMaxLineBytes budget.Int `json:"grepMaxLineBytes" yaml:"grepMaxLineBytes"`
+	GrepMaxLineBytes confint.Int `json:"grepMaxLineBytes" yaml:"grepMaxLineBytes"`
 	// SampleOverCapGlobResults samples an over-cap glob across top-level entries (else: the head).
 	SampleOverCapGlobResults bool `json:"sampleOverCapGlobResults" yaml:"sampleOverCapGlobResults"`
 	// TimeoutMs abandons a search after this many milliseconds (SEARCH_ABORTED).
-	TimeoutMs budget.Int `json:"timeoutMs" yaml:"timeoutMs"`
+	TimeoutMs confint.Int `json:"timeoutMs" yaml:"timeoutMs"`
 	// MaxFilesVisited stops a walk after this many entries.
-	MaxFilesVisited budget.Int `json:"maxFilesVisited" yaml:"maxFilesVisited"`
+	MaxFilesVisited confint.Int `json:"maxFilesVisited" yaml:"maxFilesVisited"`
 	// IncludeIgnored also lists and searches the files ignore rules exclude.
 	IncludeIgnored bool `json:"includeIgnored" yaml:"includeIgnored"`
 	// Spill saves over-cap results in full to a spill file.
 	Spill bool `json:"spill" yaml:"spill"`
 	// SpillMaxBytes bounds one spill file; a longer result is cut and says so.
-	SpillMaxBytes budget.Int `json:"spillMaxBytes" yaml:"spillMaxBytes"`
+	SpillMaxBytes confint.Int `json:"spillMaxBytes" yaml:"spillMaxBytes"`
 	// SpillQuotaBytes bounds the spill directory; the oldest files go first.
-	SpillQuotaBytes budget.Int `json:"spillQuotaBytes" yaml:"spillQuotaBytes"`
+	SpillQuotaBytes confint.Int `json:"spillQuotaBytes" yaml:"spillQuotaBytes"`
 	// ResultBudget caps the bytes of one result's whole text for a client not in
 	// ResultBudgetByClient.
-	ResultBudget budget.Int `json:"resultBudget" yaml:"resultBudget"`
+	ResultBudget confint.Int `json:"resultBudget" yaml:"resultBudget"`
 	// ResultBudgetByClient is the budget of the clients it names (by clientInfo name); the
 	// entries given are merged over the built-in ones (budget.Known).
-	ResultBudgetByClient map[string]budget.Int `json:"resultBudgetByClient" yaml:"resultBudgetByClient"`
+	ResultBudgetByClient map[string]confint.Int `json:"resultBudgetByClient" yaml:"resultBudgetByClient"`
 }
 
 // DefaultConfig returns the configuration with every default applied.
@@ -88,7 +89,7 @@ func (c *Config) Defaults() {
 func (c *Config) Validate() error {
 	for _, f := range []struct {
 		name string
-		v    budget.Int
+		v    confint.Int
 	}{
 		{"globMaxResults", c.GlobMaxResults},
 		{"grepMaxMatches", c.GrepMaxMatches},
@@ -115,7 +116,7 @@ func (c *Config) Validate() error {
 // maxCount (2^53) saturates the counts, so that arithmetic on them cannot overflow.
 const maxCount = 1 << 53
 
-func toInt(v budget.Int) int { return int(min(v, maxCount)) }
+func toInt(v confint.Int) int { return int(min(v, maxCount)) }
 
 // caps are the resolved settings.
 type caps struct {
@@ -128,7 +129,7 @@ type caps struct {
 
 func (c Config) caps() caps {
 	timeout := time.Duration(math.MaxInt64)
-	if c.TimeoutMs < math.MaxInt64/budget.Int(time.Millisecond) {
+	if c.TimeoutMs < math.MaxInt64/confint.Int(time.Millisecond) {
 		timeout = time.Duration(c.TimeoutMs) * time.Millisecond
 	}
 	table, _ := budget.NewTable(ID, c.ResultBudget, c.ResultBudgetByClient) // checked by Validate

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/cordon-dev/cordon/internal/budget"
+	"github.com/cordon-dev/cordon/internal/confint"
 	"github.com/cordon-dev/cordon/kernel/loader"
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/toolfssearch"
@@ -65,7 +65,7 @@ func TestConfigDefaultsAndStrictDecoding(t *testing.T) {
 	d := toolfssearch.DefaultConfig()
 	require.Equal(t, toolfssearch.Config{GlobMaxResults: 100, GrepMaxMatches: 250, GrepMaxLineBytes: 2000,
 		SampleOverCapGlobResults: true, TimeoutMs: 30000, MaxFilesVisited: 500000, IncludeIgnored: false, Spill: true,
-		SpillMaxBytes: 16 << 20, SpillQuotaBytes: 128 << 20, ResultBudget: 36000, ResultBudgetByClient: map[string]budget.Int{"claude-code": 48000}}, d)
+		SpillMaxBytes: 16 << 20, SpillQuotaBytes: 128 << 20, ResultBudget: 36000, ResultBudgetByClient: map[string]confint.Int{"claude-code": 48000}}, d)
 	decode := func(src string) (any, error) {
 		var n yaml.Node
 		require.NoError(t, yaml.Unmarshal([]byte(src), &n))
@@ -92,7 +92,7 @@ func TestConfigDefaultsAndStrictDecoding(t *testing.T) {
 	require.True(t, c.IncludeIgnored)
 	require.False(t, c.Spill)
 	require.False(t, c.SampleOverCapGlobResults)
-	require.Equal(t, budget.Int(5), c.GlobMaxResults)
+	require.Equal(t, confint.Int(5), c.GlobMaxResults)
 }
 
 func TestSearchesEmitNoObservation(t *testing.T) {

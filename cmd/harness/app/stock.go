@@ -10,6 +10,7 @@ import (
 	"github.com/cordon-dev/cordon/plugins/modelcatalog"
 	"github.com/cordon-dev/cordon/plugins/sandbox/fssandbox"
 	"github.com/cordon-dev/cordon/plugins/sandbox/sandboxpolicy"
+	"github.com/cordon-dev/cordon/plugins/toolapplypatch"
 	"github.com/cordon-dev/cordon/plugins/toolfs"
 	"github.com/cordon-dev/cordon/plugins/toolfssearch"
 	"github.com/cordon-dev/cordon/plugins/tools"
@@ -24,7 +25,7 @@ func stockModules() []fx.Option {
 		fspolicy.Module,
 		tools.Module,
 		toolfs.Module,
-		toolfs.PatchModule,
+		toolapplypatch.Module,
 		toolfssearch.Module,
 		attachmentlocal.Module,
 		modelcatalog.Module,

@@ -11,6 +11,8 @@ import (
 
 	"go.uber.org/zap"
 	"golang.org/x/sys/unix"
+
+	"github.com/cordon-dev/cordon/internal/proc"
 )
 
 // maxFileBytes bounds what a sweep reads of one registry file (a compacted file is far smaller).
@@ -35,7 +37,7 @@ func Sweep(dir string, log *zap.Logger) int {
 	removed := 0
 	for _, e := range entries {
 		pid, ok := filePID(e.Name())
-		if !ok || pid == os.Getpid() || !errors.Is(unix.Kill(pid, 0), unix.ESRCH) {
+		if !ok || pid == os.Getpid() || proc.Alive(pid) {
 			continue
 		}
 		removed += sweepFile(filepath.Join(dir, e.Name()), pid, log)

@@ -3,14 +3,13 @@ package local
 import (
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/cordon-dev/cordon/internal/jstext"
+	"github.com/cordon-dev/cordon/internal/confint"
 	"github.com/cordon-dev/cordon/internal/statedir"
 )
 
@@ -165,10 +164,10 @@ func (c Config) Validate() error {
 
 // UnmarshalYAML decodes a config mapping strictly: an unknown key is the
 // decoder's usual "field ... not found in type" error with its line; a
-// numeric option must be a whole number (8 and 8.0 are accepted; 1.5, .inf,
-// a string are refused with the validation message rather than a decoder
-// error or a silent truncation); home is a string (null = unset). The key
-// tohHome, renamed to home, is refused with a message naming the new key.
+// numeric option is an integer scalar (confint.Int: 8.0, 1.5, .inf or a
+// string is refused with its line, never truncated), whose range Validate
+// checks; home is a string (null = unset). The key tohHome, renamed to
+// home, is refused with a message naming the new key.
 func (c *Config) UnmarshalYAML(n *yaml.Node) error {
 	if n.Kind != yaml.MappingNode {
 		return &yaml.TypeError{Errors: []string{fmt.Sprintf("line %d: attachment-local config must be a mapping", n.Line)}}
@@ -197,14 +196,11 @@ func (c *Config) UnmarshalYAML(n *yaml.Node) error {
 				continue
 			}
 			found = true
-			x, ok := wholeNumber(v)
-			if !ok {
-				if f.name == "imageCompressionConcurrency" {
-					return concurrencyError()
-				}
-				return positiveError(f.name)
+			var x confint.Int
+			if err := v.Decode(&x); err != nil {
+				return err
 			}
-			*f.v = x
+			*f.v = int(x)
 		}
 		if !found {
 			unknown = append(unknown, fmt.Sprintf("line %d: field %s not found in type local.Config", k.Line, k.Value))
@@ -214,21 +210,6 @@ func (c *Config) UnmarshalYAML(n *yaml.Node) error {
 		return &yaml.TypeError{Errors: unknown}
 	}
 	return nil
-}
-
-// wholeNumber decodes an integral numeric scalar within ±2^53.
-func wholeNumber(v *yaml.Node) (int, bool) {
-	if v.Kind != yaml.ScalarNode || (v.ShortTag() != "!!int" && v.ShortTag() != "!!float") {
-		return 0, false
-	}
-	var f float64
-	if err := v.Decode(&f); err != nil {
-		return 0, false
-	}
-	if !jstext.IsInteger(f) || math.Abs(f) > maxSafeInteger+1 {
-		return 0, false
-	}
-	return int(f), true
 }
 
 // envLookup is os.LookupEnv (replaced in tests).

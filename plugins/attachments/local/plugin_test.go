@@ -113,7 +113,8 @@ func decode(t *testing.T, src string) (*attachmentlocal.Config, error) {
 }
 
 // docs/attachments.md "Configuration": every numeric option is an integer >=
-// 1, concurrency <= 8; unknown keys are errors; home is a string, null =
+// 1 (an integer scalar to the decoder: 8.0 is refused as every plugin's whole
+// numbers refuse it), concurrency <= 8; unknown keys are errors; home is a string, null =
 // unset; the old key tohHome is refused with the new name.
 func TestConfigYAML(t *testing.T) {
 	cfg, err := decode(t, "{}")
@@ -121,7 +122,7 @@ func TestConfigYAML(t *testing.T) {
 	want := attachmentlocal.DefaultConfig()
 	assert.Equal(t, &want, cfg)
 
-	cfg, err = decode(t, "home: /h\nmaxImageBytes: 8.0\nmaxImagesPerMessage: 3\nmaxMessageImageBytes: 1e3\nmaxImagePixels: 9\nmaxImageDimension: 4\nnormalizedImageMaxDimension: 5\nnormalizedImageMaxBytes: 6\nimageCompressionConcurrency: 8\n")
+	cfg, err = decode(t, "home: /h\nmaxImageBytes: 8\nmaxImagesPerMessage: 3\nmaxMessageImageBytes: 1000\nmaxImagePixels: 9\nmaxImageDimension: 4\nnormalizedImageMaxDimension: 5\nnormalizedImageMaxBytes: 6\nimageCompressionConcurrency: 8\n")
 	require.NoError(t, err)
 	require.NotNil(t, cfg.Home)
 	assert.Equal(t, "/h", *cfg.Home)
@@ -135,20 +136,29 @@ func TestConfigYAML(t *testing.T) {
 	require.NoError(t, err)
 	assert.Nil(t, cfg.Home)
 
-	cfg, err = decode(t, "imageTransformMemoryBytes: 1e9\nimageTransformMemoryWaitMs: 50\nmaxStoreBytes: 4096\n")
+	cfg, err = decode(t, "imageTransformMemoryBytes: 1000000000\nimageTransformMemoryWaitMs: 50\nmaxStoreBytes: 4096\n")
 	require.NoError(t, err)
 	assert.Equal(t, []int{1000000000, 50, 4096}, []int{cfg.ImageTransformMemoryBytes, cfg.ImageTransformMemoryWaitMs, cfg.MaxStoreBytes})
 
 	for _, key := range []string{"maxImageBytes", "maxImagesPerMessage", "maxMessageImageBytes", "maxImagePixels", "maxImageDimension", "normalizedImageMaxDimension", "normalizedImageMaxBytes",
 		"imageTransformMemoryBytes", "imageTransformMemoryWaitMs", "maxStoreBytes"} {
-		for _, bad := range []string{"0", "-1", "1.5", ".inf", ".nan", "'8'", "9007199254740993"} {
+		for _, bad := range []string{"0", "-1", "9007199254740993"} {
 			_, err := decode(t, key+": "+bad)
 			assert.EqualError(t, err, "attachment-local: "+key+" must be a positive integer", "%s: %s", key, bad)
 		}
+		// Not an integer scalar: the decoding error every plugin's whole numbers give (confint.Int).
+		for bad, tag := range map[string]string{"8.0": "!!float", "1e3": "!!float", "1.5": "!!float", ".inf": "!!float", ".nan": "!!float", "'8'": "!!str"} {
+			_, err := decode(t, "home: /h\n"+key+": "+bad)
+			assert.EqualError(t, err, "line 2: cannot unmarshal "+tag+" `"+strings.Trim(bad, "'")+"` into an integer", "%s: %s", key, bad)
+		}
 	}
-	for _, bad := range []string{"0", "1.5", "9", "-1", "'2'"} {
+	for _, bad := range []string{"0", "9", "-1"} {
 		_, err := decode(t, "imageCompressionConcurrency: "+bad)
 		assert.EqualError(t, err, "attachment-local: imageCompressionConcurrency must be an integer from 1 through 8", bad)
+	}
+	for bad, tag := range map[string]string{"2.0": "!!float", "1.5": "!!float", "'2'": "!!str"} {
+		_, err := decode(t, "imageCompressionConcurrency: "+bad)
+		assert.EqualError(t, err, "line 1: cannot unmarshal "+tag+" `"+strings.Trim(bad, "'")+"` into an integer", bad)
 	}
 	_, err = decode(t, "maxImageBytes: 5\nbogus: 1")
 	var uk *loader.UnknownKeyError

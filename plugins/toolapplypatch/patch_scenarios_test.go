@@ -1,4 +1,4 @@
-package toolfs_test
+package toolapplypatch_test
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	cfs "github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/fslocal"
 	"github.com/cordon-dev/cordon/plugins/fspolicy"
+	"github.com/cordon-dev/cordon/plugins/toolapplypatch"
 	"github.com/cordon-dev/cordon/plugins/toolfs"
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
@@ -45,7 +46,7 @@ func newPatchEnv(t testing.TB, dir string, gated bool) *patchEnv {
 	}
 	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, root, tools.Plugin, nil))
 	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, root, toolfs.Plugin, nil))
-	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, root, toolfs.PatchPlugin, nil))
+	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, root, toolapplypatch.Plugin, nil))
 	rt, ok := tools.Service.Get(root)
 	require.True(t, ok)
 	s := tools.NewSession("s1")

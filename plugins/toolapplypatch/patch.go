@@ -1,4 +1,4 @@
-package toolfs
+package toolapplypatch
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"go.uber.org/fx"
 
 	"github.com/cordon-dev/cordon/internal/budget"
+	"github.com/cordon-dev/cordon/internal/filetool"
 	"github.com/cordon-dev/cordon/internal/patch"
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/kernel/kernelfx"
@@ -17,27 +18,34 @@ import (
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
-// PatchID is the catalog name of the plugin that registers apply_patch (docs/apply_patch.md).
-const PatchID = "tool-apply-patch"
+// ID is the catalog name of the plugin that registers apply_patch (docs/apply_patch.md).
+const ID = "tool-apply-patch"
 
-// PatchConfig is the (empty) configuration of tool-apply-patch.
-type PatchConfig struct{}
+// Config is the (empty) configuration of tool-apply-patch.
+type Config struct{}
 
-// PatchPlugin registers apply_patch once the fs and tools services exist. It lives beside
-// tool-fs so that it shares its guards, sandbox escalation and error rendering, and is a plugin of
+// Plugin registers apply_patch once the fs and tools services exist. It shares tool-fs's
+// guards, sandbox escalation and error rendering through internal/filetool, and is a plugin of
 // its own so that a composition offers it or not.
-var PatchPlugin = kernel.Define[PatchConfig](PatchID, applyPatchPlugin, fs.Service.Dep(), tools.Service.Dep())
+var Plugin = kernel.Define[Config](ID, apply, fs.Service.Dep(), tools.Service.Dep())
 
-// PatchModule contributes PatchPlugin to the kernel catalog of an fx host.
-var PatchModule = fx.Module(PatchID, kernelfx.Plugin(PatchPlugin))
+// Module contributes Plugin to the kernel catalog of an fx host.
+var Module = fx.Module(ID, kernelfx.Plugin(Plugin))
 
-func applyPatchPlugin(kc *kernel.Context, _ PatchConfig) error {
-	fsys := fs.Service.Must(kc)
-	hook, err := newSandboxHook(kc, fsys)
+// suite is one loaded instance: what the file tools share, and the result budgets.
+type suite struct {
+	*filetool.Env
+	budget budget.Table
+}
+
+func apply(kc *kernel.Context, _ Config) error {
+	env, err := filetool.NewEnv(kc)
 	if err != nil {
 		return err
 	}
-	s := &suite{kc: kc, fs: fsys, caps: DefaultConfig().caps(), sandbox: hook}
+	// The budgets of tool-fs's defaults (docs/tool-fs.md "The result budget"): valid, so no error.
+	table, _ := budget.NewTable(ID, budget.Default, budget.Known())
+	s := &suite{Env: env, budget: table}
 	_, err = tools.Service.Must(kc).Register(kc, s.patchDefinition())
 	return err
 }
@@ -91,8 +99,8 @@ func (s *suite) patchDefinition() tools.Definition {
 	return tools.Tool[patchArgs, PatchValue]{
 		Name:        "apply_patch",
 		Description: patchDescription,
-		Parameters:  s.sandbox.parameters(patchParameters),
-		Execute:     budget.Errors(s.caps.budget, s.applyPatch),
+		Parameters:  s.Sandbox.Parameters(patchParameters),
+		Execute:     budget.Errors(s.budget, s.applyPatch),
 		Render: func(_ patchArgs, v PatchValue) []tools.Content {
 			return []tools.Content{tools.TextContent(v.Text)}
 		},
@@ -107,8 +115,8 @@ func (s *suite) patchDefinition() tools.Definition {
 // file in patch order, each under the path as the patch spells it (a move's destination), a new
 // file diffed from "" and a deleted one to ""; a file whose texts are beyond the diff basis is
 // left out.
-func patchMeta(v PatchValue) DiffMeta {
-	m := DiffMeta{Diffs: []FileDiff{}}
+func patchMeta(v PatchValue) filetool.DiffMeta {
+	m := filetool.DiffMeta{Diffs: []filetool.FileDiff{}}
 	for _, f := range v.Files {
 		if f.Before == nil && f.After == nil {
 			continue
@@ -120,7 +128,7 @@ func patchMeta(v PatchValue) DiffMeta {
 		if f.After != nil {
 			after = *f.After
 		}
-		m.Diffs = append(m.Diffs, ComputeHunkDiffs(f.Path, before, after)...)
+		m.Diffs = append(m.Diffs, filetool.ComputeHunkDiffs(f.Path, before, after)...)
 	}
 	return m
 }
@@ -152,12 +160,12 @@ func (s *suite) applyPatch(ctx context.Context, args patchArgs, exec *tools.Exec
 	if len(p.Ops) == 0 {
 		return PatchValue{}, errPatchEmpty
 	}
-	applier, ok := s.fs.(fs.ChangeSetApplier)
+	applier, ok := s.FS.(fs.ChangeSetApplier)
 	if !ok {
 		return PatchValue{}, errPatchUnsupported
 	}
-	policy, err := s.sandbox.resolvePolicy(ctx, "apply_patch", escalationArgs{args.Permissions, args.Justification}, exec,
-		escalatedAction{filePath: p.Ops[0].Path, previews: []tools.ApprovalPreview{{Label: "Patch", Text: *args.Input}}})
+	policy, err := s.Sandbox.ResolvePolicy(ctx, "apply_patch", filetool.Escalation{Permissions: args.Permissions, Justification: args.Justification}, exec,
+		filetool.Action{FilePath: p.Ops[0].Path, Previews: []tools.ApprovalPreview{{Label: "Patch", Text: *args.Input}}})
 	if err != nil {
 		return PatchValue{}, err
 	}
@@ -182,7 +190,7 @@ func (s *suite) applyPatch(ctx context.Context, args patchArgs, exec *tools.Exec
 	}
 	outs, err := applier.ApplyChanges(ctx, changes, policy)
 	if err != nil {
-		return PatchValue{}, s.mutationFailure(ctx, fs.VerbEdit, failedTarget(err, targets), policy, exec, err)
+		return PatchValue{}, s.MutationFailure(ctx, fs.VerbEdit, failedTarget(err, targets), policy, exec, err)
 	}
 	v := PatchValue{Files: make([]PatchFile, len(outs))}
 	for i, out := range outs {
@@ -191,33 +199,33 @@ func (s *suite) applyPatch(ctx context.Context, args patchArgs, exec *tools.Exec
 		switch {
 		case out.Operation == fs.OperationDelete:
 			f.Operation = "D"
-			err = s.observe(ctx, out.Target, fs.Absent(), exec)
+			err = s.Observe(ctx, out.Target, fs.Absent(), exec)
 		case pt.op.Kind == patch.Add:
 			f.Operation = "A"
-			err = s.observe(ctx, out.Target, fs.Present(out.Version), exec)
+			err = s.Observe(ctx, out.Target, fs.Present(out.Version), exec)
 		default:
 			f.Operation = "M"
 			var gone error
 			if pt.move != nil {
 				f.Path = pt.op.MoveTo
 				if pt.move.Key != pt.target.Key {
-					gone = s.observe(ctx, pt.target, fs.Absent(), exec)
+					gone = s.Observe(ctx, pt.target, fs.Absent(), exec)
 				}
 			}
-			err = errors.Join(gone, s.observe(ctx, out.Target, fs.Present(out.Version), exec))
+			err = errors.Join(gone, s.Observe(ctx, out.Target, fs.Present(out.Version), exec))
 		}
 		if err != nil {
 			return PatchValue{}, err
 		}
 		v.Files[i] = f
 	}
-	v.Text = patchSummary(v.Files, s.caps.budget.Of(exec))
+	v.Text = patchSummary(v.Files, s.budget.Of(exec))
 	return v, nil
 }
 
 // resolvePatchPath resolves a path of the patch as write resolves file_path.
 func (s *suite) resolvePatchPath(ctx context.Context, path string, policy *fs.SandboxPolicy, exec *tools.Exec) (fs.Target, error) {
-	t, err := s.fs.Resolve(ctx, path, fs.ResolveOptions{Cwd: mutationBase(policy, exec, path)})
+	t, err := s.FS.Resolve(ctx, path, fs.ResolveOptions{Cwd: filetool.MutationBase(policy, exec, path)})
 	if err != nil {
 		return fs.Target{}, err
 	}
@@ -234,15 +242,15 @@ func (s *suite) patchChange(ctx context.Context, pt patchTarget, policy *fs.Sand
 	args := fs.IntentArgs{Target: pt.target, Actor: exec}
 	switch pt.op.Kind {
 	case patch.Add:
-		intent, err := fs.WriteIntentEvent.Run(ctx, s.kc, args, noWriteIntent)
+		intent, err := fs.WriteIntentEvent.Run(ctx, s.KC, args, filetool.NoWriteIntent)
 		if err != nil {
-			return fs.Change{}, s.mutationFailure(ctx, fs.VerbWrite, pt.target, policy, exec, err)
+			return fs.Change{}, s.MutationFailure(ctx, fs.VerbWrite, pt.target, policy, exec, err)
 		}
 		return fs.Change{Kind: fs.ChangeWrite, Target: pt.target, Intent: intent, Content: pt.op.Text()}, nil
 	}
-	guard, err := fs.EditIntentEvent.Run(ctx, s.kc, args, noEditGuard)
+	guard, err := fs.EditIntentEvent.Run(ctx, s.KC, args, filetool.NoEditGuard)
 	if err != nil {
-		return fs.Change{}, s.mutationFailure(ctx, fs.VerbEdit, pt.target, policy, exec, err)
+		return fs.Change{}, s.MutationFailure(ctx, fs.VerbEdit, pt.target, policy, exec, err)
 	}
 	if pt.op.Kind == patch.Delete {
 		return fs.Change{Kind: fs.ChangeDelete, Target: pt.target, Guard: guard}, nil
@@ -258,9 +266,9 @@ func (s *suite) patchChange(ctx context.Context, pt patchTarget, policy *fs.Sand
 		return out, err
 	}
 	if pt.move != nil && pt.move.Key != pt.target.Key {
-		intent, err := fs.WriteIntentEvent.Run(ctx, s.kc, fs.IntentArgs{Target: *pt.move, Actor: exec}, noWriteIntent)
+		intent, err := fs.WriteIntentEvent.Run(ctx, s.KC, fs.IntentArgs{Target: *pt.move, Actor: exec}, filetool.NoWriteIntent)
 		if err != nil {
-			return fs.Change{}, s.mutationFailure(ctx, fs.VerbWrite, *pt.move, policy, exec, err)
+			return fs.Change{}, s.MutationFailure(ctx, fs.VerbWrite, *pt.move, policy, exec, err)
 		}
 		ch.MoveIntent = intent
 	}

@@ -1,4 +1,4 @@
-package toolfs
+package filetool
 
 import (
 	"errors"
@@ -12,18 +12,18 @@ const (
 	notObservedSuffix = ": file has not been read — read the file, then retry"
 )
 
-// remediate rewrites a failure of the mutation step of write or edit for the model:
+// Remediate rewrites a failure of the mutation step of write or edit for the model:
 //
 //   - FS_STALE_VERSION keeps the provider's reason and gains " — re-read the file, then retry",
 //     then, on the lines after, the fs.Guidance its cause carries (what changed since the read);
 //   - every FS_NOT_OBSERVED, whichever layer raised it, becomes exactly
 //     `cannot modify "<p>": file has not been read — read the file, then retry` (docs/tool-fs.md
 //     "Errors of `write` and `edit`");
-//   - `invalid UTF-8 text` gains the charset guidance line (withCharsetGuidance);
+//   - `invalid UTF-8 text` gains the charset guidance line (WithCharsetGuidance);
 //   - anything else is returned unchanged (the same error value).
 //
 // The rewritten error keeps the code and has the original error as its cause.
-func remediate(err error, displayPath string) error {
+func Remediate(err error, displayPath string) error {
 	var fe *fs.Error
 	if !errors.As(err, &fe) {
 		return err
@@ -38,7 +38,7 @@ func remediate(err error, displayPath string) error {
 	case fs.CodeNotObserved:
 		return fs.NewError(fs.CodeNotObserved, `cannot modify "`+displayPath+`"`+notObservedSuffix, err)
 	case fs.CodeNotText:
-		return withCharsetGuidance(err)
+		return WithCharsetGuidance(err)
 	}
 	return err
 }

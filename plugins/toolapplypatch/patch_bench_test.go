@@ -1,4 +1,4 @@
-package toolfs_test
+package toolapplypatch_test
 
 import (
 	"fmt"

@@ -1,11 +1,11 @@
-package toolfs_test
+package filetool_test
 
 import (
 	"fmt"
 	"strings"
 	"testing"
 
-	"github.com/cordon-dev/cordon/plugins/toolfs"
+	"github.com/cordon-dev/cordon/internal/filetool"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -24,30 +24,30 @@ func TestComputeHunkDiffs(t *testing.T) {
 	cases := []struct {
 		name          string
 		before, after string
-		want          []toolfs.FileDiff
+		want          []filetool.FileDiff
 	}{
-		{"identical", "same\n", "same\n", []toolfs.FileDiff{}},
-		{"one line with context", numbered(8), strings.Replace(numbered(8), "line4", "CHANGED", 1), []toolfs.FileDiff{{
+		{"identical", "same\n", "same\n", []filetool.FileDiff{}},
+		{"one line with context", numbered(8), strings.Replace(numbered(8), "line4", "CHANGED", 1), []filetool.FileDiff{{
 			Path:    "f.txt",
 			OldText: sp("line1\nline2\nline3\nline4\nline5\nline6\nline7"),
 			NewText: "line1\nline2\nline3\nCHANGED\nline5\nline6\nline7",
 		}}},
-		{"pure insertion", "", "brand new\n", []toolfs.FileDiff{{Path: "f.txt", OldText: nil, NewText: "brand new"}}},
-		{"pure deletion", "gone\n", "", []toolfs.FileDiff{{Path: "f.txt", OldText: sp("gone"), NewText: ""}}},
-		{"no trailing newline", "x", "y", []toolfs.FileDiff{{Path: "f.txt", OldText: sp("x"), NewText: "y"}}},
-		{"edit with context both sides", "a\nb\nc\nOLD\nd\ne\nf\n", "a\nb\nc\nNEW\nd\ne\nf\n", []toolfs.FileDiff{{
+		{"pure insertion", "", "brand new\n", []filetool.FileDiff{{Path: "f.txt", OldText: nil, NewText: "brand new"}}},
+		{"pure deletion", "gone\n", "", []filetool.FileDiff{{Path: "f.txt", OldText: sp("gone"), NewText: ""}}},
+		{"no trailing newline", "x", "y", []filetool.FileDiff{{Path: "f.txt", OldText: sp("x"), NewText: "y"}}},
+		{"edit with context both sides", "a\nb\nc\nOLD\nd\ne\nf\n", "a\nb\nc\nNEW\nd\ne\nf\n", []filetool.FileDiff{{
 			Path: "f.txt", OldText: sp("a\nb\nc\nOLD\nd\ne\nf"), NewText: "a\nb\nc\nNEW\nd\ne\nf",
 		}}},
-		{"insertion inside", "a\nb\n", "a\nX\nb\n", []toolfs.FileDiff{{Path: "f.txt", OldText: sp("a\nb"), NewText: "a\nX\nb"}}},
+		{"insertion inside", "a\nb\n", "a\nX\nb\n", []filetool.FileDiff{{Path: "f.txt", OldText: sp("a\nb"), NewText: "a\nX\nb"}}},
 	}
 	for _, tc := range cases {
-		assert.Equal(t, tc.want, toolfs.ComputeHunkDiffs("f.txt", tc.before, tc.after), tc.name)
+		assert.Equal(t, tc.want, filetool.ComputeHunkDiffs("f.txt", tc.before, tc.after), tc.name)
 	}
 }
 
 func TestComputeHunkDiffsContextAndHunking(t *testing.T) {
 	before := numbered(20)
-	d := toolfs.ComputeHunkDiffs("f.txt", before, strings.Replace(before, "line10\n", "CHANGED\n", 1))
+	d := filetool.ComputeHunkDiffs("f.txt", before, strings.Replace(before, "line10\n", "CHANGED\n", 1))
 	require.Len(t, d, 1)
 	old := strings.Split(*d[0].OldText, "\n")
 	assert.Len(t, old, 7)
@@ -56,7 +56,7 @@ func TestComputeHunkDiffsContextAndHunking(t *testing.T) {
 
 	// Changes at lines 3 and 16 are 12 unchanged lines apart: two hunks.
 	after := strings.Replace(strings.Replace(before, "line3\n", "A\n", 1), "line16\n", "B\n", 1)
-	d = toolfs.ComputeHunkDiffs("f.txt", before, after)
+	d = filetool.ComputeHunkDiffs("f.txt", before, after)
 	require.Len(t, d, 2)
 	assert.Equal(t, "line1\nline2\nline3\nline4\nline5\nline6", *d[0].OldText)
 	assert.Equal(t, "line1\nline2\nA\nline4\nline5\nline6", d[0].NewText)
@@ -65,13 +65,13 @@ func TestComputeHunkDiffsContextAndHunking(t *testing.T) {
 
 	// Exactly 6 unchanged lines between two changes (lines 3 and 10) share one hunk.
 	after = strings.Replace(strings.Replace(before, "line3\n", "A\n", 1), "line10\n", "B\n", 1)
-	d = toolfs.ComputeHunkDiffs("f.txt", before, after)
+	d = filetool.ComputeHunkDiffs("f.txt", before, after)
 	require.Len(t, d, 1)
 	assert.Equal(t, "line1\nline2\nA\nline4\nline5\nline6\nline7\nline8\nline9\nB\nline11\nline12\nline13", d[0].NewText)
 
 	// Seven unchanged lines (changes at 3 and 11) split.
 	after = strings.Replace(strings.Replace(before, "line3\n", "A\n", 1), "line11\n", "B\n", 1)
-	assert.Len(t, toolfs.ComputeHunkDiffs("f.txt", before, after), 2)
+	assert.Len(t, filetool.ComputeHunkDiffs("f.txt", before, after), 2)
 }
 
 func TestComputeHunkDiffsLargeUniqueLines(t *testing.T) {
@@ -81,7 +81,7 @@ func TestComputeHunkDiffsLargeUniqueLines(t *testing.T) {
 		fmt.Fprintf(&a, "a%d\n", i)
 		fmt.Fprintf(&b, "b%d\n", i)
 	}
-	d := toolfs.ComputeHunkDiffs("f", "keep\n"+a.String(), "keep\n"+b.String())
+	d := filetool.ComputeHunkDiffs("f", "keep\n"+a.String(), "keep\n"+b.String())
 	require.Len(t, d, 1)
 	assert.True(t, strings.HasPrefix(*d[0].OldText, "keep\na0\n"))
 	assert.True(t, strings.HasPrefix(d[0].NewText, "keep\nb0\n"))

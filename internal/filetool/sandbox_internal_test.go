@@ -1,4 +1,4 @@
-package toolfs
+package filetool
 
 import (
 	"context"
@@ -17,12 +17,12 @@ import (
 
 var sandboxIsBlank = jstext.IsBlank
 
-// mapError keeps the code, chains the original as the cause and names the stamped mode; other
+// MapError keeps the code, chains the original as the cause and names the stamped mode; other
 // errors are returned as the same value (docs/tool-fs.md "Sandbox escalation").
 func TestConfiningMapError(t *testing.T) {
 	c := &confiningSandbox{defaultMode: fs.SandboxReadOnly}
 	orig := fs.NewError(fs.CodeSandboxDenied, `cannot write "/x": file access denied under workspace-write mode`, nil)
-	got := c.mapError(orig, &fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite})
+	got := c.MapError(orig, &fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite})
 	var fe *fs.Error
 	require.ErrorAs(t, got, &fe)
 	assert.Equal(t, fs.CodeSandboxDenied, fe.Kind)
@@ -31,22 +31,25 @@ func TestConfiningMapError(t *testing.T) {
 	assert.True(t, errors.Is(got, fs.ErrSandboxDenied))
 
 	// The remedy wrapper leaves the mapped denial alone.
-	assert.Same(t, got, remediate(got, "/x"))
+	assert.Same(t, got, Remediate(got, "/x"))
 
 	// Without a policy (never on the tool path) the provider's default mode is named.
-	assert.Contains(t, c.mapError(orig, nil).Error(), "[sandbox: file access denied under read-only mode]")
+	assert.Contains(t, c.MapError(orig, nil).Error(), "[sandbox: file access denied under read-only mode]")
 
 	for _, other := range []error{fs.NewError(fs.CodeIOError, "boom", nil), errors.New("plain"), fs.NewError(fs.CodeNotObserved, "n", nil)} {
-		assert.Same(t, other, c.mapError(other, &fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite}))
+		assert.Same(t, other, c.MapError(other, &fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite}))
 	}
 	// The non-confining hook never maps.
-	assert.Same(t, orig, noSandbox{}.mapError(orig, nil))
+	assert.Same(t, orig, noSandbox{}.MapError(orig, nil))
 }
 
 // withEscalationFields appends the two properties after the base ones and leaves a schema
 // without a properties/required boundary unchanged; the result stays valid JSON.
 func TestWithEscalationFields(t *testing.T) {
-	for _, base := range []json.RawMessage{writeParameters, editParameters} {
+	for _, base := range []json.RawMessage{
+		json.RawMessage(`{"type":"object","properties":{"file_path":{"type":"string"},"content":{"type":"string"}},"required":["file_path","content"]}`),
+		json.RawMessage(`{"type":"object","properties":{"input":{"type":"string"}},"required":["input"]}`),
+	} {
 		got := withEscalationFields(base)
 		assert.True(t, json.Valid(got))
 		var m map[string]any
@@ -54,7 +57,7 @@ func TestWithEscalationFields(t *testing.T) {
 		props := m["properties"].(map[string]any)
 		assert.Contains(t, props, "sandbox_permissions")
 		assert.Contains(t, props, "justification")
-		assert.Equal(t, string(base), string(noSandbox{}.parameters(base)))
+		assert.Equal(t, string(base), string(noSandbox{}.Parameters(base)))
 	}
 	odd := json.RawMessage(`{"type":"object"}`)
 	assert.Equal(t, string(odd), string(withEscalationFields(odd)))
@@ -167,12 +170,12 @@ func TestSandboxSessionOfNoSession(t *testing.T) {
 	assert.Same(t, s, sandboxSession(s))
 }
 
-// parseEscalationArgs decodes the escalation arguments of an argument object as write and edit
+// parseEscalationArgs decodes the escalation arguments of an argument object as the file tools
 // decode theirs, then checks them.
-func parseEscalationArgs(raw json.RawMessage) (escalationArgs, error) {
-	var a writeArgs
+func parseEscalationArgs(raw json.RawMessage) (Escalation, error) {
+	var a Escalation
 	if err := tools.DecodeArgs(raw, &a); err != nil {
-		return escalationArgs{}, err
+		return Escalation{}, err
 	}
-	return checkEscalationArgs(escalationArgs{a.Permissions, a.Justification})
+	return checkEscalationArgs(a)
 }

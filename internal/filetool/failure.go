@@ -1,4 +1,4 @@
-package toolfs
+package filetool
 
 import (
 	"context"
@@ -8,18 +8,18 @@ import (
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
-// mutationFailure is what the model sees of a failure of write or edit (verb) on target: a
-// sandbox denial becomes its marker text (mapError); an FS_NOT_OBSERVED over a file that no tool
+// MutationFailure is what the model sees of a failure of write or edit (verb) on target: a
+// sandbox denial becomes its marker text (MapError); an FS_NOT_OBSERVED over a file that no tool
 // can read becomes FS_NOT_TEXT (unreadable), since "read the file, then retry" could never
 // succeed; anything else is remediated.
-func (s *suite) mutationFailure(ctx context.Context, verb string, target fs.Target, policy *fs.SandboxPolicy, exec *tools.Exec, err error) error {
-	err = s.sandbox.mapError(err, policy)
+func (e *Env) MutationFailure(ctx context.Context, verb string, target fs.Target, policy *fs.SandboxPolicy, exec *tools.Exec, err error) error {
+	err = e.Sandbox.MapError(err, policy)
 	if fs.HasCode(err, fs.CodeNotObserved) {
-		if nt := s.unreadable(ctx, verb, target, exec); nt != nil {
-			return withCharsetGuidance(nt)
+		if nt := e.unreadable(ctx, verb, target, exec); nt != nil {
+			return WithCharsetGuidance(nt)
 		}
 	}
-	return remediate(err, target.DisplayPath)
+	return Remediate(err, target.DisplayPath)
 }
 
 // unreadable returns FS_NOT_TEXT `cannot <verb> "<p>": binary file` (or `invalid UTF-8 text`, or
@@ -27,8 +27,8 @@ func (s *suite) mutationFailure(ctx context.Context, verb string, target fs.Targ
 // imageObservable); nil otherwise (text, missing, any other failure). The file is streamed as
 // read would stream it, up to its first failure: this costs no more than the read the model would
 // otherwise be sent to make, and only on this failure path.
-func (s *suite) unreadable(ctx context.Context, verb string, target fs.Target, exec *tools.Exec) error {
-	seq, err := s.fs.StreamText(ctx, target)
+func (e *Env) unreadable(ctx context.Context, verb string, target fs.Target, exec *tools.Exec) error {
+	seq, err := e.FS.StreamText(ctx, target)
 	if err == nil {
 		for _, chunkErr := range seq {
 			if chunkErr != nil {
@@ -42,7 +42,7 @@ func (s *suite) unreadable(ctx context.Context, verb string, target fs.Target, e
 		return nt
 	}
 	binary, invalid := errors.Is(err, fs.ReadBinary(p)), errors.Is(err, fs.ReadInvalidUTF8(p))
-	if !binary && !invalid || s.imageObservable(ctx, target, exec) {
+	if !binary && !invalid || e.imageObservable(ctx, target, exec) {
 		return nil
 	}
 	switch {
@@ -56,22 +56,22 @@ func (s *suite) unreadable(ctx context.Context, verb string, target fs.Target, e
 	return fs.WriteInvalidUTF8(p, err)
 }
 
-// imageObservable reports whether read_image would accept target in this call, and so observe
-// it: its gates (admitImage) admit the display path and, without an extension, the file's
-// signature passes sniffImage within the read bound. Whether its bytes decode is left to
+// imageObservable reports whether read_image would accept target in this call, and so Observe
+// it: its gates (AdmitImage) admit the display path and, without an extension, the file's
+// signature passes SniffImage within the read bound. Whether its bytes decode is left to
 // read_image, as is the size of a file that declares its type: such a file keeps FS_NOT_OBSERVED.
-func (s *suite) imageObservable(ctx context.Context, target fs.Target, exec *tools.Exec) bool {
-	adm, err := s.admitImage(ctx, exec, target.DisplayPath)
+func (e *Env) imageObservable(ctx context.Context, target fs.Target, exec *tools.Exec) bool {
+	adm, err := e.AdmitImage(ctx, exec, target.DisplayPath)
 	if err != nil {
 		return false
 	}
-	if adm.declared != "" {
+	if adm.Declared != "" {
 		return true
 	}
-	data, err := s.fs.ReadBytes(ctx, target, adm.readCap())
+	data, err := e.FS.ReadBytes(ctx, target, adm.ReadCap())
 	if err != nil {
 		return false
 	}
-	_, err = sniffImage(data, adm.limits, target.DisplayPath)
+	_, err = SniffImage(data, adm.Limits, target.DisplayPath)
 	return err == nil
 }

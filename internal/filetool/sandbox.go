@@ -1,4 +1,4 @@
-package toolfs
+package filetool
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ import (
 // errSandboxPolicyMissing fails the load of a confining composition without a policy service.
 var errSandboxPolicyMissing = errors.New("tool-fs: the mounted filesystem confines but ctx.sandboxPolicy is missing")
 
-// sandboxHook is where write and edit consult the sandbox (docs/tool-fs.md "Sandbox escalation"):
+// Sandbox is where write and edit consult the sandbox (docs/tool-fs.md "Sandbox escalation"):
 // it decides the write and edit parameters, resolves the per-call policy before anything executes
 // (escalation pairing, approval) and rewrites FS_SANDBOX_DENIED failures into the sandbox marker
 // text. The policy's WorkspaceRoot, when set, replaces the session cwd as the resolve base, and the
@@ -23,21 +23,21 @@ var errSandboxPolicyMissing = errors.New("tool-fs: the mounted filesystem confin
 //
 // The hook is chosen once, at load, from the mounted filesystem's capability fact
 // (fs.FileSystem.SandboxMode): noSandbox when it never confines, confiningSandbox otherwise.
-type sandboxHook interface {
+type Sandbox interface {
 	// parameters returns the parameter schema of write or edit from its base schema.
-	parameters(base json.RawMessage) json.RawMessage
-	// resolvePolicy returns the policy of one write or edit call (nil: the backend default);
+	Parameters(base json.RawMessage) json.RawMessage
+	// ResolvePolicy returns the policy of one write or edit call (nil: the backend default);
 	// action describes the call for the approval prompt of an escalation.
-	resolvePolicy(ctx context.Context, tool string, esc escalationArgs, exec *tools.Exec, action escalatedAction) (*fs.SandboxPolicy, error)
-	// mapError rewrites a mutation failure under policy; other errors pass through unchanged.
-	mapError(err error, policy *fs.SandboxPolicy) error
+	ResolvePolicy(ctx context.Context, tool string, esc Escalation, exec *tools.Exec, action Action) (*fs.SandboxPolicy, error)
+	// MapError rewrites a mutation failure under policy; other errors pass through unchanged.
+	MapError(err error, policy *fs.SandboxPolicy) error
 }
 
-// newSandboxHook returns the hook for the mounted filesystem fsys: noSandbox when it does not
+// NewSandbox returns the hook for the mounted filesystem fsys: noSandbox when it does not
 // confine; otherwise a confiningSandbox over the composed sandbox.PolicyService, whose absence
 // fails the load with `tool-fs: the mounted filesystem confines but ctx.sandboxPolicy is
 // missing`.
-func newSandboxHook(kc *kernel.Context, fsys fs.FileSystem) (sandboxHook, error) {
+func NewSandbox(kc *kernel.Context, fsys fs.FileSystem) (Sandbox, error) {
 	mode := fsys.SandboxMode()
 	if mode == "" {
 		return noSandbox{}, nil
@@ -62,11 +62,11 @@ func currentPolicy(kc *kernel.Context) (sandbox.Policy, error) {
 // backend fails closed).
 type noSandbox struct{}
 
-var _ sandboxHook = noSandbox{}
+var _ Sandbox = noSandbox{}
 
-func (noSandbox) parameters(base json.RawMessage) json.RawMessage { return base }
+func (noSandbox) Parameters(base json.RawMessage) json.RawMessage { return base }
 
-func (noSandbox) resolvePolicy(_ context.Context, _ string, esc escalationArgs, _ *tools.Exec, _ escalatedAction) (*fs.SandboxPolicy, error) {
+func (noSandbox) ResolvePolicy(_ context.Context, _ string, esc Escalation, _ *tools.Exec, _ Action) (*fs.SandboxPolicy, error) {
 	esc, err := checkEscalationArgs(esc)
 	if err != nil {
 		return nil, err
@@ -77,7 +77,7 @@ func (noSandbox) resolvePolicy(_ context.Context, _ string, esc escalationArgs, 
 	return nil, nil
 }
 
-func (noSandbox) mapError(err error, _ *fs.SandboxPolicy) error { return err }
+func (noSandbox) MapError(err error, _ *fs.SandboxPolicy) error { return err }
 
 // confiningSandbox is the hook of a confining filesystem (docs/tool-fs.md "Sandbox escalation").
 //
@@ -90,20 +90,20 @@ type confiningSandbox struct {
 	defaultMode fs.SandboxMode // the provider's SandboxMode, used only if a denial has no policy
 }
 
-var _ sandboxHook = (*confiningSandbox)(nil)
+var _ Sandbox = (*confiningSandbox)(nil)
 
 // parameters appends sandbox_permissions (the full EscalationTargets enum) and justification
 // to the base properties; neither is required.
-func (*confiningSandbox) parameters(base json.RawMessage) json.RawMessage {
+func (*confiningSandbox) Parameters(base json.RawMessage) json.RawMessage {
 	return withEscalationFields(base)
 }
 
-// resolvePolicy validates the escalation pairing, resolves the standing policy of the calling
+// ResolvePolicy validates the escalation pairing, resolves the standing policy of the calling
 // session (the agentless policy without one) and, when both escalation arguments are present,
 // runs sandbox.ApproveEscalation through the composed approval service (probed per call), with
 // the action's resolved path and previews for the prompt: a grant replaces only the mode, for this
 // call alone; nothing is recorded.
-func (c *confiningSandbox) resolvePolicy(ctx context.Context, tool string, esc escalationArgs, exec *tools.Exec, action escalatedAction) (*fs.SandboxPolicy, error) {
+func (c *confiningSandbox) ResolvePolicy(ctx context.Context, tool string, esc Escalation, exec *tools.Exec, action Action) (*fs.SandboxPolicy, error) {
 	esc, err := checkEscalationArgs(esc)
 	if err != nil {
 		return nil, err
@@ -136,10 +136,10 @@ func (c *confiningSandbox) resolvePolicy(ctx context.Context, tool string, esc e
 	return &standing, nil
 }
 
-// mapError rewrites an FS_SANDBOX_DENIED failure into the model-facing denial: the marker of the
+// MapError rewrites an FS_SANDBOX_DENIED failure into the model-facing denial: the marker of the
 // mode stamped on the call, a newline and the escalation hint, still FS_SANDBOX_DENIED, with the
 // original error as the cause. Anything else is returned unchanged.
-func (c *confiningSandbox) mapError(err error, policy *fs.SandboxPolicy) error {
+func (c *confiningSandbox) MapError(err error, policy *fs.SandboxPolicy) error {
 	var fe *fs.Error
 	if !errors.As(err, &fe) || fe.Kind != fs.CodeSandboxDenied {
 		return err
@@ -184,12 +184,12 @@ func withEscalationFields(base json.RawMessage) json.RawMessage {
 	return append(out, base[i:]...)
 }
 
-// mutationBase returns the directory a write or edit resolves against: the policy's workspace
+// MutationBase returns the directory a write or edit resolves against: the policy's workspace
 // root when a policy names one, else the session cwd (docs/tool-fs.md "Paths and the session's
 // working directory").
-func mutationBase(policy *fs.SandboxPolicy, exec *tools.Exec, path string) string {
+func MutationBase(policy *fs.SandboxPolicy, exec *tools.Exec, path string) string {
 	if policy != nil && policy.WorkspaceRoot != "" {
 		return policy.WorkspaceRoot
 	}
-	return sessionCwd(exec.Header().Cwd, path)
+	return SessionCwd(exec.Header().Cwd, path)
 }

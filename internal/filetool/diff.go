@@ -1,4 +1,4 @@
-package toolfs
+package filetool
 
 import (
 	"strings"
@@ -15,6 +15,11 @@ type FileDiff struct {
 	Path    string  `json:"path"`
 	OldText *string `json:"oldText"`
 	NewText string  `json:"newText"`
+}
+
+// DiffMeta is the replayable presentation meta of a write, an edit or a patch: one entry per hunk.
+type DiffMeta struct {
+	Diffs []FileDiff `json:"diffs"`
 }
 
 // lineDiffFunc is lineDiff; tests compare it with a plain implementation.

@@ -1,4 +1,4 @@
-package toolfs
+package filetool
 
 import (
 	"strings"

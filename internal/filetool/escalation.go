@@ -1,4 +1,4 @@
-package toolfs
+package filetool
 
 import (
 	"context"
@@ -13,20 +13,20 @@ import (
 // (a plain error, no code; docs/tool-fs.md "Sandbox escalation").
 var errEscalationUnavailable = sandbox.ErrEscalationNotAvailable
 
-// escalationArgs are the two escalation arguments of write and edit, as sent: a key that is
+// Escalation are the two escalation arguments of write and edit, as sent: a key that is
 // present (JSON null included, as a JavaScript `!== undefined` sees it) has a non-empty raw value.
-type escalationArgs struct {
+type Escalation struct {
 	Permissions   json.RawMessage `json:"sandbox_permissions"`
 	Justification json.RawMessage `json:"justification"`
 }
 
 // requested reports whether both escalation arguments are present.
-func (e escalationArgs) requested() bool { return len(e.Permissions) > 0 && len(e.Justification) > 0 }
+func (e Escalation) requested() bool { return len(e.Permissions) > 0 && len(e.Justification) > 0 }
 
 // mode returns the requested mode: the sandbox_permissions string, or its raw JSON text when it
 // is not a string (only reachable where the schema does not advertise the field; such a value
 // is never strictly wider, so it is refused without asking anyone).
-func (e escalationArgs) mode() fs.SandboxMode {
+func (e Escalation) mode() fs.SandboxMode {
 	var s string
 	if json.Unmarshal(e.Permissions, &s) != nil {
 		return fs.SandboxMode(e.Permissions)
@@ -35,7 +35,7 @@ func (e escalationArgs) mode() fs.SandboxMode {
 }
 
 // justification returns the justification as sent (not trimmed); "" when it is not a string.
-func (e escalationArgs) justification() string {
+func (e Escalation) justification() string {
 	var s string
 	_ = json.Unmarshal(e.Justification, &s)
 	return s
@@ -46,7 +46,7 @@ func (e escalationArgs) justification() string {
 // justification, a justification needs sandbox_permissions, and the justification must not be
 // blank. It runs for every write and edit, sandboxed or not (the open parameter root lets
 // unadvertised fields through). A justification that is not a string is refused as blank.
-func checkEscalationArgs(e escalationArgs) (escalationArgs, error) {
+func checkEscalationArgs(e Escalation) (Escalation, error) {
 	var permissions, justification *string
 	if len(e.Permissions) > 0 {
 		p := string(e.mode())
@@ -57,16 +57,16 @@ func checkEscalationArgs(e escalationArgs) (escalationArgs, error) {
 		justification = &j
 	}
 	if err := sandbox.ValidateEscalationArgs(permissions, justification); err != nil {
-		return escalationArgs{}, err
+		return Escalation{}, err
 	}
 	return e, nil
 }
 
-// escalatedAction is what a write or edit would do, for the approval prompt of its escalation:
+// Action is what a write or edit would do, for the approval prompt of its escalation:
 // the file_path as sent and the texts it would write.
-type escalatedAction struct {
-	filePath string
-	previews []tools.ApprovalPreview
+type Action struct {
+	FilePath string
+	Previews []tools.ApprovalPreview
 }
 
 // approvalAsker is the sandbox's route to the composed approval service for one escalated call:
@@ -97,9 +97,9 @@ func sandboxSession(s *tools.Session) sandbox.Session {
 // describe returns the approval details of action under the standing policy: the path resolved
 // as the call will resolve it (absolute, and where it leads when a symlink takes it elsewhere;
 // the path as sent when it does not resolve) and the previews.
-func (c *confiningSandbox) describe(ctx context.Context, action escalatedAction, standing *fs.SandboxPolicy, exec *tools.Exec) tools.ApprovalDetails {
-	d := tools.ApprovalDetails{Path: action.filePath, Previews: action.previews}
-	target, err := c.fs.Resolve(ctx, action.filePath, fs.ResolveOptions{Cwd: mutationBase(standing, exec, action.filePath)})
+func (c *confiningSandbox) describe(ctx context.Context, action Action, standing *fs.SandboxPolicy, exec *tools.Exec) tools.ApprovalDetails {
+	d := tools.ApprovalDetails{Path: action.FilePath, Previews: action.Previews}
+	target, err := c.fs.Resolve(ctx, action.FilePath, fs.ResolveOptions{Cwd: MutationBase(standing, exec, action.FilePath)})
 	if err != nil {
 		return d
 	}

@@ -1,0 +1,40 @@
+package filetool
+
+import (
+	"context"
+
+	"github.com/cordon-dev/cordon/kernel"
+	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/tools"
+)
+
+// Env is what a file tool's calls use of the plugin instance that registered it: the instance's
+// context, the mounted filesystem and the sandbox hook chosen for it at load.
+type Env struct {
+	KC      *kernel.Context
+	FS      fs.FileSystem
+	Sandbox Sandbox
+}
+
+// NewEnv returns the Env of an instance over the mounted fs service, its sandbox hook chosen by
+// NewSandbox (whose refusal fails the load).
+func NewEnv(kc *kernel.Context) (*Env, error) {
+	fsys := fs.Service.Must(kc)
+	hook, err := NewSandbox(kc, fsys)
+	if err != nil {
+		return nil, err
+	}
+	return &Env{KC: kc, FS: fsys, Sandbox: hook}, nil
+}
+
+// Observe emits fs/observed with the call's execution as the actor. A listener's error fails the
+// call (the contract: recorders are side-effect-only and should not fail).
+func (e *Env) Observe(ctx context.Context, target fs.Target, obs fs.Observation, exec *tools.Exec) error {
+	return fs.ObservedEvent.Emit(ctx, e.KC, fs.ObservedArgs{Target: target, Observation: obs, Actor: exec})
+}
+
+// NoWriteIntent is the default of fs/write-intent: no guard.
+func NoWriteIntent() (*fs.WriteIntent, error) { return nil, nil }
+
+// NoEditGuard is the default of fs/edit-intent: no guard.
+func NoEditGuard() (*fs.EditGuard, error) { return nil, nil }

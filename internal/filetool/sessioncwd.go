@@ -1,0 +1,24 @@
+package filetool
+
+import (
+	"regexp"
+
+	"github.com/cordon-dev/cordon/plugins/sandbox"
+)
+
+// parentSegment matches ".." as a whole path segment: at the start or after '/' or '\', and
+// followed by '/', '\' or the end.
+var parentSegment = regexp.MustCompile(`(?:^|[\\/])\.\.(?:[\\/]|$)`)
+
+// SessionCwd returns the base directory for resolving requestedPath in a session whose header cwd
+// is cwd ("" = none: the provider default applies and "" is returned). When neither cwd nor
+// requestedPath has a ".." segment the cwd is returned as spelled, so a symlinked workspace keeps
+// its display spelling. Otherwise the cwd is canonicalized physically (symlinks resolved component
+// by component, so "link/.." is the parent of the link's target, as a shell would traverse it);
+// if that fails the spelling is kept.
+func SessionCwd(cwd, requestedPath string) string {
+	if cwd == "" || (!parentSegment.MatchString(cwd) && !parentSegment.MatchString(requestedPath)) {
+		return cwd
+	}
+	return sandbox.CanonicalPath(cwd)
+}
