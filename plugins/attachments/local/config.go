@@ -145,6 +145,17 @@ func positiveError(name string) error {
 	return fmt.Errorf("attachment-local: %s must be a positive integer", name)
 }
 
+// notInteger refuses a numeric option that is not an integer scalar (the shared decoder,
+// confint.Int, decides) with the option's range message alone, as the contract words it
+// (docs/attachments.md "Configuration"): not the decoder's error, which the loader would
+// report instead.
+func notInteger(name string) error {
+	if name == "imageCompressionConcurrency" {
+		return concurrencyError()
+	}
+	return positiveError(name)
+}
+
 // Validate checks every numeric option (an integer from 1 to 2^53-1) in
 // declaration order, and the concurrency (1..8) with its own message.
 func (c Config) Validate() error {
@@ -165,8 +176,7 @@ func (c Config) Validate() error {
 // UnmarshalYAML decodes a config mapping strictly: an unknown key is the
 // decoder's usual "field ... not found in type" error with its line; a
 // numeric option is an integer scalar (confint.Int: 8.0, 1.5, .inf or a
-// string is refused with its line, never truncated), whose range Validate
-// checks; home is a string (null = unset). The key tohHome, renamed to
+// string is refused with the option's range message, never truncated), whose range Validate checks; home is a string (null = unset). The key tohHome, renamed to
 // home, is refused with a message naming the new key.
 func (c *Config) UnmarshalYAML(n *yaml.Node) error {
 	if n.Kind != yaml.MappingNode {
@@ -197,8 +207,8 @@ func (c *Config) UnmarshalYAML(n *yaml.Node) error {
 			}
 			found = true
 			var x confint.Int
-			if err := v.Decode(&x); err != nil {
-				return err
+			if v.Decode(&x) != nil {
+				return notInteger(f.name)
 			}
 			*f.v = int(x)
 		}

@@ -146,10 +146,11 @@ func TestConfigYAML(t *testing.T) {
 			_, err := decode(t, key+": "+bad)
 			assert.EqualError(t, err, "attachment-local: "+key+" must be a positive integer", "%s: %s", key, bad)
 		}
-		// Not an integer scalar: the decoding error every plugin's whole numbers give (confint.Int).
+		// Not an integer scalar (confint.Int decides, as for every plugin's whole numbers): the
+		// option's message.
 		for bad, tag := range map[string]string{"8.0": "!!float", "1e3": "!!float", "1.5": "!!float", ".inf": "!!float", ".nan": "!!float", "'8'": "!!str"} {
 			_, err := decode(t, "home: /h\n"+key+": "+bad)
-			assert.EqualError(t, err, "line 2: cannot unmarshal "+tag+" `"+strings.Trim(bad, "'")+"` into an integer", "%s: %s", key, bad)
+			assert.EqualError(t, err, "attachment-local: "+key+" must be a positive integer", "%s: %s: %s", key, bad, tag)
 		}
 	}
 	for _, bad := range []string{"0", "9", "-1"} {
@@ -158,7 +159,7 @@ func TestConfigYAML(t *testing.T) {
 	}
 	for bad, tag := range map[string]string{"2.0": "!!float", "1.5": "!!float", "'2'": "!!str"} {
 		_, err := decode(t, "imageCompressionConcurrency: "+bad)
-		assert.EqualError(t, err, "line 1: cannot unmarshal "+tag+" `"+strings.Trim(bad, "'")+"` into an integer", bad)
+		assert.EqualError(t, err, "attachment-local: imageCompressionConcurrency must be an integer from 1 through 8", "%s: %s", bad, tag)
 	}
 	_, err = decode(t, "maxImageBytes: 5\nbogus: 1")
 	var uk *loader.UnknownKeyError
