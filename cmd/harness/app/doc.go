@@ -3,8 +3,8 @@
 //
 // # Commands
 //
-//	harness serve   [--config FILE | --profile NAME] [--cwd DIR] [--log-level LEVEL] [--structured-content]
-//	harness run     [--config FILE | --profile NAME] [--cwd DIR] [--log-level LEVEL] [--approve allow-once|reject]
+//	harness serve   [--config FILE | --profile NAME] [--cwd DIR] [--log-level LEVEL] [--structured-content] [--model NAME]
+//	harness run     [--config FILE | --profile NAME] [--cwd DIR] [--log-level LEVEL] [--approve allow-once|reject] [--client NAME]
 //	harness tools   print the tool definitions as JSON (exactly what tools/list sends)
 //	harness plugins print the catalog, one module per line with the services it waits for
 //	harness config  compose and print the plugin tree with each entry's state
