@@ -1,9 +1,8 @@
 package mcphost
 
-// SetSplicing turns the splicing of pre-encoded results on or off (for benchmarks) and returns the
-// previous setting.
-func SetSplicing(on bool) bool {
-	was := spliceResults
-	spliceResults = on
-	return was
+// SetFastPath turns the parts of the fast path on or off (for the benchmark).
+func SetFastPath(direct, splice, wire bool) {
+	fast.direct, fast.splice, fast.wire = direct, splice, wire
 }
+
+func setFastPath(on bool) { SetFastPath(on, on, on) }

@@ -25,25 +25,29 @@ func processCPU(b *testing.B) time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// BenchmarkServeRead2000 reads a 2,000-line file through `serve` in process: the real stdio
-// transport over pipes, driven by a minimal JSON-RPC client (one request in flight, responses only
-// scanned), so nearly all the measured CPU is the server's: the call and the MCP/JSON-RPC encoding.
-//
-// "direct" is a plain call, which the host runs outside the SDK (directCalls). "sdk" sends the same
-// call with a _meta key of the protocol's namespace, which leaves it to the SDK, whose result is
-// spliced (mcpstdio.Splice); "sdk-unspliced" turns splicing off: the difference is what splicing
-// buys the calls the SDK still dispatches (the SDK's validating re-encoding of the result).
+// BenchmarkServeRead2000 is the fast path's benchmark (internal/fastpath): a 2,000-line read
+// through `serve` in process, the real stdio transport over pipes, driven by a minimal JSON-RPC
+// client (one request in flight, responses only scanned), so nearly all the measured CPU is the
+// server's. "fast" has every part on; each other row turns parts off: "no-direct" leaves the call
+// to the SDK's dispatch (its result still encoded once and spliced), "no-splice" also has the SDK
+// re-encode the one-pass encoding, and "plain-sdk" is the SDK alone (its own encoding).
 func BenchmarkServeRead2000(b *testing.B) {
 	read := func(int) string { return `{"name":"read","arguments":{"file_path":"$P"}}` }
-	viaSDK := func(int) string {
-		return `{"_meta":{"io.modelcontextprotocol/related":0},"name":"read","arguments":{"file_path":"$P"}}`
+	for _, v := range []struct {
+		name                 string
+		direct, splice, wire bool
+	}{
+		{"fast", true, true, true},
+		{"no-direct", false, true, true},
+		{"no-splice", false, false, true},
+		{"plain-sdk", false, false, false},
+	} {
+		b.Run(v.name, func(b *testing.B) {
+			defer mcphost.SetFastPath(true, true, true)
+			mcphost.SetFastPath(v.direct, v.splice, v.wire)
+			benchServe(b, read)
+		})
 	}
-	b.Run("direct", func(b *testing.B) { benchServe(b, read) })
-	b.Run("sdk", func(b *testing.B) { benchServe(b, viaSDK) })
-	b.Run("sdk-unspliced", func(b *testing.B) {
-		defer mcphost.SetSplicing(mcphost.SetSplicing(false))
-		benchServe(b, viaSDK)
-	})
 }
 
 // BenchmarkServeEdit2000 edits one line of a 2,000-line file per call through `serve` in process

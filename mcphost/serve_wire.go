@@ -1,134 +1,13 @@
 package mcphost
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
-	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/cordon-dev/cordon/internal/jsonstr"
-	"github.com/cordon-dev/cordon/internal/mcpstdio"
+	"github.com/cordon-dev/cordon/internal/fastpath"
 )
-
-// wireResult is a tools/call result with a one-pass JSON encoding. The SDK's own
-// (*mcp.CallToolResult).MarshalJSON nests json.Marshal calls (each content block, then the result),
-// and encoding/json re-validates and re-compacts a Marshaler's output at every level, so a large
-// text block was scanned three times before jsonrpc2 scanned the whole result twice more. Here each
-// block and the structured value are encoded once into one buffer; the JSON values are the SDK's:
-// `_meta`, `content`, `structuredContent`, `isError`, in that order, empty ones omitted as the SDK
-// omits them. A result using what this encoder does not cover (input requests, request state,
-// multi-round-trip results) is encoded by the SDK.
-type wireResult struct {
-	*mcp.CallToolResult
-	// complete adds `"resultType":"complete"`, as the SDK marks every finished result of a
-	// multi-round-trip protocol version (its field is unexported, so the middleware says).
-	complete bool
-}
-
-// MarshalJSON encodes the result in one pass (see wireResult).
-func (r wireResult) MarshalJSON() ([]byte, error) {
-	b, _, err := r.encode(0)
-	return b, err
-}
-
-// encode encodes the result in one pass: it returns b and at, the encoding being b[at:], with at
-// equal to room and at least room bytes of capacity free after the encoding (at is 0 for a result
-// the SDK encodes).
-func (r wireResult) encode(room int) (b []byte, at int, err error) {
-	b, at, err = r.encodeAll(room)
-	if err != nil || len(b)-at <= maxWireResult {
-		return b, at, err
-	}
-	// Too large for the official clients (the TypeScript SDK drops a connection whose message is over
-	// 10 MiB): the canonical value goes first, the blocks stay; a result whose blocks alone are too
-	// large says so instead.
-	if r.StructuredContent != nil {
-		res := *r.CallToolResult
-		res.StructuredContent = nil
-		if b, at, err = (wireResult{&res, r.complete}).encodeAll(room); err != nil || len(b)-at <= maxWireResult {
-			return b, at, err
-		}
-	}
-	tooBig := &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf(
-		"Error: the result is %d bytes, more than the %d bytes MCP clients accept; ask for less (a smaller window or file)",
-		len(b)-at, maxWireResult)}}}
-	return wireResult{tooBig, r.complete}.encodeAll(room)
-}
-
-// maxWireResult bounds an encoded tools/call result: the TypeScript SDK's stdio client refuses a
-// message over 10 MiB (the Go SDK's over 16 MiB), and the envelope needs a little room.
-const maxWireResult = 10<<20 - 4<<10
-
-func (r wireResult) encodeAll(room int) (b []byte, at int, err error) {
-	res := r.CallToolResult
-	if res.InputRequests != nil || res.RequestState != "" || res.NeedsInput() {
-		b, err = res.MarshalJSON()
-		return b, 0, err
-	}
-	text := 0
-	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			text += len(tc.Text)
-		}
-	}
-	size := 2*room + 64 + text + text/8
-	if res.StructuredContent != nil { // typically the text's data again, with keys
-		size += 2 * text
-	}
-	b = mcpstdio.SpliceBuffer(size)[:room]
-	value := func(v any) error { // encodes onto b; Encode adds a newline, dropped
-		buf := bytes.NewBuffer(b)
-		enc := json.NewEncoder(buf)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(v); err != nil {
-			return err
-		}
-		b = buf.Bytes()[:buf.Len()-1]
-		return nil
-	}
-	b = append(b, '{')
-	if len(res.Meta) > 0 {
-		b = append(b, `"_meta":`...)
-		if err := value(res.Meta); err != nil {
-			return nil, 0, err
-		}
-		b = append(b, ',')
-	}
-	b = append(b, `"content":[`...)
-	for i, c := range res.Content {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		if tc, ok := c.(*mcp.TextContent); ok && tc.Meta == nil && tc.Annotations == nil {
-			b = append(b, `{"type":"text","text":`...)
-			b = append(jsonstr.Append(b, tc.Text), '}') // as encoding/json encodes it, faster
-			continue
-		}
-		raw, err := c.MarshalJSON()
-		if err != nil {
-			return nil, 0, err
-		}
-		b = append(b, raw...)
-	}
-	b = append(b, ']')
-	if res.StructuredContent != nil {
-		b = append(b, `,"structuredContent":`...)
-		if err := value(res.StructuredContent); err != nil {
-			return nil, 0, err
-		}
-	}
-	if res.IsError {
-		b = append(b, `,"isError":true`...)
-	}
-	if r.complete {
-		b = append(b, `,"resultType":"complete"`...)
-	}
-	b = append(b, '}')
-	return slices.Grow(b, room), room, nil
-}
 
 // splicer is a transport that writes pre-encoded results in place of their tokens
 // (mcpstdio.Transport.Splice).
@@ -136,43 +15,36 @@ type splicer interface {
 	Splice(b []byte, at int) json.Marshaler
 }
 
-// splicedResult is a wireResult that the connection's transport writes: it encodes as the token
+// splicedResult is a fastpath.Result that the connection's transport writes: it encodes as the token
 // the transport replaces with the result's one-pass encoding.
 type splicedResult struct {
-	wireResult
+	fastpath.Result
 	sp splicer
 }
 
 // MarshalJSON registers the result's encoding with the transport and returns its token.
 func (r splicedResult) MarshalJSON() ([]byte, error) {
-	b, at, err := r.wireResult.encode(mcpstdio.SpliceRoom)
+	b, at, err := r.Result.Encode(fastpath.Room)
 	if err != nil {
 		return nil, err
 	}
 	return r.sp.Splice(b, at).MarshalJSON()
 }
 
-// spliceResults turns splicing on; BenchmarkServeRead2000 turns it off to show what it buys.
-var spliceResults = true
-
-// wireResults is receiving middleware that hands tools/call results to jsonrpc2 as wireResult, or
-// as splicedResult on a connection whose transport splices. Nothing after the middleware reads the
-// result but the JSON encoder; the SDK has already marked its result type (multi-round-trip
-// versions), which wireResult reproduces, and results with input requests are left to the SDK.
-// A tools/call's stack is grown first (growStack).
+// wireResults is receiving middleware that hands tools/call results to jsonrpc2 as fastpath.Result,
+// or as splicedResult on a connection whose transport splices. Nothing after the middleware reads
+// the result but the JSON encoder; the SDK has already marked its result type (multi-round-trip
+// versions), which Result reproduces, and results with input requests are left to the SDK.
 func (h *Host) wireResults(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		if method == "tools/call" {
-			growStack()
-		}
 		res, err := next(ctx, method, req)
 		ctr, ok := res.(*mcp.CallToolResult)
-		if !ok || err != nil || ctr == nil || ctr.InputRequests != nil || ctr.NeedsInput() {
+		if !ok || !fast.wire || err != nil || ctr == nil || ctr.InputRequests != nil || ctr.NeedsInput() {
 			return res, err
 		}
 		ss, _ := req.GetSession().(*mcp.ServerSession)
-		wr := wireResult{CallToolResult: ctr, complete: ss != nil && usesInputRequests(ss)}
-		if ss != nil && spliceResults {
+		wr := fastpath.Result{CallToolResult: ctr, Complete: ss != nil && usesInputRequests(ss)}
+		if ss != nil && fast.splice {
 			h.mu.Lock()
 			sp := h.splicers[ss]
 			h.mu.Unlock()
