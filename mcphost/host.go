@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"strings"
 	"syscall"
@@ -142,6 +143,11 @@ func NewHTTP(root *kernel.Context, cfg Config, o HTTPOptions) (*HTTPServer, erro
 
 // Host is the host the transport serves.
 func (s *HTTPServer) Host() *Host { return s.h }
+
+// Handler is the HTTP surface (/mcp and GET /healthz) with the request bounds, authentication, Host
+// and Origin checks and id fidelity, for a caller that runs its own http.Server; the connection
+// bounds (MaxConns, the timeouts) and the graceful stop are Serve's.
+func (s *HTTPServer) Handler() http.Handler { return s.s.handler() }
 
 // Serve serves on ln until ctx ends, then stops gracefully (docs/http.md "Limits and stopping").
 func (s *HTTPServer) Serve(ctx context.Context, ln net.Listener) error { return s.s.serve(ctx, ln) }

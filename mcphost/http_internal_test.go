@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -346,4 +347,40 @@ func TestHTTPShutdownLetsCallsFinish(t *testing.T) {
 func noLeaks(t *testing.T) {
 	opt := goleak.IgnoreCurrent()
 	t.Cleanup(func() { goleak.VerifyNone(t, opt) })
+}
+
+// An embedder's own http.Server serves NewHTTP's Handler: /healthz answers, and /mcp is guarded
+// (a browser Origin that is not allowed is refused).
+func TestHTTPHandlerForAnEmbeddersServer(t *testing.T) {
+	h := composeProfile(t, "", t.TempDir(), nil)
+	defer h.close()
+	o := DefaultHTTPOptions()
+	o.Addr = "127.0.0.1:0"
+	srv, err := NewHTTP(h.k.Root(), Config{Version: "test"}, o)
+	require.NoError(t, err)
+	defer srv.Close()
+	ts := httptest.NewServer(srv.Handler())
+	defer ts.Close()
+	res, err := http.Get(ts.URL + "/healthz")
+	require.NoError(t, err)
+	body, _ := io.ReadAll(res.Body)
+	_ = res.Body.Close()
+	assert.Equal(t, "ok\n", string(body))
+	req, err := http.NewRequest(http.MethodPost, ts.URL+"/mcp", strings.NewReader(`{}`))
+	require.NoError(t, err)
+	req.Header.Set("Origin", "http://evil.example")
+	res, err = http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	_ = res.Body.Close()
+	assert.Equal(t, http.StatusForbidden, res.StatusCode)
+}
+
+// A kernel without a tools runtime is refused with ErrNoRuntime, by both constructors.
+func TestNewWithoutRuntime(t *testing.T) {
+	h := composeYAML(t, "plugins: [{name: fs-local}]", nil)
+	defer h.close()
+	_, err := New(h.k.Root(), Config{})
+	assert.ErrorIs(t, err, ErrNoRuntime)
+	_, err = NewHTTP(h.k.Root(), Config{}, DefaultHTTPOptions())
+	assert.ErrorIs(t, err, ErrNoRuntime)
 }
