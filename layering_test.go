@@ -22,8 +22,8 @@ import (
 //   - a seam reaches only kernel, libraries and the seams below it;
 //   - a provider, policy or consumer (any other package under plugins/, and the third-party plugin in
 //     examples/) reaches seams, kernel and libraries, and of plugin code only its own;
-//   - a library (internal/..., and seam test kits: packages under plugins/ named *test) reaches
-//     kernel, seams and libraries;
+//   - a library (internal/..., the front ends mcphost and jsonlines, and seam test kits: packages
+//     under plugins/ named *test) reaches kernel, seams and libraries;
 //   - a host (cmd/...) may reach everything; nothing reaches a host.
 
 const module = "github.com/cordon-dev/cordon"
@@ -36,6 +36,10 @@ var seams = map[string][]string{
 	"plugins/attachments": nil,
 	"plugins/sandbox":     {"plugins/fs"},
 }
+
+// frontEnds are the libraries that serve a runtime to clients (the MCP host, the run protocol):
+// hosts build on them, and they know no plugin.
+var frontEnds = []string{"mcphost", "jsonlines"}
 
 // edge is a package and what it must not reach: a plugin (named by its directory, see unit) or a
 // seam.
@@ -96,8 +100,11 @@ func TestLayeringDependencyRuleChecker(t *testing.T) {
 		"plugins/fslocal/internal/walk": nil,
 		"plugins/toolfs":                {"plugins/fs", "plugins/sandbox", "plugins/tools", "internal/launder"},
 		"plugins/toolapplypatch":        {"plugins/fs", "internal/lib", "plugins/toolfs"},
-		"cmd/host":                      {"plugins/toolfs", "plugins/fslocal"},
+		"cmd/host":                      {"plugins/toolfs", "plugins/fslocal", "mcphost", "jsonlines"},
 		"plugins/hostuser":              {"cmd/host"},
+		"mcphost":                       {"plugins/tools", "internal/lib", "plugins/userapproval"},
+		"jsonlines":                     {"plugins/tools", "internal/launder"},
+		"plugins/userapproval":          {"plugins/tools"},
 	}
 	graph := map[string]pkgInfo{}
 	for p, imports := range pkgs {
@@ -120,6 +127,9 @@ func TestLayeringDependencyRuleChecker(t *testing.T) {
 		"plugins/hostuser reaches host cmd/host (plugins/hostuser -> cmd/host)",
 		"plugins/hostuser reaches plugin plugins/toolfs (plugins/hostuser -> cmd/host -> plugins/toolfs)",
 		"plugins/hostuser reaches plugin plugins/fslocal (plugins/hostuser -> cmd/host -> plugins/fslocal)",
+		"plugins/hostuser reaches plugin plugins/userapproval (plugins/hostuser -> cmd/host -> mcphost -> plugins/userapproval)",
+		"mcphost reaches plugin plugins/userapproval (mcphost -> plugins/userapproval)",
+		"jsonlines reaches plugin plugins/fslocal (jsonlines -> internal/launder -> plugins/fslocal)",
 	}, got)
 }
 
@@ -190,6 +200,8 @@ func kind(p string) class {
 		return kernelPkg
 	case hasKey(seams, p):
 		return seam
+	case slices.Contains(frontEnds, p) || slices.ContainsFunc(frontEnds, func(f string) bool { return strings.HasPrefix(p, f+"/") }):
+		return library // a front end: a host's building block, which knows no plugin
 	case strings.HasPrefix(p, "plugins/") && strings.HasSuffix(p, "test"):
 		return library // a seam's test kit
 	case strings.HasPrefix(p, "plugins/") || strings.HasPrefix(p, "examples/"):

@@ -1,15 +1,17 @@
 #!/bin/bash
 # read-walk.sh [TREE] [run|serve]: lists the functions of plugins/tools and internal/argcheck (the
 # argument checks, where TREE has them) that one `read` call runs, in the checkout TREE (default:
-# this one). It builds the harness with count coverage, makes one and
+# this one). WALK_PKGS widens the packages walked: a comma-separated list of package patterns
+# (default ./plugins/tools/...,./internal/argcheck/...), ./... for every package of the module. It builds the harness with count coverage, makes one and
 # then two calls (`harness run` JSON lines, or `harness serve` on stdio), and keeps the blocks whose
 # count grew by the second call: the per-call walk, without the setup.
 set -euo pipefail
 tree=$(cd "${1:-$(dirname "$0")/..}" && pwd)
 mode=${2:-run}
+pkgs=${WALK_PKGS:-./plugins/tools/...,./internal/argcheck/...}
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
-(cd "$tree" && go build -cover -covermode=count -coverpkg=./plugins/tools/...,./internal/argcheck/...,./cmd/harness -o "$w/h" ./cmd/harness)
+(cd "$tree" && go build -cover -covermode=count -coverpkg="$pkgs",./cmd/harness -o "$w/h" ./cmd/harness)
 seq 1 200 | sed 's/^/line /' > "$w/f.txt"
 calls() {
   if [ "$mode" = serve ]; then
@@ -26,9 +28,12 @@ for n in 1 2; do
   calls $n | GOCOVERDIR="$w/c$n" "$w/h" "$mode" --cwd "$w" > /dev/null 2>&1
   go tool covdata textfmt -i="$w/c$n" -o "$w/c$n.txt"
 done
-python3 - "$tree" "$w/c1.txt" "$w/c2.txt" <<'PY'
+python3 - "$tree" "$w/c1.txt" "$w/c2.txt" "$pkgs" <<'PY'
 import bisect, collections, os, re, sys
-tree, one, two = sys.argv[1:]
+tree, one, two, pkgs = sys.argv[1:]
+# The walked directories: each pattern's directory ('' for ./..., every package).
+dirs = tuple('' if p.rstrip('.').strip('./') == '' else p.removeprefix('./').removesuffix('...').rstrip('/') + '/'
+             for p in pkgs.split(','))
 def load(p):
     d = {}
     for l in open(p):
@@ -40,7 +45,7 @@ starts, walk = {}, collections.OrderedDict()
 for k in sorted(b):
     if b[k] <= a.get(k, 0): continue
     f, rng = k.split(':'); rel = f.split('cordon/', 1)[-1]
-    if not rel.startswith(('plugins/tools/', 'internal/argcheck/')): continue
+    if not rel.startswith(dirs) or not os.path.exists(os.path.join(tree, rel)): continue
     if rel not in starts:
         starts[rel] = [(i + 1, (m.group(1) or '') + m.group(2))
                        for i, s in enumerate(open(os.path.join(tree, rel)).read().split('\n'))
@@ -48,6 +53,7 @@ for k in sorted(b):
     fs = starts[rel]; i = bisect.bisect_right([x[0] for x in fs], int(rng.split('.')[0])) - 1
     walk.setdefault(rel, [])
     if fs[i][1] not in walk[rel]: walk[rel].append(fs[i][1])
-print(f'{sum(map(len, walk.values()))} functions in {len(walk)} files of plugins/tools and internal/argcheck per read call')
+packages = {os.path.dirname(f) for f in walk}
+print(f'{sum(map(len, walk.values()))} functions in {len(walk)} files of {len(packages)} packages per read call')
 for f, names in walk.items(): print(f'  {f}: ' + ', '.join(names))
 PY

@@ -59,7 +59,7 @@ func Append(dst []byte, s string) []byte {
 const hex = "0123456789abcdef"
 
 // next returns the index of the first byte at or after i that may need escaping (a control byte,
-// '"', '\\', or any byte of a multi-byte sequence), or len(s).
+// '"', '\\', '<', '>', '&', or any byte of a multi-byte sequence), or len(s).
 func next(s string, i int) int {
 	p := unsafe.Slice(unsafe.StringData(s), len(s)) // read only
 	for ; i+8 <= len(p); i += 8 {
@@ -67,12 +67,13 @@ func next(s string, i int) int {
 		// A byte below 0x20, equal to '"' or '\\', or with its high bit set gets its high bit set
 		// in m. The subtractions' borrows can set bits only above a byte that is itself marked, so
 		// the lowest bit of m is the first such byte.
-		if m := ((x - 0x20*ones) | (x ^ '"'*ones - ones) | (x ^ '\\'*ones - ones) | x) & highs; m != 0 {
+		if m := ((x - 0x20*ones) | (x ^ '"'*ones - ones) | (x ^ '\\'*ones - ones) |
+			(x ^ '<'*ones - ones) | (x ^ '>'*ones - ones) | (x ^ '&'*ones - ones) | x) & highs; m != 0 {
 			return i + bits.TrailingZeros64(m)>>3
 		}
 	}
 	for ; i < len(p); i++ {
-		if b := p[i]; b < 0x20 || b == '"' || b == '\\' || b >= utf8.RuneSelf {
+		if b := p[i]; b < 0x20 || b == '"' || b == '\\' || b == '<' || b == '>' || b == '&' || b >= utf8.RuneSelf {
 			return i
 		}
 	}

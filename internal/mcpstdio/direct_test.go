@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
+	"github.com/cordon-dev/cordon/internal/fastpath"
 	"github.com/cordon-dev/cordon/internal/mcpstdio"
 )
 
@@ -53,8 +54,8 @@ func startDirect(t *testing.T, opt mcpstdio.Options, setup ...func(*mcpstdio.Tra
 			if call.Name == "fail" {
 				return nil, 0, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "boom"}
 			}
-			b := append(make([]byte, mcpstdio.SpliceRoom, 2*mcpstdio.SpliceRoom+64), `{"content":[{"type":"text","text":"direct"}]}`...)
-			return b, mcpstdio.SpliceRoom, nil
+			b := append(make([]byte, fastpath.Room, 2*fastpath.Room+64), `{"content":[{"type":"text","text":"direct"}]}`...)
+			return b, fastpath.Room, nil
 		}, true
 	})
 	p.pipeClient = servePipe(t, s, tr)

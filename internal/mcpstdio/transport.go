@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cordon-dev/cordon/internal/fastpath"
 	"github.com/cordon-dev/cordon/internal/lines"
 )
 
@@ -72,7 +73,7 @@ type Transport struct {
 	Out io.Writer
 	Options
 
-	splices  splices
+	splices  fastpath.Splices
 	direct   atomic.Pointer[Direct]
 	slotWait func() // called when a call must wait for a slot (tests)
 }
@@ -82,7 +83,7 @@ type Transport struct {
 // call the host's: the transport runs it on a goroutine of its own, as one of the calls in flight
 // (the same slots, the same duplicate-id check, the same wait at the end of the input), with a
 // context that notifications/cancelled for it or the connection's close cancels, and writes its
-// response. run returns the result's encoding as for Splice (b[at:], room around it), or an error,
+// response. run returns the result's encoding as for Splice (b[at:], fastpath.Room around it), or an error,
 // answered as the SDK answers a handler's error. Direct runs on the reading goroutine: it must
 // decide quickly and not block.
 type Direct func(method string, params json.RawMessage) (run func(ctx context.Context) (b []byte, at int, err error), ok bool)
@@ -96,6 +97,10 @@ func (t *Transport) SetDirect(d Direct) {
 	}
 	t.direct.Store(&d)
 }
+
+// Splice registers a result's encoding with the transport and returns the token to hand the SDK
+// in its place (fastpath.Splices.Register): Write puts the encoding in the token's place.
+func (t *Transport) Splice(b []byte, at int) json.Marshaler { return t.splices.Register(b, at) }
 
 var _ mcp.Transport = (*Transport)(nil)
 
@@ -163,7 +168,7 @@ type conn struct {
 	slotWait func()
 	ctx      context.Context // the direct calls' parent, cancelled by Close
 	cancel   context.CancelFunc
-	splices  *splices
+	splices  *fastpath.Splices
 	out      io.Writer
 	opt      Options
 	incoming chan item
@@ -446,7 +451,7 @@ func (c *conn) runDirect(ctx context.Context, cl *call, run func(context.Context
 	case err != nil:
 		part = errorPart(cl.id, toWireError(err))
 	case at > 0:
-		part, pooled = splicedPart(cl.id, spliced{b: b, at: at}), b
+		part, pooled = splicedPart(cl.id, fastpath.Spliced{B: b, At: at}), b
 	default:
 		part = resultPart(cl.id, b[at:])
 	}
@@ -588,8 +593,8 @@ func (c *conn) answer(cl *call, m *jsonrpc.Response) error {
 	var part, pooled []byte
 	if m.Error != nil {
 		part = errorPart(cl.id, toWireError(m.Error))
-	} else if sp, ok := c.splices.take(m.Result); ok {
-		part, pooled = splicedPart(cl.id, sp), sp.b
+	} else if sp, ok := c.splices.Take(m.Result); ok {
+		part, pooled = splicedPart(cl.id, sp), sp.B
 	} else {
 		part = resultPart(cl.id, listenResult(cl, m.Result))
 		if cl.method == "initialize" {
@@ -619,7 +624,7 @@ func (c *conn) respond(cl *call, part, pooled []byte) error {
 		err = c.write(append(part, '\n'))
 	}
 	if pooled != nil && (cl.batch == nil || cancelled) {
-		recycle(pooled)
+		fastpath.Recycle(pooled)
 	}
 	c.mu.Lock()
 	delete(c.calls, cl.seq)
@@ -735,12 +740,12 @@ func resultPart(id, result json.RawMessage) []byte {
 
 // splicedPart encodes a result response around a registered encoding, in its own buffer when the
 // envelope fits in the room left around it.
-func splicedPart(id json.RawMessage, sp spliced) []byte {
+func splicedPart(id json.RawMessage, sp fastpath.Spliced) []byte {
 	head := len(`{"jsonrpc":"2.0","id":,"result":`) + len(id)
-	if head > sp.at || cap(sp.b)-len(sp.b) < len("}\n") {
-		return resultPart(id, sp.b[sp.at:])
+	if head > sp.At || cap(sp.B)-len(sp.B) < len("}\n") {
+		return resultPart(id, sp.B[sp.At:])
 	}
-	out := sp.b[sp.at-head:]
+	out := sp.B[sp.At-head:]
 	n := copy(out, `{"jsonrpc":"2.0","id":`)
 	n += copy(out[n:], id)
 	copy(out[n:], `,"result":`)

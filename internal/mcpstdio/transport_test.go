@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
+	"github.com/cordon-dev/cordon/internal/fastpath"
 	"github.com/cordon-dev/cordon/internal/mcpstdio"
 )
 
@@ -251,8 +252,8 @@ func TestSplice(t *testing.T) {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			res, err := next(ctx, method, req)
 			if _, ok := res.(*mcp.CallToolResult); ok {
-				b := append(make([]byte, mcpstdio.SpliceRoom, 2*mcpstdio.SpliceRoom+64), `{"content":[{"type":"text","text":"spliced"}]}`...)
-				return splicedResult{res.(*mcp.CallToolResult), tr.Splice(b, mcpstdio.SpliceRoom)}, nil
+				b := append(make([]byte, fastpath.Room, 2*fastpath.Room+64), `{"content":[{"type":"text","text":"spliced"}]}`...)
+				return splicedResult{res.(*mcp.CallToolResult), tr.Splice(b, fastpath.Room)}, nil
 			}
 			return res, err
 		}
@@ -289,10 +290,10 @@ func TestSpliceBufferReuse(t *testing.T) {
 				return res, err
 			}
 			text := ctr.Content[0].(*mcp.TextContent).Text
-			b := mcpstdio.SpliceBuffer(2*mcpstdio.SpliceRoom + len(text) + 64)[:mcpstdio.SpliceRoom]
+			b := fastpath.Buffer(2*fastpath.Room + len(text) + 64)[:fastpath.Room]
 			b = append(b, `{"content":[{"type":"text","text":"`...)
 			b = append(append(b, text...), `"}]}`...)
-			return splicedResult{ctr, tr.Splice(slices.Grow(b, mcpstdio.SpliceRoom), mcpstdio.SpliceRoom)}, nil
+			return splicedResult{ctr, tr.Splice(slices.Grow(b, fastpath.Room), fastpath.Room)}, nil
 		}
 	})
 	mcp.AddTool(s, &mcp.Tool{Name: "x"}, func(_ context.Context, _ *mcp.CallToolRequest, in struct{ N int }) (*mcp.CallToolResult, any, error) {

@@ -3,10 +3,10 @@ package app
 import (
 	"context"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/zap"
 
 	"github.com/cordon-dev/cordon/kernel"
+	"github.com/cordon-dev/cordon/mcphost"
 	"github.com/cordon-dev/cordon/plugins/tools"
 	"github.com/cordon-dev/cordon/plugins/userapproval"
 )
@@ -17,68 +17,28 @@ const (
 	approveReject    = "reject"
 )
 
-// hostApprover is the host's approval channel, provided as the "approval" service when the
-// composition provides none. A call that arrived over MCP asks the client through elicitation; any
-// other call gets the fixed --approve answer, or Unavailable without one, and the prompt it was not
-// shown to anyone is logged (warn when allowed, info otherwise).
-type hostApprover struct {
+// fixedApprover answers the approval prompts of calls that did not arrive over MCP with the fixed
+// --approve answer, or Unavailable without one, and logs the prompt it was not shown to anyone
+// (warn when allowed, info otherwise).
+type fixedApprover struct {
 	fixed string
 	log   *zap.Logger
 }
 
-var _ tools.Approver = (*hostApprover)(nil)
+var _ tools.Approver = (*fixedApprover)(nil)
 
-func (a *hostApprover) Request(ctx context.Context, req tools.ApprovalRequest) (tools.ApprovalOutcome, error) {
-	if err := ctx.Err(); err != nil {
-		return tools.Cancelled, nil
-	}
-	if r := inputRoundFrom(ctx); r != nil {
-		return r.ask(req)
-	}
-	if ss := elicitorFrom(ctx); ss != nil {
-		return elicitApproval(ctx, ss, req)
-	}
+func (a *fixedApprover) Request(_ context.Context, req tools.ApprovalRequest) (tools.ApprovalOutcome, error) {
 	fields := []zap.Field{zap.String("tool", req.ToolName), zap.String("call", req.CallID)}
 	switch a.fixed {
 	case approveAllowOnce:
-		a.log.Warn("approval allowed by --approve allow-once:\n"+approvalPrompt(req), fields...)
+		a.log.Warn("approval allowed by --approve allow-once:\n"+mcphost.ApprovalPrompt(req), fields...)
 		return tools.AllowedOnce, nil
 	case approveReject:
-		a.log.Info("approval rejected by --approve reject:\n"+approvalPrompt(req), fields...)
+		a.log.Info("approval rejected by --approve reject:\n"+mcphost.ApprovalPrompt(req), fields...)
 		return tools.Rejected, nil
 	}
-	a.log.Info("approval unavailable (no --approve, no MCP elicitation):\n"+approvalPrompt(req), fields...)
+	a.log.Info("approval unavailable (no --approve, no MCP elicitation):\n"+mcphost.ApprovalPrompt(req), fields...)
 	return tools.Unavailable, nil
-}
-
-// approvalSchema is the elicitation form: one required choice.
-var approvalSchema = map[string]any{
-	"type": "object",
-	"properties": map[string]any{
-		"decision": map[string]any{
-			"type":        "string",
-			"title":       "Decision",
-			"enum":        []string{approveAllowOnce, approveReject},
-			"description": "allow-once runs this one call; reject refuses it.",
-		},
-	},
-	"required": []string{"decision"},
-}
-
-// elicitApproval asks the MCP client. A client without elicitation yields Unavailable; decline is a
-// rejection and cancel a cancellation.
-func elicitApproval(ctx context.Context, ss *mcp.ServerSession, req tools.ApprovalRequest) (tools.ApprovalOutcome, error) {
-	if !canElicit(ss) {
-		return tools.Unavailable, nil
-	}
-	res, err := ss.Elicit(ctx, &mcp.ElicitParams{Message: approvalPrompt(req), RequestedSchema: approvalSchema})
-	if err != nil {
-		if ctx.Err() != nil {
-			return tools.Cancelled, nil
-		}
-		return tools.Unavailable, nil
-	}
-	return elicitOutcome(res), nil
 }
 
 // hostServicesModule loads the host's approval channel into the kernel: as the "approval" service
@@ -106,6 +66,7 @@ func hostServicesModule(a tools.Approver, provide bool) kernel.Module {
 // provideHostServices loads the host's own services after the composition (see hostServicesModule).
 func provideHostServices(k *kernel.Kernel, f *flags, log *zap.Logger) error {
 	_, composed := tools.Approval.Get(k.Root())
-	_, err := k.Root().Load(hostServicesModule(&hostApprover{fixed: f.approve, log: log}, !composed), nil)
+	a := mcphost.Approver(&fixedApprover{fixed: f.approve, log: log})
+	_, err := k.Root().Load(hostServicesModule(a, !composed), nil)
 	return err
 }

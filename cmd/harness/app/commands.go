@@ -12,71 +12,82 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/zap"
 
-	"github.com/cordon-dev/cordon/internal/mcpstdio"
+	"github.com/cordon-dev/cordon/jsonlines"
+	"github.com/cordon-dev/cordon/mcphost"
+	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
 // cmdServe serves MCP on stdio until the client disconnects or the context ends.
 func cmdServe(ctx context.Context, e *env) error {
-	h, eng, err := composeEngine(ctx, e)
+	h, err := compose(ctx, e.o, e.f, e.log)
 	if err != nil {
 		return err
 	}
 	defer h.close()
-	if e.f.http != "" {
-		return serveHTTP(ctx, e, h, eng)
+	if e.f.http.Addr != "" {
+		return serveHTTP(ctx, e, h)
 	}
-	mh := newMCPHost(eng, hostConfig{version: e.o.version, cwd: e.cwdHeader(), structured: e.f.structured})
-	defer mh.close()
-	e.log.Info("ready: serving MCP on stdio", zap.String("config", h.source), zap.Strings("tools", toolNames(eng)))
-	t := &mcpstdio.Transport{In: e.o.stdin, Out: nopWriteCloser{e.o.stdout}, Options: mcpstdio.Options{
+	mh, err := mcphost.New(h.k.Root(), e.hostConfig())
+	if err != nil {
+		return fmt.Errorf("%s: %w", h.source, err)
+	}
+	defer mh.Close()
+	e.log.Info("ready: serving MCP on stdio", zap.String("config", h.source), zap.Strings("tools", mh.ToolNames()))
+	return mh.ServeStdio(ctx, e.o.stdin, e.o.stdout, mcphost.StdioOptions{
 		MaxInFlight:   e.f.maxInFlight,
 		MaxBatch:      e.f.maxBatch,
 		MaxBatchBytes: int(e.f.maxBatchBytes),
 		Rejected: func(code int64, msg string) {
 			e.log.Warn("rejected a client message", zap.Int64("code", code), zap.String("reason", msg))
 		},
-	}}
-	err = mh.serveConn(ctx, t)
-	if ctx.Err() != nil || isClosedErr(err) {
-		return nil
-	}
-	return err
+	})
+}
+
+// hostConfig is the MCP host's configuration from the command line.
+func (e *env) hostConfig() mcphost.Config {
+	return mcphost.Config{Version: e.o.version, Cwd: e.cwdHeader(), Model: e.f.model, Structured: e.f.structured}
 }
 
 // serveHTTP serves MCP over Streamable HTTP until the context ends (SIGTERM), then stops gracefully.
-func serveHTTP(ctx context.Context, e *env, h *host, eng *toolsEngine) error {
-	var tokens *tokenSet
+func serveHTTP(ctx context.Context, e *env, h *host) error {
+	o := e.f.http
+	o.SessionIdle, o.MaxSessions, o.Log = e.f.sessionIdle, e.f.maxSessions, e.log.Named("http")
 	if e.f.tokenFile != "" {
 		var err error
-		if tokens, err = loadTokens(e.f.tokenFile); err != nil {
+		if o.Tokens, err = mcphost.LoadTokens(e.f.tokenFile); err != nil {
 			return err
 		}
 	}
-	ln, err := net.Listen("tcp", e.f.http)
+	srv, err := mcphost.NewHTTP(h.k.Root(), e.hostConfig(), o)
+	if err != nil {
+		return fmt.Errorf("%s: %w", h.source, err)
+	}
+	defer srv.Close()
+	ln, err := net.Listen("tcp", o.Addr)
 	if err != nil {
 		return fmt.Errorf("--http: %w", err)
 	}
-	mh := newMCPHost(eng, hostConfig{version: e.o.version, cwd: e.cwdHeader(), structured: e.f.structured, shared: true})
-	defer mh.close()
 	e.log.Info("ready: serving MCP over HTTP", zap.String("url", "http://"+ln.Addr().String()+"/mcp"),
-		zap.Bool("authentication", tokens != nil), zap.String("config", h.source), zap.Strings("tools", toolNames(eng)))
-	return newHTTPServer(mh, e.f, tokens, e.log.Named("http")).serve(ctx, ln)
+		zap.Bool("authentication", o.Tokens != nil), zap.String("config", h.source), zap.Strings("tools", srv.Host().ToolNames()))
+	return srv.Serve(ctx, ln)
 }
 
 // cmdRun executes the JSON-line protocol on stdin/stdout.
 func cmdRun(ctx context.Context, e *env) error {
-	h, eng, err := composeEngine(ctx, e)
+	h, err := compose(ctx, e.o, e.f, e.log)
 	if err != nil {
 		return err
 	}
 	defer h.close()
-	e.log.Info("ready: reading JSON lines on stdin", zap.String("config", h.source), zap.Strings("tools", toolNames(eng)))
-	r := newRunner(eng, e.cwdHeader())
-	r.limits.idle, r.limits.maxSessions = e.f.sessionIdle, e.f.maxSessions
-	err = r.serve(ctx, e.o.stdin, e.o.stdout)
+	r, err := jsonlines.New(h.k.Root(), jsonlines.Options{Cwd: e.cwdHeader(), Client: e.f.client,
+		SessionIdle: e.f.sessionIdle, MaxSessions: e.f.maxSessions})
+	if err != nil {
+		return fmt.Errorf("%s: %w", h.source, err)
+	}
+	e.log.Info("ready: reading JSON lines on stdin", zap.String("config", h.source), zap.Strings("tools", toolNames(h)))
+	err = r.Serve(ctx, e.o.stdin, e.o.stdout)
 	if ctx.Err() != nil {
 		return nil
 	}
@@ -90,16 +101,30 @@ func cmdRun(ctx context.Context, e *env) error {
 // cmdTools prints the tool definitions as tools/list sends them, in registration order (the SDK
 // sorts tools/list by name).
 func cmdTools(ctx context.Context, e *env) error {
-	h, eng, err := composeEngine(ctx, e)
+	h, err := compose(ctx, e.o, e.f, e.log)
 	if err != nil {
 		return err
 	}
 	defer h.close()
-	list := make([]*mcp.Tool, 0)
-	for _, t := range eng.Tools() {
-		list = append(list, mcpTool(t, e.f.structured))
+	mh, err := mcphost.New(h.k.Root(), mcphost.Config{Structured: e.f.structured})
+	if err != nil {
+		return fmt.Errorf("%s: %w", h.source, err)
 	}
-	return writeJSON(e.o.stdout, list)
+	defer mh.Close()
+	return writeJSON(e.o.stdout, mh.Tools())
+}
+
+// toolNames lists the visible tools of a composition, for the ready line.
+func toolNames(h *host) []string {
+	rt, ok := tools.Service.Get(h.k.Root())
+	if !ok {
+		return nil
+	}
+	var names []string
+	for _, d := range rt.List() {
+		names = append(names, d.Name)
+	}
+	return names
 }
 
 // cmdPlugins prints the catalog: one module per line with the services it waits for.
@@ -141,27 +166,6 @@ func cmdConfig(ctx context.Context, e *env) error {
 	return err
 }
 
-func composeEngine(ctx context.Context, e *env) (*host, *toolsEngine, error) {
-	h, err := compose(ctx, e.o, e.f, e.log)
-	if err != nil {
-		return nil, nil, err
-	}
-	eng, err := newToolsEngine(h.k)
-	if err != nil {
-		h.close()
-		return nil, nil, fmt.Errorf("%s: %w", h.source, err)
-	}
-	return h, eng, nil
-}
-
-func toolNames(eng engine) []string {
-	var names []string
-	for _, t := range eng.Tools() {
-		names = append(names, t.Name)
-	}
-	return names
-}
-
 func writeJSON(w io.Writer, v any) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -172,16 +176,4 @@ func writeJSON(w io.Writer, v any) error {
 	}
 	_, err := w.Write(buf.Bytes())
 	return err
-}
-
-// nopWriteCloser keeps the process's stdout open when the MCP connection closes.
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
-
-// isClosedErr reports whether err only says that the client went away (EOF on stdin, a closed
-// connection or a broken stdout pipe).
-func isClosedErr(err error) bool {
-	return err == nil || errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) ||
-		errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, os.ErrClosed) || errors.Is(err, syscall.EPIPE)
 }

@@ -9,6 +9,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/cordon-dev/cordon/jsonlines"
+	"github.com/cordon-dev/cordon/mcphost"
 )
 
 // errUsage marks a command-line error (exit status 2).
@@ -31,44 +34,18 @@ type flags struct {
 	// sessionIdle and maxSessions: run, and serve --http.
 	sessionIdle time.Duration
 	maxSessions int
-	// serve --http: the address, the token file, the origins allowed besides the server's own, the
-	// request body limit and the connection bounds.
-	http         string
-	tokenFile    string
-	allowOrigins []string
-	maxBody      int64
-	httpBounds
-	workdir string // absolute: --cwd or the process working directory
+	// model: serve, --model (the model header of every session). client: run, --client (the
+	// client name of every session).
+	model, client string
+	// serve --http: the address, the origins allowed besides the server's own, the request body
+	// limit and the connection bounds (http.Addr is "" without --http); the token file.
+	http      mcphost.HTTPOptions
+	tokenFile string
+	workdir   string // absolute: --cwd or the process working directory
 	// history and undo (history.go): --json, --force, and undo's PATH|CHANGE_ID.
 	json, force bool
 	args        []string
 }
-
-// httpBounds are the bounds of serve --http on what a client holds: connections, time and body
-// bytes (docs/http.md, "Limits and stopping").
-type httpBounds struct {
-	maxConns     int           // --max-conns: connections open at once (connLimit)
-	readTimeout  time.Duration // --read-timeout: a request's headers, and its body before --min-body-rate extends it
-	minBodyRate  int64         // --min-body-rate: bytes a second that extend a body's deadline
-	writeTimeout time.Duration // --write-timeout: for the client to take each write of a response
-	idleTimeout  time.Duration // --idle-timeout: a kept-alive connection without a request is closed
-	maxBodyTotal int64         // --max-body-total: body bytes held across requests; beyond, wait, then 503
-}
-
-// Defaults of serve --http.
-const (
-	defaultHTTPMaxSessions = 64
-	defaultMaxBody         = 32 << 20
-)
-
-// defaultHTTPBounds are the defaults of httpBounds; --max-body-total is at least --max-body.
-func defaultHTTPBounds(maxBody int64) httpBounds {
-	return httpBounds{maxConns: 256, readTimeout: 30 * time.Second, minBodyRate: 64 << 10,
-		writeTimeout: 30 * time.Second, idleTimeout: time.Minute, maxBodyTotal: max(128<<20, maxBody)}
-}
-
-// defaultSessionIdle is the default --session-idle of run and of serve --http.
-const defaultSessionIdle = 30 * time.Minute
 
 // commands lists the commands with their one-line help, in usage order.
 var commands = []struct{ name, help string }{
@@ -92,6 +69,9 @@ func usage(w io.Writer, name string) {
 		"  --cwd DIR          working directory of sessions and of fs-local (default: the current directory)\n"+
 		"  --log-level LEVEL  debug, info, warn or error (default info); logs go to stderr\n"+
 		"  --approve MODE     run only: answer approval prompts with allow-once or reject\n"+
+		"  --client NAME      run: the client name of every session, so the result budget by client applies\n"+
+		"  --model NAME       serve: the model of every session served, so expose rules and the result budget\n"+
+		"                     keyed on the model apply\n"+
 		"  --structured-content\n"+
 		"                     serve, tools: list output schemas and send structuredContent (for programmatic\n"+
 		"                     clients; agents such as Claude Code, Codex and opencode then show the model\n"+
@@ -127,7 +107,7 @@ func usage(w io.Writer, name string) {
 // parseFlags parses the flags of command cmd.
 func parseFlags(cmd string, args []string, stderr io.Writer) (*flags, error) {
 	f := &flags{}
-	maxBodyTotal, minBodyRate, b := "", "64KiB", defaultHTTPBounds(0) // serve --http's bounds
+	maxBodyTotal, minBodyRate, b := "", "64KiB", mcphost.DefaultHTTPOptions() // serve --http's bounds
 	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&f.config, "config", "", "composition YAML file")
@@ -138,28 +118,30 @@ func parseFlags(cmd string, args []string, stderr io.Writer) (*flags, error) {
 	switch cmd {
 	case "run":
 		fs.StringVar(&f.approve, "approve", "", "answer approval prompts: allow-once or reject")
-		fs.DurationVar(&f.sessionIdle, "session-idle", defaultRunLimits.idle, "end a session after this long without calls")
-		fs.IntVar(&f.maxSessions, "max-sessions", defaultRunLimits.maxSessions, "sessions kept; a new one ends the least recently used")
+		fs.DurationVar(&f.sessionIdle, "session-idle", jsonlines.DefaultSessionIdle, "end a session after this long without calls")
+		fs.IntVar(&f.maxSessions, "max-sessions", jsonlines.DefaultMaxSessions, "sessions kept; a new one ends the least recently used")
+		fs.StringVar(&f.client, "client", "", "the client name of every session (sizes the result budget)")
 	case "serve":
 		fs.BoolVar(&f.structured, "structured-content", false, "list output schemas and send structuredContent")
 		fs.IntVar(&f.maxInFlight, "max-inflight", 0, "calls in flight per connection before input is paused")
 		fs.IntVar(&f.maxBatch, "max-batch", 0, "messages in one JSON-RPC batch")
 		fs.StringVar(&maxBatchBytes, "max-batch-bytes", maxBatchBytes, "answers held for one JSON-RPC batch")
-		fs.StringVar(&f.http, "http", "", "serve MCP Streamable HTTP at this address")
+		fs.StringVar(&f.model, "model", "", "the model of every session served")
+		fs.StringVar(&f.http.Addr, "http", "", "serve MCP Streamable HTTP at this address")
 		fs.StringVar(&f.tokenFile, "token-file", "", "bearer tokens, one name:token per line")
 		fs.Func("allow-origin", "an Origin allowed besides the server's own", func(s string) error {
-			f.allowOrigins = append(f.allowOrigins, s)
+			f.http.AllowOrigins = append(f.http.AllowOrigins, s)
 			return nil
 		})
 		fs.StringVar(&maxBody, "max-body", maxBody, "request body limit")
-		fs.DurationVar(&f.sessionIdle, "session-idle", defaultSessionIdle, "end a session after this long without requests")
-		fs.IntVar(&f.maxSessions, "max-sessions", defaultHTTPMaxSessions, "sessions at once")
+		fs.DurationVar(&f.sessionIdle, "session-idle", b.SessionIdle, "end a session after this long without requests")
+		fs.IntVar(&f.maxSessions, "max-sessions", b.MaxSessions, "sessions at once")
 		fs.StringVar(&maxBodyTotal, "max-body-total", "", "body bytes held across requests")
-		fs.IntVar(&f.maxConns, "max-conns", b.maxConns, "connections at once")
-		fs.DurationVar(&f.readTimeout, "read-timeout", b.readTimeout, "for a request's headers and body")
+		fs.IntVar(&f.http.MaxConns, "max-conns", b.MaxConns, "connections at once")
+		fs.DurationVar(&f.http.ReadTimeout, "read-timeout", b.ReadTimeout, "for a request's headers and body")
 		fs.StringVar(&minBodyRate, "min-body-rate", minBodyRate, "body bytes a second that extend --read-timeout")
-		fs.DurationVar(&f.writeTimeout, "write-timeout", b.writeTimeout, "for each write of a response")
-		fs.DurationVar(&f.idleTimeout, "idle-timeout", b.idleTimeout, "close a kept-alive connection after this long idle")
+		fs.DurationVar(&f.http.WriteTimeout, "write-timeout", b.WriteTimeout, "for each write of a response")
+		fs.DurationVar(&f.http.IdleTimeout, "idle-timeout", b.IdleTimeout, "close a kept-alive connection after this long idle")
 	case "tools":
 		fs.BoolVar(&f.structured, "structured-content", false, "list output schemas")
 	case "history", "undo":
@@ -193,7 +175,7 @@ func parseFlags(cmd string, args []string, stderr io.Writer) (*flags, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w: %s: --max-body: %v", errUsage, cmd, err)
 		}
-		f.maxBody = n
+		f.http.MaxBody = n
 		if f.maxBatchBytes, err = parseSize(maxBatchBytes); err != nil {
 			return nil, fmt.Errorf("%w: %s: --max-batch-bytes: %v", errUsage, cmd, err)
 		}
@@ -215,7 +197,7 @@ func parseFlags(cmd string, args []string, stderr io.Writer) (*flags, error) {
 // checkHTTPFlags checks the flags that only mean something with --http, and refuses an address that
 // is not loopback without authentication.
 func checkHTTPFlags(f *flags, fs *flag.FlagSet) error {
-	if f.http == "" {
+	if f.http.Addr == "" {
 		var only []string
 		fs.Visit(func(fl *flag.Flag) {
 			switch fl.Name {
@@ -241,47 +223,38 @@ func checkHTTPFlags(f *flags, fs *flag.FlagSet) error {
 	if len(stdio) > 0 {
 		return fmt.Errorf("%s only apply to stdio", strings.Join(stdio, ", "))
 	}
-	host, _, err := net.SplitHostPort(f.http)
+	host, _, err := net.SplitHostPort(f.http.Addr)
 	if err != nil {
-		return fmt.Errorf("--http %q: %v", f.http, err)
+		return fmt.Errorf("--http %q: %v", f.http.Addr, err)
 	}
-	if !isLoopbackHost(host) && f.tokenFile == "" {
+	if !mcphost.IsLoopbackHost(host) && f.tokenFile == "" {
 		return fmt.Errorf("--http %q is not a loopback address: anyone who can reach it could read and write "+
-			"files as this user, so it needs --token-file (bearer tokens) to start", f.http)
+			"files as this user, so it needs --token-file (bearer tokens) to start", f.http.Addr)
 	}
 	return nil
 }
 
-// parseHTTPBounds reads the sizes of httpBounds and checks every bound is positive; a
+// parseHTTPBounds reads the sizes of the HTTP bounds and checks every bound is positive; a
 // --max-body-total below --max-body could never take a body of the largest size.
 func parseHTTPBounds(f *flags, maxBodyTotal, minBodyRate string) error {
 	n, err := parseSize(minBodyRate)
 	if err != nil {
 		return fmt.Errorf("--min-body-rate: %v", err)
 	}
-	f.minBodyRate = n
-	f.maxBodyTotal = max(defaultHTTPBounds(0).maxBodyTotal, f.maxBody)
+	f.http.MinBodyRate = n
+	f.http.MaxBodyTotal = max(mcphost.DefaultHTTPOptions().MaxBodyTotal, f.http.MaxBody)
 	if maxBodyTotal != "" {
-		if f.maxBodyTotal, err = parseSize(maxBodyTotal); err != nil {
+		if f.http.MaxBodyTotal, err = parseSize(maxBodyTotal); err != nil {
 			return fmt.Errorf("--max-body-total: %v", err)
 		}
-		if f.maxBodyTotal < f.maxBody {
-			return fmt.Errorf("--max-body-total (%s) is below --max-body (%d bytes)", maxBodyTotal, f.maxBody)
+		if f.http.MaxBodyTotal < f.http.MaxBody {
+			return fmt.Errorf("--max-body-total (%s) is below --max-body (%d bytes)", maxBodyTotal, f.http.MaxBody)
 		}
 	}
-	if f.maxConns <= 0 || f.readTimeout <= 0 || f.writeTimeout <= 0 || f.idleTimeout <= 0 {
+	if f.http.MaxConns <= 0 || f.http.ReadTimeout <= 0 || f.http.WriteTimeout <= 0 || f.http.IdleTimeout <= 0 {
 		return errors.New("--max-conns, --read-timeout, --write-timeout and --idle-timeout must be positive")
 	}
 	return nil
-}
-
-// isLoopbackHost reports whether a host (an IP or "localhost") can only be reached from this machine.
-func isLoopbackHost(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // parseSize reads a byte count: a number with an optional unit B, KiB, MiB or GiB (K, M, G alike).

@@ -6,6 +6,7 @@ import (
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/kernel/kernelfx"
 	"github.com/cordon-dev/cordon/plugins/sandbox"
+	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
 // ID is the catalog name of the plugin.
@@ -13,7 +14,8 @@ const ID = "sandbox-policy"
 
 // Plugin is the sandbox-policy module: it provides sandbox.PolicyService with a Service built
 // from Config, drops a session's override when tools.SessionEnded reports it, and drops every
-// override when disposed. It injects nothing and mounts immediately.
+// override when disposed, and contributes its
+// sandbox:policy statement to tools.Instructions. It injects nothing and mounts immediately.
 var Plugin = kernel.Define[Config](ID, apply)
 
 // Module contributes Plugin to the kernel catalog of an fx host.
@@ -25,6 +27,9 @@ func apply(kc *kernel.Context, cfg Config) error {
 		return err
 	}
 	if err := s.overrides.Bind(kc); err != nil {
+		return err
+	}
+	if _, err := tools.ContributeInstruction(kc, ContextName, ContextOrder, s.ContextText); err != nil {
 		return err
 	}
 	_, err = sandbox.PolicyService.Provide(kc, s)

@@ -1,0 +1,422 @@
+package mcphost
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cordon-dev/cordon/internal/engine"
+	"github.com/cordon-dev/cordon/plugins/tools"
+)
+
+// protocolVersions are the MCP protocol versions `serve` negotiates. Under 2026-07-28 approvals are
+// input requests in the call's result (see inputRound); under the older ones, elicitation requests
+// sent during the call.
+var protocolVersions = []string{multiRoundTrip, "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+
+// Config is what a host is told (by `harness serve`'s command line).
+type Config struct {
+	Version string  // serverInfo.version
+	Cwd     *string // the sessions' cwd header (--cwd), or nil for the provider's default
+	// Model is the model header of every session served (--model), "" for none: the expose rules
+	// and the result budget keyed on the model then apply.
+	Model string
+	// Structured lists output schemas and sends structuredContent = the canonical value
+	// (--structured-content); without it results carry the content blocks only.
+	Structured bool
+	// shared: connections are the HTTP transport's (many, each ended by the transport); the
+	// requests of the sessionless 2026-07-28 protocol share their principal's session.
+	shared bool
+	// drain is how long a connection ending with its context waits for its calls (0: drainTimeout).
+	drain time.Duration
+}
+
+// Host is the MCP front end: one *mcp.Server over an engine, one agent session per connection.
+type Host struct {
+	eng    engine.Engine
+	cfg    Config
+	server *mcp.Server
+	states *stateBook // request states of input rounds
+
+	mu         sync.Mutex
+	sessions   map[*mcp.ServerSession]engine.Session
+	principals map[string]engine.Session       // sessionless requests' sessions, by principal (shared)
+	live       map[*mcp.ServerSession]struct{} // connections seen and not yet closed (shared)
+	splicers   map[*mcp.ServerSession]splicer
+	calls      map[*mcp.ServerSession]*liveCalls
+
+	direct atomic.Int64 // tools/calls run outside the SDK (directCalls), for the tests
+
+	toolsMu sync.Mutex                        // serializes syncTools
+	listed  atomic.Pointer[map[string]string] // served tool name -> its definition as JSON
+	unwatch func()                            // stops following the engine's tool changes
+}
+
+// newHost builds the MCP server: the engine's visible tools with their schemas byte for byte,
+// annotations, and the guidance text as the server instructions. MCP results never carry the
+// presentation meta, and without cfg.structured not the value either, so the calls skip what is not
+// sent (see sends).
+func newHost(eng engine.Engine, cfg Config) *Host {
+	s := engine.SendContent
+	if cfg.Structured {
+		s = engine.SendValue
+	}
+	h := &Host{eng: engine.Sending(eng, s), cfg: cfg, states: newStateBook(), sessions: map[*mcp.ServerSession]engine.Session{},
+		splicers: map[*mcp.ServerSession]splicer{}, calls: map[*mcp.ServerSession]*liveCalls{},
+		principals: map[string]engine.Session{}, live: map[*mcp.ServerSession]struct{}{}}
+	h.server = mcp.NewServer(&mcp.Implementation{Name: "cordon", Title: "Cordon harness", Version: cfg.Version},
+		&mcp.ServerOptions{
+			Instructions:              eng.Instructions(),
+			Capabilities:              &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
+			SupportedProtocolVersions: protocolVersions,
+		})
+	h.server.AddReceivingMiddleware(h.wireResults, h.exposeTools)
+	if cfg.shared {
+		h.server.AddReceivingMiddleware(h.watchConnections)
+	}
+	if w, ok := eng.(engine.ToolWatcher); ok { // watch first: a change during the first sync is not lost
+		h.unwatch = w.WatchTools(h.syncTools)
+	}
+	h.syncTools()
+	return h
+}
+
+// syncTools makes the served tool list the engine's visible tools: a tool that went away is removed,
+// a new or changed one is added (the SDK then sends notifications/tools/list_changed). The listed
+// set is published after the additions and before the removals, so it never names a tool the SDK
+// does not serve (directCalls relies on it).
+func (h *Host) syncTools() {
+	h.toolsMu.Lock()
+	defer h.toolsMu.Unlock()
+	was := map[string]string{}
+	if p := h.listed.Load(); p != nil {
+		was = *p
+	}
+	now := map[string]string{}
+	for _, t := range h.eng.Tools() {
+		b, _ := json.Marshal(t)
+		now[t.Name] = string(b)
+		if was[t.Name] != now[t.Name] {
+			h.server.AddTool(mcpTool(t, h.cfg.Structured), h.call)
+		}
+	}
+	h.listed.Store(&now)
+	var gone []string
+	for name := range was {
+		if _, ok := now[name]; !ok {
+			gone = append(gone, name)
+		}
+	}
+	if len(gone) > 0 {
+		h.server.RemoveTools(gone...)
+	}
+}
+
+// close stops following the engine's tool changes and ends the principals' sessions.
+func (h *Host) close() {
+	if h.unwatch != nil {
+		h.unwatch()
+	}
+	h.mu.Lock()
+	ps := h.principals
+	h.principals = map[string]engine.Session{}
+	h.mu.Unlock()
+	for _, s := range ps {
+		s.End()
+	}
+}
+
+// watchConnections is receiving middleware of a shared host: the first request of a connection
+// starts watching it, so that its agent session ends when the transport ends the connection (DELETE,
+// idle timeout, shutdown).
+func (h *Host) watchConnections(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if ss, ok := req.GetSession().(*mcp.ServerSession); ok && ss != nil && ss.ID() != "" {
+			h.mu.Lock()
+			_, seen := h.live[ss]
+			if !seen {
+				h.live[ss] = struct{}{}
+			}
+			h.mu.Unlock()
+			if !seen {
+				go func() {
+					_ = ss.Wait()
+					h.endSession(ss)
+					h.mu.Lock()
+					delete(h.live, ss)
+					h.mu.Unlock()
+				}()
+			}
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// callsInFlight counts the calls running on every connection.
+func (h *Host) callsInFlight() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	n := 0
+	for _, lc := range h.calls {
+		n += len(lc.cancel)
+	}
+	return n
+}
+
+// waitConnections waits up to d for every watched connection to have ended.
+func (h *Host) waitConnections(d time.Duration) {
+	for deadline := time.Now().Add(d); h.liveCount() > 0 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// liveCount is the number of connections seen and not yet closed.
+func (h *Host) liveCount() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.live)
+}
+
+// connections returns the connections seen and not yet closed.
+func (h *Host) connections() []*mcp.ServerSession {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	out := make([]*mcp.ServerSession, 0, len(h.live))
+	for ss := range h.live {
+		out = append(out, ss)
+	}
+	return out
+}
+
+// mcpTool converts a tool definition; the schemas are passed as raw JSON so they reach the client as
+// written. The output schema is listed only with structured content: a client that sees one expects
+// structuredContent in every result.
+func mcpTool(t engine.ToolInfo, structured bool) *mcp.Tool {
+	tool := &mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema}
+	if structured && len(t.OutputSchema) > 0 {
+		tool.OutputSchema = t.OutputSchema
+	}
+	ann := &mcp.ToolAnnotations{Title: t.Title, ReadOnlyHint: t.ReadOnly, OpenWorldHint: &t.OpenWorld}
+	if !t.ReadOnly { // destructive and idempotent mean something only for a tool that writes
+		ann.DestructiveHint = &t.Destructive
+		ann.IdempotentHint = t.Idempotent
+	}
+	tool.Annotations = ann
+	return tool
+}
+
+// serveConn serves one connection over transport until the client goes away or ctx ends, then ends
+// the connection's agent session. A transport that splices (mcpstdio) writes the connection's tool
+// results from their one-pass encodings (see splicedResult).
+func (h *Host) serveConn(ctx context.Context, t mcp.Transport) error {
+	ss, err := h.server.Connect(ctx, t, nil)
+	if err != nil {
+		return err
+	}
+	if sp, ok := t.(splicer); ok {
+		h.mu.Lock()
+		h.splicers[ss] = sp
+		h.mu.Unlock()
+	}
+	if d, ok := t.(directer); ok {
+		d.SetDirect(h.directCalls(ss))
+	}
+	done := make(chan error, 1)
+	go func() { done <- ss.Wait() }()
+	select {
+	case err = <-done:
+	case <-ctx.Done():
+		// The SDK's Close waits for the calls in flight, and a call may be waiting for the client
+		// (an approval elicitation the user never answers): cancel them first. A call deaf to its
+		// cancellation (stuck in a system call) holds Close: it is given the drain bound, then left.
+		h.cancelCalls(ss)
+		go func() { _ = ss.Close() }()
+		t := time.NewTimer(h.drainBound())
+		select {
+		case <-done:
+		case <-t.C:
+		}
+		t.Stop()
+		err = ctx.Err()
+	}
+	h.endSession(ss)
+	if err != nil && ctx.Err() == nil && isClosedErr(err) {
+		return nil // the client went away: a clean end
+	}
+	return err
+}
+
+// drainBound is how long the calls in flight may take to answer once serving ends.
+func (h *Host) drainBound() time.Duration {
+	if h.cfg.drain > 0 {
+		return h.cfg.drain
+	}
+	return drainTimeout
+}
+
+// liveCalls are the cancel functions of a connection's calls in flight.
+type liveCalls struct {
+	seq     uint64
+	cancel  map[uint64]context.CancelFunc
+	closing bool // the connection is ending: calls are cancelled as they start
+}
+
+// track registers a call's cancel function under its connection and returns its untrack.
+func (h *Host) track(ss *mcp.ServerSession, cancel context.CancelFunc) (untrack func()) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	lc := h.calls[ss]
+	if lc == nil {
+		lc = &liveCalls{cancel: map[uint64]context.CancelFunc{}}
+		h.calls[ss] = lc
+	}
+	if lc.closing {
+		cancel()
+		return func() {}
+	}
+	lc.seq++
+	id := lc.seq
+	lc.cancel[id] = cancel
+	return func() {
+		h.mu.Lock()
+		delete(lc.cancel, id)
+		if len(lc.cancel) == 0 && !lc.closing && h.calls[ss] == lc {
+			delete(h.calls, ss) // nothing to cancel: a connection's entry lives only while it has calls
+		}
+		h.mu.Unlock()
+	}
+}
+
+// cancelCalls cancels the connection's calls in flight, and any that starts from now on.
+func (h *Host) cancelCalls(ss *mcp.ServerSession) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	lc := h.calls[ss]
+	if lc == nil {
+		lc = &liveCalls{cancel: map[uint64]context.CancelFunc{}}
+		h.calls[ss] = lc
+	}
+	lc.closing = true
+	for _, cancel := range lc.cancel {
+		cancel()
+	}
+}
+
+// sessionFor returns the agent session of a call: its connection's, opened on the connection's first
+// call, or on a shared host under the sessionless protocol its principal's ("" when unauthenticated).
+func (h *Host) sessionFor(ss *mcp.ServerSession, principal string) engine.Session {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.cfg.shared && ss != nil && usesInputRequests(ss) {
+		s, ok := h.principals[principal]
+		if !ok {
+			id := "mcp-principal"
+			if principal != "" {
+				id += "-" + principal
+			}
+			s = h.open(id)
+			if principal != "" {
+				keepObservations(s, principal)
+			}
+			h.principals[principal] = s
+		}
+		return s
+	}
+	s, ok := h.sessions[ss]
+	if !ok {
+		id := "mcp"
+		if ss != nil && ss.ID() != "" {
+			id = "mcp-" + ss.ID()
+		}
+		s = h.open(id)
+		h.sessions[ss] = s
+	}
+	return s
+}
+
+// open opens an agent session with the host's cwd and model headers.
+func (h *Host) open(id string) engine.Session {
+	s := h.eng.OpenSession(id)
+	var model *string
+	if h.cfg.Model != "" {
+		model = &h.cfg.Model
+	}
+	if h.cfg.Cwd != nil || model != nil {
+		s.SetHeader(h.cfg.Cwd, model)
+	}
+	return s
+}
+
+func (h *Host) endSession(ss *mcp.ServerSession) {
+	h.mu.Lock()
+	s, ok := h.sessions[ss]
+	delete(h.sessions, ss)
+	delete(h.splicers, ss)
+	delete(h.calls, ss)
+	h.mu.Unlock()
+	if ok {
+		s.End()
+	}
+}
+
+// call is the tools/call handler: every outcome, failure included, is a CallToolResult.
+func (h *Host) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	args := req.Params.Arguments
+	if len(args) == 0 || string(args) == "null" { // no arguments, as `run` reads "args": null
+		args = json.RawMessage("{}")
+	}
+	principal := principalOf(req.Extra)
+	sess := h.sessionFor(req.Session, principal)
+	recordClient(sess, req.ClientInfo())
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer h.track(req.Session, cancel)()
+	if usesInputRequests(req.Session) {
+		round := newInputRound(h.states, roundOwner(req.Session, principal), req.Params.Name, args, req.Params.InputResponses, req.Params.RequestState, canElicit(req.Session))
+		o := h.eng.Call(withInputRound(ctx, round), sess, req.Params.Name, args)
+		if round.need != nil {
+			return &mcp.CallToolResult{InputRequests: round.need, RequestState: round.state()}, nil
+		}
+		return toCallToolResult(o), nil
+	}
+	o := h.eng.Call(withElicitor(ctx, req.Session), sess, req.Params.Name, args)
+	return toCallToolResult(o), nil
+}
+
+// toCallToolResult maps a tool result onto MCP, the one conversion a result takes: content blocks,
+// isError, structuredContent (the canonical value, on success, when the result carries one: only
+// with --structured-content) and `_meta.error = {name, code}` on a coded failure.
+func toCallToolResult(o tools.Result) *mcp.CallToolResult {
+	res := &mcp.CallToolResult{IsError: o.IsError, Content: make([]mcp.Content, 0, len(o.Content))}
+	for _, b := range o.Content {
+		switch b.Type {
+		case "image":
+			data, err := base64.StdEncoding.DecodeString(b.Data)
+			if err != nil {
+				res.Content = append(res.Content, &mcp.TextContent{Text: "[image data unavailable]"})
+				continue
+			}
+			res.Content = append(res.Content, &mcp.ImageContent{Data: data, MIMEType: b.MediaType})
+		default:
+			res.Content = append(res.Content, &mcp.TextContent{Text: b.Text})
+		}
+	}
+	if !o.IsError && o.Value != nil {
+		res.StructuredContent = o.Value
+	}
+	if o.IsError && o.Error.HasCode() {
+		res.Meta = mcp.Meta{"error": metaError{Name: o.Error.Name, Code: o.Error.Code}}
+	}
+	return res
+}
+
+// metaError is `_meta.error`, keys in the order name, code.
+type metaError struct {
+	Name string `json:"name"`
+	Code string `json:"code"`
+}
