@@ -26,11 +26,6 @@
 // finds another version than the guard's, and mutates only when it returns
 // nil. An error may carry Guidance (lines for the model after its first).
 //
-// Invariant ("fs-invariant") is an optional development companion: loaded
-// explicitly, it checks every fs/* payload first (non-empty key and display
-// path; a present observation carries a version) and fails the dispatch with
-// an *InvariantError (errors.Is ErrInvariant) carrying the contract's text.
-//
 // Errors: every provider failure with a code is an *Error. Match codes with
 // errors.Is(err, fs.ErrStaleVersion) (any message) or fs.CodeOf / fs.HasCode.
 // Message constructors (ReadNotFound, WriteChanged, ...) return the exact
