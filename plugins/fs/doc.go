@@ -1,4 +1,4 @@
-// Package fs is the ctx.fs seam: the FileSystem interface every filesystem
+// Package fs is the fs seam: the FileSystem interface every filesystem
 // provider implements, its vocabulary types (Target, Version, Info, DirEntry,
 // Observation, WriteIntent, EditGuard, outcomes), the *Error type with its
 // closed set of codes and exact message constructors, and the typed kernel keys

@@ -171,26 +171,6 @@ type LstatOptions struct {
 	Cwd string
 }
 
-// SandboxMode is the mode a confining backend enforces. The empty SandboxMode
-// means "this backend never confines".
-type SandboxMode string
-
-// The sandbox modes.
-const (
-	SandboxReadOnly         SandboxMode = "read-only"
-	SandboxWorkspaceWrite   SandboxMode = "workspace-write"
-	SandboxDangerFullAccess SandboxMode = "danger-full-access"
-)
-
-// SandboxPolicy is the per-call execution policy a confining backend enforces on
-// a mutation. It rides each call, never the provider. Non-confining backends
-// ignore it; nil means "the backend's own default".
-type SandboxPolicy struct {
-	Mode          SandboxMode
-	WorkspaceRoot string // absolute, canonical
-	SessionID     string // optional, opaque
-}
-
 // IntentArgs is the payload of WriteIntentEvent and EditIntentEvent. Actor is
 // the caller's execution context, opaque to the seam (the tool passes its
 // execution context; a policy may derive an owner from it).

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/sandbox"
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
@@ -12,7 +13,7 @@ import (
 // sandbox denial becomes its marker text (mapError); an FS_NOT_OBSERVED over a file that no tool
 // can read becomes FS_NOT_TEXT (unreadable), since "read the file, then retry" could never
 // succeed; anything else is remediated.
-func (s *suite) mutationFailure(ctx context.Context, verb string, target fs.Target, policy *fs.SandboxPolicy, exec *tools.Exec, err error) error {
+func (s *suite) mutationFailure(ctx context.Context, verb string, target fs.Target, policy *sandbox.CallPolicy, exec *tools.Exec, err error) error {
 	err = s.sandbox.mapError(err, policy)
 	if fs.HasCode(err, fs.CodeNotObserved) {
 		if nt := s.unreadable(ctx, verb, target, exec); nt != nil {

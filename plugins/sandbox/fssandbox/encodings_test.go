@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cordon-dev/cordon/internal/charset"
-	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/sandbox"
 )
 
 // The encodings key is fs-local's, decoded and validated by it, and reaches the provider: a
@@ -22,7 +22,7 @@ func TestConfigEncodings(t *testing.T) {
 	assert.EqualError(t, err, `fs-local: encodings[0] (glob "*.cp"): unknown charset "cp-none" (a WHATWG Encoding Standard label, such as windows-1252 or shift_jis)`)
 
 	cfg.Cwd = ""
-	w := newWorld(t, fs.SandboxWorkspaceWrite, cfg)
+	w := newWorld(t, sandbox.WorkspaceWrite, cfg)
 	path := filepath.Join(w.ws, "a.cp")
 	require.NoError(t, os.WriteFile(path, []byte("caf\xe9 old\n"), 0o644))
 	tg := w.target(t, "a.cp")
