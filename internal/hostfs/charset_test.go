@@ -47,16 +47,17 @@ func TestUTF16WithBOMReadsAsText(t *testing.T) {
 	path := filepath.Join(dir, "u.txt")
 	writeFile(t, path, utf16LE(t, text))
 	tg := resolve(t, p, path)
-	got, err := p.ReadText(context.Background(), tg)
+	read, err := p.ReadText(context.Background(), tg)
 	require.NoError(t, err)
-	require.Equal(t, text, got)
-	got, err = streamAll(t, p, context.Background(), tg)
+	require.Equal(t, text, read.Text)
+	require.Equal(t, "utf-16le", read.Charset, "the read names the charset it decoded with")
+	got, err := streamAll(t, p, context.Background(), tg)
 	require.NoError(t, err)
 	require.Equal(t, text, got)
 	got, err = streamBytesAll(t, p, context.Background(), tg)
 	require.NoError(t, err)
 	require.Equal(t, text, got)
-	require.Equal(t, "utf-16le", p.TextCharset(context.Background(), tg))
+	require.Equal(t, "utf-16le", p.TextCharset(context.Background(), tg), "what a stream decodes from")
 	// A NUL in the decoded text is still binary.
 	writeFile(t, path, utf16LE(t, "a\x00b"))
 	_, err = p.ReadText(context.Background(), tg)
@@ -179,4 +180,27 @@ func TestCharsetReadIsBoundedByMaxFileBytes(t *testing.T) {
 	requireFsError(t, err, fs.CodeTooLarge, msg)
 	_, err = streamBytesAll(t, p, context.Background(), tg)
 	requireFsError(t, err, fs.CodeTooLarge, msg)
+}
+
+// ReadText names the charset it decoded with, from the same bytes (docs/fs.md "The provider
+// contract"): "" for UTF-8 (with or without its BOM), the UTF-16 of a BOM even when no text
+// follows it, an .editorconfig charset; and TextCharset, what a stream asks, agrees.
+func TestReadTextNamesItsCharset(t *testing.T) {
+	p, dir := newCharsetProvider(t)
+	writeFile(t, filepath.Join(dir, ".editorconfig"), "root = true\n[*.lat]\ncharset = latin1\n")
+	cases := []struct{ name, data, text, charset string }{
+		{"plain.txt", "abc\n", "abc\n", ""},
+		{"bom.txt", "\uFEFFabc", "abc", ""},
+		{"only-bom.txt", "\xFF\xFE", "", "utf-16le"},
+		{"old.lat", "caf\xe9", "café", "iso-8859-1"},
+	}
+	for _, c := range cases {
+		path := filepath.Join(dir, c.name)
+		writeFile(t, path, c.data)
+		tg := resolve(t, p, path)
+		read, err := p.ReadText(context.Background(), tg)
+		require.NoError(t, err, c.name)
+		require.Equal(t, fs.ReadOutcome{Text: c.text, Charset: c.charset}, read, c.name)
+		require.Equal(t, c.charset, p.TextCharset(context.Background(), tg), c.name)
+	}
 }

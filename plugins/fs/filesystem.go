@@ -36,12 +36,13 @@ type FileSystem interface {
 	Lstat(ctx context.Context, path string, opts LstatOptions) (*PathInfo, error)
 
 	// ReadText returns the whole regular file as strictly decoded UTF-8 (a
-	// leading BOM is consumed; no newline normalization). A NUL within the
-	// first 8192 bytes fails FS_NOT_TEXT "binary file".
-	ReadText(ctx context.Context, t Target) (string, error)
+	// leading BOM is consumed; no newline normalization), with the charset it
+	// decoded it from. A NUL within the first 8192 bytes fails FS_NOT_TEXT
+	// "binary file".
+	ReadText(ctx context.Context, t Target) (ReadOutcome, error)
 
 	// StreamText checks the target like ReadText and returns its text as decoded
-	// chunks whose concatenation equals ReadText's result. Chunk boundaries carry
+	// chunks whose concatenation equals ReadText's Text. Chunk boundaries carry
 	// no meaning (never inside a UTF-8 sequence). The sequence yields ("", err)
 	// once and stops on failure; breaking out of the range releases the file.
 	// Each chunk is a fresh string: consumers that retain small pieces of a chunk

@@ -32,7 +32,9 @@ func (fakeFS) Stat(context.Context, fs.Target) (*fs.Info, error) {
 func (fakeFS) Lstat(context.Context, string, fs.LstatOptions) (*fs.PathInfo, error) {
 	return nil, nil
 }
-func (fakeFS) ReadText(context.Context, fs.Target) (string, error) { return "hi", nil }
+func (fakeFS) ReadText(context.Context, fs.Target) (fs.ReadOutcome, error) {
+	return fs.ReadOutcome{Text: "hi"}, nil
+}
 func (fakeFS) StreamText(context.Context, fs.Target) (iter.Seq2[string, error], error) {
 	return func(yield func(string, error) bool) { yield("hi", nil) }, nil
 }
@@ -63,9 +65,9 @@ func TestServiceRegistrationDuplicateAndDisposal(t *testing.T) {
 	require.True(t, ok)
 	tg, err := svc.Resolve(context.Background(), "a.txt", fs.ResolveOptions{})
 	require.NoError(t, err)
-	text, err := svc.ReadText(context.Background(), tg)
+	read, err := svc.ReadText(context.Background(), tg)
 	require.NoError(t, err)
-	assert.Equal(t, "hi", text)
+	assert.Equal(t, "hi", read.Text)
 
 	second, err := k.Root().Load(fakePlugin, nil)
 	if err == nil {

@@ -75,7 +75,7 @@ func (r *recordingFS) Stat(ctx context.Context, t fs.Target) (*fs.Info, error) {
 	return info, err
 }
 
-func (r *recordingFS) ReadText(ctx context.Context, t fs.Target) (string, error) {
+func (r *recordingFS) ReadText(ctx context.Context, t fs.Target) (fs.ReadOutcome, error) {
 	r.record("readText")
 	return r.FileSystem.ReadText(ctx, t)
 }
@@ -253,8 +253,10 @@ func valueJSON(t *testing.T, r tools.Result) string {
 // charsetGuidance is the second line of an `invalid UTF-8 text` refusal (docs/encodings.md).
 const charsetGuidance = "If it is text in another charset, declare it: an `encodings` entry {glob, charset} in the provider config, or `charset` in .editorconfig."
 
-// TextCharset passes the provider's charset answer through (fs-local's optional method).
+// TextCharset passes the provider's charset answer through (fs-local's optional method),
+// recorded: a whole read takes the charset from ReadText's outcome and never asks it.
 func (r *recordingFS) TextCharset(ctx context.Context, t fs.Target) string {
+	r.record("textCharset")
 	if n, ok := r.FileSystem.(interface {
 		TextCharset(context.Context, fs.Target) string
 	}); ok {

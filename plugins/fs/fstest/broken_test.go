@@ -120,7 +120,7 @@ func (e plainErrors) Resolve(ctx context.Context, path string, o fs.ResolveOptio
 	return t, plain(err)
 }
 
-func (e plainErrors) ReadText(ctx context.Context, t fs.Target) (string, error) {
+func (e plainErrors) ReadText(ctx context.Context, t fs.Target) (fs.ReadOutcome, error) {
 	s, err := e.FileSystem.ReadText(ctx, t)
 	return s, plain(err)
 }
@@ -149,7 +149,7 @@ func (n ignoresContext) Stat(_ context.Context, t fs.Target) (*fs.Info, error) {
 func (n ignoresContext) Lstat(_ context.Context, path string, o fs.LstatOptions) (*fs.PathInfo, error) {
 	return n.FileSystem.Lstat(bg, path, o)
 }
-func (n ignoresContext) ReadText(_ context.Context, t fs.Target) (string, error) {
+func (n ignoresContext) ReadText(_ context.Context, t fs.Target) (fs.ReadOutcome, error) {
 	return n.FileSystem.ReadText(bg, t)
 }
 func (n ignoresContext) StreamText(_ context.Context, t fs.Target) (iter.Seq2[string, error], error) {
@@ -168,16 +168,26 @@ func (n ignoresContext) EditText(_ context.Context, t fs.Target, e fs.EditReques
 	return n.FileSystem.EditText(bg, t, e, g)
 }
 
+// namesUTF8 names "utf-8" as the charset of every text it reads, where the contract wants "".
+type namesUTF8 struct{ fs.FileSystem }
+
+func (n namesUTF8) ReadText(ctx context.Context, t fs.Target) (fs.ReadOutcome, error) {
+	read, err := n.FileSystem.ReadText(ctx, t)
+	read.Charset = "utf-8"
+	return read, err
+}
+
 // naiveEdit edits as a first attempt would: read the text, replace the first occurrence (every
 // one with ReplaceAll), write it back. It ignores the guard, ambiguity, line endings and the
 // edit's own error messages.
 type naiveEdit struct{ fs.FileSystem }
 
 func (n naiveEdit) EditText(ctx context.Context, t fs.Target, e fs.EditRequest, _ *fs.EditGuard) (fs.EditOutcome, error) {
-	text, err := n.ReadText(ctx, t)
+	read, err := n.ReadText(ctx, t)
 	if err != nil {
 		return fs.EditOutcome{}, err
 	}
+	text := read.Text
 	if !strings.Contains(text, e.OldString) {
 		return fs.EditOutcome{}, fs.OldStringNotFound(t.DisplayPath)
 	}
@@ -228,9 +238,9 @@ func (panicsListing) ListDir(context.Context, fs.Target) ([]fs.DirEntry, error) 
 // is an *fs.Error.
 type openRead struct{ fs.FileSystem }
 
-func (o openRead) ReadText(_ context.Context, t fs.Target) (string, error) {
+func (o openRead) ReadText(_ context.Context, t fs.Target) (fs.ReadOutcome, error) {
 	b, err := os.ReadFile(o.ProcessPath(t))
-	return string(b), err
+	return fs.ReadOutcome{Text: string(b)}, err
 }
 
 // sloppy has three small bugs: Contains compares key prefixes (so "a" contains "ab"), FileURL

@@ -50,7 +50,7 @@ func TestReadOnlyAllowsReads(t *testing.T) {
 	require.NoError(t, os.WriteFile(path, []byte("hello"), 0o644))
 	got, err := w.fs.ReadText(w.ctx, w.target(t, path))
 	require.NoError(t, err)
-	assert.Equal(t, "hello", got)
+	assert.Equal(t, fs.ReadOutcome{Text: "hello"}, got)
 }
 
 // Workspace-write containment: a write under the workspace lands.

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cordon-dev/cordon/internal/charset"
+	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/sandbox"
 )
 
@@ -26,9 +27,9 @@ func TestConfigEncodings(t *testing.T) {
 	path := filepath.Join(w.ws, "a.cp")
 	require.NoError(t, os.WriteFile(path, []byte("caf\xe9 old\n"), 0o644))
 	tg := w.target(t, "a.cp")
-	text, err := w.fs.ReadText(w.ctx, tg)
+	read, err := w.fs.ReadText(w.ctx, tg)
 	require.NoError(t, err)
-	assert.Equal(t, "café old\n", text)
+	assert.Equal(t, fs.ReadOutcome{Text: "café old\n", Charset: "windows-1252"}, read)
 	assert.Equal(t, "windows-1252", w.fs.TextCharset(w.ctx, tg))
 	require.NoError(t, w.edit(t, path, "old", "né"))
 	assert.Equal(t, "caf\xe9 n\xe9\n", readDisk(t, path))

@@ -232,8 +232,9 @@ func assertReadsEverywhere(t *testing.T, w *world) {
 	t.Helper()
 	for _, dir := range []string{w.ws, w.out} {
 		file := w.target(t, filepath.Join(dir, "r.txt"))
-		text, err := w.fs.ReadText(w.ctx, file)
+		read, err := w.fs.ReadText(w.ctx, file)
 		require.NoError(t, err)
+		text := read.Text
 		assert.Contains(t, []string{"readable", "edited"}, text)
 		b, err := w.fs.ReadBytes(w.ctx, file, 100)
 		require.NoError(t, err)

@@ -32,9 +32,9 @@ func TestProtectedGitIsReadOnly(t *testing.T) {
 	assert.Equal(t, []string{"config", "hooks"}, entriesOf(t, git), "nothing created under .git")
 
 	// Reading stays allowed.
-	text, err := w.fs.ReadText(w.ctx, w.target(t, config))
+	read, err := w.fs.ReadText(w.ctx, w.target(t, config))
 	require.NoError(t, err)
-	assert.Equal(t, "[core]", text)
+	assert.Equal(t, "[core]", read.Text)
 
 	// Names that only share the prefix are ordinary files.
 	for _, name := range []string{".gitignore", ".git2/x", ".github/workflows/ci.yml", "sub/.git-notes"} {
