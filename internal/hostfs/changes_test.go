@@ -181,9 +181,15 @@ func TestApplyChangesOppositeOrdersDoNotDeadlock(t *testing.T) {
 	for g := range 4 {
 		go func() {
 			var err error
-			for range rounds {
+			for r := range rounds {
 				if g == 3 {
-					_, err = p.EditText(context.Background(), resolve(t, p, "b.txt"), fs.EditRequest{OldString: "x", NewString: "y", ReplaceAll: true}, nil)
+					// x -> y, then y -> x: each finds its old string whatever the sets appended
+					// between them (an x -> y twice in a row found none, and failed the test).
+					req := fs.EditRequest{OldString: "x", NewString: "y", ReplaceAll: true}
+					if r%2 == 1 {
+						req.OldString, req.NewString = "y", "x"
+					}
+					_, err = p.EditText(context.Background(), resolve(t, p, "b.txt"), req, nil)
 				} else {
 					set := make([]fs.Change, len(names))
 					for i := range names {
