@@ -26,12 +26,12 @@ func (e Escalation) requested() bool { return len(e.Permissions) > 0 && len(e.Ju
 // mode returns the requested mode: the sandbox_permissions string, or its raw JSON text when it
 // is not a string (only reachable where the schema does not advertise the field; such a value
 // is never strictly wider, so it is refused without asking anyone).
-func (e Escalation) mode() fs.SandboxMode {
+func (e Escalation) mode() sandbox.Mode {
 	var s string
 	if json.Unmarshal(e.Permissions, &s) != nil {
-		return fs.SandboxMode(e.Permissions)
+		return sandbox.Mode(e.Permissions)
 	}
-	return fs.SandboxMode(s)
+	return sandbox.Mode(s)
 }
 
 // justification returns the justification as sent (not trimmed); "" when it is not a string.
@@ -97,7 +97,7 @@ func sandboxSession(s *tools.Session) sandbox.Session {
 // describe returns the approval details of action under the standing policy: the path resolved
 // as the call will resolve it (absolute, and where it leads when a symlink takes it elsewhere;
 // the path as sent when it does not resolve) and the previews.
-func (c *confiningSandbox) describe(ctx context.Context, action Action, standing *fs.SandboxPolicy, exec *tools.Exec) tools.ApprovalDetails {
+func (c *confiningSandbox) describe(ctx context.Context, action Action, standing *sandbox.CallPolicy, exec *tools.Exec) tools.ApprovalDetails {
 	d := tools.ApprovalDetails{Path: action.FilePath, Previews: action.Previews}
 	target, err := c.fs.Resolve(ctx, action.FilePath, fs.ResolveOptions{Cwd: MutationBase(standing, exec, action.FilePath)})
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/sandbox"
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
@@ -12,7 +13,7 @@ import (
 // sandbox denial becomes its marker text (MapError); an FS_NOT_OBSERVED over a file that no tool
 // can read becomes FS_NOT_TEXT (unreadable), since "read the file, then retry" could never
 // succeed; anything else is remediated.
-func (e *Env) MutationFailure(ctx context.Context, verb string, target fs.Target, policy *fs.SandboxPolicy, exec *tools.Exec, err error) error {
+func (e *Env) MutationFailure(ctx context.Context, verb string, target fs.Target, policy *sandbox.CallPolicy, exec *tools.Exec, err error) error {
 	err = e.Sandbox.MapError(err, policy)
 	if fs.HasCode(err, fs.CodeNotObserved) {
 		if nt := e.unreadable(ctx, verb, target, exec); nt != nil {

@@ -13,33 +13,34 @@ import (
 )
 
 // errSandboxPolicyMissing fails the load of a confining composition without a policy service.
-var errSandboxPolicyMissing = errors.New("tool-fs: the mounted filesystem confines but ctx.sandboxPolicy is missing")
+var errSandboxPolicyMissing = errors.New("tool-fs: the mounted filesystem confines but no sandbox policy service is composed")
 
 // Sandbox is where write and edit consult the sandbox (docs/tool-fs.md "Sandbox escalation"):
 // it decides the write and edit parameters, resolves the per-call policy before anything executes
 // (escalation pairing, approval) and rewrites FS_SANDBOX_DENIED failures into the sandbox marker
 // text. The policy's WorkspaceRoot, when set, replaces the session cwd as the resolve base, and the
-// policy is passed to WriteText/EditText.
+// policy rides the mutation's context (sandbox.WithPolicy).
 //
 // The hook is chosen once, at load, from the mounted filesystem's capability fact
-// (fs.FileSystem.SandboxMode): noSandbox when it never confines, confiningSandbox otherwise.
+// (sandbox.ConfiningMode: does it implement sandbox.Confiner): noSandbox when it never confines,
+// confiningSandbox otherwise.
 type Sandbox interface {
 	// parameters returns the parameter schema of write or edit from its base schema.
 	Parameters(base json.RawMessage) json.RawMessage
 	// ResolvePolicy returns the policy of one write or edit call (nil: the backend default);
 	// action describes the call for the approval prompt of an escalation.
-	ResolvePolicy(ctx context.Context, tool string, esc Escalation, exec *tools.Exec, action Action) (*fs.SandboxPolicy, error)
+	ResolvePolicy(ctx context.Context, tool string, esc Escalation, exec *tools.Exec, action Action) (*sandbox.CallPolicy, error)
 	// MapError rewrites a mutation failure under policy; other errors pass through unchanged.
-	MapError(err error, policy *fs.SandboxPolicy) error
+	MapError(err error, policy *sandbox.CallPolicy) error
 }
 
 // NewSandbox returns the hook for the mounted filesystem fsys: noSandbox when it does not
 // confine; otherwise a confiningSandbox over the composed sandbox.PolicyService, whose absence
-// fails the load with `tool-fs: the mounted filesystem confines but ctx.sandboxPolicy is
-// missing`.
+// fails the load with `tool-fs: the mounted filesystem confines but no sandbox policy service is
+// composed`.
 func NewSandbox(kc *kernel.Context, fsys fs.FileSystem) (Sandbox, error) {
-	mode := fsys.SandboxMode()
-	if mode == "" {
+	mode, confines := sandbox.ConfiningMode(fsys)
+	if !confines {
 		return noSandbox{}, nil
 	}
 	if _, err := currentPolicy(kc); err != nil {
@@ -66,7 +67,7 @@ var _ Sandbox = noSandbox{}
 
 func (noSandbox) Parameters(base json.RawMessage) json.RawMessage { return base }
 
-func (noSandbox) ResolvePolicy(_ context.Context, _ string, esc Escalation, _ *tools.Exec, _ Action) (*fs.SandboxPolicy, error) {
+func (noSandbox) ResolvePolicy(_ context.Context, _ string, esc Escalation, _ *tools.Exec, _ Action) (*sandbox.CallPolicy, error) {
 	esc, err := checkEscalationArgs(esc)
 	if err != nil {
 		return nil, err
@@ -77,7 +78,7 @@ func (noSandbox) ResolvePolicy(_ context.Context, _ string, esc Escalation, _ *t
 	return nil, nil
 }
 
-func (noSandbox) MapError(err error, _ *fs.SandboxPolicy) error { return err }
+func (noSandbox) MapError(err error, _ *sandbox.CallPolicy) error { return err }
 
 // confiningSandbox is the hook of a confining filesystem (docs/tool-fs.md "Sandbox escalation").
 //
@@ -86,8 +87,8 @@ func (noSandbox) MapError(err error, _ *fs.SandboxPolicy) error { return err }
 // loaded) fails the call closed with the load-time text before anything executes.
 type confiningSandbox struct {
 	kc          *kernel.Context
-	fs          fs.FileSystem  // the mounted filesystem, to resolve an escalated call's path
-	defaultMode fs.SandboxMode // the provider's SandboxMode, used only if a denial has no policy
+	fs          fs.FileSystem // the mounted filesystem, to resolve an escalated call's path
+	defaultMode sandbox.Mode  // the provider's SandboxMode, used only if a denial has no policy
 }
 
 var _ Sandbox = (*confiningSandbox)(nil)
@@ -103,7 +104,7 @@ func (*confiningSandbox) Parameters(base json.RawMessage) json.RawMessage {
 // runs sandbox.ApproveEscalation through the composed approval service (probed per call), with
 // the action's resolved path and previews for the prompt: a grant replaces only the mode, for this
 // call alone; nothing is recorded.
-func (c *confiningSandbox) ResolvePolicy(ctx context.Context, tool string, esc Escalation, exec *tools.Exec, action Action) (*fs.SandboxPolicy, error) {
+func (c *confiningSandbox) ResolvePolicy(ctx context.Context, tool string, esc Escalation, exec *tools.Exec, action Action) (*sandbox.CallPolicy, error) {
 	esc, err := checkEscalationArgs(esc)
 	if err != nil {
 		return nil, err
@@ -139,7 +140,7 @@ func (c *confiningSandbox) ResolvePolicy(ctx context.Context, tool string, esc E
 // MapError rewrites an FS_SANDBOX_DENIED failure into the model-facing denial: the marker of the
 // mode stamped on the call, a newline and the escalation hint, still FS_SANDBOX_DENIED, with the
 // original error as the cause. Anything else is returned unchanged.
-func (c *confiningSandbox) MapError(err error, policy *fs.SandboxPolicy) error {
+func (c *confiningSandbox) MapError(err error, policy *sandbox.CallPolicy) error {
 	var fe *fs.Error
 	if !errors.As(err, &fe) || fe.Kind != fs.CodeSandboxDenied {
 		return err
@@ -187,7 +188,7 @@ func withEscalationFields(base json.RawMessage) json.RawMessage {
 // MutationBase returns the directory a write or edit resolves against: the policy's workspace
 // root when a policy names one, else the session cwd (docs/tool-fs.md "Paths and the session's
 // working directory").
-func MutationBase(policy *fs.SandboxPolicy, exec *tools.Exec, path string) string {
+func MutationBase(policy *sandbox.CallPolicy, exec *tools.Exec, path string) string {
 	if policy != nil && policy.WorkspaceRoot != "" {
 		return policy.WorkspaceRoot
 	}

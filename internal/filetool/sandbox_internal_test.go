@@ -20,9 +20,9 @@ var sandboxIsBlank = jstext.IsBlank
 // MapError keeps the code, chains the original as the cause and names the stamped mode; other
 // errors are returned as the same value (docs/tool-fs.md "Sandbox escalation").
 func TestConfiningMapError(t *testing.T) {
-	c := &confiningSandbox{defaultMode: fs.SandboxReadOnly}
+	c := &confiningSandbox{defaultMode: sandbox.ReadOnly}
 	orig := fs.NewError(fs.CodeSandboxDenied, `cannot write "/x": file access denied under workspace-write mode`, nil)
-	got := c.MapError(orig, &fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite})
+	got := c.MapError(orig, &sandbox.CallPolicy{Mode: sandbox.WorkspaceWrite})
 	var fe *fs.Error
 	require.ErrorAs(t, got, &fe)
 	assert.Equal(t, fs.CodeSandboxDenied, fe.Kind)
@@ -37,7 +37,7 @@ func TestConfiningMapError(t *testing.T) {
 	assert.Contains(t, c.MapError(orig, nil).Error(), "[sandbox: file access denied under read-only mode]")
 
 	for _, other := range []error{fs.NewError(fs.CodeIOError, "boom", nil), errors.New("plain"), fs.NewError(fs.CodeNotObserved, "n", nil)} {
-		assert.Same(t, other, c.MapError(other, &fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite}))
+		assert.Same(t, other, c.MapError(other, &sandbox.CallPolicy{Mode: sandbox.WorkspaceWrite}))
 	}
 	// The non-confining hook never maps.
 	assert.Same(t, orig, noSandbox{}.MapError(orig, nil))
@@ -68,12 +68,12 @@ func TestEscalationArgsAccessors(t *testing.T) {
 	e, err := parseEscalationArgs(json.RawMessage(`{"sandbox_permissions":"workspace-write","justification":" why "}`))
 	require.NoError(t, err)
 	assert.True(t, e.requested())
-	assert.Equal(t, fs.SandboxWorkspaceWrite, e.mode())
+	assert.Equal(t, sandbox.WorkspaceWrite, e.mode())
 	assert.Equal(t, " why ", e.justification(), "not trimmed")
 
 	e, err = parseEscalationArgs(json.RawMessage(`{"sandbox_permissions":7,"justification":"why"}`))
 	require.NoError(t, err)
-	assert.Equal(t, fs.SandboxMode("7"), e.mode(), "a non-string value is never a mode")
+	assert.Equal(t, sandbox.Mode("7"), e.mode(), "a non-string value is never a mode")
 
 	_, err = parseEscalationArgs(json.RawMessage(`{"sandbox_permissions":"workspace-write","justification":3}`))
 	assert.EqualError(t, err, "invalid justification: expected a non-empty sentence")
@@ -135,7 +135,7 @@ func TestApprovalAskerCompletesTheDetails(t *testing.T) {
 	a := &recordingApprover{outcome: tools.Cancelled}
 	asker := &approvalAsker{approver: a, req: tools.ApprovalRequest{Session: s, ToolName: "write", CallID: "call-1", Details: &details}}
 	q := sandbox.EscalationQuestion{Reason: "escalate sandbox to danger-full-access: update the README",
-		Mode: fs.SandboxDangerFullAccess, Current: fs.SandboxWorkspaceWrite, Justification: "update the README"}
+		Mode: sandbox.DangerFullAccess, Current: sandbox.WorkspaceWrite, Justification: "update the README"}
 	got, err := asker.AskEscalation(context.Background(), q)
 	require.NoError(t, err)
 	assert.Equal(t, string(tools.Cancelled), got)
@@ -151,15 +151,15 @@ func TestApprovalAskerCompletesTheDetails(t *testing.T) {
 	for outcome, kind := range map[tools.ApprovalOutcome]error{tools.Rejected: sandbox.ErrEscalationRejected,
 		tools.Cancelled: sandbox.ErrEscalationCancelled, tools.Unavailable: sandbox.ErrEscalationUnavailable} {
 		asker.approver = &recordingApprover{outcome: outcome}
-		_, err := sandbox.ApproveEscalation(context.Background(), sandbox.EscalationRequest{Requested: fs.SandboxDangerFullAccess,
-			Justification: "j", Effective: fs.SandboxReadOnly, Subject: sandbox.SubjectOperation}, sandbox.EscalationApproval{Asker: asker, Agent: true})
+		_, err := sandbox.ApproveEscalation(context.Background(), sandbox.EscalationRequest{Requested: sandbox.DangerFullAccess,
+			Justification: "j", Effective: sandbox.ReadOnly, Subject: sandbox.SubjectOperation}, sandbox.EscalationApproval{Asker: asker, Agent: true})
 		assert.ErrorIs(t, err, kind, outcome)
 	}
 	asker.approver = &recordingApprover{outcome: tools.AllowedOnce}
-	granted, err := sandbox.ApproveEscalation(context.Background(), sandbox.EscalationRequest{Requested: fs.SandboxDangerFullAccess,
-		Justification: "j", Effective: fs.SandboxReadOnly, Subject: sandbox.SubjectOperation}, sandbox.EscalationApproval{Asker: asker, Agent: true})
+	granted, err := sandbox.ApproveEscalation(context.Background(), sandbox.EscalationRequest{Requested: sandbox.DangerFullAccess,
+		Justification: "j", Effective: sandbox.ReadOnly, Subject: sandbox.SubjectOperation}, sandbox.EscalationApproval{Asker: asker, Agent: true})
 	require.NoError(t, err)
-	assert.Equal(t, fs.SandboxDangerFullAccess, granted)
+	assert.Equal(t, sandbox.DangerFullAccess, granted)
 }
 
 // A call without a session reaches the sandbox seam as an untyped nil, so a policy sees an

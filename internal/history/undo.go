@@ -17,8 +17,6 @@ type Selector struct {
 	AnySession bool
 	// Force restores even over a later change.
 	Force bool
-	// Sandbox is the per-call policy the restoration runs under (nil: the provider's default).
-	Sandbox *fs.SandboxPolicy
 }
 
 // Undone is what Undo did.
@@ -44,6 +42,8 @@ var ErrNotRestorable = errors.New("the mounted filesystem cannot restore files")
 // lock and version check: the file must still be as Cordon's last change to it left it (nothing
 // changed since, by anyone), unless sel.Force. The restoration is itself recorded (an undo) and
 // marks the change undone, so repeated undos step further back. Nothing changes on a refusal.
+// The restoration runs on ctx, so a confining filesystem confines it under the policy ctx carries
+// (sandbox.WithPolicy).
 func Undo(ctx context.Context, fsys fs.FileSystem, st Store, sel Selector) (Undone, error) {
 	rs, ok := fsys.(fs.Restorer)
 	if !ok {
@@ -83,7 +83,7 @@ func Undo(ctx context.Context, fsys fs.FileSystem, st Store, sel Selector) (Undo
 	if latest, err := latestFor(st, ch.Key); err == nil && latest != nil {
 		r.Expect = fs.Version(latest.VersionAfter)
 	}
-	if _, err := rs.Restore(withUndoing(ctx, ch.ID), t, r, sel.Sandbox); err != nil {
+	if _, err := rs.Restore(withUndoing(ctx, ch.ID), t, r); err != nil {
 		if errors.Is(err, fs.ErrStaleVersion) {
 			return Undone{}, changedOutside(ctx, fsys, t, display, ch, err)
 		}

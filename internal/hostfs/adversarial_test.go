@@ -49,14 +49,14 @@ func TestLongNamesAreWritable(t *testing.T) {
 			p, dir := newProvider(t)
 			ctx := context.Background()
 			tg := resolve(t, p, name)
-			out, err := p.WriteText(ctx, tg, "one", fs.CreateIfAbsent(), nil)
+			out, err := p.WriteText(ctx, tg, "one", fs.CreateIfAbsent())
 			require.NoError(t, err)
 			assert.Equal(t, fs.OperationCreate, out.Operation)
-			_, err = p.WriteText(ctx, tg, "two", fs.CreateIfAbsent(), nil)
+			_, err = p.WriteText(ctx, tg, "two", fs.CreateIfAbsent())
 			requireFsError(t, err, fs.CodeNotObserved, `cannot overwrite existing "`+tg.DisplayPath+`" without reading it first`)
-			_, err = p.WriteText(ctx, tg, "three", fs.ReplaceIfVersion(out.Version), nil)
+			_, err = p.WriteText(ctx, tg, "three", fs.ReplaceIfVersion(out.Version))
 			require.NoError(t, err)
-			_, err = p.EditText(ctx, tg, edit("three", "four"), nil, nil)
+			_, err = p.EditText(ctx, tg, edit("three", "four"), nil)
 			require.NoError(t, err)
 			assert.Equal(t, "four", readDisk(t, filepath.Join(dir, name)))
 			requireClean(t, p, dir)
@@ -79,11 +79,11 @@ func TestPathTooLong(t *testing.T) {
 		require.ErrorIs(t, err, unix.ENAMETOOLONG)
 		requireFsError(t, err, fs.CodeIOError, "cannot "+verb+` "`+tg.DisplayPath+`": file name too long — use a shorter name`)
 	}
-	_, err := p.WriteText(ctx, tg, "x", nil, nil)
+	_, err := p.WriteText(ctx, tg, "x", nil)
 	tooLong("write", err)
-	_, err = p.WriteText(ctx, tg, "x", fs.CreateIfAbsent(), nil)
+	_, err = p.WriteText(ctx, tg, "x", fs.CreateIfAbsent())
 	tooLong("write", err)
-	_, err = p.EditText(ctx, tg, edit("x", "y"), nil, nil)
+	_, err = p.EditText(ctx, tg, edit("x", "y"), nil)
 	tooLong("edit", err)
 	_, err = p.ReadText(ctx, tg)
 	tooLong("read", err)
@@ -125,10 +125,10 @@ func TestSymlinkLoopTargets(t *testing.T) {
 			_, err = p.ReadBytes(ctx, tg, 10)
 			loop("read", err)
 			for _, intent := range []*fs.WriteIntent{nil, fs.CreateIfAbsent(), fs.ReplaceIfVersion("v")} {
-				_, err = p.WriteText(ctx, tg, "x", intent, nil)
+				_, err = p.WriteText(ctx, tg, "x", intent)
 				loop("write", err)
 			}
-			_, err = p.EditText(ctx, tg, edit("x", "y"), nil, nil)
+			_, err = p.EditText(ctx, tg, edit("x", "y"), nil)
 			loop("edit", err)
 			_, err = p.ListDir(ctx, tg)
 			var fe *fs.Error
@@ -155,12 +155,12 @@ func TestReadOnlyParentDirectory(t *testing.T) {
 	t.Cleanup(func() { _ = os.Chmod(ro, 0o755) })
 	tg := resolve(t, p, "ro/f")
 	for _, intent := range []*fs.WriteIntent{nil, fs.ReplaceIfVersion(versionOf(t, p, tg))} {
-		_, err := p.WriteText(context.Background(), tg, "new", intent, nil)
+		_, err := p.WriteText(context.Background(), tg, "new", intent)
 		require.True(t, errors.Is(err, unix.EACCES) || errors.Is(err, unix.EPERM), "%v", err)
 	}
-	_, err := p.EditText(context.Background(), tg, edit("old", "new"), nil, nil)
+	_, err := p.EditText(context.Background(), tg, edit("old", "new"), nil)
 	require.True(t, errors.Is(err, unix.EACCES) || errors.Is(err, unix.EPERM), "%v", err)
-	_, err = p.WriteText(context.Background(), resolve(t, p, "ro/new"), "x", fs.CreateIfAbsent(), nil)
+	_, err = p.WriteText(context.Background(), resolve(t, p, "ro/new"), "x", fs.CreateIfAbsent())
 	require.True(t, errors.Is(err, unix.EACCES) || errors.Is(err, unix.EPERM), "%v", err)
 	assert.Equal(t, "old", readDisk(t, filepath.Join(ro, "f")))
 	requireClean(t, p, dir)
@@ -174,10 +174,10 @@ func TestForeignTargetsAreRefusedByMutations(t *testing.T) {
 	t.Chdir(dir)
 	for _, tg := range []fs.Target{{}, {Key: "rel/x", DisplayPath: "rel/x"}} {
 		for _, intent := range []*fs.WriteIntent{nil, fs.CreateIfAbsent(), fs.ReplaceIfVersion("v")} {
-			_, err := p.WriteText(context.Background(), tg, "x", intent, nil)
+			_, err := p.WriteText(context.Background(), tg, "x", intent)
 			require.ErrorIs(t, err, hostfs.ErrForeignTarget)
 		}
-		_, err := p.EditText(context.Background(), tg, edit("x", "y"), nil, nil)
+		_, err := p.EditText(context.Background(), tg, edit("x", "y"), nil)
 		require.ErrorIs(t, err, hostfs.ErrForeignTarget)
 	}
 	entries, err := os.ReadDir(dir)
@@ -196,7 +196,7 @@ func TestWriteUnderDanglingSymlinkParent(t *testing.T) {
 	for _, path := range []string{"dl/child", "dl/a/b"} {
 		tg := resolve(t, p, path)
 		for _, intent := range []*fs.WriteIntent{nil, fs.CreateIfAbsent()} {
-			_, err := p.WriteText(context.Background(), tg, "x", intent, nil)
+			_, err := p.WriteText(context.Background(), tg, "x", intent)
 			require.ErrorIs(t, err, unix.EEXIST, path)
 			requireFsError(t, err, fs.CodeIOError, `cannot write "`+tg.DisplayPath+`": file exists — an entry on the path is in the way of a directory (a dangling symbolic link, say)`)
 		}

@@ -255,9 +255,9 @@ func TestLockWaitIsCancellable(t *testing.T) {
 	for _, verb := range []string{fs.VerbWrite, fs.VerbEdit} {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 		if verb == fs.VerbWrite {
-			_, err = p.WriteText(ctx, tg, "x", nil, nil)
+			_, err = p.WriteText(ctx, tg, "x", nil)
 		} else {
-			_, err = p.EditText(ctx, tg, fs.EditRequest{OldString: "a"}, nil, nil)
+			_, err = p.EditText(ctx, tg, fs.EditRequest{OldString: "a"}, nil)
 		}
 		cancel()
 		var fe *fs.Error

@@ -56,27 +56,27 @@ func TestMutationsPreCancelled(t *testing.T) {
 		intact bool
 	}{
 		{"create => write aborted", "", 0, func(p *hostfs.Provider, tg fs.Target) error {
-			_, err := p.WriteText(cancelled(), tg, "x", nil, nil)
+			_, err := p.WriteText(cancelled(), tg, "x", nil)
 			return err
 		}, fs.CodeAborted, "write aborted", true},
 		{"overwrite below the limit => read aborted (diff basis)", "old", 0, func(p *hostfs.Provider, tg fs.Target) error {
-			_, err := p.WriteText(cancelled(), tg, "x", nil, nil)
+			_, err := p.WriteText(cancelled(), tg, "x", nil)
 			return err
 		}, fs.CodeAborted, "read aborted", true},
 		{"overwrite at the limit => write aborted", "old", 100, func(p *hostfs.Provider, tg fs.Target) error {
-			_, err := p.WriteText(cancelled(), tg, big, nil, nil)
+			_, err := p.WriteText(cancelled(), tg, big, nil)
 			return err
 		}, fs.CodeAborted, "write aborted", true},
 		{"edit => edit aborted", "old", 0, func(p *hostfs.Provider, tg fs.Target) error {
-			_, err := p.EditText(cancelled(), tg, edit("old", "new"), nil, nil)
+			_, err := p.EditText(cancelled(), tg, edit("old", "new"), nil)
 			return err
 		}, fs.CodeAborted, "edit aborted", true},
 		{"a write guard failure wins", "old", 0, func(p *hostfs.Provider, tg fs.Target) error {
-			_, err := p.WriteText(cancelled(), tg, "x", fs.ReplaceIfVersion("stale"), nil)
+			_, err := p.WriteText(cancelled(), tg, "x", fs.ReplaceIfVersion("stale"))
 			return err
 		}, fs.CodeStaleVersion, `cannot write "%s": file changed since it was read`, true},
 		{"an edit guard failure wins", "old", 0, func(p *hostfs.Provider, tg fs.Target) error {
-			_, err := p.EditText(cancelled(), tg, edit("old", "new"), &fs.EditGuard{Version: "stale"}, nil)
+			_, err := p.EditText(cancelled(), tg, edit("old", "new"), &fs.EditGuard{Version: "stale"})
 			return err
 		}, fs.CodeStaleVersion, `cannot edit "%s": file changed since it was read`, true},
 	}
@@ -118,19 +118,19 @@ func TestMutationsCancelAtEveryCheckpoint(t *testing.T) {
 		verbs []string // the abort messages that must occur
 	}{
 		{"create", "", func(ctx context.Context, p *hostfs.Provider, tg fs.Target) error {
-			_, err := p.WriteText(ctx, tg, large, nil, nil)
+			_, err := p.WriteText(ctx, tg, large, nil)
 			return err
 		}, large, []string{"write aborted"}},
 		{"guarded create", "", func(ctx context.Context, p *hostfs.Provider, tg fs.Target) error {
-			_, err := p.WriteText(ctx, tg, "new", fs.CreateIfAbsent(), nil)
+			_, err := p.WriteText(ctx, tg, "new", fs.CreateIfAbsent())
 			return err
 		}, "new", []string{"write aborted"}},
 		{"overwrite", "old\n", func(ctx context.Context, p *hostfs.Provider, tg fs.Target) error {
-			_, err := p.WriteText(ctx, tg, large, nil, nil)
+			_, err := p.WriteText(ctx, tg, large, nil)
 			return err
 		}, large, []string{"read aborted", "write aborted"}},
 		{"edit", lfLarge + "END\n", func(ctx context.Context, p *hostfs.Provider, tg fs.Target) error {
-			_, err := p.EditText(ctx, tg, fs.EditRequest{OldString: "END", NewString: "FIN"}, nil, nil)
+			_, err := p.EditText(ctx, tg, fs.EditRequest{OldString: "END", NewString: "FIN"}, nil)
 			return err
 		}, lfLarge + "FIN\n", []string{"edit aborted", "write aborted"}},
 	}

@@ -27,7 +27,7 @@ var _ fs.ChangeSetApplier = (*Provider)(nil)
 // its target, before the journal records that publication starts; then the staged files are
 // renamed into place and the deleted ones removed (docs/apply_patch.md "All or nothing"). A
 // failure before that point changes nothing. The sandbox policy is ignored.
-func (p *Provider) ApplyChanges(ctx context.Context, changes []fs.Change, _ *fs.SandboxPolicy) ([]fs.ChangeOutcome, error) {
+func (p *Provider) ApplyChanges(ctx context.Context, changes []fs.Change) ([]fs.ChangeOutcome, error) {
 	return p.ApplyChangesConfined(ctx, changes, nil)
 }
 

@@ -74,7 +74,7 @@ func TestHelperChangeSet(t *testing.T) {
 	}
 	fmt.Println("ready")
 	start := time.Now()
-	if _, err := p.ApplyChanges(ctx, changes, nil); err != nil {
+	if _, err := p.ApplyChanges(ctx, changes); err != nil {
 		fmt.Println("error:", err)
 		os.Exit(5)
 	}
@@ -232,7 +232,7 @@ func appendRounds(p *hostfs.Provider) {
 			}
 			changes = append(changes, fs.Change{Kind: fs.ChangeUpdate, Target: tg, Update: func(s string) (string, error) { return s + "x\n", nil }})
 		}
-		if _, err := p.ApplyChanges(ctx, changes, nil); err != nil {
+		if _, err := p.ApplyChanges(ctx, changes); err != nil {
 			fmt.Println("error:", err)
 			os.Exit(5)
 		}

@@ -29,7 +29,7 @@ func TestApplyChangesReportsEveryFile(t *testing.T) {
 		{Kind: fs.ChangeUpdate, Target: resolve(t, p, "u.txt"), Update: upper},
 		{Kind: fs.ChangeDelete, Target: resolve(t, p, "d.txt")},
 		{Kind: fs.ChangeUpdate, Target: resolve(t, p, "m.txt"), MoveTo: &dest, Update: upper},
-	}, nil)
+	})
 	require.NoError(t, err)
 
 	byKey := map[string][]fs.PublishArgs{}
@@ -59,7 +59,7 @@ func TestApplyChangesReportsEveryFile(t *testing.T) {
 	_, err = p.ApplyChanges(context.Background(), []fs.Change{
 		{Kind: fs.ChangeWrite, Target: resolve(t, p, "other.txt"), Content: "x\n"},
 		{Kind: fs.ChangeDelete, Target: resolve(t, p, "d.txt")},
-	}, nil)
+	})
 	require.Error(t, err)
 	assert.Empty(t, r.phases, "a refused set reports nothing")
 	requireClean(t, p, dir)
@@ -104,7 +104,7 @@ func TestApplyChangesRecheck(t *testing.T) {
 			if refuse {
 				changes = changes[2:]
 			}
-			_, err := p.ApplyChanges(context.Background(), changes, nil)
+			_, err := p.ApplyChanges(context.Background(), changes)
 			if refuse {
 				require.Error(t, err)
 				assert.Equal(t, `cannot delete "`+filepath.Join(dir, "d.txt")+`": file changed since it was read`, err.Error())
@@ -143,7 +143,7 @@ func TestApplyChangesReportsAFileItFailedToPublish(t *testing.T) {
 		}
 		return os.Rename(o, n)
 	})
-	_, err := p.ApplyChanges(context.Background(), set, nil)
+	_, err := p.ApplyChanges(context.Background(), set)
 	require.True(t, fs.HasCode(err, fs.CodeIOError), "%v", err)
 	phases := map[string][]fs.PublishPhase{}
 	for _, a := range r.args {

@@ -45,7 +45,7 @@ func TestApplyChangesPublishesEveryKind(t *testing.T) {
 		{Kind: fs.ChangeUpdate, Target: resolve(t, p, "u.txt"), Update: upper},
 		{Kind: fs.ChangeDelete, Target: resolve(t, p, "d.txt")},
 		{Kind: fs.ChangeUpdate, Target: resolve(t, p, "m.txt"), MoveTo: &dest, Update: upper},
-	}, nil)
+	})
 	require.NoError(t, err)
 	require.Equal(t, map[string]string{
 		"new/a.txt":     "fresh\n",
@@ -101,7 +101,7 @@ func TestApplyChangesAllOrNothing(t *testing.T) {
 				{Kind: fs.ChangeWrite, Target: resolve(t, p, "new/m.txt"), Content: "m\n"},
 				{Kind: fs.ChangeUpdate, Target: resolve(t, p, "a.txt"), Update: upper},
 				last,
-			}, nil)
+			})
 			require.Error(t, err)
 			if c.is != nil {
 				require.ErrorIs(t, err, c.is)
@@ -135,7 +135,7 @@ func TestApplyChangesRefusals(t *testing.T) {
 			`cannot write "` + filepath.Join(dir, "sub") + `": not a regular file`},
 	} {
 		t.Run(name, func(t *testing.T) {
-			_, err := p.ApplyChanges(context.Background(), c.changes, nil)
+			_, err := p.ApplyChanges(context.Background(), c.changes)
 			require.EqualError(t, err, c.msg)
 			require.Equal(t, "a\n", readAll(t, dir)["a.txt"])
 			requireClean(t, p, dir)
@@ -181,16 +181,22 @@ func TestApplyChangesOppositeOrdersDoNotDeadlock(t *testing.T) {
 	for g := range 4 {
 		go func() {
 			var err error
-			for range rounds {
+			for r := range rounds {
 				if g == 3 {
-					_, err = p.EditText(context.Background(), resolve(t, p, "b.txt"), fs.EditRequest{OldString: "x", NewString: "y", ReplaceAll: true}, nil, nil)
+					// x -> y, then y -> x: each finds its old string whatever the sets appended
+					// between them (an x -> y twice in a row found none, and failed the test).
+					req := fs.EditRequest{OldString: "x", NewString: "y", ReplaceAll: true}
+					if r%2 == 1 {
+						req.OldString, req.NewString = "y", "x"
+					}
+					_, err = p.EditText(context.Background(), resolve(t, p, "b.txt"), req, nil)
 				} else {
 					set := make([]fs.Change, len(names))
 					for i := range names {
 						n := names[(i+g)%len(names)]
 						set[i] = fs.Change{Kind: fs.ChangeUpdate, Target: resolve(t, p, n), Update: appendLine}
 					}
-					_, err = p.ApplyChanges(context.Background(), set, nil)
+					_, err = p.ApplyChanges(context.Background(), set)
 				}
 				if err != nil {
 					break
@@ -215,7 +221,7 @@ func TestApplyChangesWithoutAJournal(t *testing.T) {
 	writeFile(t, blocker, "")
 	t.Setenv("XDG_STATE_HOME", blocker) // a state directory beneath a regular file cannot be made
 	p, dir := newProvider(t)
-	_, err := p.ApplyChanges(context.Background(), []fs.Change{{Kind: fs.ChangeWrite, Target: resolve(t, p, "a.txt"), Content: "a\n"}}, nil)
+	_, err := p.ApplyChanges(context.Background(), []fs.Change{{Kind: fs.ChangeWrite, Target: resolve(t, p, "a.txt"), Content: "a\n"}})
 	require.NoError(t, err)
 	require.Equal(t, map[string]string{"a.txt": "a\n"}, readAll(t, dir))
 	requireClean(t, p, dir)
@@ -241,7 +247,7 @@ func TestApplyChangesFailureAfterCommitIsFinishedAtTheNextStart(t *testing.T) {
 	for _, n := range []string{"a.txt", "b.txt", "c.txt"} {
 		set = append(set, fs.Change{Kind: fs.ChangeUpdate, Target: resolve(t, p, n), Update: upper})
 	}
-	_, err := p.ApplyChanges(context.Background(), set, nil)
+	_, err := p.ApplyChanges(context.Background(), set)
 	require.True(t, fs.HasCode(err, fs.CodeIOError), "%v", err)
 	require.Equal(t, map[string]string{"a.txt": "A.TXT\n", "b.txt": "b.txt\n", "c.txt": "C.TXT\n"}, files(t, dir))
 	require.Zero(t, hostfs.LockCount(p))

@@ -95,15 +95,21 @@ func unencodable(err error, verb, display string) error {
 	return fs.NewError(fs.CodeNotText, "cannot "+verb+` "`+display+`": `+err.Error(), nil)
 }
 
-// decodeRead applies ReadText's text rules to the whole file buf in its charset.
-func (p *Provider) decodeRead(key string, buf []byte, display string) ([]byte, error) {
+// decodeRead applies ReadText's text rules to the whole file buf in its charset, and names that
+// charset ("" for UTF-8).
+func (p *Provider) decodeRead(key string, buf []byte, display string) ([]byte, string, error) {
 	if ft := p.textOf(key, buf); ft.other() {
 		if size := int64(len(buf)); size > p.maxFileBytes { // as streamOther: decoded whole
-			return nil, fs.ReadTooLarge(display, size, p.maxFileBytes)
+			return nil, "", fs.ReadTooLarge(display, size, p.maxFileBytes)
 		}
-		return ft.decode(buf, fs.VerbRead, display)
+		text, err := ft.decode(buf, fs.VerbRead, display)
+		if err != nil {
+			return nil, "", err
+		}
+		return text, ft.decl.Charset.Name(), nil
 	}
-	return decodeWhole(buf, display)
+	text, err := decodeWhole(buf, display)
+	return text, "", err
 }
 
 // streamOther streams a file in a charset other than UTF-8: it is read whole (at most
@@ -243,8 +249,9 @@ func (ft fileText) storeWrite(content, display string) (string, error) {
 	return ft.encode(content, true, fs.VerbWrite, display)
 }
 
-// TextCharset names the charset ReadText and StreamText decode t from when it is not UTF-8
-// ("" for UTF-8, and for a file that cannot be opened: the read itself reports that).
+// TextCharset names the charset StreamText decodes t from when it is not UTF-8 ("" for UTF-8,
+// and for a file that cannot be opened: the read itself reports that). ReadText names it in its
+// outcome; this is for a reader that streams and must know it before the first chunk.
 func (p *Provider) TextCharset(_ context.Context, t fs.Target) string {
 	f, err := openRegular(t)
 	if err != nil {

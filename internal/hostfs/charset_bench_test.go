@@ -47,7 +47,7 @@ func BenchmarkEditShiftJIS1MiB(b *testing.B) {
 			words := [2]string{"目印", "しるし"}
 			i := 0
 			for b.Loop() {
-				if _, err := p.EditText(context.Background(), tg, fs.EditRequest{OldString: words[i%2], NewString: words[(i+1)%2]}, nil, nil); err != nil {
+				if _, err := p.EditText(context.Background(), tg, fs.EditRequest{OldString: words[i%2], NewString: words[(i+1)%2]}, nil); err != nil {
 					b.Fatal(err)
 				}
 				i++

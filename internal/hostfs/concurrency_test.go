@@ -59,11 +59,11 @@ func raceFile(t *testing.T, p *hostfs.Provider, dir string, f, rounds int) {
 		return
 	}
 	write := func(ctx context.Context, tg fs.Target, v fs.Version, _, next string) error {
-		_, err := p.WriteText(ctx, tg, next, fs.ReplaceIfVersion(v), nil)
+		_, err := p.WriteText(ctx, tg, next, fs.ReplaceIfVersion(v))
 		return err
 	}
 	edit := func(ctx context.Context, tg fs.Target, v fs.Version, cur, next string) error {
-		_, err := p.EditText(ctx, tg, fs.EditRequest{OldString: cur, NewString: next}, &fs.EditGuard{Version: v}, nil)
+		_, err := p.EditText(ctx, tg, fs.EditRequest{OldString: cur, NewString: next}, &fs.EditGuard{Version: v})
 		return err
 	}
 	pairs := [][2]mutation{{write, write}, {edit, edit}, {write, edit}, {edit, write}}
@@ -143,7 +143,7 @@ func TestUnguardedWritesSerialize(t *testing.T) {
 				if i%2 == 0 {
 					intent = fs.CreateIfAbsent()
 				}
-				_, errs[i] = p.WriteText(context.Background(), tg, contents[i], intent, nil)
+				_, errs[i] = p.WriteText(context.Background(), tg, contents[i], intent)
 			}()
 		}
 		close(start)

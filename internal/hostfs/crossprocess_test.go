@@ -50,7 +50,7 @@ func TestHelperCrossProcessEdit(t *testing.T) {
 		ver, _ := os.ReadFile(filepath.Join(dir, "ver-"+strconv.Itoa(r)))
 		req := fs.EditRequest{OldString: fmt.Sprintf("round %d\n", r), NewString: fmt.Sprintf("round %d\nby %s\n", r+1, worker)}
 		res := "ok"
-		if _, err := p.EditText(ctx, tg, req, &fs.EditGuard{Version: fs.Version(ver)}, nil); err != nil {
+		if _, err := p.EditText(ctx, tg, req, &fs.EditGuard{Version: fs.Version(ver)}); err != nil {
 			res = string(fs.CodeOf(err))
 			if res == "" {
 				res = err.Error()

@@ -2,7 +2,7 @@
 // the library under the two plugins that serve the host filesystem, fs-local
 // (package fslocal: a Provider rooted at its configured cwd) and fs-sandbox
 // (package fssandbox: a Provider behind a per-call fence). It is not a plugin
-// and imports no plugin. A Provider never confines (SandboxMode is "") and its
+// and imports no plugin. A Provider never confines (it is no sandbox.Confiner) and its
 // cwd is a resolution default, not a boundary. Its messages are fs-local's,
 // whichever plugin serves it ("fs-local: ...").
 //

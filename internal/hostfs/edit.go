@@ -31,7 +31,7 @@ const editReadChunkBytes = 1 << 20
 // Outcome.Before/After are the LF-normalized texts of the old and new file
 // without BOM; Version is valid as the guard of a follow-up edit. The sandbox
 // policy is ignored.
-func (p *Provider) EditText(ctx context.Context, t fs.Target, req fs.EditRequest, guard *fs.EditGuard, _ *fs.SandboxPolicy) (fs.EditOutcome, error) {
+func (p *Provider) EditText(ctx context.Context, t fs.Target, req fs.EditRequest, guard *fs.EditGuard) (fs.EditOutcome, error) {
 	return p.editText(ctx, t, req, guard, nil)
 }
 

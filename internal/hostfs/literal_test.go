@@ -59,7 +59,7 @@ func FuzzEditText(f *testing.F) {
 			t.Fatal(err)
 		}
 		want := editmodel.Edit(file, old, new, replaceAll)
-		out, err := p.EditText(context.Background(), tg, fs.EditRequest{OldString: old, NewString: new, ReplaceAll: replaceAll}, nil, nil)
+		out, err := p.EditText(context.Background(), tg, fs.EditRequest{OldString: old, NewString: new, ReplaceAll: replaceAll}, nil)
 		got, rerr := os.ReadFile(path)
 		if rerr != nil {
 			t.Fatal(rerr)

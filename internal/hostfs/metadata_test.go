@@ -25,11 +25,11 @@ type replacement struct {
 
 var replacements = []replacement{
 	{"write", "write", func(p *hostfs.Provider, tg fs.Target, _ string) error {
-		_, err := p.WriteText(context.Background(), tg, "new\n", nil, nil)
+		_, err := p.WriteText(context.Background(), tg, "new\n", nil)
 		return err
 	}},
 	{"edit", "edit", func(p *hostfs.Provider, tg fs.Target, _ string) error {
-		_, err := p.EditText(context.Background(), tg, edit("old", "new"), nil, nil)
+		_, err := p.EditText(context.Background(), tg, edit("old", "new"), nil)
 		return err
 	}},
 	{"write beneath", "write", func(p *hostfs.Provider, tg fs.Target, dir string) error {

@@ -26,11 +26,11 @@ const (
 // mutation can: unguarded, guarded (no-replace link), confined beneath dir.
 var newFileWays = map[string]func(p *hostfs.Provider, tg fs.Target, dir string) error{
 	"write": func(p *hostfs.Provider, tg fs.Target, _ string) error {
-		_, err := p.WriteText(context.Background(), tg, "x", nil, nil)
+		_, err := p.WriteText(context.Background(), tg, "x", nil)
 		return err
 	},
 	"create": func(p *hostfs.Provider, tg fs.Target, _ string) error {
-		_, err := p.WriteText(context.Background(), tg, "x", fs.CreateIfAbsent(), nil)
+		_, err := p.WriteText(context.Background(), tg, "x", fs.CreateIfAbsent())
 		return err
 	},
 	"beneath": func(p *hostfs.Provider, tg fs.Target, dir string) error {

@@ -13,8 +13,8 @@ import (
 )
 
 // Provider is the host filesystem provider. It implements fs.FileSystem.
-// It never confines: SandboxMode returns "" and the per-call sandbox policy is
-// ignored.
+// It never confines: it is no sandbox.Confiner, and a sandbox policy on a
+// call's context is ignored.
 type Provider struct {
 	cwd               string
 	diffBasisMaxBytes int64
@@ -68,9 +68,6 @@ func New(cfg Config, log *zap.Logger) (*Provider, error) {
 
 // Cwd returns the provider's default base directory for relative paths.
 func (p *Provider) Cwd() string { return p.cwd }
-
-// SandboxMode returns "": the local provider never confines.
-func (p *Provider) SandboxMode() fs.SandboxMode { return "" }
 
 var _ fs.FileSystem = (*Provider)(nil)
 

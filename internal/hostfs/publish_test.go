@@ -55,14 +55,14 @@ func TestPublishHookReportsEachMutation(t *testing.T) {
 	path := filepath.Join(dir, "a.txt")
 	tg := resolve(t, p, path)
 
-	out, err := p.WriteText(ctx, tg, "one\n", nil, nil)
+	out, err := p.WriteText(ctx, tg, "one\n", nil)
 	require.NoError(t, err)
 	require.NoError(t, os.Chmod(path, 0o640))
 	info, err := p.Stat(ctx, tg)
 	require.NoError(t, err)
-	_, err = p.EditText(ctx, tg, fs.EditRequest{OldString: "one", NewString: "two"}, nil, nil)
+	_, err = p.EditText(ctx, tg, fs.EditRequest{OldString: "one", NewString: "two"}, nil)
 	require.NoError(t, err)
-	_, err = p.EditText(ctx, tg, fs.EditRequest{OldString: "absent", NewString: "x"}, nil, nil)
+	_, err = p.EditText(ctx, tg, fs.EditRequest{OldString: "absent", NewString: "x"}, nil)
 	require.Error(t, err, "a refused edit reports nothing")
 
 	assert.Equal(t, []fs.PublishPhase{fs.PublishBefore, fs.PublishDone, fs.PublishBefore, fs.PublishDone}, r.phases)
@@ -79,7 +79,7 @@ func TestPublishHookNotWantedReportsNothing(t *testing.T) {
 	p, dir := newProvider(t)
 	var r reported
 	p.SetPublishHook(hook(&r, false))
-	_, err := p.WriteText(context.Background(), resolve(t, p, filepath.Join(dir, "a.txt")), "x", nil, nil)
+	_, err := p.WriteText(context.Background(), resolve(t, p, filepath.Join(dir, "a.txt")), "x", nil)
 	require.NoError(t, err)
 	assert.Empty(t, r.phases)
 }
@@ -102,7 +102,7 @@ func TestPublishHookReportsAFailedPublication(t *testing.T) {
 	p.SetPublishHook(h)
 	path := filepath.Join(dir, "a.txt")
 	writeFile(t, path, "one")
-	_, err := p.WriteText(ctx, resolve(t, p, path), "two", nil, nil)
+	_, err := p.WriteText(ctx, resolve(t, p, path), "two", nil)
 	require.ErrorIs(t, err, fs.ErrAborted)
 	assert.Equal(t, []fs.PublishPhase{fs.PublishBefore, fs.PublishFailed}, r.phases)
 	assert.Equal(t, "one", contents(t, path))
@@ -117,31 +117,31 @@ func TestRestoreIsGuardedAndByteForByte(t *testing.T) {
 	info, err := p.Stat(ctx, tg)
 	require.NoError(t, err)
 
-	_, err = p.Restore(ctx, tg, fs.Restoration{Content: []byte("x"), Expect: "stale"}, nil)
+	_, err = p.Restore(ctx, tg, fs.Restoration{Content: []byte("x"), Expect: "stale"})
 	requireFsError(t, err, fs.CodeStaleVersion, `cannot write "`+path+`": file changed since it was read`)
 	assert.Equal(t, "\xEF\xBB\xBFbom\r\n", contents(t, path))
 
 	// No BOM is kept: the bytes are the restoration's.
-	v, err := p.Restore(ctx, tg, fs.Restoration{Content: []byte("plain\n"), Expect: info.Version}, nil)
+	v, err := p.Restore(ctx, tg, fs.Restoration{Content: []byte("plain\n"), Expect: info.Version})
 	require.NoError(t, err)
 	assert.Equal(t, "plain\n", contents(t, path))
 
-	_, err = p.Restore(ctx, tg, fs.Restoration{Remove: true, Expect: v}, nil)
+	_, err = p.Restore(ctx, tg, fs.Restoration{Remove: true, Expect: v})
 	require.NoError(t, err)
 	assert.NoFileExists(t, path)
 
-	_, err = p.Restore(ctx, tg, fs.Restoration{Content: []byte("back"), Mode: 0o600, Expect: "v"}, nil)
+	_, err = p.Restore(ctx, tg, fs.Restoration{Content: []byte("back"), Mode: 0o600, Expect: "v"})
 	requireFsError(t, err, fs.CodeStaleVersion, `cannot write "`+path+`": file no longer exists`)
-	_, err = p.Restore(ctx, tg, fs.Restoration{Content: []byte("back"), Mode: 0o600}, nil)
+	_, err = p.Restore(ctx, tg, fs.Restoration{Content: []byte("back"), Mode: 0o600})
 	require.NoError(t, err)
 	assert.Equal(t, "back", contents(t, path))
 	fi, err := os.Stat(path)
 	require.NoError(t, err)
 	assert.Equal(t, os.FileMode(0o600), fi.Mode().Perm())
 
-	_, err = p.Restore(ctx, tg, fs.Restoration{Content: []byte("again")}, nil)
+	_, err = p.Restore(ctx, tg, fs.Restoration{Content: []byte("again")})
 	requireFsError(t, err, fs.CodeStaleVersion, `cannot write "`+path+`": file changed since it was read`)
-	_, err = p.Restore(ctx, tg, fs.Restoration{Content: []byte("forced"), Force: true}, nil)
+	_, err = p.Restore(ctx, tg, fs.Restoration{Content: []byte("forced"), Force: true})
 	require.NoError(t, err)
 	assert.Equal(t, "forced", contents(t, path))
 }

@@ -68,34 +68,32 @@ func openRegular(t fs.Target) (*os.File, error) {
 // ReadText implements fs.FileSystem: the whole file, NUL-sniffed in its first
 // 8192 bytes, then strictly decoded as UTF-8 with a leading BOM consumed; a file
 // in another charset (a UTF-16 BOM, a declared charset) is decoded from it, its
-// BOM before the NUL check (decodeRead, docs/encodings.md).
-func (p *Provider) ReadText(ctx context.Context, t fs.Target) (_ string, err error) {
+// BOM before the NUL check (decodeRead, docs/encodings.md). The outcome names
+// that charset (the one decision, from the bytes this read took).
+func (p *Provider) ReadText(ctx context.Context, t fs.Target) (_ fs.ReadOutcome, err error) {
 	defer func() { err = fs.FromOS(fs.VerbRead, t.DisplayPath, err) }()
 	info, err := statRegular(ctx, t)
 	if err != nil {
-		return "", err
+		return fs.ReadOutcome{}, err
 	}
 	f, err := openRegular(t)
 	if err != nil {
-		return "", err
+		return fs.ReadOutcome{}, err
 	}
 	defer f.Close()
 	buf, err := readAll(ctx, f, info.Size)
 	if err != nil {
-		return "", err
+		return fs.ReadOutcome{}, err
 	}
 	if err := checkAbort(ctx, fs.VerbRead); err != nil {
-		return "", err
+		return fs.ReadOutcome{}, err
 	}
-	text, err := p.decodeRead(string(t.Key), buf, t.DisplayPath)
-	if err != nil {
-		return "", err
-	}
-	if len(text) == 0 {
-		return "", nil
+	text, cs, err := p.decodeRead(string(t.Key), buf, t.DisplayPath)
+	if err != nil || len(text) == 0 {
+		return fs.ReadOutcome{Charset: cs}, err
 	}
 	// buf is never touched again: share its memory with the string.
-	return unsafe.String(&text[0], len(text)), nil
+	return fs.ReadOutcome{Text: unsafe.String(&text[0], len(text)), Charset: cs}, nil
 }
 
 // decodeWhole applies the text rules of ReadText to a whole file's bytes and

@@ -56,7 +56,7 @@ func TestEditRecheckDecidesAMovedVersionUnderTheLock(t *testing.T) {
 	info, err := p.Stat(context.Background(), tg)
 	require.NoError(t, err)
 
-	out, err := p.EditText(context.Background(), tg, fs.EditRequest{OldString: "a", NewString: "A"}, &fs.EditGuard{Version: "old", Recheck: r}, nil)
+	out, err := p.EditText(context.Background(), tg, fs.EditRequest{OldString: "a", NewString: "A"}, &fs.EditGuard{Version: "old", Recheck: r})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"a\r\nb\r\nb\r\n"}, r.calls, "the decoded text: BOM set aside, line breaks as on disk")
 	assert.Equal(t, []fs.Version{info.Version}, r.version, "the version the provider found")
@@ -69,16 +69,16 @@ func TestEditRecheckDecidesAMovedVersionUnderTheLock(t *testing.T) {
 	assert.Equal(t, "\uFEFFA\r\nb\r\nb\r\n", string(b))
 
 	// More than one match without replace_all: nothing touched; with it, every match.
-	_, err = p.EditText(context.Background(), tg, fs.EditRequest{OldString: "b", NewString: "B"}, &fs.EditGuard{Version: "old", Recheck: r}, nil)
+	_, err = p.EditText(context.Background(), tg, fs.EditRequest{OldString: "b", NewString: "B"}, &fs.EditGuard{Version: "old", Recheck: r})
 	require.ErrorIs(t, err, fs.ErrAmbiguousEdit)
 	assert.Nil(t, r.touched[1])
-	_, err = p.EditText(context.Background(), tg, fs.EditRequest{OldString: "b", NewString: "B", ReplaceAll: true}, &fs.EditGuard{Version: "old", Recheck: r}, nil)
+	_, err = p.EditText(context.Background(), tg, fs.EditRequest{OldString: "b", NewString: "B", ReplaceAll: true}, &fs.EditGuard{Version: "old", Recheck: r})
 	require.NoError(t, err)
 	assert.Equal(t, []fs.LineRange{{First: 2, Last: 2}, {First: 3, Last: 3}}, r.touched[2])
 
 	// The guard's own version: no Recheck.
 	info, _ = p.Stat(context.Background(), tg)
-	_, err = p.EditText(context.Background(), tg, fs.EditRequest{OldString: "A", NewString: "a"}, &fs.EditGuard{Version: info.Version, Recheck: r}, nil)
+	_, err = p.EditText(context.Background(), tg, fs.EditRequest{OldString: "A", NewString: "a"}, &fs.EditGuard{Version: info.Version, Recheck: r})
 	require.NoError(t, err)
 	assert.Len(t, r.calls, 3)
 	assert.Zero(t, p.lockCount())
@@ -88,12 +88,12 @@ func TestRecheckRefusalWritesNothing(t *testing.T) {
 	p, tg, path := recheckFixture(t, "one\n")
 	refusal := fs.NewError(fs.CodeStaleVersion, fs.EditChanged(tg.DisplayPath).Message, &fs.Guidance{Text: "what changed"})
 	r := &recorder{p: p, err: refusal}
-	_, err := p.EditText(context.Background(), tg, fs.EditRequest{OldString: "one", NewString: "two"}, &fs.EditGuard{Version: "old", Recheck: r}, nil)
+	_, err := p.EditText(context.Background(), tg, fs.EditRequest{OldString: "one", NewString: "two"}, &fs.EditGuard{Version: "old", Recheck: r})
 	require.ErrorIs(t, err, fs.ErrStaleVersion)
 	g, ok := errors.AsType[*fs.Guidance](err)
 	require.True(t, ok, "the Recheck's error reaches the caller with its guidance")
 	assert.Equal(t, "what changed", g.Text)
-	_, err = p.WriteText(context.Background(), tg, "three\n", &fs.WriteIntent{Kind: fs.IntentReplaceIfVersion, Version: "old", Recheck: r}, nil)
+	_, err = p.WriteText(context.Background(), tg, "three\n", &fs.WriteIntent{Kind: fs.IntentReplaceIfVersion, Version: "old", Recheck: r})
 	require.ErrorIs(t, err, fs.ErrStaleVersion)
 	assert.Equal(t, []string{"one\n", "one\n"}, r.calls)
 	b, _ := os.ReadFile(path)
@@ -104,7 +104,7 @@ func TestRecheckRefusalWritesNothing(t *testing.T) {
 func TestWriteRecheck(t *testing.T) {
 	p, tg, path := recheckFixture(t, "one\n")
 	r := &recorder{p: p}
-	_, err := p.WriteText(context.Background(), tg, "two\n", &fs.WriteIntent{Kind: fs.IntentReplaceIfVersion, Version: "old", Recheck: r}, nil)
+	_, err := p.WriteText(context.Background(), tg, "two\n", &fs.WriteIntent{Kind: fs.IntentReplaceIfVersion, Version: "old", Recheck: r})
 	require.NoError(t, err)
 	assert.Equal(t, []int{1}, r.locked)
 	b, _ := os.ReadFile(path)
@@ -112,13 +112,13 @@ func TestWriteRecheck(t *testing.T) {
 
 	// At or over the diff-basis bound the file is not read for a Recheck: stale.
 	require.NoError(t, os.WriteFile(path, []byte(strings.Repeat("x", 1<<20)), 0o644))
-	_, err = p.WriteText(context.Background(), tg, "three\n", &fs.WriteIntent{Kind: fs.IntentReplaceIfVersion, Version: "old", Recheck: r}, nil)
+	_, err = p.WriteText(context.Background(), tg, "three\n", &fs.WriteIntent{Kind: fs.IntentReplaceIfVersion, Version: "old", Recheck: r})
 	requireStale(t, err, `cannot write "`+tg.DisplayPath+`": file changed since it was read`)
 	assert.Len(t, r.calls, 1)
 
 	// A file that is no longer text cannot be what was seen.
 	require.NoError(t, os.WriteFile(path, []byte("bin\x00"), 0o644))
-	_, err = p.WriteText(context.Background(), tg, "three\n", &fs.WriteIntent{Kind: fs.IntentReplaceIfVersion, Version: "old", Recheck: r}, nil)
+	_, err = p.WriteText(context.Background(), tg, "three\n", &fs.WriteIntent{Kind: fs.IntentReplaceIfVersion, Version: "old", Recheck: r})
 	requireStale(t, err, `cannot write "`+tg.DisplayPath+`": file changed since it was read`)
 	assert.Len(t, r.calls, 1)
 }
@@ -147,7 +147,7 @@ func TestWriteRecheckSeesTheDecodedTextOfAnotherCharset(t *testing.T) {
 		tg, err := p.Resolve(context.Background(), path, fs.ResolveOptions{})
 		require.NoError(t, err)
 		r := &recorder{p: p}
-		_, err = p.WriteText(context.Background(), tg, "x\n", &fs.WriteIntent{Kind: fs.IntentReplaceIfVersion, Version: "old", Recheck: r}, nil)
+		_, err = p.WriteText(context.Background(), tg, "x\n", &fs.WriteIntent{Kind: fs.IntentReplaceIfVersion, Version: "old", Recheck: r})
 		require.NoError(t, err, name)
 		assert.Equal(t, []string{"café\r\n"}, r.calls, name)
 	}

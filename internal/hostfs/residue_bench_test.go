@@ -33,7 +33,7 @@ func BenchmarkCreateInLargeDirectory(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := p.WriteText(context.Background(), tg, "x\n", nil, nil); err != nil {
+		if _, err := p.WriteText(context.Background(), tg, "x\n", nil); err != nil {
 			b.Fatal(err)
 		}
 		i++

@@ -40,7 +40,7 @@ func TestHelperResidueProcess(t *testing.T) {
 		fmt.Println("staged", stagingDir)
 		_, _ = bufio.NewReader(os.Stdin).ReadString('\n')
 	})
-	_, err = p.WriteText(context.Background(), resolve(t, p, os.Getenv(crashTargetEnv)), "complete", nil, nil)
+	_, err = p.WriteText(context.Background(), resolve(t, p, os.Getenv(crashTargetEnv)), "complete", nil)
 	require.NoError(t, err)
 	fmt.Println("written")
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cordon-dev/cordon/internal/hostfs"
 	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/sandbox"
 )
 
 func TestResolveDisplayPathIsLexical(t *testing.T) {
@@ -133,7 +134,9 @@ func TestProcessPathFileURLContains(t *testing.T) {
 
 func TestSandboxModeNeverConfines(t *testing.T) {
 	p, _ := newProvider(t)
-	assert.Equal(t, fs.SandboxMode(""), p.SandboxMode())
+	_, confines := sandbox.ConfiningMode(p)
+	assert.False(t, confines)
+	assert.NotImplements(t, (*sandbox.Confiner)(nil), p)
 }
 
 func TestConfigValidation(t *testing.T) {

@@ -14,7 +14,7 @@ var _ fs.Restorer = (*Provider)(nil)
 // Force), then the content published byte for byte as WriteText publishes (a replaced file keeps
 // its metadata and is refused as WriteText refuses it; no BOM is kept or added; maxFileBytes
 // bounds it), or the file removed. A file it creates gets Mode. The sandbox policy is ignored.
-func (p *Provider) Restore(ctx context.Context, t fs.Target, r fs.Restoration, _ *fs.SandboxPolicy) (fs.Version, error) {
+func (p *Provider) Restore(ctx context.Context, t fs.Target, r fs.Restoration) (fs.Version, error) {
 	return p.restore(ctx, t, r, nil)
 }
 

@@ -27,7 +27,7 @@ func providerWithMax(t *testing.T, maxBytes int64) (*hostfs.Provider, string) {
 // editors runs an edit unconfined and beneath the provider's directory.
 var editors = map[string]func(p *hostfs.Provider, tg fs.Target, req fs.EditRequest, dir string) error{
 	"edit": func(p *hostfs.Provider, tg fs.Target, req fs.EditRequest, _ string) error {
-		_, err := p.EditText(context.Background(), tg, req, nil, nil)
+		_, err := p.EditText(context.Background(), tg, req, nil)
 		return err
 	},
 	"edit beneath": func(p *hostfs.Provider, tg fs.Target, req fs.EditRequest, dir string) error {
@@ -116,7 +116,7 @@ func TestWriteOverTheLimitIsRefused(t *testing.T) {
 				if beneath {
 					_, err = p.WriteTextBeneath(context.Background(), tg, content, nil, hostfs.Beneath{Root: dir})
 				} else {
-					_, err = p.WriteText(context.Background(), tg, content, nil, nil)
+					_, err = p.WriteText(context.Background(), tg, content, nil)
 				}
 				return err
 			}

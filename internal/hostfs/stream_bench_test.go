@@ -147,12 +147,12 @@ func BenchmarkReadText(b *testing.B) {
 	b.SetBytes(size)
 	b.ReportAllocs()
 	for b.Loop() {
-		text, err := p.ReadText(ctx, tg)
+		read, err := p.ReadText(ctx, tg)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if int64(len(text)) != size {
-			b.Fatalf("read %d bytes, want %d", len(text), size)
+		if int64(len(read.Text)) != size {
+			b.Fatalf("read %d bytes, want %d", len(read.Text), size)
 		}
 	}
 }

@@ -84,23 +84,23 @@ func TestTargetSwappedDuringMutation(t *testing.T) {
 	}
 	ops := []op{
 		{"write unguarded over a file", true, true, func(ctx context.Context, p *hostfs.Provider, tg fs.Target, _ fs.Version) error {
-			_, err := p.WriteText(ctx, tg, "ours", nil, nil)
+			_, err := p.WriteText(ctx, tg, "ours", nil)
 			return err
 		}},
 		{"write unguarded create", false, true, func(ctx context.Context, p *hostfs.Provider, tg fs.Target, _ fs.Version) error {
-			_, err := p.WriteText(ctx, tg, "ours", nil, nil)
+			_, err := p.WriteText(ctx, tg, "ours", nil)
 			return err
 		}},
 		{"write replaceIfVersion", true, true, func(ctx context.Context, p *hostfs.Provider, tg fs.Target, v fs.Version) error {
-			_, err := p.WriteText(ctx, tg, "ours", fs.ReplaceIfVersion(v), nil)
+			_, err := p.WriteText(ctx, tg, "ours", fs.ReplaceIfVersion(v))
 			return err
 		}},
 		{"write createIfAbsent", false, false, func(ctx context.Context, p *hostfs.Provider, tg fs.Target, _ fs.Version) error {
-			_, err := p.WriteText(ctx, tg, "ours", fs.CreateIfAbsent(), nil)
+			_, err := p.WriteText(ctx, tg, "ours", fs.CreateIfAbsent())
 			return err
 		}},
 		{"edit", true, true, func(ctx context.Context, p *hostfs.Provider, tg fs.Target, v fs.Version) error {
-			_, err := p.EditText(ctx, tg, edit("base", "ours"), &fs.EditGuard{Version: v}, nil)
+			_, err := p.EditText(ctx, tg, edit("base", "ours"), &fs.EditGuard{Version: v})
 			return err
 		}},
 	}

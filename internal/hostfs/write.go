@@ -34,7 +34,7 @@ import (
 //
 // Outcome.Before and Outcome.After are LF-normalized and never show a leading
 // BOM. The sandbox policy is ignored: this provider never confines.
-func (p *Provider) WriteText(ctx context.Context, t fs.Target, content string, intent *fs.WriteIntent, _ *fs.SandboxPolicy) (fs.WriteOutcome, error) {
+func (p *Provider) WriteText(ctx context.Context, t fs.Target, content string, intent *fs.WriteIntent) (fs.WriteOutcome, error) {
 	return p.writeText(ctx, t, content, intent, nil)
 }
 

@@ -38,13 +38,13 @@ func benchmarkWrite(b *testing.B, size int) {
 	content := benchText(size)
 	// Replace an existing file each time (the common case: diff basis read,
 	// permission bits kept).
-	if _, err := p.WriteText(context.Background(), tg, content, nil, nil); err != nil {
+	if _, err := p.WriteText(context.Background(), tg, content, nil); err != nil {
 		b.Fatal(err)
 	}
 	b.SetBytes(int64(size))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := p.WriteText(context.Background(), tg, content, nil, nil); err != nil {
+		if _, err := p.WriteText(context.Background(), tg, content, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -79,7 +79,7 @@ func benchmarkEdit(b *testing.B, size int, eol string) {
 	}
 	last := "MARKER-0" + eol
 	content := strings.ReplaceAll(benchText(size-len(last)), "\n", eol) + last
-	if _, err := p.WriteText(context.Background(), tg, content, nil, nil); err != nil {
+	if _, err := p.WriteText(context.Background(), tg, content, nil); err != nil {
 		b.Fatal(err)
 	}
 	b.SetBytes(int64(len(content)))
@@ -88,7 +88,7 @@ func benchmarkEdit(b *testing.B, size int, eol string) {
 	i := 0
 	for b.Loop() {
 		req := fs.EditRequest{OldString: marker[i%2], NewString: marker[(i+1)%2]}
-		if _, err := p.EditText(context.Background(), tg, req, nil, nil); err != nil {
+		if _, err := p.EditText(context.Background(), tg, req, nil); err != nil {
 			b.Fatal(err)
 		}
 		i++

@@ -67,7 +67,7 @@ func TestHelperProcess(t *testing.T) {
 	fmt.Fprintln(out, "ready")
 	out.Flush()
 	write := func(content string) error {
-		_, err := p.WriteText(context.Background(), tg, content, nil, nil)
+		_, err := p.WriteText(context.Background(), tg, content, nil)
 		return err
 	}
 	if root := os.Getenv(crashBeneathEnv); root != "" {

@@ -18,7 +18,7 @@ import (
 func TestWriteTextCreate(t *testing.T) {
 	p, dir := newProvider(t)
 	tg := resolve(t, p, "sub/dir/new.txt")
-	out, err := p.WriteText(context.Background(), tg, "a\r\nb\n", nil, nil)
+	out, err := p.WriteText(context.Background(), tg, "a\r\nb\n", nil)
 	require.NoError(t, err)
 	assert.Equal(t, fs.OperationCreate, out.Operation)
 	assert.Nil(t, out.Before)
@@ -38,7 +38,7 @@ func TestWriteTextOverwrite(t *testing.T) {
 			require.NoError(t, os.Chmod(path, perm))
 			tg := resolve(t, p, "f.txt")
 			before := versionOf(t, p, tg)
-			out, err := p.WriteText(context.Background(), tg, "new\r\n", nil, nil)
+			out, err := p.WriteText(context.Background(), tg, "new\r\n", nil)
 			require.NoError(t, err)
 			assert.Equal(t, fs.OperationUpdate, out.Operation)
 			if perm&0o400 == 0 && os.Geteuid() != 0 {
@@ -61,7 +61,7 @@ func TestWriteTextSameContentChangesVersion(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "f.txt"), "same")
 	tg := resolve(t, p, "f.txt")
 	v0 := versionOf(t, p, tg)
-	out, err := p.WriteText(context.Background(), tg, "same", nil, nil)
+	out, err := p.WriteText(context.Background(), tg, "same", nil)
 	require.NoError(t, err)
 	assert.NotEqual(t, v0, out.Version)
 }
@@ -72,11 +72,11 @@ func TestWriteTextIntents(t *testing.T) {
 		p, dir := newProvider(t)
 		writeFile(t, filepath.Join(dir, "f"), "one")
 		tg := resolve(t, p, "f")
-		out, err := p.WriteText(ctx, tg, "two", fs.ReplaceIfVersion(versionOf(t, p, tg)), nil)
+		out, err := p.WriteText(ctx, tg, "two", fs.ReplaceIfVersion(versionOf(t, p, tg)))
 		require.NoError(t, err)
 		assert.Equal(t, "two", readDisk(t, string(tg.Key)))
 		// the returned version is immediately a valid guard
-		_, err = p.WriteText(ctx, tg, "three", fs.ReplaceIfVersion(out.Version), nil)
+		_, err = p.WriteText(ctx, tg, "three", fs.ReplaceIfVersion(out.Version))
 		require.NoError(t, err)
 		requireClean(t, p, dir)
 	})
@@ -84,7 +84,7 @@ func TestWriteTextIntents(t *testing.T) {
 		p, dir := newProvider(t)
 		writeFile(t, filepath.Join(dir, "f"), "one")
 		tg := resolve(t, p, "f")
-		_, err := p.WriteText(ctx, tg, "two", fs.ReplaceIfVersion("1:2:3:4:5"), nil)
+		_, err := p.WriteText(ctx, tg, "two", fs.ReplaceIfVersion("1:2:3:4:5"))
 		requireFsError(t, err, fs.CodeStaleVersion, `cannot write "`+tg.DisplayPath+`": file changed since it was read`)
 		assert.Equal(t, "one", readDisk(t, string(tg.Key)))
 		requireClean(t, p, dir)
@@ -92,7 +92,7 @@ func TestWriteTextIntents(t *testing.T) {
 	t.Run("replaceIfVersion absent is not recreated", func(t *testing.T) {
 		p, dir := newProvider(t)
 		tg := resolve(t, p, "gone")
-		_, err := p.WriteText(ctx, tg, "two", fs.ReplaceIfVersion("1:2:3:4:5"), nil)
+		_, err := p.WriteText(ctx, tg, "two", fs.ReplaceIfVersion("1:2:3:4:5"))
 		requireFsError(t, err, fs.CodeStaleVersion, `cannot write "`+tg.DisplayPath+`": file no longer exists`)
 		assert.NoFileExists(t, string(tg.Key))
 		requireClean(t, p, dir)
@@ -100,7 +100,7 @@ func TestWriteTextIntents(t *testing.T) {
 	t.Run("createIfAbsent absent", func(t *testing.T) {
 		p, dir := newProvider(t)
 		tg := resolve(t, p, "a/b/new")
-		out, err := p.WriteText(ctx, tg, "hi", fs.CreateIfAbsent(), nil)
+		out, err := p.WriteText(ctx, tg, "hi", fs.CreateIfAbsent())
 		require.NoError(t, err)
 		assert.Equal(t, fs.OperationCreate, out.Operation)
 		assert.Equal(t, "hi", readDisk(t, string(tg.Key)))
@@ -115,7 +115,7 @@ func TestWriteTextIntents(t *testing.T) {
 		p, dir := newProvider(t)
 		writeFile(t, filepath.Join(dir, "f"), "mine")
 		tg := resolve(t, p, "f")
-		_, err := p.WriteText(ctx, tg, "yours", fs.CreateIfAbsent(), nil)
+		_, err := p.WriteText(ctx, tg, "yours", fs.CreateIfAbsent())
 		requireFsError(t, err, fs.CodeNotObserved, `cannot overwrite existing "`+tg.DisplayPath+`" without reading it first`)
 		assert.Equal(t, "mine", readDisk(t, string(tg.Key)))
 		requireClean(t, p, dir)
@@ -130,7 +130,7 @@ func TestWriteTextDirectoryIsNotRegularForEveryIntent(t *testing.T) {
 		"none": nil, "create": fs.CreateIfAbsent(), "replace": fs.ReplaceIfVersion("x"),
 	} {
 		t.Run(name, func(t *testing.T) {
-			_, err := p.WriteText(context.Background(), tg, "x", intent, nil)
+			_, err := p.WriteText(context.Background(), tg, "x", intent)
 			requireFsError(t, err, fs.CodeNotRegularFile, `cannot write "`+tg.DisplayPath+`": not a regular file`)
 			requireClean(t, p, dir)
 		})
@@ -146,7 +146,7 @@ func TestWriteTextThroughSymlink(t *testing.T) {
 	require.NoError(t, os.Symlink("real.txt", link))
 	tg := resolve(t, p, "link.txt")
 	require.Equal(t, real, string(tg.Key))
-	out, err := p.WriteText(context.Background(), tg, "new", fs.ReplaceIfVersion(versionOf(t, p, tg)), nil)
+	out, err := p.WriteText(context.Background(), tg, "new", fs.ReplaceIfVersion(versionOf(t, p, tg)))
 	require.NoError(t, err)
 	assert.Equal(t, strPtr("old"), out.Before)
 	fi, err := os.Lstat(link)
@@ -164,7 +164,7 @@ func TestWriteTextDanglingSymlink(t *testing.T) {
 		link := filepath.Join(dir, "dangling")
 		require.NoError(t, os.Symlink("nowhere", link))
 		tg := resolve(t, p, "dangling")
-		out, err := p.WriteText(ctx, tg, "x", nil, nil)
+		out, err := p.WriteText(ctx, tg, "x", nil)
 		require.NoError(t, err)
 		assert.Equal(t, fs.OperationCreate, out.Operation)
 		fi, err := os.Lstat(link)
@@ -178,7 +178,7 @@ func TestWriteTextDanglingSymlink(t *testing.T) {
 		link := filepath.Join(dir, "dangling")
 		require.NoError(t, os.Symlink("nowhere", link))
 		tg := resolve(t, p, "dangling")
-		_, err := p.WriteText(ctx, tg, "x", fs.CreateIfAbsent(), nil)
+		_, err := p.WriteText(ctx, tg, "x", fs.CreateIfAbsent())
 		requireFsError(t, err, fs.CodeNotRegularFile, `cannot write "`+tg.DisplayPath+`": not a regular file`)
 		fi, err := os.Lstat(link)
 		require.NoError(t, err)
@@ -196,7 +196,7 @@ func TestWriteTextExternalChangeBetweenReadAndWrite(t *testing.T) {
 		tg := resolve(t, p, "f")
 		v := versionOf(t, p, tg)
 		require.NoError(t, os.WriteFile(path, []byte("v2"), 0o644)) // same size, in place
-		_, err := p.WriteText(ctx, tg, "mine", fs.ReplaceIfVersion(v), nil)
+		_, err := p.WriteText(ctx, tg, "mine", fs.ReplaceIfVersion(v))
 		requireFsError(t, err, fs.CodeStaleVersion, `cannot write "`+tg.DisplayPath+`": file changed since it was read`)
 		assert.Equal(t, "v2", readDisk(t, path))
 		requireClean(t, p, dir)
@@ -208,7 +208,7 @@ func TestWriteTextExternalChangeBetweenReadAndWrite(t *testing.T) {
 		tg := resolve(t, p, "f")
 		v := versionOf(t, p, tg)
 		require.NoError(t, os.Remove(path))
-		_, err := p.WriteText(ctx, tg, "mine", fs.ReplaceIfVersion(v), nil)
+		_, err := p.WriteText(ctx, tg, "mine", fs.ReplaceIfVersion(v))
 		requireFsError(t, err, fs.CodeStaleVersion, `cannot write "`+tg.DisplayPath+`": file no longer exists`)
 		assert.NoFileExists(t, path)
 		requireClean(t, p, dir)
@@ -240,7 +240,7 @@ func TestWriteTextDiffBasis(t *testing.T) {
 			p, err := hostfs.New(hostfs.Config{Cwd: dir, DiffBasisMaxBytes: limit}, nil)
 			require.NoError(t, err)
 			writeFile(t, filepath.Join(dir, "f"), tc.prior)
-			out, err := p.WriteText(context.Background(), resolve(t, p, "f"), tc.content, nil, nil)
+			out, err := p.WriteText(context.Background(), resolve(t, p, "f"), tc.content, nil)
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, out.Before)
 			requireClean(t, p, dir)
@@ -271,7 +271,7 @@ func TestWriteTextBOM(t *testing.T) {
 			if !tc.created {
 				writeFile(t, path, tc.prior)
 			}
-			out, err := p.WriteText(context.Background(), resolve(t, p, "f"), tc.content, nil, nil)
+			out, err := p.WriteText(context.Background(), resolve(t, p, "f"), tc.content, nil)
 			require.NoError(t, err)
 			assert.Equal(t, tc.disk, readDisk(t, path))
 			assert.Equal(t, tc.after, out.After)
@@ -288,7 +288,7 @@ func TestWriteTextBOM(t *testing.T) {
 		require.NoError(t, err)
 		path := filepath.Join(dir, "f")
 		writeFile(t, path, bom+"old old")
-		out, err := p.WriteText(context.Background(), resolve(t, p, "f"), "new new", nil, nil)
+		out, err := p.WriteText(context.Background(), resolve(t, p, "f"), "new new", nil)
 		require.NoError(t, err)
 		assert.Nil(t, out.Before)
 		assert.Equal(t, bom+"new new", readDisk(t, path))
@@ -301,7 +301,7 @@ func TestWriteTextParentIsFile(t *testing.T) {
 	// Resolution already refuses the path; a target built before the file
 	// appeared fails with mkdir's ENOTDIR, coded, and leaves nothing behind.
 	tg := fs.Target{Key: fs.TargetKey(filepath.Join(dir, "afile", "child")), DisplayPath: filepath.Join(dir, "afile", "child")}
-	_, err := p.WriteText(context.Background(), tg, "x", nil, nil)
+	_, err := p.WriteText(context.Background(), tg, "x", nil)
 	requireFsError(t, err, fs.CodeNotFound, `cannot write "`+tg.DisplayPath+`": a parent path segment is not a directory`)
 	assert.ErrorIs(t, err, unix.ENOTDIR)
 	requireClean(t, p, dir)

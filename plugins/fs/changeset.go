@@ -55,9 +55,9 @@ type ChangeOutcome struct {
 // new content staged before the first file changes; a failure before publication changes
 // nothing. A provider that journals the set (the host providers) finishes a publication that a
 // crash interrupted when it next starts (docs/apply_patch.md "All or nothing"). Outcomes come in
-// the order of changes. sandbox is the per-call policy, as for WriteText.
+// the order of changes. A confining provider confines every change as it confines WriteText.
 type ChangeSetApplier interface {
-	ApplyChanges(ctx context.Context, changes []Change, sandbox *SandboxPolicy) ([]ChangeOutcome, error)
+	ApplyChanges(ctx context.Context, changes []Change) ([]ChangeOutcome, error)
 }
 
 // VerbPatch names a change set in its failures ("cannot patch ...", "patch aborted").

@@ -1,4 +1,4 @@
-// Package fs is the ctx.fs seam: the FileSystem interface every filesystem
+// Package fs is the fs seam: the FileSystem interface every filesystem
 // provider implements, its vocabulary types (Target, Version, Info, DirEntry,
 // Observation, WriteIntent, EditGuard, outcomes), the *Error type with its
 // closed set of codes and exact message constructors, and the typed kernel keys
@@ -25,11 +25,6 @@
 // Recheck, which a provider calls under the target's mutation lock when it
 // finds another version than the guard's, and mutates only when it returns
 // nil. An error may carry Guidance (lines for the model after its first).
-//
-// Invariant ("fs-invariant") is an optional development companion: loaded
-// explicitly, it checks every fs/* payload first (non-empty key and display
-// path; a present observation carries a version) and fails the dispatch with
-// an *InvariantError (errors.Is ErrInvariant) carrying the contract's text.
 //
 // Errors: every provider failure with a code is an *Error. Match codes with
 // errors.Is(err, fs.ErrStaleVersion) (any message) or fs.CodeOf / fs.HasCode.

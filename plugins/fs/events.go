@@ -2,7 +2,7 @@ package fs
 
 import "github.com/cordon-dev/cordon/kernel"
 
-// Service is the ctx.fs service key ("fs"). A second live provider fails;
+// Service is the fs service key ("fs"). A second live provider fails;
 // disposing the providing plugin withdraws it.
 var Service = kernel.NewService[FileSystem]("fs")
 

@@ -5,14 +5,13 @@ import (
 	"iter"
 )
 
-// FileSystem is the ctx.fs seam: twelve primitives and one capability getter.
-// Every primitive that may do I/O takes a context first; a cancelled context
-// makes the call fail with an *Error of code FS_ABORTED ("<verb> aborted").
+// FileSystem is the fs seam: twelve primitives (docs/fs.md "The provider
+// contract"). Every primitive that may do I/O takes a context first; a
+// cancelled context makes the call fail with an *Error of code FS_ABORTED
+// ("<verb> aborted"). Whether a provider confines its mutations, and under
+// which policy, is the sandbox seam's business: a confining provider reads the
+// per-call policy from the context the caller passes (plugins/sandbox).
 type FileSystem interface {
-	// SandboxMode returns the mode a confining backend enforces by default, or
-	// "" when the backend never confines.
-	SandboxMode() SandboxMode
-
 	// Resolve turns a path into a Target. Relative paths resolve against
 	// opts.Cwd, else the backend default; absolute paths ignore Cwd. The same
 	// file yields the same key. A blank path fails FS_NOT_FOUND.
@@ -37,12 +36,13 @@ type FileSystem interface {
 	Lstat(ctx context.Context, path string, opts LstatOptions) (*PathInfo, error)
 
 	// ReadText returns the whole regular file as strictly decoded UTF-8 (a
-	// leading BOM is consumed; no newline normalization). A NUL within the
-	// first 8192 bytes fails FS_NOT_TEXT "binary file".
-	ReadText(ctx context.Context, t Target) (string, error)
+	// leading BOM is consumed; no newline normalization), with the charset it
+	// decoded it from. A NUL within the first 8192 bytes fails FS_NOT_TEXT
+	// "binary file".
+	ReadText(ctx context.Context, t Target) (ReadOutcome, error)
 
 	// StreamText checks the target like ReadText and returns its text as decoded
-	// chunks whose concatenation equals ReadText's result. Chunk boundaries carry
+	// chunks whose concatenation equals ReadText's Text. Chunk boundaries carry
 	// no meaning (never inside a UTF-8 sequence). The sequence yields ("", err)
 	// once and stops on failure; breaking out of the range releases the file.
 	// Each chunk is a fresh string: consumers that retain small pieces of a chunk
@@ -59,14 +59,13 @@ type FileSystem interface {
 	ListDir(ctx context.Context, t Target) ([]DirEntry, error)
 
 	// WriteText atomically creates or replaces t with content. intent nil means
-	// unconditional. sandbox is the per-call policy (ignored by non-confining
-	// backends; nil = backend default).
-	WriteText(ctx context.Context, t Target, content string, intent *WriteIntent, sandbox *SandboxPolicy) (WriteOutcome, error)
+	// unconditional.
+	WriteText(ctx context.Context, t Target, content string, intent *WriteIntent) (WriteOutcome, error)
 
 	// EditText applies a literal edit in one critical section. guard nil means
 	// unconditional; a given guard is checked before matching. A missing target
 	// fails FS_STALE_VERSION, guarded or not.
-	EditText(ctx context.Context, t Target, edit EditRequest, guard *EditGuard, sandbox *SandboxPolicy) (EditOutcome, error)
+	EditText(ctx context.Context, t Target, edit EditRequest, guard *EditGuard) (EditOutcome, error)
 }
 
 // TextByteStreamer is optionally implemented by a FileSystem whose text stream can lend its

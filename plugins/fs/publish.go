@@ -61,7 +61,7 @@ type PriorFile struct {
 // bytes, or its removal, under the target's lock and the same checks as WriteText. A sandboxing
 // provider confines it as it confines WriteText. It reports PublishEvent with VerbRestore.
 type Restorer interface {
-	Restore(ctx context.Context, t Target, r Restoration, sandbox *SandboxPolicy) (Version, error)
+	Restore(ctx context.Context, t Target, r Restoration) (Version, error)
 }
 
 // Restoration is what Restore puts back.

@@ -20,7 +20,6 @@ type fakeFS struct{}
 
 var _ fs.FileSystem = fakeFS{}
 
-func (fakeFS) SandboxMode() fs.SandboxMode { return "" }
 func (fakeFS) Resolve(_ context.Context, path string, _ fs.ResolveOptions) (fs.Target, error) {
 	return fs.Target{Key: fs.TargetKey(path), DisplayPath: path}, nil
 }
@@ -33,16 +32,18 @@ func (fakeFS) Stat(context.Context, fs.Target) (*fs.Info, error) {
 func (fakeFS) Lstat(context.Context, string, fs.LstatOptions) (*fs.PathInfo, error) {
 	return nil, nil
 }
-func (fakeFS) ReadText(context.Context, fs.Target) (string, error) { return "hi", nil }
+func (fakeFS) ReadText(context.Context, fs.Target) (fs.ReadOutcome, error) {
+	return fs.ReadOutcome{Text: "hi"}, nil
+}
 func (fakeFS) StreamText(context.Context, fs.Target) (iter.Seq2[string, error], error) {
 	return func(yield func(string, error) bool) { yield("hi", nil) }, nil
 }
 func (fakeFS) ReadBytes(context.Context, fs.Target, int64) ([]byte, error) { return []byte("hi"), nil }
 func (fakeFS) ListDir(context.Context, fs.Target) ([]fs.DirEntry, error)   { return nil, nil }
-func (fakeFS) WriteText(context.Context, fs.Target, string, *fs.WriteIntent, *fs.SandboxPolicy) (fs.WriteOutcome, error) {
+func (fakeFS) WriteText(context.Context, fs.Target, string, *fs.WriteIntent) (fs.WriteOutcome, error) {
 	return fs.WriteOutcome{}, nil
 }
-func (fakeFS) EditText(context.Context, fs.Target, fs.EditRequest, *fs.EditGuard, *fs.SandboxPolicy) (fs.EditOutcome, error) {
+func (fakeFS) EditText(context.Context, fs.Target, fs.EditRequest, *fs.EditGuard) (fs.EditOutcome, error) {
 	return fs.EditOutcome{}, nil
 }
 
@@ -62,12 +63,11 @@ func TestServiceRegistrationDuplicateAndDisposal(t *testing.T) {
 	require.Equal(t, kernel.Active, f.State(), "%v", f.Err())
 	svc, ok := fs.Service.Get(k.Root())
 	require.True(t, ok)
-	assert.Equal(t, fs.SandboxMode(""), svc.SandboxMode())
 	tg, err := svc.Resolve(context.Background(), "a.txt", fs.ResolveOptions{})
 	require.NoError(t, err)
-	text, err := svc.ReadText(context.Background(), tg)
+	read, err := svc.ReadText(context.Background(), tg)
 	require.NoError(t, err)
-	assert.Equal(t, "hi", text)
+	assert.Equal(t, "hi", read.Text)
 
 	second, err := k.Root().Load(fakePlugin, nil)
 	if err == nil {

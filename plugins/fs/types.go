@@ -133,6 +133,16 @@ const (
 	OperationUpdate Operation = "update"
 )
 
+// ReadOutcome is the result of ReadText: the file's text and the charset it was stored in, decided
+// once, by the read that decoded it.
+type ReadOutcome struct {
+	// Text is the file's text in UTF-8, a leading byte order mark consumed.
+	Text string
+	// Charset is the WHATWG name of the charset Text was decoded from when it is not UTF-8
+	// ("shift_jis", "utf-16le"); "" for UTF-8, and always for a provider that stores only UTF-8.
+	Charset string
+}
+
 // WriteOutcome is the result of WriteText. Version is the version after the
 // write. Before is the prior content LF-normalized (the diff basis), or nil when
 // the file did not exist or the backend declined a basis. After is the new
@@ -169,26 +179,6 @@ type ResolveOptions struct {
 // relative path.
 type LstatOptions struct {
 	Cwd string
-}
-
-// SandboxMode is the mode a confining backend enforces. The empty SandboxMode
-// means "this backend never confines".
-type SandboxMode string
-
-// The sandbox modes.
-const (
-	SandboxReadOnly         SandboxMode = "read-only"
-	SandboxWorkspaceWrite   SandboxMode = "workspace-write"
-	SandboxDangerFullAccess SandboxMode = "danger-full-access"
-)
-
-// SandboxPolicy is the per-call execution policy a confining backend enforces on
-// a mutation. It rides each call, never the provider. Non-confining backends
-// ignore it; nil means "the backend's own default".
-type SandboxPolicy struct {
-	Mode          SandboxMode
-	WorkspaceRoot string // absolute, canonical
-	SessionID     string // optional, opaque
 }
 
 // IntentArgs is the payload of WriteIntentEvent and EditIntentEvent. Actor is

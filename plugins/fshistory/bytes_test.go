@@ -28,7 +28,7 @@ func TestUndoRestoresBytesThatAreNotText(t *testing.T) {
 	ctx := history.WithActor(context.Background(), history.Actor{Session: "s", Tool: "write"})
 	tg, err := lg.FS.Resolve(ctx, p, fs.ResolveOptions{})
 	require.NoError(t, err)
-	_, err = lg.FS.WriteText(ctx, tg, "text now\n", nil, nil)
+	_, err = lg.FS.WriteText(ctx, tg, "text now\n", nil)
 	require.NoError(t, err)
 
 	u, err := history.Undo(ctx, lg.FS, lg.Store, history.Selector{Target: tg, Session: "s"})

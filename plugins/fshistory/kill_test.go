@@ -66,7 +66,7 @@ func TestKillChild(t *testing.T) {
 	for n := start; limit == 0 || n < start+limit; n++ {
 		tg, err := fsys.Resolve(ctx, prefix+"f"+strconv.Itoa(n%3)+".txt", fs.ResolveOptions{})
 		require.NoError(t, err)
-		_, err = fsys.WriteText(ctx, tg, generation(n), nil, nil)
+		_, err = fsys.WriteText(ctx, tg, generation(n), nil)
 		require.NoError(t, err)
 	}
 }

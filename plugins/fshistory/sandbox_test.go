@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cordon-dev/cordon/kernel/kerneltest"
-	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/fshistory"
 	"github.com/cordon-dev/cordon/plugins/fspolicy"
 	"github.com/cordon-dev/cordon/plugins/sandbox"
@@ -25,7 +24,7 @@ func TestUndoIsConfinedByTheSandbox(t *testing.T) {
 	dir, err := filepath.EvalSymlinks(t.TempDir())
 	require.NoError(t, err)
 	root := kerneltest.NewRoot(t)
-	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, root, sandboxpolicy.Plugin, sandboxpolicy.Config{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: dir}))
+	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, root, sandboxpolicy.Plugin, sandboxpolicy.Config{Mode: sandbox.WorkspaceWrite, WorkspaceRoot: dir}))
 	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, root, fssandbox.Plugin, nil))
 	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, root, fspolicy.Plugin, nil))
 	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, root, tools.Plugin, nil))
@@ -50,7 +49,7 @@ func TestUndoIsConfinedByTheSandbox(t *testing.T) {
 
 	policy, ok := sandbox.PolicyService.Get(root)
 	require.True(t, ok)
-	require.NoError(t, policy.SetMode(s, fs.SandboxReadOnly))
+	require.NoError(t, policy.SetMode(s, sandbox.ReadOnly))
 	r := e.call(s, "undo", args{"file_path": p})
 	require.True(t, r.IsError)
 	assert.Equal(t, "FS_SANDBOX_DENIED", r.Code())

@@ -52,14 +52,15 @@ func (r *recorder) undo(ctx context.Context, in undoArgs, exec *tools.Exec) (Und
 	if exec.Session != nil {
 		sel.Session, cwd = exec.Session.ID(), exec.Session.Cwd()
 	}
-	if r.fs.SandboxMode() != "" {
+	var policy *sandbox.CallPolicy
+	if _, confines := sandbox.ConfiningMode(r.fs); confines {
 		if p, ok := sandbox.PolicyService.Get(r.kc); ok && p != nil {
 			var s sandbox.Session
 			if exec.Session != nil {
 				s = exec.Session
 			}
 			standing := p.Resolve(s, "")
-			sel.Sandbox = &standing
+			policy = &standing
 			if standing.WorkspaceRoot != "" {
 				cwd = standing.WorkspaceRoot
 			}
@@ -70,7 +71,7 @@ func (r *recorder) undo(ctx context.Context, in undoArgs, exec *tools.Exec) (Und
 		return UndoValue{}, err
 	}
 	sel.Target = t
-	u, err := history.Undo(ctx, r.fs, r.store, sel)
+	u, err := history.Undo(sandbox.WithPolicy(ctx, policy), r.fs, r.store, sel)
 	if err != nil {
 		return UndoValue{}, err
 	}

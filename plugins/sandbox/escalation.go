@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-
-	"github.com/cordon-dev/cordon/plugins/fs"
 )
 
 // The kinds of an escalation failure. Match them with errors.Is; the model sees the
@@ -70,11 +68,11 @@ func escalationError(kind error, format string, args ...any) error {
 type EscalationRequest struct {
 	// Requested is the requested target mode: untrusted, so any string (an unknown one is
 	// "not strictly wider").
-	Requested fs.SandboxMode
+	Requested Mode
 	// Justification is the model's one sentence, quoted verbatim in the approval reason.
 	Justification string
 	// Effective is the call's standing mode (session override, else the deployment default).
-	Effective fs.SandboxMode
+	Effective Mode
 	// Subject is the noun of the escalated action: SubjectOperation (fs) or SubjectCommand (shell).
 	Subject string
 }
@@ -101,7 +99,7 @@ type Asker interface {
 // the prompt, the mode asked for, the call's current mode and the model's justification.
 type EscalationQuestion struct {
 	Reason        string
-	Mode, Current fs.SandboxMode
+	Mode, Current Mode
 	Justification string
 }
 
@@ -114,7 +112,7 @@ const (
 )
 
 // EscalationReason is the approval reason of an escalation to requested (the audit text).
-func EscalationReason(requested fs.SandboxMode, justification string) string {
+func EscalationReason(requested Mode, justification string) string {
 	return "escalate sandbox to " + string(requested) + ": " + justification
 }
 
@@ -127,7 +125,7 @@ func EscalationReason(requested fs.SandboxMode, justification string) string {
 // *EscalationError with the verbatim text for every other path. An error returned by the asker
 // itself (for example an approval service refusing to ask) is returned unchanged. ctx rides the
 // ask (its cancellation is the request's signal).
-func ApproveEscalation(ctx context.Context, req EscalationRequest, approval EscalationApproval) (fs.SandboxMode, error) {
+func ApproveEscalation(ctx context.Context, req EscalationRequest, approval EscalationApproval) (Mode, error) {
 	mode := req.Requested
 	if !IsWider(mode, req.Effective) {
 		return "", escalationError(ErrNotWider, `sandbox escalation to "%s" is not strictly wider than this call's current "%s" mode`, string(mode), string(req.Effective))

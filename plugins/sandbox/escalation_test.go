@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/sandbox"
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
@@ -31,9 +30,9 @@ func (a *fixedAsker) AskEscalation(ctx context.Context, q sandbox.EscalationQues
 
 func escalationReq(over func(*sandbox.EscalationRequest)) sandbox.EscalationRequest {
 	r := sandbox.EscalationRequest{
-		Requested:     fs.SandboxWorkspaceWrite,
+		Requested:     sandbox.WorkspaceWrite,
 		Justification: "the user asked to write in the workspace",
-		Effective:     fs.SandboxReadOnly,
+		Effective:     sandbox.ReadOnly,
 		Subject:       sandbox.SubjectCommand,
 	}
 	if over != nil {
@@ -60,18 +59,18 @@ func TestApproveEscalationGrants(t *testing.T) {
 	ctx := context.WithValue(context.Background(), key{}, "signal")
 	got, err := sandbox.ApproveEscalation(ctx, escalationReq(nil), route(a, true))
 	require.NoError(t, err)
-	assert.Equal(t, fs.SandboxWorkspaceWrite, got)
+	assert.Equal(t, sandbox.WorkspaceWrite, got)
 	require.Len(t, a.seen, 1, "asked exactly once")
 	assert.Equal(t, sandbox.EscalationQuestion{
 		Reason: "escalate sandbox to workspace-write: the user asked to write in the workspace",
-		Mode:   fs.SandboxWorkspaceWrite, Current: fs.SandboxReadOnly,
+		Mode:   sandbox.WorkspaceWrite, Current: sandbox.ReadOnly,
 		Justification: "the user asked to write in the workspace",
 	}, a.seen[0])
 	assert.Equal(t, "signal", a.ctxs[0].Value(key{}), "the ask rides the caller's context")
 
 	a = &fixedAsker{outcome: tools.Rejected}
 	req := escalationReq(func(r *sandbox.EscalationRequest) {
-		r.Requested, r.Effective = fs.SandboxDangerFullAccess, fs.SandboxWorkspaceWrite
+		r.Requested, r.Effective = sandbox.DangerFullAccess, sandbox.WorkspaceWrite
 		r.Justification = "update the project README formatting"
 	})
 	_, err = sandbox.ApproveEscalation(context.Background(), req, route(a, true))
@@ -79,7 +78,7 @@ func TestApproveEscalationGrants(t *testing.T) {
 	require.Len(t, a.seen, 1)
 	assert.Equal(t, sandbox.EscalationQuestion{
 		Reason: "escalate sandbox to danger-full-access: update the project README formatting",
-		Mode:   fs.SandboxDangerFullAccess, Current: fs.SandboxWorkspaceWrite,
+		Mode:   sandbox.DangerFullAccess, Current: sandbox.WorkspaceWrite,
 		Justification: "update the project README formatting",
 	}, a.seen[0])
 }
@@ -87,16 +86,16 @@ func TestApproveEscalationGrants(t *testing.T) {
 // A non-widening request fails closed with its own text and never asks.
 func TestApproveEscalationNotWider(t *testing.T) {
 	cases := []struct {
-		requested, effective fs.SandboxMode
+		requested, effective sandbox.Mode
 		text                 string
 	}{
-		{fs.SandboxReadOnly, fs.SandboxReadOnly, `sandbox escalation to "read-only" is not strictly wider than this call's current "read-only" mode`},
-		{fs.SandboxWorkspaceWrite, fs.SandboxWorkspaceWrite, `sandbox escalation to "workspace-write" is not strictly wider than this call's current "workspace-write" mode`},
-		{fs.SandboxWorkspaceWrite, fs.SandboxDangerFullAccess, `sandbox escalation to "workspace-write" is not strictly wider than this call's current "danger-full-access" mode`},
-		{fs.SandboxDangerFullAccess, fs.SandboxDangerFullAccess, `sandbox escalation to "danger-full-access" is not strictly wider than this call's current "danger-full-access" mode`},
-		{fs.SandboxReadOnly, fs.SandboxWorkspaceWrite, `sandbox escalation to "read-only" is not strictly wider than this call's current "workspace-write" mode`},
-		{"yolo", fs.SandboxReadOnly, `sandbox escalation to "yolo" is not strictly wider than this call's current "read-only" mode`},
-		{fs.SandboxDangerFullAccess, "bogus", `sandbox escalation to "danger-full-access" is not strictly wider than this call's current "bogus" mode`},
+		{sandbox.ReadOnly, sandbox.ReadOnly, `sandbox escalation to "read-only" is not strictly wider than this call's current "read-only" mode`},
+		{sandbox.WorkspaceWrite, sandbox.WorkspaceWrite, `sandbox escalation to "workspace-write" is not strictly wider than this call's current "workspace-write" mode`},
+		{sandbox.WorkspaceWrite, sandbox.DangerFullAccess, `sandbox escalation to "workspace-write" is not strictly wider than this call's current "danger-full-access" mode`},
+		{sandbox.DangerFullAccess, sandbox.DangerFullAccess, `sandbox escalation to "danger-full-access" is not strictly wider than this call's current "danger-full-access" mode`},
+		{sandbox.ReadOnly, sandbox.WorkspaceWrite, `sandbox escalation to "read-only" is not strictly wider than this call's current "workspace-write" mode`},
+		{"yolo", sandbox.ReadOnly, `sandbox escalation to "yolo" is not strictly wider than this call's current "read-only" mode`},
+		{sandbox.DangerFullAccess, "bogus", `sandbox escalation to "danger-full-access" is not strictly wider than this call's current "bogus" mode`},
 	}
 	for _, c := range cases {
 		a := &fixedAsker{outcome: tools.AllowedOnce}

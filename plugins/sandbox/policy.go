@@ -2,10 +2,9 @@ package sandbox
 
 import (
 	"github.com/cordon-dev/cordon/kernel"
-	"github.com/cordon-dev/cordon/plugins/fs"
 )
 
-// PolicyService is the ctx.sandboxPolicy seam ("sandboxPolicy"), provided by the "sandbox-policy"
+// PolicyService is the sandbox policy service ("sandboxPolicy"), provided by the "sandbox-policy"
 // plugin: the single owner of the deployment default mode, the fallback workspace root, the
 // per-session override and per-call resolution (docs/sandbox.md "Modes and the policy").
 var PolicyService = kernel.NewService[Policy]("sandboxPolicy")
@@ -13,16 +12,16 @@ var PolicyService = kernel.NewService[Policy]("sandboxPolicy")
 // Policy resolves the execution policy of one confined call.
 type Policy interface {
 	// DefaultMode is the configured deployment default mode.
-	DefaultMode() fs.SandboxMode
+	DefaultMode() Mode
 	// WorkspaceRoot is the absolute configured fallback workspace root.
 	WorkspaceRoot() string
 	// Resolve returns the execution policy of one call. session nil means an agentless call
 	// (no SessionID, the configured root); explicit "" means no explicit mode, so the session
 	// override, else DefaultMode, applies. WorkspaceRoot is canonicalized on every call.
-	Resolve(session Session, explicit fs.SandboxMode) fs.SandboxPolicy
+	Resolve(session Session, explicit Mode) CallPolicy
 	// OverrideOf returns the session's override mode, if one was set.
-	OverrideOf(session Session) (fs.SandboxMode, bool)
+	OverrideOf(session Session) (Mode, bool)
 	// SetMode records a session override (the last one wins); an unknown mode is
 	// refused.
-	SetMode(session Session, mode fs.SandboxMode) error
+	SetMode(session Session, mode Mode) error
 }

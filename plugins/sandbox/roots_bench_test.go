@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/sandbox"
 )
 
@@ -17,7 +16,7 @@ func BenchmarkContainment(b *testing.B) {
 	if err := os.MkdirAll(ws, 0o755); err != nil {
 		b.Fatal(err)
 	}
-	policy := fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: ws}
+	policy := sandbox.CallPolicy{Mode: sandbox.WorkspaceWrite, WorkspaceRoot: ws}
 	for name, key := range map[string]string{"inside": filepath.Join(ws, "src", "f.go"), "outside": "/usr/share/x/y.txt"} {
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()

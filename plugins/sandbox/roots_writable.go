@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-
-	"github.com/cordon-dev/cordon/plugins/fs"
 )
 
 // WritableRoots returns the canonical directories a mutation under policy may write beneath
@@ -23,8 +21,8 @@ import (
 // The list is computed at every call: the temp area and the home follow the environment of the
 // moment. An empty WorkspaceRoot contributes nothing (a policy without a root grants only the
 // temp areas); a root that cannot be made absolute is dropped.
-func WritableRoots(policy fs.SandboxPolicy) (roots []string, ignored []IgnoredRoot) {
-	if policy.Mode != fs.SandboxWorkspaceWrite {
+func WritableRoots(policy CallPolicy) (roots []string, ignored []IgnoredRoot) {
+	if policy.Mode != WorkspaceWrite {
 		return nil, nil
 	}
 	home, homeKnown := "", false

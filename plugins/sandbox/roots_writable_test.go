@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/sandbox"
 	"github.com/cordon-dev/cordon/plugins/sandbox/sandboxtest"
 )
@@ -31,8 +30,8 @@ func TestCanonicalPathUnresolvable(t *testing.T) {
 func TestWritableRootsOtherModes(t *testing.T) {
 	wd, err := os.Getwd()
 	require.NoError(t, err)
-	for _, m := range []fs.SandboxMode{fs.SandboxReadOnly, fs.SandboxDangerFullAccess, "", "yolo"} {
-		roots, ignored := sandbox.WritableRoots(fs.SandboxPolicy{Mode: m, WorkspaceRoot: wd})
+	for _, m := range []sandbox.Mode{sandbox.ReadOnly, sandbox.DangerFullAccess, "", "yolo"} {
+		roots, ignored := sandbox.WritableRoots(sandbox.CallPolicy{Mode: m, WorkspaceRoot: wd})
 		assert.Empty(t, roots, m)
 		assert.Empty(t, ignored, m)
 	}
@@ -42,7 +41,7 @@ func TestWritableRootsOtherModes(t *testing.T) {
 // areas, canonical and deduplicated.
 func TestWritableRootsWorkspaceWrite(t *testing.T) {
 	ws := t.TempDir()
-	roots, _ := sandbox.WritableRoots(fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: ws})
+	roots, _ := sandbox.WritableRoots(sandbox.CallPolicy{Mode: sandbox.WorkspaceWrite, WorkspaceRoot: ws})
 	realWS, err := filepath.EvalSymlinks(ws)
 	require.NoError(t, err)
 	realTmp, err := filepath.EvalSymlinks(sandbox.TempDir())
@@ -65,7 +64,7 @@ func TestWritableRootsFollowTheEnvironment(t *testing.T) {
 	ws := t.TempDir()
 	alt, err := filepath.EvalSymlinks(t.TempDir())
 	require.NoError(t, err)
-	policy := fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: ws}
+	policy := sandbox.CallPolicy{Mode: sandbox.WorkspaceWrite, WorkspaceRoot: ws}
 
 	t.Setenv("TMPDIR", alt+"/")
 	t.Setenv("TMP", "/nowhere-tmp")
@@ -101,7 +100,7 @@ func TestUnsafeTempRootsAreIgnored(t *testing.T) {
 	require.NoError(t, os.Symlink("/", filepath.Join(base, "slash")))
 	t.Setenv("HOME", home)
 	ws := filepath.Join(base, "ws")
-	policy := fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: ws}
+	policy := sandbox.CallPolicy{Mode: sandbox.WorkspaceWrite, WorkspaceRoot: ws}
 	tmp := sandbox.CanonicalPath("/tmp")
 	for _, c := range []struct {
 		tmpdir, path, reason string
@@ -125,7 +124,7 @@ func TestUnsafeTempRootsAreIgnored(t *testing.T) {
 
 	t.Setenv("TMPDIR", "")
 	t.Setenv("HOME", "/")
-	roots, ignored = sandbox.WritableRoots(fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: "/"})
+	roots, ignored = sandbox.WritableRoots(sandbox.CallPolicy{Mode: sandbox.WorkspaceWrite, WorkspaceRoot: "/"})
 	assert.Equal(t, []string{"/", tmp}, roots, "a workspace root of / is the user's choice, never judged")
 	assert.Empty(t, ignored)
 
@@ -145,7 +144,7 @@ func TestUnsafeTempRootsAreIgnored(t *testing.T) {
 
 // A policy without a workspace root grants only the temp areas; a relative root is made absolute.
 func TestWritableRootsWorkspaceRootSpelling(t *testing.T) {
-	roots, _ := sandbox.WritableRoots(fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite})
+	roots, _ := sandbox.WritableRoots(sandbox.CallPolicy{Mode: sandbox.WorkspaceWrite})
 	for _, r := range roots {
 		assert.True(t, filepath.IsAbs(r), r)
 	}
@@ -153,6 +152,6 @@ func TestWritableRootsWorkspaceRootSpelling(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotContains(t, roots, sandbox.CanonicalPath(wd), "no root means no workspace")
 
-	roots, _ = sandbox.WritableRoots(fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: "rel/missing-xyz"})
+	roots, _ = sandbox.WritableRoots(sandbox.CallPolicy{Mode: sandbox.WorkspaceWrite, WorkspaceRoot: "rel/missing-xyz"})
 	assert.Equal(t, filepath.Join(wd, "rel/missing-xyz"), roots[0])
 }

@@ -1,7 +1,5 @@
 package sandbox
 
-import "github.com/cordon-dev/cordon/plugins/fs"
-
 // CodeUnavailable is the code of an *UnavailableError (SANDBOX_UNAVAILABLE).
 const CodeUnavailable = "SANDBOX_UNAVAILABLE"
 
@@ -13,13 +11,13 @@ const UnavailableErrorName = "SandboxUnavailableError"
 // {name, code} to the tool runtime through Name and Code.
 type UnavailableError struct {
 	// Mode is the refused mode.
-	Mode fs.SandboxMode
+	Mode Mode
 	// Detail is the runner's own failure, discovered at execution time; "" when none.
 	Detail string
 }
 
 // NewUnavailableError returns the refusal of mode, with the runner failure detail ("" = none).
-func NewUnavailableError(mode fs.SandboxMode, detail string) *UnavailableError {
+func NewUnavailableError(mode Mode, detail string) *UnavailableError {
 	return &UnavailableError{Mode: mode, Detail: detail}
 }
 
@@ -48,6 +46,6 @@ func (e *UnavailableError) Is(target error) bool {
 
 // ConfinedMode reports whether m is a mode a process-sandbox provider accepts: read-only or
 // workspace-write (a danger-full-access consumer never calls the provider).
-func ConfinedMode(m fs.SandboxMode) bool {
-	return m == fs.SandboxReadOnly || m == fs.SandboxWorkspaceWrite
+func ConfinedMode(m Mode) bool {
+	return m == ReadOnly || m == WorkspaceWrite
 }

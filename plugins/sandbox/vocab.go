@@ -2,20 +2,18 @@ package sandbox
 
 import (
 	"fmt"
-
-	"github.com/cordon-dev/cordon/plugins/fs"
 )
 
 // Modes lists every sandbox mode, narrow to wide (docs/sandbox.md
 // "Modes and the policy").
-var Modes = []fs.SandboxMode{fs.SandboxReadOnly, fs.SandboxWorkspaceWrite, fs.SandboxDangerFullAccess}
+var Modes = []Mode{ReadOnly, WorkspaceWrite, DangerFullAccess}
 
 // EscalationTargets is the closed enum the write and edit schemas advertise for
 // sandbox_permissions (ESCALATION_TARGETS): read-only is the floor, nothing escalates to it.
-var EscalationTargets = []fs.SandboxMode{fs.SandboxWorkspaceWrite, fs.SandboxDangerFullAccess}
+var EscalationTargets = []Mode{WorkspaceWrite, DangerFullAccess}
 
 // ValidMode reports whether m is one of Modes.
-func ValidMode(m fs.SandboxMode) bool {
+func ValidMode(m Mode) bool {
 	for _, x := range Modes {
 		if m == x {
 			return true
@@ -26,18 +24,18 @@ func ValidMode(m fs.SandboxMode) bool {
 
 // Wider returns the modes strictly wider than effective (WIDER_MODES); an unknown mode and
 // danger-full-access have none.
-func Wider(effective fs.SandboxMode) []fs.SandboxMode {
+func Wider(effective Mode) []Mode {
 	switch effective {
-	case fs.SandboxReadOnly:
-		return []fs.SandboxMode{fs.SandboxWorkspaceWrite, fs.SandboxDangerFullAccess}
-	case fs.SandboxWorkspaceWrite:
-		return []fs.SandboxMode{fs.SandboxDangerFullAccess}
+	case ReadOnly:
+		return []Mode{WorkspaceWrite, DangerFullAccess}
+	case WorkspaceWrite:
+		return []Mode{DangerFullAccess}
 	}
 	return nil
 }
 
 // IsWider reports whether requested is strictly wider than effective.
-func IsWider(requested, effective fs.SandboxMode) bool {
+func IsWider(requested, effective Mode) bool {
 	for _, m := range Wider(effective) {
 		if m == requested {
 			return true
@@ -54,7 +52,7 @@ const (
 
 // DenialMarker is the model-facing marker of a sandbox denial under mode (docs/tool-fs.md
 // "Sandbox escalation").
-func DenialMarker(mode fs.SandboxMode) string {
+func DenialMarker(mode Mode) string {
 	return fmt.Sprintf("[sandbox: file access denied under %s mode]", mode)
 }
 

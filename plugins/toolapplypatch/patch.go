@@ -15,6 +15,7 @@ import (
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/kernel/kernelfx"
 	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/sandbox"
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
@@ -188,7 +189,7 @@ func (s *suite) applyPatch(ctx context.Context, args patchArgs, exec *tools.Exec
 		}
 		targets[i] = pt
 	}
-	outs, err := applier.ApplyChanges(ctx, changes, policy)
+	outs, err := applier.ApplyChanges(sandbox.WithPolicy(ctx, policy), changes)
 	if err != nil {
 		return PatchValue{}, s.MutationFailure(ctx, fs.VerbEdit, failedTarget(err, targets), policy, exec, err)
 	}
@@ -224,7 +225,7 @@ func (s *suite) applyPatch(ctx context.Context, args patchArgs, exec *tools.Exec
 }
 
 // resolvePatchPath resolves a path of the patch as write resolves file_path.
-func (s *suite) resolvePatchPath(ctx context.Context, path string, policy *fs.SandboxPolicy, exec *tools.Exec) (fs.Target, error) {
+func (s *suite) resolvePatchPath(ctx context.Context, path string, policy *sandbox.CallPolicy, exec *tools.Exec) (fs.Target, error) {
 	t, err := s.FS.Resolve(ctx, path, fs.ResolveOptions{Cwd: filetool.MutationBase(policy, exec, path)})
 	if err != nil {
 		return fs.Target{}, err
@@ -238,7 +239,7 @@ func (s *suite) resolvePatchPath(ctx context.Context, path string, policy *fs.Sa
 // patchChange asks the observation policy for the guard of one file (edit's rule for the files
 // the patch updates, moves or deletes, write's for the files it adds or a move replaces) and
 // builds its change.
-func (s *suite) patchChange(ctx context.Context, pt patchTarget, policy *fs.SandboxPolicy, exec *tools.Exec) (fs.Change, error) {
+func (s *suite) patchChange(ctx context.Context, pt patchTarget, policy *sandbox.CallPolicy, exec *tools.Exec) (fs.Change, error) {
 	args := fs.IntentArgs{Target: pt.target, Actor: exec}
 	switch pt.op.Kind {
 	case patch.Add:

@@ -143,6 +143,28 @@ func benchReadLastPage(b *testing.B, path string, lines int) {
 	b.ReportMetric(stop(), "peak-heap-MiB")
 }
 
+// BenchmarkReadSmall4KiB reads a whole 4 KiB file (38 lines) through the tools runtime and
+// fs-local's ReadText: the per-call cost of a read (resolve, stat, charset, text, window,
+// observation) rather than its throughput.
+func BenchmarkReadSmall4KiB(b *testing.B) {
+	const n = 38
+	path := linesFile(b, filepath.Join(b.TempDir(), "small.txt"), n)
+	rt, s := benchEnv(b, filepath.Dir(path))
+	args := map[string]any{"file_path": path}
+	r := rt.Execute(context.Background(), tools.Call{CallID: "warm", Name: "read", Args: args, Session: s})
+	if r.IsError || !strings.HasSuffix(r.Text(), "(End of file - total "+strconv.Itoa(n)+" lines)\n</content>") {
+		b.Fatalf("unexpected read result: %.200s", r.Text())
+	}
+	b.SetBytes(n * 107)
+	b.ResetTimer()
+	for b.Loop() {
+		r := rt.Execute(context.Background(), tools.Call{CallID: "c", Name: "read", Args: args, Session: s})
+		if r.IsError {
+			b.Fatal(r.Text())
+		}
+	}
+}
+
 // BenchmarkReadLastPage64MiB reads the last 300 lines of a 627k-line (64 MiB) file through the
 // tools runtime and fs-local's stream.
 func BenchmarkReadLastPage64MiB(b *testing.B) {

@@ -11,6 +11,7 @@ import (
 	"github.com/cordon-dev/cordon/internal/confint"
 	"github.com/cordon-dev/cordon/kernel/loader"
 	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/sandbox"
 	"github.com/cordon-dev/cordon/plugins/toolfs"
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
@@ -146,7 +147,7 @@ func filterOps(ops []string, op string) []string {
 // TestErrorBudget: an error over the budget loses its later lines (the guidance), never its first
 // line, and keeps its code.
 func TestErrorBudget(t *testing.T) {
-	first, _, _ := strings.Cut(denial(fs.SandboxWorkspaceWrite), "\n")
+	first, _, _ := strings.Cut(denial(sandbox.WorkspaceWrite), "\n")
 	cfg := toolfs.DefaultConfig()
 	cfg.ResultBudget = confint.Int(len(first) + 10)
 	e := newSandboxEnv(t, sandboxOptions{config: &cfg})
@@ -155,7 +156,7 @@ func TestErrorBudget(t *testing.T) {
 	requireFailure(t, r, first, "FS_SANDBOX_DENIED")
 	e.session.SetHeader(tools.Header{Cwd: e.project, Client: "claude-code"})
 	r = e.call("write", args{"file_path": "a.txt", "content": "x"})
-	requireFailure(t, r, denial(fs.SandboxWorkspaceWrite), "FS_SANDBOX_DENIED")
+	requireFailure(t, r, denial(sandbox.WorkspaceWrite), "FS_SANDBOX_DENIED")
 
 	cfg.ResultBudget = 5
 	small := newEnv(t, envOptions{config: &cfg})

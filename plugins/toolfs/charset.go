@@ -19,8 +19,8 @@ const (
 	charsetClose = "</charset>\n<content>\n"
 )
 
-// textCharset is the charset a read of target decodes from, "" for UTF-8 or a provider that
-// only stores UTF-8.
+// textCharset is the charset a stream of target decodes from, "" for UTF-8 or a provider that
+// only stores UTF-8. A whole read takes it from ReadText's outcome instead.
 func textCharset(ctx context.Context, fsys fs.FileSystem, target fs.Target) string {
 	if n, ok := fsys.(textCharsetNamer); ok {
 		return n.TextCharset(ctx, target)

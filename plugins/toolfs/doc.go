@@ -74,22 +74,22 @@
 // # Sandbox
 //
 // The per-call sandbox policy of write and edit (docs/tool-fs.md "Sandbox escalation"; the hook is
-// internal/filetool's, shared with apply_patch) is chosen once, at load, from the mounted
-// filesystem's SandboxMode:
+// internal/filetool's, shared with apply_patch) is chosen once, at load, from the mounted filesystem's capability fact (sandbox.ConfiningMode: whether it
+// implements sandbox.Confiner, and its default mode):
 //
-//   - "" (the filesystem never confines): no escalation fields and no policy. The escalation
+//   - the filesystem never confines: no escalation fields and no policy. The escalation
 //     arguments, which the open parameter root still lets through, are validated for pairing
 //     (`invalid escalation: ...`) and then refused: `sandbox_permissions is not available in this
 //     composition (no sandboxing filesystem to escalate)`.
-//   - a mode (a confining filesystem): sandbox.PolicyService must be composed, else the load
-//     fails with `tool-fs: the mounted filesystem confines but ctx.sandboxPolicy is missing`.
+//   - it confines: sandbox.PolicyService must be composed, else the load
+//     fails with `tool-fs: the mounted filesystem confines but no sandbox policy service is composed`.
 //     write and edit advertise sandbox_permissions (enum sandbox.EscalationTargets) and
 //     justification after their own properties. Each call validates the pairing, resolves the
 //     standing policy of its session (the agentless policy without one), and, when both fields
 //     are present, runs sandbox.ApproveEscalation through the approval service composed at that
 //     moment (tools.Approval); a grant replaces the mode for that call only and is never
-//     recorded. The policy's workspace root is the resolve base and the policy is passed to
-//     WriteText/EditText. An FS_SANDBOX_DENIED failure reaches the model as the denial marker of
+//     recorded. The policy's workspace root is the resolve base and the policy rides the
+//     mutation's context (sandbox.WithPolicy), where the filesystem reads it. An FS_SANDBOX_DENIED failure reaches the model as the denial marker of
 //     the stamped mode, a newline and the escalation hint (code kept, original as cause); the
 //     remedies of FS_STALE_VERSION and FS_NOT_OBSERVED do not touch it.
 package toolfs

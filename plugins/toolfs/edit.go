@@ -7,6 +7,7 @@ import (
 	"github.com/cordon-dev/cordon/internal/budget"
 	"github.com/cordon-dev/cordon/internal/seen"
 	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/sandbox"
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
@@ -51,7 +52,7 @@ func (s *suite) edit(ctx context.Context, args editArgs, exec *tools.Exec) (Edit
 		return EditValue{}, s.ft.MutationFailure(ctx, fs.VerbEdit, target, policy, exec, err)
 	}
 	req := fs.EditRequest{OldString: in.oldString, NewString: in.newString, ReplaceAll: in.replaceAll}
-	out, err := s.fs.EditText(ctx, target, req, guard, policy)
+	out, err := s.fs.EditText(sandbox.WithPolicy(ctx, policy), target, req, guard)
 	if err != nil {
 		return EditValue{}, s.ft.MutationFailure(ctx, fs.VerbEdit, target, policy, exec, s.editGuidance(ctx, target, in, err))
 	}

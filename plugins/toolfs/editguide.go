@@ -27,10 +27,11 @@ func (s *suite) editGuidance(ctx context.Context, target fs.Target, in editInput
 	if serr != nil || info == nil || info.HasSize && info.Size > nearmiss.MaxBytes {
 		return err
 	}
-	text, rerr := s.fs.ReadText(ctx, target)
+	read, rerr := s.fs.ReadText(ctx, target)
 	if rerr != nil {
 		return err
 	}
+	text := read.Text
 	var guide string
 	if fe.Kind == fs.CodeAmbiguousEdit {
 		guide = matchesAt(text, in.oldString)

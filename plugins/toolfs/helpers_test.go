@@ -75,7 +75,7 @@ func (r *recordingFS) Stat(ctx context.Context, t fs.Target) (*fs.Info, error) {
 	return info, err
 }
 
-func (r *recordingFS) ReadText(ctx context.Context, t fs.Target) (string, error) {
+func (r *recordingFS) ReadText(ctx context.Context, t fs.Target) (fs.ReadOutcome, error) {
 	r.record("readText")
 	return r.FileSystem.ReadText(ctx, t)
 }
@@ -85,16 +85,16 @@ func (r *recordingFS) StreamText(ctx context.Context, t fs.Target) (iter.Seq2[st
 	return r.FileSystem.StreamText(ctx, t)
 }
 
-func (r *recordingFS) WriteText(ctx context.Context, t fs.Target, c string, i *fs.WriteIntent, s *fs.SandboxPolicy) (fs.WriteOutcome, error) {
+func (r *recordingFS) WriteText(ctx context.Context, t fs.Target, c string, i *fs.WriteIntent) (fs.WriteOutcome, error) {
 	if i == nil {
 		r.record("writeText(nil)")
 	} else {
 		r.record("writeText(" + string(i.Kind) + ")")
 	}
-	return r.FileSystem.WriteText(ctx, t, c, i, s)
+	return r.FileSystem.WriteText(ctx, t, c, i)
 }
 
-func (r *recordingFS) EditText(ctx context.Context, t fs.Target, e fs.EditRequest, g *fs.EditGuard, s *fs.SandboxPolicy) (fs.EditOutcome, error) {
+func (r *recordingFS) EditText(ctx context.Context, t fs.Target, e fs.EditRequest, g *fs.EditGuard) (fs.EditOutcome, error) {
 	if g == nil {
 		r.record("editText(nil)")
 	} else {
@@ -103,7 +103,7 @@ func (r *recordingFS) EditText(ctx context.Context, t fs.Target, e fs.EditReques
 		r.lastGuard = g.Version
 		r.mu.Unlock()
 	}
-	return r.FileSystem.EditText(ctx, t, e, g, s)
+	return r.FileSystem.EditText(ctx, t, e, g)
 }
 
 // env is a kernel with a recording fs-local provider, optionally the observation policy, the
@@ -253,8 +253,10 @@ func valueJSON(t *testing.T, r tools.Result) string {
 // charsetGuidance is the second line of an `invalid UTF-8 text` refusal (docs/encodings.md).
 const charsetGuidance = "If it is text in another charset, declare it: an `encodings` entry {glob, charset} in the provider config, or `charset` in .editorconfig."
 
-// TextCharset passes the provider's charset answer through (fs-local's optional method).
+// TextCharset passes the provider's charset answer through (fs-local's optional method),
+// recorded: a whole read takes the charset from ReadText's outcome and never asks it.
 func (r *recordingFS) TextCharset(ctx context.Context, t fs.Target) string {
+	r.record("textCharset")
 	if n, ok := r.FileSystem.(interface {
 		TextCharset(context.Context, fs.Target) string
 	}); ok {

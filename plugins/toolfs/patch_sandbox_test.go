@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cordon-dev/cordon/kernel/kerneltest"
-	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/sandbox"
 	"github.com/cordon-dev/cordon/plugins/toolapplypatch"
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
@@ -20,7 +20,7 @@ import (
 // is, protected paths too, and a denial offers the same escalation.
 func TestPatchSandbox(t *testing.T) {
 	approver := &recordingApprover{outcome: tools.AllowedOnce}
-	e := newRealSandbox(t, fs.SandboxWorkspaceWrite, approver)
+	e := newRealSandbox(t, sandbox.WorkspaceWrite, approver)
 	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, e.root, toolapplypatch.Plugin, nil))
 	require.NoError(t, os.WriteFile(filepath.Join(e.ws, "a.txt"), []byte("a\n"), 0o644))
 	requireOK(t, e.call("read", args{"file_path": "a.txt"}))
@@ -46,7 +46,7 @@ func TestPatchSandbox(t *testing.T) {
 		"move out of .git":  "*** Update File: .git/config\n*** Move to: config\n@@\n-c\n+C\n",
 	} {
 		t.Run(name, func(t *testing.T) {
-			requireFailure(t, patch(body, nil), denial(fs.SandboxWorkspaceWrite), "FS_SANDBOX_DENIED")
+			requireFailure(t, patch(body, nil), denial(sandbox.WorkspaceWrite), "FS_SANDBOX_DENIED")
 			assert.Equal(t, "a\n", readString(t, filepath.Join(e.ws, "a.txt")))
 			assert.Equal(t, "c\n", readString(t, filepath.Join(e.ws, ".git", "config")))
 			assert.Empty(t, dirNames(t, e.out))

@@ -9,8 +9,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/tools"
+
+	"github.com/cordon-dev/cordon/plugins/sandbox"
 )
 
 // profiles runs fn against the local profile and the sandboxed one
@@ -21,7 +22,7 @@ func profiles(t *testing.T, fn func(t *testing.T, ws string, call func(string, a
 		fn(t, e.dir, e.call)
 	})
 	t.Run("sandboxed", func(t *testing.T) {
-		e := newRealSandbox(t, fs.SandboxWorkspaceWrite, nil)
+		e := newRealSandbox(t, sandbox.WorkspaceWrite, nil)
 		fn(t, e.ws, e.call)
 	})
 }

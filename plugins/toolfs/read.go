@@ -33,8 +33,8 @@ func (s *suite) readDefinition() tools.Definition {
 	}.Definition()
 }
 
-// read is the body of the read tool: resolve, one Stat, then the whole text or a stream into the
-// window, then the present observation at the Stat's version with the lines the window showed
+// read is the body of the read tool: resolve, one Stat, then the whole text (with the charset it
+// was decoded from: one look at the file) or a stream into the window, then the present observation at the Stat's version with the lines the window showed
 // (docs/tool-fs.md "read", "What it does"; docs/fs.md "Staleness").
 func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (ReadValue, error) {
 	in, err := parseReadArgs(args, s.caps.limit)
@@ -60,13 +60,15 @@ func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (Read
 		return ReadValue{}, fs.ReadNotRegular(target.DisplayPath)
 	}
 
-	cs := textCharset(ctx, s.fs, target)
 	req := WindowRequest{Offset: in.offset, Limit: in.limit, MaxLineLength: s.caps.maxLineLength,
-		MaxBytes: s.caps.maxBytes, SizeHint: sizeHint(info),
-		Budget: s.caps.budget.For(h.Client), PathBytes: len(target.DisplayPath) + charsetLineLen(cs)}
+		MaxBytes: s.caps.maxBytes, SizeHint: sizeHint(info), Budget: s.caps.budget.For(h.Client)}
 	var res WindowResult
+	var cs string           // the charset the text was decoded from, "" for UTF-8
 	var saw func() *fs.Seen // what the window showed, as fs/observed records it
 	if !info.HasSize || info.Size >= s.caps.streamMinSize {
+		// A stream's window needs the envelope's length before the first chunk.
+		cs = textCharset(ctx, s.fs, target)
+		req.PathBytes = len(target.DisplayPath) + charsetLineLen(cs)
 		w := NewWindow(req)
 		// A window selects at most one line per byte of its cap (each costs its newline at least).
 		rec := seen.NewRecorder(in.offset, min(in.limit, s.caps.maxBytes+1))
@@ -76,10 +78,13 @@ func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (Read
 		res, err = w.Finish(target.DisplayPath)
 		saw = func() *fs.Seen { return rec.Seen(len(res.Lines), res.TotalLines) }
 	} else {
-		text, rerr := s.fs.ReadText(ctx, target)
+		read, rerr := s.fs.ReadText(ctx, target)
 		if rerr != nil {
 			return ReadValue{}, filetool.WithCharsetGuidance(rerr)
 		}
+		text := read.Text
+		cs = read.Charset
+		req.PathBytes = len(target.DisplayPath) + charsetLineLen(cs)
 		res, err = WindowString(text, req, target.DisplayPath)
 		saw = func() *fs.Seen { return seen.OfText(text, in.offset, len(res.Lines)) }
 	}

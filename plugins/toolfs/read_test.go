@@ -168,15 +168,15 @@ func TestReadStreamsLargeOrConfiguredFiles(t *testing.T) {
 	e.writeFile(t, "big.txt", "alpha\nbeta")
 	small := e.call("read", args{"file_path": "small.txt"})
 	requireOK(t, small)
-	assert.Equal(t, []string{"resolve", "stat", "readText"}, e.fsys.take())
+	assert.Equal(t, []string{"resolve", "stat", "readText"}, e.fsys.take(), "a whole read asks no charset apart")
 	big := e.call("read", args{"file_path": "big.txt"})
 	requireOK(t, big)
-	assert.Equal(t, []string{"resolve", "stat", "streamText"}, e.fsys.take())
+	assert.Equal(t, []string{"resolve", "stat", "textCharset", "streamText"}, e.fsys.take())
 	assert.Equal(t, envelope(e.path("big.txt"), "1: alpha\n2: beta\n\n(End of file - total 2 lines)"), big.Text())
 	// Exactly the threshold streams too.
 	e.writeFile(t, "edge.txt", "12345")
 	requireOK(t, e.call("read", args{"file_path": "edge.txt"}))
-	assert.Equal(t, []string{"resolve", "stat", "streamText"}, e.fsys.take())
+	assert.Equal(t, []string{"resolve", "stat", "textCharset", "streamText"}, e.fsys.take())
 }
 
 func TestReadStreamAndWholeGiveIdenticalWindows(t *testing.T) {

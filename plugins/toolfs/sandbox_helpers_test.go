@@ -29,17 +29,17 @@ import (
 // when set, is returned by every mutation instead.
 type confiningFS struct {
 	fs.FileSystem
-	mode fs.SandboxMode
+	mode sandbox.Mode
 	root string
 
 	mu         sync.Mutex
-	stamped    []*fs.SandboxPolicy
+	stamped    []*sandbox.CallPolicy
 	rejectWith error
 }
 
-func (c *confiningFS) SandboxMode() fs.SandboxMode { return c.mode }
+func (c *confiningFS) SandboxMode() sandbox.Mode { return c.mode }
 
-func (c *confiningFS) takeStamps() []*fs.SandboxPolicy {
+func (c *confiningFS) takeStamps() []*sandbox.CallPolicy {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	out := c.stamped
@@ -47,9 +47,9 @@ func (c *confiningFS) takeStamps() []*fs.SandboxPolicy {
 	return out
 }
 
-func (c *confiningFS) fence(t fs.Target, p *fs.SandboxPolicy) error {
+func (c *confiningFS) fence(t fs.Target, p *sandbox.CallPolicy) error {
 	c.mu.Lock()
-	var stamp *fs.SandboxPolicy
+	var stamp *sandbox.CallPolicy
 	if p != nil {
 		cp := *p
 		stamp = &cp
@@ -60,7 +60,7 @@ func (c *confiningFS) fence(t fs.Target, p *fs.SandboxPolicy) error {
 	if reject != nil {
 		return reject
 	}
-	policy := fs.SandboxPolicy{Mode: c.mode, WorkspaceRoot: c.root}
+	policy := sandbox.CallPolicy{Mode: c.mode, WorkspaceRoot: c.root}
 	if p != nil {
 		policy = *p
 	}
@@ -68,9 +68,9 @@ func (c *confiningFS) fence(t fs.Target, p *fs.SandboxPolicy) error {
 		return fs.NewError(fs.CodeSandboxDenied, `cannot write "`+t.DisplayPath+`": file access denied under `+string(policy.Mode)+` mode`, nil)
 	}
 	switch policy.Mode {
-	case fs.SandboxDangerFullAccess:
+	case sandbox.DangerFullAccess:
 		return nil
-	case fs.SandboxWorkspaceWrite:
+	case sandbox.WorkspaceWrite:
 		key := string(t.Key)
 		if key == policy.WorkspaceRoot || strings.HasPrefix(key, policy.WorkspaceRoot+string(filepath.Separator)) {
 			return nil
@@ -79,18 +79,18 @@ func (c *confiningFS) fence(t fs.Target, p *fs.SandboxPolicy) error {
 	return deny()
 }
 
-func (c *confiningFS) WriteText(ctx context.Context, t fs.Target, content string, i *fs.WriteIntent, p *fs.SandboxPolicy) (fs.WriteOutcome, error) {
-	if err := c.fence(t, p); err != nil {
+func (c *confiningFS) WriteText(ctx context.Context, t fs.Target, content string, i *fs.WriteIntent) (fs.WriteOutcome, error) {
+	if err := c.fence(t, sandbox.PolicyFrom(ctx)); err != nil {
 		return fs.WriteOutcome{}, err
 	}
-	return c.FileSystem.WriteText(ctx, t, content, i, p)
+	return c.FileSystem.WriteText(ctx, t, content, i)
 }
 
-func (c *confiningFS) EditText(ctx context.Context, t fs.Target, e fs.EditRequest, g *fs.EditGuard, p *fs.SandboxPolicy) (fs.EditOutcome, error) {
-	if err := c.fence(t, p); err != nil {
+func (c *confiningFS) EditText(ctx context.Context, t fs.Target, e fs.EditRequest, g *fs.EditGuard) (fs.EditOutcome, error) {
+	if err := c.fence(t, sandbox.PolicyFrom(ctx)); err != nil {
 		return fs.EditOutcome{}, err
 	}
-	return c.FileSystem.EditText(ctx, t, e, g, p)
+	return c.FileSystem.EditText(ctx, t, e, g)
 }
 
 // recordingApprover answers every request with a fixed outcome (or error) and records them.
@@ -130,7 +130,7 @@ type sandboxEnv struct {
 }
 
 type sandboxOptions struct {
-	mode     fs.SandboxMode // the policy's default mode (and the provider's); "" = workspace-write
+	mode     sandbox.Mode   // the policy's default mode (and the provider's); "" = workspace-write
 	approver tools.Approver // nil: no approval service composed
 	config   *toolfs.Config // nil: defaults
 }
@@ -138,7 +138,7 @@ type sandboxOptions struct {
 func newSandboxEnv(t *testing.T, opt sandboxOptions) *sandboxEnv {
 	t.Helper()
 	if opt.mode == "" {
-		opt.mode = fs.SandboxWorkspaceWrite
+		opt.mode = sandbox.WorkspaceWrite
 	}
 	dir, err := filepath.EvalSymlinks(t.TempDir())
 	require.NoError(t, err)
@@ -170,7 +170,7 @@ func newSandboxEnv(t *testing.T, opt sandboxOptions) *sandboxEnv {
 }
 
 // loadConfiningFS provides a confiningFS over dir (default mode mode) as the fs service.
-func loadConfiningFS(t *testing.T, root *kernel.Context, dir string, mode fs.SandboxMode) *confiningFS {
+func loadConfiningFS(t *testing.T, root *kernel.Context, dir string, mode sandbox.Mode) *confiningFS {
 	t.Helper()
 	cfs := &confiningFS{mode: mode, root: dir}
 	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, root, kernel.Module{ID: "confining-fs", Apply: func(kc *kernel.Context, _ any) error {
@@ -194,7 +194,7 @@ func (e *sandboxEnv) callIn(s *tools.Session, name string, a any) tools.Result {
 func (e *sandboxEnv) call(name string, a any) tools.Result { return e.callIn(e.session, name, a) }
 
 // denial is the model-facing text of a sandbox denial under mode.
-func denial(mode fs.SandboxMode) string {
+func denial(mode sandbox.Mode) string {
 	return "Error: [sandbox: file access denied under " + string(mode) + " mode]\n" +
 		"[sandbox: escalation available — retry this exact operation once with sandbox_permissions (the narrowest wider mode that suffices) + justification; the approval prompt asks the user]"
 }

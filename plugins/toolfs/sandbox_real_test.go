@@ -14,7 +14,6 @@ import (
 
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/kernel/kerneltest"
-	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/fslocal"
 	"github.com/cordon-dev/cordon/plugins/fspolicy"
 	"github.com/cordon-dev/cordon/plugins/sandbox"
@@ -38,7 +37,7 @@ type realSandbox struct {
 	calls   int
 }
 
-func newRealSandbox(t *testing.T, mode fs.SandboxMode, approver tools.Approver) *realSandbox {
+func newRealSandbox(t *testing.T, mode sandbox.Mode, approver tools.Approver) *realSandbox {
 	t.Helper()
 	base := sandboxtest.OutsideDir(t)
 	e := &realSandbox{ws: filepath.Join(base, "ws"), out: filepath.Join(base, "out")}
@@ -87,7 +86,7 @@ func TestRealSandboxGrantNeverLeaks(t *testing.T) {
 		<-release // every escalated call waits here while the plain calls run
 		return tools.AllowedOnce, nil
 	})
-	e := newRealSandbox(t, fs.SandboxReadOnly, approver)
+	e := newRealSandbox(t, sandbox.ReadOnly, approver)
 	var granted, plain sync.WaitGroup
 	results := make([]tools.Result, 3*n)
 	for i := range n {
@@ -117,10 +116,10 @@ func TestRealSandboxGrantNeverLeaks(t *testing.T) {
 	granted.Wait()
 	for i := range n {
 		requireOK(t, results[i])
-		requireFailure(t, results[n+i], denial(fs.SandboxReadOnly), "FS_SANDBOX_DENIED")
-		requireFailure(t, results[2*n+i], denial(fs.SandboxReadOnly), "FS_SANDBOX_DENIED")
+		requireFailure(t, results[n+i], denial(sandbox.ReadOnly), "FS_SANDBOX_DENIED")
+		requireFailure(t, results[2*n+i], denial(sandbox.ReadOnly), "FS_SANDBOX_DENIED")
 		requireFailure(t, e.call("write", args{"file_path": filepath.Join(e.out, "after-"+strconv.Itoa(i)), "content": "p"}),
-			denial(fs.SandboxReadOnly), "FS_SANDBOX_DENIED")
+			denial(sandbox.ReadOnly), "FS_SANDBOX_DENIED")
 	}
 	var names []string
 	for i := range n {
@@ -139,19 +138,19 @@ func TestRealSandboxGrantNeverLeaks(t *testing.T) {
 func TestRealSandboxOverrideSwitchedMidCall(t *testing.T) {
 	var e *realSandbox
 	approver := approverFunc(func(ctx context.Context, req tools.ApprovalRequest) (tools.ApprovalOutcome, error) {
-		require.NoError(t, e.policy.SetMode(e.session, fs.SandboxReadOnly))
+		require.NoError(t, e.policy.SetMode(e.session, sandbox.ReadOnly))
 		return tools.AllowedOnce, nil
 	})
-	e = newRealSandbox(t, fs.SandboxWorkspaceWrite, approver)
+	e = newRealSandbox(t, sandbox.WorkspaceWrite, approver)
 	// Granted workspace-write -> danger-full-access while the session is switched to read-only.
 	requireOK(t, e.call("write", args{"file_path": filepath.Join(e.out, "g.txt"), "content": "g",
 		"sandbox_permissions": "danger-full-access", "justification": "why"}))
-	requireFailure(t, e.call("write", args{"file_path": "next.txt", "content": "x"}), denial(fs.SandboxReadOnly), "FS_SANDBOX_DENIED")
+	requireFailure(t, e.call("write", args{"file_path": "next.txt", "content": "x"}), denial(sandbox.ReadOnly), "FS_SANDBOX_DENIED")
 	// A granted workspace-write keeps the session's root and is still fenced, also for protected paths.
 	requireFailure(t, e.call("write", args{"file_path": filepath.Join(e.out, "w.txt"), "content": "x",
-		"sandbox_permissions": "workspace-write", "justification": "why"}), denial(fs.SandboxWorkspaceWrite), "FS_SANDBOX_DENIED")
+		"sandbox_permissions": "workspace-write", "justification": "why"}), denial(sandbox.WorkspaceWrite), "FS_SANDBOX_DENIED")
 	requireFailure(t, e.call("write", args{"file_path": ".git/config", "content": "x",
-		"sandbox_permissions": "workspace-write", "justification": "why"}), denial(fs.SandboxWorkspaceWrite), "FS_SANDBOX_DENIED")
+		"sandbox_permissions": "workspace-write", "justification": "why"}), denial(sandbox.WorkspaceWrite), "FS_SANDBOX_DENIED")
 	requireOK(t, e.call("write", args{"file_path": "w.txt", "content": "x", "sandbox_permissions": "workspace-write", "justification": "why"}))
 	assert.Equal(t, []string{"g.txt"}, dirNames(t, e.out))
 	assert.Equal(t, []string{"w.txt"}, dirNames(t, e.ws))
@@ -188,7 +187,7 @@ func TestRealSandboxPolicyUnloadedMidCall(t *testing.T) {
 		}
 		return tools.AllowedOnce, nil
 	})
-	e = newRealSandbox(t, fs.SandboxWorkspaceWrite, approver)
+	e = newRealSandbox(t, sandbox.WorkspaceWrite, approver)
 	requireOK(t, e.call("write", args{"file_path": filepath.Join(e.out, "g.txt"), "content": "g",
 		"sandbox_permissions": "danger-full-access", "justification": "why"}))
 	for _, path := range []string{"a.txt", filepath.Join(e.out, "h.txt")} {

@@ -13,6 +13,7 @@ import (
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/kernel/kerneltest"
 	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/sandbox"
 	"github.com/cordon-dev/cordon/plugins/sandbox/sandboxpolicy"
 	"github.com/cordon-dev/cordon/plugins/toolfs"
 	"github.com/cordon-dev/cordon/plugins/tools"
@@ -26,10 +27,10 @@ const escalationProps = `"sandbox_permissions":{"type":"string","enum":["workspa
 func TestSandboxLoadNeedsPolicy(t *testing.T) {
 	root := kerneltest.NewRoot(t)
 	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, root, tools.Plugin, nil))
-	loadConfiningFS(t, root, t.TempDir(), fs.SandboxWorkspaceWrite)
+	loadConfiningFS(t, root, t.TempDir(), sandbox.WorkspaceWrite)
 	_, err := root.Load(toolfs.Plugin, nil)
 	require.Error(t, err)
-	assert.Equal(t, "tool-fs: the mounted filesystem confines but ctx.sandboxPolicy is missing", err.Error())
+	assert.Equal(t, "tool-fs: the mounted filesystem confines but no sandbox policy service is composed", err.Error())
 	rt, _ := tools.Service.Get(root)
 	assert.Empty(t, rt.Schemas(), "nothing registered")
 }
@@ -77,7 +78,7 @@ func TestSandboxAdvertisesEscalationFields(t *testing.T) {
 	}
 	// Even with a danger-full-access default the full enum is advertised (a session may be
 	// switched narrower than the default).
-	wide := newSandboxEnv(t, sandboxOptions{mode: fs.SandboxDangerFullAccess})
+	wide := newSandboxEnv(t, sandboxOptions{mode: sandbox.DangerFullAccess})
 	assert.Equal(t, insert(writeSchema), string(wide.rt.Schemas()[1].Parameters))
 }
 
@@ -87,7 +88,7 @@ func TestSandboxPlainWriteStampsStandingPolicy(t *testing.T) {
 	e := newSandboxEnv(t, sandboxOptions{})
 	r := e.call("write", args{"file_path": "a.txt", "content": "x"})
 	requireOK(t, r)
-	assert.Equal(t, []*fs.SandboxPolicy{{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: e.project, SessionID: "s1"}}, e.fsys.takeStamps())
+	assert.Equal(t, []*sandbox.CallPolicy{{Mode: sandbox.WorkspaceWrite, WorkspaceRoot: e.project, SessionID: "s1"}}, e.fsys.takeStamps())
 	b, err := os.ReadFile(filepath.Join(e.project, "a.txt"))
 	require.NoError(t, err)
 	assert.Equal(t, "x", string(b))
@@ -103,7 +104,7 @@ func TestSandboxRootIsCanonicalSessionCwd(t *testing.T) {
 	s.SetHeader(tools.Header{Cwd: link})
 	r := e.callIn(s, "write", args{"file_path": "b.txt", "content": "y"})
 	requireOK(t, r)
-	assert.Equal(t, []*fs.SandboxPolicy{{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: e.project, SessionID: "s2"}}, e.fsys.takeStamps())
+	assert.Equal(t, []*sandbox.CallPolicy{{Mode: sandbox.WorkspaceWrite, WorkspaceRoot: e.project, SessionID: "s2"}}, e.fsys.takeStamps())
 	assert.FileExists(t, filepath.Join(e.project, "b.txt"))
 }
 
@@ -113,7 +114,7 @@ func TestSandboxAgentlessPolicy(t *testing.T) {
 	e := newSandboxEnv(t, sandboxOptions{})
 	r := e.callIn(nil, "write", args{"file_path": "c.txt", "content": "z"})
 	requireOK(t, r)
-	assert.Equal(t, []*fs.SandboxPolicy{{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: e.dir}}, e.fsys.takeStamps())
+	assert.Equal(t, []*sandbox.CallPolicy{{Mode: sandbox.WorkspaceWrite, WorkspaceRoot: e.dir}}, e.fsys.takeStamps())
 	assert.FileExists(t, filepath.Join(e.dir, "c.txt"))
 }
 
@@ -121,17 +122,17 @@ func TestSandboxAgentlessPolicy(t *testing.T) {
 // denied with the marker of the stamped mode.
 func TestSandboxSessionOverrideFoldsOntoStamp(t *testing.T) {
 	e := newSandboxEnv(t, sandboxOptions{})
-	require.NoError(t, e.policy.SetMode(e.session, fs.SandboxReadOnly))
+	require.NoError(t, e.policy.SetMode(e.session, sandbox.ReadOnly))
 	r := e.call("write", args{"file_path": "a.txt", "content": "x"})
-	requireFailure(t, r, denial(fs.SandboxReadOnly), "FS_SANDBOX_DENIED")
-	assert.Equal(t, []*fs.SandboxPolicy{{Mode: fs.SandboxReadOnly, WorkspaceRoot: e.project, SessionID: "s1"}}, e.fsys.takeStamps())
+	requireFailure(t, r, denial(sandbox.ReadOnly), "FS_SANDBOX_DENIED")
+	assert.Equal(t, []*sandbox.CallPolicy{{Mode: sandbox.ReadOnly, WorkspaceRoot: e.project, SessionID: "s1"}}, e.fsys.takeStamps())
 	assert.NoFileExists(t, filepath.Join(e.project, "a.txt"))
 
 	// Another session keeps the default.
 	other := tools.NewSession("s3")
 	other.SetHeader(tools.Header{Cwd: e.project})
 	requireOK(t, e.callIn(other, "write", args{"file_path": "a.txt", "content": "x"}))
-	assert.Equal(t, []*fs.SandboxPolicy{{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: e.project, SessionID: "s3"}}, e.fsys.takeStamps())
+	assert.Equal(t, []*sandbox.CallPolicy{{Mode: sandbox.WorkspaceWrite, WorkspaceRoot: e.project, SessionID: "s3"}}, e.fsys.takeStamps())
 }
 
 // A denied write maps to the shared marker plus the escalation hint (isError):
@@ -141,18 +142,18 @@ func TestSandboxDenialMapping(t *testing.T) {
 	e := newSandboxEnv(t, sandboxOptions{})
 	e.fsys.rejectWith = fs.NewError(fs.CodeSandboxDenied, "denied", nil)
 	r := e.call("write", args{"file_path": "a.txt", "content": "x"})
-	requireFailure(t, r, denial(fs.SandboxWorkspaceWrite), "FS_SANDBOX_DENIED")
+	requireFailure(t, r, denial(sandbox.WorkspaceWrite), "FS_SANDBOX_DENIED")
 
 	e.fsys.rejectWith = nil
 	outside := filepath.Join(e.dir, "outside.txt")
 	r = e.call("write", args{"file_path": outside, "content": "x"})
-	requireFailure(t, r, denial(fs.SandboxWorkspaceWrite), "FS_SANDBOX_DENIED")
+	requireFailure(t, r, denial(sandbox.WorkspaceWrite), "FS_SANDBOX_DENIED")
 	assert.NoFileExists(t, outside)
 
 	require.NoError(t, os.WriteFile(outside, []byte("old"), 0o644))
 	requireOK(t, e.call("read", args{"file_path": outside}))
 	r = e.call("edit", args{"file_path": outside, "old_string": "old", "new_string": "new"})
-	requireFailure(t, r, denial(fs.SandboxWorkspaceWrite), "FS_SANDBOX_DENIED")
+	requireFailure(t, r, denial(sandbox.WorkspaceWrite), "FS_SANDBOX_DENIED")
 	b, _ := os.ReadFile(outside)
 	assert.Equal(t, "old", string(b))
 }
@@ -172,7 +173,7 @@ func TestSandboxOtherErrorsPassThrough(t *testing.T) {
 // docs/tool-fs.md "Observations and events": editing a never-read file under read-only reports
 // FS_NOT_OBSERVED (the intent runs before the provider), not the sandbox marker.
 func TestSandboxEditIntentPrecedesFence(t *testing.T) {
-	e := newSandboxEnv(t, sandboxOptions{mode: fs.SandboxReadOnly})
+	e := newSandboxEnv(t, sandboxOptions{mode: sandbox.ReadOnly})
 	p := filepath.Join(e.project, "a.txt")
 	require.NoError(t, os.WriteFile(p, []byte("a"), 0o644))
 	r := e.call("edit", args{"file_path": "a.txt", "old_string": "a", "new_string": "b"})
@@ -185,10 +186,10 @@ func TestSandboxEditIntentPrecedesFence(t *testing.T) {
 // "Sandbox escalation").
 func TestSandboxApprovedEscalation(t *testing.T) {
 	a := &recordingApprover{outcome: tools.AllowedOnce}
-	e := newSandboxEnv(t, sandboxOptions{mode: fs.SandboxReadOnly, approver: a})
+	e := newSandboxEnv(t, sandboxOptions{mode: sandbox.ReadOnly, approver: a})
 	r := e.call("write", args{"file_path": "a.txt", "content": "x", "sandbox_permissions": "danger-full-access", "justification": "the test needs it"})
 	requireOK(t, r)
-	assert.Equal(t, []*fs.SandboxPolicy{{Mode: fs.SandboxDangerFullAccess, WorkspaceRoot: e.project, SessionID: "s1"}}, e.fsys.takeStamps())
+	assert.Equal(t, []*sandbox.CallPolicy{{Mode: sandbox.DangerFullAccess, WorkspaceRoot: e.project, SessionID: "s1"}}, e.fsys.takeStamps())
 	assert.Equal(t, []tools.ApprovalRequest{{Session: e.session, ToolName: "write", CallID: "call-1", Reason: "escalate sandbox to danger-full-access: the test needs it",
 		Details: &tools.ApprovalDetails{Path: filepath.Join(e.project, "a.txt"), Mode: "danger-full-access", CurrentMode: "read-only",
 			Justification: "the test needs it", Previews: []tools.ApprovalPreview{{Label: "Content", Text: "x"}}}}}, a.requests())
@@ -196,8 +197,8 @@ func TestSandboxApprovedEscalation(t *testing.T) {
 
 	// The next plain call runs under the standing mode again; nothing was recorded.
 	r = e.call("write", args{"file_path": "a.txt", "content": "y"})
-	requireFailure(t, r, denial(fs.SandboxReadOnly), "FS_SANDBOX_DENIED")
-	assert.Equal(t, []*fs.SandboxPolicy{{Mode: fs.SandboxReadOnly, WorkspaceRoot: e.project, SessionID: "s1"}}, e.fsys.takeStamps())
+	requireFailure(t, r, denial(sandbox.ReadOnly), "FS_SANDBOX_DENIED")
+	assert.Equal(t, []*sandbox.CallPolicy{{Mode: sandbox.ReadOnly, WorkspaceRoot: e.project, SessionID: "s1"}}, e.fsys.takeStamps())
 	_, overridden := e.policy.OverrideOf(e.session)
 	assert.False(t, overridden, "a grant is never persisted")
 }
@@ -234,10 +235,10 @@ func TestSandboxEscalationDescribesTheCall(t *testing.T) {
 // A granted workspace-write is still fenced; its denial names the granted mode.
 func TestSandboxGrantedWorkspaceWriteStillFenced(t *testing.T) {
 	a := &recordingApprover{outcome: tools.AllowedOnce}
-	e := newSandboxEnv(t, sandboxOptions{mode: fs.SandboxReadOnly, approver: a})
+	e := newSandboxEnv(t, sandboxOptions{mode: sandbox.ReadOnly, approver: a})
 	outside := filepath.Join(e.dir, "out.txt")
 	r := e.call("write", args{"file_path": outside, "content": "x", "sandbox_permissions": "workspace-write", "justification": "why"})
-	requireFailure(t, r, denial(fs.SandboxWorkspaceWrite), "FS_SANDBOX_DENIED")
+	requireFailure(t, r, denial(sandbox.WorkspaceWrite), "FS_SANDBOX_DENIED")
 	assert.NoFileExists(t, outside)
 	r = e.call("write", args{"file_path": "in.txt", "content": "x", "sandbox_permissions": "workspace-write", "justification": "why"})
 	requireOK(t, r)
@@ -285,7 +286,7 @@ func TestSandboxEscalationFailsClosed(t *testing.T) {
 	requireEscalationFailure(t, r, `Error: sandbox escalation to "danger-full-access" requires approval, but the call has no agent to route it through`, "SANDBOX_ESCALATION_NO_AGENT")
 	r = e.call("write", args{"file_path": "a.txt", "content": "x", "sandbox_permissions": "workspace-write", "justification": "why"})
 	requireEscalationFailure(t, r, `Error: sandbox escalation to "workspace-write" is not strictly wider than this call's current "workspace-write" mode`, "SANDBOX_ESCALATION_NOT_WIDER")
-	require.NoError(t, e.policy.SetMode(e.session, fs.SandboxDangerFullAccess))
+	require.NoError(t, e.policy.SetMode(e.session, sandbox.DangerFullAccess))
 	r = e.call("edit", args{"file_path": "a.txt", "old_string": "x", "new_string": "y", "sandbox_permissions": "danger-full-access", "justification": "why"})
 	requireEscalationFailure(t, r, `Error: sandbox escalation to "danger-full-access" is not strictly wider than this call's current "danger-full-access" mode`, "SANDBOX_ESCALATION_NOT_WIDER")
 	assert.Empty(t, a.requests(), "never asked")
@@ -335,7 +336,7 @@ func TestSandboxEscalationPairing(t *testing.T) {
 
 // The approval service is probed per call: one composed after tool-fs loaded is used.
 func TestSandboxApprovalProbedPerCall(t *testing.T) {
-	e := newSandboxEnv(t, sandboxOptions{mode: fs.SandboxReadOnly})
+	e := newSandboxEnv(t, sandboxOptions{mode: sandbox.ReadOnly})
 	a := &recordingApprover{outcome: tools.AllowedOnce}
 	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, e.root, kernel.Module{ID: "late-approval", Apply: func(kc *kernel.Context, _ any) error {
 		_, err := tools.Approval.Provide(kc, a)
@@ -373,7 +374,7 @@ func (f approverFunc) Request(ctx context.Context, req tools.ApprovalRequest) (t
 // real user-approval service and an approval/request answerer; under the never policy the same
 // request is rejected without reaching the answerer (docs/sandbox.md "The approval service").
 func TestSandboxEscalationThroughUserApproval(t *testing.T) {
-	e := newSandboxEnv(t, sandboxOptions{mode: fs.SandboxReadOnly})
+	e := newSandboxEnv(t, sandboxOptions{mode: sandbox.ReadOnly})
 	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, e.root, userapproval.Plugin, nil))
 	var reasons []string
 	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, e.root, kernel.Module{ID: "answerer", Apply: func(kc *kernel.Context, _ any) error {
@@ -385,7 +386,7 @@ func TestSandboxEscalationThroughUserApproval(t *testing.T) {
 	}}, nil))
 	escalate := args{"file_path": "a.txt", "content": "x", "sandbox_permissions": "danger-full-access", "justification": "the test needs it"}
 	requireOK(t, e.call("write", escalate))
-	assert.Equal(t, []*fs.SandboxPolicy{{Mode: fs.SandboxDangerFullAccess, WorkspaceRoot: e.project, SessionID: "s1"}}, e.fsys.takeStamps())
+	assert.Equal(t, []*sandbox.CallPolicy{{Mode: sandbox.DangerFullAccess, WorkspaceRoot: e.project, SessionID: "s1"}}, e.fsys.takeStamps())
 	assert.Equal(t, []string{"write: escalate sandbox to danger-full-access: the test needs it"}, reasons)
 
 	a, ok := tools.Approval.Get(e.root)
@@ -409,11 +410,11 @@ func TestSandboxPolicyProbedPerCall(t *testing.T) {
 	require.NotNil(t, policyFiber)
 	kerneltest.RequireDispose(t, policyFiber)
 	r := e.call("write", args{"file_path": "a.txt", "content": "x"})
-	requireFailure(t, r, "Error: tool-fs: the mounted filesystem confines but ctx.sandboxPolicy is missing", "")
+	requireFailure(t, r, "Error: tool-fs: the mounted filesystem confines but no sandbox policy service is composed", "")
 	assert.Empty(t, e.fsys.takeStamps())
 	assert.NoFileExists(t, filepath.Join(e.project, "a.txt"))
 
-	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, e.root, sandboxpolicy.Plugin, sandboxpolicy.Config{Mode: fs.SandboxDangerFullAccess, WorkspaceRoot: e.dir}))
+	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, e.root, sandboxpolicy.Plugin, sandboxpolicy.Config{Mode: sandbox.DangerFullAccess, WorkspaceRoot: e.dir}))
 	requireOK(t, e.call("write", args{"file_path": "a.txt", "content": "x"}))
-	assert.Equal(t, []*fs.SandboxPolicy{{Mode: fs.SandboxDangerFullAccess, WorkspaceRoot: e.project, SessionID: "s1"}}, e.fsys.takeStamps())
+	assert.Equal(t, []*sandbox.CallPolicy{{Mode: sandbox.DangerFullAccess, WorkspaceRoot: e.project, SessionID: "s1"}}, e.fsys.takeStamps())
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cordon-dev/cordon/internal/budget"
 	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/sandbox"
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
@@ -56,7 +57,7 @@ func (s *suite) write(ctx context.Context, args writeArgs, exec *tools.Exec) (Wr
 	if err != nil {
 		return WriteValue{}, s.ft.MutationFailure(ctx, fs.VerbWrite, target, policy, exec, err)
 	}
-	out, err := s.fs.WriteText(ctx, target, in.content, intent, policy)
+	out, err := s.fs.WriteText(sandbox.WithPolicy(ctx, policy), target, in.content, intent)
 	if err != nil {
 		return WriteValue{}, s.ft.MutationFailure(ctx, fs.VerbWrite, target, policy, exec, err)
 	}

@@ -12,11 +12,11 @@ import (
 // ends and every value when the plugin is disposed. A nil session has no value. The zero value is
 // ready to use and safe for concurrent use.
 //
-//	var modes tools.SessionOverrides[fs.SandboxMode]
+//	var modes tools.SessionOverrides[sandbox.Mode]
 //	if err := modes.Bind(kc); err != nil {
 //		return err
 //	}
-//	modes.Set(session, fs.SandboxWorkspaceWrite)
+//	modes.Set(session, sandbox.WorkspaceWrite)
 type SessionOverrides[V any] struct {
 	mu sync.Mutex
 	m  map[*Session]V

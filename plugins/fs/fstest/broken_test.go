@@ -50,22 +50,22 @@ func (s sizeVersion) after(ctx context.Context, t fs.Target) fs.Version {
 	return ""
 }
 
-func (s sizeVersion) WriteText(ctx context.Context, t fs.Target, content string, i *fs.WriteIntent, p *fs.SandboxPolicy) (fs.WriteOutcome, error) {
+func (s sizeVersion) WriteText(ctx context.Context, t fs.Target, content string, i *fs.WriteIntent) (fs.WriteOutcome, error) {
 	if i != nil && i.Kind == fs.IntentReplaceIfVersion {
 		i = fs.ReplaceIfVersion(s.real(ctx, t, i.Version))
 	}
-	out, err := s.FileSystem.WriteText(ctx, t, content, i, p)
+	out, err := s.FileSystem.WriteText(ctx, t, content, i)
 	if err == nil {
 		out.Version = s.after(ctx, t)
 	}
 	return out, err
 }
 
-func (s sizeVersion) EditText(ctx context.Context, t fs.Target, e fs.EditRequest, g *fs.EditGuard, p *fs.SandboxPolicy) (fs.EditOutcome, error) {
+func (s sizeVersion) EditText(ctx context.Context, t fs.Target, e fs.EditRequest, g *fs.EditGuard) (fs.EditOutcome, error) {
 	if g != nil {
 		g = &fs.EditGuard{Version: s.real(ctx, t, g.Version)}
 	}
-	out, err := s.FileSystem.EditText(ctx, t, e, g, p)
+	out, err := s.FileSystem.EditText(ctx, t, e, g)
 	if err == nil {
 		out.Version = s.after(ctx, t)
 	}
@@ -82,16 +82,16 @@ func (d dropsBOM) strip(t fs.Target) {
 	}
 }
 
-func (d dropsBOM) WriteText(ctx context.Context, t fs.Target, content string, i *fs.WriteIntent, p *fs.SandboxPolicy) (fs.WriteOutcome, error) {
-	out, err := d.FileSystem.WriteText(ctx, t, content, i, p)
+func (d dropsBOM) WriteText(ctx context.Context, t fs.Target, content string, i *fs.WriteIntent) (fs.WriteOutcome, error) {
+	out, err := d.FileSystem.WriteText(ctx, t, content, i)
 	if err == nil {
 		d.strip(t)
 	}
 	return out, err
 }
 
-func (d dropsBOM) EditText(ctx context.Context, t fs.Target, e fs.EditRequest, g *fs.EditGuard, p *fs.SandboxPolicy) (fs.EditOutcome, error) {
-	out, err := d.FileSystem.EditText(ctx, t, e, g, p)
+func (d dropsBOM) EditText(ctx context.Context, t fs.Target, e fs.EditRequest, g *fs.EditGuard) (fs.EditOutcome, error) {
+	out, err := d.FileSystem.EditText(ctx, t, e, g)
 	if err == nil {
 		d.strip(t)
 	}
@@ -101,8 +101,8 @@ func (d dropsBOM) EditText(ctx context.Context, t fs.Target, e fs.EditRequest, g
 // ignoresIntent writes unconditionally whatever the intent.
 type ignoresIntent struct{ fs.FileSystem }
 
-func (n ignoresIntent) WriteText(ctx context.Context, t fs.Target, content string, _ *fs.WriteIntent, p *fs.SandboxPolicy) (fs.WriteOutcome, error) {
-	return n.FileSystem.WriteText(ctx, t, content, nil, p)
+func (n ignoresIntent) WriteText(ctx context.Context, t fs.Target, content string, _ *fs.WriteIntent) (fs.WriteOutcome, error) {
+	return n.FileSystem.WriteText(ctx, t, content, nil)
 }
 
 // plainErrors keeps every message but loses the code: its errors are not *fs.Error.
@@ -120,18 +120,18 @@ func (e plainErrors) Resolve(ctx context.Context, path string, o fs.ResolveOptio
 	return t, plain(err)
 }
 
-func (e plainErrors) ReadText(ctx context.Context, t fs.Target) (string, error) {
+func (e plainErrors) ReadText(ctx context.Context, t fs.Target) (fs.ReadOutcome, error) {
 	s, err := e.FileSystem.ReadText(ctx, t)
 	return s, plain(err)
 }
 
-func (e plainErrors) WriteText(ctx context.Context, t fs.Target, content string, i *fs.WriteIntent, p *fs.SandboxPolicy) (fs.WriteOutcome, error) {
-	out, err := e.FileSystem.WriteText(ctx, t, content, i, p)
+func (e plainErrors) WriteText(ctx context.Context, t fs.Target, content string, i *fs.WriteIntent) (fs.WriteOutcome, error) {
+	out, err := e.FileSystem.WriteText(ctx, t, content, i)
 	return out, plain(err)
 }
 
-func (e plainErrors) EditText(ctx context.Context, t fs.Target, r fs.EditRequest, g *fs.EditGuard, p *fs.SandboxPolicy) (fs.EditOutcome, error) {
-	out, err := e.FileSystem.EditText(ctx, t, r, g, p)
+func (e plainErrors) EditText(ctx context.Context, t fs.Target, r fs.EditRequest, g *fs.EditGuard) (fs.EditOutcome, error) {
+	out, err := e.FileSystem.EditText(ctx, t, r, g)
 	return out, plain(err)
 }
 
@@ -149,7 +149,7 @@ func (n ignoresContext) Stat(_ context.Context, t fs.Target) (*fs.Info, error) {
 func (n ignoresContext) Lstat(_ context.Context, path string, o fs.LstatOptions) (*fs.PathInfo, error) {
 	return n.FileSystem.Lstat(bg, path, o)
 }
-func (n ignoresContext) ReadText(_ context.Context, t fs.Target) (string, error) {
+func (n ignoresContext) ReadText(_ context.Context, t fs.Target) (fs.ReadOutcome, error) {
 	return n.FileSystem.ReadText(bg, t)
 }
 func (n ignoresContext) StreamText(_ context.Context, t fs.Target) (iter.Seq2[string, error], error) {
@@ -161,11 +161,20 @@ func (n ignoresContext) ReadBytes(_ context.Context, t fs.Target, max int64) ([]
 func (n ignoresContext) ListDir(_ context.Context, t fs.Target) ([]fs.DirEntry, error) {
 	return n.FileSystem.ListDir(bg, t)
 }
-func (n ignoresContext) WriteText(_ context.Context, t fs.Target, content string, i *fs.WriteIntent, p *fs.SandboxPolicy) (fs.WriteOutcome, error) {
-	return n.FileSystem.WriteText(bg, t, content, i, p)
+func (n ignoresContext) WriteText(_ context.Context, t fs.Target, content string, i *fs.WriteIntent) (fs.WriteOutcome, error) {
+	return n.FileSystem.WriteText(bg, t, content, i)
 }
-func (n ignoresContext) EditText(_ context.Context, t fs.Target, e fs.EditRequest, g *fs.EditGuard, p *fs.SandboxPolicy) (fs.EditOutcome, error) {
-	return n.FileSystem.EditText(bg, t, e, g, p)
+func (n ignoresContext) EditText(_ context.Context, t fs.Target, e fs.EditRequest, g *fs.EditGuard) (fs.EditOutcome, error) {
+	return n.FileSystem.EditText(bg, t, e, g)
+}
+
+// namesUTF8 names "utf-8" as the charset of every text it reads, where the contract wants "".
+type namesUTF8 struct{ fs.FileSystem }
+
+func (n namesUTF8) ReadText(ctx context.Context, t fs.Target) (fs.ReadOutcome, error) {
+	read, err := n.FileSystem.ReadText(ctx, t)
+	read.Charset = "utf-8"
+	return read, err
 }
 
 // naiveEdit edits as a first attempt would: read the text, replace the first occurrence (every
@@ -173,11 +182,12 @@ func (n ignoresContext) EditText(_ context.Context, t fs.Target, e fs.EditReques
 // edit's own error messages.
 type naiveEdit struct{ fs.FileSystem }
 
-func (n naiveEdit) EditText(ctx context.Context, t fs.Target, e fs.EditRequest, _ *fs.EditGuard, p *fs.SandboxPolicy) (fs.EditOutcome, error) {
-	text, err := n.ReadText(ctx, t)
+func (n naiveEdit) EditText(ctx context.Context, t fs.Target, e fs.EditRequest, _ *fs.EditGuard) (fs.EditOutcome, error) {
+	read, err := n.ReadText(ctx, t)
 	if err != nil {
 		return fs.EditOutcome{}, err
 	}
+	text := read.Text
 	if !strings.Contains(text, e.OldString) {
 		return fs.EditOutcome{}, fs.OldStringNotFound(t.DisplayPath)
 	}
@@ -186,7 +196,7 @@ func (n naiveEdit) EditText(ctx context.Context, t fs.Target, e fs.EditRequest, 
 		count = -1
 	}
 	after := strings.Replace(text, e.OldString, e.NewString, count)
-	out, err := n.WriteText(ctx, t, after, nil, p)
+	out, err := n.WriteText(ctx, t, after, nil)
 	return fs.EditOutcome{Version: out.Version, Before: text, After: after}, err
 }
 
@@ -228,9 +238,9 @@ func (panicsListing) ListDir(context.Context, fs.Target) ([]fs.DirEntry, error) 
 // is an *fs.Error.
 type openRead struct{ fs.FileSystem }
 
-func (o openRead) ReadText(_ context.Context, t fs.Target) (string, error) {
+func (o openRead) ReadText(_ context.Context, t fs.Target) (fs.ReadOutcome, error) {
 	b, err := os.ReadFile(o.ProcessPath(t))
-	return string(b), err
+	return fs.ReadOutcome{Text: string(b)}, err
 }
 
 // sloppy has three small bugs: Contains compares key prefixes (so "a" contains "ab"), FileURL

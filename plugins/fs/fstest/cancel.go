@@ -49,7 +49,7 @@ func checkCancel(c *checker) {
 	}
 
 	for _, intent := range []*fs.WriteIntent{nil, fs.CreateIfAbsent()} {
-		_, err = c.fsys.WriteText(ctx, fresh, "x", intent, nil)
+		_, err = c.fsys.WriteText(ctx, fresh, "x", intent)
 		aborted("WriteText(new.txt, "+intentName(intent)+")", fs.VerbWrite, err)
 	}
 	if _, ok := c.disk("new.txt"); ok {
@@ -57,7 +57,7 @@ func checkCancel(c *checker) {
 	}
 	for _, intent := range []*fs.WriteIntent{nil, fs.ReplaceIfVersion(v)} {
 		op := "WriteText(f.txt, " + intentName(intent) + ") with a cancelled context"
-		_, err = c.fsys.WriteText(ctx, f, "x", intent, nil)
+		_, err = c.fsys.WriteText(ctx, f, "x", intent)
 		if c.wantCode(op, err, fs.CodeAborted) {
 			if m := err.Error(); m != fs.Aborted(fs.VerbWrite, nil).Message && m != fs.Aborted(fs.VerbRead, nil).Message {
 				c.errorf("%s: message %q; want %q or %q", op, m, "write aborted", "read aborted")
@@ -67,15 +67,15 @@ func checkCancel(c *checker) {
 	}
 	for _, g := range []*fs.EditGuard{nil, {Version: v}} {
 		op := fmt.Sprintf("EditText(f.txt, guard %v)", g != nil)
-		_, err = c.fsys.EditText(ctx, f, req("data", "x"), g, nil)
+		_, err = c.fsys.EditText(ctx, f, req("data", "x"), g)
 		aborted(op, fs.VerbEdit, err)
 		c.unchanged(op+" with a cancelled context", "f.txt", f, "data", v)
 	}
 	wantNames(c, "cancelled writes and edits", ".", "d", "f.txt")
 
-	out, err := c.fsys.WriteText(c.ctx, f, "after", fs.ReplaceIfVersion(v), nil)
+	out, err := c.fsys.WriteText(c.ctx, f, "after", fs.ReplaceIfVersion(v))
 	if c.noErr("WriteText(f.txt) after the cancelled ones", err) {
-		_, err = c.fsys.EditText(c.ctx, f, req("after", "edited"), &fs.EditGuard{Version: out.Version}, nil)
+		_, err = c.fsys.EditText(c.ctx, f, req("after", "edited"), &fs.EditGuard{Version: out.Version})
 		c.noErr("EditText(f.txt) after the cancelled ones", err)
 	}
 }

@@ -21,7 +21,7 @@ func (e edit) run(c *checker) {
 	t := c.resolve(e.name)
 	v := c.version(e.name, t)
 	op := fmt.Sprintf("EditText(%s, %q -> %q, replaceAll %v) of %q", e.name, e.req.OldString, e.req.NewString, e.req.ReplaceAll, e.data)
-	out, err := c.fsys.EditText(c.ctx, t, e.req, nil, nil)
+	out, err := c.fsys.EditText(c.ctx, t, e.req, nil)
 	if !c.noErr(op, err) {
 		return
 	}
@@ -46,9 +46,9 @@ func req(old, new string) fs.EditRequest { return fs.EditRequest{OldString: old,
 func checkEditReplace(c *checker) {
 	edit{"e.txt", "one two three\n", req("two", "2"), "one 2 three\n"}.run(c)
 	t := c.resolve("e.txt")
-	out, err := c.fsys.EditText(c.ctx, t, req("2", "II"), &fs.EditGuard{Version: c.version("e.txt", t)}, nil)
+	out, err := c.fsys.EditText(c.ctx, t, req("2", "II"), &fs.EditGuard{Version: c.version("e.txt", t)})
 	if c.noErr("EditText(e.txt) guarded by Stat's version", err) {
-		_, err = c.fsys.EditText(c.ctx, t, req("II", "two"), &fs.EditGuard{Version: out.Version}, nil)
+		_, err = c.fsys.EditText(c.ctx, t, req("II", "two"), &fs.EditGuard{Version: out.Version})
 		if c.noErr("EditText(e.txt) guarded by the last outcome's version", err) {
 			c.wantDisk("two guarded edits", "e.txt", "one two three\n")
 		}
@@ -81,7 +81,7 @@ func checkEditMatching(c *checker) {
 		{req("X", "y"), fs.OldStringNotFound(c.path("m.txt"))},
 	} {
 		op := fmt.Sprintf("EditText(m.txt, %q -> %q) of %q", tc.req.OldString, tc.req.NewString, "x x x")
-		_, err := c.fsys.EditText(c.ctx, t, tc.req, nil, nil)
+		_, err := c.fsys.EditText(c.ctx, t, tc.req, nil)
 		c.wantErr(op, err, tc.want)
 		c.unchanged(op, "m.txt", t, "x x x", v)
 	}
@@ -111,7 +111,7 @@ func checkEditBOM(c *checker) {
 	c.put("m.txt", bom+"head\n")
 	t := c.resolve("m.txt")
 	v := c.version("m.txt", t)
-	_, err := c.fsys.EditText(c.ctx, t, req(bom+"head", "x"), nil, nil)
+	_, err := c.fsys.EditText(c.ctx, t, req(bom+"head", "x"), nil)
 	c.wantErr("EditText(m.txt, BOM+\"head\" -> \"x\")", err, fs.OldStringNotFound(c.path("m.txt")))
 	c.unchanged("EditText(BOM+old_string)", "m.txt", t, bom+"head\n", v)
 }
@@ -121,7 +121,7 @@ func checkEditBOM(c *checker) {
 func checkEditGuards(c *checker) {
 	gone := c.resolve("gone.txt")
 	for _, g := range []*fs.EditGuard{nil, {Version: "fstest-not-a-version"}} {
-		_, err := c.fsys.EditText(c.ctx, gone, req("a", "b"), g, nil)
+		_, err := c.fsys.EditText(c.ctx, gone, req("a", "b"), g)
 		c.wantErr(fmt.Sprintf("EditText(gone.txt, guard %v) of a missing file", g != nil), err, fs.EditChanged(c.path("gone.txt")))
 	}
 	if _, ok := c.disk("gone.txt"); ok {
@@ -136,7 +136,7 @@ func checkEditGuards(c *checker) {
 	for name, g := range sorted(map[string]fs.Version{"an outdated version": old, "a made-up version": "fstest-not-a-version"}) {
 		for _, r := range []fs.EditRequest{req("beta", "gamma"), req("absent", "x"), req("a", "b")} {
 			op := fmt.Sprintf("EditText(f.txt, %q -> %q) guarded by %s", r.OldString, r.NewString, name)
-			_, err := c.fsys.EditText(c.ctx, t, r, &fs.EditGuard{Version: g}, nil)
+			_, err := c.fsys.EditText(c.ctx, t, r, &fs.EditGuard{Version: g})
 			c.wantErr(op, err, fs.EditChanged(c.path("f.txt")))
 			c.unchanged(op, "f.txt", t, "alpha beta", v)
 		}
@@ -145,7 +145,7 @@ func checkEditGuards(c *checker) {
 	c.mkdir("d")
 	d := c.resolve("d")
 	for _, g := range []*fs.EditGuard{nil, {Version: c.version("d", d)}} {
-		_, err := c.fsys.EditText(c.ctx, d, req("a", "b"), g, nil)
+		_, err := c.fsys.EditText(c.ctx, d, req("a", "b"), g)
 		c.wantErr(fmt.Sprintf("EditText(d, guard %v) of a directory", g != nil), err, fs.EditNotRegular(c.path("d")))
 	}
 }
@@ -163,7 +163,7 @@ func checkEditNotText(c *checker) {
 		c.put(tc.rel, tc.data)
 		t := c.resolve(tc.rel)
 		v := c.version(tc.rel, t)
-		_, err := c.fsys.EditText(c.ctx, t, req("TARGET", "x"), nil, nil)
+		_, err := c.fsys.EditText(c.ctx, t, req("TARGET", "x"), nil)
 		c.wantErr("EditText("+tc.rel+")", err, tc.want)
 		c.unchanged("EditText", tc.rel, t, tc.data, v)
 	}
@@ -173,7 +173,7 @@ func checkEditNotText(c *checker) {
 func checkEditSymlink(c *checker) {
 	c.put("target.txt", "before")
 	c.symlink("target.txt", "link.txt")
-	if _, err := c.fsys.EditText(c.ctx, c.resolve("link.txt"), req("before", "after"), nil, nil); c.noErr("EditText(link.txt)", err) {
+	if _, err := c.fsys.EditText(c.ctx, c.resolve("link.txt"), req("before", "after"), nil); c.noErr("EditText(link.txt)", err) {
 		c.wantDisk("EditText(link.txt)", "target.txt", "after")
 		wantLink(c, "EditText(link.txt)", "link.txt", "target.txt")
 	}
@@ -185,7 +185,7 @@ func checkEditConcurrent(c *checker) {
 	t := c.resolve("c.txt")
 	v := c.version("c.txt", t)
 	race(c, "EditText(c.txt) guarded by v0", "c.txt", 8, fs.EditChanged(c.path("c.txt")), func(i int) error {
-		_, err := c.fsys.EditText(c.ctx, t, req("base", writerContent(i)), &fs.EditGuard{Version: v}, nil)
+		_, err := c.fsys.EditText(c.ctx, t, req("base", writerContent(i)), &fs.EditGuard{Version: v})
 		return err
 	})
 }

@@ -81,6 +81,12 @@ func TestCatchesADroppedBOM(t *testing.T) {
 	assert.True(t, anyContains(got["EditText/bom"], `body.txt holds "head\nBODY\n"; want "\ufeffhead\nBODY\n"`), got["EditText/bom"])
 }
 
+func TestCatchesACharsetNamedForUTF8(t *testing.T) {
+	got := violations(t, func(p fs.FileSystem) fs.FileSystem { return namesUTF8{p} })
+	require.Contains(t, checkNames(got), "ReadText/text")
+	assert.True(t, anyContains(got["ReadText/text"], `ReadText(lf).Charset = "utf-8"; want "" (the text is UTF-8)`), got["ReadText/text"])
+}
+
 func TestCatchesIgnoredIntents(t *testing.T) {
 	got := violations(t, func(p fs.FileSystem) fs.FileSystem { return ignoresIntent{p} })
 	assert.Equal(t, []string{"WriteText/concurrent-guards", "WriteText/create-if-absent", "WriteText/replace-if-version"}, checkNames(got))

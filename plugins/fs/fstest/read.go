@@ -16,10 +16,10 @@ func (c *checker) stream(rel string, t fs.Target) (string, error) {
 }
 
 // readers are the text reads that must agree: ReadText, StreamText and, when implemented,
-// StreamTextBytes.
+// StreamTextBytes. Every text the checks lay out is UTF-8, so ReadText must name no charset.
 func (c *checker) readers(rel string, t fs.Target) map[string]func() (string, error) {
 	out := map[string]func() (string, error){
-		"ReadText":   func() (string, error) { return c.fsys.ReadText(c.ctx, t) },
+		"ReadText":   func() (string, error) { return c.readText(rel, t) },
 		"StreamText": func() (string, error) { return c.stream(rel, t) },
 	}
 	if bs, ok := c.fsys.(fs.TextByteStreamer); ok {
@@ -28,6 +28,15 @@ func (c *checker) readers(rel string, t fs.Target) map[string]func() (string, er
 		}
 	}
 	return out
+}
+
+// readText is ReadText's text; it reports an outcome that names a charset for UTF-8 text.
+func (c *checker) readText(rel string, t fs.Target) (string, error) {
+	read, err := c.fsys.ReadText(c.ctx, t)
+	if err == nil && read.Charset != "" {
+		c.errorf("ReadText(%s).Charset = %q; want \"\" (the text is UTF-8)", rel, read.Charset)
+	}
+	return read.Text, err
 }
 
 // wantText reports unless every text read of rel returns want.

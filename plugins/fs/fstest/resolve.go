@@ -90,7 +90,7 @@ func checkResolveIdentity(c *checker) {
 		{"dlink/h.txt", "real/h.txt"},
 	} {
 		before := c.resolve(tc.missing)
-		if _, err := c.fsys.WriteText(c.ctx, before, "n", fs.CreateIfAbsent(), nil); !c.noErr("WriteText("+tc.missing+", CreateIfAbsent)", err) {
+		if _, err := c.fsys.WriteText(c.ctx, before, "n", fs.CreateIfAbsent()); !c.noErr("WriteText("+tc.missing+", CreateIfAbsent)", err) {
 			continue
 		}
 		if after := c.resolve(tc.later); after.Key != before.Key {

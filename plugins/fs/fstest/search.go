@@ -113,8 +113,8 @@ func checkGrep(c *checker) {
 			if m.Path != path {
 				c.errorf("%s: line %s:%d has Path %q; want %q", op, m.Rel, m.Line, m.Path, path)
 			}
-			text, err := c.fsys.ReadText(c.ctx, c.resolve(strings.TrimPrefix(path, c.dir+"/")))
-			lines := strings.Split(text, "\n")
+			read, err := c.fsys.ReadText(c.ctx, c.resolve(strings.TrimPrefix(path, c.dir+"/")))
+			lines := strings.Split(read.Text, "\n")
 			switch {
 			case err != nil || m.Line < 1 || m.Line > len(lines):
 				c.errorf("%s: line %s:%d is not a line of the file (%s)", op, m.Rel, m.Line, describe(err))

@@ -63,7 +63,7 @@ func checkWriteCreate(c *checker) {
 	for _, tc := range cases {
 		t := c.resolve(tc.rel)
 		op := fmt.Sprintf("WriteText(%s, %s)", tc.rel, intentName(tc.intent))
-		out, err := c.fsys.WriteText(c.ctx, t, tc.content, tc.intent, nil)
+		out, err := c.fsys.WriteText(c.ctx, t, tc.content, tc.intent)
 		if !c.noErr(op, err) {
 			continue
 		}
@@ -80,7 +80,7 @@ func checkWriteUpdate(c *checker) {
 	v := c.version("u.txt", t)
 	for _, step := range []struct{ content, before string }{{"new\n", "old\nline\n"}, {"new\n", "new\n"}} {
 		op := fmt.Sprintf("WriteText(u.txt, %q, nil) over %q", step.content, step.before)
-		out, err := c.fsys.WriteText(c.ctx, t, step.content, nil, nil)
+		out, err := c.fsys.WriteText(c.ctx, t, step.content, nil)
 		if !c.noErr(op, err) {
 			return
 		}
@@ -95,7 +95,7 @@ func checkWriteCreateIfAbsent(c *checker) {
 	c.put("e.txt", "keep")
 	t := c.resolve("e.txt")
 	v := c.version("e.txt", t)
-	_, err := c.fsys.WriteText(c.ctx, t, "clobber", fs.CreateIfAbsent(), nil)
+	_, err := c.fsys.WriteText(c.ctx, t, "clobber", fs.CreateIfAbsent())
 	c.wantErr("WriteText(e.txt, CreateIfAbsent) over a file", err, fs.OverwriteNotObserved(c.path("e.txt"), nil))
 	c.unchanged("WriteText(CreateIfAbsent)", "e.txt", t, "keep", v)
 }
@@ -108,28 +108,28 @@ func checkWriteReplaceIfVersion(c *checker) {
 	c.put("r.txt", "v1")
 	t := c.resolve("r.txt")
 	v1 := c.version("r.txt", t)
-	out, err := c.fsys.WriteText(c.ctx, t, "v2", fs.ReplaceIfVersion(v1), nil)
+	out, err := c.fsys.WriteText(c.ctx, t, "v2", fs.ReplaceIfVersion(v1))
 	if !c.noErr("WriteText(r.txt, ReplaceIfVersion(current))", err) {
 		return
 	}
 	c.wantWrite("WriteText(r.txt, ReplaceIfVersion(current))", "r.txt", t, out, fs.OperationUpdate, ptr("v1"), "v2", v1)
 	v2 := out.Version
 	for name, v := range sorted(map[string]fs.Version{"an older version": v1, "a made-up version": "fstest-not-a-version"}) {
-		_, err := c.fsys.WriteText(c.ctx, t, "v3", fs.ReplaceIfVersion(v), nil)
+		_, err := c.fsys.WriteText(c.ctx, t, "v3", fs.ReplaceIfVersion(v))
 		c.wantErr("WriteText(r.txt, ReplaceIfVersion("+name+"))", err, fs.WriteChanged(c.path("r.txt")))
 		c.unchanged("WriteText(ReplaceIfVersion("+name+"))", "r.txt", t, "v2", v2)
 	}
-	out, err = c.fsys.WriteText(c.ctx, t, "v3", fs.ReplaceIfVersion(v2), nil)
+	out, err = c.fsys.WriteText(c.ctx, t, "v3", fs.ReplaceIfVersion(v2))
 	if c.noErr("WriteText(r.txt, ReplaceIfVersion(the last outcome's version))", err) {
 		c.wantDisk("a guarded write", "r.txt", "v3")
 	}
 	c.put("r.txt", "rewritten by another process")
-	_, err = c.fsys.WriteText(c.ctx, t, "v4", fs.ReplaceIfVersion(out.Version), nil)
+	_, err = c.fsys.WriteText(c.ctx, t, "v4", fs.ReplaceIfVersion(out.Version))
 	c.wantErr("WriteText(r.txt, ReplaceIfVersion) after another process rewrote it", err, fs.WriteChanged(c.path("r.txt")))
 	c.wantDisk("a stale guarded write", "r.txt", "rewritten by another process")
 
 	gone := c.resolve("gone.txt")
-	_, err = c.fsys.WriteText(c.ctx, gone, "back", fs.ReplaceIfVersion(v2), nil)
+	_, err = c.fsys.WriteText(c.ctx, gone, "back", fs.ReplaceIfVersion(v2))
 	c.wantErr("WriteText(gone.txt, ReplaceIfVersion) of a missing file", err, fs.WriteNoLongerExists(c.path("gone.txt")))
 	if _, ok := c.disk("gone.txt"); ok {
 		c.errorf("a failed ReplaceIfVersion created gone.txt")
@@ -142,7 +142,7 @@ func checkWriteNotRegular(c *checker) {
 	t := c.resolve("d")
 	v := c.version("d", t)
 	for _, intent := range []*fs.WriteIntent{nil, fs.CreateIfAbsent(), fs.ReplaceIfVersion(v)} {
-		_, err := c.fsys.WriteText(c.ctx, t, "x", intent, nil)
+		_, err := c.fsys.WriteText(c.ctx, t, "x", intent)
 		c.wantErr("WriteText(d, "+intentName(intent)+") onto a directory", err, fs.WriteNotRegular(c.path("d"), nil))
 	}
 	if info, err := os.Lstat(c.path("d")); err != nil || !info.IsDir() {
@@ -157,15 +157,15 @@ func checkWriteBOM(c *checker) {
 	c.put("b.txt", bom+"old\n")
 	c.put("n.txt", "plain")
 	b := c.resolve("b.txt")
-	out, err := c.fsys.WriteText(c.ctx, b, "new\n", nil, nil)
+	out, err := c.fsys.WriteText(c.ctx, b, "new\n", nil)
 	if c.noErr("WriteText(b.txt) over a BOM file", err) {
 		c.wantWrite("WriteText(b.txt) over a BOM file", "b.txt", b, out, fs.OperationUpdate, ptr("old\n"), "new\n", "")
 		c.wantDisk("WriteText(b.txt, \"new\\n\") over a BOM file", "b.txt", bom+"new\n")
 	}
-	if _, err := c.fsys.WriteText(c.ctx, b, bom+"own\n", nil, nil); c.noErr("WriteText(b.txt, BOM+content)", err) {
+	if _, err := c.fsys.WriteText(c.ctx, b, bom+"own\n", nil); c.noErr("WriteText(b.txt, BOM+content)", err) {
 		c.wantDisk("WriteText(b.txt, BOM+\"own\\n\") over a BOM file", "b.txt", bom+"own\n")
 	}
-	if _, err := c.fsys.WriteText(c.ctx, c.resolve("n.txt"), "x", nil, nil); c.noErr("WriteText(n.txt)", err) {
+	if _, err := c.fsys.WriteText(c.ctx, c.resolve("n.txt"), "x", nil); c.noErr("WriteText(n.txt)", err) {
 		c.wantDisk("WriteText(n.txt, \"x\") over a file without BOM", "n.txt", "x")
 	}
 }
@@ -175,7 +175,7 @@ func checkWriteSymlink(c *checker) {
 	c.put("target.txt", "before")
 	c.symlink("target.txt", "link.txt")
 	t := c.resolve("link.txt")
-	out, err := c.fsys.WriteText(c.ctx, t, "through", nil, nil)
+	out, err := c.fsys.WriteText(c.ctx, t, "through", nil)
 	if !c.noErr("WriteText(link.txt)", err) {
 		return
 	}
@@ -198,15 +198,15 @@ func wantLink(c *checker, op, rel, target string) {
 func checkWriteNoResidue(c *checker) {
 	c.mkdir("w/sub")
 	a := c.resolve("w/a.txt")
-	out, err := c.fsys.WriteText(c.ctx, a, "1", nil, nil)
+	out, err := c.fsys.WriteText(c.ctx, a, "1", nil)
 	c.noErr("WriteText(w/a.txt)", err)
-	_, err = c.fsys.WriteText(c.ctx, a, "2", fs.ReplaceIfVersion(out.Version), nil)
+	_, err = c.fsys.WriteText(c.ctx, a, "2", fs.ReplaceIfVersion(out.Version))
 	c.noErr("WriteText(w/a.txt, ReplaceIfVersion)", err)
-	_, _ = c.fsys.WriteText(c.ctx, a, "3", fs.ReplaceIfVersion(out.Version), nil)
-	_, _ = c.fsys.WriteText(c.ctx, a, "4", fs.CreateIfAbsent(), nil)
-	_, _ = c.fsys.WriteText(c.ctx, c.resolve("w/sub"), "5", nil, nil)
-	_, _ = c.fsys.EditText(c.ctx, a, fs.EditRequest{OldString: "2", NewString: "6"}, nil, nil)
-	_, _ = c.fsys.EditText(c.ctx, a, fs.EditRequest{OldString: "absent", NewString: "7"}, nil, nil)
+	_, _ = c.fsys.WriteText(c.ctx, a, "3", fs.ReplaceIfVersion(out.Version))
+	_, _ = c.fsys.WriteText(c.ctx, a, "4", fs.CreateIfAbsent())
+	_, _ = c.fsys.WriteText(c.ctx, c.resolve("w/sub"), "5", nil)
+	_, _ = c.fsys.EditText(c.ctx, a, fs.EditRequest{OldString: "2", NewString: "6"}, nil)
+	_, _ = c.fsys.EditText(c.ctx, a, fs.EditRequest{OldString: "absent", NewString: "7"}, nil)
 	wantNames(c, "writes and edits", "w", "a.txt", "sub")
 }
 
@@ -234,12 +234,12 @@ func checkWriteConcurrent(c *checker) {
 	t := c.resolve("c.txt")
 	v := c.version("c.txt", t)
 	race(c, "WriteText(c.txt, ReplaceIfVersion(v0))", "c.txt", n, fs.WriteChanged(c.path("c.txt")), func(i int) error {
-		_, err := c.fsys.WriteText(c.ctx, t, writerContent(i), fs.ReplaceIfVersion(v), nil)
+		_, err := c.fsys.WriteText(c.ctx, t, writerContent(i), fs.ReplaceIfVersion(v))
 		return err
 	})
 	fresh := c.resolve("fresh.txt")
 	race(c, "WriteText(fresh.txt, CreateIfAbsent)", "fresh.txt", n, fs.OverwriteNotObserved(c.path("fresh.txt"), nil), func(i int) error {
-		_, err := c.fsys.WriteText(c.ctx, fresh, writerContent(i), fs.CreateIfAbsent(), nil)
+		_, err := c.fsys.WriteText(c.ctx, fresh, writerContent(i), fs.CreateIfAbsent())
 		return err
 	})
 }

@@ -10,13 +10,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/sandbox"
 )
 
 // Spec 6.1 item 6 for edit: an edit through a hard link inside the workspace to an outside inode
 // is refused (fs-local never replaces a file with more than one link: a rename would split them,
 // docs/fs.md), so the outside file keeps its bytes and both names stay one file.
 func TestHardLinkEditLeavesTheOutsideInode(t *testing.T) {
-	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	w := newWorld(t, sandbox.WorkspaceWrite, nil)
 	outside := filepath.Join(w.out, "file")
 	require.NoError(t, os.WriteFile(outside, []byte("shared"), 0o644))
 	inside := filepath.Join(w.ws, "hard")
@@ -33,7 +34,7 @@ func TestHardLinkEditLeavesTheOutsideInode(t *testing.T) {
 // Spec 6.1 item 7: a link inside the workspace to a file under a temp root is writable (the key
 // is the target's realpath, the link is kept); a link to anywhere else is denied.
 func TestSymlinkedFileIntoATempRoot(t *testing.T) {
-	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	w := newWorld(t, sandbox.WorkspaceWrite, nil)
 	tmp := filepath.Join(w.base, "tmp")
 	require.NoError(t, os.Mkdir(tmp, 0o755))
 	t.Setenv("TMPDIR", tmp)
@@ -54,7 +55,7 @@ func TestSymlinkedFileIntoATempRoot(t *testing.T) {
 // error that is never a grant: nothing is written, inside or outside, and the failure is not
 // mistaken for containment.
 func TestUnresolvablePathsAreNeverContained(t *testing.T) {
-	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	w := newWorld(t, sandbox.WorkspaceWrite, nil)
 	require.NoError(t, os.Symlink("loop", filepath.Join(w.ws, "loop")))
 	require.NoError(t, os.Symlink(filepath.Join(w.ws, "b"), filepath.Join(w.ws, "a")))
 	require.NoError(t, os.Symlink(filepath.Join(w.ws, "a"), filepath.Join(w.ws, "b")))
@@ -66,9 +67,9 @@ func TestUnresolvablePathsAreNeverContained(t *testing.T) {
 		filepath.Join(w.ws, "loop"), filepath.Join(w.ws, "loop", "x"), filepath.Join(w.ws, "a", "x"),
 		filepath.Join(w.ws, strings.Repeat("n", 300)), filepath.Join(long, "f"), filepath.Join(w.ws, "nul\x00x"),
 	} {
-		_, err := w.fs.WriteText(w.ctx, fs.Target{Key: fs.TargetKey(path), DisplayPath: path}, "x", nil, nil)
+		_, err := w.fs.WriteText(w.ctx, fs.Target{Key: fs.TargetKey(path), DisplayPath: path}, "x", nil)
 		require.Error(t, err, "%.80s", path)
-		_, err = w.fs.EditText(w.ctx, fs.Target{Key: fs.TargetKey(path), DisplayPath: path}, fs.EditRequest{OldString: "a", NewString: "b"}, nil, nil)
+		_, err = w.fs.EditText(w.ctx, fs.Target{Key: fs.TargetKey(path), DisplayPath: path}, fs.EditRequest{OldString: "a", NewString: "b"}, nil)
 		require.Error(t, err, "%.80s", path)
 	}
 	assert.ElementsMatch(t, []string{"loop", "a", "b"}, entriesOf(t, w.ws), "nothing created in the workspace")
@@ -78,7 +79,7 @@ func TestUnresolvablePathsAreNeverContained(t *testing.T) {
 // Spec 2.7 "ws itself" for every writable root, and the "/" root: the root passes the fence and
 // fails on the file type, with nothing created; a trailing slash or "." names the same root.
 func TestRootsThemselvesAreNotFiles(t *testing.T) {
-	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	w := newWorld(t, sandbox.WorkspaceWrite, nil)
 	tmp := filepath.Join(w.base, "tmp")
 	require.NoError(t, os.Mkdir(tmp, 0o755))
 	t.Setenv("TMPDIR", tmp)
@@ -93,10 +94,10 @@ func TestRootsThemselvesAreNotFiles(t *testing.T) {
 // A trailing slash on a new name is collapsed lexically (as path.Clean does):
 // the file lands inside, under its name.
 func TestTrailingSlashIsLexical(t *testing.T) {
-	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	w := newWorld(t, sandbox.WorkspaceWrite, nil)
 	require.NoError(t, w.write(t, w.ws+"/new.txt/", "x"))
 	assert.Equal(t, "x", readDisk(t, filepath.Join(w.ws, "new.txt")))
 	path := w.out + "/escape.txt/"
-	requireDenied(t, w.write(t, path, "x"), filepath.Clean(path), fs.SandboxWorkspaceWrite)
+	requireDenied(t, w.write(t, path, "x"), filepath.Clean(path), sandbox.WorkspaceWrite)
 	assert.Empty(t, tree(t, w.out))
 }

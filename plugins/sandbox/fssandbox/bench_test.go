@@ -9,6 +9,7 @@ import (
 
 	"github.com/cordon-dev/cordon/internal/hostfs"
 	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/sandbox"
 	"github.com/cordon-dev/cordon/plugins/sandbox/sandboxtest"
 )
 
@@ -36,14 +37,14 @@ func benchWrite(b *testing.B, size int, write func(ctx context.Context, tg fs.Ta
 	}
 }
 
-func benchSandboxed(b *testing.B, size int, mode fs.SandboxMode, perCall bool) {
+func benchSandboxed(b *testing.B, size int, mode sandbox.Mode, perCall bool) {
 	w := newWorld(b, mode, nil)
-	var policy *fs.SandboxPolicy
+	var policy *sandbox.CallPolicy
 	if perCall {
 		policy = w.policyFor(mode)
 	}
 	write := func(ctx context.Context, tg fs.Target, s string) error {
-		_, err := w.fs.WriteText(ctx, tg, s, nil, policy)
+		_, err := w.fs.WriteText(sandbox.WithPolicy(ctx, policy), tg, s, nil)
 		return err
 	}
 	resolve := func(p string) (fs.Target, error) { return w.fs.Resolve(w.ctx, p, fs.ResolveOptions{}) }
@@ -57,7 +58,7 @@ func benchLocal(b *testing.B, size int) {
 		b.Fatal(err)
 	}
 	write := func(ctx context.Context, tg fs.Target, s string) error {
-		_, err := local.WriteText(ctx, tg, s, nil, nil)
+		_, err := local.WriteText(ctx, tg, s, nil)
 		return err
 	}
 	resolve := func(p string) (fs.Target, error) { return local.Resolve(context.Background(), p, fs.ResolveOptions{}) }
@@ -69,25 +70,25 @@ func benchLocal(b *testing.B, size int) {
 // policy service, and fs-sandbox under danger-full-access (the fence delegates).
 func BenchmarkWriteText4KiB(b *testing.B) {
 	b.Run("fs-local", func(b *testing.B) { benchLocal(b, 4<<10) })
-	b.Run("fs-sandbox/workspace-write", func(b *testing.B) { benchSandboxed(b, 4<<10, fs.SandboxWorkspaceWrite, true) })
-	b.Run("fs-sandbox/workspace-write/agentless", func(b *testing.B) { benchSandboxed(b, 4<<10, fs.SandboxWorkspaceWrite, false) })
-	b.Run("fs-sandbox/danger-full-access", func(b *testing.B) { benchSandboxed(b, 4<<10, fs.SandboxDangerFullAccess, true) })
+	b.Run("fs-sandbox/workspace-write", func(b *testing.B) { benchSandboxed(b, 4<<10, sandbox.WorkspaceWrite, true) })
+	b.Run("fs-sandbox/workspace-write/agentless", func(b *testing.B) { benchSandboxed(b, 4<<10, sandbox.WorkspaceWrite, false) })
+	b.Run("fs-sandbox/danger-full-access", func(b *testing.B) { benchSandboxed(b, 4<<10, sandbox.DangerFullAccess, true) })
 }
 
 // BenchmarkWriteTextInRepository is the 4 KiB workspace-write replacement inside a repository
 // whose config names hooks, a filter and an include (the configs are read once, then checked by
 // their stat on every decision).
 func BenchmarkWriteTextInRepository(b *testing.B) {
-	w := newWorld(b, fs.SandboxWorkspaceWrite, nil)
+	w := newWorld(b, sandbox.WorkspaceWrite, nil)
 	makeGitDir(b, filepath.Join(w.ws, ".git"))
 	config := "[core]\n\thooksPath = .husky/_\n\tfsmonitor = false\n[filter \"lfs\"]\n\tclean = git-lfs clean -- %f\n" +
 		"\tsmudge = git-lfs smudge -- %f\n\tprocess = git-lfs filter-process\n[include]\n\tpath = ../.gitconfig.local\n"
 	if err := os.WriteFile(filepath.Join(w.ws, ".git", "config"), []byte(config), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	policy := w.policyFor(fs.SandboxWorkspaceWrite)
+	policy := w.policyFor(sandbox.WorkspaceWrite)
 	write := func(ctx context.Context, tg fs.Target, s string) error {
-		_, err := w.fs.WriteText(ctx, tg, s, nil, policy)
+		_, err := w.fs.WriteText(sandbox.WithPolicy(ctx, policy), tg, s, nil)
 		return err
 	}
 	resolve := func(p string) (fs.Target, error) { return w.fs.Resolve(w.ctx, p, fs.ResolveOptions{}) }
@@ -97,7 +98,7 @@ func BenchmarkWriteTextInRepository(b *testing.B) {
 // BenchmarkWriteText1MiB is the same comparison for a 1 MiB file.
 func BenchmarkWriteText1MiB(b *testing.B) {
 	b.Run("fs-local", func(b *testing.B) { benchLocal(b, 1<<20) })
-	b.Run("fs-sandbox/workspace-write", func(b *testing.B) { benchSandboxed(b, 1<<20, fs.SandboxWorkspaceWrite, true) })
+	b.Run("fs-sandbox/workspace-write", func(b *testing.B) { benchSandboxed(b, 1<<20, sandbox.WorkspaceWrite, true) })
 }
 
 // BenchmarkFenceDecision is the cost of the decision alone, without the write: a workspace-write
@@ -108,40 +109,40 @@ func BenchmarkWriteText1MiB(b *testing.B) {
 // core.hooksPath names (the config read, checked by its stat, and its named paths resolved).
 func BenchmarkFenceDecision(b *testing.B) {
 	b.Run("workspace-write-nested-repository", func(b *testing.B) {
-		w := newWorld(b, fs.SandboxWorkspaceWrite, nil)
+		w := newWorld(b, sandbox.WorkspaceWrite, nil)
 		makeGitDir(b, filepath.Join(w.ws, "a", "b", "assets"))
 		tg := w.target(b, filepath.Join(w.ws, "a", "b", "assets", "config"))
-		policy := w.policyFor(fs.SandboxWorkspaceWrite)
+		policy := w.policyFor(sandbox.WorkspaceWrite)
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := w.fs.WriteText(w.ctx, tg, "x", nil, policy); err == nil {
+			if _, err := w.fs.WriteText(sandbox.WithPolicy(w.ctx, policy), tg, "x", nil); err == nil {
 				b.Fatal("not denied")
 			}
 		}
 	})
 	b.Run("workspace-write-hooks-path", func(b *testing.B) {
-		w := newWorld(b, fs.SandboxWorkspaceWrite, nil)
+		w := newWorld(b, sandbox.WorkspaceWrite, nil)
 		makeGitDir(b, filepath.Join(w.ws, ".git"))
 		if err := os.WriteFile(filepath.Join(w.ws, ".git", "config"), []byte("[core]\n\thooksPath = .husky\n"), 0o644); err != nil {
 			b.Fatal(err)
 		}
 		tg := w.target(b, filepath.Join(w.ws, ".husky", "pre-commit"))
-		policy := w.policyFor(fs.SandboxWorkspaceWrite)
+		policy := w.policyFor(sandbox.WorkspaceWrite)
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := w.fs.WriteText(w.ctx, tg, "x", nil, policy); err == nil {
+			if _, err := w.fs.WriteText(sandbox.WithPolicy(w.ctx, policy), tg, "x", nil); err == nil {
 				b.Fatal("not denied")
 			}
 		}
 	})
-	for _, mode := range []fs.SandboxMode{fs.SandboxWorkspaceWrite, fs.SandboxReadOnly} {
+	for _, mode := range []sandbox.Mode{sandbox.WorkspaceWrite, sandbox.ReadOnly} {
 		b.Run(string(mode), func(b *testing.B) {
 			w := newWorld(b, mode, nil)
 			tg := w.target(b, filepath.Join(w.out, "a", "b", "denied.txt"))
 			policy := w.policyFor(mode)
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := w.fs.WriteText(w.ctx, tg, "x", nil, policy); err == nil {
+				if _, err := w.fs.WriteText(sandbox.WithPolicy(w.ctx, policy), tg, "x", nil); err == nil {
 					b.Fatal("not denied")
 				}
 			}

@@ -12,20 +12,21 @@ import (
 
 	"github.com/cordon-dev/cordon/internal/hostfs"
 	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/sandbox"
 )
 
 // Spec 2.4 step 2: danger-full-access delegates the caller's target unchanged: no
 // re-resolution, no check, the caller's key is the one written.
 func TestDangerDelegatesTheCallerTarget(t *testing.T) {
-	w := newWorld(t, fs.SandboxDangerFullAccess, nil)
+	w := newWorld(t, sandbox.DangerFullAccess, nil)
 	key := filepath.Join(w.out, "by-key.txt")
 	tg := fs.Target{DisplayPath: filepath.Join(w.ws, "by-display.txt"), Key: fs.TargetKey(key)}
-	_, err := w.fs.WriteText(w.ctx, tg, "k", nil, nil)
+	_, err := w.fs.WriteText(w.ctx, tg, "k", nil)
 	require.NoError(t, err)
 	assert.Equal(t, "k", readDisk(t, key))
 	assert.NoFileExists(t, filepath.Join(w.ws, "by-display.txt"))
 
-	_, err = w.fs.EditText(w.ctx, tg, fs.EditRequest{OldString: "k", NewString: "e"}, nil, nil)
+	_, err = w.fs.EditText(w.ctx, tg, fs.EditRequest{OldString: "k", NewString: "e"}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, "e", readDisk(t, key))
 
@@ -37,7 +38,7 @@ func TestDangerDelegatesTheCallerTarget(t *testing.T) {
 // of one file (the file and a symlinked directory leading to it) serialize, so exactly one
 // write wins the version and the others fail FS_STALE_VERSION.
 func TestConfinedWritesSerializeOnTheFreshKey(t *testing.T) {
-	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	w := newWorld(t, sandbox.WorkspaceWrite, nil)
 	real := filepath.Join(w.ws, "real")
 	require.NoError(t, os.Mkdir(real, 0o755))
 	require.NoError(t, os.Symlink(real, filepath.Join(w.ws, "alias")))
@@ -55,7 +56,7 @@ func TestConfinedWritesSerializeOnTheFreshKey(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, errs[i] = w.fs.WriteText(w.ctx, tg, "w", fs.ReplaceIfVersion(info.Version), nil)
+			_, errs[i] = w.fs.WriteText(w.ctx, tg, "w", fs.ReplaceIfVersion(info.Version))
 		}()
 	}
 	wg.Wait()
@@ -76,7 +77,7 @@ func TestConfinedWritesSerializeOnTheFreshKey(t *testing.T) {
 // exactly as the same call on fs-local does, and
 // one it denies is denied.
 func TestCancelledCallsFailLikeFsLocal(t *testing.T) {
-	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	w := newWorld(t, sandbox.WorkspaceWrite, nil)
 	local, err := hostfs.New(hostfs.Config{Cwd: w.ws}, nil)
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -85,16 +86,16 @@ func TestCancelledCallsFailLikeFsLocal(t *testing.T) {
 	require.NoError(t, os.WriteFile(existing, []byte("a"), 0o644))
 	for _, path := range []string{existing, filepath.Join(w.ws, "new", "n.txt")} {
 		tg := w.target(t, path)
-		_, want := local.WriteText(ctx, tg, "x", nil, nil)
-		_, got := w.fs.WriteText(ctx, tg, "x", nil, nil)
+		_, want := local.WriteText(ctx, tg, "x", nil)
+		_, got := w.fs.WriteText(ctx, tg, "x", nil)
 		require.Error(t, want)
 		assert.Equal(t, want.Error(), got.Error(), path)
 		assert.Equal(t, fs.CodeOf(want), fs.CodeOf(got))
-		_, want = local.EditText(ctx, tg, fs.EditRequest{OldString: "a", NewString: "b"}, nil, nil)
-		_, got = w.fs.EditText(ctx, tg, fs.EditRequest{OldString: "a", NewString: "b"}, nil, nil)
+		_, want = local.EditText(ctx, tg, fs.EditRequest{OldString: "a", NewString: "b"}, nil)
+		_, got = w.fs.EditText(ctx, tg, fs.EditRequest{OldString: "a", NewString: "b"}, nil)
 		assert.Equal(t, want.Error(), got.Error(), path)
 	}
 	assert.Equal(t, "a", readDisk(t, existing))
-	_, err = w.fs.WriteText(ctx, w.target(t, filepath.Join(w.out, "x")), "x", nil, nil)
-	requireDenied(t, err, filepath.Join(w.out, "x"), fs.SandboxWorkspaceWrite)
+	_, err = w.fs.WriteText(ctx, w.target(t, filepath.Join(w.out, "x")), "x", nil)
+	requireDenied(t, err, filepath.Join(w.out, "x"), sandbox.WorkspaceWrite)
 }

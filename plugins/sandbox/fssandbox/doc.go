@@ -1,5 +1,5 @@
 // Package fssandbox is the fs-sandbox plugin: the confining filesystem
-// provider of the fs seam, loaded as ctx.fs instead of fs-local together with
+// provider of the fs seam, loaded as the fs service instead of fs-local together with
 // a sandbox policy service (sandbox.PolicyService).
 //
 // It is the host filesystem provider of fs-local (package hostfs: resolution,
@@ -7,10 +7,12 @@
 // section; same cwd and diffBasisMaxBytes options) and adds a per-call fence on the only two
 // mutations, WriteText and EditText. Reads are never fenced.
 //
-// SandboxMode is the policy service's DefaultMode, read when the provider is
-// built: the capability fact the tool layer advertises escalation against.
+// The provider is a sandbox.Confiner: its SandboxMode is the policy service's
+// DefaultMode, read when the provider is built, the capability fact the tool
+// layer advertises escalation against.
 //
-// The fence (docs/sandbox.md "Modes and the policy"), for the policy the call carries (nil: the
+// The fence (docs/sandbox.md "Modes and the policy"), for the policy the call's
+// context carries (sandbox.PolicyFrom; none: the
 // policy service's agentless resolution, deployment default and configured
 // root, taken at call time):
 //

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cordon-dev/cordon/internal/charset"
 	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/sandbox"
 )
 
 // The encodings key is fs-local's, decoded and validated by it, and reaches the provider: a
@@ -22,13 +23,13 @@ func TestConfigEncodings(t *testing.T) {
 	assert.EqualError(t, err, `fs-local: encodings[0] (glob "*.cp"): unknown charset "cp-none" (a WHATWG Encoding Standard label, such as windows-1252 or shift_jis)`)
 
 	cfg.Cwd = ""
-	w := newWorld(t, fs.SandboxWorkspaceWrite, cfg)
+	w := newWorld(t, sandbox.WorkspaceWrite, cfg)
 	path := filepath.Join(w.ws, "a.cp")
 	require.NoError(t, os.WriteFile(path, []byte("caf\xe9 old\n"), 0o644))
 	tg := w.target(t, "a.cp")
-	text, err := w.fs.ReadText(w.ctx, tg)
+	read, err := w.fs.ReadText(w.ctx, tg)
 	require.NoError(t, err)
-	assert.Equal(t, "café old\n", text)
+	assert.Equal(t, fs.ReadOutcome{Text: "café old\n", Charset: "windows-1252"}, read)
 	assert.Equal(t, "windows-1252", w.fs.TextCharset(w.ctx, tg))
 	require.NoError(t, w.edit(t, path, "old", "né"))
 	assert.Equal(t, "caf\xe9 n\xe9\n", readDisk(t, path))

@@ -21,7 +21,7 @@ var ErrProtectedPath = errors.New("fs-sandbox: protected path")
 // Denied is the provider's refusal (docs/sandbox.md "Protected paths"), FS_SANDBOX_DENIED
 // `cannot write "<p>": file access denied under <mode> mode`; the verb is
 // "write" for edits too.
-func Denied(displayPath string, mode fs.SandboxMode, cause error) *fs.Error {
+func Denied(displayPath string, mode sandbox.Mode, cause error) *fs.Error {
 	return fs.NewError(fs.CodeSandboxDenied,
 		`cannot write "`+displayPath+`": file access denied under `+string(mode)+" mode", cause)
 }
@@ -35,7 +35,7 @@ type decision struct {
 
 // fence decides one mutation (docs/sandbox.md "Modes and the policy"):
 //
-//  1. the policy is the call's, else the policy service's agentless
+//  1. the policy is the call's (sandbox.PolicyFrom its context), else the policy service's agentless
 //     resolution (deployment default mode, configured root), taken now;
 //  2. danger-full-access: the caller's target, unchanged and unconfined;
 //  3. read-only: denied before any I/O;
@@ -50,14 +50,14 @@ type decision struct {
 // Any other mode is denied. No denial has a filesystem side effect. A root
 // that cannot be examined (UnderRoot's stat error) fails the mutation (coded
 // by the caller), never as contained.
-func (p *Provider) fence(ctx context.Context, t fs.Target, policy *fs.SandboxPolicy) (decision, error) {
-	pol := p.policyOf(policy)
+func (p *Provider) fence(ctx context.Context, t fs.Target) (decision, error) {
+	pol := p.policyOf(sandbox.PolicyFrom(ctx))
 	switch pol.Mode {
-	case fs.SandboxDangerFullAccess:
+	case sandbox.DangerFullAccess:
 		return decision{target: t}, nil
-	case fs.SandboxReadOnly:
+	case sandbox.ReadOnly:
 		return decision{}, p.deny(t, pol.Mode, nil)
-	case fs.SandboxWorkspaceWrite:
+	case sandbox.WorkspaceWrite:
 	default:
 		return decision{}, p.deny(t, pol.Mode, nil)
 	}
@@ -106,15 +106,15 @@ func (p *Provider) fence(ctx context.Context, t fs.Target, policy *fs.SandboxPol
 			case errors.Is(cause, ErrProtectedPath):
 				p.log.Warn("confined write refused on its held directories: it would add to or make a git repository",
 					zap.String("path", display), zap.Error(cause))
-				return Denied(display, fs.SandboxWorkspaceWrite, cause)
+				return Denied(display, sandbox.WorkspaceWrite, cause)
 			case errors.Is(cause, hostfs.ErrForbidden):
 				p.log.Warn("confined write refused at publication: its directory became a protected one after the check",
 					zap.String("path", display), zap.Error(cause))
-				return Denied(display, fs.SandboxWorkspaceWrite, fmt.Errorf("%w: %w", ErrProtectedPath, cause))
+				return Denied(display, sandbox.WorkspaceWrite, fmt.Errorf("%w: %w", ErrProtectedPath, cause))
 			}
 			p.log.Warn("confined write refused at the syscall (a symlink beneath the root, or a directory moved out of it, after the check)",
 				zap.String("path", display), zap.Error(cause))
-			return Denied(display, fs.SandboxWorkspaceWrite, cause)
+			return Denied(display, sandbox.WorkspaceWrite, cause)
 		},
 		Forbidden: func() []os.FileInfo { return append(p.protectedEntries(bases), namedDirs(named)...) },
 	}
@@ -125,7 +125,7 @@ func (p *Provider) fence(ctx context.Context, t fs.Target, policy *fs.SandboxPol
 }
 
 // policyOf returns the call's policy, else the agentless resolution.
-func (p *Provider) policyOf(policy *fs.SandboxPolicy) fs.SandboxPolicy {
+func (p *Provider) policyOf(policy *sandbox.CallPolicy) sandbox.CallPolicy {
 	if policy != nil {
 		return *policy
 	}
@@ -133,9 +133,9 @@ func (p *Provider) policyOf(policy *fs.SandboxPolicy) fs.SandboxPolicy {
 }
 
 // deny builds the refusal of t under mode.
-func (p *Provider) deny(t fs.Target, mode fs.SandboxMode, cause error) error {
+func (p *Provider) deny(t fs.Target, mode sandbox.Mode, cause error) error {
 	p.log.Debug("sandbox denied a mutation", zap.String("path", t.DisplayPath), zap.String("mode", string(mode)), zap.Error(cause))
-	if mode != fs.SandboxReadOnly && mode != fs.SandboxWorkspaceWrite {
+	if mode != sandbox.ReadOnly && mode != sandbox.WorkspaceWrite {
 		return fs.NewError(fs.CodeSandboxDenied, `cannot write "`+t.DisplayPath+`": file access denied under unknown sandbox mode `+strconv.Quote(string(mode)), cause)
 	}
 	return Denied(t.DisplayPath, mode, cause)

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/sandbox"
 )
 
 // FuzzFenceContainment drives confined writes at arbitrary paths of a tree holding every kind of
@@ -25,7 +26,7 @@ func FuzzFenceContainment(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	w := newWorld(f, fs.SandboxWorkspaceWrite, nil)
+	w := newWorld(f, sandbox.WorkspaceWrite, nil)
 	mk := func(err error) { require.NoError(f, err) }
 	mk(os.MkdirAll(filepath.Join(w.ws, "a", "b"), 0o755))
 	mk(os.MkdirAll(filepath.Join(w.ws, ".git"), 0o755))
@@ -40,7 +41,7 @@ func FuzzFenceContainment(f *testing.F) {
 	outBefore := tree(f, w.out)
 	gitBefore := tree(f, filepath.Join(w.ws, ".git"))
 	baseBefore := entriesOf(f, w.base)
-	policy := w.policyFor(fs.SandboxWorkspaceWrite)
+	policy := w.policyFor(sandbox.WorkspaceWrite)
 
 	f.Fuzz(func(t *testing.T, rel string) {
 		path := w.base + "/" + rel
@@ -51,7 +52,7 @@ func FuzzFenceContainment(f *testing.F) {
 		if err != nil {
 			return
 		}
-		_, err = w.fs.WriteText(context.Background(), tg, "fuzz", nil, policy)
+		_, err = w.fs.WriteText(sandbox.WithPolicy(context.Background(), policy), tg, "fuzz", nil)
 		require.Equal(t, outBefore, tree(t, w.out), "outside changed by %q (err %v)", rel, err)
 		require.Equal(t, "outside", readDisk(t, filepath.Join(w.out, "file")))
 		require.Equal(t, gitBefore, tree(t, filepath.Join(w.ws, ".git")), ".git changed by %q", rel)

@@ -12,8 +12,9 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
 
-	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/sandbox/fssandbox"
+
+	"github.com/cordon-dev/cordon/plugins/sandbox"
 )
 
 // gitRepoWith makes dir a repository (dir/.git laid out as git does) whose config is config.
@@ -41,10 +42,10 @@ func requireOrdinary(t *testing.T, w *world, path string) {
 // protected-path denial; the cause names the setting and the file. With husky's layout
 // (.husky/_) the scripts beside it in .husky are protected too.
 func TestHooksPathIsProtected(t *testing.T) {
-	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	w := newWorld(t, sandbox.WorkspaceWrite, nil)
 	gitRepoWith(t, w.ws, "[core]\n\trepositoryformatversion = 0\n\thooksPath = .husky\n")
 	requireProtected(t, w, filepath.Join(w.ws, ".husky", "pre-commit"))
-	fe := requireDenied(t, w.write(t, filepath.Join(w.ws, ".husky", "_", "h"), "x"), filepath.Join(w.ws, ".husky", "_", "h"), fs.SandboxWorkspaceWrite)
+	fe := requireDenied(t, w.write(t, filepath.Join(w.ws, ".husky", "_", "h"), "x"), filepath.Join(w.ws, ".husky", "_", "h"), sandbox.WorkspaceWrite)
 	assert.ErrorContains(t, errors.Unwrap(fe), "core.hookspath in "+filepath.Join(w.ws, ".git", "config"))
 	requireProtected(t, w, filepath.Join(w.ws, ".HUSKY", "pre-commit")) // what a case-insensitive file system finds as .husky
 	requireOrdinary(t, w, filepath.Join(w.ws, "src", "index.ts"))
@@ -63,7 +64,7 @@ func TestHooksPathIsProtected(t *testing.T) {
 // The protection follows the config: when the user changes core.hooksPath (outside the sandbox),
 // the next decision protects the new directory and no longer the old one.
 func TestHooksPathChangeMovesTheProtection(t *testing.T) {
-	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	w := newWorld(t, sandbox.WorkspaceWrite, nil)
 	gitRepoWith(t, w.ws, "[core]\n\thooksPath = .husky\n")
 	requireProtected(t, w, filepath.Join(w.ws, ".husky", "pre-commit"))
 	requireOrdinary(t, w, filepath.Join(w.ws, ".githooks", "pre-commit"))
@@ -77,7 +78,7 @@ func TestHooksPathChangeMovesTheProtection(t *testing.T) {
 // directory: they are protected, and followed (every condition taken as true), so what an
 // included file names is protected too; an include cycle ends.
 func TestIncludedConfigsAreProtectedAndFollowed(t *testing.T) {
-	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	w := newWorld(t, sandbox.WorkspaceWrite, nil)
 	gitRepoWith(t, w.ws, "[include]\n\tpath = ../shared.gitconfig\n[includeIf \"gitdir:~/elsewhere/\"]\n\tpath = ../cfg/extra.inc\n")
 	writeUser(t, filepath.Join(w.ws, "cfg", "extra.inc"), "[include]\n\tpath = more.inc\n")
 	writeUser(t, filepath.Join(w.ws, "cfg", "more.inc"), "[include]\n\tpath = extra.inc\n[core]\n\thooksPath = tools/hooks\n")
@@ -85,7 +86,7 @@ func TestIncludedConfigsAreProtectedAndFollowed(t *testing.T) {
 	requireProtected(t, w, filepath.Join(w.ws, "shared.gitconfig"))
 	for _, rel := range []string{"cfg/extra.inc", "cfg/more.inc", "tools/hooks/pre-commit"} {
 		p := filepath.Join(w.ws, rel)
-		requireDenied(t, w.write(t, p, "x"), p, fs.SandboxWorkspaceWrite)
+		requireDenied(t, w.write(t, p, "x"), p, sandbox.WorkspaceWrite)
 	}
 	assert.Equal(t, "[include]\n\tpath = more.inc\n", readDisk(t, filepath.Join(w.ws, "cfg", "extra.inc")))
 	requireOrdinary(t, w, filepath.Join(w.ws, "cfg", "other.txt"))
@@ -95,7 +96,7 @@ func TestIncludedConfigsAreProtectedAndFollowed(t *testing.T) {
 // protected (core.fsmonitor, a filter, a textconv by absolute path, a "!" alias, an "=" word); a
 // command found on $PATH (core.editor = vim) protects nothing, nor does a boolean fsmonitor.
 func TestCommandSettingsAreProtected(t *testing.T) {
-	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	w := newWorld(t, sandbox.WorkspaceWrite, nil)
 	gitRepoWith(t, w.ws, "[core]\n\tfsmonitor = ./tools/fsmon.sh\n\teditor = vim\n"+
 		"[filter \"fmt\"]\n\tclean = scripts/clean.sh %f\n"+
 		"[diff \"bin\"]\n\ttextconv = \""+filepath.Join(w.ws, "bin", "conv")+"\" --raw\n"+
@@ -116,7 +117,7 @@ func TestCommandSettingsAreProtected(t *testing.T) {
 // naming its git directory, whose commondir holds the config), and the global config, which
 // applies to each of them.
 func TestConfigsOfEveryGoverningRepository(t *testing.T) {
-	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	w := newWorld(t, sandbox.WorkspaceWrite, nil)
 	gitRepoWith(t, filepath.Join(w.ws, "vendor", "pkg"), "[core]\n\thooksPath = .husky\n")
 	requireProtected(t, w, filepath.Join(w.ws, "vendor", "pkg", ".husky", "pre-commit"))
 	requireOrdinary(t, w, filepath.Join(w.ws, ".husky", "pre-commit"))
@@ -143,15 +144,15 @@ func TestConfigsOfEveryGoverningRepository(t *testing.T) {
 // policy goes through; and without ".git" among the protected paths nothing a config names is
 // protected.
 func TestConfigNamedPathsEscalateAndFollowProtectedPaths(t *testing.T) {
-	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	w := newWorld(t, sandbox.WorkspaceWrite, nil)
 	gitRepoWith(t, w.ws, "[core]\n\thooksPath = .husky\n")
 	hook := filepath.Join(w.ws, ".husky", "pre-commit")
 	requireProtected(t, w, hook)
-	_, err := w.fs.WriteText(w.ctx, w.target(t, hook), "granted\n", nil, w.policyFor(fs.SandboxDangerFullAccess))
+	_, err := w.fs.WriteText(sandbox.WithPolicy(w.ctx, w.policyFor(sandbox.DangerFullAccess)), w.target(t, hook), "granted\n", nil)
 	require.NoError(t, err)
 	assert.Equal(t, "granted\n", readDisk(t, hook))
 
-	off := newWorld(t, fs.SandboxWorkspaceWrite, &fssandbox.Config{ProtectedPaths: []string{}})
+	off := newWorld(t, sandbox.WorkspaceWrite, &fssandbox.Config{ProtectedPaths: []string{}})
 	gitRepoWith(t, off.ws, "[core]\n\thooksPath = .husky\n")
 	requireOrdinary(t, off, filepath.Join(off.ws, ".husky", "pre-commit"))
 }
@@ -159,11 +160,11 @@ func TestConfigNamedPathsEscalateAndFollowProtectedPaths(t *testing.T) {
 // Only regular files are read as configs (and opened without blocking, in case one is swapped
 // for a FIFO after the stat): an include that names a FIFO is protected, and writes go on.
 func TestIncludedFIFOIsNotRead(t *testing.T) {
-	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	w := newWorld(t, sandbox.WorkspaceWrite, nil)
 	gitRepoWith(t, w.ws, "[include]\n\tpath = ../pipe.inc\n")
 	require.NoError(t, unix.Mkfifo(filepath.Join(w.ws, "pipe.inc"), 0o644))
 	p := filepath.Join(w.ws, "pipe.inc")
-	requireDenied(t, w.write(t, p, "x"), p, fs.SandboxWorkspaceWrite)
+	requireDenied(t, w.write(t, p, "x"), p, sandbox.WorkspaceWrite)
 	requireOrdinary(t, w, filepath.Join(w.ws, "ordinary.txt"))
 }
 
@@ -174,7 +175,7 @@ func TestHooksPathResolvesAsGitDoes(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
-	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	w := newWorld(t, sandbox.WorkspaceWrite, nil)
 	sub := filepath.Join(w.ws, "pkg", "src")
 	require.NoError(t, os.MkdirAll(sub, 0o755))
 	gitCmd := func(args ...string) string {
@@ -199,7 +200,7 @@ func TestIncludesResolveAsGitDoes(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
-	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	w := newWorld(t, sandbox.WorkspaceWrite, nil)
 	makeGitDir(t, filepath.Join(w.ws, ".git"))
 	writeUser(t, filepath.Join(w.ws, ".git", "config"), "[include]\n\tpath = ../cfg/a.inc\n"+
 		"[includeIf \"gitdir:"+w.ws+"/\"]\n\tpath = "+filepath.Join(w.ws, "cfg", "if.inc")+"\n")
@@ -223,6 +224,6 @@ func TestIncludesResolveAsGitDoes(t *testing.T) {
 	}
 	require.Len(t, origins, 3, "git read the three included files: %q", out)
 	for f := range origins {
-		requireDenied(t, w.write(t, f, "x"), f, fs.SandboxWorkspaceWrite)
+		requireDenied(t, w.write(t, f, "x"), f, sandbox.WorkspaceWrite)
 	}
 }

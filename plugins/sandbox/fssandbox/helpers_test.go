@@ -22,14 +22,14 @@ import (
 // session overrides. It counts the agentless resolutions the provider asks for.
 type fakePolicy struct {
 	mu        sync.Mutex
-	mode      fs.SandboxMode
+	mode      sandbox.Mode
 	root      string
 	agentless int
 }
 
 var _ sandbox.Policy = (*fakePolicy)(nil)
 
-func (f *fakePolicy) DefaultMode() fs.SandboxMode {
+func (f *fakePolicy) DefaultMode() sandbox.Mode {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.mode
@@ -41,7 +41,7 @@ func (f *fakePolicy) WorkspaceRoot() string {
 	return f.root
 }
 
-func (f *fakePolicy) Resolve(s sandbox.Session, explicit fs.SandboxMode) fs.SandboxPolicy {
+func (f *fakePolicy) Resolve(s sandbox.Session, explicit sandbox.Mode) sandbox.CallPolicy {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	mode := explicit
@@ -55,20 +55,20 @@ func (f *fakePolicy) Resolve(s sandbox.Session, explicit fs.SandboxMode) fs.Sand
 	if s != nil && s.Cwd() != "" {
 		root = s.Cwd()
 	}
-	pol := fs.SandboxPolicy{Mode: mode, WorkspaceRoot: sandbox.CanonicalPath(root)}
+	pol := sandbox.CallPolicy{Mode: mode, WorkspaceRoot: sandbox.CanonicalPath(root)}
 	if s != nil {
 		pol.SessionID = s.ID()
 	}
 	return pol
 }
 
-func (f *fakePolicy) OverrideOf(sandbox.Session) (fs.SandboxMode, bool) { return "", false }
+func (f *fakePolicy) OverrideOf(sandbox.Session) (sandbox.Mode, bool) { return "", false }
 
-func (f *fakePolicy) SetMode(sandbox.Session, fs.SandboxMode) error {
+func (f *fakePolicy) SetMode(sandbox.Session, sandbox.Mode) error {
 	return errors.New("fakePolicy: no session overrides")
 }
 
-func (f *fakePolicy) setDefault(m fs.SandboxMode) {
+func (f *fakePolicy) setDefault(m sandbox.Mode) {
 	f.mu.Lock()
 	f.mode = m
 	f.mu.Unlock()
@@ -84,7 +84,7 @@ type world struct {
 	ctx           context.Context
 }
 
-func newWorld(t testing.TB, mode fs.SandboxMode, cfg *fssandbox.Config) *world {
+func newWorld(t testing.TB, mode sandbox.Mode, cfg *fssandbox.Config) *world {
 	t.Helper()
 	base := sandboxtest.OutsideDir(t)
 	w := &world{base: base, ws: filepath.Join(base, "ws"), out: filepath.Join(base, "out"), ctx: context.Background()}
@@ -113,18 +113,18 @@ func (w *world) target(t testing.TB, path string) fs.Target {
 
 func (w *world) write(t testing.TB, path, content string) error {
 	t.Helper()
-	_, err := w.fs.WriteText(w.ctx, w.target(t, path), content, nil, nil)
+	_, err := w.fs.WriteText(w.ctx, w.target(t, path), content, nil)
 	return err
 }
 
 func (w *world) edit(t testing.TB, path, old, new string) error {
 	t.Helper()
-	_, err := w.fs.EditText(w.ctx, w.target(t, path), fs.EditRequest{OldString: old, NewString: new}, nil, nil)
+	_, err := w.fs.EditText(w.ctx, w.target(t, path), fs.EditRequest{OldString: old, NewString: new}, nil)
 	return err
 }
 
-func (w *world) policyFor(mode fs.SandboxMode) *fs.SandboxPolicy {
-	return &fs.SandboxPolicy{Mode: mode, WorkspaceRoot: w.ws}
+func (w *world) policyFor(mode sandbox.Mode) *sandbox.CallPolicy {
+	return &sandbox.CallPolicy{Mode: mode, WorkspaceRoot: w.ws}
 }
 
 // requireCode asserts err is an *fs.Error with the code.
@@ -138,7 +138,7 @@ func requireCode(t testing.TB, err error, code fs.Code) *fs.Error {
 }
 
 // requireDenied asserts the exact denial text of spec 2.9.
-func requireDenied(t testing.TB, err error, display string, mode fs.SandboxMode) *fs.Error {
+func requireDenied(t testing.TB, err error, display string, mode sandbox.Mode) *fs.Error {
 	t.Helper()
 	fe := requireCode(t, err, fs.CodeSandboxDenied)
 	require.Equal(t, `cannot write "`+display+`": file access denied under `+string(mode)+` mode`, fe.Message)

@@ -44,14 +44,14 @@ func TestPluginRegistersAsFs(t *testing.T) {
 	_, ok := fs.Service.Get(k.Root())
 	assert.False(t, ok)
 
-	pol, err := k.Root().Load(policyPlugin(&fakePolicy{mode: fs.SandboxWorkspaceWrite, root: ws}), nil)
+	pol, err := k.Root().Load(policyPlugin(&fakePolicy{mode: sandbox.WorkspaceWrite, root: ws}), nil)
 	require.NoError(t, err)
 	require.Equal(t, kernel.Active, f.State(), "%v", f.Err())
 	svc, ok := fs.Service.Get(k.Root())
 	require.True(t, ok)
 	p, ok := svc.(*fssandbox.Provider)
 	require.True(t, ok, "the fs service is the sandboxed provider")
-	assert.Equal(t, fs.SandboxWorkspaceWrite, p.SandboxMode())
+	assert.Equal(t, sandbox.WorkspaceWrite, p.SandboxMode())
 	assert.Equal(t, ws, p.Cwd())
 
 	require.NoError(t, f.Dispose())
@@ -77,7 +77,7 @@ func TestPluginRegistersAsFs(t *testing.T) {
 
 func TestPluginValidation(t *testing.T) {
 	k := newKernel(t)
-	_, err := k.Root().Load(policyPlugin(&fakePolicy{mode: fs.SandboxReadOnly, root: t.TempDir()}), nil)
+	_, err := k.Root().Load(policyPlugin(&fakePolicy{mode: sandbox.ReadOnly, root: t.TempDir()}), nil)
 	require.NoError(t, err)
 	for cfg, msg := range map[*fssandbox.Config]string{
 		{DiffBasisMaxBytes: -1}:                                  "fs-local: diffBasisMaxBytes must be a positive safe integer no greater than 9007199254740991",
@@ -142,14 +142,14 @@ func TestConfigYAML(t *testing.T) {
 
 // The provider follows the fs-local options.
 func TestConfigReachesTheLocalMechanics(t *testing.T) {
-	w := newWorld(t, fs.SandboxWorkspaceWrite, &fssandbox.Config{DiffBasisMaxBytes: 4})
+	w := newWorld(t, sandbox.WorkspaceWrite, &fssandbox.Config{DiffBasisMaxBytes: 4})
 	path := filepath.Join(w.ws, "f.txt")
 	require.NoError(t, os.WriteFile(path, []byte("ab"), 0o644))
-	out, err := w.fs.WriteText(w.ctx, w.target(t, path), "cd", nil, nil)
+	out, err := w.fs.WriteText(w.ctx, w.target(t, path), "cd", nil)
 	require.NoError(t, err)
 	require.NotNil(t, out.Before)
 	assert.Equal(t, "ab", *out.Before)
-	out, err = w.fs.WriteText(w.ctx, w.target(t, path), "longer", nil, nil)
+	out, err = w.fs.WriteText(w.ctx, w.target(t, path), "longer", nil)
 	require.NoError(t, err)
 	assert.Nil(t, out.Before, "content at or above diffBasisMaxBytes declines the basis")
 	tg, err := w.fs.Resolve(w.ctx, "rel.txt", fs.ResolveOptions{})

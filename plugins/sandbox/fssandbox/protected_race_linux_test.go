@@ -12,6 +12,7 @@ import (
 
 	"github.com/cordon-dev/cordon/internal/hostfs"
 	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/sandbox"
 	"github.com/cordon-dev/cordon/plugins/sandbox/fssandbox"
 )
 
@@ -21,7 +22,7 @@ import (
 // outcome is a landed write. (Between that check and the rename the window stays open: the
 // assertion is that the check runs, not that the race is closed.)
 func TestProtectedExchangeRefusedAtPublication(t *testing.T) {
-	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	w := newWorld(t, sandbox.WorkspaceWrite, nil)
 	d, git := filepath.Join(w.ws, "d"), filepath.Join(w.ws, ".git")
 	require.NoError(t, os.Mkdir(d, 0o755))
 	require.NoError(t, os.Mkdir(git, 0o755))
@@ -44,13 +45,13 @@ func writesWhileExchanged(t *testing.T, w *world, d, other string, enough func(l
 		path := filepath.Join(d, "f"+strconv.Itoa(i))
 		tg, err := w.fs.Resolve(w.ctx, path, fs.ResolveOptions{})
 		if err == nil {
-			_, err = w.fs.WriteText(w.ctx, tg, "x", nil, nil)
+			_, err = w.fs.WriteText(w.ctx, tg, "x", nil)
 		}
 		switch {
 		case err == nil:
 			landed++
 		case errors.Is(err, fssandbox.ErrProtectedPath):
-			requireDenied(t, err, path, fs.SandboxWorkspaceWrite)
+			requireDenied(t, err, path, sandbox.WorkspaceWrite)
 			if errors.Is(err, hostfs.ErrEscape) {
 				atPublication++
 			} else {

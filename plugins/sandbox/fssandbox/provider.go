@@ -23,7 +23,7 @@ var ErrNoPolicy = errors.New("fs-sandbox: the sandbox policy service is missing"
 type Provider struct {
 	local       *hostfs.Provider
 	policy      sandbox.Policy
-	defaultMode fs.SandboxMode
+	defaultMode sandbox.Mode
 	protected   []string
 	// repositories: the ".git" entry is protected, and with it every nested
 	// repository (see repository.go).
@@ -70,10 +70,12 @@ func New(cfg Config, policy sandbox.Policy, log *zap.Logger) (*Provider, error) 
 	}, nil
 }
 
-// SandboxMode returns the deployment default mode captured from the policy
-// service when the provider was built: the capability fact the tool layer
-// advertises escalation against, not the mode of any call.
-func (p *Provider) SandboxMode() fs.SandboxMode { return p.defaultMode }
+var _ sandbox.Confiner = (*Provider)(nil)
+
+// SandboxMode implements sandbox.Confiner: the deployment default mode captured
+// from the policy service when the provider was built, the capability fact the
+// tool layer advertises escalation against, not the mode of any call.
+func (p *Provider) SandboxMode() sandbox.Mode { return p.defaultMode }
 
 // Cwd returns the default base directory for relative paths.
 func (p *Provider) Cwd() string { return p.local.Cwd() }
@@ -82,29 +84,30 @@ func (p *Provider) Cwd() string { return p.local.Cwd() }
 func (p *Provider) ProtectedPaths() []string { return append([]string(nil), p.protected...) }
 
 // WriteText implements fs.FileSystem: the fence (see fence) decides with the
-// per-call policy (nil: the policy service's agentless resolution), then the
+// call's policy (sandbox.PolicyFrom(ctx); none: the policy service's agentless
+// resolution), then the
 // fs-local write runs on the target the fence returned, confined beneath the
 // writable root that contains it under workspace-write.
-func (p *Provider) WriteText(ctx context.Context, t fs.Target, content string, intent *fs.WriteIntent, policy *fs.SandboxPolicy) (fs.WriteOutcome, error) {
-	d, err := p.fence(ctx, t, policy)
+func (p *Provider) WriteText(ctx context.Context, t fs.Target, content string, intent *fs.WriteIntent) (fs.WriteOutcome, error) {
+	d, err := p.fence(ctx, t)
 	if err != nil {
 		return fs.WriteOutcome{}, fs.FromOS(fs.VerbWrite, t.DisplayPath, err)
 	}
 	if d.beneath == nil {
-		return p.local.WriteText(ctx, d.target, content, intent, nil)
+		return p.local.WriteText(ctx, d.target, content, intent)
 	}
 	return p.local.WriteTextBeneath(ctx, d.target, content, intent, *d.beneath)
 }
 
 // EditText implements fs.FileSystem with the same fence as WriteText (the
 // denial text says "write" for edits too).
-func (p *Provider) EditText(ctx context.Context, t fs.Target, req fs.EditRequest, guard *fs.EditGuard, policy *fs.SandboxPolicy) (fs.EditOutcome, error) {
-	d, err := p.fence(ctx, t, policy)
+func (p *Provider) EditText(ctx context.Context, t fs.Target, req fs.EditRequest, guard *fs.EditGuard) (fs.EditOutcome, error) {
+	d, err := p.fence(ctx, t)
 	if err != nil {
 		return fs.EditOutcome{}, fs.FromOS(fs.VerbEdit, t.DisplayPath, err)
 	}
 	if d.beneath == nil {
-		return p.local.EditText(ctx, d.target, req, guard, nil)
+		return p.local.EditText(ctx, d.target, req, guard)
 	}
 	return p.local.EditTextBeneath(ctx, d.target, req, guard, *d.beneath)
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/cordon-dev/cordon/internal/hostfs"
 	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/sandbox"
 	"github.com/cordon-dev/cordon/plugins/sandbox/sandboxtest"
 )
 
@@ -111,15 +112,15 @@ func hammer(t *testing.T, ws string, resolve func(string) (fs.Target, error), wr
 // A racing goroutine swaps a directory of the workspace for a symlink out of it while writes and
 // edits run through the sandboxed provider: never a byte lands outside the workspace.
 func TestSymlinkSwapRaceNeverEscapes(t *testing.T) {
-	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	w := newWorld(t, sandbox.WorkspaceWrite, nil)
 	stop := swapper(t, w.ws, w.out)
 	resolve := func(p string) (fs.Target, error) { return w.fs.Resolve(w.ctx, p, fs.ResolveOptions{}) }
 	write := func(ctx context.Context, tg fs.Target, s string) error {
-		_, err := w.fs.WriteText(ctx, tg, s, nil, nil)
+		_, err := w.fs.WriteText(ctx, tg, s, nil)
 		return err
 	}
 	edit := func(ctx context.Context, tg fs.Target, s string) error {
-		_, err := w.fs.EditText(ctx, tg, fs.EditRequest{OldString: s, NewString: s + "!"}, nil, nil)
+		_, err := w.fs.EditText(ctx, tg, fs.EditRequest{OldString: s, NewString: s + "!"}, nil)
 		return err
 	}
 	ok, denied, other := hammer(t, w.ws, resolve, write, edit)
@@ -154,7 +155,7 @@ func TestSymlinkSwapRaceControl(t *testing.T) {
 		return tg, err
 	}
 	write := func(ctx context.Context, tg fs.Target, s string) error {
-		_, err := local.WriteText(ctx, tg, s, nil, nil)
+		_, err := local.WriteText(ctx, tg, s, nil)
 		return err
 	}
 	ok, denied, other := hammer(t, ws, resolve, write, nil)

@@ -35,7 +35,7 @@ func (p *Provider) Lstat(ctx context.Context, path string, opts fs.LstatOptions)
 }
 
 // ReadText implements fs.FileSystem.
-func (p *Provider) ReadText(ctx context.Context, t fs.Target) (string, error) {
+func (p *Provider) ReadText(ctx context.Context, t fs.Target) (fs.ReadOutcome, error) {
 	return p.local.ReadText(ctx, t)
 }
 

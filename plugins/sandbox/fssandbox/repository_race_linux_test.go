@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/sandbox"
 	"github.com/cordon-dev/cordon/plugins/sandbox/fssandbox"
 )
 
@@ -19,7 +20,7 @@ import (
 // piece must be refused on the held directory, serialised with the others' additions. The layout
 // is never completed, in any round.
 func TestRepositoryLayoutRaceNeverCompletes(t *testing.T) {
-	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	w := newWorld(t, sandbox.WorkspaceWrite, nil)
 	pieces := []string{"HEAD", "objects/info/packs", "refs/heads/main"}
 	var refused int
 	for round := range 60 {
@@ -34,7 +35,7 @@ func TestRepositoryLayoutRaceNeverCompletes(t *testing.T) {
 		for i := range pieces {
 			wg.Go(func() {
 				<-start
-				_, errs[i] = w.fs.WriteText(w.ctx, targets[i], "x\n", nil, nil)
+				_, errs[i] = w.fs.WriteText(w.ctx, targets[i], "x\n", nil)
 			})
 		}
 		close(start)
@@ -42,7 +43,7 @@ func TestRepositoryLayoutRaceNeverCompletes(t *testing.T) {
 		complete := true
 		for i, p := range pieces {
 			if errs[i] != nil {
-				requireDenied(t, errs[i], targets[i].DisplayPath, fs.SandboxWorkspaceWrite)
+				requireDenied(t, errs[i], targets[i].DisplayPath, sandbox.WorkspaceWrite)
 				require.ErrorIs(t, errs[i], fssandbox.ErrProtectedPath)
 				refused++
 			}
@@ -71,7 +72,7 @@ func firstComponent(p string) string {
 func TestRepositoryExchangeRefusedAtPublication(t *testing.T) {
 	for name, other := range map[string]string{"nested .git": filepath.Join("sub", ".git"), "bare repository": "assets"} {
 		t.Run(name, func(t *testing.T) {
-			w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+			w := newWorld(t, sandbox.WorkspaceWrite, nil)
 			d := filepath.Join(w.ws, "d")
 			require.NoError(t, os.Mkdir(d, 0o755))
 			makeGitDir(t, filepath.Join(w.ws, other))

@@ -8,8 +8,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/sandbox/fssandbox"
+
+	"github.com/cordon-dev/cordon/plugins/sandbox"
 )
 
 // makeGitDir lays out dir as git makes a git directory: HEAD, config, hooks/, objects/, refs/.
@@ -34,7 +35,7 @@ func requireProtected(t *testing.T, w *world, path string) {
 		existing = filepath.Dir(existing)
 	}
 	before := tree(t, existing)
-	fe := requireDenied(t, w.write(t, path, "x"), path, fs.SandboxWorkspaceWrite)
+	fe := requireDenied(t, w.write(t, path, "x"), path, sandbox.WorkspaceWrite)
 	assert.ErrorIs(t, fe, fssandbox.ErrProtectedPath, path)
 	assert.Equal(t, before, tree(t, existing), "a denied write of %s creates nothing", path)
 }
@@ -43,7 +44,7 @@ func requireProtected(t *testing.T, w *world, path string) {
 // (case folded, HFS+-ignorable code points dropped), whether or not it exists, and the .git
 // entry itself (a gitlink file): protected. Names that only look alike are ordinary.
 func TestNestedGitAtAnyDepth(t *testing.T) {
-	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	w := newWorld(t, sandbox.WorkspaceWrite, nil)
 	require.NoError(t, os.MkdirAll(filepath.Join(w.ws, "docs"), 0o755))
 	for _, rel := range []string{
 		"docs/.git/HEAD", "docs/.git/config", "docs/.git/objects/info/packs", "docs/.git/refs/heads/main",
@@ -66,7 +67,7 @@ func TestNestedGitAtAnyDepth(t *testing.T) {
 // worktree-style git directory (HEAD + commondir): everything in them is protected, by write
 // and by edit, however deep.
 func TestExistingRepositoriesAreProtected(t *testing.T) {
-	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	w := newWorld(t, sandbox.WorkspaceWrite, nil)
 	makeGitDir(t, filepath.Join(w.ws, "vendor", "lib", ".git"))
 	makeGitDir(t, filepath.Join(w.ws, "store"))
 	require.NoError(t, os.MkdirAll(filepath.Join(w.ws, "sub"), 0o755))
@@ -88,7 +89,7 @@ func TestExistingRepositoriesAreProtected(t *testing.T) {
 	}
 	for _, config := range []string{"vendor/lib/.git/config", "store/config", "assets/config", "wt/config.worktree"} {
 		path := filepath.Join(w.ws, config)
-		fe := requireDenied(t, w.edit(t, path, "[core]", "[core]\n\tfsmonitor = evil"), path, fs.SandboxWorkspaceWrite)
+		fe := requireDenied(t, w.edit(t, path, "[core]", "[core]\n\tfsmonitor = evil"), path, sandbox.WorkspaceWrite)
 		assert.ErrorIs(t, fe, fssandbox.ErrProtectedPath)
 		assert.Equal(t, "[core]\n", readDisk(t, path))
 	}
@@ -126,7 +127,7 @@ func TestRepositoryLayoutCannotBeCompleted(t *testing.T) {
 		{nil, "commondir", true},
 	}
 	for _, c := range cases {
-		w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+		w := newWorld(t, sandbox.WorkspaceWrite, nil)
 		x := filepath.Join(w.ws, "x")
 		require.NoError(t, os.Mkdir(x, 0o755))
 		for _, e := range c.have {
@@ -144,7 +145,7 @@ func TestRepositoryLayoutCannotBeCompleted(t *testing.T) {
 		requireProtected(t, w, path)
 	}
 	// The workspace root itself.
-	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	w := newWorld(t, sandbox.WorkspaceWrite, nil)
 	require.NoError(t, os.Mkdir(filepath.Join(w.ws, "objects"), 0o755))
 	require.NoError(t, os.Mkdir(filepath.Join(w.ws, "refs"), 0o755))
 	requireProtected(t, w, filepath.Join(w.ws, "HEAD"))
@@ -161,11 +162,11 @@ func cutDir(e string) (string, bool) {
 // list included) leaves nested repositories writable, as it leaves the root's .git.
 func TestRepositoryProtectionFollowsTheGitEntry(t *testing.T) {
 	for _, list := range [][]string{{}, {"secrets"}} {
-		w := newWorld(t, fs.SandboxWorkspaceWrite, &fssandbox.Config{ProtectedPaths: list})
+		w := newWorld(t, sandbox.WorkspaceWrite, &fssandbox.Config{ProtectedPaths: list})
 		makeGitDir(t, filepath.Join(w.ws, "assets"))
 		require.NoError(t, w.write(t, filepath.Join(w.ws, "docs", ".git", "config"), "x"), "%v", list)
 		require.NoError(t, w.write(t, filepath.Join(w.ws, "assets", "config"), "x"), "%v", list)
 	}
-	w := newWorld(t, fs.SandboxWorkspaceWrite, &fssandbox.Config{ProtectedPaths: []string{"secrets", ".git"}})
+	w := newWorld(t, sandbox.WorkspaceWrite, &fssandbox.Config{ProtectedPaths: []string{"secrets", ".git"}})
 	requireProtected(t, w, filepath.Join(w.ws, "docs", ".git", "config"))
 }

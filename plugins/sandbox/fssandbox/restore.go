@@ -9,13 +9,13 @@ import (
 var _ fs.Restorer = (*Provider)(nil)
 
 // Restore implements fs.Restorer behind the same fence as WriteText (docs/history.md "The seam").
-func (p *Provider) Restore(ctx context.Context, t fs.Target, r fs.Restoration, policy *fs.SandboxPolicy) (fs.Version, error) {
-	d, err := p.fence(ctx, t, policy)
+func (p *Provider) Restore(ctx context.Context, t fs.Target, r fs.Restoration) (fs.Version, error) {
+	d, err := p.fence(ctx, t)
 	if err != nil {
 		return "", fs.FromOS(fs.VerbWrite, t.DisplayPath, err)
 	}
 	if d.beneath == nil {
-		return p.local.Restore(ctx, d.target, r, nil)
+		return p.local.Restore(ctx, d.target, r)
 	}
 	return p.local.RestoreBeneath(ctx, d.target, r, *d.beneath)
 }

@@ -12,6 +12,7 @@ import (
 	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/sandbox"
 	"github.com/cordon-dev/cordon/plugins/sandbox/fssandbox"
 )
 
@@ -19,21 +20,21 @@ import (
 // a temp root that is /, the home or an ancestor of the home is ignored with exactly one warning
 // (per provider and value), however many writes meet it.
 func TestUnsafeTempRootIsIgnoredWithOneWarning(t *testing.T) {
-	w := newWorld(t, fs.SandboxWorkspaceWrite, nil)
+	w := newWorld(t, sandbox.WorkspaceWrite, nil)
 	core, logs := observer.New(zapcore.WarnLevel)
 	p, err := fssandbox.New(fssandbox.Config{Cwd: w.ws}, w.policy, zap.New(core))
 	require.NoError(t, err)
 	write := func(path string) error {
 		tg, err := p.Resolve(w.ctx, path, fs.ResolveOptions{})
 		require.NoError(t, err)
-		_, err = p.WriteText(w.ctx, tg, "x", nil, nil)
+		_, err = p.WriteText(w.ctx, tg, "x", nil)
 		return err
 	}
 	t.Setenv("TMPDIR", "")
 	for _, v := range []string{"TMP", "TEMP"} {
 		t.Setenv(v, "/")
 		path := filepath.Join(w.out, v+".txt")
-		requireDenied(t, write(path), path, fs.SandboxWorkspaceWrite)
+		requireDenied(t, write(path), path, sandbox.WorkspaceWrite)
 		t.Setenv(v, "")
 	}
 	assert.Zero(t, logs.Len(), "$TMP and $TEMP are not read at all")
@@ -45,7 +46,7 @@ func TestUnsafeTempRootIsIgnoredWithOneWarning(t *testing.T) {
 		t.Setenv("TMPDIR", tmpdir)
 		for i := range 3 {
 			path := filepath.Join(w.out, "x.txt")
-			requireDenied(t, write(path), path, fs.SandboxWorkspaceWrite)
+			requireDenied(t, write(path), path, sandbox.WorkspaceWrite)
 			require.NoError(t, write(filepath.Join(w.ws, "ok.txt")), "the workspace stays writable (%d)", i)
 		}
 		warned := logs.FilterMessage("ignoring an unsafe temp root: it would make the files it holds writable under workspace-write").FilterField(zap.String("path", tmpdir)).Len()

@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/cordon-dev/cordon/internal/jstext"
-	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/sandbox"
 )
 
@@ -13,7 +12,7 @@ import (
 type Config struct {
 	// Mode is the deployment default mode of every session without an override. Default
 	// read-only (fail-safe); anything outside the three modes fails the load.
-	Mode fs.SandboxMode `yaml:"mode"`
+	Mode sandbox.Mode `yaml:"mode"`
 	// WorkspaceRoot is the fallback workspace root of agentless calls and of sessions without a
 	// cwd. "" (the default) means the process working directory at load. It is stored as the
 	// absolute form of its canonical path.
@@ -21,7 +20,7 @@ type Config struct {
 }
 
 // Defaults sets the default mode (the kernel calls it before decoding).
-func (c *Config) Defaults() { c.Mode = fs.SandboxReadOnly }
+func (c *Config) Defaults() { c.Mode = sandbox.ReadOnly }
 
 // Validate refuses a mode outside the vocabulary.
 func (c Config) Validate() error {
@@ -34,7 +33,7 @@ func (c Config) Validate() error {
 // UnknownModeError refuses a mode outside the vocabulary: in the configuration (load error) or
 // in a session override (SetMode).
 type UnknownModeError struct {
-	Mode   fs.SandboxMode
+	Mode   sandbox.Mode
 	config bool
 }
 

@@ -2,7 +2,7 @@ package sandboxpolicy
 
 import (
 	"github.com/cordon-dev/cordon/internal/jstext"
-	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/sandbox"
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
@@ -18,14 +18,14 @@ const (
 // "Server instructions"). The workspace root is embedded with JSON.stringify semantics (see
 // jstext.Quote); temp areas are never enumerated, so the text does not change with TMPDIR. A mode
 // outside the vocabulary yields "".
-func PolicyText(p fs.SandboxPolicy) string {
+func PolicyText(p sandbox.CallPolicy) string {
 	switch p.Mode {
-	case fs.SandboxReadOnly:
+	case sandbox.ReadOnly:
 		return "Current file policy: read-only. Any available operation enforced by the file sandbox cannot modify files in the standing mode. Do not refuse a required modification from this policy alone: try an available tool normally and follow any denial and escalation guidance it returns."
-	case fs.SandboxWorkspaceWrite:
+	case sandbox.WorkspaceWrite:
 		return "Current file policy: workspace-write. Any available operation enforced by the file sandbox may modify files under the session workspace: " +
 			jstext.Quote(p.WorkspaceRoot) + ". Some platform temporary areas may also be writable."
-	case fs.SandboxDangerFullAccess:
+	case sandbox.DangerFullAccess:
 		return "Current file policy: danger-full-access. The file sandbox does not restrict file modifications by available operations."
 	}
 	return ""

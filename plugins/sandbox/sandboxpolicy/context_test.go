@@ -6,8 +6,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/sandbox/sandboxpolicy"
+
+	"github.com/cordon-dev/cordon/plugins/sandbox"
 )
 
 const (
@@ -31,22 +32,22 @@ func service(t *testing.T, cfg sandboxpolicy.Config) *sandboxpolicy.Service {
 // Renders the exact <mode> policy without a capability inventory.
 func TestContextTextPerMode(t *testing.T) {
 	noPath(t, "/projects")
-	want := map[fs.SandboxMode]string{
-		fs.SandboxReadOnly:         readOnlyText,
-		fs.SandboxWorkspaceWrite:   workspaceText(`"/projects/current"`),
-		fs.SandboxDangerFullAccess: dangerText,
+	want := map[sandbox.Mode]string{
+		sandbox.ReadOnly:         readOnlyText,
+		sandbox.WorkspaceWrite:   workspaceText(`"/projects/current"`),
+		sandbox.DangerFullAccess: dangerText,
 	}
 	for mode, text := range want {
 		s := service(t, sandboxpolicy.Config{Mode: mode, WorkspaceRoot: "/fallback"})
 		assert.Equal(t, text, s.ContextText(session("sess-"+string(mode), "/projects/../projects/current")), mode)
 	}
-	assert.Equal(t, "", sandboxpolicy.PolicyText(fs.SandboxPolicy{Mode: "yolo"}))
+	assert.Equal(t, "", sandboxpolicy.PolicyText(sandbox.CallPolicy{Mode: "yolo"}))
 }
 
 // Keeps the complete rendered prompt byte-stable across TMPDIR changes.
 func TestContextTextStableAcrossTmpdir(t *testing.T) {
 	noPath(t, "/projects")
-	s := service(t, sandboxpolicy.Config{Mode: fs.SandboxWorkspaceWrite})
+	s := service(t, sandboxpolicy.Config{Mode: sandbox.WorkspaceWrite})
 	active := session("sess-tmpdir-stability", "/projects/current")
 	t.Setenv("TMPDIR", "/tmp/first-host-temp")
 	first := s.ContextText(active)
@@ -60,21 +61,21 @@ func TestContextTextStableAcrossTmpdir(t *testing.T) {
 // otherwise.
 func TestContextTextFollowsSwitches(t *testing.T) {
 	noPath(t, "/projects")
-	s := service(t, sandboxpolicy.Config{Mode: fs.SandboxReadOnly})
+	s := service(t, sandboxpolicy.Config{Mode: sandbox.ReadOnly})
 	active := session("sess-switch", "/projects/current")
 	first := s.ContextText(active)
 	assert.Equal(t, readOnlyText, first)
 	assert.Equal(t, first, s.ContextText(active))
-	require.NoError(t, s.SetMode(active, fs.SandboxDangerFullAccess))
+	require.NoError(t, s.SetMode(active, sandbox.DangerFullAccess))
 	assert.Equal(t, dangerText, s.ContextText(active))
 	assert.Equal(t, dangerText, s.ContextText(active))
-	require.NoError(t, s.SetMode(active, fs.SandboxWorkspaceWrite))
+	require.NoError(t, s.SetMode(active, sandbox.WorkspaceWrite))
 	assert.Equal(t, workspaceText(`"/projects/current"`), s.ContextText(active))
 }
 
 // Without an agent the diagnostics are omitted.
 func TestContextTextWithoutAgent(t *testing.T) {
-	s := service(t, sandboxpolicy.Config{Mode: fs.SandboxWorkspaceWrite})
+	s := service(t, sandboxpolicy.Config{Mode: sandbox.WorkspaceWrite})
 	assert.Equal(t, "", s.ContextText(nil))
 	assert.Equal(t, "sandbox:policy", sandboxpolicy.ContextName)
 	assert.Equal(t, 110, sandboxpolicy.ContextOrder)
@@ -82,6 +83,6 @@ func TestContextTextWithoutAgent(t *testing.T) {
 
 // The workspace root is embedded with JSON.stringify semantics (jstext.Quote), not encoding/json's.
 func TestPolicyTextQuotesTheRootAsJSONStringify(t *testing.T) {
-	assert.Equal(t, workspaceText(`"/w s/\"q\""`), sandboxpolicy.PolicyText(fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: `/w s/"q"`}))
-	assert.Equal(t, workspaceText("\"/l\u2028p<&>\""), sandboxpolicy.PolicyText(fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: "/l\u2028p<&>"}))
+	assert.Equal(t, workspaceText(`"/w s/\"q\""`), sandboxpolicy.PolicyText(sandbox.CallPolicy{Mode: sandbox.WorkspaceWrite, WorkspaceRoot: `/w s/"q"`}))
+	assert.Equal(t, workspaceText("\"/l\u2028p<&>\""), sandboxpolicy.PolicyText(sandbox.CallPolicy{Mode: sandbox.WorkspaceWrite, WorkspaceRoot: "/l\u2028p<&>"}))
 }

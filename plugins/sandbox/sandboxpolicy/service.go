@@ -7,7 +7,6 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/sandbox"
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
@@ -22,10 +21,10 @@ var ErrNoSession = errors.New("sandbox-policy: a mode override needs a session")
 // Sessions have no event log, so the service keeps the last SetMode of each session in memory
 // (validated when written) until EndSession drops it.
 type Service struct {
-	defaultMode fs.SandboxMode
+	defaultMode sandbox.Mode
 	root        string
 	log         *zap.Logger
-	overrides   tools.SessionOverrides[fs.SandboxMode]
+	overrides   tools.SessionOverrides[sandbox.Mode]
 }
 
 var _ sandbox.Policy = (*Service)(nil)
@@ -67,7 +66,7 @@ func resolveRoot(p string) string {
 }
 
 // DefaultMode returns the configured deployment default mode.
-func (s *Service) DefaultMode() fs.SandboxMode { return s.defaultMode }
+func (s *Service) DefaultMode() sandbox.Mode { return s.defaultMode }
 
 // WorkspaceRoot returns the absolute configured fallback root.
 func (s *Service) WorkspaceRoot() string { return s.root }
@@ -76,7 +75,7 @@ func (s *Service) WorkspaceRoot() string { return s.root }
 // session's override, else DefaultMode. WorkspaceRoot: absolute(CanonicalPath(...)) of the
 // session's cwd, else of the configured root, recomputed on every call. SessionID: the
 // session's ID; "" for an agentless call (session nil, or a nil *tools.Session).
-func (s *Service) Resolve(session sandbox.Session, explicit fs.SandboxMode) fs.SandboxPolicy {
+func (s *Service) Resolve(session sandbox.Session, explicit sandbox.Mode) sandbox.CallPolicy {
 	session, _ = agent(session)
 	mode := explicit
 	if mode == "" {
@@ -87,7 +86,7 @@ func (s *Service) Resolve(session sandbox.Session, explicit fs.SandboxMode) fs.S
 		}
 	}
 	base := s.root
-	p := fs.SandboxPolicy{Mode: mode}
+	p := sandbox.CallPolicy{Mode: mode}
 	if session != nil {
 		if cwd := session.Cwd(); cwd != "" {
 			base = cwd
@@ -99,7 +98,7 @@ func (s *Service) Resolve(session sandbox.Session, explicit fs.SandboxMode) fs.S
 }
 
 // OverrideOf returns the session's override: the mode of its last SetMode, if any.
-func (s *Service) OverrideOf(session sandbox.Session) (fs.SandboxMode, bool) {
+func (s *Service) OverrideOf(session sandbox.Session) (sandbox.Mode, bool) {
 	if _, ts := agent(session); ts != nil {
 		return s.overrides.Get(ts)
 	}
@@ -111,7 +110,7 @@ func (s *Service) OverrideOf(session sandbox.Session) (fs.SandboxMode, bool) {
 // (`sandbox/mode carries unknown mode "<m>"`) and changes nothing; a nil session is
 // ErrNoSession, and so is a session that is not a *tools.Session (an override lives until
 // tools.SessionEnded reports its session).
-func (s *Service) SetMode(session sandbox.Session, mode fs.SandboxMode) error {
+func (s *Service) SetMode(session sandbox.Session, mode sandbox.Mode) error {
 	_, ts := agent(session)
 	if ts == nil {
 		return ErrNoSession

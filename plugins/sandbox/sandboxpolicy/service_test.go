@@ -16,7 +16,6 @@ import (
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/kernel/kernelfx"
 	"github.com/cordon-dev/cordon/kernel/loader"
-	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/sandbox"
 	"github.com/cordon-dev/cordon/plugins/sandbox/sandboxpolicy"
 	"github.com/cordon-dev/cordon/plugins/tools"
@@ -25,7 +24,7 @@ import (
 // Defaults to read-only under the process cwd.
 func TestDefaultsReadOnlyUnderProcessCwd(t *testing.T) {
 	p, _, _ := mounted(t, nil)
-	assert.Equal(t, fs.SandboxReadOnly, p.DefaultMode())
+	assert.Equal(t, sandbox.ReadOnly, p.DefaultMode())
 	wd, err := os.Getwd()
 	require.NoError(t, err)
 	real, err := filepath.EvalSymlinks(wd)
@@ -36,12 +35,12 @@ func TestDefaultsReadOnlyUnderProcessCwd(t *testing.T) {
 // Carries a configured mode and resolves the workspace root absolute.
 func TestConfiguredModeAndAbsoluteRoot(t *testing.T) {
 	noPath(t, "/ws")
-	p, _, _ := mounted(t, sandboxpolicy.Config{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: "/ws/../ws/./sub"})
-	assert.Equal(t, fs.SandboxWorkspaceWrite, p.DefaultMode())
+	p, _, _ := mounted(t, sandboxpolicy.Config{Mode: sandbox.WorkspaceWrite, WorkspaceRoot: "/ws/../ws/./sub"})
+	assert.Equal(t, sandbox.WorkspaceWrite, p.DefaultMode())
 	assert.Equal(t, "/ws/sub", p.WorkspaceRoot())
 
 	// A relative root is taken against the process working directory.
-	p, _, _ = mounted(t, &sandboxpolicy.Config{Mode: fs.SandboxReadOnly, WorkspaceRoot: "no-such-dir/x/.."})
+	p, _, _ = mounted(t, &sandboxpolicy.Config{Mode: sandbox.ReadOnly, WorkspaceRoot: "no-such-dir/x/.."})
 	assert.Equal(t, abs(t, "no-such-dir"), p.WorkspaceRoot())
 }
 
@@ -50,33 +49,33 @@ func TestConfiguredRootIsCanonical(t *testing.T) {
 	dir := realDir(t)
 	require.NoError(t, os.Mkdir(filepath.Join(dir, "physical"), 0o755))
 	require.NoError(t, os.Symlink(filepath.Join(dir, "physical"), filepath.Join(dir, "link")))
-	p, _, _ := mounted(t, sandboxpolicy.Config{Mode: fs.SandboxReadOnly, WorkspaceRoot: filepath.Join(dir, "link")})
+	p, _, _ := mounted(t, sandboxpolicy.Config{Mode: sandbox.ReadOnly, WorkspaceRoot: filepath.Join(dir, "link")})
 	assert.Equal(t, filepath.Join(dir, "physical"), p.WorkspaceRoot())
 }
 
 // Resolves the deployment policy for an agentless call.
 func TestResolveAgentless(t *testing.T) {
 	noPath(t, "/fallback")
-	p, _, _ := mounted(t, sandboxpolicy.Config{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: "/fallback"})
-	assert.Equal(t, fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: "/fallback"}, p.Resolve(nil, ""))
+	p, _, _ := mounted(t, sandboxpolicy.Config{Mode: sandbox.WorkspaceWrite, WorkspaceRoot: "/fallback"})
+	assert.Equal(t, sandbox.CallPolicy{Mode: sandbox.WorkspaceWrite, WorkspaceRoot: "/fallback"}, p.Resolve(nil, ""))
 }
 
 // Resolves each session mode and cwd together without changing the fallback.
 func TestResolvePerSession(t *testing.T) {
 	noPath(t, "/projects")
-	p, _, _ := mounted(t, sandboxpolicy.Config{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: "/fallback"})
+	p, _, _ := mounted(t, sandboxpolicy.Config{Mode: sandbox.WorkspaceWrite, WorkspaceRoot: "/fallback"})
 	first := session("sess-first", "/projects/first")
 	second := session("sess-second", "/projects/second")
-	require.NoError(t, p.SetMode(second, fs.SandboxReadOnly))
+	require.NoError(t, p.SetMode(second, sandbox.ReadOnly))
 
-	assert.Equal(t, fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: "/projects/first", SessionID: "sess-first"}, p.Resolve(first, ""))
-	assert.Equal(t, fs.SandboxPolicy{Mode: fs.SandboxReadOnly, WorkspaceRoot: "/projects/second", SessionID: "sess-second"}, p.Resolve(second, ""))
+	assert.Equal(t, sandbox.CallPolicy{Mode: sandbox.WorkspaceWrite, WorkspaceRoot: "/projects/first", SessionID: "sess-first"}, p.Resolve(first, ""))
+	assert.Equal(t, sandbox.CallPolicy{Mode: sandbox.ReadOnly, WorkspaceRoot: "/projects/second", SessionID: "sess-second"}, p.Resolve(second, ""))
 	_, ok := p.OverrideOf(first)
 	assert.False(t, ok)
 	m, ok := p.OverrideOf(second)
 	assert.True(t, ok)
-	assert.Equal(t, fs.SandboxReadOnly, m)
-	assert.Equal(t, fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: "/fallback"}, p.Resolve(nil, ""))
+	assert.Equal(t, sandbox.ReadOnly, m)
+	assert.Equal(t, sandbox.CallPolicy{Mode: sandbox.WorkspaceWrite, WorkspaceRoot: "/fallback"}, p.Resolve(nil, ""))
 	_, ok = p.OverrideOf(nil)
 	assert.False(t, ok)
 }
@@ -91,30 +90,30 @@ func TestResolveSymlinkSensitiveCwd(t *testing.T) {
 	require.NoError(t, os.MkdirAll(child, 0o755))
 	link := filepath.Join(lexical, "link")
 	require.NoError(t, os.Symlink(child, link))
-	p, _, _ := mounted(t, sandboxpolicy.Config{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: "/fallback"})
-	assert.Equal(t, fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: physical, SessionID: "sess-symlink-parent"},
+	p, _, _ := mounted(t, sandboxpolicy.Config{Mode: sandbox.WorkspaceWrite, WorkspaceRoot: "/fallback"})
+	assert.Equal(t, sandbox.CallPolicy{Mode: sandbox.WorkspaceWrite, WorkspaceRoot: physical, SessionID: "sess-symlink-parent"},
 		p.Resolve(session("sess-symlink-parent", link+string(filepath.Separator)+".."), ""))
 }
 
 // Lets an approved mode outrank the session mode while retaining its root.
 func TestResolveExplicitOutranksOverride(t *testing.T) {
 	noPath(t, "/projects")
-	p, _, _ := mounted(t, sandboxpolicy.Config{Mode: fs.SandboxReadOnly, WorkspaceRoot: "/fallback"})
+	p, _, _ := mounted(t, sandboxpolicy.Config{Mode: sandbox.ReadOnly, WorkspaceRoot: "/fallback"})
 	active := session("sess-approved", "/projects/approved")
-	require.NoError(t, p.SetMode(active, fs.SandboxReadOnly))
-	assert.Equal(t, fs.SandboxPolicy{Mode: fs.SandboxDangerFullAccess, WorkspaceRoot: "/projects/approved", SessionID: "sess-approved"},
-		p.Resolve(active, fs.SandboxDangerFullAccess))
-	assert.Equal(t, fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: "/fallback"}, p.Resolve(nil, fs.SandboxWorkspaceWrite))
+	require.NoError(t, p.SetMode(active, sandbox.ReadOnly))
+	assert.Equal(t, sandbox.CallPolicy{Mode: sandbox.DangerFullAccess, WorkspaceRoot: "/projects/approved", SessionID: "sess-approved"},
+		p.Resolve(active, sandbox.DangerFullAccess))
+	assert.Equal(t, sandbox.CallPolicy{Mode: sandbox.WorkspaceWrite, WorkspaceRoot: "/fallback"}, p.Resolve(nil, sandbox.WorkspaceWrite))
 	m, _ := p.OverrideOf(active)
-	assert.Equal(t, fs.SandboxReadOnly, m, "an explicit mode is never recorded")
-	assert.Equal(t, fs.SandboxReadOnly, p.Resolve(active, "").Mode)
+	assert.Equal(t, sandbox.ReadOnly, m, "an explicit mode is never recorded")
+	assert.Equal(t, sandbox.ReadOnly, p.Resolve(active, "").Mode)
 }
 
 // Uses the configured root when a session has no cwd.
 func TestResolveSessionWithoutCwd(t *testing.T) {
 	noPath(t, "/fallback")
-	p, _, _ := mounted(t, sandboxpolicy.Config{Mode: fs.SandboxReadOnly, WorkspaceRoot: "/fallback"})
-	assert.Equal(t, fs.SandboxPolicy{Mode: fs.SandboxReadOnly, WorkspaceRoot: "/fallback", SessionID: "sess-no-cwd"}, p.Resolve(session("sess-no-cwd", ""), ""))
+	p, _, _ := mounted(t, sandboxpolicy.Config{Mode: sandbox.ReadOnly, WorkspaceRoot: "/fallback"})
+	assert.Equal(t, sandbox.CallPolicy{Mode: sandbox.ReadOnly, WorkspaceRoot: "/fallback", SessionID: "sess-no-cwd"}, p.Resolve(session("sess-no-cwd", ""), ""))
 }
 
 // A nil *tools.Session behind the seam's Session is an agentless call; a Session of another kind
@@ -123,16 +122,16 @@ func TestResolveSessionWithoutCwd(t *testing.T) {
 func TestResolveOtherSessions(t *testing.T) {
 	noPath(t, "/fallback")
 	noPath(t, "/projects")
-	p, _, _ := mounted(t, sandboxpolicy.Config{Mode: fs.SandboxReadOnly, WorkspaceRoot: "/fallback"})
+	p, _, _ := mounted(t, sandboxpolicy.Config{Mode: sandbox.ReadOnly, WorkspaceRoot: "/fallback"})
 	var none *tools.Session
-	assert.Equal(t, fs.SandboxPolicy{Mode: fs.SandboxReadOnly, WorkspaceRoot: "/fallback"}, p.Resolve(none, ""))
+	assert.Equal(t, sandbox.CallPolicy{Mode: sandbox.ReadOnly, WorkspaceRoot: "/fallback"}, p.Resolve(none, ""))
 	_, ok := p.OverrideOf(none)
 	assert.False(t, ok)
-	assert.ErrorIs(t, p.SetMode(none, fs.SandboxWorkspaceWrite), sandboxpolicy.ErrNoSession)
+	assert.ErrorIs(t, p.SetMode(none, sandbox.WorkspaceWrite), sandboxpolicy.ErrNoSession)
 
 	other := otherSession{id: "other", cwd: "/projects/other"}
-	assert.Equal(t, fs.SandboxPolicy{Mode: fs.SandboxReadOnly, WorkspaceRoot: "/projects/other", SessionID: "other"}, p.Resolve(other, ""))
-	assert.ErrorIs(t, p.SetMode(other, fs.SandboxWorkspaceWrite), sandboxpolicy.ErrNoSession)
+	assert.Equal(t, sandbox.CallPolicy{Mode: sandbox.ReadOnly, WorkspaceRoot: "/projects/other", SessionID: "other"}, p.Resolve(other, ""))
+	assert.ErrorIs(t, p.SetMode(other, sandbox.WorkspaceWrite), sandboxpolicy.ErrNoSession)
 	_, ok = p.OverrideOf(other)
 	assert.False(t, ok)
 }
@@ -150,7 +149,7 @@ func TestResolveRecomputesCanonicalRoot(t *testing.T) {
 	target := filepath.Join(dir, "target")
 	require.NoError(t, os.Mkdir(target, 0o755))
 	later := filepath.Join(dir, "later")
-	p, _, _ := mounted(t, sandboxpolicy.Config{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: later})
+	p, _, _ := mounted(t, sandboxpolicy.Config{Mode: sandbox.WorkspaceWrite, WorkspaceRoot: later})
 	assert.Equal(t, later, p.Resolve(nil, "").WorkspaceRoot, "missing: kept as spelled")
 	require.NoError(t, os.Symlink(target, later))
 	assert.Equal(t, target, p.Resolve(nil, "").WorkspaceRoot)
@@ -166,7 +165,7 @@ func TestResolveRecomputesCanonicalRoot(t *testing.T) {
 func TestRejectsUnknownModeAtLoad(t *testing.T) {
 	k := kernel.New(kernel.WithLogger(zaptest.NewLogger(t)))
 	t.Cleanup(func() { _ = k.Close(context.Background()) })
-	for _, bad := range []fs.SandboxMode{"yolo", "", "READ-ONLY"} {
+	for _, bad := range []sandbox.Mode{"yolo", "", "READ-ONLY"} {
 		_, err := k.Root().Load(sandboxpolicy.Plugin, sandboxpolicy.Config{Mode: bad})
 		require.Error(t, err, bad)
 		assert.ErrorIs(t, err, &sandboxpolicy.UnknownModeError{})
@@ -187,13 +186,13 @@ func TestConfigYAML(t *testing.T) {
 	}
 	cfg, err := decode("workspaceRoot: /srv/ws")
 	require.NoError(t, err)
-	assert.Equal(t, sandboxpolicy.Config{Mode: fs.SandboxReadOnly, WorkspaceRoot: "/srv/ws"}, *cfg.(*sandboxpolicy.Config))
+	assert.Equal(t, sandboxpolicy.Config{Mode: sandbox.ReadOnly, WorkspaceRoot: "/srv/ws"}, *cfg.(*sandboxpolicy.Config))
 	cfg, err = decode("mode: danger-full-access")
 	require.NoError(t, err)
-	assert.Equal(t, sandboxpolicy.Config{Mode: fs.SandboxDangerFullAccess}, *cfg.(*sandboxpolicy.Config))
+	assert.Equal(t, sandboxpolicy.Config{Mode: sandbox.DangerFullAccess}, *cfg.(*sandboxpolicy.Config))
 	cfg, err = decode("")
 	require.NoError(t, err)
-	assert.Equal(t, sandboxpolicy.Config{Mode: fs.SandboxReadOnly}, *cfg.(*sandboxpolicy.Config))
+	assert.Equal(t, sandboxpolicy.Config{Mode: sandbox.ReadOnly}, *cfg.(*sandboxpolicy.Config))
 
 	_, err = decode("mode: yolo")
 	require.Error(t, err)
@@ -211,7 +210,7 @@ func TestConfigYAML(t *testing.T) {
 func TestDisposeWithdrawsService(t *testing.T) {
 	p, kc, f := mounted(t, nil)
 	s := session("sess-hmr", "")
-	require.NoError(t, p.SetMode(s, fs.SandboxDangerFullAccess))
+	require.NoError(t, p.SetMode(s, sandbox.DangerFullAccess))
 	require.NoError(t, f.Dispose())
 	_, ok := sandbox.PolicyService.Get(kc)
 	assert.False(t, ok)
@@ -226,11 +225,11 @@ func TestSetModeLastWinsAndValidates(t *testing.T) {
 	s := session("sess-fold", "")
 	_, ok := p.OverrideOf(s)
 	assert.False(t, ok)
-	require.NoError(t, p.SetMode(s, fs.SandboxWorkspaceWrite))
-	require.NoError(t, p.SetMode(s, fs.SandboxReadOnly))
+	require.NoError(t, p.SetMode(s, sandbox.WorkspaceWrite))
+	require.NoError(t, p.SetMode(s, sandbox.ReadOnly))
 	m, ok := p.OverrideOf(s)
 	assert.True(t, ok)
-	assert.Equal(t, fs.SandboxReadOnly, m)
+	assert.Equal(t, sandbox.ReadOnly, m)
 
 	err := p.SetMode(s, "yolo")
 	require.Error(t, err)
@@ -238,9 +237,9 @@ func TestSetModeLastWinsAndValidates(t *testing.T) {
 	assert.ErrorIs(t, err, &sandboxpolicy.UnknownModeError{})
 	assert.Equal(t, `sandbox/mode carries unknown mode "a\"b\n"`, p.SetMode(s, "a\"b\n").Error())
 	m, _ = p.OverrideOf(s)
-	assert.Equal(t, fs.SandboxReadOnly, m, "a refused switch changes nothing")
+	assert.Equal(t, sandbox.ReadOnly, m, "a refused switch changes nothing")
 
-	assert.True(t, errors.Is(p.SetMode(nil, fs.SandboxReadOnly), sandboxpolicy.ErrNoSession))
+	assert.True(t, errors.Is(p.SetMode(nil, sandbox.ReadOnly), sandboxpolicy.ErrNoSession))
 
 	// Two session objects are two sessions even with the same ID.
 	twin := session("sess-fold", "")
@@ -252,26 +251,26 @@ func TestSetModeLastWinsAndValidates(t *testing.T) {
 func TestSessionEndedDropsOverride(t *testing.T) {
 	p, kc, _ := mounted(t, nil)
 	ended, kept := session("a", ""), session("b", "")
-	require.NoError(t, p.SetMode(ended, fs.SandboxDangerFullAccess))
-	require.NoError(t, p.SetMode(kept, fs.SandboxWorkspaceWrite))
+	require.NoError(t, p.SetMode(ended, sandbox.DangerFullAccess))
+	require.NoError(t, p.SetMode(kept, sandbox.WorkspaceWrite))
 	require.NoError(t, tools.SessionEnded.Emit(context.Background(), kc, ended))
 	require.NoError(t, tools.SessionEnded.Emit(context.Background(), kc, nil))
 	_, ok := p.OverrideOf(ended)
 	assert.False(t, ok)
-	assert.Equal(t, fs.SandboxReadOnly, p.Resolve(ended, "").Mode, "back to the default")
+	assert.Equal(t, sandbox.ReadOnly, p.Resolve(ended, "").Mode, "back to the default")
 	m, ok := p.OverrideOf(kept)
 	assert.True(t, ok)
-	assert.Equal(t, fs.SandboxWorkspaceWrite, m)
+	assert.Equal(t, sandbox.WorkspaceWrite, m)
 }
 
 // SANDBOX_MODES lists every mode for advertisement and validation.
 func TestModesVocabulary(t *testing.T) {
-	assert.Equal(t, []fs.SandboxMode{"read-only", "workspace-write", "danger-full-access"}, sandbox.Modes)
+	assert.Equal(t, []sandbox.Mode{"read-only", "workspace-write", "danger-full-access"}, sandbox.Modes)
 }
 
 // Overrides and resolution are safe for concurrent use (run with -race).
 func TestConcurrentOverrides(t *testing.T) {
-	p, _, _ := mounted(t, sandboxpolicy.Config{Mode: fs.SandboxWorkspaceWrite, WorkspaceRoot: t.TempDir()})
+	p, _, _ := mounted(t, sandboxpolicy.Config{Mode: sandbox.WorkspaceWrite, WorkspaceRoot: t.TempDir()})
 	sessions := []*tools.Session{session("a", ""), session("b", ""), session("c", "")}
 	var wg sync.WaitGroup
 	for i := range 8 {

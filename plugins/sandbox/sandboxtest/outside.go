@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/sandbox"
 )
 
@@ -27,7 +26,7 @@ func OutsideDir(tb testing.TB) string {
 	if dir, err = filepath.EvalSymlinks(dir); err != nil {
 		tb.Fatal(err)
 	}
-	roots, _ := sandbox.WritableRoots(fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite})
+	roots, _ := sandbox.WritableRoots(sandbox.CallPolicy{Mode: sandbox.WorkspaceWrite})
 	for _, r := range roots {
 		if ok, _ := sandbox.IsPathUnder(dir, r); ok {
 			tb.Skipf("$HOME (%s) lies under the temp root %s: no directory outside every writable root", dir, r)

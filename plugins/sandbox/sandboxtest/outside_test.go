@@ -6,7 +6,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/sandbox"
 	"github.com/cordon-dev/cordon/plugins/sandbox/sandboxtest"
 )
@@ -14,7 +13,7 @@ import (
 func TestOutsideDirIsOutsideEveryWritableRoot(t *testing.T) {
 	dir := sandboxtest.OutsideDir(t)
 	assert.DirExists(t, dir)
-	roots, _ := sandbox.WritableRoots(fs.SandboxPolicy{Mode: fs.SandboxWorkspaceWrite})
+	roots, _ := sandbox.WritableRoots(sandbox.CallPolicy{Mode: sandbox.WorkspaceWrite})
 	require.NotEmpty(t, roots)
 	for _, r := range roots {
 		ok, err := sandbox.IsPathUnder(dir, r)

@@ -1,4 +1,4 @@
-package fs_test
+package invariant_test
 
 import (
 	"context"
@@ -10,12 +10,13 @@ import (
 
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/fs/invariant"
 )
 
 func invariantKernel(t *testing.T) *kernel.Context {
 	k := kernel.New(kernel.WithLogger(zaptest.NewLogger(t)))
 	t.Cleanup(func() { _ = k.Close(context.Background()) })
-	f, err := k.Root().Load(fs.Invariant, nil)
+	f, err := k.Root().Load(invariant.Plugin, nil)
 	require.NoError(t, err)
 	require.Equal(t, kernel.Active, f.State(), "%v", f.Err())
 	return k.Root()
@@ -53,13 +54,13 @@ func TestInvariantRejectsEmptyIdentities(t *testing.T) {
 	}
 	for _, c := range cases {
 		err := fs.ObservedEvent.Emit(ctx, kc, c.args)
-		require.ErrorIs(t, err, fs.ErrInvariant, c.msg)
+		require.ErrorIs(t, err, invariant.Err, c.msg)
 		assert.ErrorContains(t, err, c.msg)
-		assert.Equal(t, c.msg, fs.CheckObserved(c.args).Error())
+		assert.Equal(t, c.msg, invariant.CheckObserved(c.args).Error())
 	}
 	bad := fs.IntentArgs{Target: fs.Target{DisplayPath: "file.txt"}}
 	_, err := fs.WriteIntentEvent.Run(ctx, kc, bad, func() (*fs.WriteIntent, error) { return fs.CreateIfAbsent(), nil })
-	require.ErrorIs(t, err, fs.ErrInvariant)
+	require.ErrorIs(t, err, invariant.Err)
 	_, err = fs.EditIntentEvent.Run(ctx, kc, fs.IntentArgs{Target: fs.Target{Key: "k"}}, func() (*fs.EditGuard, error) { return nil, nil })
 	require.EqualError(t, err, "filesystem event displayPath must be non-empty")
 }
@@ -77,7 +78,7 @@ func TestInvariantRunsBeforeAnEarlierDecider(t *testing.T) {
 	})
 	_, err := k.Root().Load(decider, nil)
 	require.NoError(t, err)
-	_, err = k.Root().Load(fs.Invariant, nil)
+	_, err = k.Root().Load(invariant.Plugin, nil)
 	require.NoError(t, err)
 	_, err = fs.WriteIntentEvent.Run(context.Background(), k.Root(), fs.IntentArgs{}, nil)
 	require.EqualError(t, err, "filesystem event targetKey must be non-empty")

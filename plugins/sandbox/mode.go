@@ -1,0 +1,20 @@
+package sandbox
+
+// Mode is a sandbox mode (docs/sandbox.md "Modes and the policy"): ReadOnly, WorkspaceWrite or
+// DangerFullAccess, narrow to wide.
+type Mode string
+
+// The sandbox modes.
+const (
+	ReadOnly         Mode = "read-only"
+	WorkspaceWrite   Mode = "workspace-write"
+	DangerFullAccess Mode = "danger-full-access"
+)
+
+// CallPolicy is the execution policy a confining filesystem enforces on one mutation. It rides
+// the call (WithPolicy), never the provider.
+type CallPolicy struct {
+	Mode          Mode
+	WorkspaceRoot string // absolute, canonical
+	SessionID     string // optional, opaque
+}
