@@ -72,30 +72,22 @@ func (p *Provider) writeText(ctx context.Context, t fs.Target, content string, i
 		}
 	}
 
-	var prior priorFile
 	var keep *keptMeta
-	ft := fileText{decl: p.charsets.Declared(key)} // a new file's; an existing one keeps its own (charset.go)
-	var other *priorFile
 	if exists {
 		if err := checkReplaceable(key, existing, t.DisplayPath, fs.VerbWrite); err != nil {
-			return fs.WriteOutcome{}, err
-		}
-		wantBasis := int64(len(content)) < p.diffBasisMaxBytes
-		if ft, other, err = p.textForWrite(ctx, key, wantBasis, t.DisplayPath); err != nil {
-			return fs.WriteOutcome{}, err
-		}
-		if other != nil {
-			prior = *other
-		} else if prior, err = readPrior(ctx, key, p.diffBasisMaxBytes, wantBasis); err != nil {
 			return fs.WriteOutcome{}, err
 		}
 		if keep, err = metaOf(key, existing); err != nil {
 			return fs.WriteOutcome{}, err
 		}
 	}
+	w, err := p.formForWrite(ctx, key, exists, content, t.DisplayPath)
+	if err != nil {
+		return fs.WriteOutcome{}, err
+	}
 	opts := atomicOptions{
 		keep:     keep,
-		bom:      prior.bom && !hasBOM(content),
+		bom:      w.bom,
 		display:  t.DisplayPath,
 		log:      p.log,
 		beneath:  b,
@@ -105,26 +97,16 @@ func (p *Provider) writeText(ctx context.Context, t fs.Target, content string, i
 	if intent != nil && intent.Kind == fs.IntentCreateIfAbsent {
 		opts.createIfAbsent = true
 	}
-	if !exists && ft.decl.BOM && !hasBOM(content) {
-		opts.bom = true // a new file under .editorconfig utf-8-bom
-	}
-	stored, err := ft.storeWrite(content, t.DisplayPath)
-	if err != nil {
-		return fs.WriteOutcome{}, err
-	}
-	if size := int64(len(stored)) + bomBytes(opts.bom); size > p.maxFileBytes {
-		return fs.WriteOutcome{}, fs.WriteTooLarge(t.DisplayPath, size, p.maxFileBytes)
-	}
-	pub := p.beforePublish(ctx, t, fs.VerbWrite, existing, exists, nil, stored, opts.bom, false)
+	pub := p.beforePublish(ctx, t, fs.VerbWrite, existing, exists, nil, w.stored, opts.bom, false)
 	defer pub.finish(ctx)
-	if err := writeFileAtomic(ctx, key, stored, opts); err != nil {
+	if err := writeFileAtomic(ctx, key, w.stored, opts); err != nil {
 		return fs.WriteOutcome{}, err
 	}
 
 	out := fs.WriteOutcome{
 		Operation: fs.OperationCreate,
 		Version:   p.versionAfter(t.Key),
-		Before:    prior.basis,
+		Before:    w.prior.basis,
 		After:     textedit.TrimBOM(textedit.NormalizeLF(content)),
 	}
 	if exists {
