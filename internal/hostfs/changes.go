@@ -211,7 +211,8 @@ func (p *Provider) checkWrite(ctx context.Context, c *planned) error {
 	if exists && existing.Type != fs.TypeFile {
 		return fs.WriteNotRegular(c.dst.DisplayPath, nil)
 	}
-	if err := p.checkWriteGuard(ctx, c.dst, c.ch.Intent, existing, exists); err != nil {
+	read, err := p.checkWriteGuard(ctx, c.dst, c.ch.Intent, existing, exists)
+	if err != nil {
 		return err
 	}
 	c.dstInfo, c.dstExists, c.op = existing, exists, fs.OperationCreate
@@ -224,7 +225,7 @@ func (p *Provider) checkWrite(ctx context.Context, c *planned) error {
 			return err
 		}
 	}
-	w, err := p.formForWrite(ctx, key, exists, c.ch.Content, c.dst.DisplayPath)
+	w, err := p.formForWrite(ctx, key, exists, c.ch.Content, c.dst.DisplayPath, read)
 	if err != nil {
 		return err
 	}
@@ -236,15 +237,16 @@ func (p *Provider) checkWrite(ctx context.Context, c *planned) error {
 }
 
 // checkWriteGuard is WriteText's check of intent over t (probed as existing, exists): a version
-// moved under an intent with a Recheck is decided by it, on the current text (recheckWrite).
-func (p *Provider) checkWriteGuard(ctx context.Context, t fs.Target, intent *fs.WriteIntent, existing probeInfo, exists bool) error {
+// moved under an intent with a Recheck is decided by it, on the current text (recheckWrite,
+// whose read it returns).
+func (p *Provider) checkWriteGuard(ctx context.Context, t fs.Target, intent *fs.WriteIntent, existing probeInfo, exists bool) (*rechecked, error) {
 	if err := checkWriteIntent(intent, existing, exists, t.DisplayPath); err != nil {
-		return err
+		return nil, err
 	}
 	if exists && intent != nil && intent.Kind == fs.IntentReplaceIfVersion && existing.Version != intent.Version {
 		return p.recheckWrite(ctx, t, existing, intent.Recheck)
 	}
-	return nil
+	return nil, nil
 }
 
 // sourceRefusals are the failures of probing the existing file a delete or an update needs.
@@ -289,14 +291,15 @@ func (p *Provider) checkDelete(ctx context.Context, c *planned) error {
 	if err != nil {
 		return err
 	}
+	var read *rechecked
 	if c.moved(existing) {
-		if err := p.recheckWrite(ctx, c.src, existing, c.ch.Guard.Recheck); err != nil {
+		if read, err = p.recheckWrite(ctx, c.src, existing, c.ch.Guard.Recheck); err != nil {
 			return restale(err, fs.DeleteChanged(c.src.DisplayPath))
 		}
 	}
 	c.srcInfo, c.op = existing, fs.OperationDelete
 	if existing.Size < p.diffBasisMaxBytes { // the text it removes, decoded in its charset
-		if _, prior, err := p.priorText(ctx, key, true, c.src.DisplayPath); err == nil {
+		if _, prior, err := p.priorText(ctx, key, true, c.src.DisplayPath, read); err == nil {
 			c.before = prior.basis
 		}
 	}
@@ -361,7 +364,7 @@ func (p *Provider) checkUpdate(ctx context.Context, c *planned) error {
 	if dexists && dest.Type != fs.TypeFile {
 		return fs.WriteNotRegular(c.dst.DisplayPath, nil)
 	}
-	if err := p.checkWriteGuard(ctx, c.dst, c.ch.MoveIntent, dest, dexists); err != nil {
+	if _, err := p.checkWriteGuard(ctx, c.dst, c.ch.MoveIntent, dest, dexists); err != nil {
 		return err
 	}
 	c.dstInfo, c.dstExists = dest, dexists

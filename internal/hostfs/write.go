@@ -66,8 +66,9 @@ func (p *Provider) writeText(ctx context.Context, t fs.Target, content string, i
 		return fs.WriteOutcome{}, err
 	}
 
+	var read *rechecked // the file as a recheck read it: not read again for the basis
 	if exists && intent != nil && intent.Kind == fs.IntentReplaceIfVersion && existing.Version != intent.Version {
-		if err := p.recheckWrite(ctx, t, existing, intent.Recheck); err != nil {
+		if read, err = p.recheckWrite(ctx, t, existing, intent.Recheck); err != nil {
 			return fs.WriteOutcome{}, err
 		}
 	}
@@ -81,7 +82,7 @@ func (p *Provider) writeText(ctx context.Context, t fs.Target, content string, i
 			return fs.WriteOutcome{}, err
 		}
 	}
-	w, err := p.formForWrite(ctx, key, exists, content, t.DisplayPath)
+	w, err := p.formForWrite(ctx, key, exists, content, t.DisplayPath, read)
 	if err != nil {
 		return fs.WriteOutcome{}, err
 	}
