@@ -22,11 +22,13 @@ import (
 //  3. when replacing: a file the process could not open for writing, or with
 //     no write bit at all, is FS_PERMISSION_DENIED, one with more than one
 //     hard link FS_IO_ERROR (checkReplaceable); when content is below
-//     diffBasisMaxBytes (UTF-8 bytes), the prior text is read as the diff
-//     basis (see readPrior);
-//  4. content larger than maxFileBytes (with the BOM a write keeps) is
+//     diffBasisMaxBytes (UTF-8 bytes), the prior text is the diff basis, read
+//     once: the text a recheck read, else read now (formForWrite);
+//  4. content is stored in the file's charset (a new file's: the one declared
+//     for its path; docs/encodings.md), FS_NOT_TEXT when it cannot be encoded;
+//     stored bytes larger than maxFileBytes (with the BOM a write keeps) are
 //     FS_TOO_LARGE, before anything is staged; otherwise writeFileAtomic
-//     publishes content byte for byte (CreateIfAbsent with a
+//     publishes them (CreateIfAbsent with a
 //     no-replace hard link). A replaced file keeps its owner and group (where
 //     the process may set them), extended attributes, mode bits and, if it
 //     started with a UTF-8 BOM, its BOM (unless content brings its own);
