@@ -102,7 +102,8 @@ func TestApplyChangesRefusesWhatDoesNotRoundTrip(t *testing.T) {
 
 // A moved file is stored in the charset its new path is read in: the one the encodings rules or
 // .editorconfig declare there (as write stores a new file there), else that of its own BOM (kept
-// with it), else UTF-8; so a read of the new path gives back its text.
+// with it), else UTF-8; so a read of the new path gives back its text. A file it replaces plays
+// no part.
 func TestApplyChangesMoveKeepsOrDeclaresTheCharset(t *testing.T) {
 	p, dir := newCharsetProvider(t, charset.Rule{Glob: "legacy/", Charset: "windows-1252"}, charset.Rule{Glob: "jp/", Charset: "shift_jis"})
 	writeFile(t, filepath.Join(dir, ".editorconfig"), "root = true\n[*.md]\ncharset = utf-8-bom\n")
@@ -111,6 +112,7 @@ func TestApplyChangesMoveKeepsOrDeclaresTheCharset(t *testing.T) {
 	}
 	writeFile(t, filepath.Join(dir, "legacy", "jp.txt"), "plain\r\njp\r\n")
 	writeFile(t, filepath.Join(dir, "u16.txt"), utf16LE(t, "ü\r\n"))
+	writeFile(t, filepath.Join(dir, "plain", "keep.txt"), utf16LE(t, "replaced\r\n")) // gives the move no charset
 	to := func(path string) *fs.Target { tg := resolve(t, p, path); return &tg }
 	outs, err := p.ApplyChanges(context.Background(), []fs.Change{
 		{Kind: fs.ChangeUpdate, Target: resolve(t, p, "legacy/keep.txt"), MoveTo: to("plain/keep.txt"), Update: replace("keep", "kept é")},
