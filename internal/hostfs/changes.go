@@ -211,44 +211,42 @@ func (p *Provider) checkWrite(ctx context.Context, c *planned) error {
 	if exists && existing.Type != fs.TypeFile {
 		return fs.WriteNotRegular(c.dst.DisplayPath, nil)
 	}
-	if err := p.checkWriteGuard(ctx, c.dst, c.ch.Intent, existing, exists); err != nil {
+	read, err := p.checkWriteGuard(ctx, c.dst, c.ch.Intent, existing, exists)
+	if err != nil {
 		return err
 	}
-	c.dstInfo, c.dstExists = existing, exists
-	c.op, c.body = fs.OperationCreate, c.ch.Content
+	c.dstInfo, c.dstExists, c.op = existing, exists, fs.OperationCreate
 	if exists {
 		c.op = fs.OperationUpdate
 		if err := checkReplaceable(key, existing, c.dst.DisplayPath, fs.VerbWrite); err != nil {
 			return err
 		}
-		prior, err := readPrior(ctx, key, p.diffBasisMaxBytes, int64(len(c.body)) < p.diffBasisMaxBytes)
-		if err != nil {
-			return err
-		}
-		c.before, c.bom = prior.basis, prior.bom && !hasBOM(c.body)
 		if c.keep, err = metaOf(key, existing); err != nil {
 			return err
 		}
 	}
-	if size := int64(len(c.body)) + bomBytes(c.bom); size > p.maxFileBytes {
-		return fs.WriteTooLarge(c.dst.DisplayPath, size, p.maxFileBytes)
+	w, err := p.formForWrite(ctx, key, exists, c.ch.Content, c.dst.DisplayPath, read)
+	if err != nil {
+		return err
 	}
-	after := textedit.TrimBOM(textedit.NormalizeLF(c.body))
+	c.body, c.bom, c.before = w.stored, w.bom, w.prior.basis
+	after := textedit.TrimBOM(textedit.NormalizeLF(c.ch.Content))
 	c.after = &after
 	c.dstID, err = txn.IDOf(key)
 	return err
 }
 
 // checkWriteGuard is WriteText's check of intent over t (probed as existing, exists): a version
-// moved under an intent with a Recheck is decided by it, on the current text (recheckWrite).
-func (p *Provider) checkWriteGuard(ctx context.Context, t fs.Target, intent *fs.WriteIntent, existing probeInfo, exists bool) error {
+// moved under an intent with a Recheck is decided by it, on the current text (recheckWrite,
+// whose read it returns).
+func (p *Provider) checkWriteGuard(ctx context.Context, t fs.Target, intent *fs.WriteIntent, existing probeInfo, exists bool) (*rechecked, error) {
 	if err := checkWriteIntent(intent, existing, exists, t.DisplayPath); err != nil {
-		return err
+		return nil, err
 	}
 	if exists && intent != nil && intent.Kind == fs.IntentReplaceIfVersion && existing.Version != intent.Version {
 		return p.recheckWrite(ctx, t, existing, intent.Recheck)
 	}
-	return nil
+	return nil, nil
 }
 
 // sourceRefusals are the failures of probing the existing file a delete or an update needs.
@@ -293,14 +291,15 @@ func (p *Provider) checkDelete(ctx context.Context, c *planned) error {
 	if err != nil {
 		return err
 	}
+	var read *rechecked
 	if c.moved(existing) {
-		if err := p.recheckWrite(ctx, c.src, existing, c.ch.Guard.Recheck); err != nil {
+		if read, err = p.recheckWrite(ctx, c.src, existing, c.ch.Guard.Recheck); err != nil {
 			return restale(err, fs.DeleteChanged(c.src.DisplayPath))
 		}
 	}
 	c.srcInfo, c.op = existing, fs.OperationDelete
-	if existing.Size < p.diffBasisMaxBytes {
-		if prior, err := readPrior(ctx, key, p.diffBasisMaxBytes, true); err == nil {
+	if existing.Size < p.diffBasisMaxBytes { // the text it removes, decoded in its charset
+		if _, prior, err := p.priorText(ctx, key, true, c.src.DisplayPath, read); err == nil {
 			c.before = prior.basis
 		}
 	}
@@ -324,7 +323,7 @@ func (p *Provider) checkUpdate(ctx context.Context, c *planned) error {
 	if err != nil {
 		return err
 	}
-	doc, err := decodeForEdit(raw, display)
+	ft, doc, err := p.docForEdit(key, raw, display)
 	if err != nil {
 		return err
 	}
@@ -334,17 +333,20 @@ func (p *Provider) checkUpdate(ctx context.Context, c *planned) error {
 		}
 	}
 	c.srcInfo, c.raw = existing, raw
-	if c.body, err = c.ch.Update(doc.Raw); err != nil {
+	text, err := c.ch.Update(doc.Raw)
+	if err != nil {
 		return err
 	}
-	c.bom = doc.BOM
+	if c.body, c.bom, err = p.storeUpdate(c, ft, doc.BOM, text); err != nil {
+		return err
+	}
 	if size := int64(len(c.body)) + bomBytes(c.bom); size > p.maxFileBytes {
 		return fs.EditResultTooLarge(display, size, p.maxFileBytes)
 	}
 	if c.keep, err = metaOf(key, existing); err != nil {
 		return err
 	}
-	before, after := doc.Content, textedit.NormalizeLF(c.body)
+	before, after := doc.Content, textedit.NormalizeLF(text)
 	c.before, c.after, c.op = &before, &after, fs.OperationUpdate
 	if c.dst.Key == c.src.Key {
 		c.dstInfo, c.dstExists = existing, true
@@ -362,7 +364,7 @@ func (p *Provider) checkUpdate(ctx context.Context, c *planned) error {
 	if dexists && dest.Type != fs.TypeFile {
 		return fs.WriteNotRegular(c.dst.DisplayPath, nil)
 	}
-	if err := p.checkWriteGuard(ctx, c.dst, c.ch.MoveIntent, dest, dexists); err != nil {
+	if _, err := p.checkWriteGuard(ctx, c.dst, c.ch.MoveIntent, dest, dexists); err != nil {
 		return err
 	}
 	c.dstInfo, c.dstExists = dest, dexists

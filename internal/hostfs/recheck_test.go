@@ -152,3 +152,73 @@ func TestWriteRecheckSeesTheDecodedTextOfAnotherCharset(t *testing.T) {
 		assert.Equal(t, []string{"café\r\n"}, r.calls, name)
 	}
 }
+
+// rewriter is an fs.Recheck that lets the write land and, as a writer outside Cordon could,
+// rewrites the file right after the recheck read it.
+type rewriter struct {
+	path, data string
+	seen       []string
+}
+
+func (r *rewriter) Write(_ fs.Version, text string) error {
+	r.seen = append(r.seen, text)
+	return os.WriteFile(r.path, []byte(r.data), 0o644)
+}
+
+func (r *rewriter) Edit(fs.Version, string, []fs.LineRange) ([]fs.LineRange, error) {
+	return nil, errors.New("not an edit")
+}
+
+// A write (WriteText, a change set's write or delete) whose version moved reads the file once:
+// the text its Recheck approved is its diff basis, decoded in the file's charset, and the file's
+// BOM and charset are the ones that text was read in.
+func TestWriteRecheckReadsTheFileOnce(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	p, err := New(Config{Cwd: dir, DiffBasisMaxBytes: 1 << 20, Encodings: []charset.Rule{{Glob: "*.cp1252", Charset: "windows-1252"}}}, nil)
+	require.NoError(t, err)
+	cases := []struct{ name, stored, seen, written string }{
+		{"a.txt", "one\r\n", "one\r\n", "new\n"},
+		{"bom.txt", "\ufeffone\n", "one\n", "\ufeffnew\n"},
+		{"a.cp1252", "caf\xe9\r\n", "café\r\n", "new\n"},
+	}
+	apply := map[string]func(tg fs.Target, intent *fs.WriteIntent) (*string, error){
+		"write": func(tg fs.Target, intent *fs.WriteIntent) (*string, error) {
+			out, err := p.WriteText(context.Background(), tg, "new\n", intent)
+			return out.Before, err
+		},
+		"change set write": func(tg fs.Target, intent *fs.WriteIntent) (*string, error) {
+			outs, err := p.ApplyChanges(context.Background(), []fs.Change{{Kind: fs.ChangeWrite, Target: tg, Intent: intent, Content: "new\n"}})
+			if err != nil {
+				return nil, err
+			}
+			return outs[0].Before, nil
+		},
+		"change set delete": func(tg fs.Target, intent *fs.WriteIntent) (*string, error) {
+			outs, err := p.ApplyChanges(context.Background(), []fs.Change{{Kind: fs.ChangeDelete, Target: tg, Guard: &fs.EditGuard{Version: intent.Version, Recheck: intent.Recheck}}})
+			if err != nil {
+				return nil, err
+			}
+			return outs[0].Before, nil
+		},
+	}
+	for how, run := range apply {
+		for _, c := range cases {
+			path := filepath.Join(dir, c.name)
+			require.NoError(t, os.WriteFile(path, []byte(c.stored), 0o644))
+			tg, err := p.Resolve(context.Background(), path, fs.ResolveOptions{})
+			require.NoError(t, err)
+			r := &rewriter{path: path, data: "rewritten\n"}
+			before, err := run(tg, &fs.WriteIntent{Kind: fs.IntentReplaceIfVersion, Version: "old", Recheck: r})
+			require.NoError(t, err, how+" "+c.name)
+			assert.Equal(t, []string{c.seen}, r.seen, how+" "+c.name)
+			require.NotNil(t, before, how+" "+c.name)
+			assert.Equal(t, strings.ReplaceAll(c.seen, "\r\n", "\n"), *before, "%s %s: the basis is the text the recheck approved", how, c.name)
+			if how != "change set delete" {
+				b, err := os.ReadFile(path)
+				require.NoError(t, err)
+				assert.Equal(t, c.written, string(b), how+" "+c.name)
+			}
+		}
+	}
+}

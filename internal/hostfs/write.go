@@ -22,11 +22,13 @@ import (
 //  3. when replacing: a file the process could not open for writing, or with
 //     no write bit at all, is FS_PERMISSION_DENIED, one with more than one
 //     hard link FS_IO_ERROR (checkReplaceable); when content is below
-//     diffBasisMaxBytes (UTF-8 bytes), the prior text is read as the diff
-//     basis (see readPrior);
-//  4. content larger than maxFileBytes (with the BOM a write keeps) is
+//     diffBasisMaxBytes (UTF-8 bytes), the prior text is the diff basis, read
+//     once: the text a recheck read, else read now (formForWrite);
+//  4. content is stored in the file's charset (a new file's: the one declared
+//     for its path; docs/encodings.md), FS_NOT_TEXT when it cannot be encoded;
+//     stored bytes larger than maxFileBytes (with the BOM a write keeps) are
 //     FS_TOO_LARGE, before anything is staged; otherwise writeFileAtomic
-//     publishes content byte for byte (CreateIfAbsent with a
+//     publishes them (CreateIfAbsent with a
 //     no-replace hard link). A replaced file keeps its owner and group (where
 //     the process may set them), extended attributes, mode bits and, if it
 //     started with a UTF-8 BOM, its BOM (unless content brings its own);
@@ -66,36 +68,29 @@ func (p *Provider) writeText(ctx context.Context, t fs.Target, content string, i
 		return fs.WriteOutcome{}, err
 	}
 
+	var read *rechecked // the file as a recheck read it: not read again for the basis
 	if exists && intent != nil && intent.Kind == fs.IntentReplaceIfVersion && existing.Version != intent.Version {
-		if err := p.recheckWrite(ctx, t, existing, intent.Recheck); err != nil {
+		if read, err = p.recheckWrite(ctx, t, existing, intent.Recheck); err != nil {
 			return fs.WriteOutcome{}, err
 		}
 	}
 
-	var prior priorFile
 	var keep *keptMeta
-	ft := fileText{decl: p.charsets.Declared(key)} // a new file's; an existing one keeps its own (charset.go)
-	var other *priorFile
 	if exists {
 		if err := checkReplaceable(key, existing, t.DisplayPath, fs.VerbWrite); err != nil {
-			return fs.WriteOutcome{}, err
-		}
-		wantBasis := int64(len(content)) < p.diffBasisMaxBytes
-		if ft, other, err = p.textForWrite(ctx, key, wantBasis, t.DisplayPath); err != nil {
-			return fs.WriteOutcome{}, err
-		}
-		if other != nil {
-			prior = *other
-		} else if prior, err = readPrior(ctx, key, p.diffBasisMaxBytes, wantBasis); err != nil {
 			return fs.WriteOutcome{}, err
 		}
 		if keep, err = metaOf(key, existing); err != nil {
 			return fs.WriteOutcome{}, err
 		}
 	}
+	w, err := p.formForWrite(ctx, key, exists, content, t.DisplayPath, read)
+	if err != nil {
+		return fs.WriteOutcome{}, err
+	}
 	opts := atomicOptions{
 		keep:     keep,
-		bom:      prior.bom && !hasBOM(content),
+		bom:      w.bom,
 		display:  t.DisplayPath,
 		log:      p.log,
 		beneath:  b,
@@ -105,26 +100,16 @@ func (p *Provider) writeText(ctx context.Context, t fs.Target, content string, i
 	if intent != nil && intent.Kind == fs.IntentCreateIfAbsent {
 		opts.createIfAbsent = true
 	}
-	if !exists && ft.decl.BOM && !hasBOM(content) {
-		opts.bom = true // a new file under .editorconfig utf-8-bom
-	}
-	stored, err := ft.storeWrite(content, t.DisplayPath)
-	if err != nil {
-		return fs.WriteOutcome{}, err
-	}
-	if size := int64(len(stored)) + bomBytes(opts.bom); size > p.maxFileBytes {
-		return fs.WriteOutcome{}, fs.WriteTooLarge(t.DisplayPath, size, p.maxFileBytes)
-	}
-	pub := p.beforePublish(ctx, t, fs.VerbWrite, existing, exists, nil, stored, opts.bom, false)
+	pub := p.beforePublish(ctx, t, fs.VerbWrite, existing, exists, nil, w.stored, opts.bom, false)
 	defer pub.finish(ctx)
-	if err := writeFileAtomic(ctx, key, stored, opts); err != nil {
+	if err := writeFileAtomic(ctx, key, w.stored, opts); err != nil {
 		return fs.WriteOutcome{}, err
 	}
 
 	out := fs.WriteOutcome{
 		Operation: fs.OperationCreate,
 		Version:   p.versionAfter(t.Key),
-		Before:    prior.basis,
+		Before:    w.prior.basis,
 		After:     textedit.TrimBOM(textedit.NormalizeLF(content)),
 	}
 	if exists {

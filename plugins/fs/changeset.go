@@ -30,7 +30,8 @@ type Change struct {
 	// Content (write): the new text.
 	Content string
 	// Update (update) maps the file's text after its BOM, byte for byte (line breaks as on
-	// disk), to the new text; it runs under the set's locks. A file that had a BOM keeps it.
+	// disk; decoded from its charset, docs/encodings.md), to the new text; it runs under the
+	// set's locks. A file that had a BOM keeps it.
 	// An error it returns fails the whole set unchanged.
 	Update func(text string) (string, error)
 	// MoveTo (update): the destination, or nil. The source is removed.

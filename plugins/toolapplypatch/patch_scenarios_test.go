@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/cordon-dev/cordon/internal/charset"
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/kernel/kerneltest"
 	cfs "github.com/cordon-dev/cordon/plugins/fs"
@@ -20,8 +21,8 @@ import (
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
-// patchEnv is a kernel with fs-local over dir, the observation policy when gated, the tools
-// runtime, tool-fs (for read) and tool-apply-patch.
+// patchEnv is a kernel with fs-local over dir (with the encodings rules), the observation
+// policy when gated, the tools runtime, tool-fs (for read) and tool-apply-patch.
 type patchEnv struct {
 	rt      *tools.Runtime
 	dir     string
@@ -29,11 +30,11 @@ type patchEnv struct {
 	calls   int
 }
 
-func newPatchEnv(t testing.TB, dir string, gated bool) *patchEnv {
+func newPatchEnv(t testing.TB, dir string, gated bool, rules ...charset.Rule) *patchEnv {
 	t.Helper()
 	root := kerneltest.NewRoot(t)
 	provider := kernel.Module{ID: "fs-local-test", Apply: func(kc *kernel.Context, _ any) error {
-		p, err := fslocal.New(fslocal.Config{Cwd: dir, DiffBasisMaxBytes: fslocal.DefaultDiffBasisMaxBytes}, kc.Logger())
+		p, err := fslocal.New(fslocal.Config{Cwd: dir, DiffBasisMaxBytes: fslocal.DefaultDiffBasisMaxBytes, Encodings: rules}, kc.Logger())
 		if err != nil {
 			return err
 		}
