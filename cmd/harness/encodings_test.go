@@ -52,7 +52,7 @@ func TestEncodingsTable(t *testing.T) {
 		"        - { glob: '*.sjis', charset: shift_jis }\n"+
 		"        - { glob: '*.gbk', charset: GBK }\n"+
 		"        - { glob: '*.kr', charset: euc-kr }\n"+
-		"  - name: fs-observation-policy\n  - name: tools\n  - name: tool-fs\n  - name: tool-fs-search\n", dir))
+		"  - name: fs-observation-policy\n  - name: tools\n  - name: tool-fs\n  - name: tool-apply-patch\n  - name: tool-fs-search\n", dir))
 	utf16le := unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM)
 	utf16be := unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM)
 	cases := []encodingCase{
@@ -92,8 +92,8 @@ func TestEncodingsTable(t *testing.T) {
 		return "FAIL"
 	}
 
-	t.Log("| file | charset | read | edit (one word) | write | bytes |")
-	t.Log("|---|---|---|---|---|---|")
+	t.Log("| file | charset | read | edit (one word) | apply_patch (the edit undone) | write | bytes |")
+	t.Log("|---|---|---|---|---|---|---|")
 	for _, c := range cases {
 		path := filepath.Join(dir, c.file)
 		orig := disk(c.file)
@@ -124,6 +124,18 @@ func TestEncodingsTable(t *testing.T) {
 			assert.Contains(t, meta.Diffs[0].NewText, c.new, "the diff is of the decoded text") &&
 			assert.Contains(t, meta.Diffs[0].OldText, c.old)
 
+		// apply_patch puts the edited line back: the file is its original bytes again.
+		var line string
+		for _, l := range strings.Split(strings.ReplaceAll(c.text, "\r\n", "\n"), "\n") {
+			if strings.Contains(l, c.old) {
+				line = l
+				break
+			}
+		}
+		patch := "*** Begin Patch\n*** Update File: " + c.file + "\n@@\n-" + strings.Replace(line, c.old, c.new, 1) + "\n+" + line + "\n*** End Patch"
+		r = call("apply_patch", map[string]any{"input": patch})
+		patchOK := assert.False(t, r.IsError, r.Text) && assert.Equal(t, orig, disk(c.file), c.name)
+
 		r = call("write", map[string]any{"file_path": c.file, "content": c.rewrite})
 		wantW := []byte(c.bom + string(mustEncode(t, c.enc, c.rewrite)))
 		writeOK := assert.False(t, r.IsError, r.Text) && assert.Equal(t, wantW, disk(c.file), c.name)
@@ -132,15 +144,15 @@ func TestEncodingsTable(t *testing.T) {
 		if c.bom != "" {
 			bom = fmt.Sprintf("BOM % X kept", c.bom)
 		}
-		t.Logf("| %s | %s | %s | %s | %s | edit: %d of %d bytes identical, %d re-encoded; write: %d bytes, %s |",
-			c.name, c.charset, verdict(readOK), verdict(editOK), verdict(writeOK),
+		t.Logf("| %s | %s | %s | %s | %s | %s | edit: %d of %d bytes identical, %d re-encoded; apply_patch: the original bytes; write: %d bytes, %s |",
+			c.name, c.charset, verdict(readOK), verdict(editOK), verdict(patchOK), verdict(writeOK),
 			len(orig)-len(oldB), len(orig), len(newB), len(wantW), bom)
 	}
 
 	// A new file that matches a rule is written in its charset.
 	r := call("write", map[string]any{"file_path": "fresh.sjis", "content": "新規 ファイル\n"})
 	newOK := assert.False(t, r.IsError, r.Text) && assert.Equal(t, mustEncode(t, japanese.ShiftJIS, "新規 ファイル\n"), disk("fresh.sjis"))
-	t.Logf("| new file by rule (fresh.sjis) | shift_jis | - | - | %s | written in Shift_JIS |", verdict(newOK))
+	t.Logf("| new file by rule (fresh.sjis) | shift_jis | - | - | - | %s | written in Shift_JIS |", verdict(newOK))
 
 	// Refusals: each file stays as it was.
 	sjis := filepath.Join(dir, "a.sjis")
@@ -151,7 +163,7 @@ func TestEncodingsTable(t *testing.T) {
 	r = call("write", map[string]any{"file_path": "a.sjis", "content": "price ₩100\n"})
 	unenc = unenc && assert.Equal(t, `Error: cannot write "`+sjis+`": U+20A9 '₩' cannot be encoded in shift_jis`, r.Text) &&
 		assert.Equal(t, before, disk("a.sjis"))
-	t.Logf("| refusal: unencodable new text (edit, write) | shift_jis | - | %s | %s | unchanged |", verdict(unenc), verdict(unenc))
+	t.Logf("| refusal: unencodable new text (edit, write) | shift_jis | - | %s | - | %s | unchanged |", verdict(unenc), verdict(unenc))
 
 	lossyPath := filepath.Join(dir, "lossy", "x.txt")
 	notSJIS := `: not shift_jis text (byte 3 does not round-trip)`
@@ -162,7 +174,7 @@ func TestEncodingsTable(t *testing.T) {
 	r = call("write", map[string]any{"file_path": "lossy/x.txt", "content": "x"})
 	lossyOK = lossyOK && assert.Equal(t, `Error: cannot write "`+lossyPath+`"`+notSJIS, r.Text) &&
 		assert.Equal(t, lossy, string(disk("lossy/x.txt")))
-	t.Logf("| refusal: lossy file under a rule (lossy/x.txt) | shift_jis | %s | %s | %s | unchanged |", verdict(lossyOK), verdict(lossyOK), verdict(lossyOK))
+	t.Logf("| refusal: lossy file under a rule (lossy/x.txt) | shift_jis | %s | %s | - | %s | unchanged |", verdict(lossyOK), verdict(lossyOK), verdict(lossyOK))
 
 	plain := filepath.Join(dir, "plain.txt")
 	guidance := "\nIf it is text in another charset, declare it: an `encodings` entry {glob, charset} in the provider config, or `charset` in .editorconfig."
@@ -171,7 +183,7 @@ func TestEncodingsTable(t *testing.T) {
 	r = call("edit", map[string]any{"file_path": "plain.txt", "old_string": "caf", "new_string": "CAF"})
 	undeclared = undeclared && assert.Equal(t, `Error: cannot edit "`+plain+`": invalid UTF-8 text`+guidance, r.Text) &&
 		assert.Equal(t, "caf\xe9\n", string(disk("plain.txt")))
-	t.Logf("| refusal: undeclared non-UTF-8 (plain.txt) | utf-8 | %s | %s | - | unchanged |", verdict(undeclared), verdict(undeclared))
+	t.Logf("| refusal: undeclared non-UTF-8 (plain.txt) | utf-8 | %s | %s | - | - | unchanged |", verdict(undeclared), verdict(undeclared))
 
 	// grep sees the decoded text: a BOM'd UTF-16 file and files in declared charsets.
 	writeFile(t, filepath.Join(dir, "g", "u16.txt"), "\xFF\xFE"+string(mustEncode(t, utf16le, "alpha\r\nneedle in utf-16\r\n")))
@@ -179,5 +191,5 @@ func TestEncodingsTable(t *testing.T) {
 	r = call("grep", map[string]any{"pattern": "needle", "path": "g"})
 	grepOK := assert.False(t, r.IsError, r.Text) &&
 		assert.Contains(t, r.Text, "needle in utf-16") && assert.Contains(t, r.Text, "needle と日本語")
-	t.Logf("| grep (UTF-16LE BOM, Shift_JIS rule) | - | %s | - | - | decoded lines reported |", verdict(grepOK))
+	t.Logf("| grep (UTF-16LE BOM, Shift_JIS rule) | - | %s | - | - | - | decoded lines reported |", verdict(grepOK))
 }
