@@ -111,7 +111,7 @@ func benchHTTP(b *testing.B, version string) {
 	b.ResetTimer()
 	for i := range b.N {
 		resp := post(call(i + 2))
-		if i == 0 && (!bytes.Contains(resp, []byte(`"id":2,"result":{`)) || !bytes.Contains(resp, []byte(`"content":[{"type":"text","text":"<path>`))) {
+		if i == 0 && (!bytes.Contains(resp, []byte(`"id":2,"result":{`)) || !bytes.Contains(resp, []byte(`"content":[{"type":"text","text":"\u003cpath\u003e`))) {
 			b.Fatalf("unexpected response: %.300s", resp)
 		}
 	}
