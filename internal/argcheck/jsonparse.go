@@ -68,7 +68,18 @@ func (p *parser) literal(word string) bool {
 	return false
 }
 
+// value parses one value and keeps its text (Value.Decode decodes what Value does not hold from it).
 func (p *parser) value(depth int) (*Value, error) {
+	start := p.i
+	v, err := p.parseValue(depth)
+	if err != nil {
+		return nil, err
+	}
+	v.raw = p.data[start:p.i:p.i]
+	return v, nil
+}
+
+func (p *parser) parseValue(depth int) (*Value, error) {
 	if p.i >= len(p.data) || depth > maxDepth {
 		return nil, ErrNotLossless
 	}

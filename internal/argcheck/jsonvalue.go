@@ -35,6 +35,7 @@ type Value struct {
 	arr  []*Value
 	keys []string
 	obj  map[string]*Value
+	raw  []byte // the text it was parsed from (Parse, Snapshot: a part of the snapshot); nil from a Go value
 }
 
 // ErrNotLossless reports JSON that does not survive a lossless round trip:
@@ -42,7 +43,7 @@ type Value struct {
 var ErrNotLossless = errors.New("not lossless JSON")
 
 // Snapshot turns caller-supplied arguments into compact, lossless JSON text
-// and its parsed Value: json.RawMessage and []byte are taken as JSON text
+// and its parsed Value (parsed from that text: see Value.Decode): json.RawMessage and []byte are taken as JSON text
 // (returned as they are, not copied, when already compact); anything else is
 // encoded with encoding/json. nil and text that is not lossless fail with
 // ErrNotLossless (undefined arguments are refused), a Go value encoding/json
@@ -95,7 +96,11 @@ func Snapshot(args any) (json.RawMessage, *Value, error) {
 	if err := json.Compact(&buf, data); err != nil {
 		return nil, nil, ErrNotLossless
 	}
-	return json.RawMessage(buf.Bytes()), v, nil
+	p = parser{data: buf.Bytes()} // the Value's texts are parts of the compact text
+	if v, err = p.parse(); err != nil {
+		return nil, nil, ErrNotLossless
+	}
+	return json.RawMessage(p.data), v, nil
 }
 
 // fromGo converts a Go value into a Value without the lossless gate, so that

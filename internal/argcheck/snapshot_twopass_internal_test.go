@@ -82,8 +82,50 @@ func FuzzSnapshotAgreesWithTwoPass(f *testing.F) {
 			}
 			return
 		}
-		if !bytes.Equal(raw, wantRaw) || !reflect.DeepEqual(v, wantV) {
+		if !bytes.Equal(raw, wantRaw) || !reflect.DeepEqual(withoutText(v), withoutText(wantV)) {
 			t.Fatalf("Snapshot(%q) = %q, %v; two passes: %q, %v", data, raw, toAny(v), wantRaw, toAny(wantV))
 		}
+		if !bytes.Equal(v.raw, raw) {
+			t.Fatalf("Snapshot(%q): the Value's text %q is not the snapshot %q", data, v.raw, raw)
+		}
+		checkTexts(t, v)
 	})
+}
+
+// withoutText is a copy of v without the texts of its values.
+func withoutText(v *Value) *Value {
+	c := *v
+	c.raw = nil
+	if v.arr != nil {
+		c.arr = make([]*Value, len(v.arr))
+		for i, item := range v.arr {
+			c.arr[i] = withoutText(item)
+		}
+	}
+	if v.obj != nil {
+		c.obj = make(map[string]*Value, len(v.obj))
+		for k, item := range v.obj {
+			c.obj[k] = withoutText(item)
+		}
+	}
+	return &c
+}
+
+// checkTexts checks that the text of each value under v is compact and parses to that value.
+func checkTexts(t *testing.T, v *Value) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, v.raw); err != nil || !bytes.Equal(buf.Bytes(), v.raw) {
+		t.Fatalf("text %q is not compact JSON", v.raw)
+	}
+	w, err := Parse(v.raw)
+	if err != nil || !reflect.DeepEqual(withoutText(w), withoutText(v)) {
+		t.Fatalf("text %q parses to %v, not the value %v", v.raw, w, toAny(v))
+	}
+	for _, item := range v.arr {
+		checkTexts(t, item)
+	}
+	for _, item := range v.obj {
+		checkTexts(t, item)
+	}
 }
