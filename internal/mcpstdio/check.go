@@ -1,13 +1,14 @@
 package mcpstdio
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"strconv"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/cordon-dev/cordon/internal/fastpath"
 )
 
 // kind is what a checked message is.
@@ -162,7 +163,7 @@ func nestedDeeper(b []byte, max int) bool {
 	for i := 0; i < len(b); i++ {
 		switch b[i] {
 		case '"':
-			i = stringEnd(b, i+1)
+			i = fastpath.StringEnd(b, i+1)
 		case '{', '[':
 			if depth++; depth > max {
 				return true
@@ -172,24 +173,4 @@ func nestedDeeper(b []byte, max int) bool {
 		}
 	}
 	return false
-}
-
-// stringEnd returns the index of the quote that closes the string starting at i (len(b) when the
-// string is not closed).
-func stringEnd(b []byte, i int) int {
-	for {
-		j := bytes.IndexByte(b[i:], '"')
-		if j < 0 {
-			return len(b)
-		}
-		i += j
-		k := i
-		for k > 0 && b[k-1] == '\\' {
-			k--
-		}
-		if (i-k)%2 == 0 {
-			return i
-		}
-		i++
-	}
 }
