@@ -20,54 +20,66 @@ import (
 // value by its brackets and quotes, decodes the name (and a key with an escape) with
 // encoding/json, and _meta into the map the call carries.
 func PlainCall(params json.RawMessage) (p *mcp.CallToolParamsRaw, ok bool) {
-	s := scan{b: params}
-	if !s.take('{') {
-		return nil, false
-	}
 	p = &mcp.CallToolParamsRaw{}
 	var seenName, seenArgs, seenMeta bool
-	for more := !s.take('}'); more; {
-		k, ok := s.key()
-		if !ok || !s.take(':') {
-			return nil, false
-		}
-		s.space()
-		raw, ok := s.value()
-		if !ok {
-			return nil, false
-		}
+	ok = Members(params, func(k string, raw []byte) bool {
 		switch k {
 		case "name":
 			if seenName || raw[0] != '"' || !utf8.Valid(raw) || !decodeString(raw, &p.Name) {
-				return nil, false
+				return false
 			}
 			seenName = true
 		case "arguments":
 			if seenArgs || (raw[0] != '{' && string(raw) != "null") {
-				return nil, false
+				return false
 			}
 			seenArgs, p.Arguments = true, raw
 		case "_meta":
 			if seenMeta || raw[0] != '{' || json.Unmarshal(raw, &p.Meta) != nil {
-				return nil, false
+				return false
 			}
 			for k := range p.Meta {
 				if strings.HasPrefix(k, "io.modelcontextprotocol/") {
-					return nil, false
+					return false
 				}
 			}
 			seenMeta = true
 		default:
-			return nil, false
+			return false
 		}
-		if more = s.take(','); !more && !s.take('}') {
-			return nil, false
-		}
-	}
-	if s.space(); s.i != len(s.b) || !seenName {
+		return true
+	})
+	if !ok || !seenName {
 		return nil, false
 	}
 	return p, true
+}
+
+// Members calls fn with each member of the JSON object obj, in order: its key (decoded with
+// encoding/json when it has an escape) and its value's text (a part of obj, capacity bounded). It
+// reports false when obj is not an object or fn returned false. obj must be valid JSON: Members
+// finds the end of a value by its quotes and brackets and does not check what it holds.
+func Members(obj []byte, fn func(key string, value []byte) bool) bool {
+	s := scan{b: obj}
+	if !s.take('{') {
+		return false
+	}
+	for more := !s.take('}'); more; {
+		k, ok := s.key()
+		if !ok || !s.take(':') {
+			return false
+		}
+		s.space()
+		raw, ok := s.value()
+		if !ok || !fn(k, raw) {
+			return false
+		}
+		if more = s.take(','); !more && !s.take('}') {
+			return false
+		}
+	}
+	s.space()
+	return s.i == len(s.b)
 }
 
 // decodeString decodes a JSON string literal: a literal without escapes is its bytes.
@@ -79,7 +91,7 @@ func decodeString(lit []byte, dst *string) bool {
 	return json.Unmarshal(lit, dst) == nil
 }
 
-// scan walks the members of a JSON object known to be valid JSON.
+// scan walks the members of a JSON object known to be valid JSON (Members).
 type scan struct {
 	b []byte
 	i int
