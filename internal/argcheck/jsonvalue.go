@@ -43,15 +43,16 @@ type Value struct {
 var ErrNotLossless = errors.New("not lossless JSON")
 
 // Snapshot turns caller-supplied arguments into compact, lossless JSON text
-// and its parsed Value (parsed from that text: see Value.Decode): json.RawMessage and []byte are taken as JSON text
-// (returned as they are, not copied, when already compact); anything else is
-// encoded with encoding/json. nil and text that is not lossless fail with
-// ErrNotLossless (undefined arguments are refused), a Go value encoding/json
-// cannot encode with its error, and a string or key that is not valid UTF-8
-// text with a *TextError (checkGoArgsText before encoding a Go value; on the
-// JSON text, the parse notes such a string and findArgsText names the first).
-// The text is walked once, by the parse, unless it is refused or has
-// whitespace to remove.
+// and its parsed Value, parsed from that text (see Value.Decode):
+// json.RawMessage and []byte are taken as JSON text (returned as they are,
+// not copied, when already compact); anything else is encoded with
+// encoding/json. nil and text that is not lossless fail with ErrNotLossless
+// (undefined arguments are refused), a Go value encoding/json cannot encode
+// with its error, and a string or key that is not valid UTF-8 text with a
+// *TextError (checkGoArgsText before encoding a Go value; on the JSON text,
+// the parse notes such a string and findArgsText names the first). The text
+// is walked once, by the parse, unless it is refused or has whitespace to
+// remove.
 func Snapshot(args any) (json.RawMessage, *Value, error) {
 	var data []byte
 	compact := false // encoding/json's output is compact already

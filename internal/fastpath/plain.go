@@ -15,9 +15,9 @@ import (
 // shares params' memory.
 //
 // params must be valid JSON: the stdio transport offers a call to its Direct only after
-// encoding/json decoded the whole line (mcpstdio parseMessage), params being a member of it. So
+// json.Valid passed the whole line (mcpstdio parseMessage), params being a member of it. So
 // PlainCall checks the shape of the object, not the syntax of what it holds: it finds the end of a
-// value by its brackets and quotes, decodes the name (and a key with an escape) with
+// value by its brackets and quotes (Members), decodes a name or key that has an escape with
 // encoding/json, and _meta into the map the call carries.
 func PlainCall(params json.RawMessage) (p *mcp.CallToolParamsRaw, ok bool) {
 	p = &mcp.CallToolParamsRaw{}
@@ -119,7 +119,10 @@ func (s *scan) key() (string, bool) {
 	}
 	lit, ok := s.value()
 	var k string
-	return k, ok && decodeString(lit, &k)
+	if !ok || !decodeString(lit, &k) {
+		return "", false
+	}
+	return k, true
 }
 
 // value returns the value at s.i (a string, object or array up to its closing quote or bracket,
