@@ -35,34 +35,10 @@ func (e *TextError) Error() string {
 	return "tool execution arguments must be valid UTF-8 text: " + where + " holds " + e.what
 }
 
-// checkArgsText returns an *TextError for the first string or key of the
-// JSON text data (valid JSON) that is not valid UTF-8 text, else nil. Text
-// that is valid UTF-8 and has no escape that could be a surrogate is accepted
-// without decoding.
-func checkArgsText(data []byte) error {
-	if utf8.Valid(data) && !mayEscapeSurrogate(data) {
-		return nil
-	}
-	return findArgsText(data)
-}
-
-// mayEscapeSurrogate reports a "\uD800".."\uDFFF"-shaped escape anywhere in
-// data (it may sit after an escaped backslash: findArgsText decides).
-func mayEscapeSurrogate(data []byte) bool {
-	for {
-		i := bytes.Index(data, []byte(`\u`))
-		if i < 0 {
-			return false
-		}
-		data = data[i+2:]
-		if len(data) >= 2 && (data[0] == 'd' || data[0] == 'D') && strings.IndexByte("89abcdefABCDEF", data[1]) >= 0 {
-			return true
-		}
-	}
-}
-
-// findArgsText walks the tokens of data, tracking each value's property
-// path, and checks every string literal as written.
+// findArgsText returns a *TextError for the first string or key of the JSON
+// text data (valid JSON) that is not valid UTF-8 text, else nil: it walks the
+// tokens of data, tracking each value's property path, and checks every string
+// literal as written. Snapshot calls it only when its parse saw such a string.
 func findArgsText(data []byte) error {
 	type frame struct {
 		path    string
@@ -149,7 +125,7 @@ func literalProblem(raw []byte) string {
 	return ""
 }
 
-// checkGoArgsText is checkArgsText for arguments given as a Go value, before
+// checkGoArgsText is findArgsText for arguments given as a Go value, before
 // encoding/json (which replaces invalid UTF-8 in a Go string) encodes them:
 // every string and string map key reachable through pointers, interfaces,
 // slices, arrays, maps (in key order) and exported struct fields. A value

@@ -2,6 +2,7 @@ package argcheck
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -55,9 +56,10 @@ func jsonLiteral(s string, escapes uint64, lone rune, pos int) string {
 
 // FuzzCheckArgsText builds JSON whose every string's text is known (s, any
 // bytes, spelled with a random mix of raw bytes and escapes, maybe with one
-// lone surrogate escape inserted) and checks checkArgsText's verdict, as a
-// value, a key and nested; valid text must also decode back to s. Arbitrary
-// valid JSON (raw) never makes it panic.
+// lone surrogate escape inserted) and checks the verdict of Snapshot and of
+// the separate pass it replaced (checkArgsText), as a value, a key and nested;
+// valid text must also decode back to s. Arbitrary valid JSON (raw) never
+// makes them panic.
 func FuzzCheckArgsText(f *testing.F) {
 	f.Add("plain", uint64(0), uint16(0), uint8(0), []byte(`{"a":"b"}`))
 	f.Add("é😀x", uint64(0b1011), uint16(0), uint8(0), []byte(`"\ud800"`))
@@ -68,6 +70,7 @@ func FuzzCheckArgsText(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string, escapes uint64, lone uint16, pos uint8, raw []byte) {
 		if json.Valid(raw) {
 			_ = checkArgsText(raw)
+			_, _, _ = Snapshot(json.RawMessage(raw))
 		}
 		loneRune := rune(0)
 		if lone != 0 {
@@ -82,6 +85,11 @@ func FuzzCheckArgsText(f *testing.F) {
 			err := checkArgsText([]byte(doc))
 			if (err != nil) != wantBad {
 				t.Fatalf("checkArgsText(%q) = %v; want refused %v", doc, err, wantBad)
+			}
+			_, _, err = Snapshot(json.RawMessage(doc))
+			var te *TextError
+			if errors.As(err, &te) != wantBad || (!wantBad && err != nil) {
+				t.Fatalf("Snapshot(%q) = %v; want refused %v", doc, err, wantBad)
 			}
 			if wantBad {
 				continue

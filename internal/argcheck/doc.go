@@ -7,8 +7,9 @@
 // JSON Schema subset (one scalar type or oneOf; properties, required and a boolean
 // additionalProperties on objects; items on arrays; enum and const on scalars; the annotations
 // description, title, default, examples) and refuses anything else with a *SchemaError;
-// Schema.Check reports every violation in walk order. docs/tools.md lists every message, byte for
-// byte.
+// Schema.Check reports every violation in walk order; Value.Decode sets a Go value from a parsed
+// value as json.Unmarshal of its text would (tools.DecodeArgs). docs/tools.md lists every message,
+// byte for byte.
 //
 //	s, err := argcheck.Compile(params, true)
 //	...

@@ -23,6 +23,11 @@ const maxDepth = 10000
 // does (Snapshot refuses such arguments).
 func Parse(data []byte) (*Value, error) {
 	p := parser{data: data}
+	return p.parse()
+}
+
+// parse parses p.data (see Parse), noting in p what Snapshot needs to know of the text.
+func (p *parser) parse() (*Value, error) {
 	p.skip()
 	v, err := p.value(0)
 	if err != nil {
@@ -38,16 +43,20 @@ func Parse(data []byte) (*Value, error) {
 type parser struct {
 	data []byte
 	i    int
+	// spaced reports insignificant whitespace skipped: without it the text is compact.
+	spaced bool
+	// badText reports a string or key that is not valid UTF-8 text as written (invalid bytes,
+	// or an escaped surrogate without its pair), the ones findArgsText reports.
+	badText bool
 }
 
 func (p *parser) skip() {
-	for p.i < len(p.data) {
-		switch p.data[p.i] {
-		case ' ', '\t', '\n', '\r':
-			p.i++
-		default:
-			return
-		}
+	start := p.i
+	for p.i < len(p.data) && (p.data[p.i] == ' ' || p.data[p.i] == '\t' || p.data[p.i] == '\n' || p.data[p.i] == '\r') {
+		p.i++
+	}
+	if p.i > start {
+		p.spaced = true
 	}
 }
 
@@ -59,7 +68,18 @@ func (p *parser) literal(word string) bool {
 	return false
 }
 
+// value parses one value and keeps its text (Value.Decode decodes what Value does not hold from it).
 func (p *parser) value(depth int) (*Value, error) {
+	start := p.i
+	v, err := p.parseValue(depth)
+	if err != nil {
+		return nil, err
+	}
+	v.raw = p.data[start:p.i:p.i]
+	return v, nil
+}
+
+func (p *parser) parseValue(depth int) (*Value, error) {
 	if p.i >= len(p.data) || depth > maxDepth {
 		return nil, ErrNotLossless
 	}
@@ -221,6 +241,7 @@ func (p *parser) str() (string, error) {
 		if utf8.Valid(s) {
 			return string(s), nil
 		}
+		p.badText = true
 		return fixUTF8(string(s)), nil
 	}
 	var sb strings.Builder
@@ -244,7 +265,8 @@ func (p *parser) str() (string, error) {
 		case c == '"':
 			p.i++
 			out := sb.String()
-			if !utf8.ValidString(out) {
+			if !utf8.ValidString(out) { // escapes write whole runes: the raw bytes are invalid
+				p.badText = true
 				out = fixUTF8(out)
 			}
 			return out, nil
@@ -286,6 +308,7 @@ func (p *parser) str() (string, error) {
 						}
 					}
 					p.i = save
+					p.badText = true
 					r = utf8.RuneError
 				}
 				sb.WriteRune(r)

@@ -35,6 +35,7 @@ type Value struct {
 	arr  []*Value
 	keys []string
 	obj  map[string]*Value
+	raw  []byte // the text it was parsed from (Parse, Snapshot: a part of the snapshot); nil from a Go value
 }
 
 // ErrNotLossless reports JSON that does not survive a lossless round trip:
@@ -42,12 +43,16 @@ type Value struct {
 var ErrNotLossless = errors.New("not lossless JSON")
 
 // Snapshot turns caller-supplied arguments into compact, lossless JSON text
-// and its parsed Value: json.RawMessage and []byte are taken as JSON text;
-// anything else is encoded with encoding/json. nil and text that is not
-// lossless fail with ErrNotLossless (undefined arguments are
-// refused), a Go value encoding/json cannot encode with its error, and a
-// string or key that is not valid UTF-8 text with a *TextError
-// (checkGoArgsText before encoding a Go value, checkArgsText on the JSON text).
+// and its parsed Value, parsed from that text (see Value.Decode):
+// json.RawMessage and []byte are taken as JSON text (returned as they are,
+// not copied, when already compact); anything else is encoded with
+// encoding/json. nil and text that is not lossless fail with ErrNotLossless
+// (undefined arguments are refused), a Go value encoding/json cannot encode
+// with its error, and a string or key that is not valid UTF-8 text with a
+// *TextError (checkGoArgsText before encoding a Go value; on the JSON text,
+// the parse notes such a string and findArgsText names the first). The text
+// is walked once, by the parse, unless it is refused or has whitespace to
+// remove.
 func Snapshot(args any) (json.RawMessage, *Value, error) {
 	var data []byte
 	compact := false // encoding/json's output is compact already
@@ -75,21 +80,28 @@ func Snapshot(args any) (json.RawMessage, *Value, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, nil, ErrNotLossless
 	}
-	v, err := Parse(data)
+	p := parser{data: data}
+	v, err := p.parse()
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := checkArgsText(data); err != nil {
-		return nil, nil, err
+	if p.badText {
+		if err := findArgsText(data); err != nil {
+			return nil, nil, err
+		}
 	}
-	if compact {
+	if compact || !p.spaced {
 		return json.RawMessage(data), v, nil
 	}
 	var buf bytes.Buffer
 	if err := json.Compact(&buf, data); err != nil {
 		return nil, nil, ErrNotLossless
 	}
-	return json.RawMessage(buf.Bytes()), v, nil
+	p = parser{data: buf.Bytes()} // the Value's texts are parts of the compact text
+	if v, err = p.parse(); err != nil {
+		return nil, nil, ErrNotLossless
+	}
+	return json.RawMessage(p.data), v, nil
 }
 
 // fromGo converts a Go value into a Value without the lossless gate, so that

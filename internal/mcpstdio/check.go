@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/cordon-dev/cordon/internal/fastpath"
 )
 
 // kind is what a checked message is.
@@ -74,19 +76,28 @@ func checkFrame(b []byte, maxDepth int) (batch []json.RawMessage, isBatch bool, 
 }
 
 // parseMessage checks one JSON value as a JSON-RPC message: a batch element (valid JSON), or a line
-// that checkFrame passed (valid JSON unless it starts with '{', which is proven as it decodes).
+// that checkFrame passed (valid JSON unless it starts with '{', which is proven here). The members
+// are read as json.Unmarshal into a map of them would (the last of duplicate keys), each into
+// memory of its own, with one validating pass over b and one scan of its members.
 func parseMessage(b []byte) (message, *rejection) {
 	var m message
 	if len(b) == 0 || b[0] != '{' {
 		return m, invalid(nil, "not a JSON-RPC message (expected an object)")
 	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(b, &fields); err != nil {
-		if _, ok := errors.AsType[*json.SyntaxError](err); ok {
-			return m, parseError("the line is not one JSON value")
-		}
-		return m, invalid(nil, "not a JSON-RPC message")
+	if !json.Valid(b) {
+		return m, parseError("the line is not one JSON value")
 	}
+	fields := make(map[string]json.RawMessage, 4)
+	fastpath.Members(b, func(k string, v []byte) bool {
+		fields[k] = bytes.Clone(v)
+		return true
+	})
+	return fromFields(fields)
+}
+
+// fromFields checks the members of a message.
+func fromFields(fields map[string]json.RawMessage) (message, *rejection) {
+	var m message
 	id, hasID := fields["id"]
 	idOK := hasID && validID(id)
 	var replyID json.RawMessage
@@ -162,7 +173,7 @@ func nestedDeeper(b []byte, max int) bool {
 	for i := 0; i < len(b); i++ {
 		switch b[i] {
 		case '"':
-			i = stringEnd(b, i+1)
+			i = fastpath.StringEnd(b, i+1)
 		case '{', '[':
 			if depth++; depth > max {
 				return true
@@ -172,24 +183,4 @@ func nestedDeeper(b []byte, max int) bool {
 		}
 	}
 	return false
-}
-
-// stringEnd returns the index of the quote that closes the string starting at i (len(b) when the
-// string is not closed).
-func stringEnd(b []byte, i int) int {
-	for {
-		j := bytes.IndexByte(b[i:], '"')
-		if j < 0 {
-			return len(b)
-		}
-		i += j
-		k := i
-		for k > 0 && b[k-1] == '\\' {
-			k--
-		}
-		if (i-k)%2 == 0 {
-			return i
-		}
-		i++
-	}
 }

@@ -85,7 +85,8 @@ type Transport struct {
 // context that notifications/cancelled for it or the connection's close cancels, and writes its
 // response. run returns the result's encoding as for Splice (b[at:], fastpath.Room around it), or an error,
 // answered as the SDK answers a handler's error. Direct runs on the reading goroutine: it must
-// decide quickly and not block.
+// decide quickly and not block. params is valid JSON (a member of a line json.Valid passed
+// whole, parseMessage) in memory of its own, which nothing else modifies.
 type Direct func(method string, params json.RawMessage) (run func(ctx context.Context) (b []byte, at int, err error), ok bool)
 
 // SetDirect makes d the connection's Direct (nil: every call goes to the SDK). It may be called at

@@ -7,13 +7,15 @@ import (
 	"reflect"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/cordon-dev/cordon/internal/argcheck"
 )
 
 // body is a Tool behind its types: the runtime carries decoded arguments and values as any.
 type body interface {
 	complete() (execute, render bool)
-	// decode decodes checked argument JSON into the tool's In.
-	decode(args json.RawMessage) (any, error)
+	// decode decodes checked argument JSON into the tool's In; v is args parsed (nil: not parsed).
+	decode(args json.RawMessage, v *argcheck.Value) (any, error)
 	execute(ctx context.Context, in any, exec *Exec) (any, error)
 	// render fails when out is not the tool's Out (a post-execute policy replaced the value).
 	render(in, out any) ([]Content, error)
@@ -29,9 +31,9 @@ func (b typed[In, Out]) complete() (bool, bool) { return b.t.Execute != nil, b.t
 
 func (b typed[In, Out]) argsType() reflect.Type { return reflect.TypeFor[In]() }
 
-func (b typed[In, Out]) decode(args json.RawMessage) (any, error) {
+func (b typed[In, Out]) decode(args json.RawMessage, v *argcheck.Value) (any, error) {
 	var in In
-	if err := DecodeArgs(args, &in); err != nil {
+	if err := decodeArgs(args, v, &in); err != nil {
 		return nil, err
 	}
 	return in, nil

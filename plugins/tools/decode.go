@@ -5,6 +5,7 @@ import (
 	"errors"
 	"reflect"
 	"strings"
+	"sync"
 
 	"github.com/cordon-dev/cordon/internal/argcheck"
 )
@@ -29,10 +30,17 @@ func ValidateArgs(schema json.RawMessage, args any) ([]string, error) {
 // DecodeArgs decodes tool arguments into dst. When dst points to a struct, the
 // top-level keys are matched to the fields' json names exactly (case
 // sensitive), unlike encoding/json, so `File_Path` never fills `file_path` and
-// unknown keys are ignored, as the parameter root is open.
+// unknown keys are ignored, as the parameter root is open; each field is
+// decoded as json.Unmarshal decodes its member (the last of duplicate keys).
 // Anonymous (embedded) struct fields are not supported. Any other dst is
 // decoded with encoding/json.
 func DecodeArgs(args json.RawMessage, dst any) error {
+	return decodeArgs(args, nil, dst)
+}
+
+// decodeArgs is DecodeArgs with args already parsed into v (nil: not parsed), as the runtime's
+// snapshot parses them: the fields are set from v, without another pass over the text.
+func decodeArgs(args json.RawMessage, v *argcheck.Value, dst any) error {
 	rv := reflect.ValueOf(dst)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return errors.New("tools.DecodeArgs: dst must be a non-nil pointer")
@@ -41,26 +49,66 @@ func DecodeArgs(args json.RawMessage, dst any) error {
 	if sv.Kind() != reflect.Struct {
 		return json.Unmarshal(args, dst)
 	}
+	if v == nil {
+		var err error
+		if v, err = argcheck.Parse(args); err != nil {
+			return decodeFields(args, sv) // not lossless JSON: encoding/json tells what it makes of it
+		}
+	}
+	if !v.IsObject() {
+		if v.IsNull() {
+			return nil // as json.Unmarshal into a map: no member
+		}
+		return decodeFields(args, sv) // encoding/json's error
+	}
+	for _, f := range argFields(sv.Type()) {
+		if m, ok := v.Member(f.name); ok {
+			if err := m.Decode(sv.Field(f.index)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// decodeFields decodes the members of args (JSON text) into the fields of the struct sv with
+// encoding/json: into a map, then each field from its member.
+func decodeFields(args json.RawMessage, sv reflect.Value) error {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(args, &fields); err != nil {
 		return err
 	}
-	st := sv.Type()
-	for i := range st.NumField() {
-		f := st.Field(i)
-		name, ok := argName(f)
-		if !ok {
-			continue
-		}
-		raw, ok := fields[name]
-		if !ok {
-			continue
-		}
-		if err := json.Unmarshal(raw, sv.Field(i).Addr().Interface()); err != nil {
-			return err
+	for _, f := range argFields(sv.Type()) {
+		if raw, ok := fields[f.name]; ok {
+			if err := json.Unmarshal(raw, sv.Field(f.index).Addr().Interface()); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
+}
+
+// argField is a field of an In struct that DecodeArgs fills: its index and argument key.
+type argField struct {
+	index int
+	name  string
+}
+
+var argFieldsOf sync.Map // reflect.Type -> []argField
+
+// argFields returns the fields DecodeArgs fills of the struct type st, in field order.
+func argFields(st reflect.Type) []argField {
+	if fs, ok := argFieldsOf.Load(st); ok {
+		return fs.([]argField)
+	}
+	var fs []argField
+	for i := range st.NumField() {
+		if name, ok := argName(st.Field(i)); ok {
+			fs = append(fs, argField{i, name})
+		}
+	}
+	argFieldsOf.Store(st, fs)
+	return fs
 }
 
 // argName is the argument key a field of an In struct decodes from: its json name, else its Go

@@ -58,3 +58,42 @@ func TestValidateArgs(t *testing.T) {
 	require.Equal(t, "JsonSchemaError", te.Name())
 	require.Equal(t, []string{"schema.type must be one of object/array/string/number/integer/boolean/null"}, te.Violations())
 }
+
+// DecodeArgs decodes each field as json.Unmarshal decodes its member, errors included, whether the
+// value is set from the parsed arguments (strings, bools, numbers, pointers, []string,
+// json.RawMessage) or decoded from the member's text.
+func TestDecodeArgsFieldsAsEncodingJSON(t *testing.T) {
+	type shapes struct {
+		S   string          `json:"s"`
+		N   int             `json:"n"`
+		I8  int8            `json:"i8"`
+		F   *float64        `json:"f"`
+		B   *bool           `json:"b"`
+		L   []string        `json:"l"`
+		Raw json.RawMessage `json:"raw"`
+	}
+	one, yes := 1.5, true
+	var a shapes
+	require.NoError(t, tools.DecodeArgs(json.RawMessage(`{"s":"é\n","n":-120,"i8":12,"f":1.5,"b":true,"l":["a","b"],"raw":{"x":[1]}}`), &a))
+	require.Equal(t, shapes{S: "é\n", N: -120, I8: 12, F: &one, B: &yes, L: []string{"a", "b"}, Raw: json.RawMessage(`{"x":[1]}`)}, a)
+	var n shapes
+	require.NoError(t, tools.DecodeArgs(json.RawMessage(`{"s":null,"f":null,"l":null,"raw":null}`), &n))
+	require.Equal(t, shapes{Raw: json.RawMessage(`null`)}, n)
+	for args, msg := range map[string]string{
+		`{"n":1.5}`:                  "json: cannot unmarshal number 1.5 into Go value of type int",
+		`{"n":1e2}`:                  "json: cannot unmarshal number 1e2 into Go value of type int",
+		`{"n":1e400}`:                "json: cannot unmarshal number 1e400 into Go value of type int",
+		`{"i8":300}`:                 "json: cannot unmarshal number 300 into Go value of type int8",
+		`{"s":1}`:                    "json: cannot unmarshal number into Go value of type string",
+		`{"f":"1"}`:                  "json: cannot unmarshal string into Go value of type float64",
+		`{"l":["a",1]}`:              "json: cannot unmarshal number into Go value of type string",
+		`{"s":"a","s":true}`:         "json: cannot unmarshal bool into Go value of type string",
+		`{"n":"x","s":2}`:            "json: cannot unmarshal number into Go value of type string",
+		`["s"]`:                      "json: cannot unmarshal array into Go value of type map[string]json.RawMessage",
+		`{"n":9007199254740993.5}`:   "json: cannot unmarshal number 9007199254740993.5 into Go value of type int",
+		`{"n":18446744073709551616}`: "json: cannot unmarshal number 18446744073709551616 into Go value of type int",
+	} {
+		var s shapes
+		require.EqualError(t, tools.DecodeArgs(json.RawMessage(args), &s), msg, args)
+	}
+}

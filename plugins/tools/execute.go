@@ -153,7 +153,7 @@ func (r *Runtime) runBody(d *Dispatch, st *callState) Result {
 	if violations := e.params.Check(st.argv); len(violations) > 0 {
 		return r.canonical(exec, ErrorResult(newArgsError(violations)))
 	}
-	in, err := e.def.body.decode(exec.Args)
+	in, err := e.def.body.decode(exec.Args, st.argv)
 	if err != nil {
 		return r.canonical(exec, ErrorResult(newArgsError([]string{err.Error()})))
 	}
@@ -224,7 +224,7 @@ func (r *Runtime) input(exec *Exec, e *entry) (any, error) {
 	if exec.in != nil {
 		return exec.in, nil
 	}
-	in, err := e.def.body.decode(exec.Args)
+	in, err := e.def.body.decode(exec.Args, nil)
 	if err != nil {
 		return nil, newArgsError([]string{err.Error()})
 	}

@@ -255,7 +255,7 @@ func (r *Runtime) ConcurrencySafe(name string, args json.RawMessage) (safe bool)
 	if err != nil || len(e.params.Check(v)) > 0 {
 		return false
 	}
-	in, err := e.def.body.decode(args)
+	in, err := e.def.body.decode(args, v)
 	if err != nil {
 		return false
 	}
