@@ -44,8 +44,9 @@ var ErrNotLossless = errors.New("not lossless JSON")
 
 // Snapshot turns caller-supplied arguments into compact, lossless JSON text
 // and its parsed Value, parsed from that text (see Value.Decode):
-// json.RawMessage and []byte are taken as JSON text (returned as they are,
-// not copied, when already compact); anything else is encoded with
+// json.RawMessage and []byte are taken as JSON text (copied once, so the
+// snapshot is the call's own whatever the caller does with its buffer later,
+// and returned as that copy when already compact); anything else is encoded with
 // encoding/json. nil and text that is not lossless fail with ErrNotLossless
 // (undefined arguments are refused), a Go value encoding/json cannot encode
 // with its error, and a string or key that is not valid UTF-8 text with a
@@ -60,9 +61,9 @@ func Snapshot(args any) (json.RawMessage, *Value, error) {
 	case nil:
 		return nil, nil, ErrNotLossless
 	case json.RawMessage:
-		data = a
+		data = bytes.Clone(a)
 	case []byte:
-		data = a
+		data = bytes.Clone(a)
 	default:
 		rv := reflect.ValueOf(args)
 		if (rv.Kind() == reflect.Map || rv.Kind() == reflect.Pointer || rv.Kind() == reflect.Slice) && rv.IsNil() {

@@ -129,6 +129,28 @@ func TestArgsSnapshotIsCompactAndPrivate(t *testing.T) {
 	require.Equal(t, "c9", seen.RootCallID, "RootCallID defaults to CallID")
 }
 
+// The snapshot of JSON text is the call's own: a caller that reuses its buffer after Execute
+// does not change what the call (or a listener that keeps Exec) saw.
+func TestArgsSnapshotOfJSONTextIsACopy(t *testing.T) {
+	e := newEnv(t)
+	var seen *tools.Exec
+	e.load(t, tool("t", func(_ context.Context, _ json.RawMessage, exec *tools.Exec) (any, error) {
+		seen = exec
+		return "ok", nil
+	}))
+	for _, args := range []any{json.RawMessage(`{"a":"x"}`), []byte(`{"a":"x"}`)} {
+		res := e.rt.Execute(context.Background(), tools.Call{CallID: "c", Name: "t", Args: args})
+		require.False(t, res.IsError, res.Text())
+		switch b := args.(type) {
+		case json.RawMessage:
+			copy(b, `{"a":"Y"}`)
+		case []byte:
+			copy(b, `{"a":"Y"}`)
+		}
+		require.Equal(t, `{"a":"x"}`, string(seen.Args))
+	}
+}
+
 func TestAbortedBeforeDispatch(t *testing.T) {
 	e := newEnv(t)
 	ran := false

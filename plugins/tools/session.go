@@ -68,8 +68,8 @@ type Call struct {
 	Name string
 	// Args are the arguments: JSON text (json.RawMessage, []byte) or a Go value
 	// encoded with encoding/json. They must be a lossless JSON value; nil fails.
-	// JSON text that is compact already becomes Exec.Args as it is, not
-	// copied: do not modify it once the call has started.
+	// JSON text is copied when the call starts (the snapshot): the caller may
+	// reuse its buffer once Execute has been called.
 	Args any
 	// Session is the agent session the call runs in; nil for a call with no
 	// agent session.
