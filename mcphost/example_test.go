@@ -3,8 +3,7 @@ package mcphost_test
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
+	"log"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -20,47 +19,37 @@ import (
 )
 
 // Example serves Cordon's tools over MCP from an embedder's own binary: a kernel composed of
-// fs-local, tools and tool-fs, its runtime served by mcphost over an in-memory transport, and the
-// Go MCP SDK's client making one read call.
+// fs-local (rooted at the working directory), tools and tool-fs; its runtime served by mcphost, here
+// over an in-memory transport (a binary would call host.ServeStdio or mcphost.NewHTTP); and the Go
+// MCP SDK's client reading the first line of this package's doc.go.
 func Example() {
-	dir, _ := os.MkdirTemp("", "mcphost-")
-	defer os.RemoveAll(dir)
-	_ = os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("hello\n"), 0o644)
 	ctx := context.Background()
-
 	var k *kernel.Kernel
 	app := fx.New(fx.NopLogger, fx.Supply(zap.NewNop()), kernelfx.Module, fslocal.Module, tools.Module, toolfs.Module,
-		kernelfx.YAML([]byte("plugins: [{name: fs-local, config: {cwd: "+dir+"}}, {name: tools}, {name: tool-fs}]")),
-		fx.Populate(&k))
+		kernelfx.YAML([]byte("plugins: [{name: fs-local}, {name: tools}, {name: tool-fs}]")), fx.Populate(&k))
 	if err := app.Start(ctx); err != nil {
-		fmt.Println(err)
-		return
+		log.Fatal(err)
 	}
-	defer func() { _ = app.Stop(ctx) }()
+	defer app.Stop(ctx)
 
 	host, err := mcphost.New(k.Root(), mcphost.Config{Version: "1.0"})
 	if err != nil {
-		fmt.Println(err)
-		return
+		log.Fatal(err)
 	}
 	defer host.Close()
 	clientEnd, serverEnd := mcp.NewInMemoryTransports()
-	go func() { _ = host.Serve(ctx, serverEnd) }()
+	go host.Serve(ctx, serverEnd)
 
-	client := mcp.NewClient(&mcp.Implementation{Name: "embedder", Version: "1"}, nil)
-	cs, err := client.Connect(ctx, clientEnd, nil)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "embedder", Version: "1"}, nil).Connect(ctx, clientEnd, nil)
 	if err != nil {
-		fmt.Println(err)
-		return
+		log.Fatal(err)
 	}
 	defer cs.Close()
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "read", Arguments: map[string]any{"file_path": "notes.txt"}})
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "read", Arguments: map[string]any{"file_path": "doc.go", "limit": 1}})
 	if err != nil {
-		fmt.Println(err)
-		return
+		log.Fatal(err)
 	}
-	text := res.Content[0].(*mcp.TextContent).Text
-	fmt.Println(res.IsError, strings.Split(text, "\n")[3]) // the file's first line, numbered
+	fmt.Println(res.IsError, strings.Split(res.Content[0].(*mcp.TextContent).Text, "\n")[3])
 	// Output:
-	// false 1: hello
+	// false 1: // Package mcphost is Cordon's MCP host: it serves the tools runtime of a composed kernel
 }
