@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+
+	"github.com/cordon-dev/cordon/internal/jsonscan"
 )
 
 // httpIDs makes the SDK's streamable handler send every id naming a client request back as the
@@ -98,7 +100,7 @@ func (ids *httpIDs) begin(w http.ResponseWriter, r *http.Request, scope idScope)
 		switch {
 		case m.call():
 			id := m.ids[len(m.ids)-1]
-			c := &idCall{id: bytes.Clone(data[id.s:id.e]), key: idKey(data[id.s:id.e])}
+			c := &idCall{id: bytes.Clone(data[id.s:id.e]), key: jsonscan.IDKey(data[id.s:id.e])}
 			p.calls = append(p.calls, c)
 			for _, sp := range m.ids {
 				edits = append(edits, idEdit{s: sp.s, e: sp.e, ref: len(p.refs)})
@@ -110,7 +112,7 @@ func (ids *httpIDs) begin(w http.ResponseWriter, r *http.Request, scope idScope)
 			}
 		case m.is("notifications/cancelled") && len(m.ids) == 0:
 			if t, ok := memberSpan(data, m.params, "requestId"); ok && isID(data[t.s:t.e]) {
-				edits = append(edits, idEdit{s: t.s, e: t.e, ref: -1, key: idKey(data[t.s:t.e])})
+				edits = append(edits, idEdit{s: t.s, e: t.e, ref: -1, key: jsonscan.IDKey(data[t.s:t.e])})
 			}
 		}
 	})

@@ -2,7 +2,8 @@ package mcphost
 
 import (
 	"bytes"
-	"encoding/json"
+
+	"github.com/cordon-dev/cordon/internal/jsonscan"
 )
 
 // span is b[s:e] of a body.
@@ -28,7 +29,7 @@ func (m *idMessage) call() bool {
 
 // is reports whether the message's method is name (a request's method is a string).
 func (m *idMessage) is(name string) bool {
-	return len(m.method) > 0 && m.method[0] == '"' && keyIs(m.method, name)
+	return len(m.method) > 0 && m.method[0] == '"' && jsonscan.KeyIs(m.method, name)
 }
 
 // isID reports whether a JSON value is a string or a number (what JSON-RPC allows an id to be,
@@ -37,34 +38,22 @@ func isID(v []byte) bool {
 	return len(v) > 0 && (v[0] == '"' || v[0] == '-' || v[0] >= '0' && v[0] <= '9')
 }
 
-// idKey identifies an id for matching: a string by its value, a number by its text (1.5 is not
-// 1.50), as on stdio.
-func idKey(id []byte) string {
-	if id[0] == '"' {
-		var s string
-		if json.Unmarshal(id, &s) == nil {
-			return "s" + s
-		}
-	}
-	return "n" + string(id)
-}
-
 // eachMessage calls fn with each object of a body that is one JSON object or an array of them (a
 // batch). A body that is neither, or not well formed, yields what was read before the fault: the
 // SDK refuses such a body whole.
 func eachMessage(b []byte, fn func(m *idMessage)) {
-	i := skipWS(b, 0)
+	i := jsonscan.SkipSpace(b, 0)
 	if i < len(b) && b[i] == '[' {
-		for i = skipWS(b, i+1); i < len(b) && b[i] != ']'; {
-			end := skipValue(b, i)
+		for i = jsonscan.SkipSpace(b, i+1); i < len(b) && b[i] != ']'; {
+			end := jsonscan.SkipValue(b, i)
 			if end < 0 {
 				return
 			}
 			if b[i] == '{' {
 				readMessage(b, i, fn)
 			}
-			if i = skipWS(b, end); i < len(b) && b[i] == ',' {
-				i = skipWS(b, i+1)
+			if i = jsonscan.SkipSpace(b, end); i < len(b) && b[i] == ',' {
+				i = jsonscan.SkipSpace(b, i+1)
 			}
 		}
 		return
@@ -76,15 +65,16 @@ func eachMessage(b []byte, fn func(m *idMessage)) {
 
 func readMessage(b []byte, i int, fn func(m *idMessage)) {
 	m := &idMessage{data: b}
-	ok := members(b, i, func(key []byte, v span) {
-		switch {
-		case keyIs(key, "id"):
+	ok := jsonscan.Members(b, i, func(key []byte, vs, ve int) bool {
+		switch v := (span{vs, ve}); {
+		case jsonscan.KeyIs(key, "id"):
 			m.ids = append(m.ids, v)
-		case keyIs(key, "method"):
+		case jsonscan.KeyIs(key, "method"):
 			m.hasMethod, m.method = true, b[v.s:v.e]
-		case keyIs(key, "params"):
+		case jsonscan.KeyIs(key, "params"):
 			m.params, m.hasParams = v, true
 		}
+		return true
 	})
 	if ok >= 0 {
 		fn(m)
@@ -96,10 +86,11 @@ func memberSpan(b []byte, obj span, key string) (v span, ok bool) {
 	if obj.e <= obj.s || b[obj.s] != '{' {
 		return span{}, false
 	}
-	members(b, obj.s, func(k []byte, val span) {
-		if keyIs(k, key) {
-			v, ok = val, true
+	jsonscan.Members(b, obj.s, func(k []byte, vs, ve int) bool {
+		if jsonscan.KeyIs(k, key) {
+			v, ok = span{vs, ve}, true
 		}
+		return true
 	})
 	return v, ok
 }
@@ -115,125 +106,4 @@ func progressToken(b []byte, m *idMessage) (span, bool) {
 	}
 	t, ok := memberSpan(b, meta, "progressToken")
 	return t, ok && isID(b[t.s:t.e])
-}
-
-// keyIs reports whether a JSON string (a member's key, its text) is name.
-func keyIs(key []byte, name string) bool {
-	if bytes.IndexByte(key, '\\') < 0 {
-		return len(key) == len(name)+2 && string(key[1:len(key)-1]) == name
-	}
-	var s string
-	return json.Unmarshal(key, &s) == nil && s == name
-}
-
-// members calls fn with the key (JSON text) and value span of each member of the object at b[i],
-// and returns the object's end, or -1 when it is not well formed.
-func members(b []byte, i int, fn func(key []byte, v span)) int {
-	i = skipWS(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		return i + 1
-	}
-	for {
-		if i >= len(b) || b[i] != '"' {
-			return -1
-		}
-		ke := skipString(b, i)
-		if ke < 0 {
-			return -1
-		}
-		j := skipWS(b, ke)
-		if j >= len(b) || b[j] != ':' {
-			return -1
-		}
-		vs := skipWS(b, j+1)
-		ve := skipValue(b, vs)
-		if ve < 0 {
-			return -1
-		}
-		fn(b[i:ke], span{vs, ve})
-		if i = skipWS(b, ve); i >= len(b) {
-			return -1
-		}
-		switch b[i] {
-		case ',':
-			i = skipWS(b, i+1)
-		case '}':
-			return i + 1
-		default:
-			return -1
-		}
-	}
-}
-
-func skipWS(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// skipValue returns the end of the JSON value at b[i], or -1. Containers are matched by their
-// brackets, strings skipped whole; what is inside is not checked (the SDK's decoding does that).
-func skipValue(b []byte, i int) int {
-	if i >= len(b) {
-		return -1
-	}
-	switch b[i] {
-	case '"':
-		return skipString(b, i)
-	case '{', '[':
-		depth := 0
-		for ; i < len(b); i++ {
-			switch b[i] {
-			case '"':
-				e := skipString(b, i)
-				if e < 0 {
-					return -1
-				}
-				i = e - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				if depth--; depth == 0 {
-					return i + 1
-				}
-			}
-		}
-		return -1
-	case ',', ':', '}', ']':
-		return -1
-	}
-	j := i
-	for j < len(b) && !delimiter(b[j]) {
-		j++
-	}
-	return j
-}
-
-// delimiter reports whether c ends a number or a literal.
-func delimiter(c byte) bool {
-	switch c {
-	case ' ', '\t', '\r', '\n', ',', ':', '{', '}', '[', ']', '"':
-		return true
-	}
-	return false
-}
-
-// skipString returns the end of the JSON string at b[i] (after its closing quote), or -1.
-func skipString(b []byte, i int) int {
-	for j := i + 1; ; {
-		k := bytes.IndexByte(b[j:], '"')
-		if k < 0 {
-			return -1
-		}
-		k += j
-		n := 0
-		for m := k - 1; m > i && b[m] == '\\'; m-- {
-			n++
-		}
-		if n%2 == 0 {
-			return k + 1
-		}
-		j = k + 1
-	}
 }

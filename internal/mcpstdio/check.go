@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
 	"github.com/cordon-dev/cordon/internal/fastpath"
+	"github.com/cordon-dev/cordon/internal/jsonscan"
 )
 
 // kind is what a checked message is.
@@ -155,17 +156,6 @@ func validID(id json.RawMessage) bool {
 	return len(id) > 0 && (id[0] == '"' || id[0] == '-' || (id[0] >= '0' && id[0] <= '9')) && utf8.Valid(id)
 }
 
-// idKey identifies an id for matching: a string by its value, a number by its text.
-func idKey(id json.RawMessage) string {
-	if id[0] == '"' {
-		var s string
-		if json.Unmarshal(id, &s) == nil {
-			return "s" + s
-		}
-	}
-	return "n" + string(id)
-}
-
 // nestedDeeper reports whether b nests objects and arrays more than max levels deep. Strings are
 // skipped a quote at a time.
 func nestedDeeper(b []byte, max int) bool {
@@ -173,7 +163,9 @@ func nestedDeeper(b []byte, max int) bool {
 	for i := 0; i < len(b); i++ {
 		switch b[i] {
 		case '"':
-			i = fastpath.StringEnd(b, i+1)
+			if i = jsonscan.SkipString(b, i) - 1; i < 0 {
+				return false // not closed: not deeper than what came before
+			}
 		case '{', '[':
 			if depth++; depth > max {
 				return true

@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cordon-dev/cordon/internal/fastpath"
+	"github.com/cordon-dev/cordon/internal/jsonscan"
 	"github.com/cordon-dev/cordon/internal/lines"
 )
 
@@ -336,7 +337,7 @@ func (c *conn) handle(line []byte) bool {
 func (c *conn) dispatch(m message, b *batch, part int) bool {
 	switch m.kind {
 	case kindResponse:
-		key := idKey(m.id)
+		key := jsonscan.IDKey(m.id)
 		c.mu.Lock()
 		id, ok := c.pending[key]
 		delete(c.pending, key)
@@ -359,7 +360,7 @@ func (c *conn) dispatch(m message, b *batch, part int) bool {
 		}
 		return c.deliver(item{msg: &jsonrpc.Request{Method: m.method, Params: m.params}})
 	}
-	key := idKey(m.id)
+	key := jsonscan.IDKey(m.id)
 	c.mu.Lock()
 	_, dup := c.byKey[key]
 	c.mu.Unlock()
@@ -477,7 +478,7 @@ func (c *conn) translateCancel(params json.RawMessage) (json.RawMessage, bool) {
 		return nil, false
 	}
 	c.mu.Lock()
-	id, ok := c.byKey[idKey(p["requestId"])]
+	id, ok := c.byKey[jsonscan.IDKey(p["requestId"])]
 	var cancel context.CancelFunc
 	if ok {
 		cl := c.calls[id]
@@ -574,7 +575,7 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 			c.mu.Lock()
 			eof := c.eof
 			if !eof {
-				c.pending[idKey(key)] = m.ID
+				c.pending[jsonscan.IDKey(key)] = m.ID
 			}
 			c.mu.Unlock()
 			if eof {
