@@ -21,9 +21,9 @@ type writeForm struct {
 // bytes over maxFileBytes are FS_TOO_LARGE. read is what a recheck read of the file (nil: none).
 func (p *Provider) formForWrite(ctx context.Context, key string, exists bool, content, display string, read *rechecked) (writeForm, error) {
 	var w writeForm
+	var err error
 	ft := fileText{decl: p.charsets.Declared(key)}
 	if exists {
-		var err error
 		if ft, w.prior, err = p.priorText(ctx, key, int64(len(content)) < p.diffBasisMaxBytes, display, read); err != nil {
 			return writeForm{}, err
 		}
@@ -31,7 +31,6 @@ func (p *Provider) formForWrite(ctx context.Context, key string, exists bool, co
 	} else {
 		w.bom = ft.decl.BOM && !hasBOM(content)
 	}
-	var err error
 	if w.stored, err = ft.storeWrite(content, display); err != nil {
 		return writeForm{}, err
 	}
@@ -49,11 +48,11 @@ func (p *Provider) priorText(ctx context.Context, key string, wantBasis bool, di
 		return p.priorOf(read, wantBasis, display)
 	}
 	ft, other, err := p.textForWrite(ctx, key, wantBasis, display)
-	if err != nil || other != nil {
-		if other == nil {
-			other = &priorFile{}
-		}
-		return ft, *other, err
+	switch {
+	case err != nil:
+		return ft, priorFile{}, err
+	case other != nil:
+		return ft, *other, nil
 	}
 	prior, err := readPrior(ctx, key, p.diffBasisMaxBytes, wantBasis)
 	return ft, prior, err
