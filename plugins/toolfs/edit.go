@@ -2,9 +2,9 @@ package toolfs
 
 import (
 	"context"
-	"github.com/cordon-dev/cordon/internal/filetool"
 
 	"github.com/cordon-dev/cordon/internal/budget"
+	"github.com/cordon-dev/cordon/internal/filetool"
 	"github.com/cordon-dev/cordon/internal/seen"
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/sandbox"

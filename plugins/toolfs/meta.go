@@ -1,8 +1,9 @@
 package toolfs
 
 import (
-	"github.com/cordon-dev/cordon/internal/filetool"
 	"strings"
+
+	"github.com/cordon-dev/cordon/internal/filetool"
 )
 
 // ReadMeta is the replayable presentation meta of a read: the window plus an optional syntax

@@ -3,10 +3,10 @@ package toolfs
 import (
 	"context"
 	"errors"
-	"github.com/cordon-dev/cordon/internal/filetool"
 	"strconv"
 
 	"github.com/cordon-dev/cordon/internal/budget"
+	"github.com/cordon-dev/cordon/internal/filetool"
 	"github.com/cordon-dev/cordon/internal/seen"
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/tools"
@@ -34,8 +34,9 @@ func (s *suite) readDefinition() tools.Definition {
 }
 
 // read is the body of the read tool: resolve, one Stat, then the whole text (with the charset it
-// was decoded from: one look at the file) or a stream into the window, then the present observation at the Stat's version with the lines the window showed
-// (docs/tool-fs.md "read", "What it does"; docs/fs.md "Staleness").
+// was decoded from: one look at the file) or a stream into the window, then the present
+// observation at the Stat's version with the lines the window showed (docs/tool-fs.md "read",
+// "What it does"; docs/fs.md "Staleness").
 func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (ReadValue, error) {
 	in, err := parseReadArgs(args, s.caps.limit)
 	if err != nil {

@@ -3,9 +3,9 @@ package toolfs
 import (
 	"context"
 	"encoding/base64"
-	"github.com/cordon-dev/cordon/internal/filetool"
 
 	"github.com/cordon-dev/cordon/internal/budget"
+	"github.com/cordon-dev/cordon/internal/filetool"
 	"github.com/cordon-dev/cordon/internal/jstext"
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/plugins/attachments"

@@ -2,10 +2,10 @@ package toolfs
 
 import (
 	"context"
-	"github.com/cordon-dev/cordon/internal/filetool"
 	"strings"
 
 	"github.com/cordon-dev/cordon/internal/budget"
+	"github.com/cordon-dev/cordon/internal/filetool"
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/sandbox"
 	"github.com/cordon-dev/cordon/plugins/tools"
