@@ -1,7 +1,6 @@
 package mcphost
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -19,6 +18,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cordon-dev/cordon/internal/ssetest"
 	"github.com/cordon-dev/cordon/plugins/sandbox/sandboxtest"
 )
 
@@ -46,26 +46,6 @@ func openSession(t *testing.T, url, version, capabilities string) map[string]str
 	return h
 }
 
-// sseMessages reads an SSE body and sends each event's message, its values as sent, until the
-// stream ends.
-func sseMessages(body io.Reader) <-chan map[string]json.RawMessage {
-	ch := make(chan map[string]json.RawMessage, 16)
-	go func() {
-		defer close(ch)
-		sc := bufio.NewScanner(body)
-		sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
-		for sc.Scan() {
-			if data, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
-				var m map[string]json.RawMessage
-				if json.Unmarshal([]byte(data), &m) == nil {
-					ch <- m
-				}
-			}
-		}
-	}()
-	return ch
-}
-
 // responseTo reads the whole response and returns its message with the given id (nil if none came).
 func responseTo(t *testing.T, res *http.Response, id string) map[string]json.RawMessage {
 	t.Helper()
@@ -75,7 +55,7 @@ func responseTo(t *testing.T, res *http.Response, id string) map[string]json.Raw
 		require.Equal(t, id, string(got["id"]))
 		return got
 	}
-	for m := range sseMessages(res.Body) {
+	for m := range ssetest.Messages(res.Body) {
 		if _, isRequest := m["method"]; !isRequest && string(m["id"]) == id {
 			got = m
 		}
@@ -113,7 +93,7 @@ func TestHTTPIdsComeBackAsSent(t *testing.T) {
 		res := rawPost(t, fx.url+"/mcp", h, "["+strings.Join(batch, ",")+"]")
 		require.Equal(t, http.StatusOK, res.StatusCode)
 		var got []string
-		for m := range sseMessages(res.Body) {
+		for m := range ssetest.Messages(res.Body) {
 			got = append(got, string(m["id"]))
 		}
 		assert.ElementsMatch(t, oddIDs, got)
@@ -145,7 +125,7 @@ func TestHTTPIdsComeBackAsSent(t *testing.T) {
 				`{"jsonrpc":"2.0","id":`+id+`,"method":"subscriptions/listen","params":{`+sessionlessMeta+
 					`,"notifications":{"toolsListChanged":true}}}`)
 			require.Equal(t, http.StatusOK, res.StatusCode, id)
-			ack := <-sseMessages(res.Body)
+			ack := <-ssetest.Messages(res.Body)
 			require.NoError(t, res.Body.Close()) // closing the stream is the cancellation over HTTP
 			var p struct {
 				Meta map[string]json.RawMessage `json:"_meta"`
@@ -176,7 +156,7 @@ func TestHTTPCancelledCallGetsNoResponse(t *testing.T) {
 				h := openSession(t, fx.url+"/mcp", version, `{"elicitation":{}}`)
 				res := rawPost(t, fx.url+"/mcp", h, escalate(t, id))
 				require.Equal(t, http.StatusOK, res.StatusCode)
-				msgs := sseMessages(res.Body)
+				msgs := ssetest.Messages(res.Body)
 				first := <-msgs
 				require.Equal(t, `"elicitation/create"`, string(first["method"]), show(first))
 
@@ -200,7 +180,7 @@ func TestHTTPCallWithAnIdInFlight(t *testing.T) {
 	fx := startHTTP(t, "sandboxed", nil)
 	h := openSession(t, fx.url+"/mcp", "2025-11-25", `{"elicitation":{}}`)
 	res := rawPost(t, fx.url+"/mcp", h, escalate(t, `1.50`))
-	msgs := sseMessages(res.Body)
+	msgs := ssetest.Messages(res.Body)
 	require.Equal(t, `"elicitation/create"`, string((<-msgs)["method"]))
 
 	dup := rawPost(t, fx.url+"/mcp", h, `{"jsonrpc":"2.0","id":1.50,"method":"ping"}`)
@@ -314,7 +294,7 @@ func TestHTTPProgressTokenComesBackAsSent(t *testing.T) {
 		res := rawPost(t, ts.URL, h, `{"jsonrpc":"2.0","id":`+id+`,"method":"tools/call","params":{"_meta":{"progressToken":`+id+
 			`},"name":"tick","arguments":{}}}`)
 		var progress, answered []string
-		for m := range sseMessages(res.Body) {
+		for m := range ssetest.Messages(res.Body) {
 			if string(m["method"]) == `"notifications/progress"` {
 				var p struct{ ProgressToken json.RawMessage }
 				require.NoError(t, json.Unmarshal(m["params"], &p))

@@ -1,7 +1,6 @@
 package main_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -21,6 +20,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cordon-dev/cordon/internal/ssetest"
 	"github.com/cordon-dev/cordon/plugins/sandbox/sandboxtest"
 )
 
@@ -304,25 +304,6 @@ func TestServeHTTPSIGTERMWhileASessionlessCallAsks(t *testing.T) {
 	assert.NoFileExists(t, target)
 }
 
-// sseEvents reads a text/event-stream body and sends each event's data until the stream ends.
-func sseEvents(body io.Reader) <-chan map[string]json.RawMessage {
-	ch := make(chan map[string]json.RawMessage, 16)
-	go func() {
-		defer close(ch)
-		sc := bufio.NewScanner(body)
-		sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
-		for sc.Scan() {
-			if data, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
-				var msg map[string]json.RawMessage
-				if json.Unmarshal([]byte(data), &msg) == nil {
-					ch <- msg
-				}
-			}
-		}
-	}()
-	return ch
-}
-
 // SIGTERM with a call whose approval is never answered: after the drain timeout (10 s) the call is
 // cancelled, and the client still gets its answer before the stream ends; the process exits 0.
 func TestServeHTTPSIGTERMAnswersAnAbandonedCall(t *testing.T) {
@@ -344,7 +325,7 @@ func TestServeHTTPSIGTERMAnswersAnAbandonedCall(t *testing.T) {
 	res = s.post(t, session, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"write","arguments":`+string(args)+`}}`)
 	defer res.Body.Close()
 	require.Equal(t, http.StatusOK, res.StatusCode)
-	events := sseEvents(res.Body)
+	events := ssetest.Messages(res.Body)
 	first := <-events
 	require.JSONEq(t, `"elicitation/create"`, string(first["method"]), "the approval is asked first")
 

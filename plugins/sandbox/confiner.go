@@ -4,7 +4,7 @@ import "github.com/cordon-dev/cordon/plugins/fs"
 
 // Confiner is implemented by an fs.FileSystem that confines its mutations (fs-sandbox): every
 // WriteText, EditText, ApplyChanges and Restore runs under the CallPolicy of its context
-// (PolicyFrom), else under DefaultMode. A filesystem that does not implement it never confines.
+// (PolicyFrom), else under its SandboxMode. A filesystem that does not implement it never confines.
 type Confiner interface {
 	// SandboxMode is the mode enforced on a call whose context carries no policy: the policy
 	// service's default, read when the provider was built.
