@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/cordon-dev/cordon/cmd/harness/app"
+	"github.com/cordon-dev/cordon/internal/hosttest"
 )
 
 // syncBuffer is a bytes.Buffer safe for the server's writes and the benchmark's reads.
@@ -45,7 +46,7 @@ func BenchmarkHTTPRead2000(b *testing.B) {
 
 func benchHTTP(b *testing.B, version string) {
 	dir := b.TempDir()
-	p := bigFile(b, dir)
+	p := hosttest.BigFile(b, dir)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int, 1)
 	errb := &syncBuffer{}

@@ -18,7 +18,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cordon-dev/cordon/internal/ssetest"
+	"github.com/cordon-dev/cordon/internal/hosttest"
 	"github.com/cordon-dev/cordon/plugins/sandbox/sandboxtest"
 )
 
@@ -55,7 +55,7 @@ func responseTo(t *testing.T, res *http.Response, id string) map[string]json.Raw
 		require.Equal(t, id, string(got["id"]))
 		return got
 	}
-	for m := range ssetest.Messages(res.Body) {
+	for m := range hosttest.SSEMessages(res.Body) {
 		if _, isRequest := m["method"]; !isRequest && string(m["id"]) == id {
 			got = m
 		}
@@ -93,7 +93,7 @@ func TestHTTPIdsComeBackAsSent(t *testing.T) {
 		res := rawPost(t, fx.url+"/mcp", h, "["+strings.Join(batch, ",")+"]")
 		require.Equal(t, http.StatusOK, res.StatusCode)
 		var got []string
-		for m := range ssetest.Messages(res.Body) {
+		for m := range hosttest.SSEMessages(res.Body) {
 			got = append(got, string(m["id"]))
 		}
 		assert.ElementsMatch(t, oddIDs, got)
@@ -125,7 +125,7 @@ func TestHTTPIdsComeBackAsSent(t *testing.T) {
 				`{"jsonrpc":"2.0","id":`+id+`,"method":"subscriptions/listen","params":{`+sessionlessMeta+
 					`,"notifications":{"toolsListChanged":true}}}`)
 			require.Equal(t, http.StatusOK, res.StatusCode, id)
-			ack := <-ssetest.Messages(res.Body)
+			ack := <-hosttest.SSEMessages(res.Body)
 			require.NoError(t, res.Body.Close()) // closing the stream is the cancellation over HTTP
 			var p struct {
 				Meta map[string]json.RawMessage `json:"_meta"`
@@ -156,7 +156,7 @@ func TestHTTPCancelledCallGetsNoResponse(t *testing.T) {
 				h := openSession(t, fx.url+"/mcp", version, `{"elicitation":{}}`)
 				res := rawPost(t, fx.url+"/mcp", h, escalate(t, id))
 				require.Equal(t, http.StatusOK, res.StatusCode)
-				msgs := ssetest.Messages(res.Body)
+				msgs := hosttest.SSEMessages(res.Body)
 				first := <-msgs
 				require.Equal(t, `"elicitation/create"`, string(first["method"]), show(first))
 
@@ -180,7 +180,7 @@ func TestHTTPCallWithAnIdInFlight(t *testing.T) {
 	fx := startHTTP(t, "sandboxed", nil)
 	h := openSession(t, fx.url+"/mcp", "2025-11-25", `{"elicitation":{}}`)
 	res := rawPost(t, fx.url+"/mcp", h, escalate(t, `1.50`))
-	msgs := ssetest.Messages(res.Body)
+	msgs := hosttest.SSEMessages(res.Body)
 	require.Equal(t, `"elicitation/create"`, string((<-msgs)["method"]))
 
 	dup := rawPost(t, fx.url+"/mcp", h, `{"jsonrpc":"2.0","id":1.50,"method":"ping"}`)
@@ -294,7 +294,7 @@ func TestHTTPProgressTokenComesBackAsSent(t *testing.T) {
 		res := rawPost(t, ts.URL, h, `{"jsonrpc":"2.0","id":`+id+`,"method":"tools/call","params":{"_meta":{"progressToken":`+id+
 			`},"name":"tick","arguments":{}}}`)
 		var progress, answered []string
-		for m := range ssetest.Messages(res.Body) {
+		for m := range hosttest.SSEMessages(res.Body) {
 			if string(m["method"]) == `"notifications/progress"` {
 				var p struct{ ProgressToken json.RawMessage }
 				require.NoError(t, json.Unmarshal(m["params"], &p))

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/cordon-dev/cordon/cmd/harness/app"
+	"github.com/cordon-dev/cordon/internal/hosttest"
 	"github.com/cordon-dev/cordon/mcphost"
 )
 
@@ -54,7 +55,7 @@ func BenchmarkServeRead2000(b *testing.B) {
 // (after one read, so the observation policy allows the edits).
 func BenchmarkServeEdit2000(b *testing.B) {
 	benchServe(b, func(i int) string {
-		return fmt.Sprintf(`{"name":"edit","arguments":{"file_path":"$P","old_string":%q,"new_string":%q}}`, spell(i), spell(i+1))
+		return fmt.Sprintf(`{"name":"edit","arguments":{"file_path":"$P","old_string":%q,"new_string":%q}}`, hosttest.Spell(i), hosttest.Spell(i+1))
 	})
 }
 
@@ -62,7 +63,7 @@ func BenchmarkServeEdit2000(b *testing.B) {
 // params object with $P standing for the 2,000-line file's path. A read is sent first, untimed.
 func benchServe(b *testing.B, params func(i int) string) {
 	dir := b.TempDir()
-	p := bigFile(b, dir)
+	p := hosttest.BigFile(b, dir)
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cordon-dev/cordon/internal/ssetest"
+	"github.com/cordon-dev/cordon/internal/hosttest"
 	"github.com/cordon-dev/cordon/plugins/sandbox/sandboxtest"
 )
 
@@ -47,7 +47,7 @@ func TestServeHTTPIdsAndCancellation(t *testing.T) {
 		defer res.Body.Close()
 		require.Equal(t, http.StatusOK, res.StatusCode)
 		var got []string
-		for m := range ssetest.Messages(res.Body) {
+		for m := range hosttest.SSEMessages(res.Body) {
 			if _, isRequest := m["method"]; !isRequest {
 				assert.Contains(t, string(m["result"]), "1: alpha")
 				got = append(got, string(m["id"]))
@@ -67,7 +67,7 @@ func TestServeHTTPIdsAndCancellation(t *testing.T) {
 
 		res := s.post(t, map[string]string{"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "subscriptions/listen"},
 			`{"jsonrpc":"2.0","id":`+id+`,"method":"subscriptions/listen","params":{`+meta+`"notifications":{"toolsListChanged":true}}}`)
-		ack := <-ssetest.Messages(res.Body)
+		ack := <-hosttest.SSEMessages(res.Body)
 		_ = res.Body.Close() // closing the stream is the cancellation over HTTP
 		var p struct {
 			Meta map[string]json.RawMessage `json:"_meta"`
@@ -83,7 +83,7 @@ func TestServeHTTPIdsAndCancellation(t *testing.T) {
 	require.NoError(t, err)
 	res := s.post(t, h, `{"jsonrpc":"2.0","id":"c:1","method":"tools/call","params":{"name":"write","arguments":`+string(args)+`}}`)
 	defer res.Body.Close()
-	events := ssetest.Messages(res.Body)
+	events := hosttest.SSEMessages(res.Body)
 	require.Equal(t, `"elicitation/create"`, string((<-events)["method"]), "the approval is asked")
 	cancel := s.post(t, h, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"c:1"}}`)
 	_ = cancel.Body.Close()

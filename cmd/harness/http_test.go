@@ -20,7 +20,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cordon-dev/cordon/internal/ssetest"
+	"github.com/cordon-dev/cordon/internal/hosttest"
 	"github.com/cordon-dev/cordon/plugins/sandbox/sandboxtest"
 )
 
@@ -325,7 +325,7 @@ func TestServeHTTPSIGTERMAnswersAnAbandonedCall(t *testing.T) {
 	res = s.post(t, session, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"write","arguments":`+string(args)+`}}`)
 	defer res.Body.Close()
 	require.Equal(t, http.StatusOK, res.StatusCode)
-	events := ssetest.Messages(res.Body)
+	events := hosttest.SSEMessages(res.Body)
 	first := <-events
 	require.JSONEq(t, `"elicitation/create"`, string(first["method"]), "the approval is asked first")
 

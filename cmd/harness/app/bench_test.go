@@ -4,32 +4,17 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/cordon-dev/cordon/cmd/harness/app"
+	"github.com/cordon-dev/cordon/internal/hosttest"
 )
-
-// bigFile writes a 2,000-line file (about 44 KB) into dir.
-func bigFile(tb testing.TB, dir string) string {
-	tb.Helper()
-	var b strings.Builder
-	for i := 1; i <= 2000; i++ {
-		fmt.Fprintf(&b, "line %05d abcdefghij\n", i)
-	}
-	p := filepath.Join(dir, "big.txt")
-	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
-		tb.Fatal(err)
-	}
-	return p
-}
 
 // benchRun drives `run` in process with n copies of line (after one read so edits are allowed).
 func benchRun(b *testing.B, line func(i int) string) {
 	dir := b.TempDir()
-	p := bigFile(b, dir)
+	p := hosttest.BigFile(b, dir)
 	var in strings.Builder
 	fmt.Fprintf(&in, `{"id":0,"tool":"read","args":{"file_path":%q}}`+"\n", p)
 	for i := range b.N {
@@ -49,15 +34,6 @@ func benchRun(b *testing.B, line func(i int) string) {
 	}
 }
 
-// spell is the edited line of the 2,000-line file: it toggles between two spellings so every call
-// changes exactly one line.
-func spell(i int) string {
-	if i%2 == 0 {
-		return "line 01000 abcdefghij"
-	}
-	return "line 01000 ABCDEFGHIJ"
-}
-
 // errorScan counts failed result lines without keeping the output.
 type errorScan struct{ failed int }
 
@@ -75,6 +51,6 @@ func BenchmarkRunRead2000(b *testing.B) {
 // BenchmarkRunEdit2000 edits one line of a 2,000-line file per call.
 func BenchmarkRunEdit2000(b *testing.B) {
 	benchRun(b, func(i int) string {
-		return fmt.Sprintf(`{"id":1,"tool":"edit","args":{"file_path":"$P","old_string":%q,"new_string":%q}}`, spell(i), spell(i+1))
+		return fmt.Sprintf(`{"id":1,"tool":"edit","args":{"file_path":"$P","old_string":%q,"new_string":%q}}`, hosttest.Spell(i), hosttest.Spell(i+1))
 	})
 }

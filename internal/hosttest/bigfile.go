@@ -1,4 +1,4 @@
-package mcphost_test
+package hosttest
 
 import (
 	"fmt"
@@ -8,8 +8,9 @@ import (
 	"testing"
 )
 
-// bigFile writes a 2,000-line file (about 44 KB) into dir.
-func bigFile(tb testing.TB, dir string) string {
+// BigFile writes the benchmarks' 2,000-line file (about 44 KB), big.txt, into dir and returns its
+// path.
+func BigFile(tb testing.TB, dir string) string {
 	tb.Helper()
 	var b strings.Builder
 	for i := 1; i <= 2000; i++ {
@@ -22,9 +23,9 @@ func bigFile(tb testing.TB, dir string) string {
 	return p
 }
 
-// spell is the edited line of the 2,000-line file: it toggles between two spellings so every call
-// changes exactly one line.
-func spell(i int) string {
+// Spell is line 1,000 of BigFile's file as the i-th edit leaves it: it toggles between two
+// spellings, so every edit changes exactly one line.
+func Spell(i int) string {
 	if i%2 == 0 {
 		return "line 01000 abcdefghij"
 	}

@@ -1,5 +1,6 @@
-// Package ssetest reads Server-Sent Events bodies in tests of the HTTP transport.
-package ssetest
+// Package hosttest holds what the tests and benchmarks of the hosts (mcphost, jsonlines, cmd/harness)
+// share: an SSE body reader and the 2,000-line file the benchmarks read and edit.
+package hosttest
 
 import (
 	"bufio"
@@ -8,10 +9,10 @@ import (
 	"strings"
 )
 
-// Messages reads a text/event-stream body and sends each event's data that is a JSON object, its
+// SSEMessages reads a text/event-stream body and sends each event's data that is a JSON object, its
 // members' values as sent, until the stream ends (events of up to 16 MiB); the channel is then
 // closed.
-func Messages(body io.Reader) <-chan map[string]json.RawMessage {
+func SSEMessages(body io.Reader) <-chan map[string]json.RawMessage {
 	ch := make(chan map[string]json.RawMessage, 16)
 	go func() {
 		defer close(ch)
