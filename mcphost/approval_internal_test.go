@@ -2,43 +2,21 @@ package mcphost
 
 import (
 	"context"
-	"encoding/json"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cordon-dev/cordon/internal/hosttest"
 	"github.com/cordon-dev/cordon/kernel/kernelfx"
-	"github.com/cordon-dev/cordon/plugins/tools"
-	"github.com/cordon-dev/cordon/plugins/tools/toolstest"
-)
-
-// guardedTool registers a tool "guarded" whose calls askGuarded, the pre-execute policy, sends to
-// approval.
-var (
-	guardedTool = toolstest.Tools("test-guarded", tools.Tool[json.RawMessage, map[string]any]{
-		Name: "guarded", Description: "Needs approval.",
-		Execute: func(context.Context, json.RawMessage, *tools.Exec) (map[string]any, error) {
-			return map[string]any{"ran": true}, nil
-		},
-		Render: func(json.RawMessage, map[string]any) []tools.Content {
-			return []tools.Content{tools.TextContent("ran")}
-		},
-	}.Definition())
-	askGuarded = toolstest.Decide("test-ask", func(e *tools.Exec) tools.Decision {
-		if e.Name == "guarded" {
-			return tools.Decision{Kind: tools.Ask, Reason: "it is guarded"}
-		}
-		return tools.Decision{Kind: tools.Allow}
-	})
 )
 
 const guardedComposition = "plugins:\n  - name: tools\n  - name: test-guarded\n  - name: test-ask\n"
 
 func composeGuarded(t *testing.T) *host {
 	t.Helper()
-	h := composeYAML(t, guardedComposition, nil, kernelfx.Plugin(guardedTool), kernelfx.Plugin(askGuarded))
+	h := composeYAML(t, guardedComposition, nil, kernelfx.Plugin(hosttest.GuardedTool), kernelfx.Plugin(hosttest.AskGuarded))
 	t.Cleanup(h.close)
 	return h
 }

@@ -3,7 +3,6 @@ package app
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -18,6 +17,7 @@ import (
 	"go.uber.org/zap/zaptest"
 	"go.uber.org/zap/zaptest/observer"
 
+	"github.com/cordon-dev/cordon/internal/hosttest"
 	"github.com/cordon-dev/cordon/jsonlines"
 	"github.com/cordon-dev/cordon/kernel/kernelfx"
 	"github.com/cordon-dev/cordon/plugins/sandbox/sandboxtest"
@@ -25,30 +25,10 @@ import (
 	"github.com/cordon-dev/cordon/plugins/tools/toolstest"
 )
 
-// guardedTool registers a tool "guarded" whose calls askGuarded, the pre-execute policy, sends to
-// approval.
-var (
-	guardedTool = toolstest.Tools("test-guarded", tools.Tool[json.RawMessage, map[string]any]{
-		Name: "guarded", Description: "Needs approval.",
-		Execute: func(context.Context, json.RawMessage, *tools.Exec) (map[string]any, error) {
-			return map[string]any{"ran": true}, nil
-		},
-		Render: func(json.RawMessage, map[string]any) []tools.Content {
-			return []tools.Content{tools.TextContent("ran")}
-		},
-	}.Definition())
-	askGuarded = toolstest.Decide("test-ask", func(e *tools.Exec) tools.Decision {
-		if e.Name == "guarded" {
-			return tools.Decision{Kind: tools.Ask, Reason: "it is guarded"}
-		}
-		return tools.Decision{Kind: tools.Allow}
-	})
-)
-
 func composeGuarded(t *testing.T, approve string) *host {
 	t.Helper()
 	o := defaultOptions()
-	o.modules = []fx.Option{kernelfx.Plugin(guardedTool), kernelfx.Plugin(askGuarded)}
+	o.modules = []fx.Option{kernelfx.Plugin(hosttest.GuardedTool), kernelfx.Plugin(hosttest.AskGuarded)}
 	o.profiles = map[string][]byte{DefaultProfile: []byte("plugins:\n  - name: tools\n  - name: test-guarded\n  - name: test-ask\n")}
 	h, err := compose(context.Background(), o, &flags{workdir: t.TempDir(), approve: approve}, zaptest.NewLogger(t))
 	require.NoError(t, err)
