@@ -2,9 +2,7 @@ package mcphost
 
 import (
 	"context"
-	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -14,6 +12,7 @@ import (
 	"go.uber.org/zap/zaptest"
 
 	"github.com/cordon-dev/cordon/internal/engine"
+	"github.com/cordon-dev/cordon/internal/hosttest"
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/kernel/kernelfx"
 	"github.com/cordon-dev/cordon/kernel/loader"
@@ -33,20 +32,7 @@ import (
 
 // TestMain keeps the attachment store and fs-history's store (under the user's state directory)
 // in a temporary directory for the whole run.
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "mcphost-state-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	if err := os.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state")); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	_ = os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(hosttest.RunInStateDir(m, "mcphost-state-")) }
 
 // host is a kernel composed for a test, with the host's approval channel loaded the way
 // `harness` loads it.
