@@ -2,7 +2,6 @@ package main_test
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -13,32 +12,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// modelExposeConfig composes read, write, edit and apply_patch under a model-keyed expose rule:
-// GPT models see apply_patch and not edit, every other session edit and not apply_patch.
-func modelExposeConfig(t *testing.T) string {
-	t.Helper()
-	dir := realTemp(t)
-	p := filepath.Join(dir, "expose.yaml")
-	writeFile(t, p, fmt.Sprintf(`plugins:
-  - name: fs-local
-    config: { cwd: %q }
-  - name: tools
-    config:
-      expose:
-        - model: "gpt-*"
-          hide: [edit]
-        - hide: [apply_patch]
-  - name: tool-fs
-  - name: tool-apply-patch
-`, dir))
-	return p
-}
-
 // `serve --model NAME` sets the model of every session it serves, so a model-keyed expose rule
 // decides tools/list (on stdio at every protocol version, and over HTTP); without --model the rule
 // never matches.
 func TestServeModelFlagKeysExposeRules(t *testing.T) {
-	cfg := modelExposeConfig(t)
+	cfg := exposeConfig(t, `model: "gpt-*"`)
 	for _, version := range exposeVersions {
 		t.Run("stdio "+version, func(t *testing.T) {
 			cs, _ := serveAtVersion(t, "some-client", version, "--config", cfg, "--model", "gpt-5")

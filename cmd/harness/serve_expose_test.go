@@ -14,8 +14,9 @@ import (
 )
 
 // exposeConfig composes read, write, edit and apply_patch under the expose rules of docs/tools.md
-// "Exposure": Codex sees apply_patch and not edit, every other client edit and not apply_patch.
-func exposeConfig(t *testing.T) string {
+// "Exposure": the sessions that match (a rule key such as `client: codex` or `model: "gpt-*"`) see
+// apply_patch and not edit, every other session edit and not apply_patch.
+func exposeConfig(t *testing.T, match string) string {
 	t.Helper()
 	dir := realTemp(t)
 	p := filepath.Join(dir, "expose.yaml")
@@ -25,12 +26,12 @@ func exposeConfig(t *testing.T) string {
   - name: tools
     config:
       expose:
-        - client: codex
+        - %s
           hide: [edit]
         - hide: [apply_patch]
   - name: tool-fs
   - name: tool-apply-patch
-`, dir))
+`, dir, match))
 	return p
 }
 
@@ -73,7 +74,7 @@ func checkExposure(t *testing.T, cs *mcp.ClientSession, shown, hidden string) {
 // decides the tools a session lists, and a call of a hidden tool is refused as a call of an unknown
 // tool (before 2026-07-28 a plain call takes the direct call path).
 func TestServeListsTheSessionsExposedTools(t *testing.T) {
-	cfg := exposeConfig(t)
+	cfg := exposeConfig(t, "client: codex")
 	for _, version := range exposeVersions {
 		t.Run(version, func(t *testing.T) {
 			checkExposure(t, serveAt(t, "codex", version, cfg), "apply_patch", "edit")
@@ -95,7 +96,7 @@ func serveAt(t *testing.T, client, version, config string) *mcp.ClientSession {
 // Over HTTP, at every protocol version (under 2026-07-28 the client info comes with each request),
 // each session lists and calls the tools its client is exposed.
 func TestServeHTTPListsTheSessionsExposedTools(t *testing.T) {
-	s := startHTTPServe(t, "127.0.0.1:0", "--config", exposeConfig(t))
+	s := startHTTPServe(t, "127.0.0.1:0", "--config", exposeConfig(t, "client: codex"))
 	for _, version := range exposeVersions {
 		t.Run(version, func(t *testing.T) {
 			checkExposure(t, s.connectAs(t, "codex", version, "", nil), "apply_patch", "edit")
