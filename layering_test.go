@@ -155,11 +155,11 @@ func TestLayeringPackageNamesChecker(t *testing.T) {
 		"plugins/fslocal":           {name: "fslocal"},
 		"plugins/attachments/local": {name: "attachmentlocal"},
 		"plugins/attachments":       {name: "attachments"},
-		"internal/hostfs":           {name: "fs"},
+		"plugins/fs/hostfs":         {name: "fs"},
 	})
 	assert.ElementsMatch(t, []string{
 		`plugins/attachments/local is package attachmentlocal: name it "local" or move it to a directory of that name`,
-		`internal/hostfs is package fs: name it "hostfs" or move it to a directory of that name`,
+		`plugins/fs/hostfs is package fs: name it "hostfs" or move it to a directory of that name`,
 	}, got)
 }
 

@@ -1,6 +1,6 @@
 package jsonlines
 
-import "github.com/cordon-dev/cordon/internal/engine/enginetest"
+import "github.com/cordon-dev/cordon/plugins/tools/engine/enginetest"
 
 type fakeCall = enginetest.Call
 

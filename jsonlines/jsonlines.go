@@ -5,8 +5,8 @@ import (
 	"io"
 	"time"
 
-	"github.com/cordon-dev/cordon/internal/engine"
 	"github.com/cordon-dev/cordon/kernel"
+	"github.com/cordon-dev/cordon/plugins/tools/engine"
 )
 
 // Options configure a Runner; zero fields take the defaults.

@@ -13,10 +13,9 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/cordon-dev/cordon/internal/engine"
 	"github.com/cordon-dev/cordon/internal/lines"
-	"github.com/cordon-dev/cordon/internal/mcpstdio"
 	"github.com/cordon-dev/cordon/plugins/tools"
+	"github.com/cordon-dev/cordon/plugins/tools/engine"
 )
 
 // CodeInvalidRequest is the code of the error line that answers a malformed `run` input line.
@@ -150,7 +149,7 @@ type runLimits struct {
 
 // defaultRunLimits are serve's line limit, the session bounds of the HTTP transport and its drain
 // bound.
-var defaultRunLimits = runLimits{maxLine: mcpstdio.DefaultMaxMessageBytes, idle: DefaultSessionIdle, maxSessions: DefaultMaxSessions, drain: drainTimeout}
+var defaultRunLimits = runLimits{maxLine: lines.DefaultMaxLine, idle: DefaultSessionIdle, maxSessions: DefaultMaxSessions, drain: drainTimeout}
 
 // Defaults of the run protocol's session bounds (--session-idle, --max-sessions).
 const (

@@ -14,10 +14,10 @@ import (
 	"go.uber.org/fx"
 	"go.uber.org/zap/zaptest"
 
-	"github.com/cordon-dev/cordon/internal/engine"
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/kernel/kernelfx"
 	"github.com/cordon-dev/cordon/plugins/tools"
+	"github.com/cordon-dev/cordon/plugins/tools/engine"
 	"github.com/cordon-dev/cordon/plugins/tools/toolstest"
 )
 

@@ -10,7 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/cordon-dev/cordon/internal/engine/enginetest"
+	"github.com/cordon-dev/cordon/plugins/tools/engine/enginetest"
 )
 
 // TestRunEndsPastTheDrainBound: when the context ends (SIGTERM) while a call ignores it, run gives

@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cordon-dev/cordon/internal/hosttest"
 	"github.com/cordon-dev/cordon/kernel/kernelfx"
+	"github.com/cordon-dev/cordon/mcphost/hosttest"
 )
 
 const guardedComposition = "plugins:\n  - name: tools\n  - name: test-guarded\n  - name: test-ask\n"

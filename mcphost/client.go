@@ -3,7 +3,7 @@ package mcphost
 import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/cordon-dev/cordon/internal/engine"
+	"github.com/cordon-dev/cordon/plugins/tools/engine"
 )
 
 // recordClient records in sess the clientInfo of an MCP call (per request under 2026-07-28, else

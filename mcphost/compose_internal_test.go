@@ -11,11 +11,10 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest"
 
-	"github.com/cordon-dev/cordon/internal/engine"
-	"github.com/cordon-dev/cordon/internal/hosttest"
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/kernel/kernelfx"
 	"github.com/cordon-dev/cordon/kernel/loader"
+	"github.com/cordon-dev/cordon/mcphost/hosttest"
 	attachmentlocal "github.com/cordon-dev/cordon/plugins/attachments/local"
 	"github.com/cordon-dev/cordon/plugins/fshistory"
 	"github.com/cordon-dev/cordon/plugins/fslocal"
@@ -27,6 +26,7 @@ import (
 	"github.com/cordon-dev/cordon/plugins/toolfs"
 	"github.com/cordon-dev/cordon/plugins/toolfssearch"
 	"github.com/cordon-dev/cordon/plugins/tools"
+	"github.com/cordon-dev/cordon/plugins/tools/engine"
 	"github.com/cordon-dev/cordon/plugins/userapproval"
 )
 

@@ -27,10 +27,10 @@
 // an approval is an input request: the call answers with CallToolResult.InputRequests and a signed
 // RequestState, and runs again when the client retries with the answer; a state answers one
 // question of that exact call once, within ten minutes). stdin and stdout are framed and checked by
-// internal/mcpstdio. A plain tools/call on stdio (a served tool's name, arguments, a _meta without
+// mcphost/internal/mcpstdio. A plain tools/call on stdio (a served tool's name, arguments, a _meta without
 // the protocol's keys, on an initialized connection before 2026-07-28) is run by the host outside the
 // SDK's dispatch (directCalls), with the same handler and encoding; any other call's result is
 // encoded once, by receiving middleware (wireResults), and spliced into its response by the
 // transport, so the SDK's validating re-encodings scan a short token instead of the result. Either
-// way the bytes on the wire are the plain SDK's (internal/fastpath has the contract and the figures).
+// way the bytes on the wire are the plain SDK's (mcphost/internal/fastpath has the contract and the figures).
 package mcphost

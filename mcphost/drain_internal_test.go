@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/zap/zaptest"
 
-	"github.com/cordon-dev/cordon/internal/engine/enginetest"
+	"github.com/cordon-dev/cordon/plugins/tools/engine/enginetest"
 )
 
 // stopDuringDeafCall starts connect's serving (serve, returning when it does), calls "deaf" through

@@ -1,6 +1,6 @@
 package mcphost
 
-import "github.com/cordon-dev/cordon/internal/engine"
+import "github.com/cordon-dev/cordon/plugins/tools/engine"
 
 // keepObservations makes an authenticated principal's sessionless session keep its observations
 // across restarts, under "principal:<name>" (docs/history.md "Observations across restarts"), where

@@ -1,5 +1,5 @@
 package mcphost
 
-import "github.com/cordon-dev/cordon/internal/engine/enginetest"
+import "github.com/cordon-dev/cordon/plugins/tools/engine/enginetest"
 
 var newFakeEngine = enginetest.New

@@ -17,8 +17,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cordon-dev/cordon/internal/engine"
-	"github.com/cordon-dev/cordon/internal/mcpstdio"
+	"github.com/cordon-dev/cordon/mcphost/internal/mcpstdio"
+	"github.com/cordon-dev/cordon/plugins/tools/engine"
 )
 
 // The differential test of the fast path (doc.go "The fast path"): the same tools/calls, answered

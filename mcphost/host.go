@@ -14,9 +14,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/zap"
 
-	"github.com/cordon-dev/cordon/internal/engine"
-	"github.com/cordon-dev/cordon/internal/mcpstdio"
 	"github.com/cordon-dev/cordon/kernel"
+	"github.com/cordon-dev/cordon/mcphost/internal/mcpstdio"
+	"github.com/cordon-dev/cordon/plugins/tools/engine"
 )
 
 // ErrNoRuntime is returned by New when the kernel provides no tools runtime.

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/cordon-dev/cordon/cmd/harness/app"
-	"github.com/cordon-dev/cordon/internal/hosttest"
+	"github.com/cordon-dev/cordon/mcphost/hosttest"
 )
 
 // syncBuffer is a bytes.Buffer safe for the server's writes and the benchmark's reads.

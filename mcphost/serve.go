@@ -10,8 +10,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/cordon-dev/cordon/internal/engine"
 	"github.com/cordon-dev/cordon/plugins/tools"
+	"github.com/cordon-dev/cordon/plugins/tools/engine"
 )
 
 // protocolVersions are the MCP protocol versions `serve` negotiates. Under 2026-07-28 approvals are

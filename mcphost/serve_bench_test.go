@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/cordon-dev/cordon/cmd/harness/app"
-	"github.com/cordon-dev/cordon/internal/hosttest"
 	"github.com/cordon-dev/cordon/mcphost"
+	"github.com/cordon-dev/cordon/mcphost/hosttest"
 )
 
 // processCPU is the CPU time this process has used (user + system).
@@ -26,7 +26,7 @@ func processCPU(b *testing.B) time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// BenchmarkServeRead2000 is the fast path's benchmark (internal/fastpath): a 2,000-line read
+// BenchmarkServeRead2000 is the fast path's benchmark (mcphost/internal/fastpath): a 2,000-line read
 // through `serve` in process, the real stdio transport over pipes, driven by a minimal JSON-RPC
 // client (one request in flight, responses only scanned), so nearly all the measured CPU is the
 // server's. "fast" has every part on; each other row turns parts off: "no-direct" leaves the call

@@ -6,8 +6,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/cordon-dev/cordon/internal/fastpath"
-	"github.com/cordon-dev/cordon/internal/mcpstdio"
+	"github.com/cordon-dev/cordon/mcphost/internal/fastpath"
+	"github.com/cordon-dev/cordon/mcphost/internal/mcpstdio"
 )
 
 // directer is a transport that can run a call outside the SDK (mcpstdio.Transport.SetDirect).
@@ -17,7 +17,7 @@ type directer interface {
 
 // directCalls returns the Direct of a stdio connection: a plain tools/call is run by the host, not
 // dispatched by the SDK, which saves the SDK's two decodes of the request and its goroutines
-// (internal/fastpath "What each part buys"). The call is exactly the SDK's:
+// (mcphost/internal/fastpath "What each part buys"). The call is exactly the SDK's:
 // the same handler (call) with the same request, under the same receiving middleware's encoding
 // (wireResults), and the transport keeps the in-flight accounting and cancellation. Anything the
 // SDK would treat differently goes to the SDK: a call before initialize, under a protocol version
@@ -50,6 +50,6 @@ func (h *Host) directCalls(ss *mcp.ServerSession) mcpstdio.Direct {
 	}
 }
 
-// fast turns the parts of the fast path on (internal/fastpath); the benchmark and the differential
+// fast turns the parts of the fast path on (mcphost/internal/fastpath); the benchmark and the differential
 // test turn them off.
 var fast = struct{ direct, splice, wire bool }{true, true, true}

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cordon-dev/cordon/internal/mcpstdio"
+	"github.com/cordon-dev/cordon/mcphost/internal/mcpstdio"
 )
 
 // A plain tools/call on stdio is run outside the SDK, with the response the SDK's dispatch gives

@@ -19,8 +19,8 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/cordon-dev/cordon/internal/engine"
-	"github.com/cordon-dev/cordon/internal/mcpstdio"
+	"github.com/cordon-dev/cordon/mcphost/internal/mcpstdio"
+	"github.com/cordon-dev/cordon/plugins/tools/engine"
 
 	"github.com/cordon-dev/cordon/plugins/sandbox"
 	"github.com/cordon-dev/cordon/plugins/sandbox/sandboxpolicy"

@@ -8,7 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/cordon-dev/cordon/internal/engine"
+	"github.com/cordon-dev/cordon/plugins/tools/engine"
 )
 
 // exposeTools is receiving middleware: the SDK's server, shared by every session, serves every

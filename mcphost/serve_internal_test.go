@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cordon-dev/cordon/internal/engine"
 	"github.com/cordon-dev/cordon/plugins/tools"
+	"github.com/cordon-dev/cordon/plugins/tools/engine"
 )
 
 func connectFake(t *testing.T, eng engine.Engine, cwd *string) (*mcp.ClientSession, chan error) {

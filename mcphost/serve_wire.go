@@ -6,7 +6,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/cordon-dev/cordon/internal/fastpath"
+	"github.com/cordon-dev/cordon/mcphost/internal/fastpath"
 )
 
 // splicer is a transport that writes pre-encoded results in place of their tokens

@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cordon-dev/cordon/internal/engine"
-	"github.com/cordon-dev/cordon/internal/mcpstdio"
+	"github.com/cordon-dev/cordon/mcphost/internal/mcpstdio"
+	"github.com/cordon-dev/cordon/plugins/tools/engine"
 )
 
 // tricky is text that JSON encoders escape differently (HTML characters, separators, controls,

@@ -20,7 +20,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cordon-dev/cordon/internal/hosttest"
+	"github.com/cordon-dev/cordon/mcphost/hosttest"
 	"github.com/cordon-dev/cordon/plugins/sandbox/sandboxtest"
 )
 

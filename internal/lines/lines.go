@@ -22,6 +22,9 @@ import (
 	"io"
 )
 
+// DefaultMaxLine is the longest line a JSON-lines or MCP stdio peer accepts by default (16 MiB).
+const DefaultMaxLine = 16 << 20
+
 // ErrTooLong reports a line longer than the reader's limit; the line was skipped.
 var ErrTooLong = errors.New("line too long")
 

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/cordon-dev/cordon/internal/hostfs/textedit"
+	"github.com/cordon-dev/cordon/internal/textedit"
 )
 
 // ApplyError is an update whose chunk could not be located. Chunk is its 0-based index;

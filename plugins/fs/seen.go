@@ -15,7 +15,7 @@ type SeenWindow struct {
 	// First is the 1-based number of the first line; Count the number of lines (0 only for an
 	// empty file seen whole).
 	First, Count int
-	// Sum is the digest of the lines' bytes, line breaks included (internal/seen.Sum).
+	// Sum is the digest of the lines' bytes, line breaks included (plugins/fs/seen.Sum).
 	Sum uint64
 	// Text is those bytes when Kept (up to a bound; beyond it only Sum is kept).
 	Text string

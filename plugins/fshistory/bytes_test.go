@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cordon-dev/cordon/internal/history"
 	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/fshistory/history"
 )
 
 // Undo restores any bytes, not only text: NULs, invalid UTF-8, a setgid bit kept by the

@@ -8,7 +8,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/cordon-dev/cordon/internal/confint"
-	"github.com/cordon-dev/cordon/internal/history"
+	"github.com/cordon-dev/cordon/plugins/fshistory/history"
 )
 
 // The defaults of the configuration.

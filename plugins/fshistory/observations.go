@@ -5,8 +5,8 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/cordon-dev/cordon/internal/history"
 	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/fshistory/history"
 )
 
 // observations is fs.DurableObservations over the store (docs/history.md "Observations across

@@ -12,10 +12,10 @@ import (
 	"go.uber.org/fx"
 	"go.uber.org/zap"
 
-	"github.com/cordon-dev/cordon/internal/history"
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/kernel/kernelfx"
 	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/fshistory/history"
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
 

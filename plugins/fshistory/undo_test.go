@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cordon-dev/cordon/internal/history"
 	"github.com/cordon-dev/cordon/plugins/fshistory"
+	"github.com/cordon-dev/cordon/plugins/fshistory/history"
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
 

@@ -3,7 +3,7 @@ package fslocal
 import (
 	"go.yaml.in/yaml/v3"
 
-	"github.com/cordon-dev/cordon/internal/hostfs"
+	"github.com/cordon-dev/cordon/plugins/fs/hostfs"
 )
 
 // DefaultDiffBasisMaxBytes is the default of Config.DiffBasisMaxBytes (10 MiB).

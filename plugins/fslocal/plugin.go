@@ -4,10 +4,10 @@ import (
 	"go.uber.org/fx"
 	"go.uber.org/zap"
 
-	"github.com/cordon-dev/cordon/internal/hostfs"
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/kernel/kernelfx"
 	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/fs/hostfs"
 )
 
 // ID is the catalog name of the plugin.

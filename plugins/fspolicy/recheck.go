@@ -3,8 +3,8 @@ package fspolicy
 import (
 	"strconv"
 
-	"github.com/cordon-dev/cordon/internal/seen"
 	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/fs/seen"
 )
 
 // recheck is the fs.Recheck of one guard: it holds the observation the guard was decided from and

@@ -9,14 +9,14 @@ import (
 
 	"go.uber.org/fx"
 
-	"github.com/cordon-dev/cordon/internal/budget"
-	"github.com/cordon-dev/cordon/internal/filetool"
 	"github.com/cordon-dev/cordon/internal/patch"
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/kernel/kernelfx"
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/sandbox"
 	"github.com/cordon-dev/cordon/plugins/tools"
+	"github.com/cordon-dev/cordon/plugins/tools/budget"
+	"github.com/cordon-dev/cordon/plugins/tools/filetool"
 )
 
 // ID is the catalog name of the plugin that registers apply_patch (docs/apply_patch.md).
@@ -26,7 +26,7 @@ const ID = "tool-apply-patch"
 type Config struct{}
 
 // Plugin registers apply_patch once the fs and tools services exist. It shares tool-fs's
-// guards, sandbox escalation and error rendering through internal/filetool, and is a plugin of
+// guards, sandbox escalation and error rendering through plugins/tools/filetool, and is a plugin of
 // its own so that a composition offers it or not.
 var Plugin = kernel.Define[Config](ID, apply, fs.Service.Dep(), tools.Service.Dep())
 

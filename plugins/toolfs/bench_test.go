@@ -17,12 +17,12 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/cordon-dev/cordon/internal/filetool"
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/kernel/kerneltest"
 	"github.com/cordon-dev/cordon/plugins/fslocal"
 	"github.com/cordon-dev/cordon/plugins/toolfs"
 	"github.com/cordon-dev/cordon/plugins/tools"
+	"github.com/cordon-dev/cordon/plugins/tools/filetool"
 )
 
 // Benchmarks of the read window and the tools over the real fs-local provider.

@@ -3,9 +3,9 @@ package toolfs
 import (
 	"fmt"
 
-	"github.com/cordon-dev/cordon/internal/budget"
 	"github.com/cordon-dev/cordon/internal/confint"
 	"github.com/cordon-dev/cordon/internal/jstext"
+	"github.com/cordon-dev/cordon/plugins/tools/budget"
 )
 
 // Default read caps.

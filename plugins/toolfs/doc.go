@@ -74,7 +74,7 @@
 // # Sandbox
 //
 // The per-call sandbox policy of write and edit (docs/tool-fs.md "Sandbox escalation"; the hook is
-// internal/filetool's, shared with apply_patch) is chosen once, at load, from the mounted filesystem's capability fact (sandbox.ConfiningMode: whether it
+// plugins/tools/filetool's, shared with apply_patch) is chosen once, at load, from the mounted filesystem's capability fact (sandbox.ConfiningMode: whether it
 // implements sandbox.Confiner, and its default mode):
 //
 //   - the filesystem never confines: no escalation fields and no policy. The escalation

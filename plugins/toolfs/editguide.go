@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/cordon-dev/cordon/internal/nearmiss"
-	"github.com/cordon-dev/cordon/internal/seen"
 	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/fs/seen"
 )
 
 // maxListedMatches bounds the occurrences an ambiguous edit's refusal lists.

@@ -3,7 +3,7 @@ package toolfs
 import (
 	"strings"
 
-	"github.com/cordon-dev/cordon/internal/filetool"
+	"github.com/cordon-dev/cordon/plugins/tools/filetool"
 )
 
 // ReadMeta is the replayable presentation meta of a read: the window plus an optional syntax

@@ -15,7 +15,7 @@ import (
 )
 
 // apply_patch over the real sandboxed stack of this package's tests: tool-apply-patch shares the
-// sandbox hook of write and edit (internal/filetool), so the same fences and escalation apply.
+// sandbox hook of write and edit (plugins/tools/filetool), so the same fences and escalation apply.
 // docs/apply_patch.md "Sandbox": every target, a move's destination included, is fenced as write
 // is, protected paths too, and a denial offers the same escalation.
 func TestPatchSandbox(t *testing.T) {

@@ -1,7 +1,7 @@
 package toolfs
 
 import (
-	"github.com/cordon-dev/cordon/internal/filetool"
+	"github.com/cordon-dev/cordon/plugins/tools/filetool"
 	"go.uber.org/fx"
 
 	"github.com/cordon-dev/cordon/kernel"

@@ -5,11 +5,11 @@ import (
 	"errors"
 	"strconv"
 
-	"github.com/cordon-dev/cordon/internal/budget"
-	"github.com/cordon-dev/cordon/internal/filetool"
-	"github.com/cordon-dev/cordon/internal/seen"
 	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/fs/seen"
 	"github.com/cordon-dev/cordon/plugins/tools"
+	"github.com/cordon-dev/cordon/plugins/tools/budget"
+	"github.com/cordon-dev/cordon/plugins/tools/filetool"
 )
 
 func (s *suite) readDefinition() tools.Definition {

@@ -4,13 +4,13 @@ import (
 	"context"
 	"encoding/base64"
 
-	"github.com/cordon-dev/cordon/internal/budget"
-	"github.com/cordon-dev/cordon/internal/filetool"
 	"github.com/cordon-dev/cordon/internal/jstext"
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/plugins/attachments"
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/tools"
+	"github.com/cordon-dev/cordon/plugins/tools/budget"
+	"github.com/cordon-dev/cordon/plugins/tools/filetool"
 )
 
 // readImageModuleID is the id of the child instance that holds the read_image registration.

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cordon-dev/cordon/internal/filetool"
 	"github.com/cordon-dev/cordon/plugins/attachments"
+	"github.com/cordon-dev/cordon/plugins/tools/filetool"
 )
 
 // extNameModel restates Node's POSIX extname directly: drop trailing '/', take the last segment;

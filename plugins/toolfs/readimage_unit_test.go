@@ -7,9 +7,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cordon-dev/cordon/internal/filetool"
 	"github.com/cordon-dev/cordon/plugins/attachments"
 	"github.com/cordon-dev/cordon/plugins/toolfs"
+	"github.com/cordon-dev/cordon/plugins/tools/filetool"
 )
 
 // TestExtName pins Node's POSIX path.extname (docs/tool-fs.md "Gates, in order, all before any file

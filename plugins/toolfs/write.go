@@ -4,11 +4,11 @@ import (
 	"context"
 	"strings"
 
-	"github.com/cordon-dev/cordon/internal/budget"
-	"github.com/cordon-dev/cordon/internal/filetool"
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/sandbox"
 	"github.com/cordon-dev/cordon/plugins/tools"
+	"github.com/cordon-dev/cordon/plugins/tools/budget"
+	"github.com/cordon-dev/cordon/plugins/tools/filetool"
 )
 
 func (s *suite) writeDefinition() tools.Definition {

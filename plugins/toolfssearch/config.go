@@ -6,9 +6,9 @@ import (
 	"math"
 	"time"
 
-	"github.com/cordon-dev/cordon/internal/budget"
 	"github.com/cordon-dev/cordon/internal/confint"
 	"github.com/cordon-dev/cordon/internal/spill"
+	"github.com/cordon-dev/cordon/plugins/tools/budget"
 )
 
 // The defaults of the configuration.

@@ -10,13 +10,13 @@ import (
 	"go.uber.org/fx"
 	"go.uber.org/zap"
 
-	"github.com/cordon-dev/cordon/internal/budget"
 	"github.com/cordon-dev/cordon/internal/spill"
 	"github.com/cordon-dev/cordon/internal/statedir"
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/kernel/kernelfx"
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/tools"
+	"github.com/cordon-dev/cordon/plugins/tools/budget"
 )
 
 // ID is the catalog name of the plugin.

@@ -17,9 +17,9 @@ import (
 	"go.uber.org/zap/zaptest"
 	"go.uber.org/zap/zaptest/observer"
 
-	"github.com/cordon-dev/cordon/internal/hosttest"
 	"github.com/cordon-dev/cordon/jsonlines"
 	"github.com/cordon-dev/cordon/kernel/kernelfx"
+	"github.com/cordon-dev/cordon/mcphost/hosttest"
 	"github.com/cordon-dev/cordon/plugins/sandbox/sandboxtest"
 	"github.com/cordon-dev/cordon/plugins/tools"
 	"github.com/cordon-dev/cordon/plugins/tools/toolstest"

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/cordon-dev/cordon/cmd/harness/app"
-	"github.com/cordon-dev/cordon/internal/hosttest"
+	"github.com/cordon-dev/cordon/mcphost/hosttest"
 )
 
 // benchRun drives `run` in process with n copies of line (after one read so edits are allowed).

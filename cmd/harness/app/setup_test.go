@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/cordon-dev/cordon/internal/hosttest"
+	"github.com/cordon-dev/cordon/mcphost/hosttest"
 )
 
 // TestMain keeps the default composition's attachment store (under the user's state directory) in a

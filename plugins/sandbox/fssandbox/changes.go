@@ -3,8 +3,8 @@ package fssandbox
 import (
 	"context"
 
-	"github.com/cordon-dev/cordon/internal/hostfs"
 	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/fs/hostfs"
 )
 
 var _ fs.ChangeSetApplier = (*Provider)(nil)

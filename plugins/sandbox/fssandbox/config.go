@@ -8,7 +8,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/cordon-dev/cordon/internal/charset"
-	"github.com/cordon-dev/cordon/internal/hostfs"
+	"github.com/cordon-dev/cordon/plugins/fs/hostfs"
 )
 
 // DefaultProtectedPaths is the default of Config.ProtectedPaths.

@@ -9,8 +9,8 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/cordon-dev/cordon/internal/hostfs"
 	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/fs/hostfs"
 	"github.com/cordon-dev/cordon/plugins/sandbox"
 )
 

@@ -3,10 +3,10 @@ package fssandbox
 import (
 	"go.uber.org/fx"
 
-	"github.com/cordon-dev/cordon/internal/hostfs"
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/kernel/kernelfx"
 	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/fs/hostfs"
 	"github.com/cordon-dev/cordon/plugins/sandbox"
 )
 

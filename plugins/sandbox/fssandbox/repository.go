@@ -9,7 +9,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/cordon-dev/cordon/internal/hostfs"
+	"github.com/cordon-dev/cordon/plugins/fs/hostfs"
 )
 
 // Nested repositories. git opens a directory as a repository (setup.c,

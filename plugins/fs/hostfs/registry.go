@@ -1,0 +1,40 @@
+package hostfs
+
+import (
+	"os"
+	"path/filepath"
+
+	"go.uber.org/zap"
+
+	"github.com/cordon-dev/cordon/internal/statedir"
+	"github.com/cordon-dev/cordon/plugins/fs/hostfs/staging"
+	"github.com/cordon-dev/cordon/plugins/fs/hostfs/txn"
+)
+
+// stagingRegistry returns this process's registry of staging directories,
+// "cordon/staging" under the user's state directory, sweeping it the first
+// time (staging.For); nil, with a warning, when no state directory can be
+// named: writes then work as before, but the residue of a killed write stays
+// until it is removed by hand (docs/fs.md).
+func stagingRegistry(log *zap.Logger) *staging.Registry {
+	dir, err := statedir.StateHome(os.LookupEnv)
+	if err != nil {
+		log.Warn("no state directory: the residue of a killed write will not be swept", zap.Error(err))
+		return nil
+	}
+	return staging.For(filepath.Join(dir, "cordon", "staging"), log)
+}
+
+// journalDir returns the directory of this process's change-set journals, "cordon/txn" under the
+// user's state directory, after recovering (once per process) the change sets that dead
+// processes left there (txn.RecoverOnce); "" when no state directory can be named: change sets
+// then publish unjournaled (docs/apply_patch.md).
+func journalDir(log *zap.Logger) string {
+	dir, err := statedir.StateHome(os.LookupEnv)
+	if err != nil {
+		return ""
+	}
+	dir = filepath.Join(dir, "cordon", "txn")
+	txn.RecoverOnce(dir, log)
+	return dir
+}
