@@ -16,14 +16,17 @@ import (
 )
 
 // The dependency rule (docs/layering.md), checked on the non-test imports that `go list` reports,
-// transitively, so that a library cannot carry an import the rule forbids:
+// transitively, so that a library cannot carry an import the rule forbids. The floors, bottom up:
 //
-//   - kernel/... reaches no plugin and no host;
+//   - a library (internal/...) is a leaf: it reaches only other libraries (no kernel, seam, kit,
+//     plugin or host);
+//   - kernel/... reaches only the kernel and libraries;
 //   - a seam reaches only kernel, libraries and the seams below it;
-//   - a provider, policy or consumer (any other package under plugins/, and the third-party plugin in
-//     examples/) reaches seams, kernel and libraries, and of plugin code only its own;
-//   - a library (internal/..., the front ends mcphost and jsonlines, and seam test kits: packages
-//     under plugins/ named *test) reaches kernel, seams and libraries;
+//   - a kit (a package beside a seam that serves it, see kits, and the seams' test kits: packages
+//     under plugins/ named *test) reaches kernel, seams, libraries and other kits, never a plugin;
+//   - a provider, policy or consumer (any other package under plugins/, and the third-party plugins
+//     in examples/) reaches kernel, seams, kits and libraries, and of plugin code only its own;
+//   - a front end (mcphost, jsonlines: a host's building blocks) reaches all of those but plugins;
 //   - a host (cmd/...) may reach everything; nothing reaches a host.
 
 const module = "github.com/cordon-dev/cordon"
@@ -37,8 +40,13 @@ var seams = map[string][]string{
 	"plugins/sandbox":     {"plugins/fs"},
 }
 
-// frontEnds are the libraries that serve a runtime to clients (the MCP host, the run protocol):
-// hosts build on them, and they know no plugin.
+// kits are the packages beside a seam that implement or serve it, each with its subpackages: the
+// host filesystem and the seen-text rules beside the fs seam, the file-tool kit, the result budget
+// and the front ends' engine beside the tools seam. Plugins build on them; they know no plugin.
+var kits = []string{"plugins/fs/hostfs", "plugins/fs/seen", "plugins/tools/filetool", "plugins/tools/budget", "plugins/tools/engine"}
+
+// frontEnds serve a runtime to clients (the MCP host, the run protocol): hosts build on them, and
+// they know no plugin.
 var frontEnds = []string{"mcphost", "jsonlines"}
 
 // edge is a package and what it must not reach: a plugin (named by its directory, see unit) or a
@@ -86,24 +94,30 @@ func TestLayeringDependencyRule(t *testing.T) {
 func TestLayeringDependencyRuleChecker(t *testing.T) {
 	pkgs := map[string][]string{
 		"kernel":                        nil,
-		"kernel/loader":                 {"kernel"},
+		"kernel/loader":                 {"kernel", "internal/leaf"},
 		"kernel/bad":                    {"plugins/fs"},
-		"internal/lib":                  {"kernel", "plugins/tools"},
+		"internal/leaf":                 nil,
+		"internal/up":                   {"internal/leaf", "kernel", "plugins/tools"},
 		"internal/launder":              {"plugins/fslocal"},
-		"plugins/fs":                    {"kernel", "internal/lib"},
+		"plugins/fs":                    {"kernel", "internal/up"},
+		"plugins/fs/hostfs":             {"plugins/fs", "internal/leaf", "plugins/tools/engine"},
+		"plugins/fs/seen":               {"plugins/fs", "plugins/fslocal"},
 		"plugins/tools":                 {"kernel"},
+		"plugins/tools/engine":          {"plugins/tools", "kernel"},
 		"plugins/attachments":           nil,
 		"plugins/sandbox":               {"plugins/fs"},
-		"plugins/sandbox/fssandbox":     {"plugins/sandbox", "plugins/fslocal/internal/walk"},
+		"plugins/sandbox/fssandbox":     {"plugins/sandbox", "plugins/fs/hostfs", "plugins/fslocal/internal/walk"},
 		"plugins/sandbox/kittest":       {"plugins/sandbox", "plugins/tools"},
-		"plugins/fslocal":               {"plugins/fs", "plugins/fslocal/internal/walk"},
+		"plugins/fslocal":               {"plugins/fs", "plugins/fs/hostfs", "plugins/fslocal/internal/walk"},
 		"plugins/fslocal/internal/walk": nil,
 		"plugins/toolfs":                {"plugins/fs", "plugins/sandbox", "plugins/tools", "internal/launder"},
-		"plugins/toolapplypatch":        {"plugins/fs", "internal/lib", "plugins/toolfs"},
+		"plugins/toolapplypatch":        {"plugins/fs", "plugins/toolfs"},
+		"plugins/embedder":              {"plugins/tools", "jsonlines"},
 		"cmd/host":                      {"plugins/toolfs", "plugins/fslocal", "mcphost", "jsonlines"},
 		"plugins/hostuser":              {"cmd/host"},
-		"mcphost":                       {"plugins/tools", "internal/lib", "plugins/userapproval"},
-		"jsonlines":                     {"plugins/tools", "internal/launder"},
+		"mcphost":                       {"plugins/tools/engine", "internal/leaf", "mcphost/internal/wire", "plugins/userapproval"},
+		"mcphost/internal/wire":         {"internal/leaf"},
+		"jsonlines":                     {"plugins/tools/engine", "internal/launder"},
 		"plugins/userapproval":          {"plugins/tools"},
 	}
 	graph := map[string]pkgInfo{}
@@ -115,21 +129,34 @@ func TestLayeringDependencyRuleChecker(t *testing.T) {
 		got = append(got, v.String())
 	}
 	assert.ElementsMatch(t, []string{
-		"kernel/bad reaches seam plugins/fs (kernel/bad -> plugins/fs)",
-		"kernel/bad reaches seam plugins/tools (kernel/bad -> plugins/fs -> internal/lib -> plugins/tools)",
-		"plugins/fs reaches seam plugins/tools (plugins/fs -> internal/lib -> plugins/tools)",
-		"plugins/sandbox reaches seam plugins/tools (plugins/sandbox -> plugins/fs -> internal/lib -> plugins/tools)",
+		"internal/launder reaches kernel kernel (internal/launder -> plugins/fslocal -> plugins/fs -> kernel)",
+		"internal/launder reaches kit plugins/fs/hostfs (internal/launder -> plugins/fslocal -> plugins/fs/hostfs)",
+		"internal/launder reaches kit plugins/tools/engine (internal/launder -> plugins/fslocal -> plugins/fs/hostfs -> plugins/tools/engine)",
 		"internal/launder reaches plugin plugins/fslocal (internal/launder -> plugins/fslocal)",
-		"plugins/sandbox/fssandbox reaches plugin plugins/fslocal (plugins/sandbox/fssandbox -> plugins/fslocal/internal/walk)",
-		"plugins/toolfs reaches plugin plugins/fslocal (plugins/toolfs -> internal/launder -> plugins/fslocal)",
-		"plugins/toolapplypatch reaches plugin plugins/toolfs (plugins/toolapplypatch -> plugins/toolfs)",
-		"plugins/toolapplypatch reaches plugin plugins/fslocal (plugins/toolapplypatch -> plugins/toolfs -> internal/launder -> plugins/fslocal)",
-		"plugins/hostuser reaches host cmd/host (plugins/hostuser -> cmd/host)",
-		"plugins/hostuser reaches plugin plugins/toolfs (plugins/hostuser -> cmd/host -> plugins/toolfs)",
-		"plugins/hostuser reaches plugin plugins/fslocal (plugins/hostuser -> cmd/host -> plugins/fslocal)",
-		"plugins/hostuser reaches plugin plugins/userapproval (plugins/hostuser -> cmd/host -> mcphost -> plugins/userapproval)",
-		"mcphost reaches plugin plugins/userapproval (mcphost -> plugins/userapproval)",
+		"internal/launder reaches seam plugins/fs (internal/launder -> plugins/fslocal -> plugins/fs)",
+		"internal/launder reaches seam plugins/tools (internal/launder -> plugins/fslocal -> plugins/fs -> internal/up -> plugins/tools)",
+		"internal/up reaches kernel kernel (internal/up -> kernel)",
+		"internal/up reaches seam plugins/tools (internal/up -> plugins/tools)",
 		"jsonlines reaches plugin plugins/fslocal (jsonlines -> internal/launder -> plugins/fslocal)",
+		"kernel/bad reaches seam plugins/fs (kernel/bad -> plugins/fs)",
+		"kernel/bad reaches seam plugins/tools (kernel/bad -> plugins/fs -> internal/up -> plugins/tools)",
+		"mcphost reaches plugin plugins/userapproval (mcphost -> plugins/userapproval)",
+		"plugins/embedder reaches front end jsonlines (plugins/embedder -> jsonlines)",
+		"plugins/embedder reaches plugin plugins/fslocal (plugins/embedder -> jsonlines -> internal/launder -> plugins/fslocal)",
+		"plugins/fs reaches seam plugins/tools (plugins/fs -> internal/up -> plugins/tools)",
+		"plugins/fs/seen reaches plugin plugins/fslocal (plugins/fs/seen -> plugins/fslocal)",
+		"plugins/hostuser reaches front end jsonlines (plugins/hostuser -> cmd/host -> jsonlines)",
+		"plugins/hostuser reaches front end mcphost (plugins/hostuser -> cmd/host -> mcphost)",
+		"plugins/hostuser reaches front end mcphost/internal/wire (plugins/hostuser -> cmd/host -> mcphost -> mcphost/internal/wire)",
+		"plugins/hostuser reaches host cmd/host (plugins/hostuser -> cmd/host)",
+		"plugins/hostuser reaches plugin plugins/fslocal (plugins/hostuser -> cmd/host -> plugins/fslocal)",
+		"plugins/hostuser reaches plugin plugins/toolfs (plugins/hostuser -> cmd/host -> plugins/toolfs)",
+		"plugins/hostuser reaches plugin plugins/userapproval (plugins/hostuser -> cmd/host -> mcphost -> plugins/userapproval)",
+		"plugins/sandbox reaches seam plugins/tools (plugins/sandbox -> plugins/fs -> internal/up -> plugins/tools)",
+		"plugins/sandbox/fssandbox reaches plugin plugins/fslocal (plugins/sandbox/fssandbox -> plugins/fslocal/internal/walk)",
+		"plugins/toolapplypatch reaches plugin plugins/fslocal (plugins/toolapplypatch -> plugins/toolfs -> internal/launder -> plugins/fslocal)",
+		"plugins/toolapplypatch reaches plugin plugins/toolfs (plugins/toolapplypatch -> plugins/toolfs)",
+		"plugins/toolfs reaches plugin plugins/fslocal (plugins/toolfs -> internal/launder -> plugins/fslocal)",
 	}, got)
 }
 
@@ -183,12 +210,19 @@ const (
 	host class = iota
 	kernelPkg
 	seam
+	kit
+	frontEnd
 	library
 	plugin
 )
 
 func (c class) String() string {
-	return [...]string{"host", "kernel", "seam", "library", "plugin"}[c]
+	return [...]string{"host", "kernel", "seam", "kit", "front end", "library", "plugin"}[c]
+}
+
+// under reports whether p is one of dirs or beneath one.
+func under(p string, dirs []string) bool {
+	return slices.ContainsFunc(dirs, func(d string) bool { return p == d || strings.HasPrefix(p, d+"/") })
 }
 
 // kind classifies a module-relative package path.
@@ -200,10 +234,10 @@ func kind(p string) class {
 		return kernelPkg
 	case hasKey(seams, p):
 		return seam
-	case slices.Contains(frontEnds, p) || slices.ContainsFunc(frontEnds, func(f string) bool { return strings.HasPrefix(p, f+"/") }):
-		return library // a front end: a host's building block, which knows no plugin
-	case strings.HasPrefix(p, "plugins/") && strings.HasSuffix(p, "test"):
-		return library // a seam's test kit
+	case under(p, frontEnds):
+		return frontEnd
+	case under(p, kits) || strings.HasPrefix(p, "plugins/") && strings.HasSuffix(p, "test"):
+		return kit
 	case strings.HasPrefix(p, "plugins/") || strings.HasPrefix(p, "examples/"):
 		return plugin
 	}
@@ -241,14 +275,18 @@ func allowed(from, to string) bool {
 	switch kind(from) {
 	case host:
 		return true
+	case library:
+		return kind(to) == library
 	case kernelPkg:
 		return kind(to) == kernelPkg || kind(to) == library
 	case seam:
-		return kind(to) != plugin && (kind(to) != seam || slices.Contains(below(from), to))
-	case library:
+		return kind(to) == kernelPkg || kind(to) == library || kind(to) == seam && slices.Contains(below(from), to)
+	case kit:
+		return kind(to) != plugin && kind(to) != frontEnd
+	case frontEnd:
 		return kind(to) != plugin
 	}
-	return kind(to) != plugin || unit(to) == unit(from)
+	return kind(to) != plugin && kind(to) != frontEnd || unit(to) == unit(from)
 }
 
 type pkgInfo struct {

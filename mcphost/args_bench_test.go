@@ -11,23 +11,8 @@ import (
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/mcphost/internal/fastpath"
 	"github.com/cordon-dev/cordon/plugins/tools"
+	"github.com/cordon-dev/cordon/plugins/tools/toolstest"
 )
-
-// benchReadArgs and benchEditArgs have the shapes of tool-fs's read and edit arguments.
-type benchReadArgs struct {
-	FilePath string   `json:"file_path"`
-	Offset   *float64 `json:"offset"`
-	Limit    *float64 `json:"limit"`
-}
-
-type benchEditArgs struct {
-	FilePath      string          `json:"file_path"`
-	OldString     string          `json:"old_string"`
-	NewString     string          `json:"new_string"`
-	ReplaceAll    *bool           `json:"replace_all"`
-	Permissions   json.RawMessage `json:"sandbox_permissions"`
-	Justification json.RawMessage `json:"justification"`
-}
 
 // BenchmarkArgsPath measures what a direct stdio tools/call does with its arguments before the
 // tool body sees them: fastpath.PlainCall on the params, then the runtime's snapshot, schema check
@@ -42,18 +27,18 @@ func BenchmarkArgsPath(b *testing.B) {
 	}
 	rt, _ := tools.Service.Get(root)
 	render := func(string) []tools.Content { return []tools.Content{tools.TextContent("ok")} }
-	read := tools.Tool[benchReadArgs, string]{
+	read := tools.Tool[toolstest.ReadArgs, string]{
 		Name:       "read",
 		Parameters: json.RawMessage(`{"type":"object","properties":{"file_path":{"type":"string"},"offset":{"type":"number"},"limit":{"type":"number"}},"required":["file_path"]}`),
-		Execute:    func(context.Context, benchReadArgs, *tools.Exec) (string, error) { return "", nil },
-		Render:     func(_ benchReadArgs, v string) []tools.Content { return render(v) },
+		Execute:    func(context.Context, toolstest.ReadArgs, *tools.Exec) (string, error) { return "", nil },
+		Render:     func(_ toolstest.ReadArgs, v string) []tools.Content { return render(v) },
 	}
-	edit := tools.Tool[benchEditArgs, string]{
+	edit := tools.Tool[toolstest.EditArgs, string]{
 		Name: "edit",
 		Parameters: json.RawMessage(`{"type":"object","properties":{"file_path":{"type":"string"},"old_string":{"type":"string"},` +
 			`"new_string":{"type":"string"},"replace_all":{"type":"boolean"}},"required":["file_path","old_string","new_string"]}`),
-		Execute: func(context.Context, benchEditArgs, *tools.Exec) (string, error) { return "", nil },
-		Render:  func(_ benchEditArgs, v string) []tools.Content { return render(v) },
+		Execute: func(context.Context, toolstest.EditArgs, *tools.Exec) (string, error) { return "", nil },
+		Render:  func(_ toolstest.EditArgs, v string) []tools.Content { return render(v) },
 	}
 	for _, d := range []tools.Definition{read.Definition(), edit.Definition()} {
 		if _, err := rt.Register(root, d); err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cordon-dev/cordon/internal/argcheck"
 	"github.com/cordon-dev/cordon/plugins/tools"
+	"github.com/cordon-dev/cordon/plugins/tools/toolstest"
 )
 
 // decodeArgsTwoPass is DecodeArgs as it was before it decoded from the parsed arguments: the
@@ -92,7 +93,7 @@ var (
 		`null`, `[]`, `["a","b"]`, `["a",1]`, `[null]`, `["a",null]`, `{}`, `{"X":"y"}`, `{"x":"y"}`, `{"a":1}`,
 		`{"a":1.5}`, `[1,{"b":[true]}]`, ` [ "a" , "b" ] `, `{ "X" : "y" }`}
 	fuzzShapes = []func() any{
-		func() any { return new(benchReadArgs) }, func() any { return new(benchEditArgs) }, func() any { return new(fuzzGrep) },
+		func() any { return new(toolstest.ReadArgs) }, func() any { return new(toolstest.EditArgs) }, func() any { return new(fuzzGrep) },
 		func() any { return new(fuzzPatch) }, func() any { return new(fuzzImage) }, func() any { return new(fuzzOther) },
 		func() any { return new(map[string]any) },
 	}
