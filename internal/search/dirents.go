@@ -1,35 +1,12 @@
 package search
 
-import (
-	"unsafe"
-
-	"golang.org/x/sys/unix"
-)
+import "unsafe"
 
 // dirent is one directory entry: its name and its d_type (unix.DT_*; DT_UNKNOWN when the
 // filesystem does not say).
 type dirent struct {
 	name string
 	typ  uint8
-}
-
-// readDirents lists the open directory fd ("." and ".." left out). A failure after some entries
-// were read returns them with the error.
-func readDirents(fd int, buf []byte) ([]dirent, error) {
-	var out []dirent
-	for {
-		n, err := unix.Getdents(fd, buf)
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil {
-			return out, err
-		}
-		if n <= 0 {
-			return out, nil
-		}
-		out = parseDirents(buf[:n], out)
-	}
 }
 
 // parseDirents appends the linux_dirent64 records of b: d_ino (8 bytes), d_off (8), d_reclen (2),

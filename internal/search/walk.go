@@ -241,7 +241,7 @@ func (w *walker) classify(dirfd int, job *dirJob, lvl *level, prefix string, e d
 			c.skipped = true
 			return c
 		}
-		typ, statted = direntType(st.Mode), true
+		typ, statted = direntType(uint32(st.Mode)), true
 	}
 	switch {
 	case typ == unix.DT_DIR:
@@ -269,7 +269,7 @@ func (w *walker) classify(dirfd int, job *dirJob, lvl *level, prefix string, e d
 		}
 		c.file = &file{abs: abs, rel: rel, mtime: st.Mtim.Nano()}
 		if w.fsTypes {
-			c.file.special = w.onSpecialFS(st.Dev, dirfd, name)
+			c.file.special = w.onSpecialFS(uint64(st.Dev), dirfd, name)
 		}
 	}
 	return c
@@ -308,7 +308,7 @@ func (w *walker) onSpecialFS(dev uint64, dirfd int, name string) bool {
 	if known {
 		return special
 	}
-	fd, err := openAt(dirfd, name, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC)
+	fd, err := openAt(dirfd, name, pathOnly|unix.O_NOFOLLOW|unix.O_CLOEXEC)
 	if err != nil {
 		return true
 	}
