@@ -41,9 +41,9 @@ var seams = map[string][]string{
 }
 
 // kits are the packages beside a seam that implement or serve it, each with its subpackages: the
-// host filesystem and the seen-text rules beside the fs seam, the file-tool kit, the result budget
-// and the front ends' engine beside the tools seam. Plugins build on them; they know no plugin.
-var kits = []string{"plugins/fs/hostfs", "plugins/fs/seen", "plugins/tools/filetool", "plugins/tools/budget", "plugins/tools/engine"}
+// host filesystem and the seen-text rules beside the fs seam, the file-tool kit (the result budget
+// included) and the front ends' engine beside the tools seam. Plugins build on them; they know no plugin.
+var kits = []string{"plugins/fs/hostfs", "plugins/fs/seen", "plugins/tools/filetool", "plugins/tools/engine"}
 
 // frontEnds serve a runtime to clients (the MCP host, the run protocol): hosts build on them, and
 // they know no plugin.
