@@ -188,3 +188,23 @@ func TestConfigValidate(t *testing.T) {
 	c.ResultBudgetByClient["x"] = -1
 	assert.EqualError(t, c.Validate(), `append-file: resultBudgetByClient["x"] must be a positive integer`)
 }
+
+// snippet: docs/testing.md toolstest
+func TestAppendAsksBeforeWritingOutside(t *testing.T) {
+	ws, out := t.TempDir(), sandboxtest.OutsideDir(t)
+	approver := toolstest.Reject()
+	e := toolstest.New(t,
+		toolstest.With(sandboxpolicy.Plugin, sandboxpolicy.Config{Mode: sandbox.WorkspaceWrite, WorkspaceRoot: ws}),
+		toolstest.With(fssandbox.Plugin, nil),
+		toolstest.With(appendfile.Plugin, nil),
+		toolstest.WithApprover(approver),
+		toolstest.WithHeader(tools.Header{Cwd: ws, Model: "m"}),
+	)
+	res := e.Call("append", map[string]any{"file_path": filepath.Join(out, "a.txt"), "content": "a\n",
+		"sandbox_permissions": "danger-full-access", "justification": "the notes live outside"})
+	assert.True(t, res.IsError, res.Text())
+	assert.Len(t, approver.Requests(), 1)
+	assert.NoFileExists(t, filepath.Join(out, "a.txt"))
+}
+
+// end snippet

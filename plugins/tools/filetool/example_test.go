@@ -9,7 +9,6 @@ import (
 
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/plugins/fs"
-	"github.com/cordon-dev/cordon/plugins/fs/seen"
 	"github.com/cordon-dev/cordon/plugins/fslocal"
 	"github.com/cordon-dev/cordon/plugins/fspolicy"
 	"github.com/cordon-dev/cordon/plugins/toolfs"
@@ -28,8 +27,8 @@ type lineCountValue struct {
 }
 
 // LineCount registers line_count: a read-only file tool that resolves against the session's cwd,
-// reads through the mounted filesystem, records that the model saw the whole file (so an edit may
-// follow it, as after read) and keeps its failures within the client's result budget.
+// reads through the mounted filesystem, records what the model learned (the file exists at this
+// version; it was shown no text) and keeps its failures within the client's result budget.
 var LineCount = kernel.Define("line-count", func(kc *kernel.Context, _ struct{}) error {
 	env, err := filetool.NewEnv(kc)
 	if err != nil {
@@ -56,8 +55,7 @@ var LineCount = kernel.Define("line-count", func(kc *kernel.Context, _ struct{})
 		if err != nil {
 			return lineCountValue{}, filetool.WithCharsetGuidance(err)
 		}
-		seenWhole := fs.PresentSeen(info.Version, seen.Whole(read.Text))
-		if err := env.Observe(ctx, target, seenWhole, exec); err != nil {
+		if err := env.Observe(ctx, target, fs.Present(info.Version), exec); err != nil {
 			return lineCountValue{}, err
 		}
 		return lineCountValue{Path: target.DisplayPath, Lines: strings.Count(read.Text, "\n")}, nil
@@ -77,8 +75,9 @@ var LineCount = kernel.Define("line-count", func(kc *kernel.Context, _ struct{})
 
 // end snippet
 
-// A guarded file tool beside the stock ones: line_count records what it read as read does, so the
-// stock edit accepts the file afterwards; before it, edit refuses an unread file.
+// A guarded file tool beside the stock ones: line_count records its observation as read does, so
+// the observation policy's read gate lets the stock edit through afterwards; before it, edit
+// refuses the file as unread.
 func Example() {
 	dir, _ := os.MkdirTemp("", "filetool-")
 	defer os.RemoveAll(dir)
