@@ -40,6 +40,8 @@ type Budget struct {
 // It checks what the configuration gives it: plugin names the plugin in the messages
 // (`<plugin>: resultBudget must be a positive integer`, `<plugin>: resultBudgetByClient["<name>"]
 // must be a positive integer`, `<plugin>: resultBudgetByClient keys must be non-empty client names`).
+//
+//	budget, err := filetool.NewBudget("word-count", cfg.ResultBudget, cfg.ResultBudgetByClient)
 func NewBudget[N ~int64](plugin string, def N, byClient map[string]N) (Budget, error) {
 	if def < 1 {
 		return Budget{}, fmt.Errorf("%s: resultBudget must be a positive integer", plugin)
@@ -125,7 +127,8 @@ type cutError struct {
 func (e *cutError) Error() string { return e.msg }
 func (e *cutError) Unwrap() error { return e.err }
 
-// Of returns the budget of a call: its session's client's (tools.Header.Client).
+// Of returns the budget of a call: its session's client's (tools.Header.Client). A tool whose
+// success text may be long cuts it to this (CutLines); BudgetErrors does so for failures.
 func (t Budget) Of(exec *tools.Exec) int { return t.For(exec.Header().Client) }
 
 // BudgetErrors wraps a tool body so that its failures fit the call's budget (FitError): it is
