@@ -97,6 +97,24 @@ func TestAppendNeedsARead(t *testing.T) {
 	assert.Equal(t, "changed\n", fileText(t, p))
 }
 
+// Every byte already in the file is kept: a byte order mark, CRLF line ends, and the charset the
+// file is in (here UTF-16LE, from its BOM); the appended text is encoded as the file is.
+func TestAppendKeepsTheFile(t *testing.T) {
+	dir := t.TempDir()
+	e := stock(t, dir)
+	for name, tc := range map[string]struct{ before, after string }{
+		"bom-crlf.txt": {"\xef\xbb\xbfa\r\nb\r\n", "\xef\xbb\xbfa\r\nb\r\nc\n"},
+		"utf16.txt":    {"\xff\xfea\x00\n\x00", "\xff\xfea\x00\n\x00c\x00\n\x00"},
+	} {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, []byte(tc.before), 0o644))
+		require.False(t, e.Call("read", map[string]any{"file_path": name}).IsError)
+		res := e.Call("append", map[string]any{"file_path": name, "content": "c\n"})
+		require.False(t, res.IsError, res.Text())
+		assert.Equal(t, tc.after, fileText(t, p), name)
+	}
+}
+
 // A relative file_path resolves against the calling session's cwd, not the provider's.
 func TestAppendResolvesAgainstTheSessionCwd(t *testing.T) {
 	dir := t.TempDir()
