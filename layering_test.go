@@ -41,9 +41,9 @@ var seams = map[string][]string{
 }
 
 // kits are the packages beside a seam that implement or serve it, each with its subpackages: the
-// host filesystem and the seen-text rules beside the fs seam, the file-tool kit, the result budget
-// and the front ends' engine beside the tools seam. Plugins build on them; they know no plugin.
-var kits = []string{"plugins/fs/hostfs", "plugins/fs/seen", "plugins/tools/filetool", "plugins/tools/budget", "plugins/tools/engine"}
+// host filesystem and the seen-text rules beside the fs seam, the file-tool kit (the result budget
+// included) and the front ends' engine beside the tools seam. Plugins build on them; they know no plugin.
+var kits = []string{"plugins/fs/hostfs", "plugins/fs/seen", "plugins/tools/filetool", "plugins/tools/engine"}
 
 // frontEnds serve a runtime to clients (the MCP host, the run protocol): hosts build on them, and
 // they know no plugin.
@@ -58,10 +58,7 @@ type edge struct{ from, to string }
 var knownViolations = map[edge]string{}
 
 func TestLayeringDependencyRule(t *testing.T) {
-	pkgs := goList(t, ".")
-	for p, q := range goList(t, "examples/auditlog") {
-		pkgs[p] = q
-	}
+	pkgs := listModules(t)
 	for s := range seams {
 		require.Contains(t, pkgs, s, "seam %s is gone: update the seam table", s)
 	}
@@ -164,10 +161,7 @@ func TestLayeringDependencyRuleChecker(t *testing.T) {
 // name, so that a plugin, a provider or a library is imported under the name its directory shows.
 // Commands (package main) and the module root are exempt.
 func TestLayeringPackageNames(t *testing.T) {
-	pkgs := goList(t, ".")
-	for p, q := range goList(t, "examples/auditlog") {
-		pkgs[p] = q
-	}
+	pkgs := listModules(t)
 	for _, m := range misnamed(pkgs) {
 		t.Errorf("layout rule broken: %s", m)
 	}
@@ -350,6 +344,22 @@ func reach(pkgs map[string]pkgInfo, from string) [][]string {
 
 // goList returns the packages of the module in dir and the module packages they depend on, by
 // module-relative path, with their non-test imports, from `go list -deps -json ./...`.
+// exampleModules are the third-party plugins kept in modules of their own (scripts/check's
+// modules): the rule holds for them as for the main module's plugins.
+var exampleModules = []string{"examples/auditlog", "examples/appendfile"}
+
+// listModules lists the packages of the main module and of exampleModules.
+func listModules(t *testing.T) map[string]pkgInfo {
+	t.Helper()
+	pkgs := goList(t, ".")
+	for _, m := range exampleModules {
+		for p, q := range goList(t, m) {
+			pkgs[p] = q
+		}
+	}
+	return pkgs
+}
+
 func goList(t *testing.T, dir string) map[string]pkgInfo {
 	t.Helper()
 	cmd := exec.Command("go", "list", "-deps", "-json=ImportPath,Name,Imports,Standard", "./...")

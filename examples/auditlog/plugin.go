@@ -87,11 +87,14 @@ type Record struct {
 	Args    json.RawMessage `json:"args"`
 }
 
+// snippet: README.md auditlog-apply
+
 func apply(kc *kernel.Context, cfg Config) error {
 	w, err := openRotating(cfg.Path, cfg.MaxBytes, cfg.MaxFiles)
 	if err != nil {
 		return err
 	}
+	// Effects are undone in reverse order when the plugin is disposed.
 	if err := kc.OnDispose(func(context.Context) error { return w.Close() }); err != nil {
 		_ = w.Close()
 		return err
@@ -107,9 +110,11 @@ func apply(kc *kernel.Context, cfg Config) error {
 			return err
 		}
 		return nil
-	}, kernel.Async())
+	}, kernel.Async()) // never delays a call; drained before the kernel closes
 	return err
 }
+
+// end snippet
 
 // record builds the audit line of one result.
 func record(p tools.ResultArgs, maxArgBytes int) Record {

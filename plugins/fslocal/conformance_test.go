@@ -9,6 +9,8 @@ import (
 )
 
 // fs-local keeps the fs seam's contract (the conformance kit, docs/testing.md).
+//
+// snippet: docs/testing.md fstest
 func TestConformance(t *testing.T) {
 	fstest.TestFileSystem(t, func(t *testing.T, root string) fs.FileSystem {
 		p, err := fslocal.New(fslocal.Config{Cwd: root}, nil)
@@ -18,3 +20,5 @@ func TestConformance(t *testing.T) {
 		return p
 	})
 }
+
+// end snippet

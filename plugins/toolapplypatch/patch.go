@@ -15,7 +15,6 @@ import (
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/sandbox"
 	"github.com/cordon-dev/cordon/plugins/tools"
-	"github.com/cordon-dev/cordon/plugins/tools/budget"
 	"github.com/cordon-dev/cordon/plugins/tools/filetool"
 )
 
@@ -36,7 +35,7 @@ var Module = fx.Module(ID, kernelfx.Plugin(Plugin))
 // suite is one loaded instance: what the file tools share, and the result budgets.
 type suite struct {
 	*filetool.Env
-	budget budget.Table
+	budget filetool.Budget
 }
 
 func apply(kc *kernel.Context, _ Config) error {
@@ -45,7 +44,7 @@ func apply(kc *kernel.Context, _ Config) error {
 		return err
 	}
 	// The budgets of tool-fs's defaults (docs/tool-fs.md "The result budget"): valid, so no error.
-	table, _ := budget.NewTable(ID, budget.Default, budget.Known())
+	table, _ := filetool.NewBudget(ID, filetool.DefaultBudget, filetool.KnownBudgets[int64]())
 	s := &suite{Env: env, budget: table}
 	_, err = tools.Service.Must(kc).Register(kc, s.patchDefinition())
 	return err
@@ -101,7 +100,7 @@ func (s *suite) patchDefinition() tools.Definition {
 		Name:        "apply_patch",
 		Description: patchDescription,
 		Parameters:  s.Sandbox.Parameters(patchParameters),
-		Execute:     budget.Errors(s.budget, s.applyPatch),
+		Execute:     filetool.BudgetErrors(s.budget, s.applyPatch),
 		Render: func(_ patchArgs, v PatchValue) []tools.Content {
 			return []tools.Content{tools.TextContent(v.Text)}
 		},
@@ -321,7 +320,7 @@ func patchSummary(files []PatchFile, max int) string {
 		return text
 	}
 	const reserve = 64 // room for the last line
-	cut := budget.CutLines(text, max-reserve)
+	cut := filetool.CutLines(text, max-reserve)
 	kept := strings.Count(cut, "\n")
 	return cut + "\n(" + strconv.Itoa(len(lines)-1-kept) + " more files not listed)"
 }

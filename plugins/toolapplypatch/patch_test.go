@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cordon-dev/cordon/plugins/tools"
-	"github.com/cordon-dev/cordon/plugins/tools/budget"
+	"github.com/cordon-dev/cordon/plugins/tools/filetool"
 )
 
 func newGatedPatchEnv(t *testing.T, gated bool) *patchEnv {
@@ -165,7 +165,7 @@ func TestPatchSuccessTextFitsTheBudget(t *testing.T) {
 	r := e.patch(b.String())
 	require.False(t, r.IsError, r.Text())
 	text := r.Text()
-	require.LessOrEqual(t, len(text), budget.Default)
+	require.LessOrEqual(t, len(text), filetool.DefaultBudget)
 	require.True(t, strings.HasPrefix(text, "Success. Updated the following files:\nA "))
 	last := text[strings.LastIndexByte(text, '\n')+1:]
 	listed := strings.Count(text, "\nA ")

@@ -5,7 +5,7 @@ import (
 
 	"github.com/cordon-dev/cordon/internal/confint"
 	"github.com/cordon-dev/cordon/internal/jstext"
-	"github.com/cordon-dev/cordon/plugins/tools/budget"
+	"github.com/cordon-dev/cordon/plugins/tools/filetool"
 )
 
 // Default read caps.
@@ -20,7 +20,7 @@ const (
 	DefaultReadStreamMinSize = 10 * 1024 * 1024
 	// DefaultResultBudget is the byte budget of one result's whole text for a client that is not
 	// known to take more (docs/tool-fs.md "The result budget").
-	DefaultResultBudget = budget.Default
+	DefaultResultBudget = filetool.DefaultBudget
 )
 
 // Config is the configuration of the tool-fs plugin. Every key is a whole number (confint.Int: a
@@ -39,7 +39,7 @@ type Config struct {
 	// ResultBudgetByClient.
 	ResultBudget confint.Int `json:"resultBudget" yaml:"resultBudget"`
 	// ResultBudgetByClient is the budget of the clients it names (by clientInfo name); the
-	// entries given are merged over the built-in ones (budget.Known).
+	// entries given are merged over the built-in ones (filetool.KnownBudgets).
 	ResultBudgetByClient map[string]confint.Int `json:"resultBudgetByClient" yaml:"resultBudgetByClient"`
 }
 
@@ -57,7 +57,7 @@ func (c *Config) Defaults() {
 	c.ReadMaxBytes = DefaultReadMaxBytes
 	c.ReadStreamMinSize = DefaultReadStreamMinSize
 	c.ResultBudget = DefaultResultBudget
-	c.ResultBudgetByClient = budget.Known()
+	c.ResultBudgetByClient = filetool.KnownBudgets[confint.Int]()
 }
 
 // Validate checks, in order, that readLimit, readMaxLineLength, readMaxBytes, readStreamMinSize,
@@ -76,7 +76,7 @@ func (c *Config) Validate() error {
 			return fmt.Errorf("tool-fs: %s must be a positive integer", f.name)
 		}
 	}
-	_, err := budget.NewTable(ID, c.ResultBudget, c.ResultBudgetByClient)
+	_, err := filetool.NewBudget(ID, c.ResultBudget, c.ResultBudgetByClient)
 	return err
 }
 
@@ -104,11 +104,11 @@ func capInt(v confint.Int) int { return int(min(v, maxSafeInteger)) }
 type caps struct {
 	limit, maxLineLength, maxBytes int
 	streamMinSize                  int64
-	budget                         budget.Table
+	budget                         filetool.Budget
 }
 
 func (c Config) caps() caps {
-	table, _ := budget.NewTable(ID, c.ResultBudget, c.ResultBudgetByClient) // checked by Validate
+	table, _ := filetool.NewBudget(ID, c.ResultBudget, c.ResultBudgetByClient) // checked by Validate
 	return caps{
 		budget:        table,
 		limit:         capInt(c.ReadLimit),

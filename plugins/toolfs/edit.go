@@ -7,7 +7,6 @@ import (
 	"github.com/cordon-dev/cordon/plugins/fs/seen"
 	"github.com/cordon-dev/cordon/plugins/sandbox"
 	"github.com/cordon-dev/cordon/plugins/tools"
-	"github.com/cordon-dev/cordon/plugins/tools/budget"
 	"github.com/cordon-dev/cordon/plugins/tools/filetool"
 )
 
@@ -16,7 +15,7 @@ func (s *suite) editDefinition() tools.Definition {
 		Name:        "edit",
 		Description: editDescription,
 		Parameters:  s.ft.Sandbox.Parameters(editParameters),
-		Execute:     budget.Errors(s.caps.budget, s.edit),
+		Execute:     filetool.BudgetErrors(s.caps.budget, s.edit),
 		Render: func(a editArgs, v EditValue) []tools.Content {
 			return []tools.Content{tools.TextContent(RenderEdit(v, a.ReplaceAll != nil && *a.ReplaceAll) + elsewhereNote(v.Elsewhere))}
 		},

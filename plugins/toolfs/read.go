@@ -8,7 +8,6 @@ import (
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/fs/seen"
 	"github.com/cordon-dev/cordon/plugins/tools"
-	"github.com/cordon-dev/cordon/plugins/tools/budget"
 	"github.com/cordon-dev/cordon/plugins/tools/filetool"
 )
 
@@ -17,7 +16,7 @@ func (s *suite) readDefinition() tools.Definition {
 		Name:        "read",
 		Description: readDescription,
 		Parameters:  readParameters(s.caps.limit),
-		Execute:     budget.Errors(s.caps.budget, s.read),
+		Execute:     filetool.BudgetErrors(s.caps.budget, s.read),
 		Render: func(a readArgs, v ReadValue) []tools.Content {
 			limit := s.caps.limit
 			if in, err := parseReadArgs(a, s.caps.limit); err == nil {

@@ -9,7 +9,6 @@ import (
 	"github.com/cordon-dev/cordon/plugins/attachments"
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/tools"
-	"github.com/cordon-dev/cordon/plugins/tools/budget"
 	"github.com/cordon-dev/cordon/plugins/tools/filetool"
 )
 
@@ -38,7 +37,7 @@ func (s *suite) readImageDefinition() tools.Definition {
 		Name:        "read_image",
 		Description: readImageDescription,
 		Parameters:  readImageParameters,
-		Execute:     budget.Errors(s.caps.budget, s.readImage),
+		Execute:     filetool.BudgetErrors(s.caps.budget, s.readImage),
 		Render: func(_ readImageArgs, v ReadImageValue) []tools.Content {
 			return []tools.Content{
 				tools.TextContent(RenderReadImage(v.Path, v.Image)),

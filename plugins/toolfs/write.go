@@ -7,7 +7,6 @@ import (
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/sandbox"
 	"github.com/cordon-dev/cordon/plugins/tools"
-	"github.com/cordon-dev/cordon/plugins/tools/budget"
 	"github.com/cordon-dev/cordon/plugins/tools/filetool"
 )
 
@@ -16,7 +15,7 @@ func (s *suite) writeDefinition() tools.Definition {
 		Name:        "write",
 		Description: writeDescription,
 		Parameters:  s.ft.Sandbox.Parameters(writeParameters),
-		Execute:     budget.Errors(s.caps.budget, s.write),
+		Execute:     filetool.BudgetErrors(s.caps.budget, s.write),
 		Render: func(_ writeArgs, v WriteValue) []tools.Content {
 			return []tools.Content{tools.TextContent(RenderWrite(v))}
 		},

@@ -8,7 +8,7 @@ import (
 
 	"github.com/cordon-dev/cordon/internal/confint"
 	"github.com/cordon-dev/cordon/internal/spill"
-	"github.com/cordon-dev/cordon/plugins/tools/budget"
+	"github.com/cordon-dev/cordon/plugins/tools/filetool"
 )
 
 // The defaults of the configuration.
@@ -24,7 +24,7 @@ const (
 	DefaultSpillQuotaBytes = 128 << 20
 	// DefaultResultBudget is the byte budget of one result's whole text for a client that is not
 	// known to take more (docs/search.md "The result budget").
-	DefaultResultBudget = budget.Default
+	DefaultResultBudget = filetool.DefaultBudget
 )
 
 // Config is the configuration of tool-fs-search. The counts, limits and budgets are whole numbers
@@ -56,7 +56,7 @@ type Config struct {
 	// ResultBudgetByClient.
 	ResultBudget confint.Int `json:"resultBudget" yaml:"resultBudget"`
 	// ResultBudgetByClient is the budget of the clients it names (by clientInfo name); the
-	// entries given are merged over the built-in ones (budget.Known).
+	// entries given are merged over the built-in ones (filetool.KnownBudgets).
 	ResultBudgetByClient map[string]confint.Int `json:"resultBudgetByClient" yaml:"resultBudgetByClient"`
 }
 
@@ -80,7 +80,7 @@ func (c *Config) Defaults() {
 		SpillMaxBytes:            DefaultSpillMaxBytes,
 		SpillQuotaBytes:          DefaultSpillQuotaBytes,
 		ResultBudget:             DefaultResultBudget,
-		ResultBudgetByClient:     budget.Known(),
+		ResultBudgetByClient:     filetool.KnownBudgets[confint.Int](),
 	}
 }
 
@@ -109,7 +109,7 @@ func (c *Config) Validate() error {
 	case c.SpillQuotaBytes < c.SpillMaxBytes:
 		return errors.New("tool-fs-search: spillQuotaBytes must be at least spillMaxBytes")
 	}
-	_, err := budget.NewTable(ID, c.ResultBudget, c.ResultBudgetByClient)
+	_, err := filetool.NewBudget(ID, c.ResultBudget, c.ResultBudgetByClient)
 	return err
 }
 
@@ -124,7 +124,7 @@ type caps struct {
 	sample, includeIgnored, spill           bool
 	timeout                                 time.Duration
 	spillLimits                             spill.Limits
-	budget                                  budget.Table
+	budget                                  filetool.Budget
 }
 
 func (c Config) caps() caps {
@@ -132,7 +132,7 @@ func (c Config) caps() caps {
 	if c.TimeoutMs < math.MaxInt64/confint.Int(time.Millisecond) {
 		timeout = time.Duration(c.TimeoutMs) * time.Millisecond
 	}
-	table, _ := budget.NewTable(ID, c.ResultBudget, c.ResultBudgetByClient) // checked by Validate
+	table, _ := filetool.NewBudget(ID, c.ResultBudget, c.ResultBudgetByClient) // checked by Validate
 	return caps{
 		spillLimits: spill.Limits{MaxFileBytes: int64(c.SpillMaxBytes), QuotaBytes: int64(c.SpillQuotaBytes)},
 		budget:      table,

@@ -16,7 +16,7 @@ import (
 	"github.com/cordon-dev/cordon/kernel/kernelfx"
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/tools"
-	"github.com/cordon-dev/cordon/plugins/tools/budget"
+	"github.com/cordon-dev/cordon/plugins/tools/filetool"
 )
 
 // ID is the catalog name of the plugin.
@@ -102,7 +102,7 @@ func (s *suite) globDefinition() tools.Definition {
 		Name:        "glob",
 		Description: globDescription(s.caps.globMax),
 		Parameters:  globParameters,
-		Execute:     budget.Errors(s.caps.budget, s.glob),
+		Execute:     filetool.BudgetErrors(s.caps.budget, s.glob),
 		Render: func(_ globArgs, v GlobValue) []tools.Content {
 			return []tools.Content{tools.TextContent(RenderGlob(v))}
 		},
@@ -118,7 +118,7 @@ func (s *suite) grepDefinition() tools.Definition {
 		Name:        "grep",
 		Description: grepDescription(s.caps.grepMax),
 		Parameters:  grepParameters,
-		Execute:     budget.Errors(s.caps.budget, s.grep),
+		Execute:     filetool.BudgetErrors(s.caps.budget, s.grep),
 		Render: func(_ grepArgs, v GrepValue) []tools.Content {
 			return []tools.Content{tools.TextContent(RenderGrep(v))}
 		},

@@ -34,6 +34,10 @@ type lineOp struct {
 // ComputeHunkDiffs returns one FileDiff per hunk of the line diff between before and after, in
 // file order, with DiffContext lines of context; changes separated by at most 2*DiffContext
 // unchanged lines share a hunk. Identical texts yield an empty (non-nil) list.
+//
+//	PresentationMeta: func(a Args, v Value) any {
+//		return filetool.DiffMeta{Diffs: filetool.ComputeHunkDiffs(a.FilePath, v.Before, v.After)}
+//	},
 func ComputeHunkDiffs(path, before, after string) []FileDiff {
 	diffs := []FileDiff{}
 	if before == after {

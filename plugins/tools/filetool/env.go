@@ -17,7 +17,13 @@ type Env struct {
 }
 
 // NewEnv returns the Env of an instance over the mounted fs service, its sandbox hook chosen by
-// NewSandbox (whose refusal fails the load).
+// NewSandbox (whose refusal fails the load). A plugin calls it once, in its apply function (the
+// plugin depends on fs.Service and tools.Service):
+//
+//	env, err := filetool.NewEnv(kc)
+//	if err != nil {
+//		return err
+//	}
 func NewEnv(kc *kernel.Context) (*Env, error) {
 	fsys := fs.Service.Must(kc)
 	hook, err := NewSandbox(kc, fsys)
@@ -27,8 +33,11 @@ func NewEnv(kc *kernel.Context) (*Env, error) {
 	return &Env{KC: kc, FS: fsys, Sandbox: hook}, nil
 }
 
-// Observe emits fs/observed with the call's execution as the actor. A listener's error fails the
-// call (the contract: recorders are side-effect-only and should not fail).
+// Observe emits fs/observed with the call's execution as the actor: what the model now knows of
+// target, which the observation policy's read gate checks on a later mutation. A listener's error
+// fails the call (the contract: recorders are side-effect-only and should not fail).
+//
+//	err := env.Observe(ctx, target, fs.Present(out.Version), exec)
 func (e *Env) Observe(ctx context.Context, target fs.Target, obs fs.Observation, exec *tools.Exec) error {
 	return fs.ObservedEvent.Emit(ctx, e.KC, fs.ObservedArgs{Target: target, Observation: obs, Actor: exec})
 }

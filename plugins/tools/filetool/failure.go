@@ -12,7 +12,13 @@ import (
 // MutationFailure is what the model sees of a failure of write or edit (verb) on target: a
 // sandbox denial becomes its marker text (MapError); an FS_NOT_OBSERVED over a file that no tool
 // can read becomes FS_NOT_TEXT (unreadable), since "read the file, then retry" could never
-// succeed; anything else is remediated.
+// succeed; anything else is remediated (Remediate). verb (fs.VerbWrite, fs.VerbEdit) is the word
+// of the refusals.
+//
+//	out, err := env.FS.WriteText(sandbox.WithPolicy(ctx, policy), target, text, intent)
+//	if err != nil {
+//		return Value{}, env.MutationFailure(ctx, fs.VerbWrite, target, policy, exec, err)
+//	}
 func (e *Env) MutationFailure(ctx context.Context, verb string, target fs.Target, policy *sandbox.CallPolicy, exec *tools.Exec, err error) error {
 	err = e.Sandbox.MapError(err, policy)
 	if fs.HasCode(err, fs.CodeNotObserved) {

@@ -16,6 +16,8 @@ var parentSegment = regexp.MustCompile(`(?:^|[\\/])\.\.(?:[\\/]|$)`)
 // its display spelling. Otherwise the cwd is canonicalized physically (symlinks resolved component
 // by component, so "link/.." is the parent of the link's target, as a shell would traverse it);
 // if that fails the spelling is kept.
+//
+//	target, err := env.FS.Resolve(ctx, p, fs.ResolveOptions{Cwd: filetool.SessionCwd(exec.Header().Cwd, p)})
 func SessionCwd(cwd, requestedPath string) string {
 	if cwd == "" || (!parentSegment.MatchString(cwd) && !parentSegment.MatchString(requestedPath)) {
 		return cwd

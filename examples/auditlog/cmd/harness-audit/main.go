@@ -9,7 +9,13 @@ import (
 	"github.com/cordon-dev/cordon/examples/auditlog"
 )
 
+// snippet: README.md custom-host
+// snippet: docs/host.md custom-host
 func main() {
-	os.Exit(app.Main(os.Args[1:], app.WithName("harness-audit"), app.WithModules(auditlog.Module),
+	os.Exit(app.Main(os.Args[1:],
+		app.WithName("harness-audit"),
+		app.WithModules(auditlog.Module),
 		app.WithEntries(app.MustEntry(auditlog.ID, nil))))
 }
+
+// end snippet
