@@ -19,6 +19,12 @@ func EnsurePrivate(dir string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
+	return CheckPrivateDir(dir)
+}
+
+// CheckPrivateDir refuses dir unless it is a directory (not a symlink) owned by this user that no
+// other user can write.
+func CheckPrivateDir(dir string) error {
 	var st unix.Stat_t
 	if err := unix.Lstat(dir, &st); err != nil {
 		return &os.PathError{Op: "lstat", Path: dir, Err: err}
