@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"io"
 	"os"
 	"sync"
@@ -38,6 +39,8 @@ type recorder struct {
 	store history.Store
 	log   *zap.Logger
 	now   func() time.Time
+	// timeout is the lock timeout: what one call (and the start) waits for the store, in all.
+	timeout time.Duration
 
 	mu      sync.Mutex
 	pending map[fs.TargetKey]string // the pending record of each mutation in flight
@@ -52,15 +55,19 @@ func apply(kc *kernel.Context, cfg Config) error {
 	if err != nil {
 		return err
 	}
-	if err := st.Sweep(); err != nil {
-		kc.Logger().Warn("history: cannot sweep the store", zap.Error(err))
+	r := &recorder{kc: kc, fs: fs.Service.Must(kc), store: st, log: kc.Logger(), now: time.Now, pending: map[fs.TargetKey]string{},
+		timeout: time.Duration(cfg.LockTimeout)}
+	// The start waits for another process's hold once at most: the sweep and the settling share
+	// one lock timeout. A damaged store is set aside and the start goes on with an empty one.
+	start := history.Within(st, history.NewLockBudget(r.timeout))
+	if err := start.Sweep(); err != nil {
+		r.warn("history: cannot sweep the store", err)
 	}
-	r := &recorder{kc: kc, fs: fs.Service.Must(kc), store: st, log: kc.Logger(), now: time.Now, pending: map[fs.TargetKey]string{}}
-	r.settle()
+	r.settle(start)
 	if _, err := fs.PublishEvent.On(kc, r.publish); err != nil {
 		return err
 	}
-	if _, err := tools.ExecuteStep.On(kc, tagActor); err != nil {
+	if _, err := tools.ExecuteStep.On(kc, r.tagActor); err != nil {
 		return err
 	}
 	if _, err := tools.Service.Must(kc).Register(kc, r.undoDefinition()); err != nil {
@@ -73,15 +80,33 @@ func apply(kc *kernel.Context, cfg Config) error {
 	return err
 }
 
+// warn logs a failure of the store; a damaged store set aside is an error line of its own.
+func (r *recorder) warn(msg string, err error) {
+	if !r.noteDamage(err) {
+		r.log.Warn(msg, zap.Error(err))
+	}
+}
+
+// noteDamage logs err when it set a damaged store aside, and reports whether it did.
+func (r *recorder) noteDamage(err error) bool {
+	var d *history.Damaged
+	if !errors.As(err, &d) {
+		return false
+	}
+	r.log.Error("history: the store's database was damaged: set aside, the store starts empty", zap.String("asideAs", d.Aside), zap.NamedError("cause", d.Cause))
+	return true
+}
+
 // tagActor gives the body of a tool call a context that names its session and tool, so the
-// changes it publishes are recorded with them.
-func tagActor(_ context.Context, d *tools.Dispatch, next func() (tools.Result, error)) (tools.Result, error) {
+// changes it publishes are recorded with them, and that carries the call's lock budget: all the
+// store operations of one call wait, together, at most one lock timeout (docs/history.md).
+func (r *recorder) tagActor(_ context.Context, d *tools.Dispatch, next func() (tools.Result, error)) (tools.Result, error) {
 	a := history.Actor{Tool: d.Exec.Name}
 	if s := d.Exec.Session; s != nil {
 		a.Session, a.Cwd = s.ID(), s.Cwd()
 	}
 	prev := d.Ctx
-	d.Ctx = history.WithActor(prev, a)
+	d.Ctx = history.WithLockBudget(history.WithActor(prev, a), history.NewLockBudget(r.timeout))
 	defer func() { d.Ctx = prev }()
 	return next()
 }
@@ -95,14 +120,19 @@ func (r *recorder) publish(ctx context.Context, a fs.PublishArgs) error {
 		return r.before(ctx, a)
 	case fs.PublishDone:
 		if id := r.take(a.Target.Key); id != "" {
-			return r.store.Complete(id, string(a.Version), false)
+			return r.storeFor(ctx).Complete(id, string(a.Version), false)
 		}
 	case fs.PublishFailed:
 		if id := r.take(a.Target.Key); id != "" {
-			return r.store.Discard(id)
+			return r.storeFor(ctx).Discard(id)
 		}
 	}
 	return nil
+}
+
+// storeFor is the store as the call of ctx uses it: its waits come out of the call's budget.
+func (r *recorder) storeFor(ctx context.Context) history.Store {
+	return history.Within(r.store, history.LockBudgetOf(ctx))
 }
 
 // take returns and forgets the pending record of a mutation of key (the provider holds key's lock
@@ -147,8 +177,9 @@ func (r *recorder) before(ctx context.Context, a fs.PublishArgs) error {
 			content = io.NewSectionReader(p.Content, 0, p.Size)
 		}
 	}
-	added, err := r.store.Add(rec, content)
+	added, err := r.storeFor(ctx).Add(rec, content)
 	if err != nil {
+		r.noteDamage(err) // the event's emitter logs every failure; this one also says what was lost
 		return err
 	}
 	r.mu.Lock()

@@ -20,21 +20,21 @@ const settleMaxBytes = 1 << 30
 // "Crash safety"): the file holds the bytes after the change, so it was published (completed at
 // the file's version); the bytes before, so it was not (discarded); neither, so it changed since
 // (kept, marked interrupted). A live process's pending record is left to it.
-func (r *recorder) settle() {
-	recs, err := r.store.List(func(x *history.Record) bool { return x.Pending && x.PID != os.Getpid() && !proc.Alive(x.PID) })
+func (r *recorder) settle(st history.Store) {
+	recs, err := st.List(func(x *history.Record) bool { return x.Pending && x.PID != os.Getpid() && !proc.Alive(x.PID) })
 	if err != nil {
-		r.log.Warn("history: cannot list the pending changes", zap.Error(err))
+		r.warn("history: cannot list the pending changes", err)
 		return
 	}
 	ctx := context.Background()
 	for _, x := range recs {
-		if err := r.settleOne(ctx, x); err != nil {
+		if err := r.settleOne(ctx, st, x); err != nil {
 			r.log.Warn("history: cannot settle a pending change", zap.String("change", x.ID), zap.Error(err))
 		}
 	}
 }
 
-func (r *recorder) settleOne(ctx context.Context, x history.Record) error {
+func (r *recorder) settleOne(ctx context.Context, st history.Store, x history.Record) error {
 	t, err := r.fs.Resolve(ctx, x.Path, fs.ResolveOptions{})
 	if err != nil {
 		return err
@@ -58,9 +58,9 @@ func (r *recorder) settleOne(ctx context.Context, x history.Record) error {
 		if info != nil {
 			v = string(info.Version)
 		}
-		return r.store.Complete(x.ID, v, false)
+		return st.Complete(x.ID, v, false)
 	case info == nil && !x.Existed, info != nil && x.Existed && digest == x.Digest:
-		return r.store.Discard(x.ID)
+		return st.Discard(x.ID)
 	}
-	return r.store.Complete(x.ID, "", true)
+	return st.Complete(x.ID, "", true)
 }

@@ -397,7 +397,7 @@ func (s changeSet) plan() []txn.Op {
 	var puts, dels []txn.Op
 	for _, c := range s {
 		if c.dst.Key != "" {
-			puts = append(puts, txn.Op{Kind: txn.OpPut, Target: string(c.dst.Key), Staged: c.temp, Dir: c.stageDir, Pre: c.dstID})
+			puts = append(puts, txn.Op{Kind: txn.OpPut, Target: string(c.dst.Key), Staged: c.temp, Dir: c.stageDir, Pre: c.dstID, MadeFrom: c.madeFrom})
 		}
 		if c.src.Key != "" && c.src.Key != c.dst.Key {
 			dels = append(dels, txn.Op{Kind: txn.OpDelete, Target: string(c.src.Key), Pre: c.srcID})
@@ -413,14 +413,17 @@ func (p *Provider) publishSet(ctx context.Context, set changeSet) (err error) {
 			base := filepath.Base(string(c.dst.Key))
 			c.stageDir = filepath.Join(filepath.Dir(string(c.dst.Key)), p.hooks.name(base))
 			c.temp = filepath.Join(c.stageDir, staging.Base(base)+".tmp")
+			if parent := filepath.Dir(string(c.dst.Key)); !isDir(parent) {
+				c.madeFrom = existingDir(parent) // journaled: a roll back removes what the set made
+			}
 		}
 	}
 	plan := set.plan()
-	j, jerr := txn.Begin(p.txnDir, plan)
+	j, jerr := p.txnDir.Begin(plan)
 	if jerr != nil {
 		// As for the staging registry: the set still publishes all or nothing in this process,
 		// but a crash while it publishes is not repaired at the next start.
-		p.log.Warn("no change-set journal: a set interrupted by a crash will not be finished", zap.String("dir", p.txnDir), zap.Error(jerr))
+		p.log.Warn("no change-set journal: a set interrupted by a crash will not be finished", zap.String("dir", p.txnDir.Path()), zap.Error(jerr))
 	}
 	published := false
 	defer func() {
@@ -545,9 +548,6 @@ func (s changeSet) byTemp(temp string) *planned {
 // and with the replaced file's metadata (as writeFileAtomic stages).
 func (p *Provider) stage(ctx context.Context, c *planned) error {
 	key := string(c.dst.Key)
-	if parent := filepath.Dir(key); !isDir(parent) {
-		c.madeFrom = existingDir(parent)
-	}
 	d, err := openAtomicDir(filepath.Dir(key), atomicOptions{beneath: c.dstB, hooks: p.hooks})
 	if err != nil {
 		return err
@@ -564,6 +564,9 @@ func (p *Provider) stage(ctx context.Context, c *planned) error {
 	err = writeContent(ctx, f, c.body, c.bom)
 	if err == nil {
 		err = f.Sync()
+	}
+	if err == nil && p.hooks != nil && p.hooks.inspectTemp != nil {
+		p.hooks.inspectTemp(c.stageDir, c.temp)
 	}
 	if err == nil && c.keep != nil {
 		err = c.keep.apply(f, c.dst.DisplayPath, p.hooks)

@@ -49,6 +49,9 @@ func TestHelperChangeSet(t *testing.T) {
 		appendRounds(p)
 		os.Exit(0)
 	}
+	if mode == "nested" {
+		nestedKilledWhileStaging(p)
+	}
 	if step, _ := strconv.Atoi(os.Getenv(killStepEnv)); step > 0 {
 		hostfs.SetPublishStep(p, func(n int) {
 			if n == step {
@@ -200,7 +203,13 @@ func TestChangeSetSurvivesSIGKILL(t *testing.T) {
 			rolledBack++
 		}
 		require.Empty(t, extra, "run %d: residue in the workspace", run)
-		journals, _ := os.ReadDir(filepath.Join(state, "cordon", "txn"))
+		entries, _ := os.ReadDir(filepath.Join(state, "cordon", "txn"))
+		var journals []string
+		for _, e := range entries {
+			if e.Name() != "journal.key" {
+				journals = append(journals, e.Name())
+			}
+		}
 		require.Empty(t, journals, "run %d: a journal is left", run)
 	}
 	t.Logf("runs=%d mixed=%d allNew=%d allOld=%d (one apply: %v)", runs, mixed, rolledForward, rolledBack, full)
@@ -273,4 +282,39 @@ func TestChangeSetsAcrossProcesses(t *testing.T) {
 		require.Equal(t, strings.Repeat("x\n", 2*appendRoundsEach), string(b), n)
 	}
 	require.Empty(t, residue(t, dir))
+}
+
+// nestedKilledWhileStaging applies a set that creates nd/sub/x.txt and SIGKILLs its own process
+// once the file is staged, before the set publishes.
+func nestedKilledWhileStaging(p *hostfs.Provider) {
+	ctx := context.Background()
+	hostfs.SetInspectTemp(p, func(string, string) { _ = syscall.Kill(os.Getpid(), syscall.SIGKILL) })
+	tg, err := p.Resolve(ctx, "nd/sub/x.txt", fs.ResolveOptions{})
+	if err != nil {
+		os.Exit(4)
+	}
+	fmt.Println("ready")
+	_, _ = p.ApplyChanges(ctx, []fs.Change{{Kind: fs.ChangeWrite, Target: tg, Intent: fs.CreateIfAbsent(), Content: "new\n"}})
+	os.Exit(6) // not reached: the hook killed the process
+}
+
+// TestRolledBackSetRemovesTheDirectoriesItMade: a set killed while staging a file in directories
+// it created is rolled back at the next start with those directories (docs/apply_patch.md "The
+// journal").
+func TestRolledBackSetRemovesTheDirectoriesItMade(t *testing.T) {
+	if os.Getenv(killChildEnv) != "" {
+		return
+	}
+	dir, state := t.TempDir(), t.TempDir()
+	writeFile(t, filepath.Join(dir, "keep.txt"), "old\n")
+	runKillChild(t, "nested", dir, state, 0, 0)
+	require.DirExists(t, filepath.Join(dir, "nd", "sub"), "the child died while staging")
+	runKillChild(t, "recover", dir, state, 0, 0)
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	require.Equal(t, []string{"keep.txt"}, names)
 }

@@ -252,7 +252,9 @@ func TestApplyChangesFailureAfterCommitIsFinishedAtTheNextStart(t *testing.T) {
 	require.Equal(t, map[string]string{"a.txt": "A.TXT\n", "b.txt": "b.txt\n", "c.txt": "C.TXT\n"}, files(t, dir))
 	require.Zero(t, hostfs.LockCount(p))
 
-	fwd, back := txn.Recover(filepath.Join(state, "cordon", "txn"), nil) // what the next start runs
+	journals, err := txn.Open(filepath.Join(state, "cordon", "txn"), dir)
+	require.NoError(t, err)
+	fwd, back := journals.Recover(nil) // what the next start runs
 	require.Equal(t, [2]int{1, 0}, [2]int{fwd, back})
 	require.Equal(t, map[string]string{"a.txt": "A.TXT\n", "b.txt": "B.TXT\n", "c.txt": "C.TXT\n"}, readAll(t, dir))
 	requireClean(t, p, dir)

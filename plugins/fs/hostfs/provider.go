@@ -10,6 +10,7 @@ import (
 	"github.com/cordon-dev/cordon/internal/charset"
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/fs/hostfs/staging"
+	"github.com/cordon-dev/cordon/plugins/fs/hostfs/txn"
 )
 
 // Provider is the host filesystem provider. It implements fs.FileSystem.
@@ -24,7 +25,7 @@ type Provider struct {
 	dirLocks          lockTable
 	registry          *staging.Registry // where mutations record their staging directories
 	charsets          *charset.Resolver // Config.Encodings, then .editorconfig (charset.go)
-	txnDir            string            // where change sets keep their journals ("" = none)
+	txnDir            *txn.Dir          // where change sets keep their journals (nil = none)
 	publish           *PublishHook      // SetPublishHook; nil: nothing reported
 
 	afterBytesStat func(fs.Target) // test hook: runs after the ReadBytes stat preflight
@@ -63,7 +64,7 @@ func New(cfg Config, log *zap.Logger) (*Provider, error) {
 		return nil, fmt.Errorf("fs-local: %w", err)
 	}
 	return &Provider{cwd: cwd, diffBasisMaxBytes: cfg.DiffBasisMaxBytes, maxFileBytes: cfg.MaxFileBytes, log: log, registry: stagingRegistry(log), charsets: charsets,
-		txnDir: journalDir(log)}, nil
+		txnDir: journalDir(cwd, log)}, nil
 }
 
 // Cwd returns the provider's default base directory for relative paths.

@@ -25,16 +25,20 @@ func stagingRegistry(log *zap.Logger) *staging.Registry {
 	return staging.For(filepath.Join(dir, "cordon", "staging"), log)
 }
 
-// journalDir returns the directory of this process's change-set journals, "cordon/txn" under the
-// user's state directory, after recovering (once per process) the change sets that dead
-// processes left there (txn.RecoverOnce); "" when no state directory can be named: change sets
-// then publish unjournaled (docs/apply_patch.md).
-func journalDir(log *zap.Logger) string {
-	dir, err := statedir.StateHome(os.LookupEnv)
-	if err != nil {
-		return ""
+// journalDir returns the journal directory of this process's change sets on the workspace cwd,
+// "cordon/txn" under the user's state directory, after recovering (once per process) the change
+// sets of cwd that dead processes left there (txn.RecoverOnce); nil when no private state
+// directory can be had: change sets then publish unjournaled (docs/apply_patch.md,
+// docs/journal-threat-model.md).
+func journalDir(cwd string, log *zap.Logger) *txn.Dir {
+	dir, err := statedir.Cordon(os.LookupEnv)
+	if err == nil {
+		var d *txn.Dir
+		if d, err = txn.Open(filepath.Join(dir, "txn"), cwd); err == nil {
+			txn.RecoverOnce(d, log)
+			return d
+		}
 	}
-	dir = filepath.Join(dir, "cordon", "txn")
-	txn.RecoverOnce(dir, log)
-	return dir
+	log.Warn("no change-set journal: a set interrupted by a crash will not be finished", zap.Error(err))
+	return nil
 }

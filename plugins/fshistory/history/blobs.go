@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/cordon-dev/cordon/internal/statedir"
 )
 
 // pendingBlob is prior content staged for a record: hashed, and written and fsynced to a temp
@@ -128,7 +130,7 @@ func (s *boltStore) Content(r Record) ([]byte, error) {
 	}
 	data, err := s.inline(r.Digest)
 	if err == nil && data == nil {
-		data, err = os.ReadFile(s.blobPath(r.Digest))
+		data, err = readRegular(s.blobPath(r.Digest))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrContentLost, err)
@@ -168,4 +170,15 @@ func diskBytes(dir string) int64 {
 		return nil
 	})
 	return n
+}
+
+// readRegular reads a content file, refusing (without blocking) anything but a regular file of
+// this user.
+func readRegular(path string) ([]byte, error) {
+	f, err := statedir.OpenFile(path, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
 }

@@ -13,16 +13,19 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
+
+	"github.com/cordon-dev/cordon/internal/statedir"
 )
 
 // The store's layout under its directory: history.db (bbolt: records by sequence, content
 // entries by digest, the content total) and blobs/<2 hex>/<sha256 hex>.
 var (
-	recordsBucket = []byte("records")
-	blobsBucket   = []byte("blobs")
-	metaBucket    = []byte("meta")
-	inlineBucket  = []byte("contents") // small contents, by digest, in the database itself
-	bytesKey      = []byte("contentBytes")
+	recordsBucket  = []byte("records")
+	blobsBucket    = []byte("blobs")
+	metaBucket     = []byte("meta")
+	inlineBucket   = []byte("contents") // small contents, by digest, in the database itself
+	bytesKey       = []byte("contentBytes")
+	recordBytesKey = []byte("recordBytes") // the records' own bytes (countRecords)
 )
 
 // DefaultLockTimeout bounds the wait for another process's use of the store.
@@ -38,6 +41,7 @@ type boltStore struct {
 	timeout time.Duration
 	now     func() time.Time
 	mu      *sync.Mutex // one operation at a time in this process (flock would make the others wait anyway)
+	budget  *LockBudget // Within: the waits of one call, together ("nil": each waits its timeout)
 }
 
 // blobEntry is a content entry: its size, how many records refer to it, and whether it is kept
@@ -54,9 +58,13 @@ const InlineMaxBytes = 64 << 10
 
 var dirLocks sync.Map // dir -> *sync.Mutex
 
-// Open returns the embedded store in dir (created 0700 when missing) bounded by limits.
-// lockTimeout 0 means DefaultLockTimeout. A MaxContentBytes above MaxBytes is lowered to it.
+// Open returns the embedded store in dir (created 0700 when missing, refused when another user
+// owns it or can write it) bounded by limits. lockTimeout 0 means DefaultLockTimeout. A
+// MaxContentBytes above MaxBytes is lowered to it.
 func Open(dir string, limits Limits, lockTimeout time.Duration) (Store, error) {
+	if err := statedir.EnsurePrivate(dir); err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
 	if err := os.MkdirAll(filepath.Join(dir, "blobs"), 0o700); err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}
@@ -70,19 +78,66 @@ func Open(dir string, limits Limits, lockTimeout time.Duration) (Store, error) {
 	return &boltStore{dir: dir, limits: limits, timeout: lockTimeout, now: time.Now, mu: mu.(*sync.Mutex)}, nil
 }
 
+// ErrDamaged wraps the failure of an operation that found history.db damaged (bbolt refused or
+// panicked on it) or not a regular file of this user: the file was set aside (Damaged.Aside) and
+// the next operation starts an empty store.
+var ErrDamaged = errors.New("history: the store's database is damaged")
+
+// Damaged is the error of an operation that set history.db aside.
+type Damaged struct {
+	Aside string // where the file went ("" when it could not be moved)
+	Cause error
+}
+
+func (e *Damaged) Error() string {
+	if e.Aside == "" {
+		return fmt.Sprintf("history: the store's database is damaged (%v); it could not be set aside", e.Cause)
+	}
+	return fmt.Sprintf("history: the store's database is damaged (%v); set aside as %s, the store starts empty", e.Cause, e.Aside)
+}
+
+func (e *Damaged) Unwrap() []error { return []error{ErrDamaged, e.Cause} }
+
 // with runs fn with the database open.
 func (s *boltStore) with(readOnly bool, fn func(db *bolt.DB) error) error {
 	return s.open(readOnly, false, fn)
 }
 
-// open runs fn with the database open; noSync commits without fsync.
-func (s *boltStore) open(readOnly, noSync bool, fn func(db *bolt.DB) error) error {
+// open runs fn with the database open; noSync commits without fsync. The wait for another
+// process's hold is the lock timeout, or what is left of the store's budget (Within). A damaged
+// database (a bbolt error or panic on its pages) or a history.db that is not a regular file of
+// this user is set aside (quarantine) and the operation fails with *Damaged.
+func (s *boltStore) open(readOnly, noSync bool, fn func(db *bolt.DB) error) (err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	db, err := bolt.Open(filepath.Join(s.dir, "history.db"), 0o600, &bolt.Options{Timeout: s.timeout, ReadOnly: readOnly && s.exists()})
+	path := filepath.Join(s.dir, "history.db")
+	timeout := s.timeout
+	if s.budget != nil {
+		timeout = min(timeout, s.budget.left())
+		if timeout <= 0 {
+			timeout = time.Nanosecond // one try, no wait (0 would mean wait for ever)
+		}
+	}
+	var db *bolt.DB
+	defer func() {
+		if v := recover(); v != nil {
+			if db != nil {
+				_ = closeQuietly(db)
+			}
+			err = s.quarantine(path, fmt.Errorf("bbolt: %v", v))
+		}
+	}()
+	start := time.Now()
+	db, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout, ReadOnly: readOnly && s.exists(), OpenFile: statedir.OpenFile})
+	if s.budget != nil {
+		s.budget.spend(time.Since(start))
+	}
 	if err != nil {
-		if errors.Is(err, bolterrors.ErrTimeout) {
-			return fmt.Errorf("history: the store is busy (another process held it for %s): %w", s.timeout, err)
+		switch {
+		case errors.Is(err, bolterrors.ErrTimeout):
+			return fmt.Errorf("history: the store is busy (another process held it for %s): %w", timeout, err)
+		case damage(err):
+			return s.quarantine(path, err)
 		}
 		return fmt.Errorf("history: %w", err)
 	}
@@ -91,11 +146,35 @@ func (s *boltStore) open(readOnly, noSync bool, fn func(db *bolt.DB) error) erro
 	if cerr := db.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("history: %w", cerr)
 	}
+	if damage(err) {
+		return s.quarantine(path, err)
+	}
 	return err
 }
 
+// damage reports whether err says the database file cannot be used as it is.
+func damage(err error) bool {
+	return errors.Is(err, statedir.ErrRefused) || errors.Is(err, bolterrors.ErrInvalid) || errors.Is(err, bolterrors.ErrChecksum) ||
+		errors.Is(err, bolterrors.ErrVersionMismatch) || errors.Is(err, bolterrors.ErrInvalidMapping)
+}
+
+func closeQuietly(db *bolt.DB) (err error) {
+	defer func() { _ = recover() }()
+	return db.Close()
+}
+
+// quarantine moves history.db aside, "history.db.<unix nanoseconds>.damaged", and returns the
+// *Damaged error of the operation.
+func (s *boltStore) quarantine(path string, cause error) error {
+	aside := fmt.Sprintf("%s.%d.damaged", path, time.Now().UnixNano())
+	if err := os.Rename(path, aside); err != nil {
+		aside = ""
+	}
+	return &Damaged{Aside: aside, Cause: cause}
+}
+
 func (s *boltStore) exists() bool {
-	_, err := os.Stat(filepath.Join(s.dir, "history.db"))
+	_, err := os.Lstat(filepath.Join(s.dir, "history.db"))
 	return err == nil
 }
 
@@ -169,7 +248,33 @@ func putRecord(recs *bolt.Bucket, seq uint64, r *Record) error {
 	if err != nil {
 		return err
 	}
-	return recs.Put(seqKey(seq), data)
+	key := seqKey(seq)
+	delta := int64(len(data)) - int64(len(recs.Get(key)))
+	if err := recs.Put(key, data); err != nil {
+		return err
+	}
+	countRecords(recs, delta)
+	return nil
+}
+
+// deleteRecord deletes the record of seq, uncounting its bytes.
+func deleteRecord(recs *bolt.Bucket, seq uint64) error {
+	key := seqKey(seq)
+	n := int64(len(recs.Get(key)))
+	if err := recs.Delete(key); err != nil {
+		return err
+	}
+	countRecords(recs, -n)
+	return nil
+}
+
+// countRecords adds delta to the bytes the records take (recordBytesKey), which count against
+// MaxBytes with the content: a record without content (a creation, a file over MaxContentBytes)
+// still costs its own size.
+func countRecords(recs *bolt.Bucket, delta int64) {
+	if meta := recs.Tx().Bucket(metaBucket); meta != nil {
+		setCounter(meta, recordBytesKey, counter(meta, recordBytesKey)+delta)
+	}
 }
 
 func markUndone(recs *bolt.Bucket, id, by string) error {
@@ -214,18 +319,22 @@ func addRef(tx *bolt.Tx, blobs, meta *bolt.Bucket, b *pendingBlob) error {
 	return blobs.Put([]byte(b.digest), data)
 }
 
-func total(meta *bolt.Bucket) int64 {
-	if v := meta.Get(bytesKey); len(v) == 8 {
+func total(meta *bolt.Bucket) int64 { return counter(meta, bytesKey) }
+
+func setTotal(meta *bolt.Bucket, n int64) { setCounter(meta, bytesKey, n) }
+
+func counter(meta *bolt.Bucket, key []byte) int64 {
+	if v := meta.Get(key); len(v) == 8 {
 		return int64(binary.BigEndian.Uint64(v))
 	}
 	return 0
 }
 
-func setTotal(meta *bolt.Bucket, n int64) {
-	_ = meta.Put(bytesKey, binary.BigEndian.AppendUint64(nil, uint64(max(n, 0))))
+func setCounter(meta *bolt.Bucket, key []byte, n int64) {
+	_ = meta.Put(key, binary.BigEndian.AppendUint64(nil, uint64(max(n, 0))))
 }
 
-// prune deletes the oldest records while the content exceeds MaxBytes or they are older than
+// prune deletes the oldest records while the content and the records exceed MaxBytes or they are older than
 // MaxAge, never the record just added (newest); it returns the digests left without a reference.
 func (s *boltStore) prune(recs, blobs, meta *bolt.Bucket, newest uint64) ([]string, error) {
 	var drop []string
@@ -239,14 +348,16 @@ func (s *boltStore) prune(recs, blobs, meta *bolt.Bucket, newest uint64) ([]stri
 		if err := json.Unmarshal(v, &r); err != nil {
 			return nil, err
 		}
-		over := s.limits.MaxBytes > 0 && total(meta) > s.limits.MaxBytes
+		over := s.limits.MaxBytes > 0 && total(meta)+counter(meta, recordBytesKey) > s.limits.MaxBytes
 		old := s.limits.MaxAge > 0 && r.Time.Before(cutoff)
 		if !over && !old {
 			break
 		}
+		n := int64(len(v))
 		if err := c.Delete(); err != nil {
 			return nil, err
 		}
+		countRecords(recs, -n)
 		if r.Kept {
 			gone, err := dropRef(blobs, meta, r.Digest)
 			if err != nil {
@@ -425,7 +536,7 @@ func (s *boltStore) Discard(id string) error {
 				return nil, err
 			}
 		}
-		if err := recs.Delete(seqKey(seq)); err != nil || !r.Kept {
+		if err := deleteRecord(recs, seq); err != nil || !r.Kept {
 			return nil, err
 		}
 		gone, err := dropRef(blobs, meta, r.Digest)

@@ -253,3 +253,40 @@ func TestNilRegistry(t *testing.T) {
 	r.Abandon("/x")
 	r.End("/x", true)
 }
+
+// A registry Cordon did not write is not acted on: a FIFO named like a registry file does not
+// block the sweep, a file others can write or of another uid is left, and a registry directory
+// others can write is not swept at all (docs/journal-threat-model.md).
+func TestSweepRefusesWhatCordonDidNotWrite(t *testing.T) {
+	reg, dir := filepath.Join(t.TempDir(), "registry"), t.TempDir()
+	pid := deadPID(t)
+	host, err := os.Hostname()
+	require.NoError(t, err)
+	ours := stagingDir(t, dir, pid)
+	path := writeRegistry(t, reg, pid, "h"+host, "+"+ours)
+	require.NoError(t, syscall.Mkfifo(filepath.Join(reg, strconv.Itoa(deadPID(t))+"."+uuid+".staging"), 0o600))
+
+	require.NoError(t, os.Chmod(path, 0o666))
+	assert.Zero(t, staging.Sweep(reg, nil), "a FIFO is skipped without blocking; a file others can write is not run")
+	assert.DirExists(t, ours)
+	require.NoError(t, os.Chmod(path, 0o600))
+
+	require.NoError(t, os.Chmod(reg, 0o777))
+	assert.Zero(t, staging.Sweep(reg, nil), "a directory others can write is not swept")
+	assert.DirExists(t, ours)
+	require.NoError(t, os.Chmod(reg, 0o700))
+
+	if os.Geteuid() == 0 {
+		require.NoError(t, os.Chown(path, 65534, 65534))
+		assert.Zero(t, staging.Sweep(reg, nil), "a file of another uid is not run")
+		assert.DirExists(t, ours)
+		require.NoError(t, os.Chown(path, 0, 0))
+		require.NoError(t, os.Chown(ours, 65534, 65534))
+		assert.Zero(t, staging.Sweep(reg, nil), "a directory of another uid is not removed")
+		assert.DirExists(t, ours)
+		require.NoError(t, os.Chown(ours, 0, 0))
+		writeRegistry(t, reg, pid, "h"+host, "+"+ours)
+	}
+	assert.Equal(t, 1, staging.Sweep(reg, nil))
+	assert.NoDirExists(t, ours)
+}

@@ -8,11 +8,13 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"go.uber.org/zap"
 	"golang.org/x/sys/unix"
 
 	"github.com/cordon-dev/cordon/internal/proc"
+	"github.com/cordon-dev/cordon/internal/statedir"
 )
 
 // maxFileBytes bounds what a sweep reads of one registry file (a compacted file is far smaller).
@@ -27,11 +29,15 @@ func Sweep(dir string, log *zap.Logger) int {
 	if log == nil {
 		log = zap.NewNop()
 	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
+	if err := statedir.CheckPrivateDir(dir); err != nil {
 		if !errors.Is(err, os.ErrNotExist) {
 			log.Warn("cannot sweep the staging registry", zap.String("dir", dir), zap.Error(err))
 		}
+		return 0
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		log.Warn("cannot sweep the staging registry", zap.String("dir", dir), zap.Error(err))
 		return 0
 	}
 	removed := 0
@@ -47,8 +53,13 @@ func Sweep(dir string, log *zap.Logger) int {
 
 // sweepFile sweeps one registry file of the dead process pid.
 func sweepFile(path string, pid int, log *zap.Logger) int {
-	f, err := os.OpenFile(path, os.O_RDONLY|unix.O_NOFOLLOW, 0)
+	// Only a regular file of this user that no one else can write is read; a FIFO does not block
+	// (docs/journal-threat-model.md).
+	f, err := statedir.OpenFile(path, os.O_RDONLY, 0)
 	if err != nil {
+		if errors.Is(err, statedir.ErrRefused) {
+			log.Warn("refused a staging registry file Cordon did not write: left as it is, not run", zap.String("registry", path), zap.Error(err))
+		}
 		return 0
 	}
 	defer f.Close()
@@ -136,8 +147,8 @@ func removeResidue(path string, pid int) (done bool, err error) {
 		}
 		return false, err
 	}
-	if !fi.IsDir() {
-		return false, nil
+	if st, ok := fi.Sys().(*syscall.Stat_t); !fi.IsDir() || !ok || int(st.Uid) != os.Geteuid() {
+		return false, nil // not a directory of this user's
 	}
 	if err := os.RemoveAll(path); err != nil {
 		return false, err

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/cordon-dev/cordon/plugins/fs/hostfs/staging"
 	"github.com/cordon-dev/cordon/plugins/fs/hostfs/txn"
 )
 
@@ -15,13 +16,14 @@ import (
 type fixture struct {
 	ws, journals string
 	ops          []txn.Op
+	dir          *txn.Dir
 }
 
 func newFixture(t *testing.T) fixture {
 	t.Helper()
 	root := t.TempDir()
 	ws := filepath.Join(root, "ws")
-	stage := filepath.Join(ws, ".a.txt.1.x.tmpdir")
+	stage := filepath.Join(ws, staging.Name("a.txt"))
 	require.NoError(t, os.MkdirAll(stage, 0o700))
 	write(t, filepath.Join(ws, "a.txt"), "old")
 	write(t, filepath.Join(ws, "d.txt"), "gone")
@@ -30,7 +32,9 @@ func newFixture(t *testing.T) fixture {
 	require.NoError(t, err)
 	dpre, err := txn.IDOf(filepath.Join(ws, "d.txt"))
 	require.NoError(t, err)
-	return fixture{ws: ws, journals: filepath.Join(root, "txn"), ops: []txn.Op{
+	d, err := txn.Open(filepath.Join(root, "txn"), ws)
+	require.NoError(t, err)
+	return fixture{ws: ws, journals: filepath.Join(root, "txn"), dir: d, ops: []txn.Op{
 		{Kind: txn.OpPut, Target: filepath.Join(ws, "a.txt"), Staged: filepath.Join(stage, "a.txt.tmp"), Dir: stage, Pre: pre},
 		{Kind: txn.OpDelete, Target: filepath.Join(ws, "d.txt"), Pre: dpre},
 	}}
@@ -62,44 +66,44 @@ func tree(t *testing.T, dir string) map[string]string {
 
 func TestRecoverRollsBackAnUnpublishedSet(t *testing.T) {
 	f := newFixture(t)
-	j, err := txn.Begin(f.journals, f.ops)
+	j, err := f.dir.Begin(f.ops)
 	require.NoError(t, err)
 	j.Release() // the process "dies" before publishing
-	fwd, back := txn.Recover(f.journals, nil)
+	fwd, back := f.dir.Recover(nil)
 	require.Equal(t, [2]int{0, 1}, [2]int{fwd, back})
 	require.Equal(t, map[string]string{"a.txt": "old", "d.txt": "gone"}, tree(t, f.ws))
-	require.Empty(t, tree(t, f.journals))
+	requireNoJournal(t, f.journals)
 }
 
 func TestRecoverRollsForwardAPublishingSet(t *testing.T) {
 	f := newFixture(t)
-	j, err := txn.Begin(f.journals, f.ops)
+	j, err := f.dir.Begin(f.ops)
 	require.NoError(t, err)
 	require.NoError(t, j.Publishing())
 	j.Release()
-	fwd, back := txn.Recover(f.journals, nil)
+	fwd, back := f.dir.Recover(nil)
 	require.Equal(t, [2]int{1, 0}, [2]int{fwd, back})
 	require.Equal(t, map[string]string{"a.txt": "new"}, tree(t, f.ws))
-	require.Empty(t, tree(t, f.journals))
+	requireNoJournal(t, f.journals)
 	// A second recovery finds nothing.
-	fwd, back = txn.Recover(f.journals, nil)
+	fwd, back = f.dir.Recover(nil)
 	require.Equal(t, [2]int{0, 0}, [2]int{fwd, back})
 }
 
 func TestRecoverFinishesAPartlyPublishedSet(t *testing.T) {
 	f := newFixture(t)
-	j, err := txn.Begin(f.journals, f.ops)
+	j, err := f.dir.Begin(f.ops)
 	require.NoError(t, err)
 	require.NoError(t, j.Publishing())
 	require.NoError(t, os.Rename(f.ops[0].Staged, f.ops[0].Target)) // the first step happened
 	j.Release()
-	txn.Recover(f.journals, nil)
+	f.dir.Recover(nil)
 	require.Equal(t, map[string]string{"a.txt": "new"}, tree(t, f.ws))
 }
 
 func TestRecoverLeavesFilesChangedSince(t *testing.T) {
 	f := newFixture(t)
-	j, err := txn.Begin(f.journals, f.ops)
+	j, err := f.dir.Begin(f.ops)
 	require.NoError(t, err)
 	require.NoError(t, j.Publishing())
 	j.Release()
@@ -109,37 +113,56 @@ func TestRecoverLeavesFilesChangedSince(t *testing.T) {
 		require.NoError(t, os.Remove(p))
 		write(t, p, "theirs")
 	}
-	txn.Recover(f.journals, nil)
+	f.dir.Recover(nil)
 	require.Equal(t, map[string]string{"a.txt": "theirs", "d.txt": "theirs"}, tree(t, f.ws))
-	require.Empty(t, tree(t, f.journals))
+	requireNoJournal(t, f.journals)
 }
 
 func TestRecoverSkipsALiveSet(t *testing.T) {
 	f := newFixture(t)
-	j, err := txn.Begin(f.journals, f.ops)
+	j, err := f.dir.Begin(f.ops)
 	require.NoError(t, err)
 	require.NoError(t, j.Publishing())
-	fwd, back := txn.Recover(f.journals, nil)
+	fwd, back := f.dir.Recover(nil)
 	require.Equal(t, [2]int{0, 0}, [2]int{fwd, back}, "its process holds the lock")
-	require.Len(t, tree(t, f.journals), 1)
+	require.Len(t, journals(t, f.journals), 1)
 	j.Done()
-	require.Empty(t, tree(t, f.journals))
+	requireNoJournal(t, f.journals)
 }
 
 func TestRecoverDropsATornPlan(t *testing.T) {
 	f := newFixture(t)
-	require.NoError(t, os.MkdirAll(f.journals, 0o700))
-	write(t, filepath.Join(f.journals, "1.x.journal"), `{"ops":[{"op":"put"`)
-	_, back := txn.Recover(f.journals, nil)
+	require.NoError(t, os.WriteFile(filepath.Join(f.journals, "1.x.journal"), []byte(`{"ops":[{"op":"put"`), 0o600))
+	_, back := f.dir.Recover(nil)
 	require.Equal(t, 1, back)
-	require.Empty(t, tree(t, f.journals))
+	requireNoJournal(t, f.journals)
 	require.Equal(t, "old", tree(t, f.ws)["a.txt"], "nothing is redone from a torn plan")
 }
 
 func TestNoJournalDirectoryJournalsNothing(t *testing.T) {
-	j, err := txn.Begin("", nil)
+	var d *txn.Dir
+	j, err := d.Begin(nil)
 	require.NoError(t, err)
 	require.Nil(t, j)
 	require.NoError(t, j.Publishing())
 	j.Done()
+}
+
+// journals lists the journal directory's entries other than its key.
+func journals(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	var out []string
+	for _, e := range entries {
+		if e.Name() != "journal.key" {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
+
+func requireNoJournal(t *testing.T, dir string) {
+	t.Helper()
+	require.Empty(t, journals(t, dir))
 }

@@ -1,0 +1,97 @@
+package statedir
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"golang.org/x/sys/unix"
+)
+
+// ErrRefused wraps every refusal of EnsurePrivate and OpenFile: what Cordon found there is not
+// its own (docs/journal-threat-model.md).
+var ErrRefused = errors.New("refused")
+
+// EnsurePrivate creates dir, and the parents it lacks, mode 0700, then refuses it unless it is a
+// directory (not a symlink) owned by this user that no other user can write.
+func EnsurePrivate(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	return CheckPrivateDir(dir)
+}
+
+// CheckPrivateDir refuses dir unless it is a directory (not a symlink) owned by this user that no
+// other user can write.
+func CheckPrivateDir(dir string) error {
+	var st unix.Stat_t
+	if err := unix.Lstat(dir, &st); err != nil {
+		return &os.PathError{Op: "lstat", Path: dir, Err: err}
+	}
+	return checkOwn(dir, &st, unix.S_IFDIR, 0o022)
+}
+
+// OpenFile opens path as os.OpenFile does, but never follows a final symlink and never blocks in
+// the open (O_NOFOLLOW|O_NONBLOCK), and refuses (closing it) anything but a regular file owned by
+// this user that no other user can write; the file returned is back in blocking mode.
+func OpenFile(path string, flag int, perm os.FileMode) (*os.File, error) {
+	f, err := os.OpenFile(path, flag|unix.O_NOFOLLOW|unix.O_NONBLOCK, perm)
+	if err != nil {
+		if errors.Is(err, unix.ELOOP) {
+			return nil, fmt.Errorf("%s: %w: a symbolic link", path, ErrRefused)
+		}
+		return nil, err
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(int(f.Fd()), &st); err != nil {
+		f.Close()
+		return nil, &os.PathError{Op: "fstat", Path: path, Err: err}
+	}
+	if err := checkOwn(path, &st, unix.S_IFREG, 0o022); err != nil {
+		f.Close()
+		return nil, err
+	}
+	flags, err := unix.FcntlInt(f.Fd(), unix.F_GETFL, 0)
+	if err == nil {
+		_, err = unix.FcntlInt(f.Fd(), unix.F_SETFL, flags&^unix.O_NONBLOCK)
+	}
+	if err != nil {
+		f.Close()
+		return nil, &os.PathError{Op: "fcntl", Path: path, Err: err}
+	}
+	return f, nil
+}
+
+// CheckOwnFile refuses st (of path) unless it is a regular file owned by this user whose mode has
+// none of the bits of deny.
+func CheckOwnFile(path string, st *unix.Stat_t, deny uint32) error {
+	return checkOwn(path, st, unix.S_IFREG, deny)
+}
+
+func checkOwn(path string, st *unix.Stat_t, kind, deny uint32) error {
+	switch {
+	case st.Mode&unix.S_IFMT != kind:
+		what := "not a regular file"
+		if kind == unix.S_IFDIR {
+			what = "not a directory"
+		}
+		return fmt.Errorf("%s: %w: %s", path, ErrRefused, what)
+	case int(st.Uid) != os.Geteuid():
+		return fmt.Errorf("%s: %w: owned by uid %d", path, ErrRefused, st.Uid)
+	case st.Mode&deny != 0:
+		return fmt.Errorf("%s: %w: mode %04o lets another user write it", path, ErrRefused, st.Mode&0o7777)
+	}
+	return nil
+}
+
+// Cordon returns "cordon" under the user's state directory, created 0700 and checked by
+// EnsurePrivate; lookup reads the environment (os.LookupEnv).
+func Cordon(lookup func(string) (string, bool)) (string, error) {
+	home, err := StateHome(lookup)
+	if err != nil {
+		return "", err
+	}
+	dir := filepath.Join(home, "cordon")
+	return dir, EnsurePrivate(dir)
+}
