@@ -111,7 +111,7 @@ func TestEncodeNamesTheCharacter(t *testing.T) {
 	require.EqualError(t, err, "U+65E5 '日' cannot be encoded in windows-1252")
 }
 
-func write(t *testing.T, path, data string) {
+func write(t testing.TB, path, data string) {
 	t.Helper()
 	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
 	require.NoError(t, os.WriteFile(path, []byte(data), 0o644))
