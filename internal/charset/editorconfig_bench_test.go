@@ -23,8 +23,8 @@ func BenchmarkEditorConfigHostile(b *testing.B) {
 	}
 	for name, text := range map[string]string{
 		"64KiB-of-int64-ranges": widest.String(),
-		"range-2000000": "root = true\n[{0..2000000}]\ncharset = latin1\n",
-		"8MiB":          "root = true\n" + big.String(),
+		"range-2000000":         "root = true\n[{0..2000000}]\ncharset = latin1\n",
+		"8MiB":                  "root = true\n" + big.String(),
 	} {
 		b.Run(name, func(b *testing.B) {
 			dir := b.TempDir()
