@@ -117,3 +117,20 @@ type cutError struct {
 
 func (e *cutError) Error() string { return e.msg }
 func (e *cutError) Unwrap() error { return e.err }
+
+// EchoBytes is the most bytes of one model-chosen string (a line of a patch, a path) a message
+// repeats back (docs/apply_patch.md "Errors").
+const EchoBytes = 200
+
+// Echo is s when it has at most max bytes; otherwise its first bytes (cut at a character
+// boundary) and a marker saying how many bytes were cut: `[cut: <n> more bytes]`.
+func Echo(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	i := max
+	for i > 0 && s[i]&0xC0 == 0x80 {
+		i--
+	}
+	return s[:i] + fmt.Sprintf("[cut: %d more bytes]", len(s)-i)
+}

@@ -57,3 +57,9 @@ func TestErrorKeepsTheChain(t *testing.T) {
 	assert.Equal(t, "old_string was not found in \"/p\"", budget.Error(orig, 10).Error())
 	assert.Nil(t, budget.Error(nil, 10))
 }
+
+func TestEcho(t *testing.T) {
+	require.Equal(t, "abc", budget.Echo("abc", 3))
+	require.Equal(t, "ab[cut: 2 more bytes]", budget.Echo("abcd", 2))
+	require.Equal(t, "a[cut: 3 more bytes]", budget.Echo("aé€"[:4], 2)) // no half character
+}

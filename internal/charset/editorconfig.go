@@ -10,6 +10,8 @@ import (
 
 	"go.uber.org/zap"
 	"golang.org/x/sys/unix"
+
+	"github.com/cordon-dev/cordon/internal/budget"
 )
 
 // The bounds on what a .editorconfig file may cost (docs/encodings.md, "Bounds of .editorconfig").
@@ -147,7 +149,7 @@ func parseEditorConfig(text string) (*ecFile, []string) {
 	var ignored []string
 	inSection, skip := false, false
 	var glob string
-	budget := editorConfigMaxPattern
+	room := editorConfigMaxPattern
 	for line := range strings.Lines(text) {
 		line = strings.TrimSpace(line)
 		if line == "" || line[0] == '#' || line[0] == ';' {
@@ -170,10 +172,10 @@ func parseEditorConfig(text string) (*ecFile, []string) {
 		case !inSection && k == "root":
 			f.root = strings.EqualFold(v, "true")
 		case inSection && !skip && k == "charset":
-			re, err := compileGlob(editorConfigSelector(glob), &budget)
+			re, err := compileGlob(editorConfigSelector(glob), &room)
 			if err != nil {
 				skip = true
-				ignored = append(ignored, fmt.Sprintf("section %q: %v", cut(glob, 80), err))
+				ignored = append(ignored, fmt.Sprintf("section %q: %v", budget.Echo(glob, budget.EchoBytes), err))
 				continue
 			}
 			f.sections = append(f.sections, ecSection{match: re, charset: strings.ToLower(v)})
@@ -193,20 +195,6 @@ func editorConfigSelector(glob string) string {
 	}
 	return "/**/" + glob
 }
-
-// cut is s cut to n bytes (at a character boundary) with a marker saying how much was cut.
-func cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	i := n
-	for i > 0 && !utf8RuneStart(s[i]) {
-		i--
-	}
-	return fmt.Sprintf("%s[cut: %d more bytes]", s[:i], len(s)-i)
-}
-
-func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
 
 // editorConfig is the charset .editorconfig files give the file at the absolute path, found as
 // EditorConfig finds it (the files from its directory up to one with root = true, sections
