@@ -105,7 +105,7 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("an update without chunks: %+v", op)
 			}
 			for _, c := range op.Chunks {
-				_, _ = patch.Apply(raw, []patch.Chunk{c}) // never panics
+				_, _ = patch.Apply(t.Context(), raw, []patch.Chunk{c}) // never panics
 			}
 		}
 	})

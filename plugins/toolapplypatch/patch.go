@@ -259,10 +259,13 @@ func (s *suite) patchChange(ctx context.Context, pt patchTarget, policy *sandbox
 	ch := fs.Change{Kind: fs.ChangeUpdate, Target: pt.target, Guard: guard, MoveTo: pt.move}
 	display, chunks := pt.target.DisplayPath, pt.op.Chunks
 	ch.Update = func(text string) (string, error) {
-		out, err := patch.Apply(text, chunks)
+		out, err := patch.Apply(ctx, text, chunks)
 		var ae *patch.ApplyError
 		if errors.As(err, &ae) {
 			return "", chunkNotFound(display, len(chunks), ae)
+		}
+		if err != nil && ctx.Err() != nil {
+			return "", fs.Aborted(fs.VerbEdit, context.Cause(ctx))
 		}
 		return out, err
 	}
