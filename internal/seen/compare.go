@@ -3,6 +3,7 @@ package seen
 import (
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/sergi/go-diff/diffmatchpatch"
 
@@ -48,6 +49,7 @@ func Covers(s *fs.Seen) bool {
 // not, the whole window must be the same. It returns the lines of d, outside touched, that the
 // diffs find changed (for a window without text: all its lines, when it changed).
 func Region(s *fs.Seen, d Doc, touched []fs.LineRange) (elsewhere []fs.LineRange, ok bool) {
+	deadline := time.Now().Add(DiffTime)
 	equal := map[int]bool{} // lines of d equal to a seen line
 	var lines, gone []int   // lines of d changed; lines of d where seen lines went missing
 	for _, w := range s.Windows {
@@ -63,7 +65,7 @@ func Region(s *fs.Seen, d Doc, touched []fs.LineRange) (elsewhere []fs.LineRange
 		}
 		first, cur := around(s, w, d)
 		n := first
-		for _, o := range lineOps(w.Text, cur) {
+		for _, o := range lineOps(w.Text, cur, deadline) {
 			switch o.kind {
 			case diffmatchpatch.DiffEqual:
 				for range o.lines {
