@@ -23,7 +23,7 @@ const (
 	editorConfigMaxSection = 4096
 	// editorConfigMaxPattern bounds the compiled patterns of one file (the bytes of their regular
 	// expressions); the sections past it are ignored.
-	editorConfigMaxPattern = 256 << 10
+	editorConfigMaxPattern = 64 << 10
 	// editorConfigCacheFiles bounds the parsed files a Resolver keeps.
 	editorConfigCacheFiles = 1024
 )

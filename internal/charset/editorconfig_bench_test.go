@@ -35,4 +35,14 @@ func BenchmarkEditorConfigHostile(b *testing.B) {
 			}
 		})
 	}
+	// A read once the file is parsed: what each later read of the same version costs.
+	b.Run("64KiB-of-int64-ranges-cached", func(b *testing.B) {
+		dir := b.TempDir()
+		write(b, filepath.Join(dir, ".editorconfig"), widest.String())
+		r, _ := charset.NewResolver(dir, nil)
+		r.Declared(filepath.Join(dir, "1234")) // parsed here, outside the timing
+		for b.Loop() {
+			r.Declared(filepath.Join(dir, "1234"))
+		}
+	})
 }

@@ -36,3 +36,15 @@ func BenchmarkApplyNonMatching(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkParseLongLine is the cost and the error size of a patch whose file header is a 1 MB
+// line (issue 31; the error's bytes are reported as errbytes).
+func BenchmarkParseLongLine(b *testing.B) {
+	text := "*** Begin Patch\n" + strings.Repeat("x", 1<<20) + "\n*** End Patch"
+	var n int
+	for b.Loop() {
+		_, err := patch.Parse(text)
+		n = len(err.Error())
+	}
+	b.ReportMetric(float64(n), "errbytes")
+}
