@@ -56,6 +56,8 @@ func Lookup(label string) (Charset, error) {
 		return utf16LE, nil
 	case "utf-16be":
 		return utf16BE, nil
+	case "windows-1252":
+		return Charset{name, windows1252}, nil
 	case "iso-2022-jp", "replacement":
 		return Charset{}, fmt.Errorf("charset %q is not supported (stateful)", label)
 	}

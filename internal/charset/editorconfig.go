@@ -1,30 +1,236 @@
 package charset
 
 import (
-	"os"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 
+	"go.uber.org/zap"
 	"golang.org/x/sys/unix"
 
-	"github.com/editorconfig/editorconfig-core-go/v2"
+	"github.com/cordon-dev/cordon/internal/echo"
 )
+
+// The bounds on what a .editorconfig file may cost (docs/encodings.md, "Bounds of .editorconfig").
+const (
+	// EditorConfigMaxBytes is the largest .editorconfig file read; a larger one is ignored whole.
+	EditorConfigMaxBytes = 64 << 10
+	// editorConfigMaxSection is the longest section name (glob) matched, as EditorConfig's own
+	// cores bound it; a longer section is ignored.
+	editorConfigMaxSection = 4096
+	// editorConfigMaxPattern bounds the compiled patterns of one file (the bytes of their regular
+	// expressions); the sections past it are ignored.
+	editorConfigMaxPattern = 64 << 10
+	// editorConfigCacheFiles bounds the parsed files a Resolver keeps.
+	editorConfigCacheFiles = 1024
+)
+
+// ecFile is one parsed .editorconfig: its root flag and the sections that set charset, in file
+// order (a later one wins).
+type ecFile struct {
+	root     bool
+	sections []ecSection
+}
+
+type ecSection struct {
+	match   *regexp.Regexp // the section's glob, as compileGlob builds it
+	charset string         // lower case
+}
+
+// ecKey is what identifies a version of a .editorconfig on disk: a cached parse is used while
+// lstat(2) gives the same key.
+type ecKey struct {
+	dev, ino     uint64
+	mode         uint32
+	size         int64
+	mtime, ctime int64
+}
+
+func keyOf(st *unix.Stat_t) ecKey {
+	return ecKey{dev: uint64(st.Dev), ino: st.Ino, mode: st.Mode, size: st.Size,
+		mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano()}
+}
+
+type ecEntry struct {
+	key  ecKey
+	file *ecFile // nil: the file was ignored (not a regular file, too large, unreadable)
+}
+
+// ecCache holds the parsed .editorconfig files of a Resolver, each valid while its lstat key is
+// unchanged, and logs what it ignores once per version of a file. Safe for concurrent use.
+type ecCache struct {
+	mu    sync.Mutex
+	files map[string]ecEntry
+	log   *zap.Logger
+}
+
+// load is the parsed .editorconfig at path, nil when there is none or it is ignored.
+func (c *ecCache) load(path string) *ecFile {
+	var st unix.Stat_t
+	if err := unix.Lstat(path, &st); err != nil {
+		return nil // absent (the common case: one lstat, no allocation) or unreachable
+	}
+	key := keyOf(&st)
+	c.mu.Lock()
+	e, ok := c.files[path]
+	c.mu.Unlock()
+	if ok && e.key == key {
+		return e.file
+	}
+	f, key2, ignored := readEditorConfig(path, &st)
+	if key2 != (ecKey{}) {
+		key = key2
+	}
+	if len(ignored) > 0 && c.log != nil {
+		c.log.Warn(".editorconfig: parts ignored", zap.String("path", path), zap.Strings("ignored", ignored))
+	}
+	c.mu.Lock()
+	if c.files == nil || len(c.files) >= editorConfigCacheFiles {
+		c.files = map[string]ecEntry{}
+	}
+	c.files[path] = ecEntry{key: key, file: f}
+	c.mu.Unlock()
+	return f
+}
+
+// readEditorConfig reads and parses the .editorconfig at path, whose lstat is st: only a regular
+// file, opened without following a symlink and without blocking (a FIFO), at most
+// EditorConfigMaxBytes. ignored says what was left out and why; key is the opened file's.
+func readEditorConfig(path string, st *unix.Stat_t) (f *ecFile, key ecKey, ignored []string) {
+	if st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return nil, ecKey{}, []string{"the whole file: not a regular file"}
+	}
+	if st.Size > EditorConfigMaxBytes {
+		return nil, ecKey{}, []string{fmt.Sprintf("the whole file: %d bytes, over the %d-byte limit", st.Size, EditorConfigMaxBytes)}
+	}
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, ecKey{}, []string{"the whole file: " + err.Error()}
+	}
+	defer unix.Close(fd)
+	var fst unix.Stat_t
+	if err := unix.Fstat(fd, &fst); err != nil {
+		return nil, ecKey{}, []string{"the whole file: " + err.Error()}
+	}
+	key = keyOf(&fst)
+	if fst.Mode&unix.S_IFMT != unix.S_IFREG {
+		return nil, key, []string{"the whole file: not a regular file"}
+	}
+	buf := make([]byte, EditorConfigMaxBytes+1)
+	n := 0
+	for n < len(buf) {
+		k, err := unix.Read(fd, buf[n:])
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if err != nil {
+			return nil, key, []string{"the whole file: " + err.Error()}
+		}
+		if k == 0 {
+			break
+		}
+		n += k
+	}
+	if n > EditorConfigMaxBytes {
+		return nil, key, []string{fmt.Sprintf("the whole file: over the %d-byte limit", EditorConfigMaxBytes)}
+	}
+	f, ignored = parseEditorConfig(string(buf[:n]))
+	return f, key, ignored
+}
+
+// parseEditorConfig parses the text of a .editorconfig as EditorConfig defines it: lines, `#`
+// and `;` comments, `[glob]` section headers, `key = value` pairs (keys and the values read here
+// case-insensitive), `root` in the preamble. Only what decides a charset is kept.
+func parseEditorConfig(text string) (*ecFile, []string) {
+	f := &ecFile{}
+	var ignored []string
+	inSection, skip := false, false
+	var glob string
+	room := editorConfigMaxPattern
+	for line := range strings.Lines(text) {
+		line = strings.TrimSpace(line)
+		if line == "" || line[0] == '#' || line[0] == ';' {
+			continue
+		}
+		if line[0] == '[' && line[len(line)-1] == ']' {
+			inSection, skip, glob = true, false, line[1:len(line)-1]
+			if len(glob) > editorConfigMaxSection {
+				skip = true
+				ignored = append(ignored, fmt.Sprintf("a section: its name is %d bytes, over %d", len(glob), editorConfigMaxSection))
+			}
+			continue
+		}
+		k, v, ok := strings.Cut(line, "=")
+		if !ok {
+			continue
+		}
+		k, v = strings.ToLower(strings.TrimSpace(k)), strings.TrimSpace(v)
+		switch {
+		case !inSection && k == "root":
+			f.root = strings.EqualFold(v, "true")
+		case inSection && !skip && k == "charset":
+			re, err := compileGlob(editorConfigSelector(glob), &room)
+			if err != nil {
+				skip = true
+				ignored = append(ignored, fmt.Sprintf("section %q: %v", echo.String(glob, echo.MaxBytes), err))
+				continue
+			}
+			f.sections = append(f.sections, ecSection{match: re, charset: strings.ToLower(v)})
+		}
+	}
+	return f, ignored
+}
+
+// editorConfigSelector anchors a section's glob as EditorConfig does: one without `/` matches a
+// name at any depth, one with a `/` is relative to the .editorconfig's directory.
+func editorConfigSelector(glob string) string {
+	switch {
+	case strings.HasPrefix(glob, "/"):
+		return glob
+	case strings.ContainsRune(glob, '/'):
+		return "/" + glob
+	}
+	return "/**/" + glob
+}
 
 // editorConfig is the charset .editorconfig files give the file at the absolute path, found as
 // EditorConfig finds it (the files from its directory up to one with root = true, sections
-// matched with EditorConfig's globs, nearer files and later sections winning), parsed by parser.
-// An unreadable or malformed file, or a value EditorConfig does not define, declares nothing.
-func editorConfig(path string, parser editorconfig.Parser) (Decl, bool) {
-	if parser == nil {
-		parser = &plainParser{}
+// matched with EditorConfig's globs, nearer files and later sections winning), each file read
+// through load. An ignored file, or a value EditorConfig does not define, declares nothing.
+func editorConfig(path string, load func(string) *ecFile) (Decl, bool) {
+	var value string
+	found := false
+	for dir := filepath.Dir(path); ; dir = filepath.Dir(dir) {
+		if f := load(filepath.Join(dir, ".editorconfig")); f != nil {
+			rel := path
+			if len(dir) < len(rel) {
+				rel = rel[len(dir):]
+			}
+			rel = filepath.ToSlash(rel)
+			if !strings.HasPrefix(rel, "/") {
+				rel = "/" + rel
+			}
+			for i := len(f.sections) - 1; i >= 0 && !found; i-- {
+				if f.sections[i].match.MatchString(rel) {
+					value, found = f.sections[i].charset, true
+				}
+			}
+			if found || f.root {
+				break
+			}
+		}
+		if dir == filepath.Dir(dir) {
+			break
+		}
 	}
-	cfg := editorconfig.Config{Graceful: true, Parser: parser}
-	def, _, err := cfg.LoadGraceful(path)
-	if err != nil || def == nil {
+	if !found {
 		return Decl{}, false
 	}
 	d := Decl{Source: SourceEditorConfig}
-	switch strings.ToLower(def.Charset) {
+	switch value {
 	case "utf-8":
 	case "utf-8-bom":
 		d.BOM = true
@@ -40,78 +246,34 @@ func editorConfig(path string, parser editorconfig.Parser) (Decl, bool) {
 	return d, true
 }
 
-// plainParser is the library's parser with a cheap answer for the common case, an ancestor
-// without a .editorconfig: one access(2), no allocation.
-type plainParser struct{ editorconfig.SimpleParser }
-
-func (p *plainParser) ParseIniGraceful(filename string) (*editorconfig.Editorconfig, error, error) {
-	if unix.Access(filename, unix.F_OK) == unix.ENOENT {
-		return nil, nil, os.ErrNotExist
-	}
-	return p.SimpleParser.ParseIniGraceful(filename)
-}
-
-func (p *plainParser) ParseIni(filename string) (*editorconfig.Editorconfig, error) {
-	ec, _, err := p.ParseIniGraceful(filename)
-	return ec, err
-}
-
-// cachedParser parses each .editorconfig path once (its absence too), for the files of one
-// search; safe for concurrent use.
-type cachedParser struct {
-	mu    sync.Mutex
-	files map[string]parsed
-	plain plainParser
-	globs *editorconfig.CachedParser // its compiled section globs; guarded by mu
-}
-
-type parsed struct {
-	ec   *editorconfig.Editorconfig
-	warn error
-	err  error
-}
-
-func (c *cachedParser) ParseIni(filename string) (*editorconfig.Editorconfig, error) {
-	ec, _, err := c.ParseIniGraceful(filename)
-	return ec, err
-}
-
-func (c *cachedParser) ParseIniGraceful(filename string) (*editorconfig.Editorconfig, error, error) {
-	c.mu.Lock()
-	p, ok := c.files[filename]
-	c.mu.Unlock()
-	if !ok {
-		p.ec, p.warn, p.err = c.plain.ParseIniGraceful(filename)
-		c.mu.Lock()
-		c.files[filename] = p
-		c.mu.Unlock()
-	}
-	if p.ec == nil {
-		return nil, p.warn, p.err
-	}
-	ec := *p.ec // LoadGraceful sets a field of what it is given
-	return &ec, p.warn, p.err
-}
-
-func (c *cachedParser) FnmatchCase(selector, filename string) (bool, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.globs.FnmatchCase(selector, filename)
-}
-
 // Session resolves charsets like its Resolver for a batch of files read together (a search):
-// each .editorconfig is read once for the whole batch. Safe for concurrent use.
+// each .editorconfig is looked at once for the whole batch. Safe for concurrent use.
 type Session struct {
-	r      *Resolver
-	parser *cachedParser
+	r     *Resolver
+	mu    sync.Mutex
+	files map[string]*ecFile
 }
 
 // Session starts a batch.
 func (r *Resolver) Session() *Session {
-	return &Session{r: r, parser: &cachedParser{files: map[string]parsed{}, globs: editorconfig.NewCachedParser()}}
+	return &Session{r: r, files: map[string]*ecFile{}}
 }
 
-// Resolve is Resolver.Resolve with the batch's .editorconfig cache.
+func (s *Session) load(path string) *ecFile {
+	s.mu.Lock()
+	f, ok := s.files[path]
+	s.mu.Unlock()
+	if ok {
+		return f
+	}
+	f = s.r.ec.load(path)
+	s.mu.Lock()
+	s.files[path] = f
+	s.mu.Unlock()
+	return f
+}
+
+// Resolve is Resolver.Resolve with the batch's .editorconfig memo.
 func (s *Session) Resolve(path string, head []byte) (Decl, int) {
-	return s.r.resolve(path, head, s.parser)
+	return s.r.resolve(path, head, s.load)
 }

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/editorconfig/editorconfig-core-go/v2"
+	"go.uber.org/zap"
 
 	"github.com/cordon-dev/cordon/internal/search"
 )
@@ -44,6 +44,7 @@ func (d Decl) Declared() bool { return d.Source == SourceRule || d.Source == Sou
 type Resolver struct {
 	cwd   string
 	rules []compiledRule
+	ec    ecCache // the .editorconfig files read, with what was ignored logged once
 }
 
 type compiledRule struct {
@@ -69,6 +70,13 @@ func NewResolver(cwd string, rules []Rule) (*Resolver, error) {
 	return r, nil
 }
 
+// unconfigured is the .editorconfig cache of a nil Resolver.
+var unconfigured ecCache
+
+// SetLogger makes r log, once per version of a file, what of a .editorconfig it ignores
+// (docs/encodings.md). Call it before r is used.
+func (r *Resolver) SetLogger(log *zap.Logger) { r.ec.log = log }
+
 // Resolve decides the charset of the file at the absolute path, whose first bytes are head (at
 // least 3 when the file has them): a byte order mark decides by itself (bomLen is its length),
 // else Declared.
@@ -76,11 +84,11 @@ func (r *Resolver) Resolve(path string, head []byte) (d Decl, bomLen int) {
 	return r.resolve(path, head, nil)
 }
 
-func (r *Resolver) resolve(path string, head []byte, parser editorconfig.Parser) (Decl, int) {
+func (r *Resolver) resolve(path string, head []byte, load func(string) *ecFile) (Decl, int) {
 	if cs, n, ok := SniffBOM(head); ok {
 		return Decl{Charset: cs, Source: SourceBOM}, n
 	}
-	return r.declared(path, parser), 0
+	return r.declared(path, load), 0
 }
 
 // Declared is the charset declared for the file at the absolute path: the first rule matching
@@ -89,11 +97,16 @@ func (r *Resolver) Declared(path string) Decl {
 	return r.declared(path, nil)
 }
 
-func (r *Resolver) declared(path string, parser editorconfig.Parser) Decl {
+func (r *Resolver) declared(path string, load func(string) *ecFile) Decl {
 	if cs, ok := r.rule(path); ok {
 		return Decl{Charset: cs, Source: SourceRule}
 	}
-	if d, ok := editorConfig(path, parser); ok {
+	if load == nil && r == nil {
+		load = unconfigured.load
+	} else if load == nil {
+		load = r.ec.load
+	}
+	if d, ok := editorConfig(path, load); ok {
 		return d
 	}
 	return Decl{}

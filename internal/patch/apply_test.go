@@ -1,7 +1,10 @@
 package patch_test
 
 import (
+	"context"
 	"errors"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -30,7 +33,7 @@ func TestApplyKeepsBytesOutsideChunks(t *testing.T) {
 		"two chunks in order":       {"x\ny\nx\ny\n", []patch.Chunk{chunk([]string{"x"}, []string{"1"}), chunk([]string{"x"}, []string{"2"})}, "1\ny\n2\ny\n"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			got, err := patch.Apply(c.raw, c.chunks)
+			got, err := patch.Apply(t.Context(), c.raw, c.chunks)
 			require.NoError(t, err)
 			require.Equal(t, c.want, got)
 		})
@@ -47,7 +50,7 @@ func TestApplyLocatingPasses(t *testing.T) {
 		"nbsp":              {"a\nx\u00a0y\n", "x y"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			got, err := patch.Apply(c.raw, []patch.Chunk{chunk([]string{c.old}, []string{"NEW"})})
+			got, err := patch.Apply(t.Context(), c.raw, []patch.Chunk{chunk([]string{c.old}, []string{"NEW"})})
 			require.NoError(t, err)
 			require.Equal(t, "a\nNEW\n", got)
 		})
@@ -56,7 +59,7 @@ func TestApplyLocatingPasses(t *testing.T) {
 
 func TestApplyStrictestPassWins(t *testing.T) {
 	// The exact match later in the file beats the whitespace-insensitive one earlier.
-	got, err := patch.Apply(" foo\nfoo\n", []patch.Chunk{chunk([]string{"foo"}, []string{"X"})})
+	got, err := patch.Apply(t.Context(), " foo\nfoo\n", []patch.Chunk{chunk([]string{"foo"}, []string{"X"})})
 	require.NoError(t, err)
 	require.Equal(t, " foo\nX\n", got)
 }
@@ -64,7 +67,7 @@ func TestApplyStrictestPassWins(t *testing.T) {
 func TestApplyContextSeeksForward(t *testing.T) {
 	raw := "func a() {\n\treturn 1\n}\nfunc b() {\n\treturn 1\n}\n"
 	c := patch.Chunk{Context: "func b() {", HasContext: true, Old: []string{"\treturn 1"}, New: []string{"\treturn 2"}}
-	got, err := patch.Apply(raw, []patch.Chunk{c})
+	got, err := patch.Apply(t.Context(), raw, []patch.Chunk{c})
 	require.NoError(t, err)
 	require.Equal(t, "func a() {\n\treturn 1\n}\nfunc b() {\n\treturn 2\n}\n", got)
 }
@@ -72,24 +75,33 @@ func TestApplyContextSeeksForward(t *testing.T) {
 func TestApplyEndOfFile(t *testing.T) {
 	c := chunk([]string{"x"}, []string{"y"})
 	c.EOF = true
-	got, err := patch.Apply("x\nm\nx\n", []patch.Chunk{c})
+	got, err := patch.Apply(t.Context(), "x\nm\nx\n", []patch.Chunk{c})
 	require.NoError(t, err)
 	require.Equal(t, "x\nm\ny\n", got)
 }
 
 func TestApplyErrors(t *testing.T) {
-	_, err := patch.Apply("a\n", []patch.Chunk{{Line: 4, Old: []string{"zz", "yy"}}})
+	_, err := patch.Apply(t.Context(), "a\n", []patch.Chunk{{Line: 4, Old: []string{"zz", "yy"}}})
 	var ae *patch.ApplyError
 	require.True(t, errors.As(err, &ae))
 	require.Equal(t, &patch.ApplyError{Chunk: 0, Line: 4, Expected: []string{"zz", "yy"}}, ae)
 
-	_, err = patch.Apply("a\n", []patch.Chunk{chunk([]string{"a"}, nil), {Line: 9, Context: "nope", HasContext: true, Old: []string{"a"}}})
+	_, err = patch.Apply(t.Context(), "a\n", []patch.Chunk{chunk([]string{"a"}, nil), {Line: 9, Context: "nope", HasContext: true, Old: []string{"a"}}})
 	require.True(t, errors.As(err, &ae))
 	require.Equal(t, 1, ae.Chunk)
 	require.Equal(t, "failed to find context 'nope'", ae.Error())
 
 	// A chunk is sought only after the previous one.
-	_, err = patch.Apply("a\nb\n", []patch.Chunk{chunk([]string{"b"}, nil), chunk([]string{"a"}, nil)})
+	_, err = patch.Apply(t.Context(), "a\nb\n", []patch.Chunk{chunk([]string{"b"}, nil), chunk([]string{"a"}, nil)})
 	require.True(t, errors.As(err, &ae))
 	require.Equal(t, 1, ae.Chunk)
+}
+
+// Locating chunks stops when the call's context is done (docs/apply_patch.md "Locating a chunk").
+func TestApplyStopsOnCancellation(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	raw := strings.Repeat("x\n", 20_000)
+	_, err := patch.Apply(ctx, raw, []patch.Chunk{chunk(append(slices.Repeat([]string{"x"}, 100), "y"), nil)})
+	require.ErrorIs(t, err, context.Canceled)
 }

@@ -3,6 +3,8 @@ package patch
 import (
 	"strconv"
 	"strings"
+
+	"github.com/cordon-dev/cordon/internal/echo"
 )
 
 // The markers of the format. A marker line may carry surrounding whitespace.
@@ -146,7 +148,7 @@ func parseOp(lines []string, at int) (Op, int, error) {
 	}
 	path, ok := strings.CutPrefix(head, updateMarker)
 	if !ok {
-		return Op{}, 0, &ParseError{Line: at, Msg: "'" + head + "' is not a valid file header; valid headers are '*** Add File: <path>', '*** Delete File: <path>' and '*** Update File: <path>'"}
+		return Op{}, 0, &ParseError{Line: at, Msg: "'" + echoed(head) + "' is not a valid file header; valid headers are '*** Add File: <path>', '*** Delete File: <path>' and '*** Update File: <path>'"}
 	}
 	op := Op{Kind: Update, Path: path, Line: at}
 	n := 1
@@ -173,7 +175,7 @@ func parseOp(lines []string, at int) (Op, int, error) {
 		n += used
 	}
 	if len(op.Chunks) == 0 {
-		return Op{}, 0, &ParseError{Line: at, Msg: "the Update File section for '" + path + "' has no @@ chunk"}
+		return Op{}, 0, &ParseError{Line: at, Msg: "the Update File section for '" + echoed(path) + "' has no @@ chunk"}
 	}
 	return op, n, nil
 }
@@ -189,7 +191,7 @@ func parseChunk(lines []string, at int, first bool) (Chunk, int, error) {
 	case strings.HasPrefix(lines[0], contextMarker):
 		c.Context, c.HasContext, start = lines[0][len(contextMarker):], true, 1
 	case !first:
-		return Chunk{}, 0, &ParseError{Line: at, Msg: "expected a chunk to start with a @@ line, got '" + lines[0] + "'"}
+		return Chunk{}, 0, &ParseError{Line: at, Msg: "expected a chunk to start with a @@ line, got '" + echoed(lines[0]) + "'"}
 	}
 	if start >= len(lines) {
 		return Chunk{}, 0, &ParseError{Line: at + 1, Msg: "the chunk has no lines"}
@@ -218,7 +220,7 @@ func parseChunk(lines []string, at int, first bool) (Chunk, int, error) {
 			c.Old = append(c.Old, l[1:])
 		default:
 			if n == 0 {
-				return Chunk{}, 0, &ParseError{Line: at + start, Msg: "unexpected line in a chunk: '" + l + "'; every line must start with ' ' (context), '+' (added) or '-' (removed)"}
+				return Chunk{}, 0, &ParseError{Line: at + start, Msg: "unexpected line in a chunk: '" + echoed(l) + "'; every line must start with ' ' (context), '+' (added) or '-' (removed)"}
 			}
 			return c, n + start, nil // the next chunk starts here
 		}
@@ -226,6 +228,9 @@ func parseChunk(lines []string, at int, first bool) (Chunk, int, error) {
 	}
 	return c, n + start, nil
 }
+
+// echoed is a line of the patch as an error repeats it: at most echo.MaxBytes, the cut marked.
+func echoed(s string) string { return echo.String(s, echo.MaxBytes) }
 
 // Text returns the content of an Add: each line followed by "\n".
 func (op Op) Text() string {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/cordon-dev/cordon/internal/echo"
 	"github.com/cordon-dev/cordon/internal/patch"
 )
 
@@ -104,8 +105,28 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("an update without chunks: %+v", op)
 			}
 			for _, c := range op.Chunks {
-				_, _ = patch.Apply(raw, []patch.Chunk{c}) // never panics
+				_, _ = patch.Apply(t.Context(), raw, []patch.Chunk{c}) // never panics
 			}
 		}
 	})
+}
+
+// docs/apply_patch.md "Errors": a line the error repeats is cut to echo.MaxBytes, the cut
+// marked, so a 1 MB line gives an error of a few hundred bytes in the same sentence.
+func TestParseErrorsBoundTheEcho(t *testing.T) {
+	long := strings.Repeat("é", 500_000) // 1,000,000 bytes
+	head := echo.String(long, echo.MaxBytes)
+	require.Equal(t, strings.Repeat("é", 100)+"[cut: 999800 more bytes]", head)
+	for name, c := range map[string]struct{ text, msg string }{
+		"bad header":   {"*** Begin Patch\n" + long + "\n*** End Patch", "invalid patch: line 2: '" + head + "' is not a valid file header; valid headers are '*** Add File: <path>', '*** Delete File: <path>' and '*** Update File: <path>'"},
+		"empty update": {"*** Begin Patch\n*** Update File: " + long + "\n*** End Patch", "invalid patch: line 2: the Update File section for '" + head + "' has no @@ chunk"},
+		"bad line":     {"*** Begin Patch\n*** Update File: a\n@@\n-x\n@@\n" + long + "\n*** End Patch", "invalid patch: line 6: unexpected line in a chunk: '" + head + "'; every line must start with ' ' (context), '+' (added) or '-' (removed)"},
+		"second no @@": {"*** Begin Patch\n*** Update File: a\n@@\n-x\n" + long + "\n*** End Patch", "invalid patch: line 5: expected a chunk to start with a @@ line, got '" + head + "'"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := patch.Parse(c.text)
+			require.Error(t, err)
+			require.Equal(t, c.msg, err.Error())
+		})
+	}
 }

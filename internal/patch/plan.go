@@ -2,6 +2,7 @@ package patch
 
 import (
 	"cmp"
+	"context"
 	"slices"
 	"strings"
 
@@ -62,14 +63,15 @@ func split(raw string) []line {
 // new text. Chunks are located in order, each after the previous one (see seek); a chunk with no
 // old lines appends at the end of the file. Lines outside the chunks keep their bytes and breaks;
 // every new line ends with the file's dominant line break (textedit.DetectLineEndings), and a line
-// that had no break gains one when a line now follows it.
-func Apply(raw string, chunks []Chunk) (string, error) {
+// that had no break gains one when a line now follows it. When ctx is done while chunks are
+// being located, the error is ctx's.
+func Apply(ctx context.Context, raw string, chunks []Chunk) (string, error) {
 	lines := split(raw)
 	texts := make([]string, len(lines))
 	for i, l := range lines {
 		texts[i] = l.text
 	}
-	reps, err := locate(texts, chunks)
+	reps, err := locate(&seeker{ctx: ctx, lines: texts}, chunks)
 	if err != nil {
 		return "", err
 	}
@@ -106,12 +108,16 @@ func Apply(raw string, chunks []Chunk) (string, error) {
 
 // locate finds each chunk in lines (Codex's rules, see seek) and returns the replacements in file
 // order.
-func locate(lines []string, chunks []Chunk) ([]replacement, error) {
+func locate(s *seeker, chunks []Chunk) ([]replacement, error) {
+	lines := s.lines
 	var reps []replacement
 	at := 0
 	for i, c := range chunks {
 		if c.HasContext {
-			j := seek(lines, []string{c.Context}, at, false)
+			j, err := s.seek([]string{c.Context}, at, false)
+			if err != nil {
+				return nil, err
+			}
 			if j < 0 {
 				return nil, &ApplyError{Chunk: i, Line: c.Line, Context: c.Context, HasContext: true}
 			}
@@ -126,14 +132,19 @@ func locate(lines []string, chunks []Chunk) ([]replacement, error) {
 			continue
 		}
 		old, repl := c.Old, c.New
-		j := seek(lines, old, at, c.EOF)
+		j, err := s.seek(old, at, c.EOF)
+		if err != nil {
+			return nil, err
+		}
 		if j < 0 && old[len(old)-1] == "" {
 			// The last old line stands for the file's final line break.
 			old = old[:len(old)-1]
 			if len(repl) > 0 && repl[len(repl)-1] == "" {
 				repl = repl[:len(repl)-1]
 			}
-			j = seek(lines, old, at, c.EOF)
+			if j, err = s.seek(old, at, c.EOF); err != nil {
+				return nil, err
+			}
 		}
 		if j < 0 {
 			return nil, &ApplyError{Chunk: i, Line: c.Line, Expected: c.Old}

@@ -103,6 +103,25 @@ func TestRegionRecheck(t *testing.T) {
 	assert.ErrorIs(t, w.Recheck.Write("v2", now), fs.ErrStaleVersion, "write is whole-file: content rule")
 }
 
+// Under region, a line another process added with the text of a read line is not taken for the
+// read one: an edit of either copy is stale, with the diff, rather than landing on a line the model
+// never saw with a success text saying the replaced lines had not changed.
+func TestRegionRecheckRefusesACopyOfASeenLine(t *testing.T) {
+	h := newHarness(t)
+	h.loadRule(t, fspolicy.StalenessRegion)
+	a := actor{&session{"a"}}
+	h.observe(t, a, fs.PresentSeen("v1", seen.Whole(text)))
+	g, _, _ := h.editIntent(t, a)
+	now := strings.Replace(text, "three\n", "three\nthree\n", 1)
+	for _, line := range []int{3, 4} {
+		_, err := g.Recheck.Edit("v2", now, []fs.LineRange{{First: line, Last: line}})
+		require.ErrorIs(t, err, fs.ErrStaleVersion, "line %d", line)
+	}
+	elsewhere, err := g.Recheck.Edit("v2", now, []fs.LineRange{{First: 1, Last: 1}})
+	require.NoError(t, err)
+	assert.Len(t, elsewhere, 1)
+}
+
 func TestSeenAccumulatesAtOneVersion(t *testing.T) {
 	h := newHarness(t)
 	h.load(t)

@@ -9,6 +9,7 @@ import (
 
 	"go.uber.org/fx"
 
+	"github.com/cordon-dev/cordon/internal/echo"
 	"github.com/cordon-dev/cordon/internal/patch"
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/kernel/kernelfx"
@@ -258,10 +259,13 @@ func (s *suite) patchChange(ctx context.Context, pt patchTarget, policy *sandbox
 	ch := fs.Change{Kind: fs.ChangeUpdate, Target: pt.target, Guard: guard, MoveTo: pt.move}
 	display, chunks := pt.target.DisplayPath, pt.op.Chunks
 	ch.Update = func(text string) (string, error) {
-		out, err := patch.Apply(text, chunks)
+		out, err := patch.Apply(ctx, text, chunks)
 		var ae *patch.ApplyError
 		if errors.As(err, &ae) {
 			return "", chunkNotFound(display, len(chunks), ae)
+		}
+		if err != nil && ctx.Err() != nil {
+			return "", fs.Aborted(fs.VerbEdit, context.Cause(ctx))
 		}
 		return out, err
 	}
@@ -275,6 +279,10 @@ func (s *suite) patchChange(ctx context.Context, pt patchTarget, policy *sandbox
 	return ch, nil
 }
 
+// expectedLineBytes bounds each line of the patch chunkNotFound repeats (docs/apply_patch.md
+// "Errors"); the whole message is then cut to the result budget line by line.
+const expectedLineBytes = 1000
+
 // chunkNotFound is FS_EDIT_NOT_FOUND for a chunk that could not be located (docs/apply_patch.md
 // "Errors"): the first line names the file and the chunk, the next ones what was sought.
 func chunkNotFound(display string, chunks int, ae *patch.ApplyError) error {
@@ -282,9 +290,12 @@ func chunkNotFound(display string, chunks int, ae *patch.ApplyError) error {
 	b.WriteString("cannot patch " + strconv.Quote(display) + ": chunk " + strconv.Itoa(ae.Chunk+1) + " of " + strconv.Itoa(chunks) +
 		" (patch line " + strconv.Itoa(ae.Line) + ") does not match the file")
 	if ae.HasContext {
-		b.WriteString("\nNo line after the previous chunk matches the @@ line:\n" + ae.Context)
+		b.WriteString("\nNo line after the previous chunk matches the @@ line:\n" + echo.String(ae.Context, expectedLineBytes))
 	} else {
-		b.WriteString("\nThese lines were expected (context and - lines, in order):\n" + strings.Join(ae.Expected, "\n"))
+		b.WriteString("\nThese lines were expected (context and - lines, in order):")
+		for _, l := range ae.Expected {
+			b.WriteString("\n" + echo.String(l, expectedLineBytes))
+		}
 	}
 	b.WriteString("\nNothing was changed. Re-read the file and send the whole patch again.")
 	return fs.NewError(fs.CodeEditNotFound, b.String(), nil)

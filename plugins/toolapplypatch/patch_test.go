@@ -196,6 +196,32 @@ nowhere
 Nothing was changed. Re-read the file and send the whole patch again.`, r.Text())
 }
 
+// docs/apply_patch.md "Errors": every line of the patch an error repeats is bounded, the cut
+// marked; the first line keeps its sentence and the guidance its place.
+func TestPatchErrorsBoundTheEcho(t *testing.T) {
+	e := newGatedPatchEnv(t, false)
+	e.write(t, "a.txt", "one\n")
+	e.readTool(t, "a.txt")
+	long := strings.Repeat("x", 1<<20)
+	r := e.patch("*** Update File: a.txt\n@@\n-" + long + "\n")
+	require.True(t, r.IsError)
+	require.Equal(t, "FS_EDIT_NOT_FOUND", r.Code())
+	require.Equal(t, `Error: cannot patch "`+filepath.Join(e.dir, "a.txt")+`": chunk 1 of 1 (patch line 3) does not match the file
+These lines were expected (context and - lines, in order):
+`+strings.Repeat("x", 1000)+`[cut: 1047576 more bytes]
+Nothing was changed. Re-read the file and send the whole patch again.`, r.Text())
+
+	r = e.patch("*** Update File: a.txt\n@@ " + long + "\n-one\n")
+	require.Equal(t, `Error: cannot patch "`+filepath.Join(e.dir, "a.txt")+`": chunk 1 of 1 (patch line 3) does not match the file
+No line after the previous chunk matches the @@ line:
+`+strings.Repeat("x", 1000)+`[cut: 1047576 more bytes]
+Nothing was changed. Re-read the file and send the whole patch again.`, r.Text())
+
+	r = e.patch(long + "\n")
+	require.True(t, r.IsError)
+	require.Equal(t, "Error: invalid patch: line 2: '"+strings.Repeat("x", 200)+"[cut: 1048376 more bytes]' is not a valid file header; valid headers are '*** Add File: <path>', '*** Delete File: <path>' and '*** Update File: <path>'", r.Text())
+}
+
 func TestPatchInvalidInput(t *testing.T) {
 	e := newGatedPatchEnv(t, false)
 	r := e.call("apply_patch", map[string]any{"input": "*** Begin Patch\n*** End Patch"})

@@ -63,6 +63,7 @@ func New(cfg Config, log *zap.Logger) (*Provider, error) {
 	if err != nil {
 		return nil, fmt.Errorf("fs-local: %w", err)
 	}
+	charsets.SetLogger(log)
 	return &Provider{cwd: cwd, diffBasisMaxBytes: cfg.DiffBasisMaxBytes, maxFileBytes: cfg.MaxFileBytes, log: log, registry: stagingRegistry(log), charsets: charsets,
 		txnDir: journalDir(cwd, log)}, nil
 }

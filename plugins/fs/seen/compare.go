@@ -3,6 +3,7 @@ package seen
 import (
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/sergi/go-diff/diffmatchpatch"
 
@@ -45,11 +46,17 @@ func Covers(s *fs.Seen) bool {
 // Region reports whether every touched line lies in a window of s and is, in d, a line that was
 // seen there: where the window kept its text, a line the line diff of what was seen and the
 // window's lines now (see around) leaves equal, so lines that moved count as seen; where it did
-// not, the whole window must be the same. It returns the lines of d, outside touched, that the
-// diffs find changed (for a window without text: all its lines, when it changed).
+// not, the whole window must be the same. A line the diff pairs with a seen line is not taken for
+// it when a line the diff finds added has the same text: the diff cannot tell which of the two is
+// the line that was read and which is new, so neither counts as seen. It returns the lines of d,
+// outside touched, that the diffs find changed (for a window without text: all its lines, when it
+// changed).
 func Region(s *fs.Seen, d Doc, touched []fs.LineRange) (elsewhere []fs.LineRange, ok bool) {
-	equal := map[int]bool{} // lines of d equal to a seen line
-	var lines, gone []int   // lines of d changed; lines of d where seen lines went missing
+	deadline := time.Now().Add(DiffTime)
+	equal := map[int]bool{}        // lines of d equal to a seen line
+	var lines, gone []int          // lines of d changed; lines of d where seen lines went missing
+	added := map[string]bool{}     // the text of every line the diffs find added
+	pairedText := map[int]string{} // the text of each line of d a diff pairs with a seen line
 	for _, w := range s.Windows {
 		if !w.Kept {
 			if Same(s, w, d) {
@@ -63,15 +70,19 @@ func Region(s *fs.Seen, d Doc, touched []fs.LineRange) (elsewhere []fs.LineRange
 		}
 		first, cur := around(s, w, d)
 		n := first
-		for _, o := range lineOps(w.Text, cur) {
+		for _, o := range lineOps(w.Text, cur, deadline) {
 			switch o.kind {
 			case diffmatchpatch.DiffEqual:
-				for range o.lines {
+				for _, l := range o.lines {
 					equal[n] = true
+					pairedText[n] = l
 					n++
 				}
 			case diffmatchpatch.DiffInsert:
 				lines = appendRange(lines, n, n+len(o.lines)-1, touched)
+				for _, l := range o.lines {
+					added[l] = true
+				}
 				n += len(o.lines)
 			case diffmatchpatch.DiffDelete:
 				if n <= d.Lines() {
@@ -82,7 +93,7 @@ func Region(s *fs.Seen, d Doc, touched []fs.LineRange) (elsewhere []fs.LineRange
 	}
 	for _, t := range touched {
 		for i := t.First; i <= t.Last; i++ {
-			if !equal[i] {
+			if !equal[i] || added[pairedText[i]] {
 				return nil, false
 			}
 		}

@@ -3,6 +3,7 @@ package seen
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/sergi/go-diff/diffmatchpatch"
 
@@ -18,12 +19,18 @@ const diffContext = 2
 // curCap bounds the current text a window is compared with.
 const curCap = 4 * TextCap
 
+// DiffTime bounds the time the line diffs of one call (Changes, Region) may take, all windows
+// together: past it, each remaining stretch is compared coarsely (common first and last lines
+// kept, the rest all removed and all added), which only shows more lines as changed.
+const DiffTime = 100 * time.Millisecond
+
 // Changes renders, for the model, how d differs from what s saw, at most max bytes (cut at a line,
 // with a note): per changed window a unified diff ("-" as read, "+" now, "@@ -a,b +c,d @@" in the
 // file's line numbers), or a note when the window was too long to keep its text. A line's '\n' is
 // not shown; a carriage return before it is shown as "␍" unless every line of both sides ends with
 // CRLF. It returns "" when no window changed.
 func Changes(s *fs.Seen, d Doc, max int) string {
+	deadline := time.Now().Add(DiffTime)
 	var b strings.Builder
 	for _, w := range s.Windows {
 		if Same(s, w, d) {
@@ -35,7 +42,7 @@ func Changes(s *fs.Seen, d Doc, max int) string {
 		}
 		first, cur := around(s, w, d)
 		n := b.Len()
-		unified(&b, w.Text, cur, w.First, first)
+		unified(&b, w.Text, cur, w.First, first, deadline)
 		if b.Len() == n {
 			b.WriteString("the file had " + strconv.Itoa(s.Lines) + " lines when read and has " + strconv.Itoa(d.Lines()) + " now\n")
 		}
@@ -85,26 +92,62 @@ type op struct {
 	lines []string
 }
 
-// lineOps returns the line diff of a and b: runs of whole lines, each with its '\n'.
-func lineOps(a, b string) []op {
+// lineOps returns the line diff of a and b: runs of whole lines, each with its '\n'. Past deadline
+// the diff is coarse (coarseOps), and a diff running when it passes turns coarse where it is.
+func lineOps(a, b string, deadline time.Time) []op {
+	left := time.Until(deadline)
+	if left <= 0 { // go-diff reads a zero timeout as none
+		return coarseOps(a, b)
+	}
 	dmp := diffmatchpatch.New()
-	dmp.DiffTimeout = 0 // deterministic: the inputs are bounded
+	dmp.DiffTimeout = left
 	ca, cb, lines := dmp.DiffLinesToChars(a, b)
 	var ops []op
 	for _, df := range dmp.DiffCharsToLines(dmp.DiffMain(ca, cb, false), lines) {
-		ls := strings.SplitAfter(df.Text, "\n")
-		if ls[len(ls)-1] == "" {
-			ls = ls[:len(ls)-1]
-		}
-		ops = append(ops, op{df.Type, ls})
+		ops = append(ops, op{df.Type, splitLines(df.Text)})
 	}
 	return ops
 }
 
+// coarseOps is the cheap line diff of a and b: their common first and last lines equal, the lines
+// between removed from a and added from b.
+func coarseOps(a, b string) []op {
+	la, lb := splitLines(a), splitLines(b)
+	pre := 0
+	for pre < len(la) && pre < len(lb) && la[pre] == lb[pre] {
+		pre++
+	}
+	suf := 0
+	for suf < len(la)-pre && suf < len(lb)-pre && la[len(la)-1-suf] == lb[len(lb)-1-suf] {
+		suf++
+	}
+	var ops []op
+	for _, o := range []op{
+		{diffmatchpatch.DiffEqual, la[:pre]},
+		{diffmatchpatch.DiffDelete, la[pre : len(la)-suf]},
+		{diffmatchpatch.DiffInsert, lb[pre : len(lb)-suf]},
+		{diffmatchpatch.DiffEqual, la[len(la)-suf:]},
+	} {
+		if len(o.lines) > 0 {
+			ops = append(ops, o)
+		}
+	}
+	return ops
+}
+
+// splitLines cuts text into lines, each with its '\n' (a last one may have none).
+func splitLines(text string) []string {
+	ls := strings.SplitAfter(text, "\n")
+	if ls[len(ls)-1] == "" {
+		ls = ls[:len(ls)-1]
+	}
+	return ls
+}
+
 // unified writes the hunks of the line diff of a (seen, from line firstA) and b (now, from line
 // firstB).
-func unified(w *strings.Builder, a, b string, firstA, firstB int) {
-	ops := lineOps(a, b)
+func unified(w *strings.Builder, a, b string, firstA, firstB int, deadline time.Time) {
+	ops := lineOps(a, b, deadline)
 	crlf := allCRLF(a) && allCRLF(b)                                 // then a carriage return tells nothing: it is not shown
 	ends := strings.HasSuffix(a, "\n") != strings.HasSuffix(b, "\n") // only then is a missing final '\n' shown
 	line := func(w *strings.Builder, mark byte, l string) { diffLine(w, mark, l, !crlf, ends) }

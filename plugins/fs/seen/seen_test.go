@@ -152,3 +152,25 @@ func TestRecorderKeepsAFittingSelection(t *testing.T) {
 func TestChangesSaysWhenOnlyTheEndChanged(t *testing.T) {
 	assert.Equal(t, "@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+b", seen.Changes(seen.Whole("a\nb"), seen.Split("a\nb\n"), seen.DiffMaxBytes))
 }
+
+// A line the diff pairs with a seen line does not count as seen when a line it finds added has
+// the same text: which of the two the model read cannot be told, so an edit of either is stale
+// (issue 31 N5: the edit landed on a line the model never saw, said to be unchanged).
+func TestRegionDoesNotTakeANewLineForASeenOne(t *testing.T) {
+	s := seen.Whole("func f() {\n\treturn 1\n}\n")
+	d := seen.Split("func f() {\n\treturn 1\n\treturn 1\n}\n") // another process added a copy
+	for _, line := range []int{2, 3} {
+		_, ok := seen.Region(s, d, []fs.LineRange{{First: line, Last: line}})
+		assert.False(t, ok, "line %d", line)
+	}
+	elsewhere, ok := seen.Region(s, d, []fs.LineRange{{First: 4, Last: 4}})
+	require.True(t, ok, "a line no added line resembles still counts")
+	assert.Len(t, elsewhere, 1)
+
+	s = seen.Whole("a\nb\nc\n")
+	d = seen.Split("b\nc\na\nb\nc\n") // lines equal to read ones, added before them
+	for line := 1; line <= 5; line++ {
+		_, ok := seen.Region(s, d, []fs.LineRange{{First: line, Last: line}})
+		assert.Equal(t, line == 3, ok, "line %d", line)
+	}
+}
