@@ -96,7 +96,7 @@ func (p *Provider) WriteText(ctx context.Context, t fs.Target, content string, i
 	if d.beneath == nil {
 		return p.local.WriteText(ctx, d.target, content, intent)
 	}
-	return p.local.WriteTextBeneath(ctx, d.target, content, intent, *d.beneath)
+	return p.local.WriteTextBeneath(d.reading(ctx), d.target, content, intent, *d.beneath)
 }
 
 // EditText implements fs.FileSystem with the same fence as WriteText (the
@@ -109,7 +109,7 @@ func (p *Provider) EditText(ctx context.Context, t fs.Target, req fs.EditRequest
 	if d.beneath == nil {
 		return p.local.EditText(ctx, d.target, req, guard)
 	}
-	return p.local.EditTextBeneath(ctx, d.target, req, guard, *d.beneath)
+	return p.local.EditTextBeneath(d.reading(ctx), d.target, req, guard, *d.beneath)
 }
 
 var (
