@@ -14,7 +14,7 @@ import (
 // can read becomes FS_NOT_TEXT (unreadable), since "read the file, then retry" could never
 // succeed; anything else is remediated.
 func (e *Env) MutationFailure(ctx context.Context, verb string, target fs.Target, policy *sandbox.CallPolicy, exec *tools.Exec, err error) error {
-	err = e.Sandbox.MapError(err, policy)
+	err = e.Sandbox.MapError(ctx, err, target.DisplayPath, policy)
 	if fs.HasCode(err, fs.CodeNotObserved) {
 		if nt := e.unreadable(ctx, verb, target, exec); nt != nil {
 			return WithCharsetGuidance(nt)

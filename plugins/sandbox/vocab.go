@@ -64,4 +64,4 @@ func EscalationHint(subject string) string {
 
 // WidenHint is the guidance line of a denial where no approval channel can widen the access: how
 // the user widens the roots (docs/sandbox.md "Roots").
-const WidenHint = "To allow it, the user restarts the server with --root DIR (read-write) or --read-only-root DIR; the model cannot widen the roots."
+const WidenHint = "To allow it, the user restarts harness with --root DIR (read-write) or --read-only-root DIR; the model cannot widen the roots."
