@@ -73,7 +73,7 @@ func TestConfigCommand(t *testing.T) {
 	out, stderr, code := runHarness(t, "", "config", "--cwd", dir)
 	require.Equal(t, 0, code, stderr)
 	want := "# profile default\nplugins:\n" +
-		"  - id: sandbox-policy # active\n    name: sandbox-policy\n    config: {mode: workspace-write, reads: roots, tempRoots: false, workspaceRoot: " + dir + "}\n" +
+		"  - id: sandbox-policy # active\n    name: sandbox-policy\n    config: {mode: workspace-write, reads: roots, tempRoots: false, workspaceRoot: " + dir + ", readOnlyRoots: [" + spillDir(t) + "]}\n" +
 		"  - id: fs-sandbox # active\n    name: fs-sandbox\n    config:\n      cwd: " + dir + "\n" +
 		"  - id: fs-observation-policy # active\n    name: fs-observation-policy\n" +
 		"  - id: tools # active\n    name: tools\n" +

@@ -3,6 +3,7 @@ package main_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"image"
 	"image/png"
 	"os"
@@ -12,7 +13,39 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/cordon-dev/cordon/internal/spill"
 )
+
+// spillDir is where the search tools save over-cap results: a read-only root of the default.
+func spillDir(t *testing.T) string {
+	t.Helper()
+	dir, err := spill.DefaultDir(os.LookupEnv)
+	require.NoError(t, err)
+	return dir
+}
+
+// A search result too long to show names the file it was saved in; under the default that file
+// is readable (its directory is a read-only root), though it lies outside the workspace.
+func TestSafeDefaultSpilledResultIsReadable(t *testing.T) {
+	w := newEscapeWorld(t)
+	for i := range 120 {
+		writeFile(t, filepath.Join(w.ws, fmt.Sprintf("f%03d.go", i)), "package x\n")
+	}
+	out, stderr, code := runHarness(t, corpusLines(t, []toolCall{{"glob", map[string]any{"pattern": "*.go"}}}), "run", "--cwd", w.ws)
+	require.Equal(t, 0, code, stderr)
+	var res struct {
+		Value struct {
+			SpillPath string `json:"spillPath"`
+		} `json:"value"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &res), out)
+	require.NotEmpty(t, res.Value.SpillPath, out)
+	out, stderr, code = runHarness(t, corpusLines(t, []toolCall{{"read", map[string]any{"file_path": res.Value.SpillPath}}}), "run", "--cwd", w.ws)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, out, `"isError":false`)
+	assert.Contains(t, out, "f000.go")
+}
 
 // The safe default (docs/sandbox.md "Roots"): with no --config and no --profile every tool reads
 // and writes only beneath the workspace roots. These tests run the real binary.
@@ -210,7 +243,7 @@ func TestSafeDefaultRootsFlags(t *testing.T) {
 	// Start-up names the mode and the roots.
 	assert.Contains(t, stderr, `"mode": "workspace-write"`)
 	assert.Contains(t, stderr, `"writable": ["`+w.ws+`", "`+rw+`"]`)
-	assert.Contains(t, stderr, `"readable": ["`+w.ws+`", "`+rw+`", "`+ro+`"]`)
+	assert.Contains(t, stderr, `"readable": ["`+w.ws+`", "`+rw+`", "`+ro+`", "`+spillDir(t)+`"]`)
 
 	// A root that is / or the home directory needs --allow-broad-root; a missing one fails the start.
 	_, stderr, code = runHarness(t, "", "run", "--cwd", "/")

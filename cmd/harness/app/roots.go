@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"go.uber.org/zap"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/cordon-dev/cordon/internal/spill"
 	"github.com/cordon-dev/cordon/kernel/loader"
 	"github.com/cordon-dev/cordon/plugins/sandbox"
 )
@@ -94,8 +96,16 @@ func confines(entries []loader.Entry) bool {
 	return false
 }
 
-// applyRoots adds the root flags to the sandbox-policy entries' roots and readOnlyRoots.
+// apply adds the root flags to the sandbox-policy entries' roots and readOnlyRoots and, when
+// tool-fs-search is composed, the directory its over-cap results are saved in as a read-only root
+// (a result names the file to read there).
 func (r *rootFlags) apply(entries []loader.Entry) error {
+	ro := r.ro
+	if slices.ContainsFunc(entries, func(e loader.Entry) bool { return e.Name == "tool-fs-search" }) {
+		if dir, err := spill.DefaultDir(os.LookupEnv); err == nil {
+			ro = append(slices.Clip(ro), dir)
+		}
+	}
 	for i := range entries {
 		if entries[i].Name != "sandbox-policy" {
 			continue
@@ -103,7 +113,7 @@ func (r *rootFlags) apply(entries []loader.Entry) error {
 		if err := appendSeq(&entries[i], "roots", r.rw); err != nil {
 			return err
 		}
-		if err := appendSeq(&entries[i], "readOnlyRoots", r.ro); err != nil {
+		if err := appendSeq(&entries[i], "readOnlyRoots", ro); err != nil {
 			return err
 		}
 	}
