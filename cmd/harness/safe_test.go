@@ -178,9 +178,23 @@ func TestSafeDefaultEscapeCorpusRun(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	require.Len(t, lines, len(calls))
+	denied := 0
 	for i, line := range lines {
 		assert.False(t, leaked(calls[i], line), "%v leaked: %s", calls[i], line)
+		var r struct {
+			Text string  `json:"text"`
+			Code *string `json:"code"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(line), &r))
+		if r.Code != nil && *r.Code == "FS_SANDBOX_DENIED" {
+			denied++
+			assert.True(t, strings.HasPrefix(r.Text, "Error: [sandbox: file access denied under workspace-write mode]\n"), "%v: %s", calls[i], r.Text)
+		}
+		if (calls[i].Tool == "glob" || calls[i].Tool == "grep") && calls[i].Args["path"] == w.out {
+			assert.Equal(t, "FS_SANDBOX_DENIED", *r.Code, "a search outside is the sandbox's denial: %s", r.Text)
+		}
 	}
+	assert.Positive(t, denied)
 	assert.Equal(t, before, w.outsideState(t), "nothing out was written")
 	t.Logf("run: %d escape attempts, 0 bytes read or written outside", len(calls))
 }
