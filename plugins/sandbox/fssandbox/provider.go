@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"go.uber.org/zap"
 
@@ -30,7 +31,10 @@ type Provider struct {
 	repositories bool
 	configs      configCache // git config files of protected repositories
 	warned       sync.Map    // sandbox.IgnoredRoot already logged
-	log          *zap.Logger
+	// readRoots remembers the readable roots of policies without temp roots (readableRoots).
+	readRoots  sync.Map
+	readRootsN atomic.Int64
+	log        *zap.Logger
 }
 
 // New returns a Provider. cfg follows hostfs.New (a zero DiffBasisMaxBytes

@@ -25,11 +25,10 @@ import (
 // display path are fs-local's; nothing is opened here.
 func (p *Provider) readFence(ctx context.Context, t fs.Target) (context.Context, error) {
 	pol := p.policyOf(sandbox.PolicyFrom(ctx))
-	roots, ignored, confined := sandbox.ReadableRoots(pol)
-	if !confined {
+	if !pol.ConfineReads || pol.Mode == sandbox.DangerFullAccess {
 		return ctx, nil
 	}
-	p.warnIgnored(ignored)
+	roots := p.readableRoots(pol)
 	key := string(t.Key)
 	for _, root := range roots {
 		a, ok, err := sandbox.UnderRoot(key, root, true)
@@ -48,6 +47,32 @@ func (p *Provider) readFence(ctx context.Context, t fs.Target) (context.Context,
 	p.log.Debug("sandbox denied a read outside the roots", zap.String("path", t.DisplayPath), zap.Strings("roots", roots))
 	return ctx, ReadDenied(t.DisplayPath, pol, roots, nil)
 }
+
+// readableRoots is sandbox.ReadableRoots(pol), remembered for a policy without temp roots (whose
+// roots do not follow the environment): canonicalizing every root on every read is most of the
+// fence's cost. A remembered root that has since become a symlink or moved is still safe: the read
+// opens it without following any symlink (hostfs.ReadBeneath), so it can only be refused.
+func (p *Provider) readableRoots(pol sandbox.CallPolicy) []string {
+	if !pol.NoTempRoots {
+		roots, ignored, _ := sandbox.ReadableRoots(pol)
+		p.warnIgnored(ignored)
+		return roots
+	}
+	key := string(pol.Mode) + "\x00" + pol.WorkspaceRoot + "\x00" + strings.Join(pol.Roots, "\x00") + "\x00\x00" + strings.Join(pol.ReadOnlyRoots, "\x00")
+	if v, ok := p.readRoots.Load(key); ok {
+		return v.([]string)
+	}
+	roots, _, _ := sandbox.ReadableRoots(pol)
+	if p.readRootsN.Add(1) > maxRememberedRoots { // bounded: start over
+		p.readRoots.Clear()
+		p.readRootsN.Store(1)
+	}
+	p.readRoots.Store(key, roots)
+	return roots
+}
+
+// maxRememberedRoots bounds the policies readableRoots remembers.
+const maxRememberedRoots = 256
 
 // ReadDenied is the refusal of a read, listing or search outside the readable
 // roots (docs/sandbox.md "Roots"), FS_SANDBOX_DENIED. Its first line is the
