@@ -131,6 +131,12 @@ func walkNoFollow(dirfd int, rel string, flags int) (int, error) {
 			f = flags | unix.O_NOFOLLOW | unix.O_CLOEXEC
 		}
 		fd, err := openAt(cur, c, f)
+		if err == unix.ENOTDIR { // O_DIRECTORY may fail on a symlink before O_NOFOLLOW does
+			var st unix.Stat_t
+			if fstatat(cur, c, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Mode&unix.S_IFMT == unix.S_IFLNK {
+				err = unix.ELOOP
+			}
+		}
 		if cur != dirfd {
 			unix.Close(cur)
 		}
