@@ -10,7 +10,7 @@
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { Checker, connect, harnessBinary, tempDir, textOf } from "./lib.mjs";
+import { Checker, connect, harnessBinary, tempDir, textOf, writeDenial } from "./lib.mjs";
 
 const SCHEMAS = {
   read: {
@@ -51,9 +51,6 @@ const SCHEMAS = {
 const READ_GUIDANCE =
   "Use the read tool — not shell commands like cat — to inspect text files. Results include line numbers. Use offset and limit to continue reading large files.";
 
-// The model-facing sandbox denial of a write (docs/tool-fs.md "Sandbox escalation").
-const SANDBOX_DENIED = "Error: [sandbox: file access denied under workspace-write mode]\n" +
-  "[sandbox: escalation available — retry this exact operation once with sandbox_permissions (the narrowest wider mode that suffices) + justification; the approval prompt asks the user]";
 
 // A 1x1 RGBA PNG.
 const PNG_1X1 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
@@ -61,14 +58,30 @@ const PNG_1X1 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPh
 const envelope = (p, body) => `<path>${p}</path>\n<type>file</type>\n<content>\n${body}\n</content>`;
 const errorOf = (r) => r._meta?.error ?? null;
 
-async function listAndCheck(c, client, names) {
+// The two properties a confining composition (the default) adds to write and edit
+// (docs/tool-fs.md "Sandbox escalation").
+const ESCALATION = {
+  sandbox_permissions: {
+    type: "string", enum: ["workspace-write", "danger-full-access"],
+    description: "The wider sandbox mode this file operation needs. Only valid as a one-shot retry of an operation the sandbox just denied; requires justification and user approval.",
+  },
+  justification: {
+    type: "string",
+    description: "Required with sandbox_permissions: one sentence for the user explaining why this exact file operation needs the wider access.",
+  },
+};
+
+async function listAndCheck(c, client, names, confined) {
   const { tools } = await client.listTools();
   const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
   c.eq("tools/list names", tools.map((t) => t.name).sort(), names);
   for (const name of ["read", "write", "edit"]) {
     const t = byName[name];
     if (!c.ok(`tools/list has ${name}`, t !== undefined)) continue;
-    c.eq(`${name} inputSchema`, t.inputSchema, SCHEMAS[name]);
+    const want = confined && name !== "read"
+      ? { ...SCHEMAS[name], properties: { ...SCHEMAS[name].properties, ...ESCALATION } }
+      : SCHEMAS[name];
+    c.eq(`${name} inputSchema`, t.inputSchema, want);
   }
   c.eq("read annotations.readOnlyHint", byName.read?.annotations?.readOnlyHint, true);
   c.eq("write annotations.destructiveHint", byName.write?.annotations?.destructiveHint, true);
@@ -84,7 +97,7 @@ async function guardedFlow(c, bin) {
   try {
     c.ok("server instructions carry the read guidance", (client.getInstructions() ?? "").includes(READ_GUIDANCE),
       JSON.stringify(client.getInstructions()));
-    await listAndCheck(c, client, ["apply_patch", "edit", "glob", "grep", "read", "read_image", "undo", "write"]);
+    await listAndCheck(c, client, ["apply_patch", "edit", "glob", "grep", "read", "read_image", "undo", "write"], true);
 
     let r = await client.callTool({ name: "write", arguments: { file_path: "notes.txt", content: "clobber\n" } });
     c.eq("unread overwrite isError", r.isError, true);
@@ -153,7 +166,7 @@ async function bareFlow(c, bin) {
   ].join("\n"));
   const { client } = await connect(bin, ["serve", "--config", config]);
   try {
-    await listAndCheck(c, client, ["edit", "read", "write"]);
+    await listAndCheck(c, client, ["edit", "read", "write"], false);
     let r = await client.callTool({ name: "write", arguments: { file_path: "notes.txt", content: "clobber\n" } });
     c.ok("bare: unread overwrite succeeds", !r.isError, textOf(r));
     c.eq("bare: unread overwrite text", textOf(r), envelope(file, "Updated file"));
@@ -191,7 +204,7 @@ async function sandboxedFlow(c, bin) {
     let r = await client.callTool({ name: "write", arguments: { file_path: "inside.txt", content: "in\n" } });
     c.ok("sandboxed: write inside the workspace", !r.isError, textOf(r));
     r = await client.callTool({ name: "write", arguments: { file_path: target, content: "x\n" } });
-    c.eq("sandboxed: outside write denied", textOf(r), SANDBOX_DENIED);
+    c.eq("sandboxed: outside write denied", textOf(r), writeDenial(target, ws));
     c.eq("sandboxed: denial _meta.error", errorOf(r), { name: "FsError", code: "FS_SANDBOX_DENIED" });
     c.ok("sandboxed: nothing written outside", !existsSync(target));
     r = await client.callTool({ name: "write", arguments: { file_path: target, content: "x\n",

@@ -134,3 +134,24 @@ export function textOf(result) {
     .map((b) => b.text)
     .join("\n");
 }
+
+/**
+ * writeDenial is the model-facing text of a write denied under workspace-write, on a connection
+ * with an approval channel (docs/tool-fs.md "Sandbox escalation"): the marker, the escalation line,
+ * the path and the writable roots (ws, then — unless tempRoots is false — /tmp and $TMPDIR, each
+ * in canonical form, without repeats).
+ */
+export function writeDenial(path, ws, tempRoots = true) {
+  const roots = [ws];
+  if (tempRoots) {
+    for (const t of ["/tmp", (process.env.TMPDIR || "/tmp").replace(/(.)\/$/, "$1")]) {
+      let r = t;
+      try { r = realpathSync(t); } catch { /* kept as spelled */ }
+      if (!roots.includes(r)) roots.push(r);
+    }
+  }
+  return "Error: [sandbox: file access denied under workspace-write mode]\n" +
+    "[sandbox: escalation available — retry this exact operation once with sandbox_permissions (the narrowest wider mode that suffices) + justification; the approval prompt asks the user]\n" +
+    `cannot write "${path}": it is outside the writable roots, or under a protected path (.git); writable roots:` +
+    roots.map((r) => `\n  ${r}`).join("");
+}

@@ -24,7 +24,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { Checker, connect, harnessBinary, tempDir } from "./lib.mjs";
+import { Checker, connect, harnessBinary, tempDir, writeDenial } from "./lib.mjs";
 
 /** blocks turns MCP content blocks into model input parts; other block kinds are marked, not shown. */
 function blocks(content) {
@@ -376,8 +376,7 @@ async function sandboxedProfile(c, bin) {
   try {
     const target = join(outside, "x.txt");
     expectView(c, "sandbox denial", await client.callTool({ name: "write", arguments: { file_path: target, content: "x\n" } }), {
-      want: text("Error: [sandbox: file access denied under workspace-write mode]\n" +
-        "[sandbox: escalation available — retry this exact operation once with sandbox_permissions (the narrowest wider mode that suffices) + justification; the approval prompt asks the user]"),
+      want: text(writeDenial(target, ws)),
       isError: true, error: fsError("FS_SANDBOX_DENIED"),
     });
     const r = await client.callTool({ name: "write", arguments: { file_path: target, content: "x\n",

@@ -378,13 +378,13 @@ func (h *Host) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToo
 	defer h.track(req.Session, cancel)()
 	if usesInputRequests(req.Session) {
 		round := newInputRound(h.states, roundOwner(req.Session, principal), req.Params.Name, args, req.Params.InputResponses, req.Params.RequestState, canElicit(req.Session))
-		o := h.eng.Call(withInputRound(ctx, round), sess, req.Params.Name, args)
+		o := h.eng.Call(tools.WithApprovalChannel(withInputRound(ctx, round), true), sess, req.Params.Name, args)
 		if round.need != nil {
 			return &mcp.CallToolResult{InputRequests: round.need, RequestState: round.state()}, nil
 		}
 		return toCallToolResult(o), nil
 	}
-	o := h.eng.Call(withElicitor(ctx, req.Session), sess, req.Params.Name, args)
+	o := h.eng.Call(tools.WithApprovalChannel(withElicitor(ctx, req.Session), canElicit(req.Session)), sess, req.Params.Name, args)
 	return toCallToolResult(o), nil
 }
 

@@ -35,7 +35,7 @@ func TestToolsCommand(t *testing.T) {
 	}
 	for _, tool := range tools {
 		assert.Equal(t, want[tool.Name], tool.Description)
-		assert.JSONEq(t, wantSchemas[tool.Name], string(tool.InputSchema))
+		assert.JSONEq(t, wantSchema(tool.Name, true), string(tool.InputSchema), "the default composition confines")
 		assert.Equal(t, tool.Name == "read" || tool.Name == "read_image" || tool.Name == "glob" || tool.Name == "grep", tool.Annotations["readOnlyHint"], tool.Name)
 	}
 	assert.Equal(t, []string{"read", "write", "edit", "glob", "grep", "apply_patch", "read_image", "undo"}, []string{tools[0].Name, tools[1].Name, tools[2].Name, tools[3].Name, tools[4].Name, tools[5].Name, tools[6].Name, tools[7].Name},
@@ -73,7 +73,8 @@ func TestConfigCommand(t *testing.T) {
 	out, stderr, code := runHarness(t, "", "config", "--cwd", dir)
 	require.Equal(t, 0, code, stderr)
 	want := "# profile default\nplugins:\n" +
-		"  - id: fs-local # active\n    name: fs-local\n    config:\n      cwd: " + dir + "\n" +
+		"  - id: sandbox-policy # active\n    name: sandbox-policy\n    config: {mode: workspace-write, reads: roots, tempRoots: false, workspaceRoot: " + dir + ", readOnlyRoots: [" + spillDir(t) + "]}\n" +
+		"  - id: fs-sandbox # active\n    name: fs-sandbox\n    config:\n      cwd: " + dir + "\n" +
 		"  - id: fs-observation-policy # active\n    name: fs-observation-policy\n" +
 		"  - id: tools # active\n    name: tools\n" +
 		"  - id: tool-fs # active\n    name: tool-fs\n" +
@@ -81,6 +82,7 @@ func TestConfigCommand(t *testing.T) {
 		"  - id: tool-apply-patch # active\n    name: tool-apply-patch\n" +
 		"  - id: attachment-local # active\n    name: attachment-local\n" +
 		"  - id: model-catalog # active\n    name: model-catalog\n" +
+		"  - id: user-approval # active\n    name: user-approval\n" +
 		"  - id: fs-history # active\n    name: fs-history\n"
 	assert.Equal(t, want, out)
 

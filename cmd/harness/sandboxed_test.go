@@ -24,9 +24,23 @@ const (
 	deniedText = "Error: [sandbox: file access denied under workspace-write mode]\n" +
 		"[sandbox: escalation available — retry this exact operation once with sandbox_permissions " +
 		"(the narrowest wider mode that suffices) + justification; the approval prompt asks the user]"
+	// deniedMarker is the first line of every sandbox denial; the lines after it are the escalation
+	// hint (where an approval channel exists), the path and the roots, and (without a channel) how
+	// the user widens them.
+	deniedMarker    = "Error: [sandbox: file access denied under workspace-write mode]"
 	rejectedText    = `Error: the user rejected escalating this operation to "danger-full-access"`
 	unavailableText = `Error: sandbox escalation to "danger-full-access" requires approval, but no approval channel is available`
 )
+
+// assertDenied checks a write denial: the marker line, the escalation line exactly when the call
+// has an approval channel (else the line that says how to widen the roots), and the path.
+func assertDenied(t *testing.T, got string, channel bool, msgAndArgs ...any) {
+	t.Helper()
+	assert.True(t, strings.HasPrefix(got, deniedMarker+"\n"), msgAndArgs...)
+	assert.Equal(t, channel, strings.HasPrefix(got, deniedText+"\n"), msgAndArgs...)
+	assert.Equal(t, !channel, strings.Contains(got, "--root DIR"), msgAndArgs...)
+	assert.Contains(t, got, "\ncannot write \"", msgAndArgs...)
+}
 
 func TestSandboxedProfileRun(t *testing.T) {
 	for _, tc := range []struct {
@@ -52,13 +66,13 @@ func TestSandboxedProfileRun(t *testing.T) {
 			target := filepath.Join(out, "outside.txt")
 			r = call(map[string]any{"file_path": target, "content": "out\n"})
 			assert.True(t, r.IsError)
-			assert.Equal(t, deniedText, r.Text)
+			assertDenied(t, r.Text, tc.approve != nil)
 			require.NotNil(t, r.Code)
 			assert.Equal(t, "FS_SANDBOX_DENIED", *r.Code)
 			assert.NoFileExists(t, target)
 
 			r = call(map[string]any{"file_path": filepath.Join(ws, ".git", "config"), "content": "x\n"})
-			assert.Equal(t, deniedText, r.Text, "protected paths stay read-only inside the workspace")
+			assertDenied(t, r.Text, tc.approve != nil, "protected paths stay read-only inside the workspace")
 			assert.NoFileExists(t, filepath.Join(ws, ".git", "config"))
 
 			r = call(map[string]any{"file_path": target, "content": "out\n",
@@ -73,7 +87,7 @@ func TestSandboxedProfileRun(t *testing.T) {
 
 			// A grant is one call's: the next plain call runs under the standing mode again.
 			r = call(map[string]any{"file_path": filepath.Join(out, "again.txt"), "content": "x\n"})
-			assert.Equal(t, deniedText, r.Text)
+			assertDenied(t, r.Text, tc.approve != nil)
 		})
 	}
 }
@@ -144,7 +158,7 @@ func serveAsksThroughElicitation(t *testing.T, version string) {
 	target := filepath.Join(out, "granted.txt")
 	res := call(t, cs, "write", map[string]any{"file_path": target, "content": "x\n"})
 	assert.True(t, res.IsError)
-	assert.Equal(t, deniedText, text(res))
+	assertDenied(t, text(res), true, "the Go SDK client declares elicitation")
 	assert.Equal(t, map[string]any{"name": "FsError", "code": "FS_SANDBOX_DENIED"}, res.Meta["error"])
 
 	res = call(t, cs, "write", map[string]any{"file_path": target, "content": "x\n",

@@ -86,7 +86,21 @@ func envelope(path, body string) string {
 	return "<path>" + path + "</path>\n<type>file</type>\n<content>\n" + body + "\n</content>"
 }
 
-// The tools' schemas, as the model sees them (docs/tool-fs.md, each tool's section).
+// escalationProperties are the two properties a confining composition (the default) adds to the
+// schemas of write, edit and apply_patch (docs/tool-fs.md "Sandbox escalation").
+const escalationProperties = `,"sandbox_permissions":{"type":"string","enum":["workspace-write","danger-full-access"],"description":"The wider sandbox mode this file operation needs. Only valid as a one-shot retry of an operation the sandbox just denied; requires justification and user approval."},"justification":{"type":"string","description":"Required with sandbox_permissions: one sentence for the user explaining why this exact file operation needs the wider access."}}`
+
+// wantSchema is the schema of tool, under a confining composition (confined) or not.
+func wantSchema(tool string, confined bool) string {
+	s := wantSchemas[tool]
+	if confined && (tool == "write" || tool == "edit" || tool == "apply_patch") {
+		s = strings.Replace(s, `},"required":`, escalationProperties+`,"required":`, 1)
+	}
+	return s
+}
+
+// The tools' schemas, as the model sees them (docs/tool-fs.md, each tool's section), under a
+// composition that does not confine (wantSchema adds what a confining one advertises).
 var wantSchemas = map[string]string{
 	"read":  `{"type":"object","properties":{"file_path":{"type":"string","description":"Path to read, resolved by the filesystem backend."},"offset":{"type":"number","description":"1-based first line to return. Defaults to 1."},"limit":{"type":"number","description":"Maximum number of lines to return. Defaults to 2000."}},"required":["file_path"]}`,
 	"write": `{"type":"object","properties":{"file_path":{"type":"string","description":"Path to write, resolved by the filesystem backend."},"content":{"type":"string","description":"Full UTF-8 text content to write."}},"required":["file_path","content"]}`,
@@ -101,7 +115,7 @@ var wantSchemas = map[string]string{
 	"grep":        `{"type":"object","properties":{"pattern":{"type":"string","description":"Regular expression to search for (RE2 syntax)."},"path":{"type":"string","description":"File or directory to search. Defaults to the session workspace; a relative path resolves against it."},"include":{"type":"string","description":"One glob filter for which files to search (e.g. \"*.ts\", \"*.{js,jsx}\"). Not a list; negation is not supported."}},"required":["pattern"]}`,
 }
 
-func checkToolList(t *testing.T, cs *mcp.ClientSession, want ...string) {
+func checkToolList(t *testing.T, cs *mcp.ClientSession, confined bool, want ...string) {
 	t.Helper()
 	res, err := cs.ListTools(context.Background(), nil)
 	require.NoError(t, err)
@@ -111,7 +125,7 @@ func checkToolList(t *testing.T, cs *mcp.ClientSession, want ...string) {
 		assert.Nil(t, tool.OutputSchema, "%s: no output schema without --structured-content", tool.Name)
 		schema, err := json.Marshal(tool.InputSchema)
 		require.NoError(t, err)
-		assert.JSONEq(t, wantSchemas[tool.Name], string(schema), tool.Name)
+		assert.JSONEq(t, wantSchema(tool.Name, confined), string(schema), tool.Name)
 		require.NotNil(t, tool.Annotations, tool.Name)
 		if tool.Name == "read" || tool.Name == "read_image" || tool.Name == "glob" || tool.Name == "grep" {
 			assert.True(t, tool.Annotations.ReadOnlyHint, tool.Name)
@@ -132,7 +146,7 @@ func TestServeFlowWithObservationPolicy(t *testing.T) {
 	cs, stderr := serve(t, "--cwd", dir)
 
 	assert.Contains(t, cs.InitializeResult().Instructions, "Use the read tool — not shell commands like cat — to inspect text files.")
-	checkToolList(t, cs, "read", "write", "edit", "glob", "grep", "apply_patch", "read_image", "undo")
+	checkToolList(t, cs, true, "read", "write", "edit", "glob", "grep", "apply_patch", "read_image", "undo")
 
 	res := call(t, cs, "write", map[string]any{"file_path": "notes.txt", "content": "clobber\n"})
 	assert.True(t, res.IsError)
@@ -261,7 +275,7 @@ func TestServeFlowWithoutObservationPolicy(t *testing.T) {
 	file := filepath.Join(dir, "notes.txt")
 	writeFile(t, file, "hello\nworld\n")
 	cs, _ := serve(t, "--config", bareConfig(t, dir))
-	checkToolList(t, cs, "read", "write", "edit")
+	checkToolList(t, cs, false, "read", "write", "edit")
 
 	res := call(t, cs, "write", map[string]any{"file_path": "notes.txt", "content": "clobber\n"})
 	require.False(t, res.IsError, "without the policy an unread overwrite is unconditional: %s", text(res))

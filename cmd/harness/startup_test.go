@@ -53,7 +53,7 @@ func TestNewPluginsBadConfigFailAtStart(t *testing.T) {
 func TestProfileAndApproveFlags(t *testing.T) {
 	_, stderr, code := runHarness(t, "", "run", "--profile", "nope")
 	assert.Equal(t, 1, code, stderr)
-	assert.Contains(t, stderr, `--profile: unknown profile "nope" (known: default, sandboxed)`)
+	assert.Contains(t, stderr, `--profile: unknown profile "nope" (known: default, sandboxed, unconfined)`)
 	for _, bad := range []string{"Allow-Once", "allow", "allow-always", " reject", "yes"} {
 		_, stderr, code := runHarness(t, "", "run", "--approve", bad)
 		assert.Equal(t, 2, code, "%q: %s", bad, stderr)

@@ -90,17 +90,17 @@ func openLong(path string, flags int) (int, error) {
 
 // openRegular opens path for reading (as openRegularFD) as an *os.File.
 func openRegular(path string) (*os.File, error) {
-	fd, err := openRegularFD(path)
+	fd, err := openRegularFD("", path)
 	if err != nil {
 		return nil, err
 	}
 	return os.NewFile(uintptr(fd), path), nil
 }
 
-// openRegularFD opens path for reading without following a final symlink and without blocking,
-// and checks that it is a regular file.
-func openRegularFD(path string) (int, error) {
-	fd, err := openLong(path, openFlags)
+// openRegularFD opens path for reading without following a final symlink and without blocking
+// (beneath the directory beneath when it is set: openPath), and checks that it is a regular file.
+func openRegularFD(beneath, path string) (int, error) {
+	fd, err := openPath(beneath, path, openFlags)
 	if err != nil {
 		return -1, &os.PathError{Op: "open", Path: path, Err: err}
 	}
@@ -117,8 +117,8 @@ func openRegularFD(path string) (int, error) {
 }
 
 // openSearchable is openRegularFD that also refuses a file on a kernel pseudo filesystem.
-func openSearchable(path string) (int, error) {
-	fd, err := openRegularFD(path)
+func openSearchable(beneath, path string) (int, error) {
+	fd, err := openRegularFD(beneath, path)
 	if err != nil {
 		return -1, err
 	}

@@ -150,8 +150,10 @@ type ordered struct {
 	files  []file
 	emit   func(LineMatch) error
 	decode Decoder // GrepQuery.Decode
-	err    error   // the first failure (emit's, or the context's); guarded by mu
-	stop   atomic.Bool
+	// beneath is Options.Beneath: every file is opened beneath it.
+	beneath string
+	err     error // the first failure (emit's, or the context's); guarded by mu
+	stop    atomic.Bool
 	// skipped counts the files that could not be read.
 	skipped atomic.Int64
 	// sendMu serializes the calls of emit with closed: once the search returns, emit is never
@@ -176,7 +178,7 @@ func searchFiles(ctx context.Context, files []file, q GrepQuery, emit func(LineM
 	if len(files) == 0 {
 		return 0, nil
 	}
-	o := &ordered{slots: make([]*slot, len(files)), files: files, emit: emit, decode: q.Decode}
+	o := &ordered{slots: make([]*slot, len(files)), files: files, emit: emit, decode: q.Decode, beneath: q.Beneath}
 	o.cond = sync.NewCond(&o.mu)
 	stopCancel := context.AfterFunc(ctx, func() { o.fail(ctx.Err()) })
 	defer stopCancel()
@@ -235,7 +237,7 @@ func (o *ordered) searchOne(sc *scanner, i int) {
 	rel := o.files[i].rel
 	if o.files[i].special {
 		o.skipped.Add(1)
-	} else if fd, err := openForSearch(o.files[i]); err != nil {
+	} else if fd, err := openForSearch(o.files[i], o.beneath); err != nil {
 		o.skipped.Add(1)
 	} else {
 		direct := false
@@ -278,11 +280,11 @@ func (o *ordered) searchOne(sc *scanner, i int) {
 
 // openForSearch opens a file to search; a file the walk did not classify (a root named alone) is
 // checked for a kernel pseudo filesystem here.
-func openForSearch(f file) (int, error) {
+func openForSearch(f file, beneath string) (int, error) {
 	if f.checkFS {
-		return openSearchable(f.abs)
+		return openSearchable(beneath, f.abs)
 	}
-	return openRegularFD(f.abs)
+	return openRegularFD(beneath, f.abs)
 }
 
 // errStopped unwinds a scan after another worker failed.

@@ -42,6 +42,11 @@ type Options struct {
 	IncludeIgnored bool
 	// MaxVisited stops the walk after this many listed entries (0: no limit).
 	MaxVisited int
+	// Beneath, when set (an absolute, clean directory path without symlinks that is the root or
+	// one of its ancestors), confines every directory and file the search opens beneath it: each
+	// is opened relative to a descriptor of Beneath through no symlink and no "..", so an entry
+	// swapped for a symlink after it was listed is skipped, never followed.
+	Beneath string
 }
 
 // file is one file the walk found.
@@ -180,7 +185,7 @@ func (w *walker) readDir(job *dirJob, buf []byte) dirResult {
 	if w.stop.Load() {
 		return dirResult{err: w.ctx.Err()}
 	}
-	fd, err := openLong(job.abs, dirFlags)
+	fd, err := openPath(w.opts.Beneath, job.abs, dirFlags)
 	if err != nil {
 		return dirResult{err: &os.PathError{Op: "open", Path: job.abs, Err: err}}
 	}
@@ -257,7 +262,11 @@ func (w *walker) classify(dirfd int, job *dirJob, lvl *level, prefix string, e d
 			return c
 		}
 		if typ == unix.DT_LNK {
-			if fstatat(dirfd, name, &st, 0) != nil { // a dangling link names no file
+			if w.opts.Beneath != "" {
+				if statLinkBeneath(w.opts.Beneath, dirfd, name, abs, &st) != nil { // dangling, or its target leaves Beneath
+					return c
+				}
+			} else if fstatat(dirfd, name, &st, 0) != nil { // a dangling link names no file
 				return c
 			}
 		} else if !statted && fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {

@@ -9,8 +9,8 @@ import (
 
 // WritableRoots returns the canonical directories a mutation under policy may write beneath
 // (docs/sandbox.md "Writable roots"). Under workspace-write they are, in this order and
-// de-duplicated after canonicalization: the policy's WorkspaceRoot, "/tmp" and TempDir(), each
-// passed through CanonicalPath and made absolute. Every other mode has none (read-only grants
+// de-duplicated after canonicalization: the policy's WorkspaceRoot, its Roots, then (unless
+// NoTempRoots) "/tmp" and TempDir(), each passed through CanonicalPath and made absolute. Every other mode has none (read-only grants
 // nothing; danger-full-access is never confined, so it needs no list).
 //
 // A temp root ("/tmp" or TempDir()) that is the file system root, the user's home ($HOME) or an
@@ -26,7 +26,14 @@ func WritableRoots(policy CallPolicy) (roots []string, ignored []IgnoredRoot) {
 		return nil, nil
 	}
 	home, homeKnown := "", false
-	for i, c := range []struct{ source, path string }{{"", policy.WorkspaceRoot}, {"/tmp", "/tmp"}, {"$TMPDIR", TempDir()}} {
+	cands := []struct{ source, path string }{{"", policy.WorkspaceRoot}}
+	for _, r := range policy.Roots {
+		cands = append(cands, struct{ source, path string }{"", r})
+	}
+	if !policy.NoTempRoots {
+		cands = append(cands, struct{ source, path string }{"/tmp", "/tmp"}, struct{ source, path string }{"$TMPDIR", TempDir()})
+	}
+	for _, c := range cands {
 		if c.path == "" {
 			continue
 		}
@@ -34,7 +41,7 @@ func WritableRoots(policy CallPolicy) (roots []string, ignored []IgnoredRoot) {
 		if !ok || contains(roots, root) {
 			continue
 		}
-		if i > 0 {
+		if c.source != "" {
 			if !homeKnown {
 				home, homeKnown = userHome(), true
 			}
@@ -48,6 +55,32 @@ func WritableRoots(policy CallPolicy) (roots []string, ignored []IgnoredRoot) {
 		roots = append(roots, root)
 	}
 	return roots, ignored
+}
+
+// ReadableRoots returns the canonical directories a read, listing or search under policy may
+// open beneath when policy.ConfineReads is set (docs/sandbox.md "Roots"): the writable roots of
+// workspace-write (WorkspaceRoot, Roots, the temp roots unless NoTempRoots), or under read-only
+// WorkspaceRoot and Roots, then ReadOnlyRoots; de-duplicated after canonicalization. ok is false
+// when reads are not confined (ConfineReads unset, or danger-full-access).
+func ReadableRoots(policy CallPolicy) (roots []string, ignored []IgnoredRoot, ok bool) {
+	if !policy.ConfineReads || policy.Mode == DangerFullAccess {
+		return nil, nil, false
+	}
+	if policy.Mode == WorkspaceWrite {
+		roots, ignored = WritableRoots(policy)
+	} else {
+		for _, r := range append([]string{policy.WorkspaceRoot}, policy.Roots...) {
+			if root, ok := absoluteCanonical(r); r != "" && ok && !contains(roots, root) {
+				roots = append(roots, root)
+			}
+		}
+	}
+	for _, r := range policy.ReadOnlyRoots {
+		if root, ok := absoluteCanonical(r); r != "" && ok && !contains(roots, root) {
+			roots = append(roots, root)
+		}
+	}
+	return roots, ignored, true
 }
 
 // IgnoredRoot is a temp root WritableRoots left out.

@@ -61,3 +61,7 @@ func EscalationHint(subject string) string {
 	return "[sandbox: escalation available — retry this exact " + subject +
 		" once with sandbox_permissions (the narrowest wider mode that suffices) + justification; the approval prompt asks the user]"
 }
+
+// WidenHint is the guidance line of a denial where no approval channel can widen the access: how
+// the user widens the roots (docs/sandbox.md "Roots").
+const WidenHint = "To allow it, the user restarts harness with --root DIR (read-write) or --read-only-root DIR; the model cannot widen the roots."

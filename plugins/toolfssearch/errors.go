@@ -39,10 +39,13 @@ func notDirectory(dp string) error {
 }
 
 // searchFailure maps a provider failure: a pattern the provider rejected, the end of ctx (or an
-// FS_ABORTED), anything else SEARCH_FAILED.
+// FS_ABORTED), a sandbox denial as it is (its first line is the sandbox marker: docs/sandbox.md
+// "Roots"), anything else SEARCH_FAILED.
 func searchFailure(ctx context.Context, tool string, err error) error {
 	var pe *fs.PatternError
 	switch {
+	case fs.HasCode(err, fs.CodeSandboxDenied):
+		return err
 	case errors.As(err, &pe):
 		return invalidPattern(tool, pe.Err)
 	case ctx.Err() != nil:

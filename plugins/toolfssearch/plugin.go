@@ -11,7 +11,6 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/cordon-dev/cordon/internal/spill"
-	"github.com/cordon-dev/cordon/internal/statedir"
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/kernel/kernelfx"
 	"github.com/cordon-dev/cordon/plugins/fs"
@@ -66,12 +65,12 @@ func apply(kc *kernel.Context, cfg Config) error {
 // openSpill returns the spill store under the state directory and starts its sweeper (at start,
 // then hourly, until the instance is disposed); nil when no state directory can be named.
 func openSpill(kc *kernel.Context, limits spill.Limits) *spill.Store {
-	dir, err := statedir.StateHome(os.LookupEnv)
+	dir, err := spill.DefaultDir(os.LookupEnv)
 	if err != nil {
 		kc.Logger().Warn("no state directory: over-cap results will not be saved", zap.Error(err))
 		return nil
 	}
-	st := spill.New(filepath.Join(dir, "cordon", "spill"), limits)
+	st := spill.New(dir, limits)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {

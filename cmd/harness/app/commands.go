@@ -34,6 +34,7 @@ func cmdServe(ctx context.Context, e *env) error {
 		return fmt.Errorf("%s: %w", h.source, err)
 	}
 	defer mh.Close()
+	logRoots(h, h.source)
 	e.log.Info("ready: serving MCP on stdio", zap.String("config", h.source), zap.Strings("tools", mh.ToolNames()))
 	return mh.ServeStdio(ctx, e.o.stdin, e.o.stdout, mcphost.StdioOptions{
 		MaxInFlight:   e.f.maxInFlight,
@@ -69,6 +70,7 @@ func serveHTTP(ctx context.Context, e *env, h *host) error {
 	if err != nil {
 		return fmt.Errorf("--http: %w", err)
 	}
+	logRoots(h, h.source)
 	e.log.Info("ready: serving MCP over HTTP", zap.String("url", "http://"+ln.Addr().String()+"/mcp"),
 		zap.Bool("authentication", o.Tokens != nil), zap.String("config", h.source), zap.Strings("tools", srv.Host().ToolNames()))
 	return srv.Serve(ctx, ln)
@@ -86,8 +88,10 @@ func cmdRun(ctx context.Context, e *env) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", h.source, err)
 	}
+	logRoots(h, h.source)
 	e.log.Info("ready: reading JSON lines on stdin", zap.String("config", h.source), zap.Strings("tools", toolNames(h)))
-	err = r.Serve(ctx, e.o.stdin, e.o.stdout)
+	// A denial offers an escalation only where --approve can answer it.
+	err = r.Serve(tools.WithApprovalChannel(ctx, e.f.approve != ""), e.o.stdin, e.o.stdout)
 	if ctx.Err() != nil {
 		return nil
 	}

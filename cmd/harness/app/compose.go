@@ -46,6 +46,21 @@ func buildCatalog(o *options) (*kernel.Catalog, error) {
 // composition reads the entries to load: the --config file, or the selected embedded profile plus the
 // host's appended entries, with the working directory filled in.
 func composition(o *options, f *flags) ([]loader.Entry, string, error) {
+	entries, source, err := composed(o, f)
+	if err != nil {
+		return nil, "", err
+	}
+	if err := f.roots.check(f.workdir, confines(entries)); err != nil {
+		return nil, "", err
+	}
+	if err := f.roots.apply(entries); err != nil {
+		return nil, "", err
+	}
+	return entries, source, nil
+}
+
+// composed reads the entries of the composition before the root flags apply.
+func composed(o *options, f *flags) ([]loader.Entry, string, error) {
 	if f.config != "" {
 		data, err := os.ReadFile(f.config)
 		if err != nil {

@@ -42,6 +42,8 @@ type flags struct {
 	http      mcphost.HTTPOptions
 	tokenFile string
 	workdir   string // absolute: --cwd or the process working directory
+	// roots: --root, --read-only-root and --allow-broad-root (roots.go).
+	roots rootFlags
 	// history and undo (history.go): --json, --force, and undo's PATH|CHANGE_ID.
 	json, force bool
 	args        []string
@@ -66,7 +68,12 @@ func usage(w io.Writer, name string) {
 	fmt.Fprintf(w, "\nflags:\n"+
 		"  --config FILE      composition YAML (default: the embedded profile)\n"+
 		"  --profile NAME     embedded profile (default %q)\n"+
-		"  --cwd DIR          working directory of sessions and of fs-local (default: the current directory)\n"+
+		"  --cwd DIR          the workspace: where relative paths resolve and, in the default profile, the\n"+
+		"                     boundary of every read and write (default: the current directory)\n"+
+		"  --root DIR         a read-write workspace root besides --cwd (repeatable)\n"+
+		"  --read-only-root DIR\n"+
+		"                     a workspace root read but never written (repeatable)\n"+
+		"  --allow-broad-root allow / or the home directory as a workspace root\n"+
 		"  --log-level LEVEL  debug, info, warn or error (default info); logs go to stderr\n"+
 		"  --approve MODE     run only: answer approval prompts with allow-once or reject\n"+
 		"  --client NAME      run: the client name of every session, so the result budget by client applies\n"+
@@ -114,6 +121,7 @@ func parseFlags(cmd string, args []string, stderr io.Writer) (*flags, error) {
 	fs.StringVar(&f.cwd, "cwd", "", "working directory")
 	fs.StringVar(&f.profile, "profile", "", "embedded profile")
 	fs.StringVar(&f.logLevel, "log-level", "info", "debug, info, warn or error")
+	f.roots.define(fs)
 	maxBody, maxBatchBytes := "32MiB", "8MiB"
 	switch cmd {
 	case "run":

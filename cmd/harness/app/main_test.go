@@ -63,7 +63,7 @@ func TestWithProfileAndName(t *testing.T) {
 
 	_, stderr, code = mainRun(t, "", []string{"serve", "--profile", "nope"}, opts...)
 	assert.Equal(t, 1, code)
-	assert.Equal(t, "myhost: --profile: unknown profile \"nope\" (known: default, sandboxed, tiny)\n", stderr)
+	assert.Equal(t, "myhost: --profile: unknown profile \"nope\" (known: default, sandboxed, tiny, unconfined)\n", stderr)
 }
 
 func TestEntryEncodesConfig(t *testing.T) {
@@ -80,11 +80,16 @@ func TestEntryEncodesConfig(t *testing.T) {
 func TestProfileDefaultIsEmbedded(t *testing.T) {
 	data, err := app.Profile(app.DefaultProfile)
 	require.NoError(t, err)
-	for _, name := range []string{"fs-local", "fs-observation-policy", "tools", "tool-fs"} {
+	for _, name := range []string{"sandbox-policy", "fs-sandbox", "fs-observation-policy", "tools", "tool-fs", "user-approval"} {
 		assert.Contains(t, string(data), "name: "+name)
 	}
+	assert.Contains(t, string(data), "{ mode: workspace-write, reads: roots, tempRoots: false }", "the default confines reads and writes to the roots")
+	data, err = app.Profile("unconfined")
+	require.NoError(t, err)
+	assert.Contains(t, string(data), "name: fs-local", "the reference's composition is one flag away")
+	assert.NotContains(t, string(data), "name: sandbox-policy")
 	_, err = app.Profile("nope")
-	assert.EqualError(t, err, `unknown profile "nope" (known: default, sandboxed)`)
+	assert.EqualError(t, err, `unknown profile "nope" (known: default, sandboxed, unconfined)`)
 }
 
 func TestRunInProcess(t *testing.T) {

@@ -43,7 +43,7 @@ func readPriorHooked(ctx context.Context, path string, maxBytes int64, wantBasis
 			return priorFile{}, err
 		}
 	}
-	f, err := openNonBlocking(path)
+	f, err := openKey(ctx, path, unix.O_NONBLOCK)
 	if err != nil {
 		return priorFile{}, nil
 	}
@@ -103,13 +103,6 @@ func readPriorHooked(ctx context.Context, path string, maxBytes int64, wantBasis
 	text := textedit.NormalizeLF(textedit.OwnedString(body)) // buf is not used again
 	prior.basis = &text
 	return prior, nil
-}
-
-// openNonBlocking opens path read-only without blocking when the regular
-// file that was probed has meanwhile been replaced by a FIFO (a plain open
-// would wait for a writer forever). Reads of a regular file are unaffected.
-func openNonBlocking(path string) (*os.File, error) {
-	return os.OpenFile(path, os.O_RDONLY|unix.O_NONBLOCK, 0)
 }
 
 // sniffBOM reports whether the file starts with a UTF-8 BOM (read from its

@@ -34,10 +34,16 @@ func openBeneathFast(rootfd int, rel string) (fd int, ok bool, err error) {
 }
 
 func openat2Dir(dirfd int, path string, resolve uint64) (int, bool, error) {
+	return openat2File(dirfd, path, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC|unix.O_NONBLOCK, resolve)
+}
+
+// openat2File opens path below dirfd with flags in one openat2 call resolved
+// as resolve. ok is false when openat2 cannot be used.
+func openat2File(dirfd int, path string, flags int, resolve uint64) (int, bool, error) {
 	if openat2Unusable.Load() {
 		return -1, false, nil
 	}
-	how := &unix.OpenHow{Flags: unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC | unix.O_NONBLOCK, Resolve: resolve}
+	how := &unix.OpenHow{Flags: uint64(flags), Resolve: resolve}
 	for i := 0; ; i++ {
 		fd, err := unix.Openat2(dirfd, path, how)
 		switch {

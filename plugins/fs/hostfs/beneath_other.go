@@ -9,3 +9,7 @@ func openRootFast(string) (int, bool, error) { return -1, false, nil }
 // openBeneathFast has no single-call form outside Linux: the O_NOFOLLOW walk
 // is used.
 func openBeneathFast(int, string) (int, bool, error) { return -1, false, nil }
+
+// openat2File has no single-call form outside Linux: the O_NOFOLLOW walk is
+// used.
+func openat2File(int, string, int, uint64) (int, bool, error) { return -1, false, nil }

@@ -201,7 +201,7 @@ func (ft fileText) storeEdit(e textedit.Edit, body, newText string, maxBytes int
 // (FS_NOT_TEXT otherwise); prior is then its decoded text as the diff basis (when wantBasis and
 // below the bound), else nil (readPrior's job).
 func (p *Provider) textForWrite(ctx context.Context, key string, wantBasis bool, display string) (fileText, *priorFile, error) {
-	f, err := openNonBlocking(key)
+	f, err := openKey(ctx, key, unix.O_NONBLOCK)
 	if err != nil {
 		return fileText{}, nil, nil // readPrior declines the basis
 	}
@@ -252,8 +252,8 @@ func (ft fileText) storeWrite(content, display string) (string, error) {
 // TextCharset names the charset StreamText decodes t from when it is not UTF-8 ("" for UTF-8,
 // and for a file that cannot be opened: the read itself reports that). ReadText names it in its
 // outcome; this is for a reader that streams and must know it before the first chunk.
-func (p *Provider) TextCharset(_ context.Context, t fs.Target) string {
-	f, err := openRegular(t)
+func (p *Provider) TextCharset(ctx context.Context, t fs.Target) string {
+	f, err := openRegular(ctx, t)
 	if err != nil {
 		return ""
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"io"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/cordon-dev/cordon/internal/textedit"
 	"github.com/cordon-dev/cordon/plugins/fs"
 )
@@ -123,7 +125,7 @@ func readForEdit(ctx context.Context, t fs.Target, maxBytes int64) ([]byte, erro
 	if err := checkAbort(ctx, fs.VerbEdit); err != nil {
 		return nil, err
 	}
-	f, err := openNonBlocking(string(t.Key))
+	f, err := openKey(ctx, string(t.Key), unix.O_NONBLOCK)
 	if err != nil {
 		if isAbsentErr(err) {
 			return nil, fs.NewError(fs.CodeStaleVersion, fs.EditChanged(t.DisplayPath).Message, err)

@@ -30,7 +30,7 @@ func (p *Provider) ListDir(ctx context.Context, t fs.Target) ([]fs.DirEntry, err
 	if info.Type != fs.TypeDirectory {
 		return nil, fs.ListNotDirectory(t.DisplayPath)
 	}
-	names, err := readNames(string(t.Key), t.DisplayPath)
+	names, err := readNames(ctx, string(t.Key), t.DisplayPath)
 	if err != nil {
 		return nil, listError(t.DisplayPath, err)
 	}
@@ -68,11 +68,12 @@ func (p *Provider) ListDir(ctx context.Context, t fs.Target) ([]fs.DirEntry, err
 	return out, nil
 }
 
-// readNames reads the entry names of dir. The open never blocks and accepts
+// readNames reads the entry names of dir (beneath the root ctx confines reads
+// to, if any). The open never blocks and accepts
 // only a directory, so a FIFO or file swapped in after the probe is
 // FS_NOT_DIRECTORY (not a hang, not "not found").
-func readNames(dir, display string) ([]string, error) {
-	f, err := openDir(dir)
+func readNames(ctx context.Context, dir, display string) ([]string, error) {
+	f, err := openKey(ctx, dir, unix.O_DIRECTORY|unix.O_NONBLOCK)
 	if err != nil {
 		if errors.Is(err, unix.ENOTDIR) {
 			if info, ok, perr := probe(dir); perr == nil && ok && info.Type != fs.TypeDirectory {

@@ -1,6 +1,7 @@
 package hostfs
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -25,16 +26,16 @@ func TestReadNamesRefusesNonDirectories(t *testing.T) {
 	go func() {
 		defer close(done)
 		for _, path := range []string{fifo, file} {
-			_, err := readNames(path, "/shown/"+filepath.Base(path))
+			_, err := readNames(context.Background(), path, "/shown/"+filepath.Base(path))
 			var fe *fs.Error
 			if assert.ErrorAs(t, err, &fe, path) {
 				assert.Equal(t, fs.CodeNotDirectory, fe.Kind)
 				assert.Equal(t, `cannot list "/shown/`+filepath.Base(path)+`": not a directory`, fe.Message)
 			}
 		}
-		_, err := readNames(filepath.Join(file, "child"), "/shown/child")
+		_, err := readNames(context.Background(), filepath.Join(file, "child"), "/shown/child")
 		assert.ErrorIs(t, err, unix.ENOTDIR, "an ancestor that is a file stays a raw ENOTDIR (mapped to not found by ListDir)")
-		names, err := readNames(dir, "/shown")
+		names, err := readNames(context.Background(), dir, "/shown")
 		assert.NoError(t, err)
 		assert.ElementsMatch(t, []string{"fifo", "file"}, names)
 	}()

@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/cordon-dev/cordon/plugins/fs"
 )
 
@@ -41,12 +43,13 @@ func statRegular(ctx context.Context, t fs.Target) (probeInfo, error) {
 	return info, nil
 }
 
-// openRegular opens the key read-only; ENOENT/ENOTDIR become "not found".
+// openRegular opens the key read-only, beneath the root ctx confines reads to
+// (WithReadBeneath) if any; ENOENT/ENOTDIR become "not found".
 // The open never blocks (a FIFO swapped in after the preflight would wait for
 // a writer) and the opened descriptor must still be a regular file, else
 // "not a regular file".
-func openRegular(t fs.Target) (*os.File, error) {
-	f, err := openNonBlocking(string(t.Key))
+func openRegular(ctx context.Context, t fs.Target) (*os.File, error) {
+	f, err := openKey(ctx, string(t.Key), unix.O_NONBLOCK)
 	if err != nil {
 		if isAbsentErr(err) {
 			return nil, fs.ReadNotFound(t.DisplayPath, err)
@@ -76,7 +79,7 @@ func (p *Provider) ReadText(ctx context.Context, t fs.Target) (_ fs.ReadOutcome,
 	if err != nil {
 		return fs.ReadOutcome{}, err
 	}
-	f, err := openRegular(t)
+	f, err := openRegular(ctx, t)
 	if err != nil {
 		return fs.ReadOutcome{}, err
 	}
@@ -146,7 +149,7 @@ func (p *Provider) ReadBytes(ctx context.Context, t fs.Target, maxBytes int64) (
 	if p.afterBytesStat != nil {
 		p.afterBytesStat(t)
 	}
-	f, err := openRegular(t)
+	f, err := openRegular(ctx, t)
 	if err != nil {
 		return nil, err
 	}

@@ -18,7 +18,7 @@ func (p *Provider) Glob(ctx context.Context, root fs.Target, q fs.GlobQuery) (fs
 	if err := checkAbort(ctx, fs.VerbSearch); err != nil {
 		return fs.GlobResult{}, err
 	}
-	found, err := search.Files(ctx, string(root.Key), g, limits(q.SearchLimits))
+	found, err := search.Files(ctx, string(root.Key), g, limits(ctx, q.SearchLimits))
 	if err != nil {
 		return fs.GlobResult{}, searchError(ctx, err)
 	}
@@ -53,7 +53,7 @@ func (p *Provider) Grep(ctx context.Context, root fs.Target, q fs.GrepQuery, emi
 	}
 	sq := search.GrepQuery{
 		Root: string(root.Key), File: info.Type == fs.TypeFile, Matcher: m, Include: include,
-		MaxLineBytes: q.MaxLineBytes, Options: limits(q.SearchLimits), Decode: p.grepDecoder(),
+		MaxLineBytes: q.MaxLineBytes, Options: limits(ctx, q.SearchLimits), Decode: p.grepDecoder(),
 	}
 	if info.Type == fs.TypeOther {
 		return fs.GrepResult{}, nil
@@ -73,8 +73,14 @@ func (p *Provider) Grep(ctx context.Context, root fs.Target, q fs.GrepQuery, emi
 	return res, nil
 }
 
-func limits(l fs.SearchLimits) search.Options {
-	return search.Options{IncludeIgnored: l.IncludeIgnored, MaxVisited: l.MaxVisited}
+// limits are the search options of l; a search under a read confinement (WithReadBeneath) opens
+// every directory and file beneath its root.
+func limits(ctx context.Context, l fs.SearchLimits) search.Options {
+	o := search.Options{IncludeIgnored: l.IncludeIgnored, MaxVisited: l.MaxVisited}
+	if b := readBeneathFrom(ctx); b != nil {
+		o.Beneath = b.Root
+	}
+	return o
 }
 
 // searchError maps the context's end to FS_ABORTED; other errors pass through.

@@ -58,7 +58,7 @@ func (p *Provider) stream(ctx context.Context, t fs.Target, size int, fresh bool
 		return nil, fs.FromOS(fs.VerbRead, t.DisplayPath, err)
 	}
 	return func(yield func([]byte, error) bool) {
-		f, err := openRegular(t)
+		f, err := openRegular(ctx, t)
 		if err != nil {
 			yield(nil, fs.FromOS(fs.VerbRead, t.DisplayPath, err))
 			return

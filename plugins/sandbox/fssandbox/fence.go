@@ -31,6 +31,19 @@ func Denied(displayPath string, mode sandbox.Mode, cause error) *fs.Error {
 type decision struct {
 	target  fs.Target
 	beneath *hostfs.Beneath
+	// confineReads: the policy confines reads, so the mutation's own reads
+	// (the probe's open, the diff basis, the content of an edit) happen
+	// beneath the same root (reading).
+	confineReads bool
+}
+
+// reading returns ctx confining the mutation's own reads beneath its root
+// when the policy confines reads.
+func (d decision) reading(ctx context.Context) context.Context {
+	if !d.confineReads || d.beneath == nil {
+		return ctx
+	}
+	return hostfs.WithReadBeneath(ctx, hostfs.ReadBeneath{Root: d.beneath.Root, Deny: d.beneath.Deny})
 }
 
 // fence decides one mutation (docs/sandbox.md "Modes and the policy"):
@@ -121,7 +134,7 @@ func (p *Provider) fence(ctx context.Context, t fs.Target) (decision, error) {
 	if p.repositories {
 		b.Adding, b.Holding = addingRepository, holdingRepository
 	}
-	return decision{target: fresh, beneath: b}, nil
+	return decision{target: fresh, beneath: b, confineReads: pol.ConfineReads}, nil
 }
 
 // policyOf returns the call's policy, else the agentless resolution.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"go.uber.org/zap"
 
@@ -30,7 +31,10 @@ type Provider struct {
 	repositories bool
 	configs      configCache // git config files of protected repositories
 	warned       sync.Map    // sandbox.IgnoredRoot already logged
-	log          *zap.Logger
+	// readRoots remembers the readable roots of policies without temp roots (readableRoots).
+	readRoots  sync.Map
+	readRootsN atomic.Int64
+	log        *zap.Logger
 }
 
 // New returns a Provider. cfg follows hostfs.New (a zero DiffBasisMaxBytes
@@ -96,7 +100,7 @@ func (p *Provider) WriteText(ctx context.Context, t fs.Target, content string, i
 	if d.beneath == nil {
 		return p.local.WriteText(ctx, d.target, content, intent)
 	}
-	return p.local.WriteTextBeneath(ctx, d.target, content, intent, *d.beneath)
+	return p.local.WriteTextBeneath(d.reading(ctx), d.target, content, intent, *d.beneath)
 }
 
 // EditText implements fs.FileSystem with the same fence as WriteText (the
@@ -109,7 +113,7 @@ func (p *Provider) EditText(ctx context.Context, t fs.Target, req fs.EditRequest
 	if d.beneath == nil {
 		return p.local.EditText(ctx, d.target, req, guard)
 	}
-	return p.local.EditTextBeneath(ctx, d.target, req, guard, *d.beneath)
+	return p.local.EditTextBeneath(d.reading(ctx), d.target, req, guard, *d.beneath)
 }
 
 var (

@@ -7,12 +7,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"golang.org/x/sys/unix"
 
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/fs/hostfs"
@@ -31,34 +29,10 @@ func swapper(t *testing.T, ws, out string) (stop func() int) {
 	return exchanger(t, d, dl)
 }
 
-// exchanger exchanges the existing entries a and b atomically (RENAME_EXCHANGE), in a loop, until
-// the returned stop is called; stop reports how many exchanges were made.
+// exchanger is sandboxtest.Exchanger.
 func exchanger(t *testing.T, a, b string) (stop func() int) {
 	t.Helper()
-	done := make(chan struct{})
-	var swaps atomic.Int64
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for {
-			select {
-			case <-done:
-				return
-			default:
-			}
-			if err := unix.Renameat2(unix.AT_FDCWD, a, unix.AT_FDCWD, b, unix.RENAME_EXCHANGE); err != nil {
-				t.Errorf("exchange: %v", err)
-				return
-			}
-			swaps.Add(1)
-		}
-	}()
-	return func() int {
-		close(done)
-		wg.Wait()
-		return int(swaps.Load())
-	}
+	return sandboxtest.Exchanger(t, a, b)
 }
 
 // mutator is the write or edit under test.

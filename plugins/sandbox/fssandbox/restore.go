@@ -17,5 +17,5 @@ func (p *Provider) Restore(ctx context.Context, t fs.Target, r fs.Restoration) (
 	if d.beneath == nil {
 		return p.local.Restore(ctx, d.target, r)
 	}
-	return p.local.RestoreBeneath(ctx, d.target, r, *d.beneath)
+	return p.local.RestoreBeneath(d.reading(ctx), d.target, r, *d.beneath)
 }

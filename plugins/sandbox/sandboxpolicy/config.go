@@ -1,6 +1,7 @@
 package sandboxpolicy
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/cordon-dev/cordon/internal/jstext"
@@ -17,15 +18,40 @@ type Config struct {
 	// cwd. "" (the default) means the process working directory at load. It is stored as the
 	// absolute form of its canonical path.
 	WorkspaceRoot string `yaml:"workspaceRoot"`
+	// Reads is where reads, listings and searches may open files (docs/sandbox.md "Roots"):
+	// "anywhere" (the default, Codex's modes; "" means it too) or "roots" (beneath the readable
+	// roots only, checked on the directory handles the read uses).
+	Reads string `yaml:"reads"`
+	// TempRoots makes "/tmp" and $TMPDIR writable roots under workspace-write (nil: true).
+	TempRoots *bool `yaml:"tempRoots"`
+	// Roots are more read-write roots, ReadOnlyRoots roots that are read but never written.
+	// Relative entries are taken from the process working directory at load.
+	Roots         []string `yaml:"roots"`
+	ReadOnlyRoots []string `yaml:"readOnlyRoots"`
 }
+
+// The values of Config.Reads.
+const (
+	ReadsAnywhere = "anywhere"
+	ReadsRoots    = "roots"
+)
 
 // Defaults sets the default mode (the kernel calls it before decoding).
 func (c *Config) Defaults() { c.Mode = sandbox.ReadOnly }
 
-// Validate refuses a mode outside the vocabulary.
+// Validate refuses a mode outside the vocabulary, a reads value other than "anywhere" or
+// "roots", and an empty root.
 func (c Config) Validate() error {
 	if !sandbox.ValidMode(c.Mode) {
 		return &UnknownModeError{Mode: c.Mode, config: true}
+	}
+	if c.Reads != "" && c.Reads != ReadsAnywhere && c.Reads != ReadsRoots {
+		return errors.New(`sandbox-policy: reads must be "anywhere" or "roots" (got ` + jstext.Quote(c.Reads) + ")")
+	}
+	for _, r := range append(append([]string(nil), c.Roots...), c.ReadOnlyRoots...) {
+		if strings.TrimSpace(r) == "" {
+			return errors.New("sandbox-policy: a root must not be empty")
+		}
 	}
 	return nil
 }

@@ -86,3 +86,28 @@ func TestPolicyTextQuotesTheRootAsJSONStringify(t *testing.T) {
 	assert.Equal(t, workspaceText(`"/w s/\"q\""`), sandboxpolicy.PolicyText(sandbox.CallPolicy{Mode: sandbox.WorkspaceWrite, WorkspaceRoot: `/w s/"q"`}))
 	assert.Equal(t, workspaceText("\"/l\u2028p<&>\""), sandboxpolicy.PolicyText(sandbox.CallPolicy{Mode: sandbox.WorkspaceWrite, WorkspaceRoot: "/l\u2028p<&>"}))
 }
+
+// The safe default's statement names the roots, leaves out the temp areas it does not grant and
+// says that reads are confined too (docs/host.md "Server instructions").
+func TestPolicyTextOfTheSafeDefault(t *testing.T) {
+	got := sandboxpolicy.PolicyText(sandbox.CallPolicy{
+		Mode: sandbox.WorkspaceWrite, WorkspaceRoot: "/p", Roots: []string{"/q"}, ReadOnlyRoots: []string{"/r", "/s"},
+		ConfineReads: true, NoTempRoots: true,
+	})
+	assert.Equal(t, `Current file policy: workspace-write. Any available operation enforced by the file sandbox may modify files under the session workspace: "/p". Also writable: "/q". `+
+		`Files can be read, listed and searched only under these directories and the read-only "/r", "/s"; anything else is refused, and only the user can widen the roots.`, got)
+	// The configuration reaches the resolved policy.
+	f := false
+	s := service(t, sandboxpolicy.Config{Mode: sandbox.WorkspaceWrite, WorkspaceRoot: "/p", Reads: sandboxpolicy.ReadsRoots, TempRoots: &f})
+	pol := s.Resolve(nil, "")
+	assert.True(t, pol.ConfineReads)
+	assert.True(t, pol.NoTempRoots)
+	assert.NotContains(t, sandboxpolicy.PolicyText(pol), "temporary")
+}
+
+func TestConfigRefusesAnUnknownReads(t *testing.T) {
+	err := sandboxpolicy.Config{Mode: sandbox.ReadOnly, Reads: "everywhere"}.Validate()
+	assert.EqualError(t, err, `sandbox-policy: reads must be "anywhere" or "roots" (got "everywhere")`)
+	err = sandboxpolicy.Config{Mode: sandbox.ReadOnly, Roots: []string{" "}}.Validate()
+	assert.EqualError(t, err, "sandbox-policy: a root must not be empty")
+}

@@ -23,8 +23,11 @@ var ErrNoSession = errors.New("sandbox-policy: a mode override needs a session")
 type Service struct {
 	defaultMode sandbox.Mode
 	root        string
-	log         *zap.Logger
-	overrides   tools.SessionOverrides[sandbox.Mode]
+	// shape is what every resolved policy carries beside mode, root and session: the
+	// configured roots, reads and temp roots.
+	shape     sandbox.CallPolicy
+	log       *zap.Logger
+	overrides tools.SessionOverrides[sandbox.Mode]
 }
 
 var _ sandbox.Policy = (*Service)(nil)
@@ -47,9 +50,17 @@ func New(cfg Config, log *zap.Logger) (*Service, error) {
 	if log == nil {
 		log = zap.NewNop()
 	}
+	shape := sandbox.CallPolicy{ConfineReads: cfg.Reads == ReadsRoots, NoTempRoots: cfg.TempRoots != nil && !*cfg.TempRoots}
+	for _, r := range cfg.Roots {
+		shape.Roots = append(shape.Roots, resolveRoot(r))
+	}
+	for _, r := range cfg.ReadOnlyRoots {
+		shape.ReadOnlyRoots = append(shape.ReadOnlyRoots, resolveRoot(r))
+	}
 	return &Service{
 		defaultMode: cfg.Mode,
 		root:        resolveRoot(root),
+		shape:       shape,
 		log:         log,
 	}, nil
 }
@@ -86,7 +97,8 @@ func (s *Service) Resolve(session sandbox.Session, explicit sandbox.Mode) sandbo
 		}
 	}
 	base := s.root
-	p := sandbox.CallPolicy{Mode: mode}
+	p := s.shape
+	p.Mode = mode
 	if session != nil {
 		if cwd := session.Cwd(); cwd != "" {
 			base = cwd

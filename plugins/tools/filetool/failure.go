@@ -20,7 +20,7 @@ import (
 //		return Value{}, env.MutationFailure(ctx, fs.VerbWrite, target, policy, exec, err)
 //	}
 func (e *Env) MutationFailure(ctx context.Context, verb string, target fs.Target, policy *sandbox.CallPolicy, exec *tools.Exec, err error) error {
-	err = e.Sandbox.MapError(err, policy)
+	err = e.Sandbox.MapError(ctx, err, target.DisplayPath, policy)
 	if fs.HasCode(err, fs.CodeNotObserved) {
 		if nt := e.unreadable(ctx, verb, target, exec); nt != nil {
 			return WithCharsetGuidance(nt)

@@ -30,8 +30,10 @@ type Sandbox interface {
 	// ResolvePolicy returns the policy of one write or edit call (nil: the backend default);
 	// action describes the call for the approval prompt of an escalation.
 	ResolvePolicy(ctx context.Context, tool string, esc Escalation, exec *tools.Exec, action Action) (*sandbox.CallPolicy, error)
-	// MapError rewrites a mutation failure under policy; other errors pass through unchanged.
-	MapError(err error, policy *sandbox.CallPolicy) error
+	// MapError rewrites a mutation failure of display path p under policy; other errors pass
+	// through unchanged. ctx tells whether the call has an approval channel
+	// (tools.ApprovalChannelOf).
+	MapError(ctx context.Context, err error, p string, policy *sandbox.CallPolicy) error
 }
 
 // NewSandbox returns the hook for the mounted filesystem fsys: noSandbox when it does not
@@ -78,7 +80,9 @@ func (noSandbox) ResolvePolicy(_ context.Context, _ string, esc Escalation, _ *t
 	return nil, nil
 }
 
-func (noSandbox) MapError(err error, _ *sandbox.CallPolicy) error { return err }
+func (noSandbox) MapError(_ context.Context, err error, _ string, _ *sandbox.CallPolicy) error {
+	return err
+}
 
 // confiningSandbox is the hook of a confining filesystem (docs/tool-fs.md "Sandbox escalation").
 //
@@ -137,10 +141,13 @@ func (c *confiningSandbox) ResolvePolicy(ctx context.Context, tool string, esc E
 	return &standing, nil
 }
 
-// MapError rewrites an FS_SANDBOX_DENIED failure into the model-facing denial: the marker of the
-// mode stamped on the call, a newline and the escalation hint, still FS_SANDBOX_DENIED, with the
-// original error as the cause. Anything else is returned unchanged.
-func (c *confiningSandbox) MapError(err error, policy *sandbox.CallPolicy) error {
+// MapError rewrites an FS_SANDBOX_DENIED failure into the model-facing denial (docs/tool-fs.md
+// "Sandbox escalation"), still FS_SANDBOX_DENIED, with the original error as the cause: the
+// marker of the mode stamped on the call; then the escalation hint, unless the host said the call
+// has no approval channel (tools.ApprovalChannelOf); then the path and the writable roots; and,
+// without a channel, how the user widens the roots (sandbox.WidenHint). Anything else is returned
+// unchanged.
+func (c *confiningSandbox) MapError(ctx context.Context, err error, p string, policy *sandbox.CallPolicy) error {
 	var fe *fs.Error
 	if !errors.As(err, &fe) || fe.Kind != fs.CodeSandboxDenied {
 		return err
@@ -149,7 +156,22 @@ func (c *confiningSandbox) MapError(err error, policy *sandbox.CallPolicy) error
 	if policy != nil {
 		mode = policy.Mode
 	}
-	return fs.NewError(fs.CodeSandboxDenied, sandbox.DenialMarker(mode)+"\n"+sandbox.EscalationHint(sandbox.SubjectOperation), err)
+	has, known := tools.ApprovalChannelOf(ctx)
+	text := sandbox.DenialMarker(mode)
+	if has || !known {
+		text += "\n" + sandbox.EscalationHint(sandbox.SubjectOperation)
+	}
+	if policy != nil && policy.Mode == sandbox.WorkspaceWrite {
+		roots, _ := sandbox.WritableRoots(*policy)
+		text += "\n" + `cannot write "` + p + `": it is outside the writable roots, or under a protected path (.git); writable roots:`
+		for _, r := range roots {
+			text += "\n  " + r
+		}
+	}
+	if known && !has {
+		text += "\n" + sandbox.WidenHint
+	}
+	return fs.NewError(fs.CodeSandboxDenied, text, err)
 }
 
 // The descriptions of the escalation parameters (docs/tool-fs.md "Sandbox escalation", verbatim).

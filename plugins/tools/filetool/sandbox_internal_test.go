@@ -22,11 +22,12 @@ var sandboxIsBlank = jstext.IsBlank
 func TestConfiningMapError(t *testing.T) {
 	c := &confiningSandbox{defaultMode: sandbox.ReadOnly}
 	orig := fs.NewError(fs.CodeSandboxDenied, `cannot write "/x": file access denied under workspace-write mode`, nil)
-	got := c.MapError(orig, &sandbox.CallPolicy{Mode: sandbox.WorkspaceWrite})
+	got := c.MapError(context.Background(), orig, "/x", &sandbox.CallPolicy{Mode: sandbox.WorkspaceWrite, WorkspaceRoot: "/ws", NoTempRoots: true})
 	var fe *fs.Error
 	require.ErrorAs(t, got, &fe)
 	assert.Equal(t, fs.CodeSandboxDenied, fe.Kind)
-	assert.Equal(t, "[sandbox: file access denied under workspace-write mode]\n[sandbox: escalation available — retry this exact operation once with sandbox_permissions (the narrowest wider mode that suffices) + justification; the approval prompt asks the user]", fe.Message)
+	assert.Equal(t, "[sandbox: file access denied under workspace-write mode]\n[sandbox: escalation available — retry this exact operation once with sandbox_permissions (the narrowest wider mode that suffices) + justification; the approval prompt asks the user]\n"+
+		`cannot write "/x": it is outside the writable roots, or under a protected path (.git); writable roots:`+"\n  /ws", fe.Message)
 	assert.Same(t, orig, errors.Unwrap(got))
 	assert.True(t, errors.Is(got, fs.ErrSandboxDenied))
 
@@ -34,13 +35,23 @@ func TestConfiningMapError(t *testing.T) {
 	assert.Same(t, got, Remediate(got, "/x"))
 
 	// Without a policy (never on the tool path) the provider's default mode is named.
-	assert.Contains(t, c.MapError(orig, nil).Error(), "[sandbox: file access denied under read-only mode]")
+	assert.Contains(t, c.MapError(context.Background(), orig, "/x", nil).Error(), "[sandbox: file access denied under read-only mode]")
+
+	// A host that says the call has no approval channel gets no escalation hint, but how the
+	// user widens the roots.
+	noChannel := c.MapError(tools.WithApprovalChannel(context.Background(), false), orig, "/x", &sandbox.CallPolicy{Mode: sandbox.WorkspaceWrite, WorkspaceRoot: "/ws", NoTempRoots: true})
+	require.ErrorAs(t, noChannel, &fe)
+	assert.Equal(t, "[sandbox: file access denied under workspace-write mode]\n"+
+		`cannot write "/x": it is outside the writable roots, or under a protected path (.git); writable roots:`+"\n  /ws\n"+sandbox.WidenHint, fe.Message)
+	withChannel := c.MapError(tools.WithApprovalChannel(context.Background(), true), orig, "/x", &sandbox.CallPolicy{Mode: sandbox.WorkspaceWrite, WorkspaceRoot: "/ws", NoTempRoots: true})
+	assert.Contains(t, withChannel.Error(), "[sandbox: escalation available")
+	assert.NotContains(t, withChannel.Error(), sandbox.WidenHint)
 
 	for _, other := range []error{fs.NewError(fs.CodeIOError, "boom", nil), errors.New("plain"), fs.NewError(fs.CodeNotObserved, "n", nil)} {
-		assert.Same(t, other, c.MapError(other, &sandbox.CallPolicy{Mode: sandbox.WorkspaceWrite}))
+		assert.Same(t, other, c.MapError(context.Background(), other, "/x", &sandbox.CallPolicy{Mode: sandbox.WorkspaceWrite}))
 	}
 	// The non-confining hook never maps.
-	assert.Same(t, orig, noSandbox{}.MapError(orig, nil))
+	assert.Same(t, orig, noSandbox{}.MapError(context.Background(), orig, "/x", nil))
 }
 
 // withEscalationFields appends the two properties after the base ones and leaves a schema

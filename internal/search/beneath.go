@@ -1,0 +1,152 @@
+package search
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+
+	"golang.org/x/sys/unix"
+)
+
+// errEscape refuses an open that would leave Options.Beneath: a symlink or ".." met beneath the
+// root (swapped in after the walk listed the entry), or a path not beneath it.
+var errEscape = errors.New("path leaves the confining directory")
+
+// openat2Unusable is set once openat2 turns out to be missing or filtered; the O_NOFOLLOW walk is
+// used from then on.
+var openat2Unusable atomic.Bool
+
+// beneathResolve: never above the root, through no symlink, through no /proc magic link.
+const beneathResolve = unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS
+
+// openPath opens the absolute path with flags (which apply to its last component): beneath root
+// when root is set (Options.Beneath), else as openLong does.
+func openPath(root, path string, flags int) (int, error) {
+	if root == "" {
+		return openLong(path, flags)
+	}
+	rel := "."
+	if path != root {
+		prefix := strings.TrimSuffix(root, "/") + "/"
+		r, ok := strings.CutPrefix(path, prefix)
+		if !ok || r == "" {
+			return -1, errEscape
+		}
+		rel = r
+	}
+	rootfd, err := openRootNoFollow(root)
+	if err != nil {
+		return -1, err
+	}
+	defer unix.Close(rootfd)
+	return openBeneath(rootfd, rel, flags, beneathResolve)
+}
+
+// openBeneath opens rel below rootfd with openat2 resolved as resolve, else (openat2 unusable)
+// by walkNoFollow, which follows no symlink at all.
+func openBeneath(rootfd int, rel string, flags int, resolve uint64) (int, error) {
+	if !openat2Unusable.Load() {
+		how := &unix.OpenHow{Flags: uint64(flags | unix.O_CLOEXEC), Resolve: resolve}
+		for i := 0; i < 8; i++ {
+			fd, err := unix.Openat2(rootfd, rel, how)
+			switch {
+			case err == nil:
+				return fd, nil
+			case err == unix.EINTR || err == unix.EAGAIN:
+				continue
+			case err == unix.ENOSYS || err == unix.EPERM:
+				openat2Unusable.Store(true)
+			case err == unix.ELOOP || err == unix.EXDEV:
+				return -1, errEscape
+			default:
+				return -1, err
+			}
+			break
+		}
+	}
+	return walkNoFollow(rootfd, rel, flags)
+}
+
+// statLinkBeneath stats what the symbolic link abs (listed in dirfd as name) names when its
+// target lies beneath root. It decides a listing only: the link's name is inside root, and a
+// later read of it is opened beneath root on its own. A link whose target leaves root, or that
+// dangles, is an error.
+func statLinkBeneath(root string, dirfd int, name, abs string, st *unix.Stat_t) error {
+	target, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return err
+	}
+	if target != root && !strings.HasPrefix(target, strings.TrimSuffix(root, "/")+"/") {
+		return errEscape
+	}
+	return fstatat(dirfd, name, st, 0)
+}
+
+// openRootNoFollow opens the directory root (absolute) without following a symlink in any
+// component: one openat2 call, else from "/" one component at a time.
+func openRootNoFollow(root string) (int, error) {
+	if !openat2Unusable.Load() {
+		how := &unix.OpenHow{Flags: uint64(dirFlags), Resolve: unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS}
+		for i := 0; i < 8; i++ {
+			fd, err := unix.Openat2(unix.AT_FDCWD, root, how)
+			switch {
+			case err == unix.EINTR || err == unix.EAGAIN:
+				continue
+			case err == unix.ENOSYS || err == unix.EPERM:
+				openat2Unusable.Store(true)
+			case err == unix.ELOOP:
+				return -1, errEscape
+			default:
+				return fd, err
+			}
+			break
+		}
+	}
+	slash, err := openAt(unix.AT_FDCWD, "/", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC)
+	if err != nil {
+		return -1, err
+	}
+	defer unix.Close(slash)
+	return walkNoFollow(slash, strings.TrimPrefix(root, "/"), dirFlags)
+}
+
+// walkNoFollow opens rel below dirfd, each component with O_NOFOLLOW (directories with
+// O_DIRECTORY, the last one with flags); a symlink or ".." is errEscape.
+func walkNoFollow(dirfd int, rel string, flags int) (int, error) {
+	parts := strings.Split(rel, "/")
+	cur := dirfd
+	for i, c := range parts {
+		if c == ".." {
+			if cur != dirfd {
+				unix.Close(cur)
+			}
+			return -1, errEscape
+		}
+		if c == "" {
+			c = "."
+		}
+		f := unix.O_RDONLY | unix.O_DIRECTORY | unix.O_NOFOLLOW | unix.O_CLOEXEC | unix.O_NONBLOCK
+		if i == len(parts)-1 {
+			f = flags | unix.O_NOFOLLOW | unix.O_CLOEXEC
+		}
+		fd, err := openAt(cur, c, f)
+		if err == unix.ENOTDIR { // O_DIRECTORY may fail on a symlink before O_NOFOLLOW does
+			var st unix.Stat_t
+			if fstatat(cur, c, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Mode&unix.S_IFMT == unix.S_IFLNK {
+				err = unix.ELOOP
+			}
+		}
+		if cur != dirfd {
+			unix.Close(cur)
+		}
+		if err == unix.ELOOP {
+			return -1, errEscape
+		}
+		if err != nil {
+			return -1, err
+		}
+		cur = fd
+	}
+	return cur, nil
+}

@@ -1,0 +1,118 @@
+package hostfs
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+
+	"golang.org/x/sys/unix"
+)
+
+// ReadBeneath confines the opens of one read, listing or search beneath a
+// root directory: the read-side extension point of a confining provider
+// (fs-sandbox) that has decided a target lies beneath a readable root and
+// needs the bytes to come from exactly there (docs/sandbox.md "Roots").
+//
+// The file or directory is opened relative to a descriptor of Root reached
+// without following any symlink, through no symlink and no ".." beneath it
+// (openat2 with RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS|RESOLVE_NO_MAGICLINKS on
+// Linux, an O_NOFOLLOW walk elsewhere or where openat2 is unavailable). A
+// target key is canonical when it is resolved, so a symlink met on the way was
+// swapped in after the caller's check: the read is refused with Deny, never
+// followed. A search walks its tree on descriptors opened the same way.
+type ReadBeneath struct {
+	// Root is an absolute, clean directory path without symlinks; the key
+	// read must be Root or lie beneath it.
+	Root string
+	// Deny builds the error of a refusal from its cause, which wraps
+	// ErrEscape. Nil returns the cause itself.
+	Deny func(cause error) error
+}
+
+type readBeneathKey struct{}
+
+// WithReadBeneath returns ctx confining the reads it is passed to beneath b.
+func WithReadBeneath(ctx context.Context, b ReadBeneath) context.Context {
+	return context.WithValue(ctx, readBeneathKey{}, &b)
+}
+
+// readBeneathFrom returns the confinement WithReadBeneath put on ctx, or nil.
+func readBeneathFrom(ctx context.Context) *ReadBeneath {
+	b, _ := ctx.Value(readBeneathKey{}).(*ReadBeneath)
+	return b
+}
+
+func (b *ReadBeneath) refuse(cause error) error {
+	if b.Deny == nil {
+		return cause
+	}
+	return b.Deny(cause)
+}
+
+// openKey opens key with flags (O_RDONLY and O_CLOEXEC are added): beneath b
+// when ctx confines reads (a refusal is b.Deny's error), else by path. With
+// O_NONBLOCK a regular file probed earlier and meanwhile replaced by a FIFO is
+// not waited on (a plain open would wait for a writer forever); reads of a
+// regular file are unaffected.
+func openKey(ctx context.Context, key string, flags int) (*os.File, error) {
+	b := readBeneathFrom(ctx)
+	if b == nil {
+		return os.OpenFile(key, os.O_RDONLY|flags, 0)
+	}
+	fd, err := openFileBeneath(b.Root, key, unix.O_RDONLY|unix.O_CLOEXEC|flags)
+	if err != nil {
+		if errors.Is(err, ErrEscape) {
+			return nil, b.refuse(err)
+		}
+		return nil, err
+	}
+	return os.NewFile(uintptr(fd), key), nil
+}
+
+// openFileBeneath opens key (absolute, clean) with flags relative to a
+// descriptor of root, following no symlink anywhere on the way. A key not
+// beneath root, a symlinked or missing root, a symlink or ".." met beneath it
+// is a refusal wrapping ErrEscape; other failures are raw *os.PathError
+// values (ENOENT stays visible to errors.Is).
+func openFileBeneath(root, key string, flags int) (int, error) {
+	rel, ok := relBeneath(root, key)
+	if !ok || !filepath.IsAbs(root) || filepath.Clean(root) != root || filepath.Clean(key) != key {
+		return -1, escapeError("confine", key, nil)
+	}
+	rootfd, err := openRoot(root)
+	if err != nil {
+		return -1, err
+	}
+	defer unix.Close(rootfd)
+	if fd, ok, err := openat2File(rootfd, rel, flags, beneathResolve); ok {
+		switch {
+		case err == nil:
+			return fd, nil
+		case errors.Is(err, unix.ELOOP) || errors.Is(err, unix.EXDEV):
+			return -1, escapeError("open", key, err)
+		}
+		return -1, &os.PathError{Op: "open", Path: key, Err: err}
+	}
+	dir, base := filepath.Split(rel)
+	dirfd, err := walkBeneath(rootfd, root, filepath.Clean("./"+dir), false, nil)
+	if err != nil {
+		return -1, err
+	}
+	defer unix.Close(dirfd)
+	if base == ".." {
+		return -1, escapeError("open", key, nil)
+	}
+	var fd int
+	err = ignoringEINTR(func() (err error) {
+		fd, err = unix.Openat(dirfd, base, flags|unix.O_NOFOLLOW, 0)
+		return err
+	})
+	if err != nil {
+		if isSymlinkErr(dirfd, base, err) {
+			return -1, escapeError("open", key, err)
+		}
+		return -1, &os.PathError{Op: "open", Path: key, Err: err}
+	}
+	return fd, nil
+}
