@@ -251,6 +251,9 @@ func (s *suite) patchChange(ctx context.Context, pt patchTarget, policy *sandbox
 	}
 	guard, err := fs.EditIntentEvent.Run(ctx, s.KC, args, filetool.NoEditGuard)
 	if err != nil {
+		if absent := s.notThere(ctx, pt); absent != nil && fs.HasCode(err, fs.CodeNotObserved) {
+			return fs.Change{}, absent
+		}
 		return fs.Change{}, s.MutationFailure(ctx, fs.VerbEdit, pt.target, policy, exec, err)
 	}
 	if pt.op.Kind == patch.Delete {
@@ -274,6 +277,27 @@ func (s *suite) patchChange(ctx context.Context, pt patchTarget, policy *sandbox
 		ch.MoveIntent = intent
 	}
 	return ch, nil
+}
+
+// notThere is the documented refusal of an update or delete whose file is missing or not a
+// regular file (docs/apply_patch.md "Errors"), which the read gate's "has not been read" would
+// otherwise hide: no read could ever let the patch through. nil when the file is a regular file
+// or cannot be examined.
+func (s *suite) notThere(ctx context.Context, pt patchTarget) error {
+	info, err := s.FS.Stat(ctx, pt.target)
+	switch {
+	case err != nil:
+		return nil
+	case info == nil && pt.op.Kind == patch.Delete:
+		return fs.DeleteNotFound(pt.target.DisplayPath)
+	case info == nil:
+		return fs.UpdateNotFound(pt.target.DisplayPath)
+	case info.Type == fs.TypeFile:
+		return nil
+	case pt.op.Kind == patch.Delete:
+		return fs.DeleteNotRegular(pt.target.DisplayPath)
+	}
+	return fs.EditNotRegular(pt.target.DisplayPath)
 }
 
 // chunkNotFound is FS_EDIT_NOT_FOUND for a chunk that could not be located (docs/apply_patch.md
