@@ -5,9 +5,9 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
+	"github.com/cordon-dev/cordon/internal/termtext"
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
@@ -180,27 +180,5 @@ func neutralSuffix(s string, max int) (string, int) {
 	return b.String(), j
 }
 
-// neutralRune renders the first character of s, and returns its size in s:
-// a graphic character (letters, marks, numbers, punctuation, symbols,
-// spaces) as itself, anything else as an escape (\t, \n, \r, \xNN for other
-// ASCII controls and for an invalid byte, \uNNNN or \UNNNNNNNN).
-func neutralRune(s string) (string, int) {
-	r, size := utf8.DecodeRuneInString(s)
-	switch {
-	case r == utf8.RuneError && size <= 1:
-		return fmt.Sprintf(`\x%02x`, s[0]), 1
-	case unicode.IsGraphic(r):
-		return s[:size], size
-	case r == '\t':
-		return `\t`, size
-	case r == '\n':
-		return `\n`, size
-	case r == '\r':
-		return `\r`, size
-	case r < utf8.RuneSelf:
-		return fmt.Sprintf(`\x%02x`, r), size
-	case r <= 0xFFFF:
-		return fmt.Sprintf(`\u%04x`, r), size
-	}
-	return fmt.Sprintf(`\U%08x`, r), size
-}
+// neutralRune is the rule of internal/termtext.
+func neutralRune(s string) (string, int) { return termtext.Rune(s) }

@@ -8,8 +8,8 @@ import (
 	"github.com/cordon-dev/cordon/plugins/fs"
 )
 
-// Selector names the change Undo undoes: the last one to Target (made in Session, unless
-// AnySession), or the change ChangeID.
+// Selector names the change Undo undoes: the last one to Target, or the change ChangeID; either
+// made in Session, unless AnySession (a change of another session is never taken back as one's own).
 type Selector struct {
 	Target     fs.Target
 	ChangeID   string
@@ -112,6 +112,10 @@ func pick(st Store, sel Selector) (Record, *Record, error) {
 		if r.UndoneBy != "" {
 			return Record{}, nil, fs.NewError(fs.CodeNotFound, fmt.Sprintf(
 				"cannot undo change \"%s\": it was undone already (change %s)", r.ID, r.UndoneBy), nil)
+		}
+		if !sel.AnySession && r.Session != sel.Session {
+			return Record{}, nil, fs.NewError(fs.CodeNotFound, fmt.Sprintf(
+				"cannot undo change \"%s\": it was made in another session (%s)", r.ID, q(r.Session)), nil)
 		}
 		ch, key = r, r.Key
 	} else {

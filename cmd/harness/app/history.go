@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/cordon-dev/cordon/internal/history"
+	"github.com/cordon-dev/cordon/internal/termtext"
 	"github.com/cordon-dev/cordon/plugins/fs"
 )
 
@@ -20,6 +21,8 @@ func historyFlags(cmd string, fs *flag.FlagSet, f *flags) {
 		return
 	}
 	fs.BoolVar(&f.force, "force", false, "restore even over changes made since")
+	fs.StringVar(&f.session, "session", "", "take back a change of this session only")
+	fs.BoolVar(&f.anySession, "any-session", false, "take back the newest change by any session")
 }
 
 var errNoHistory = errors.New("the composition has no fs-history plugin, so there is no history")
@@ -58,7 +61,8 @@ func cmdHistory(ctx context.Context, e *env) error {
 		fmt.Fprintln(w, "TIME\tPATH\tTOOL\tSESSION\tSIZE\tCHANGE\tNOTE")
 		for i := range recs {
 			r := &recs[i]
-			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Stamp(), r.Display, r.By(), orDash(r.Session), sizeBefore(r), r.ID, note(r))
+			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Stamp(), termtext.Escape(r.Display), termtext.Escape(r.By()),
+				termtext.Escape(orDash(r.Session)), sizeBefore(r), termtext.Escape(r.ID), note(r))
 		}
 		return w.Flush()
 	})
@@ -68,7 +72,7 @@ func cmdHistory(ctx context.Context, e *env) error {
 func cmdUndo(ctx context.Context, e *env) error {
 	return withHistory(ctx, e, func(lg *history.Log) error {
 		arg := e.f.args[0]
-		sel := history.Selector{AnySession: true, Force: e.f.force}
+		sel := history.Selector{Session: e.f.session, AnySession: e.f.anySession, Force: e.f.force}
 		if _, ok := history.ParseChangeID(arg); ok {
 			sel.ChangeID = arg
 		} else {
@@ -85,12 +89,20 @@ func cmdUndo(ctx context.Context, e *env) error {
 		cctx := history.WithActor(ctx, history.Actor{Tool: "harness undo", Cwd: e.f.workdir})
 		u, err := history.Undo(cctx, lg.FS, lg.Store, sel)
 		if err != nil {
-			return err
+			return escapedError{err}
 		}
+		u.Display = termtext.Escape(u.Display)
 		_, err = fmt.Fprintln(e.o.stdout, u.Text())
 		return err
 	})
 }
+
+// escapedError is an error of undo as the terminal shows it: the file names it quotes are the
+// model's choice, so its text is escaped (internal/termtext); errors.Is and As see the cause.
+type escapedError struct{ err error }
+
+func (e escapedError) Error() string { return termtext.Escape(e.err.Error()) }
+func (e escapedError) Unwrap() error { return e.err }
 
 func canonicalDir(dir string) string {
 	if real, err := filepath.EvalSymlinks(dir); err == nil {
