@@ -166,7 +166,7 @@ func (s *suite) applyPatch(ctx context.Context, args patchArgs, exec *tools.Exec
 		return PatchValue{}, errPatchUnsupported
 	}
 	policy, err := s.Sandbox.ResolvePolicy(ctx, "apply_patch", filetool.Escalation{Permissions: args.Permissions, Justification: args.Justification}, exec,
-		filetool.Action{FilePath: p.Ops[0].Path, Previews: []tools.ApprovalPreview{{Label: "Patch", Text: *args.Input}}})
+		filetool.Action{Files: approvalFiles(p.Ops)})
 	if err != nil {
 		return PatchValue{}, err
 	}
@@ -222,6 +222,63 @@ func (s *suite) applyPatch(ctx context.Context, args patchArgs, exec *tools.Exec
 	}
 	v.Text = patchSummary(v.Files, s.budget.Of(exec))
 	return v, nil
+}
+
+// approvalFiles are the files of an escalated patch for its approval prompt (docs/sandbox.md "The
+// approval prompt"): every operation with its mode and what it would write, the new file's
+// content for an add, each chunk's lines for an update.
+func approvalFiles(ops []patch.Op) []tools.ApprovalFile {
+	files := make([]tools.ApprovalFile, len(ops))
+	for i, op := range ops {
+		f := tools.ApprovalFile{Path: op.Path}
+		switch {
+		case op.Kind == patch.Add:
+			f.Op, f.Preview = tools.FileAdd, op.Text()
+		case op.Kind == patch.Delete:
+			f.Op = tools.FileDelete
+		default:
+			f.Op, f.MoveTo, f.Preview = tools.FileUpdate, op.MoveTo, chunkPreview(op.Chunks)
+			if op.MoveTo != "" {
+				f.Op = tools.FileMove
+			}
+		}
+		files[i] = f
+	}
+	return files
+}
+
+// chunkPreview shows an update's chunks: each one's @@ line, then its lines as a diff (the lines
+// its old and new texts share at both ends with " ", the others with "-" and "+").
+func chunkPreview(chunks []patch.Chunk) string {
+	var b strings.Builder
+	for _, c := range chunks {
+		b.WriteString("@@")
+		if c.HasContext {
+			b.WriteString(" " + c.Context)
+		}
+		b.WriteString("\n")
+		head := 0
+		for head < len(c.Old) && head < len(c.New) && c.Old[head] == c.New[head] {
+			head++
+		}
+		tail := 0
+		for tail < len(c.Old)-head && tail < len(c.New)-head && c.Old[len(c.Old)-1-tail] == c.New[len(c.New)-1-tail] {
+			tail++
+		}
+		for _, l := range c.Old[:head] {
+			b.WriteString(" " + l + "\n")
+		}
+		for _, l := range c.Old[head : len(c.Old)-tail] {
+			b.WriteString("-" + l + "\n")
+		}
+		for _, l := range c.New[head : len(c.New)-tail] {
+			b.WriteString("+" + l + "\n")
+		}
+		for _, l := range c.Old[len(c.Old)-tail:] {
+			b.WriteString(" " + l + "\n")
+		}
+	}
+	return b.String()
 }
 
 // resolvePatchPath resolves a path of the patch as write resolves file_path.
