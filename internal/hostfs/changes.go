@@ -133,11 +133,17 @@ func (p *Provider) prepareSet(ctx context.Context, changes []fs.Change, confine 
 		case fs.ChangeWrite:
 			c.dst, c.dstB = t, b
 		case fs.ChangeDelete:
-			c.src, c.srcB = t, b
+			if c.src, err = entryOf(t); err != nil {
+				return nil, err
+			}
+			c.srcB = b
 		case fs.ChangeUpdate:
 			c.src, c.srcB, c.dst, c.dstB = t, b, t, b
 			if ch.MoveTo != nil && ch.MoveTo.Key != t.Key {
 				if c.dst, c.dstB, err = place(*ch.MoveTo); err != nil {
+					return nil, err
+				}
+				if c.src, err = entryOf(t); err != nil {
 					return nil, err
 				}
 			}
@@ -147,6 +153,22 @@ func (p *Provider) prepareSet(ctx context.Context, changes []fs.Change, confine 
 		set = append(set, c)
 	}
 	return set, nil
+}
+
+// entryOf is the directory entry a delete, or a move's source, removes (docs/apply_patch.md
+// "Symlinks"): t itself, or, when t's display path ends in a symlink, the link, keyed by its
+// directory's realpath and its own name, so that the link goes and the file it points to is never
+// touched. Its content is still read through the link (stat follows it), which the guard checks.
+func entryOf(t fs.Target) (fs.Target, error) {
+	info, exists, err := probeNoFollow(t.DisplayPath)
+	if err != nil || !exists || info.Type != fs.TypeSymlink {
+		return t, err
+	}
+	dir, _, err := realpath(filepath.Dir(t.DisplayPath))
+	if err != nil {
+		return fs.Target{}, err
+	}
+	return fs.Target{Key: fs.TargetKey(filepath.Join(dir, filepath.Base(t.DisplayPath))), DisplayPath: t.DisplayPath}, nil
 }
 
 // lockSet takes the per-target locks of keys in key order, then the in-process and advisory

@@ -296,3 +296,32 @@ func TestPatchMoveToWithoutDestination(t *testing.T) {
 		require.Equal(t, "a\n", e.read(t, "a.txt"))
 	}
 }
+
+// docs/apply_patch.md "Symlinks": a delete, or a move, of a path that is a symlink removes the link
+// itself, as git and Codex do; the file it points to is never touched (before: the target was
+// deleted and a dangling link left).
+func TestPatchDeleteAndMoveOfASymlinkActOnTheLink(t *testing.T) {
+	for name, c := range map[string]struct{ body, moved string }{
+		"delete": {"*** Delete File: link.txt\n", ""},
+		"move":   {"*** Update File: link.txt\n*** Move to: moved.txt\n@@\n-target\n+changed\n", "moved.txt"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			e := newGatedPatchEnv(t, true)
+			e.write(t, "real/target.txt", "target\n")
+			link := filepath.Join(e.dir, "link.txt")
+			require.NoError(t, os.Symlink(filepath.Join("real", "target.txt"), link))
+			e.readTool(t, "link.txt")
+			r := e.patch(c.body)
+			require.False(t, r.IsError, r.Text())
+			assert.Equal(t, "target\n", e.read(t, "real/target.txt"), "the link's target is never touched")
+			_, err := os.Lstat(link)
+			assert.True(t, os.IsNotExist(err), "the link itself is gone: %v", err)
+			if c.moved != "" {
+				info, err := os.Lstat(filepath.Join(e.dir, c.moved))
+				require.NoError(t, err)
+				assert.True(t, info.Mode().IsRegular())
+				assert.Equal(t, "changed\n", e.read(t, c.moved))
+			}
+		})
+	}
+}
