@@ -1,6 +1,7 @@
 package main_test
 
 import (
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -69,4 +70,37 @@ func TestHistoryAndUndoPrintNamesEscaped(t *testing.T) {
 	_, stderr, code = runHarness(t, "", "undo", "--any-session", "--cwd", dir, "--log-level", "error", name)
 	assert.Equal(t, 1, code)
 	assert.Regexp(t, `^harness: cannot undo "`+escaped+`": the history holds no change by Cordon to it\n$`, stderr)
+}
+
+// docs/history.md "harness history and harness undo": undo --force acts on the file Cordon changed,
+// never where a symlink planted since leads: neither the overwrite of an edited file nor the
+// removal of a created one reaches outside the workspace. A change outside --cwd is not undone.
+func TestUndoForceFollowsNoSymlinkPlantedSince(t *testing.T) {
+	historyEnv(t)
+	dir, outside := realTemp(t), realTemp(t)
+	writeFile(t, filepath.Join(dir, "a.txt"), "one\n")
+	in := `{"id":1,"tool":"read","args":{"file_path":"a.txt"}}
+{"id":2,"tool":"edit","args":{"file_path":"a.txt","old_string":"one","new_string":"two"}}
+{"id":3,"tool":"write","args":{"file_path":"new.txt","content":"created\n"}}
+`
+	out, stderr, code := runHarness(t, in, "run", "--cwd", dir, "--log-level", "error")
+	require.Equal(t, 0, code, stderr)
+	require.NotContains(t, out, `"isError":true`, out)
+	for name, victim := range map[string]string{"a.txt": "victim.txt", "new.txt": "other.txt"} {
+		writeFile(t, filepath.Join(outside, victim), "precious\n")
+		require.NoError(t, os.Remove(filepath.Join(dir, name)))
+		require.NoError(t, os.Symlink(filepath.Join(outside, victim), filepath.Join(dir, name)))
+	}
+	for id, name := range map[string]string{"c1": "a.txt", "c2": "new.txt"} {
+		_, stderr, code = runHarness(t, "", "undo", "--any-session", "--force", "--cwd", dir, "--log-level", "error", id)
+		assert.Equal(t, 1, code, stderr)
+		assert.Contains(t, stderr, `harness: cannot undo "`+filepath.Join(dir, name)+`": it now leads to "`+outside+`/`)
+	}
+	assert.Equal(t, "precious\n", readFile(t, filepath.Join(outside, "victim.txt")), "overwritten through a planted symlink")
+	assert.Equal(t, "precious\n", readFile(t, filepath.Join(outside, "other.txt")), "removed through a planted symlink")
+
+	elsewhere := realTemp(t)
+	_, stderr, code = runHarness(t, "", "undo", "--any-session", "--cwd", elsewhere, "--log-level", "error", "c1")
+	assert.Equal(t, 1, code)
+	assert.Equal(t, `harness: cannot undo "`+filepath.Join(dir, "a.txt")+`": it is not under the working directory "`+elsewhere+`"`+"\n", stderr)
 }

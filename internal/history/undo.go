@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/cordon-dev/cordon/plugins/fs"
 )
@@ -17,6 +18,9 @@ type Selector struct {
 	AnySession bool
 	// Force restores even over a later change.
 	Force bool
+	// Within, when set, is the canonical directory the change's file must lie beneath (the CLI's
+	// working directory).
+	Within string
 }
 
 // Undone is what Undo did.
@@ -63,6 +67,17 @@ func Undo(ctx context.Context, fsys fs.FileSystem, st Store, sel Selector) (Undo
 			return Undone{}, err
 		}
 		display = t.DisplayPath
+	}
+	if sel.Within != "" && !Under(sel.Within, ch.Path) {
+		return Undone{}, fs.NewError(fs.CodeNotFound, fmt.Sprintf(
+			"cannot undo \"%s\": it is not under the working directory \"%s\"", display, sel.Within), nil)
+	}
+	if t.Key != fs.TargetKey(ch.Key) {
+		// The path leads elsewhere now (a symlink planted since the change): whatever Force says,
+		// the file acted on is the one Cordon changed, never where a link leads.
+		return Undone{}, fs.NewError(fs.CodeStaleVersion, fmt.Sprintf(
+			"cannot undo \"%s\": it now leads to \"%s\", not to the file Cordon changed (a symlink since the change); nothing was restored",
+			display, string(t.Key)), nil)
 	}
 	if !sel.Force && later != nil {
 		return Undone{}, changedByCordon(display, ch, *later)
@@ -190,3 +205,8 @@ func changedOutside(ctx context.Context, fsys fs.FileSystem, t fs.Target, displa
 }
 
 func q(s string) string { return `"` + s + `"` }
+
+// Under reports whether p is root or lies beneath it (both canonical absolute paths).
+func Under(root, p string) bool {
+	return p == root || strings.HasPrefix(p, strings.TrimSuffix(root, "/")+"/")
+}

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"path/filepath"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/cordon-dev/cordon/internal/history"
@@ -47,7 +46,7 @@ func withHistory(ctx context.Context, e *env, fn func(*history.Log) error) error
 func cmdHistory(ctx context.Context, e *env) error {
 	return withHistory(ctx, e, func(lg *history.Log) error {
 		root := canonicalDir(e.f.workdir)
-		recs, err := lg.Store.List(func(r *history.Record) bool { return under(root, r.Path) })
+		recs, err := lg.Store.List(func(r *history.Record) bool { return history.Under(root, r.Path) })
 		if err != nil {
 			return err
 		}
@@ -72,7 +71,7 @@ func cmdHistory(ctx context.Context, e *env) error {
 func cmdUndo(ctx context.Context, e *env) error {
 	return withHistory(ctx, e, func(lg *history.Log) error {
 		arg := e.f.args[0]
-		sel := history.Selector{Session: e.f.session, AnySession: e.f.anySession, Force: e.f.force}
+		sel := history.Selector{Session: e.f.session, AnySession: e.f.anySession, Force: e.f.force, Within: canonicalDir(e.f.workdir)}
 		if _, ok := history.ParseChangeID(arg); ok {
 			sel.ChangeID = arg
 		} else {
@@ -109,10 +108,6 @@ func canonicalDir(dir string) string {
 		return real
 	}
 	return dir
-}
-
-func under(root, p string) bool {
-	return p == root || strings.HasPrefix(p, strings.TrimSuffix(root, "/")+"/")
 }
 
 func orDash(s string) string {
