@@ -505,8 +505,18 @@ func (p *Provider) publishSet(ctx context.Context, set changeSet) (err error) {
 		var perr error
 		if op.Kind == txn.OpPut {
 			c := set.byTemp(op.Staged)
-			if perr = c.dir.publish(filepath.Base(op.Target), op.Target, false); perr == nil {
+			// A creation never replaces: a file that appeared since the check (another
+			// process's write) is kept, and this one fails (the journal's redo leaves it too).
+			base, create := filepath.Base(op.Target), !c.dstExists
+			if perr = c.dir.publish(base, op.Target, create); perr == nil {
+				if create {
+					// The staged name is a second link to the file: removing it now changes the
+					// file's ctime, so the version reported is the one the file keeps.
+					_ = c.dir.removeStaging()
+				}
 				c.pubDst.published(ctx, p.versionAfter(c.dst.Key))
+			} else if create {
+				perr = guardedCreateFailure(perr, c.dst.DisplayPath, func() (os.FileMode, error) { return c.dir.inspect(base, op.Target) })
 			}
 		} else {
 			if perr = os.Remove(op.Target); perr == nil {
@@ -514,7 +524,12 @@ func (p *Provider) publishSet(ctx context.Context, set changeSet) (err error) {
 			}
 			syncDir(filepath.Dir(op.Target))
 		}
-		if perr != nil && first == nil {
+		var fe *fs.Error
+		switch {
+		case perr == nil || first != nil:
+		case errors.As(perr, &fe):
+			first = perr
+		default:
 			first = fs.WriteIOError(op.Target, perr)
 		}
 		step++
