@@ -3,11 +3,12 @@ package mcphost
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
+	"github.com/cordon-dev/cordon/internal/termtext"
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
@@ -20,6 +21,12 @@ const (
 	promptPreviewMax = 800 // the lines of one preview, together
 	promptLinesMax   = 10  // the lines of one preview
 	previewIndent    = "  | "
+	// A call that changes several files (apply_patch): the files listed, and
+	// the budget of their previews together, each file's share at most one
+	// preview's bounds.
+	promptFilesMax      = 50
+	promptFilesBytesMax = 2400
+	promptFilesLinesMax = 30
 )
 
 // ApprovalPrompt is the text a person is asked to approve req with, the same
@@ -65,14 +72,92 @@ func ApprovalPrompt(req tools.ApprovalRequest) string {
 	field("Mode", mode)
 	field("Justification", cutEnd(d.Justification, promptTextMax))
 	for _, p := range d.Previews {
-		writePreview(&b, p)
+		writePreview(&b, p, promptPreviewMax, promptLinesMax)
 	}
+	writeFiles(&b, d.Files)
 	return b.String()
 }
 
+// markRank orders the files of a prompt: protected, outside, unverified, then the rest.
+var markRank = map[string]int{tools.MarkProtected: 0, tools.MarkOutside: 1, tools.MarkUnverified: 2, "": 3}
+
+// writeFiles lists every file of a call that changes several (docs/sandbox.md "The approval
+// prompt"): a count, then one numbered line per file with its operation and path(s), the marked
+// files first and marked with "!", at most promptFilesMax lines and a count of the rest; then each
+// listed file's preview under "File <n>", sharing promptFilesBytesMax bytes and
+// promptFilesLinesMax lines (each file its share rounded up, at most a preview's bounds, what one
+// leaves over going to the next), every cut counted.
+func writeFiles(b *strings.Builder, files []tools.ApprovalFile) {
+	if len(files) == 0 {
+		return
+	}
+	order := make([]tools.ApprovalFile, len(files))
+	copy(order, files)
+	sort.SliceStable(order, func(i, j int) bool { return rank(order[i].Mark) < rank(order[j].Mark) })
+	marked := 0
+	for _, f := range order {
+		if f.Mark != "" {
+			marked++
+		}
+	}
+	b.WriteString("\nFiles: " + strconv.Itoa(len(order)))
+	if marked > 0 {
+		b.WriteString(" (" + strconv.Itoa(marked) + " marked !: protected, outside the writable roots, or unverified)")
+	}
+	shown := order[:min(len(order), promptFilesMax)]
+	for i, f := range shown {
+		b.WriteString("\n  " + strconv.Itoa(i+1) + ". ")
+		if f.Mark != "" {
+			b.WriteString("! " + cutEnd(f.Mark, promptNameMax) + ": ")
+		}
+		b.WriteString(cutEnd(f.Op, promptNameMax) + " " + cutMiddle(f.Path, promptPathMax))
+		if f.MoveTo != "" {
+			b.WriteString(" -> " + cutMiddle(f.MoveTo, promptPathMax))
+		}
+		if f.ResolvedPath != "" {
+			b.WriteString(" (resolves to " + cutMiddle(f.ResolvedPath, promptPathMax) + ")")
+		}
+	}
+	if rest := order[len(shown):]; len(rest) > 0 {
+		more := 0
+		for _, f := range rest {
+			if f.Mark != "" {
+				more++
+			}
+		}
+		b.WriteString("\n  [cut: " + plural(len(rest), "more file") + ", " + strconv.Itoa(more) + " of them marked]")
+	}
+	bytesLeft, linesLeft := promptFilesBytesMax, promptFilesLinesMax
+	for i, f := range shown {
+		if f.Preview == "" {
+			continue
+		}
+		left := 0
+		for _, g := range shown[i:] {
+			if g.Preview != "" {
+				left++
+			}
+		}
+		usedBytes, usedLines := writePreview(b, tools.ApprovalPreview{Label: "File " + strconv.Itoa(i+1), Text: f.Preview},
+			min(promptPreviewMax, ceilDiv(bytesLeft, left)), min(promptLinesMax, ceilDiv(linesLeft, left)))
+		bytesLeft, linesLeft = bytesLeft-usedBytes, linesLeft-usedLines
+	}
+}
+
+// ceilDiv is a share of n among k, rounded up so the first files are shown before the last.
+func ceilDiv(n, k int) int { return (n + k - 1) / k }
+
+func rank(mark string) int {
+	if r, ok := markRank[mark]; ok {
+		return r
+	}
+	return 0 // an unknown mark is shown first
+}
+
 // writePreview writes the header of p (its size) and its first lines, cut to
-// promptLinesMax lines and promptPreviewMax rendered bytes.
-func writePreview(b *strings.Builder, p tools.ApprovalPreview) {
+// maxLines lines and maxBytes rendered bytes, and returns the bytes and lines
+// of p's text it wrote.
+func writePreview(b *strings.Builder, p tools.ApprovalPreview, maxBytes, maxLines int) (int, int) {
 	lines := strings.SplitAfter(p.Text, "\n")
 	if lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
@@ -81,14 +166,15 @@ func writePreview(b *strings.Builder, p tools.ApprovalPreview) {
 	if len(lines) > 0 {
 		b.WriteString(", " + plural(len(lines), "line"))
 	}
-	budget, shown := promptPreviewMax, 0
+	budget, shown, written := maxBytes, 0, 0
 	for i, line := range lines {
-		if i == promptLinesMax || budget == 0 {
+		if i >= maxLines || budget <= 0 {
 			break
 		}
 		text, used := neutralPrefix(strings.TrimSuffix(line, "\n"), budget)
 		b.WriteString("\n" + previewIndent + text)
 		budget -= len(text)
+		written++
 		if used < len(strings.TrimSuffix(line, "\n")) {
 			shown += used
 			break
@@ -97,7 +183,7 @@ func writePreview(b *strings.Builder, p tools.ApprovalPreview) {
 	}
 	if rest := len(p.Text) - shown; rest > 0 {
 		started := strings.Count(p.Text[:shown], "\n")
-		if shown < len(p.Text) && !strings.HasSuffix(p.Text[:shown], "\n") {
+		if shown > 0 && !strings.HasSuffix(p.Text[:shown], "\n") {
 			started++
 		}
 		b.WriteString("\n  [cut: " + plural(rest, "more byte"))
@@ -106,6 +192,7 @@ func writePreview(b *strings.Builder, p tools.ApprovalPreview) {
 		}
 		b.WriteString("]")
 	}
+	return maxBytes - budget, written
 }
 
 func plural(n int, noun string) string {
@@ -180,27 +267,5 @@ func neutralSuffix(s string, max int) (string, int) {
 	return b.String(), j
 }
 
-// neutralRune renders the first character of s, and returns its size in s:
-// a graphic character (letters, marks, numbers, punctuation, symbols,
-// spaces) as itself, anything else as an escape (\t, \n, \r, \xNN for other
-// ASCII controls and for an invalid byte, \uNNNN or \UNNNNNNNN).
-func neutralRune(s string) (string, int) {
-	r, size := utf8.DecodeRuneInString(s)
-	switch {
-	case r == utf8.RuneError && size <= 1:
-		return fmt.Sprintf(`\x%02x`, s[0]), 1
-	case unicode.IsGraphic(r):
-		return s[:size], size
-	case r == '\t':
-		return `\t`, size
-	case r == '\n':
-		return `\n`, size
-	case r == '\r':
-		return `\r`, size
-	case r < utf8.RuneSelf:
-		return fmt.Sprintf(`\x%02x`, r), size
-	case r <= 0xFFFF:
-		return fmt.Sprintf(`\u%04x`, r), size
-	}
-	return fmt.Sprintf(`\U%08x`, r), size
-}
+// neutralRune is the rule of internal/termtext.
+func neutralRune(s string) (string, int) { return termtext.Rune(s) }

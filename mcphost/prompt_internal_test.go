@@ -1,6 +1,7 @@
 package mcphost
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"unicode"
@@ -146,4 +147,32 @@ func FuzzApprovalPrompt(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A call that changes many files lists promptFilesMax of them, marked ones first, and counts the
+// rest; their previews share one budget of bytes and lines, so a long first file cannot use it up.
+func TestApprovalPromptFilesBounds(t *testing.T) {
+	var files []tools.ApprovalFile
+	for i := range 60 {
+		files = append(files, tools.ApprovalFile{Op: tools.FileAdd, Path: "/ws/f" + strconv.Itoa(i), Preview: strings.Repeat("x\n", 40)})
+	}
+	files[59].Mark, files[59].Path = tools.MarkOutside, "/etc/evil"
+	files[58].Mark, files[58].Path = tools.MarkOutside, "/etc/e\x1b[2Jvil"
+	got := ApprovalPrompt(tools.ApprovalRequest{ToolName: "apply_patch", Details: &tools.ApprovalDetails{Files: files}})
+	lines := strings.Split(got, "\n")
+	assert.Equal(t, "Files: 60 (2 marked !: protected, outside the writable roots, or unverified)", lines[1])
+	assert.Equal(t, `  1. ! outside: add /etc/e\x1b[2Jvil`, lines[2])
+	assert.Equal(t, "  2. ! outside: add /etc/evil", lines[3])
+	assert.Equal(t, "  3. add /ws/f0", lines[4])
+	assert.Equal(t, "  [cut: 10 more files, 0 of them marked]", lines[52])
+	previewLines := 0
+	for _, l := range lines {
+		if strings.HasPrefix(l, previewIndent) {
+			previewLines++
+		}
+	}
+	assert.LessOrEqual(t, previewLines, promptFilesLinesMax)
+	assert.Contains(t, got, "\nFile 1: 80 bytes, 40 lines\n  | x\n  [cut: 78 more bytes, 39 more lines]")
+	assert.Contains(t, got, "\nFile 30: 80 bytes, 40 lines\n  | x\n  [cut: 78 more bytes, 39 more lines]\nFile 31: 80 bytes, 40 lines\n  [cut: 80 more bytes, 40 more lines]")
+	assert.Less(t, len(got), promptFilesMax*(promptPathMax+64)+promptFilesBytesMax+promptFilesMax*100)
 }

@@ -2,7 +2,9 @@ package mcphost
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"sync"
 	"sync/atomic"
@@ -45,6 +47,7 @@ type Host struct {
 
 	mu         sync.Mutex
 	sessions   map[*mcp.ServerSession]engine.Session
+	processID  string                          // the history identity of a sessionless (stdio) connection: newProcessID
 	principals map[string]engine.Session       // sessionless requests' sessions, by principal (shared)
 	live       map[*mcp.ServerSession]struct{} // connections seen and not yet closed (shared)
 	splicers   map[*mcp.ServerSession]splicer
@@ -66,7 +69,7 @@ func newHost(eng engine.Engine, cfg Config) *Host {
 	if cfg.Structured {
 		s = engine.SendValue
 	}
-	h := &Host{eng: engine.Sending(eng, s), cfg: cfg, states: newStateBook(), sessions: map[*mcp.ServerSession]engine.Session{},
+	h := &Host{eng: engine.Sending(eng, s), cfg: cfg, states: newStateBook(), sessions: map[*mcp.ServerSession]engine.Session{}, processID: newProcessID(),
 		splicers: map[*mcp.ServerSession]splicer{}, calls: map[*mcp.ServerSession]*liveCalls{},
 		principals: map[string]engine.Session{}, live: map[*mcp.ServerSession]struct{}{}}
 	h.server = mcp.NewServer(&mcp.Implementation{Name: "cordon", Title: "Cordon harness", Version: cfg.Version},
@@ -329,7 +332,7 @@ func (h *Host) sessionFor(ss *mcp.ServerSession, principal string) engine.Sessio
 	}
 	s, ok := h.sessions[ss]
 	if !ok {
-		id := "mcp"
+		id := "mcp-" + h.processID
 		if ss != nil && ss.ID() != "" {
 			id = "mcp-" + ss.ID()
 		}
@@ -337,6 +340,15 @@ func (h *Host) sessionFor(ss *mcp.ServerSession, principal string) engine.Sessio
 		h.sessions[ss] = s
 	}
 	return s
+}
+
+// newProcessID is the history identity of a connection whose transport has no session id (stdio):
+// "stdio-" and 16 random hex digits, drawn once per Host, so another server, or this one's next
+// run, never acts on this one's changes as its own (docs/history.md "Sessions").
+func newProcessID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go 1.24+)
+	return "stdio-" + hex.EncodeToString(b[:])
 }
 
 // open opens an agent session with the host's cwd and model headers.

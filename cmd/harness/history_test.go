@@ -69,17 +69,17 @@ func TestHistoryAndUndoAfterTheProcessEnded(t *testing.T) {
 	assert.Regexp(t, `(?m)^TIME\s+PATH\s+TOOL\s+SESSION\s+SIZE\s+CHANGE\s+NOTE$`, text, stderr)
 	assert.Regexp(t, `(?m)^\S+Z\s+`+regexp.QuoteMeta(p)+`\s+edit\s+default\s+`+itoa(len(original))+`\s+c1\s*$`, text)
 
-	out, stderr, code = runHarness(t, "", "undo", "--cwd", dir, "--log-level", "error", "new.txt")
+	out, stderr, code = runHarness(t, "", "undo", "--any-session", "--cwd", dir, "--log-level", "error", "new.txt")
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, out, "it did not exist, so it was removed.")
 	assert.NoFileExists(t, filepath.Join(dir, "new.txt"))
 
-	out, stderr, code = runHarness(t, "", "undo", "--cwd", dir, "--log-level", "error", "a.txt")
+	out, stderr, code = runHarness(t, "", "undo", "--any-session", "--cwd", dir, "--log-level", "error", "a.txt")
 	require.Equal(t, 0, code, stderr)
 	assert.Regexp(t, `^Restored "`+regexp.QuoteMeta(p)+`" to its state before the write at \S+Z\.\n$`, out)
 	assert.Equal(t, edited, readFile(t, p))
 
-	out, stderr, code = runHarness(t, "", "undo", "--cwd", dir, "--log-level", "error", "c1")
+	out, stderr, code = runHarness(t, "", "undo", "--any-session", "--cwd", dir, "--log-level", "error", "c1")
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, out, "to its state before the edit at")
 	assert.Equal(t, original, readFile(t, p))
@@ -105,13 +105,13 @@ func TestUndoRefusedOverAnExternalChange(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	writeFile(t, p, "theirs\n")
 
-	out, stderr, code := runHarness(t, "", "undo", "--cwd", dir, "--log-level", "error", "a.txt")
+	out, stderr, code := runHarness(t, "", "undo", "--any-session", "--cwd", dir, "--log-level", "error", "a.txt")
 	assert.Equal(t, 1, code)
 	assert.Empty(t, out)
 	assert.Regexp(t, `^harness: cannot undo "`+regexp.QuoteMeta(p)+`": file changed since Cordon's last change — it was changed outside Cordon after the edit at \S+Z \(change c1\); nothing was restored\n$`, stderr)
 	assert.Equal(t, "theirs\n", readFile(t, p))
 
-	out, stderr, code = runHarness(t, "", "undo", "--force", "--cwd", dir, "--log-level", "error", "a.txt")
+	out, stderr, code = runHarness(t, "", "undo", "--any-session", "--force", "--cwd", dir, "--log-level", "error", "a.txt")
 	require.Equal(t, 0, code, stderr)
 	assert.True(t, strings.HasPrefix(stderr, "warning: --force"), stderr)
 	assert.Contains(t, out, "Restored")
@@ -130,7 +130,7 @@ func TestHistoryWithoutThePlugin(t *testing.T) {
 	for _, args := range [][]string{{"history"}, {"undo"}} {
 		args = append(args, "--config", bareConfig(t, dir), "--log-level", "error")
 		if args[0] == "undo" {
-			args = append(args, "a.txt")
+			args = append(args, "--any-session", "a.txt")
 		}
 		out, stderr, code := runHarness(t, "", args...)
 		assert.Equal(t, 1, code, args)

@@ -154,6 +154,9 @@ func parseOp(lines []string, at int) (Op, int, error) {
 	n := 1
 	if len(lines) > 1 {
 		if dest, ok := strings.CutPrefix(lines[1], moveMarker); ok {
+			if strings.TrimSpace(dest) == "" {
+				return Op{}, 0, &ParseError{Line: at + 1, Msg: "the Move to line for '" + path + "' names no destination"}
+			}
 			op.MoveTo = dest
 			n++
 		}

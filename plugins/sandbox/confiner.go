@@ -1,6 +1,10 @@
 package sandbox
 
-import "github.com/cordon-dev/cordon/plugins/fs"
+import (
+	"context"
+
+	"github.com/cordon-dev/cordon/plugins/fs"
+)
 
 // Confiner is implemented by an fs.FileSystem that confines its mutations (fs-sandbox): every
 // WriteText, EditText, ApplyChanges and Restore runs under the CallPolicy of its context
@@ -21,3 +25,23 @@ func ConfiningMode(fsys fs.FileSystem) (Mode, bool) {
 	m := c.SandboxMode()
 	return m, m != ""
 }
+
+// PathClassifier is implemented by a confining filesystem that can say, without acting, where a
+// path lies under a policy's writable roots, for the approval prompt of a call that asks for a
+// wider mode (docs/sandbox.md "The approval prompt").
+type PathClassifier interface {
+	// ClassifyPath returns where t lies under policy's writable roots, read as under
+	// workspace-write whatever policy's mode.
+	ClassifyPath(ctx context.Context, t fs.Target, policy CallPolicy) PathClass
+}
+
+// PathClass is where a path lies under a policy's writable roots.
+type PathClass int
+
+// The classes of PathClassifier.
+const (
+	PathInside     PathClass = iota // beneath a writable root, no protected path covering it
+	PathProtected                   // a protected path (a repository, a path its git config names) covers it
+	PathOutside                     // beneath no writable root
+	PathUnverified                  // it could not be examined
+)

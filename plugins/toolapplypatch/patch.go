@@ -166,7 +166,7 @@ func (s *suite) applyPatch(ctx context.Context, args patchArgs, exec *tools.Exec
 		return PatchValue{}, errPatchUnsupported
 	}
 	policy, err := s.Sandbox.ResolvePolicy(ctx, "apply_patch", filetool.Escalation{Permissions: args.Permissions, Justification: args.Justification}, exec,
-		filetool.Action{FilePath: p.Ops[0].Path, Previews: []tools.ApprovalPreview{{Label: "Patch", Text: *args.Input}}})
+		filetool.Action{Files: approvalFiles(p.Ops)})
 	if err != nil {
 		return PatchValue{}, err
 	}
@@ -224,6 +224,63 @@ func (s *suite) applyPatch(ctx context.Context, args patchArgs, exec *tools.Exec
 	return v, nil
 }
 
+// approvalFiles are the files of an escalated patch for its approval prompt (docs/sandbox.md "The
+// approval prompt"): every operation with its mode and what it would write, the new file's
+// content for an add, each chunk's lines for an update.
+func approvalFiles(ops []patch.Op) []tools.ApprovalFile {
+	files := make([]tools.ApprovalFile, len(ops))
+	for i, op := range ops {
+		f := tools.ApprovalFile{Path: op.Path}
+		switch {
+		case op.Kind == patch.Add:
+			f.Op, f.Preview = tools.FileAdd, op.Text()
+		case op.Kind == patch.Delete:
+			f.Op = tools.FileDelete
+		default:
+			f.Op, f.MoveTo, f.Preview = tools.FileUpdate, op.MoveTo, chunkPreview(op.Chunks)
+			if op.MoveTo != "" {
+				f.Op = tools.FileMove
+			}
+		}
+		files[i] = f
+	}
+	return files
+}
+
+// chunkPreview shows an update's chunks: each one's @@ line, then its lines as a diff (the lines
+// its old and new texts share at both ends with " ", the others with "-" and "+").
+func chunkPreview(chunks []patch.Chunk) string {
+	var b strings.Builder
+	for _, c := range chunks {
+		b.WriteString("@@")
+		if c.HasContext {
+			b.WriteString(" " + c.Context)
+		}
+		b.WriteString("\n")
+		head := 0
+		for head < len(c.Old) && head < len(c.New) && c.Old[head] == c.New[head] {
+			head++
+		}
+		tail := 0
+		for tail < len(c.Old)-head && tail < len(c.New)-head && c.Old[len(c.Old)-1-tail] == c.New[len(c.New)-1-tail] {
+			tail++
+		}
+		for _, l := range c.Old[:head] {
+			b.WriteString(" " + l + "\n")
+		}
+		for _, l := range c.Old[head : len(c.Old)-tail] {
+			b.WriteString("-" + l + "\n")
+		}
+		for _, l := range c.New[head : len(c.New)-tail] {
+			b.WriteString("+" + l + "\n")
+		}
+		for _, l := range c.Old[len(c.Old)-tail:] {
+			b.WriteString(" " + l + "\n")
+		}
+	}
+	return b.String()
+}
+
 // resolvePatchPath resolves a path of the patch as write resolves file_path.
 func (s *suite) resolvePatchPath(ctx context.Context, path string, policy *sandbox.CallPolicy, exec *tools.Exec) (fs.Target, error) {
 	t, err := s.FS.Resolve(ctx, path, fs.ResolveOptions{Cwd: filetool.MutationBase(policy, exec, path)})
@@ -251,6 +308,9 @@ func (s *suite) patchChange(ctx context.Context, pt patchTarget, policy *sandbox
 	}
 	guard, err := fs.EditIntentEvent.Run(ctx, s.KC, args, filetool.NoEditGuard)
 	if err != nil {
+		if absent := s.notThere(ctx, pt); absent != nil && fs.HasCode(err, fs.CodeNotObserved) {
+			return fs.Change{}, absent
+		}
 		return fs.Change{}, s.MutationFailure(ctx, fs.VerbEdit, pt.target, policy, exec, err)
 	}
 	if pt.op.Kind == patch.Delete {
@@ -282,6 +342,27 @@ func (s *suite) patchChange(ctx context.Context, pt patchTarget, policy *sandbox
 // expectedLineBytes bounds each line of the patch chunkNotFound repeats (docs/apply_patch.md
 // "Errors"); the whole message is then cut to the result budget line by line.
 const expectedLineBytes = 1000
+
+// notThere is the documented refusal of an update or delete whose file is missing or not a
+// regular file (docs/apply_patch.md "Errors"), which the read gate's "has not been read" would
+// otherwise hide: no read could ever let the patch through. nil when the file is a regular file
+// or cannot be examined.
+func (s *suite) notThere(ctx context.Context, pt patchTarget) error {
+	info, err := s.FS.Stat(ctx, pt.target)
+	switch {
+	case err != nil:
+		return nil
+	case info == nil && pt.op.Kind == patch.Delete:
+		return fs.DeleteNotFound(pt.target.DisplayPath)
+	case info == nil:
+		return fs.UpdateNotFound(pt.target.DisplayPath)
+	case info.Type == fs.TypeFile:
+		return nil
+	case pt.op.Kind == patch.Delete:
+		return fs.DeleteNotRegular(pt.target.DisplayPath)
+	}
+	return fs.EditNotRegular(pt.target.DisplayPath)
+}
 
 // chunkNotFound is FS_EDIT_NOT_FOUND for a chunk that could not be located (docs/apply_patch.md
 // "Errors"): the first line names the file and the chunk, the next ones what was sought.

@@ -286,3 +286,68 @@ func TestPatchChangedContentStaysStale(t *testing.T) {
 		})
 	}
 }
+
+// docs/apply_patch.md "Errors": under the read gate, a delete of a directory and an update or
+// delete of a missing file get their own refusals, not "has not been read" (which no read could
+// ever satisfy).
+func TestPatchGateGivesTheDocumentedRefusals(t *testing.T) {
+	for name, c := range map[string]struct{ body, want, code string }{
+		"delete of a directory": {"*** Delete File: d\n", `Error: cannot delete "%s": not a regular file`, "FS_NOT_REGULAR_FILE"},
+		"update of a missing":   {"*** Update File: gone.txt\n@@\n-a\n+A\n", `Error: cannot update "%s": file not found`, "FS_NOT_FOUND"},
+		"delete of a missing":   {"*** Delete File: gone.txt\n", `Error: cannot delete "%s": file not found`, "FS_NOT_FOUND"},
+		"update of a directory": {"*** Update File: d\n@@\n-a\n+A\n", `Error: cannot edit "%s": not a regular file`, "FS_NOT_REGULAR_FILE"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			e := newGatedPatchEnv(t, true)
+			e.write(t, "d/inside.txt", "i\n")
+			r := e.patch(c.body)
+			require.True(t, r.IsError)
+			p := filepath.Join(e.dir, strings.Fields(c.body)[3])
+			require.Equal(t, strings.Replace(c.want, "%s", p, 1), r.Text())
+			require.Equal(t, c.code, r.Code())
+			require.Equal(t, "i\n", e.read(t, "d/inside.txt"))
+		})
+	}
+}
+
+// docs/apply_patch.md "Errors": a Move to line without a destination is a parse error, never an
+// update in place.
+func TestPatchMoveToWithoutDestination(t *testing.T) {
+	for _, line := range []string{"*** Move to: ", "*** Move to:    "} {
+		e := newGatedPatchEnv(t, false)
+		e.write(t, "a.txt", "a\n")
+		r := e.patch("*** Update File: a.txt\n" + line + "\n@@\n-a\n+A\n")
+		require.True(t, r.IsError)
+		require.Equal(t, "Error: invalid patch: line 3: the Move to line for 'a.txt' names no destination", r.Text())
+		require.Equal(t, "a\n", e.read(t, "a.txt"))
+	}
+}
+
+// docs/apply_patch.md "Symlinks": a delete, or a move, of a path that is a symlink removes the link
+// itself, as git and Codex do; the file it points to is never touched (before: the target was
+// deleted and a dangling link left).
+func TestPatchDeleteAndMoveOfASymlinkActOnTheLink(t *testing.T) {
+	for name, c := range map[string]struct{ body, moved string }{
+		"delete": {"*** Delete File: link.txt\n", ""},
+		"move":   {"*** Update File: link.txt\n*** Move to: moved.txt\n@@\n-target\n+changed\n", "moved.txt"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			e := newGatedPatchEnv(t, true)
+			e.write(t, "real/target.txt", "target\n")
+			link := filepath.Join(e.dir, "link.txt")
+			require.NoError(t, os.Symlink(filepath.Join("real", "target.txt"), link))
+			e.readTool(t, "link.txt")
+			r := e.patch(c.body)
+			require.False(t, r.IsError, r.Text())
+			assert.Equal(t, "target\n", e.read(t, "real/target.txt"), "the link's target is never touched")
+			_, err := os.Lstat(link)
+			assert.True(t, os.IsNotExist(err), "the link itself is gone: %v", err)
+			if c.moved != "" {
+				info, err := os.Lstat(filepath.Join(e.dir, c.moved))
+				require.NoError(t, err)
+				assert.True(t, info.Mode().IsRegular())
+				assert.Equal(t, "changed\n", e.read(t, c.moved))
+			}
+		})
+	}
+}

@@ -63,7 +63,10 @@ func TestPatchSandbox(t *testing.T) {
 	reqs := approver.requests()
 	require.Len(t, reqs, 1)
 	require.Equal(t, "apply_patch", reqs[0].ToolName)
-	require.Equal(t, "Patch", reqs[0].Details.Previews[0].Label)
+	require.Equal(t, []tools.ApprovalFile{
+		{Op: tools.FileUpdate, Path: filepath.Join(e.ws, "a.txt"), Preview: "@@\n-a\n+A\n"},
+		{Op: tools.FileAdd, Path: outside, Mark: tools.MarkOutside, Preview: "x\n"},
+	}, reqs[0].Details.Files)
 }
 
 func readString(t *testing.T, p string) string {

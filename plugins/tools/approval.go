@@ -17,6 +17,41 @@ type ApprovalDetails struct {
 	// Previews are the texts the call would write, in order (write: the
 	// content; edit: the old and the new string).
 	Previews []ApprovalPreview
+	// Files are every file a call that changes several would touch
+	// (apply_patch), in the call's order: the prompt lists them all, the
+	// marked ones first, and spends its preview budget across them.
+	Files []ApprovalFile
+}
+
+// The operations of an ApprovalFile.
+const (
+	FileAdd    = "add"
+	FileUpdate = "update"
+	FileDelete = "delete"
+	FileMove   = "move"
+)
+
+// The marks of an ApprovalFile: why the person should look at it first.
+const (
+	MarkProtected  = "protected"  // a protected path of a writable root (such as .git)
+	MarkOutside    = "outside"    // outside every writable root of the standing policy
+	MarkUnverified = "unverified" // it could not be checked
+)
+
+// ApprovalFile is one file of ApprovalDetails.Files.
+type ApprovalFile struct {
+	// Op is FileAdd, FileUpdate, FileDelete or FileMove.
+	Op string
+	// Path is the file (a move's source), absolute once the asker resolved
+	// it; ResolvedPath is where it leads when a symlink takes it elsewhere.
+	Path, ResolvedPath string
+	// MoveTo is a move's destination, absolute once resolved.
+	MoveTo string
+	// Mark is MarkProtected, MarkOutside, MarkUnverified or "" (inside a
+	// writable root), the worse of source and destination for a move.
+	Mark string
+	// Preview is what the call would write to it (its lines of the patch).
+	Preview string
 }
 
 // ApprovalPreview is one text of ApprovalDetails: its label (such as

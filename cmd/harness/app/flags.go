@@ -46,7 +46,10 @@ type flags struct {
 	roots rootFlags
 	// history and undo (history.go): --json, --force, and undo's PATH|CHANGE_ID.
 	json, force bool
-	args        []string
+	// undo's owner: --session ID, or --any-session (one of them is required).
+	session    string
+	anySession bool
+	args       []string
 }
 
 // commands lists the commands with their one-line help, in usage order.
@@ -57,7 +60,7 @@ var commands = []struct{ name, help string }{
 	{"plugins", "print the plugin catalog"},
 	{"config", "print the composed plugin tree"},
 	{"history", "list the changes fs-history recorded under --cwd, newest first (--json for JSON)"},
-	{"undo", "restore the file of PATH or CHANGE_ID to its state before that change (--force: over later changes)"},
+	{"undo", "restore the file of PATH or CHANGE_ID to its state before that change (--session ID or --any-session: whose; --force: over later changes)"},
 }
 
 func usage(w io.Writer, name string) {
@@ -108,7 +111,9 @@ func usage(w io.Writer, name string) {
 		"  --write-timeout D  serve --http: for the client to take each write of a response (default 30s)\n"+
 		"  --idle-timeout D   serve --http: close a kept-alive connection after D without a request (default 1m)\n"+
 		"  --json             history: print the changes as JSON\n"+
-		"  --force            undo: restore even over changes made since (a warning goes to stderr)\n", DefaultProfile)
+		"  --force            undo: restore even over changes made since (a warning goes to stderr)\n"+
+		"  --session ID       undo: take back a change of session ID (the SESSION column of history)\n"+
+		"  --any-session      undo: take back the newest change by any session\n", DefaultProfile)
 }
 
 // parseFlags parses the flags of command cmd.
@@ -161,6 +166,9 @@ func parseFlags(cmd string, args []string, stderr io.Writer) (*flags, error) {
 	if cmd == "undo" {
 		if fs.NArg() != 1 {
 			return nil, fmt.Errorf("%w: undo: give one PATH or CHANGE_ID", errUsage)
+		}
+		if (f.session == "") == !f.anySession {
+			return nil, fmt.Errorf("%w: undo: say whose change to take back: --session ID (the SESSION column of history) or --any-session", errUsage)
 		}
 		f.args = fs.Args()
 	} else if fs.NArg() > 0 {

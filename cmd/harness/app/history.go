@@ -6,9 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"path/filepath"
-	"strings"
 	"text/tabwriter"
 
+	"github.com/cordon-dev/cordon/internal/termtext"
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/fshistory/history"
 )
@@ -20,6 +20,8 @@ func historyFlags(cmd string, fs *flag.FlagSet, f *flags) {
 		return
 	}
 	fs.BoolVar(&f.force, "force", false, "restore even over changes made since")
+	fs.StringVar(&f.session, "session", "", "take back a change of this session only")
+	fs.BoolVar(&f.anySession, "any-session", false, "take back the newest change by any session")
 }
 
 var errNoHistory = errors.New("the composition has no fs-history plugin, so there is no history")
@@ -44,7 +46,7 @@ func withHistory(ctx context.Context, e *env, fn func(*history.Log) error) error
 func cmdHistory(ctx context.Context, e *env) error {
 	return withHistory(ctx, e, func(lg *history.Log) error {
 		root := canonicalDir(e.f.workdir)
-		recs, err := lg.Store.List(func(r *history.Record) bool { return under(root, r.Path) })
+		recs, err := lg.Store.List(func(r *history.Record) bool { return history.Under(root, r.Path) })
 		if err != nil {
 			return err
 		}
@@ -58,7 +60,8 @@ func cmdHistory(ctx context.Context, e *env) error {
 		fmt.Fprintln(w, "TIME\tPATH\tTOOL\tSESSION\tSIZE\tCHANGE\tNOTE")
 		for i := range recs {
 			r := &recs[i]
-			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Stamp(), r.Display, r.By(), orDash(r.Session), sizeBefore(r), r.ID, note(r))
+			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Stamp(), termtext.Escape(r.Display), termtext.Escape(r.By()),
+				termtext.Escape(orDash(r.Session)), sizeBefore(r), termtext.Escape(r.ID), note(r))
 		}
 		return w.Flush()
 	})
@@ -68,7 +71,7 @@ func cmdHistory(ctx context.Context, e *env) error {
 func cmdUndo(ctx context.Context, e *env) error {
 	return withHistory(ctx, e, func(lg *history.Log) error {
 		arg := e.f.args[0]
-		sel := history.Selector{AnySession: true, Force: e.f.force}
+		sel := history.Selector{Session: e.f.session, AnySession: e.f.anySession, Force: e.f.force, Within: canonicalDir(e.f.workdir)}
 		if _, ok := history.ParseChangeID(arg); ok {
 			sel.ChangeID = arg
 		} else {
@@ -85,22 +88,26 @@ func cmdUndo(ctx context.Context, e *env) error {
 		cctx := history.WithActor(ctx, history.Actor{Tool: "harness undo", Cwd: e.f.workdir})
 		u, err := history.Undo(cctx, lg.FS, lg.Store, sel)
 		if err != nil {
-			return err
+			return escapedError{err}
 		}
+		u.Display = termtext.Escape(u.Display)
 		_, err = fmt.Fprintln(e.o.stdout, u.Text())
 		return err
 	})
 }
+
+// escapedError is an error of undo as the terminal shows it: the file names it quotes are the
+// model's choice, so its text is escaped (internal/termtext); errors.Is and As see the cause.
+type escapedError struct{ err error }
+
+func (e escapedError) Error() string { return termtext.Escape(e.err.Error()) }
+func (e escapedError) Unwrap() error { return e.err }
 
 func canonicalDir(dir string) string {
 	if real, err := filepath.EvalSymlinks(dir); err == nil {
 		return real
 	}
 	return dir
-}
-
-func under(root, p string) bool {
-	return p == root || strings.HasPrefix(p, strings.TrimSuffix(root, "/")+"/")
 }
 
 func orDash(s string) string {

@@ -266,8 +266,55 @@ type atomicDir interface {
 }
 
 // openAtomicDir creates the missing directories of dir and returns it as an
-// atomicDir: confined beneath o.beneath.Root when set, by path otherwise.
+// atomicDir: confined beneath o.beneath.Root when set, by path otherwise. A dir
+// it created is flock(2)ed until close when the lock is free at once, as the
+// lock paths flock an existing parent: the caller holds the lock of the
+// ancestor that existed, and a writer that finds the new directory (and so
+// locks it, not the ancestor) waits for the publication. It never waits for
+// that lock (a directory swapped in could be one the caller holds itself): a
+// writer that got it first is answered by the creation's no-replace
+// publication instead, which fails rather than replace its file.
 func openAtomicDir(dir string, o atomicOptions) (atomicDir, error) {
+	made := !isDir(dir)
+	d, err := openParentDir(dir, o)
+	if err != nil || !made {
+		return d, err
+	}
+	return &madeDir{atomicDir: d, unlock: tryFlockDir(dir)}, nil
+}
+
+// tryFlockDir takes dir's flock(2) if it is free now; the returned func releases it (a no-op when
+// it was not taken).
+func tryFlockDir(dir string) (unlock func()) {
+	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC|unix.O_NONBLOCK, 0)
+	if err != nil {
+		return func() {}
+	}
+	for {
+		err = unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB)
+		if !errors.Is(err, unix.EINTR) {
+			break
+		}
+	}
+	if err != nil {
+		_ = unix.Close(fd)
+		return func() {}
+	}
+	return func() { _ = unix.Close(fd) }
+}
+
+// madeDir is an atomicDir that openAtomicDir created, locked until close.
+type madeDir struct {
+	atomicDir
+	unlock func()
+}
+
+func (d *madeDir) close() {
+	d.atomicDir.close()
+	d.unlock()
+}
+
+func openParentDir(dir string, o atomicOptions) (atomicDir, error) {
 	if o.beneath != nil {
 		return openBeneathDir(dir, o)
 	}

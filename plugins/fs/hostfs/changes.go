@@ -133,11 +133,17 @@ func (p *Provider) prepareSet(ctx context.Context, changes []fs.Change, confine 
 		case fs.ChangeWrite:
 			c.dst, c.dstB = t, b
 		case fs.ChangeDelete:
-			c.src, c.srcB = t, b
+			if c.src, err = entryOf(t); err != nil {
+				return nil, err
+			}
+			c.srcB = b
 		case fs.ChangeUpdate:
 			c.src, c.srcB, c.dst, c.dstB = t, b, t, b
 			if ch.MoveTo != nil && ch.MoveTo.Key != t.Key {
 				if c.dst, c.dstB, err = place(*ch.MoveTo); err != nil {
+					return nil, err
+				}
+				if c.src, err = entryOf(t); err != nil {
 					return nil, err
 				}
 			}
@@ -147,6 +153,22 @@ func (p *Provider) prepareSet(ctx context.Context, changes []fs.Change, confine 
 		set = append(set, c)
 	}
 	return set, nil
+}
+
+// entryOf is the directory entry a delete, or a move's source, removes (docs/apply_patch.md
+// "Symlinks"): t itself, or, when t's display path ends in a symlink, the link, keyed by its
+// directory's realpath and its own name, so that the link goes and the file it points to is never
+// touched. Its content is still read through the link (stat follows it), which the guard checks.
+func entryOf(t fs.Target) (fs.Target, error) {
+	info, exists, err := probeNoFollow(t.DisplayPath)
+	if err != nil || !exists || info.Type != fs.TypeSymlink {
+		return t, err
+	}
+	dir, _, err := realpath(filepath.Dir(t.DisplayPath))
+	if err != nil {
+		return fs.Target{}, err
+	}
+	return fs.Target{Key: fs.TargetKey(filepath.Join(dir, filepath.Base(t.DisplayPath))), DisplayPath: t.DisplayPath}, nil
 }
 
 // lockSet takes the per-target locks of keys in key order, then the in-process and advisory
@@ -486,8 +508,18 @@ func (p *Provider) publishSet(ctx context.Context, set changeSet) (err error) {
 		var perr error
 		if op.Kind == txn.OpPut {
 			c := set.byTemp(op.Staged)
-			if perr = c.dir.publish(filepath.Base(op.Target), op.Target, false); perr == nil {
+			// A creation never replaces: a file that appeared since the check (another
+			// process's write) is kept, and this one fails (the journal's redo leaves it too).
+			base, create := filepath.Base(op.Target), !c.dstExists
+			if perr = c.dir.publish(base, op.Target, create); perr == nil {
+				if create {
+					// The staged name is a second link to the file: removing it now changes the
+					// file's ctime, so the version reported is the one the file keeps.
+					_ = c.dir.removeStaging()
+				}
 				c.pubDst.published(ctx, p.versionAfter(c.dst.Key))
+			} else if create {
+				perr = guardedCreateFailure(perr, c.dst.DisplayPath, func() (os.FileMode, error) { return c.dir.inspect(base, op.Target) })
 			}
 		} else {
 			if perr = os.Remove(op.Target); perr == nil {
@@ -495,7 +527,12 @@ func (p *Provider) publishSet(ctx context.Context, set changeSet) (err error) {
 			}
 			syncDir(filepath.Dir(op.Target))
 		}
-		if perr != nil && first == nil {
+		var fe *fs.Error
+		switch {
+		case perr == nil || first != nil:
+		case errors.As(perr, &fe):
+			first = perr
+		default:
 			first = fs.WriteIOError(op.Target, perr)
 		}
 		step++

@@ -154,3 +154,51 @@ func TestApplyChangesReportsAFileItFailedToPublish(t *testing.T) {
 		"b.txt": {fs.PublishBefore, fs.PublishFailed},
 	}, phases)
 }
+
+// docs/apply_patch.md "All or nothing": a file the set creates that another writer created since
+// the check is kept, never replaced: the creation fails (before: the set renamed over it and the
+// other write was lost).
+func TestApplyChangesCreationNeverReplacesAFileThatAppeared(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	p, dir := newProvider(t)
+	theirs := filepath.Join(dir, "nd", "sub", "x.txt")
+	hostfs.SetPublishStep(p, func(n int) {
+		if n == 1 {
+			writeFile(t, theirs, "theirs\n")
+		}
+	})
+	_, err := p.ApplyChanges(context.Background(), []fs.Change{
+		{Kind: fs.ChangeWrite, Target: resolve(t, p, "a.txt"), Content: "a\n"},
+		{Kind: fs.ChangeWrite, Target: resolve(t, p, "nd/sub/x.txt"), Content: "patch\n"},
+	})
+	require.Error(t, err)
+	assert.Equal(t, `cannot overwrite existing "`+theirs+`" without reading it first`, err.Error())
+	assert.True(t, fs.HasCode(err, fs.CodeNotObserved), "%v", err)
+	b, rerr := os.ReadFile(theirs)
+	require.NoError(t, rerr)
+	assert.Equal(t, "theirs\n", string(b), "the other writer's file is kept")
+}
+
+// The directories a set creates for a new file are flock(2)ed until its publication, as the lock
+// paths lock an existing parent: a write that finds nd/sub (and so locks it, not the ancestor the
+// set holds) waits for the set instead of racing it (docs/apply_patch.md "All or nothing").
+func TestApplyChangesLocksTheDirectoriesItCreates(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	p, dir := newProvider(t)
+	held := map[int]error{}
+	hostfs.SetPublishStep(p, func(n int) {
+		fd, err := syscall.Open(filepath.Join(dir, "nd", "sub"), syscall.O_RDONLY|syscall.O_DIRECTORY, 0)
+		require.NoError(t, err)
+		defer syscall.Close(fd)
+		held[n] = syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB)
+	})
+	_, err := p.ApplyChanges(context.Background(), []fs.Change{
+		{Kind: fs.ChangeWrite, Target: resolve(t, p, "nd/sub/x.txt"), Content: "patch\n"},
+		{Kind: fs.ChangeWrite, Target: resolve(t, p, "a.txt"), Content: "a\n"},
+	})
+	require.NoError(t, err)
+	require.Len(t, held, 2)
+	for n, err := range held {
+		assert.ErrorIs(t, err, syscall.EWOULDBLOCK, "step %d: the new directory was not locked", n)
+	}
+}

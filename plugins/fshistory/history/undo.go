@@ -4,12 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/cordon-dev/cordon/plugins/fs"
 )
 
-// Selector names the change Undo undoes: the last one to Target (made in Session, unless
-// AnySession), or the change ChangeID.
+// Selector names the change Undo undoes: the last one to Target, or the change ChangeID; either
+// made in Session, unless AnySession (a change of another session is never taken back as one's own).
 type Selector struct {
 	Target     fs.Target
 	ChangeID   string
@@ -17,6 +18,9 @@ type Selector struct {
 	AnySession bool
 	// Force restores even over a later change.
 	Force bool
+	// Within, when set, is the canonical directory the change's file must lie beneath (the CLI's
+	// working directory).
+	Within string
 }
 
 // Undone is what Undo did.
@@ -63,6 +67,17 @@ func Undo(ctx context.Context, fsys fs.FileSystem, st Store, sel Selector) (Undo
 			return Undone{}, err
 		}
 		display = t.DisplayPath
+	}
+	if sel.Within != "" && !Under(sel.Within, ch.Path) {
+		return Undone{}, fs.NewError(fs.CodeNotFound, fmt.Sprintf(
+			"cannot undo \"%s\": it is not under the working directory \"%s\"", display, sel.Within), nil)
+	}
+	if t.Key != fs.TargetKey(ch.Key) {
+		// The path leads elsewhere now (a symlink planted since the change): whatever Force says,
+		// the file acted on is the one Cordon changed, never where a link leads.
+		return Undone{}, fs.NewError(fs.CodeStaleVersion, fmt.Sprintf(
+			"cannot undo \"%s\": it now leads to \"%s\", not to the file Cordon changed (a symlink since the change); nothing was restored",
+			display, string(t.Key)), nil)
 	}
 	if !sel.Force && later != nil {
 		return Undone{}, changedByCordon(display, ch, *later)
@@ -112,6 +127,10 @@ func pick(st Store, sel Selector) (Record, *Record, error) {
 		if r.UndoneBy != "" {
 			return Record{}, nil, fs.NewError(fs.CodeNotFound, fmt.Sprintf(
 				"cannot undo change \"%s\": it was undone already (change %s)", r.ID, r.UndoneBy), nil)
+		}
+		if !sel.AnySession && r.Session != sel.Session {
+			return Record{}, nil, fs.NewError(fs.CodeNotFound, fmt.Sprintf(
+				"cannot undo change \"%s\": it was made in another session (%s)", r.ID, q(r.Session)), nil)
 		}
 		ch, key = r, r.Key
 	} else {
@@ -186,3 +205,8 @@ func changedOutside(ctx context.Context, fsys fs.FileSystem, t fs.Target, displa
 }
 
 func q(s string) string { return `"` + s + `"` }
+
+// Under reports whether p is root or lies beneath it (both canonical absolute paths).
+func Under(root, p string) bool {
+	return p == root || strings.HasPrefix(p, strings.TrimSuffix(root, "/")+"/")
+}

@@ -164,3 +164,19 @@ func (p *Provider) warnIgnored(ignored []sandbox.IgnoredRoot) {
 		}
 	}
 }
+
+// ClassifyPath implements sandbox.PathClassifier with the fence itself, run under policy as if its
+// mode were workspace-write: no mutation follows, so nothing on disk changes.
+func (p *Provider) ClassifyPath(ctx context.Context, t fs.Target, policy sandbox.CallPolicy) sandbox.PathClass {
+	policy.Mode = sandbox.WorkspaceWrite
+	_, err := p.fence(sandbox.WithPolicy(ctx, &policy), t)
+	switch {
+	case err == nil:
+		return sandbox.PathInside
+	case errors.Is(err, ErrProtectedPath):
+		return sandbox.PathProtected
+	case fs.HasCode(err, fs.CodeSandboxDenied):
+		return sandbox.PathOutside
+	}
+	return sandbox.PathUnverified
+}

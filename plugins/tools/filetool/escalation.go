@@ -67,6 +67,9 @@ func checkEscalationArgs(e Escalation) (Escalation, error) {
 type Action struct {
 	FilePath string
 	Previews []tools.ApprovalPreview
+	// Files are every file of a call that changes several (apply_patch), their paths as sent:
+	// describe resolves them and marks the protected and outside ones.
+	Files []tools.ApprovalFile
 }
 
 // approvalAsker is the sandbox's route to the composed approval service for one escalated call:
@@ -99,6 +102,12 @@ func sandboxSession(s *tools.Session) sandbox.Session {
 // the path as sent when it does not resolve) and the previews.
 func (c *confiningSandbox) describe(ctx context.Context, action Action, standing *sandbox.CallPolicy, exec *tools.Exec) tools.ApprovalDetails {
 	d := tools.ApprovalDetails{Path: action.FilePath, Previews: action.Previews}
+	for _, f := range action.Files {
+		d.Files = append(d.Files, c.describeFile(ctx, f, standing, exec))
+	}
+	if action.FilePath == "" {
+		return d
+	}
 	target, err := c.fs.Resolve(ctx, action.FilePath, fs.ResolveOptions{Cwd: MutationBase(standing, exec, action.FilePath)})
 	if err != nil {
 		return d
@@ -108,4 +117,39 @@ func (c *confiningSandbox) describe(ctx context.Context, action Action, standing
 		d.ResolvedPath = p
 	}
 	return d
+}
+
+// fileMarks are the prompt's marks of the sandbox's path classes (the worst first).
+var fileMarks = map[sandbox.PathClass]string{sandbox.PathProtected: tools.MarkProtected, sandbox.PathOutside: tools.MarkOutside,
+	sandbox.PathUnverified: tools.MarkUnverified}
+
+// describeFile resolves the path (and a move's destination) of one file as the call will, and marks
+// it by where it lies under the standing policy's writable roots (the worse of the two for a move;
+// unverified when a path does not resolve or the filesystem cannot say).
+func (c *confiningSandbox) describeFile(ctx context.Context, f tools.ApprovalFile, standing *sandbox.CallPolicy, exec *tools.Exec) tools.ApprovalFile {
+	classifier, _ := c.fs.(sandbox.PathClassifier)
+	worst := sandbox.PathInside
+	resolve := func(p string) (string, string) {
+		t, err := c.fs.Resolve(ctx, p, fs.ResolveOptions{Cwd: MutationBase(standing, exec, p)})
+		class := sandbox.PathUnverified
+		if err == nil && classifier != nil {
+			class = classifier.ClassifyPath(ctx, t, *standing)
+		}
+		if class > worst {
+			worst = class
+		}
+		if err != nil {
+			return p, ""
+		}
+		if real := c.fs.ProcessPath(t); real != t.DisplayPath {
+			return t.DisplayPath, real
+		}
+		return t.DisplayPath, ""
+	}
+	f.Path, f.ResolvedPath = resolve(f.Path)
+	if f.MoveTo != "" {
+		f.MoveTo, _ = resolve(f.MoveTo)
+	}
+	f.Mark = fileMarks[worst]
+	return f
 }
