@@ -2,6 +2,7 @@ package notebook_test
 
 import (
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -77,6 +78,20 @@ var sources = []string{
 
 // writtenByNbformat returns the fixtures as nbformat itself writes them.
 func writtenByNbformat(t *testing.T) map[string]string {
+	nbformattest.Require(t)
+	fixturesOnce.Do(func() { fixtures = writeFixtures(t) })
+	if fixtures == nil {
+		t.FailNow()
+	}
+	return fixtures
+}
+
+var (
+	fixturesOnce sync.Once
+	fixtures     map[string]string
+)
+
+func writeFixtures(t *testing.T) map[string]string {
 	names := []string{"nbformat", "jupyterlab", "v4.4"}
 	data := []string{nbformatNotebook, jupyterLabNotebook, oldNotebook}
 	var cases []nbformattest.Case

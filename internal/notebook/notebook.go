@@ -30,7 +30,8 @@ type Notebook struct {
 	// Language is metadata.language_info.name, else metadata.kernelspec.language ("" when neither).
 	Language string
 	Cells    []*Cell
-	cells    *Value // the cells array
+	cells    *Value         // the cells array
+	first    map[string]int // the first cell of each id
 }
 
 // Cell is one cell: its place, its id as the file holds it, its type and joined source.
@@ -100,12 +101,16 @@ func Parse(text string) (*Notebook, error) {
 		return nil, &FormatError{"it has no cells list"}
 	}
 	nb.cells = cells
+	nb.first = make(map[string]int, len(cells.Arr))
 	for i, cv := range cells.Arr {
 		c, err := parseCell(i, cv)
 		if err != nil {
 			return nil, err
 		}
 		nb.Cells = append(nb.Cells, c)
+		if _, dup := nb.first[c.ID]; c.HasID && !dup {
+			nb.first[c.ID] = i
+		}
 	}
 	if md := root.Get("metadata"); md != nil {
 		if name := md.Get("language_info").Get("name"); name != nil && name.Kind == String {
@@ -197,28 +202,39 @@ func parseOutput(ov *Value) Output {
 	return o
 }
 
+// Span returns where cell i's bytes are in the text.
+func (nb *Notebook) Span(i int) (start, end int) {
+	v := nb.Cells[i].val
+	return v.Start, v.End
+}
+
 // HasIDs reports whether the notebook's format has cell ids (nbformat 4.5 and later).
 func (nb *Notebook) HasIDs() bool { return nb.Minor >= 5 }
 
 // DisplayID is the id a tool names cell i by: its own id, or "cell-<i>" (0-based) for a cell
-// without one (nbformat before 4.5).
+// without one (nbformat before 4.5) and for a cell whose id an earlier cell already has.
 func (nb *Notebook) DisplayID(i int) string {
-	if c := nb.Cells[i]; c.HasID {
+	if c := nb.Cells[i]; c.HasID && nb.firstWithID(c.ID) == i {
 		return c.ID
 	}
 	return "cell-" + strconv.Itoa(i)
 }
 
-// Find returns the index of the cell named id: the first cell with that id, else, for a
-// "cell-<i>" name, cell i when it has no id of its own; -1 when none.
+// firstWithID is the index of the first cell whose id is id, or -1.
+func (nb *Notebook) firstWithID(id string) int {
+	if i, ok := nb.first[id]; ok {
+		return i
+	}
+	return -1
+}
+
+// Find returns the index of the cell named id (as DisplayID names it), or -1.
 func (nb *Notebook) Find(id string) int {
-	for i, c := range nb.Cells {
-		if c.HasID && c.ID == id {
-			return i
-		}
+	if i := nb.firstWithID(id); i >= 0 {
+		return i
 	}
 	if rest, ok := strings.CutPrefix(id, "cell-"); ok {
-		if n, err := strconv.Atoi(rest); err == nil && n >= 0 && n < len(nb.Cells) && strconv.Itoa(n) == rest && !nb.Cells[n].HasID {
+		if n, err := strconv.Atoi(rest); err == nil && n >= 0 && n < len(nb.Cells) && strconv.Itoa(n) == rest && nb.DisplayID(n) == id {
 			return n
 		}
 	}

@@ -30,6 +30,8 @@ type Case struct {
 	Source string `json:"source"`
 	Type   string `json:"type"`
 	ID     string `json:"id"`
+	// Ours, when not nil, is a text nbformat reads and compares with the notebook it wrote.
+	Ours *string `json:"ours"`
 }
 
 // Answer is nbformat's answer to a Case: the bytes it writes and its validation error ("" when
@@ -37,6 +39,8 @@ type Case struct {
 type Answer struct {
 	Text    string  `json:"text"`
 	Invalid *string `json:"invalid"`
+	// Same is whether nbformat read Ours as the notebook it wrote (nil without Ours).
+	Same *bool `json:"same"`
 }
 
 // Require skips t (or fails it, under CORDON_NBFORMAT=required) when nbformat is not available.

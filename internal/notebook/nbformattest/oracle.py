@@ -3,8 +3,9 @@
 #
 # Request: {"cases": [{"text": <notebook text>, "mode": "none"|"replace"|"insert"|"delete",
 #   "index": <cell index; insert: the cell after which, -1 for the start>, "source": <new source>,
-#   "type": <cell type or "">, "id": <new cell id or "">}]}
-# Answer: [{"text": <nbformat.write's output>, "invalid": <validation error or null>}]
+#   "type": <cell type or "">, "id": <new cell id or "">, "ours": <a text to compare, or null>}]}
+# Answer: [{"text": <nbformat.write's output>, "invalid": <validation error or null>,
+#   "same": <whether nbformat reads "ours" as the notebook it wrote, or null>}]
 import json
 import sys
 import warnings
@@ -50,11 +51,24 @@ def edit(case):
     if not s.endswith("\n"):
         s += "\n"
     invalid = None
+    same = None
+    if case.get("ours") is not None:
+        # Read without validation, which would give a cell without an id a random one.
+        ours = nbformat.reader.reads(case["ours"])
+        theirs = nbformat.reader.reads(s)
+        # nbformat also replaces a duplicate id with a random one; the library keeps it.
+        ids = [c.get("id") for c in ours.cells]
+        if len(ours.cells) == len(theirs.cells):
+            for a, b in zip(ours.cells, theirs.cells):
+                if "id" not in a or ids.count(a["id"]) > 1:
+                    a.pop("id", None)
+                    b.pop("id", None)
+        same = ours == theirs
     try:
         nbformat.validate(nbformat.reads(s, as_version=nbformat.NO_CONVERT))
     except Exception as e:  # noqa: BLE001
         invalid = str(e)[:500]
-    return {"text": s, "invalid": invalid}
+    return {"text": s, "invalid": invalid, "same": same}
 
 
 def main():
