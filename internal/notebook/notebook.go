@@ -208,6 +208,23 @@ func (nb *Notebook) Span(i int) (start, end int) {
 	return v.Start, v.End
 }
 
+// IsPath reports whether a path names a Jupyter notebook: its last segment ends in ".ipynb" (any
+// case) after at least one other character ("/a/.ipynb" is a dotfile, not a notebook).
+func IsPath(p string) bool {
+	base := p[strings.LastIndexAny(p, `/\`)+1:]
+	return len(base) > len(".ipynb") && strings.EqualFold(base[len(base)-len(".ipynb"):], ".ipynb")
+}
+
+// Reason says, for a tool's message, why Parse refused a text: "it is not valid JSON (<what>
+// at line <l>, column <c>)", or the *FormatError's message.
+func Reason(err error) string {
+	var se *SyntaxError
+	if errors.As(err, &se) {
+		return "it is not valid JSON (" + se.Error() + ")"
+	}
+	return err.Error()
+}
+
 // HasIDs reports whether the notebook's format has cell ids (nbformat 4.5 and later).
 func (nb *Notebook) HasIDs() bool { return nb.Minor >= 5 }
 
