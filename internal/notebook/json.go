@@ -156,85 +156,74 @@ func (p *parser) enter() error {
 }
 
 func (p *parser) object() (*Value, error) {
-	if err := p.enter(); err != nil {
-		return nil, err
-	}
 	v := &Value{Kind: Object, Start: p.i}
-	p.i++
-	p.space()
-	if p.i < len(p.s) && p.s[p.i] == '}' {
-		p.i++
-		v.End = p.i
-		p.depth--
-		return v, nil
-	}
-	for {
+	err := p.container(v, '}', func() error {
 		if p.i >= len(p.s) || p.s[p.i] != '"' {
-			return nil, p.fail("Expecting property name enclosed in double quotes")
+			return p.fail("Expecting property name enclosed in double quotes")
 		}
 		key, err := p.str()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		p.space()
 		if p.i >= len(p.s) || p.s[p.i] != ':' {
-			return nil, p.fail("Expecting ':' delimiter")
+			return p.fail("Expecting ':' delimiter")
 		}
 		p.i++
 		p.space()
 		val, err := p.value()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		v.Obj = append(v.Obj, Member{Key: key, Val: val})
-		p.space()
-		if p.i < len(p.s) && p.s[p.i] == ',' {
-			p.i++
-			p.space()
-			continue
-		}
-		if p.i < len(p.s) && p.s[p.i] == '}' {
-			p.i++
-			v.End = p.i
-			p.depth--
-			return v, nil
-		}
-		return nil, p.fail("Expecting ',' delimiter")
-	}
+		return nil
+	})
+	return v, err
 }
 
 func (p *parser) array() (*Value, error) {
-	if err := p.enter(); err != nil {
-		return nil, err
-	}
 	v := &Value{Kind: Array, Start: p.i}
+	err := p.container(v, ']', func() error {
+		el, err := p.value()
+		if err == nil {
+			v.Arr = append(v.Arr, el)
+		}
+		return err
+	})
+	return v, err
+}
+
+// container reads the elements of an object or array whose opening bracket is at p.i, each
+// with elem, separated by commas, up to close; it sets v.End.
+func (p *parser) container(v *Value, close byte, elem func() error) error {
+	if err := p.enter(); err != nil {
+		return err
+	}
 	p.i++
 	p.space()
-	if p.i < len(p.s) && p.s[p.i] == ']' {
+	if p.i < len(p.s) && p.s[p.i] == close {
 		p.i++
 		v.End = p.i
 		p.depth--
-		return v, nil
+		return nil
 	}
 	for {
-		el, err := p.value()
-		if err != nil {
-			return nil, err
+		if err := elem(); err != nil {
+			return err
 		}
-		v.Arr = append(v.Arr, el)
 		p.space()
 		if p.i < len(p.s) && p.s[p.i] == ',' {
 			p.i++
 			p.space()
 			continue
 		}
-		if p.i < len(p.s) && p.s[p.i] == ']' {
+		if p.i < len(p.s) && p.s[p.i] == close {
 			p.i++
 			v.End = p.i
 			p.depth--
-			return v, nil
+			return nil
 		}
-		return nil, p.fail("Expecting ',' delimiter")
+		return p.fail("Expecting ',' delimiter")
 	}
 }
 

@@ -147,19 +147,12 @@ func (s *suite) notebookEdit(ctx context.Context, args notebookEditArgs, exec *t
 	if in.mode == "delete" {
 		preview = tools.ApprovalPreview{Label: "Delete cell", Text: in.cellID}
 	}
-	policy, err := s.Sandbox.ResolvePolicy(ctx, "notebook_edit", filetool.Escalation{Permissions: args.Permissions, Justification: args.Justification}, exec,
-		filetool.Action{FilePath: in.path, Previews: []tools.ApprovalPreview{preview}})
+	start, err := s.StartEdit(ctx, "notebook_edit", filetool.Escalation{Permissions: args.Permissions, Justification: args.Justification}, exec,
+		filetool.Action{FilePath: in.path, Previews: []tools.ApprovalPreview{preview}}, in.path)
 	if err != nil {
 		return NotebookEditValue{}, err
 	}
-	target, err := s.FS.Resolve(ctx, in.path, fs.ResolveOptions{Cwd: filetool.MutationBase(policy, exec, in.path)})
-	if err != nil {
-		return NotebookEditValue{}, err
-	}
-	guard, err := fs.EditIntentEvent.Run(ctx, s.KC, fs.IntentArgs{Target: target, Actor: exec}, filetool.NoEditGuard)
-	if err != nil {
-		return NotebookEditValue{}, s.MutationFailure(ctx, fs.VerbEdit, target, policy, exec, err)
-	}
+	policy, target, guard := start.Policy, start.Target, start.Guard
 	read, err := s.FS.ReadText(ctx, target)
 	if err != nil {
 		return NotebookEditValue{}, s.MutationFailure(ctx, fs.VerbEdit, target, policy, exec, err)
@@ -329,14 +322,18 @@ func RenderNotebookEdit(v NotebookEditValue) string {
 }
 
 // sourceDiff is the change of a cell's source as lines: "-" removed, "+" added, " " unchanged
-// (a line diff; up to two unchanged lines of context around each change, "…" between changes
-// further apart), at most notebookDiffLines lines shown.
+// (filetool's line diff; up to two unchanged lines of context around each change, "…" between
+// changes further apart), at most notebookDiffLines lines shown.
 func sourceDiff(old, new string) string {
-	a, c := notebook.SourceLines(old), notebook.SourceLines(new)
-	if len(a) == 0 && len(c) == 0 {
+	if old == "" && new == "" {
 		return "(empty source)"
 	}
-	ops := lineOps(a, c)
+	var ops []string
+	for _, run := range filetool.LineRuns(withFinalNewline(old), withFinalNewline(new)) {
+		for _, l := range run.Lines {
+			ops = append(ops, string(run.Op)+l)
+		}
+	}
 	changed := func(i int) bool { return i >= 0 && i < len(ops) && ops[i][0] != ' ' }
 	near := func(i int) bool {
 		for d := -2; d <= 2; d++ {
@@ -369,61 +366,11 @@ func sourceDiff(old, new string) string {
 	return strings.Join(lines, "\n")
 }
 
-// lineOps is a longest-common-subsequence line diff of a and c, each line prefixed "-", "+" or
-// " "; past 250,000 line pairs the differing middle is one removal and one addition.
-func lineOps(a, c []string) []string {
-	pre := 0
-	for pre < len(a) && pre < len(c) && a[pre] == c[pre] {
-		pre++
+// withFinalNewline ends a non-empty source with a newline, so a last line compares equal with
+// or without one.
+func withFinalNewline(s string) string {
+	if s == "" || strings.HasSuffix(s, "\n") {
+		return s
 	}
-	suf := 0
-	for suf < len(a)-pre && suf < len(c)-pre && a[len(a)-1-suf] == c[len(c)-1-suf] {
-		suf++
-	}
-	var ops []string
-	for _, l := range a[:pre] {
-		ops = append(ops, " "+l)
-	}
-	x, y := a[pre:len(a)-suf], c[pre:len(c)-suf]
-	if len(x)*len(y) > 250000 {
-		for _, l := range x {
-			ops = append(ops, "-"+l)
-		}
-		for _, l := range y {
-			ops = append(ops, "+"+l)
-		}
-	} else {
-		// lcs[i][j] is the LCS length of x[i:] and y[j:].
-		lcs := make([][]int, len(x)+1)
-		for i := range lcs {
-			lcs[i] = make([]int, len(y)+1)
-		}
-		for i := len(x) - 1; i >= 0; i-- {
-			for j := len(y) - 1; j >= 0; j-- {
-				if x[i] == y[j] {
-					lcs[i][j] = lcs[i+1][j+1] + 1
-				} else {
-					lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
-				}
-			}
-		}
-		i, j := 0, 0
-		for i < len(x) || j < len(y) {
-			switch {
-			case i < len(x) && j < len(y) && x[i] == y[j]:
-				ops = append(ops, " "+x[i])
-				i, j = i+1, j+1
-			case j < len(y) && (i == len(x) || lcs[i][j+1] > lcs[i+1][j]):
-				ops = append(ops, "+"+y[j])
-				j++
-			default:
-				ops = append(ops, "-"+x[i])
-				i++
-			}
-		}
-	}
-	for _, l := range a[len(a)-suf:] {
-		ops = append(ops, " "+l)
-	}
-	return ops
+	return s + "\n"
 }

@@ -1,6 +1,7 @@
 package toolnotebook_test
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -165,4 +166,27 @@ func TestNotebookEditByPosition(t *testing.T) {
 	assert.Equal(t, "Inserted markdown cell cell-1 after cell cell-0 in "+e.path("old.ipynb")+".\n+b\n"+
 		"This notebook names cells by position: the cells after it are now named by their new positions.", r.Text())
 	assert.Equal(t, strings.Replace(old, "  }\n ],", "  },\n  {\n   \"cell_type\": \"markdown\",\n   \"metadata\": {},\n   \"source\": [\n    \"b\"\n   ]\n  }\n ],", 1), e.readFile(t, "old.ipynb"))
+}
+
+// TestRenderNotebookEditDiff pins the change a result shows: two lines of context, "…" between
+// changes further apart, at most 40 lines.
+func TestRenderNotebookEditDiff(t *testing.T) {
+	lines := func(n int, edit map[int]string) string {
+		var b strings.Builder
+		for i := 1; i <= n; i++ {
+			if s, ok := edit[i]; ok {
+				b.WriteString(s + "\n")
+			} else {
+				b.WriteString("l" + strconv.Itoa(i) + "\n")
+			}
+		}
+		return b.String()
+	}
+	old, new := lines(20, nil), lines(20, map[int]string{3: "X", 15: "Y"})
+	v := toolnotebook.NotebookEditValue{Path: "/n.ipynb", EditMode: "replace", CellID: "c", CellType: "code", OldSource: &old, NewSource: &new}
+	assert.Equal(t, "Updated code cell c of /n.ipynb.\n l1\n l2\n-l3\n+X\n l4\n l5\n…\n l13\n l14\n-l15\n+Y\n l16\n l17", toolnotebook.RenderNotebookEdit(v))
+	big := lines(100, nil)
+	v = toolnotebook.NotebookEditValue{Path: "/n.ipynb", EditMode: "insert", CellID: "c", CellType: "code", NewSource: &big}
+	got := toolnotebook.RenderNotebookEdit(v)
+	assert.True(t, strings.HasSuffix(got, "\n+l40\n… (60 more lines)"), got)
 }

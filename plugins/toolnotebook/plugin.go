@@ -15,35 +15,32 @@ import (
 	"github.com/cordon-dev/cordon/plugins/tools/filetool"
 )
 
-// ID is the catalog name of the plugin that registers notebook_edit (docs/notebooks.md).
+// ID is the plugin's catalog name.
 const ID = "tool-notebook"
 
-// Config is the (empty) configuration of tool-notebook.
+// Config is tool-notebook's configuration: it has none.
 type Config struct{}
 
-// Plugin registers notebook_edit once the fs and tools services exist. It shares tool-fs's
-// guards, sandbox escalation and error rendering through plugins/tools/filetool, and is a plugin of
-// its own so that a composition offers it or not.
-var Plugin = kernel.Define[Config](ID, apply, fs.Service.Dep(), tools.Service.Dep())
+// Plugin registers notebook_edit while the fs and tools services exist; it reaches files the way
+// edit does, through the file-tool kit (plugins/tools/filetool).
+var Plugin = kernel.Define[Config](ID, register, fs.Service.Dep(), tools.Service.Dep())
 
-// Module contributes Plugin to the kernel catalog of an fx host.
+// Module is Plugin for an fx host's kernel catalog.
 var Module = fx.Module(ID, kernelfx.Plugin(Plugin))
 
-// suite is one loaded instance: what the file tools share, and the result budgets.
+// suite is a loaded instance: the kit's environment and the budgets of errors (tool-fs's
+// defaults, docs/tool-fs.md "The result budget").
 type suite struct {
 	*filetool.Env
 	budget budget.Table
 }
 
-func apply(kc *kernel.Context, _ Config) error {
+func register(kc *kernel.Context, _ Config) error {
 	env, err := filetool.NewEnv(kc)
-	if err != nil {
-		return err
+	if err == nil {
+		table, _ := budget.NewTable(ID, budget.Default, budget.Known()) // valid: no error
+		_, err = tools.Service.Must(kc).Register(kc, (&suite{Env: env, budget: table}).notebookEditDefinition())
 	}
-	// The budgets of tool-fs's defaults (docs/tool-fs.md "The result budget"): valid, so no error.
-	table, _ := budget.NewTable(ID, budget.Default, budget.Known())
-	s := &suite{Env: env, budget: table}
-	_, err = tools.Service.Must(kc).Register(kc, s.notebookEditDefinition())
 	return err
 }
 
