@@ -1,9 +1,11 @@
 package toolfs_test
 
 import (
+	"context"
 	"encoding/base64"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -11,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cordon-dev/cordon/plugins/toolfs"
+	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
 // notebookText is a small nbformat 4.5 notebook as nbformat writes it, with a stream, a result,
@@ -159,4 +162,28 @@ func TestNotebookReadAsText(t *testing.T) {
 	r = e.call("read", args{"file_path": "v3.ipynb", "limit": 1})
 	requireOK(t, r)
 	assert.Contains(t, r.Content[0].Text, "\n<note>This notebook is shown as text: it is nbformat 3; only nbformat 4 is read as cells.</note>\n<content>\n1: {\n")
+}
+
+// BenchmarkNotebookRead2000 measures one read of a 2,000-cell notebook (docs/notebooks.md): the
+// whole text parsed and the first page rendered within the default budget.
+func BenchmarkNotebookRead2000(b *testing.B) {
+	text := manyCells(2000)
+	path := filepath.Join(b.TempDir(), "big.ipynb")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	rt, s := benchEnv(b, filepath.Dir(path))
+	args := map[string]any{"file_path": path}
+	if r := rt.Execute(context.Background(), tools.Call{CallID: "warm", Name: "read", Args: args, Session: s}); r.IsError ||
+		!strings.Contains(r.Text(), "(Showing cells 1-") {
+		b.Fatalf("unexpected read result: %.200s", r.Text())
+	}
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if r := rt.Execute(context.Background(), tools.Call{CallID: "c", Name: "read", Args: args, Session: s}); r.IsError {
+			b.Fatal(r.Text())
+		}
+	}
 }
