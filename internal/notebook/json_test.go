@@ -89,12 +89,16 @@ func TestSplitLinesIsPythons(t *testing.T) {
 	assert.Equal(t, []string{"\n", "\n"}, notebook.SplitLines("\n\n"))
 }
 
-// TestDuplicateIDs pins that a cell whose id an earlier cell has is named by its index.
+// TestDuplicateIDs pins that a cell whose id an earlier cell has, and one whose id is outside
+// nbformat's pattern, is named by its index.
 func TestDuplicateIDs(t *testing.T) {
 	nb, err := notebook.Parse(`{"nbformat": 4, "nbformat_minor": 5, "cells": [
-		{"id": "a", "cell_type": "code", "source": ""}, {"id": "a", "cell_type": "code", "source": ""}, {"cell_type": "raw", "source": ""}]}`)
+		{"id": "a", "cell_type": "code", "source": ""}, {"id": "a", "cell_type": "code", "source": ""}, {"cell_type": "raw", "source": ""},
+		{"id": "x\" type=\"y", "cell_type": "raw", "source": ""}]}`)
 	require.NoError(t, err)
-	assert.Equal(t, []string{"a", "cell-1", "cell-2"}, []string{nb.DisplayID(0), nb.DisplayID(1), nb.DisplayID(2)})
+	assert.Equal(t, []string{"a", "cell-1", "cell-2", "cell-3"}, []string{nb.DisplayID(0), nb.DisplayID(1), nb.DisplayID(2), nb.DisplayID(3)})
+	assert.Equal(t, 3, nb.Find("cell-3"))
+	assert.Equal(t, -1, nb.Find(`x" type="y`))
 	assert.Equal(t, 0, nb.Find("a"))
 	assert.Equal(t, 1, nb.Find("cell-1"))
 	assert.Equal(t, -1, nb.Find("cell-0"))

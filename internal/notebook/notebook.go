@@ -108,7 +108,7 @@ func Parse(text string) (*Notebook, error) {
 			return nil, err
 		}
 		nb.Cells = append(nb.Cells, c)
-		if _, dup := nb.first[c.ID]; c.HasID && !dup {
+		if _, dup := nb.first[c.ID]; c.HasID && validID(c.ID) && !dup {
 			nb.first[c.ID] = i
 		}
 	}
@@ -229,12 +229,28 @@ func Reason(err error) string {
 func (nb *Notebook) HasIDs() bool { return nb.Minor >= 5 }
 
 // DisplayID is the id a tool names cell i by: its own id, or "cell-<i>" (0-based) for a cell
-// without one (nbformat before 4.5) and for a cell whose id an earlier cell already has.
+// without one (nbformat before 4.5), for a cell whose id an earlier cell already has, and for an
+// id outside nbformat's pattern (1 to 64 of a-z, A-Z, 0-9, "-" and "_").
 func (nb *Notebook) DisplayID(i int) string {
 	if c := nb.Cells[i]; c.HasID && nb.firstWithID(c.ID) == i {
 		return c.ID
 	}
 	return "cell-" + strconv.Itoa(i)
+}
+
+// validID reports whether id matches nbformat's cell id pattern, ^[a-zA-Z0-9-_]+$, in 1 to 64
+// characters.
+func validID(id string) bool {
+	if len(id) == 0 || len(id) > 64 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // firstWithID is the index of the first cell whose id is id, or -1.

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cordon-dev/cordon/internal/notebook"
+	"github.com/cordon-dev/cordon/plugins/sandbox"
 	"github.com/cordon-dev/cordon/plugins/toolnotebook"
 )
 
@@ -189,4 +190,19 @@ func TestRenderNotebookEditDiff(t *testing.T) {
 	v = toolnotebook.NotebookEditValue{Path: "/n.ipynb", EditMode: "insert", CellID: "c", CellType: "code", NewSource: &big}
 	got := toolnotebook.RenderNotebookEdit(v)
 	assert.True(t, strings.HasSuffix(got, "\n+l40\n… (60 more lines)"), got)
+}
+
+// TestNotebookEditUnderTheSandbox pins that notebook_edit is fenced as edit is: in read-only mode
+// the edit is denied with the sandbox's marker and the escalation it offers, the file unchanged.
+func TestNotebookEditUnderTheSandbox(t *testing.T) {
+	e := newEnvUnder(t, sandbox.ReadOnly)
+	e.writeFile(t, "a.ipynb", notebookText(t))
+	e.ok(t, "read", args{"file_path": "a.ipynb"})
+	r := e.edit(args{"notebook_path": "a.ipynb", "cell_id": "intro001", "new_source": "x"})
+	require.True(t, r.IsError)
+	assert.Equal(t, "FS_SANDBOX_DENIED", r.Code())
+	assert.True(t, strings.HasPrefix(r.Text(), "Error: [sandbox: file access denied under read-only mode]\n"), r.Text())
+	assert.Equal(t, notebookText(t), e.readFile(t, "a.ipynb"))
+	requireFailure(t, e.edit(args{"notebook_path": "a.ipynb", "cell_id": "intro001", "new_source": "x", "justification": "why"}),
+		"Error: invalid escalation: justification is only valid together with sandbox_permissions", "")
 }

@@ -14,6 +14,9 @@ import (
 	"github.com/cordon-dev/cordon/plugins/fshistory"
 	"github.com/cordon-dev/cordon/plugins/fslocal"
 	"github.com/cordon-dev/cordon/plugins/fspolicy"
+	"github.com/cordon-dev/cordon/plugins/sandbox"
+	"github.com/cordon-dev/cordon/plugins/sandbox/fssandbox"
+	"github.com/cordon-dev/cordon/plugins/sandbox/sandboxpolicy"
 	"github.com/cordon-dev/cordon/plugins/toolfs"
 	"github.com/cordon-dev/cordon/plugins/toolnotebook"
 	"github.com/cordon-dev/cordon/plugins/tools"
@@ -31,7 +34,10 @@ type env struct {
 	calls   int
 }
 
-func newEnv(t *testing.T) *env {
+func newEnv(t *testing.T) *env { return newEnvUnder(t, "") }
+
+// newEnvUnder is newEnv with fs-sandbox and sandbox-policy in mode (fs-local when "").
+func newEnvUnder(t *testing.T, mode sandbox.Mode) *env {
 	t.Helper()
 	dir, err := filepath.EvalSymlinks(t.TempDir())
 	require.NoError(t, err)
@@ -39,7 +45,13 @@ func newEnv(t *testing.T) *env {
 	load := func(m kernel.Module, cfg any) {
 		kerneltest.RequireActive(t, kerneltest.RequireLoad(t, e.root, m, cfg))
 	}
-	load(fslocal.Plugin, fslocal.Config{Cwd: dir, DiffBasisMaxBytes: fslocal.DefaultDiffBasisMaxBytes})
+	if mode == "" {
+		load(fslocal.Plugin, fslocal.Config{Cwd: dir, DiffBasisMaxBytes: fslocal.DefaultDiffBasisMaxBytes})
+	} else {
+		load(sandboxpolicy.Plugin, sandboxpolicy.Config{Mode: mode, WorkspaceRoot: dir})
+		load(fssandbox.Plugin, nil)
+		e.session.SetHeader(tools.Header{Cwd: dir})
+	}
 	load(fspolicy.Plugin, nil)
 	load(tools.Plugin, nil)
 	load(toolfs.Plugin, nil)
