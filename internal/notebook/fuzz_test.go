@@ -8,7 +8,7 @@ import (
 	"github.com/cordon-dev/cordon/internal/notebook"
 )
 
-// FuzzParse checks that no text makes the parser or an edit panic, that a parsed notebook's
+// FuzzParse checks that no text makes the parser, a cell's view or an edit panic, that a parsed notebook's
 // edits parse again with the cells they should have, and that what Dump writes parses back to
 // the same bytes.
 func FuzzParse(f *testing.F) {
@@ -37,6 +37,10 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		n := len(nb.Cells)
+		for i := range n {
+			notebook.RenderCell(nil, nb, i, notebook.RenderOptions{MaxLineLength: 20})
+			notebook.RenderCell(nil, nb, i, notebook.RenderOptions{SourceLines: 1})
+		}
 		check := func(what, got string, want int) {
 			nb2, err := notebook.Parse(got)
 			if err != nil {
