@@ -53,7 +53,7 @@ func noteLine(why string) string {
 	return noteOpen + why + noteClose
 }
 
-// notebookFormat is "4.<minor>" and the language clause of the envelope's notebook line.
+// notebookHeader is the envelope's notebook line: the format and the language clause.
 func notebookHeader(p *NotebookPage) string {
 	h := "nbformat " + p.Format
 	if p.Language != "" {

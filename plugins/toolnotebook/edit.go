@@ -103,7 +103,8 @@ type notebookEditInput struct {
 }
 
 // parseNotebookEditArgs validates, in order: a blank notebook_path, a replace or delete without
-// cell_id, a replace or insert without new_source, and a path that is not a .ipynb file.
+// cell_id (an empty one is absent), a replace or insert without new_source, and a path that is
+// not a .ipynb file.
 func parseNotebookEditArgs(a notebookEditArgs) (notebookEditInput, error) {
 	if jstext.IsBlank(a.NotebookPath) {
 		return notebookEditInput{}, errBlankNotebookPath
@@ -112,7 +113,7 @@ func parseNotebookEditArgs(a notebookEditArgs) (notebookEditInput, error) {
 	if a.EditMode != nil {
 		in.mode = *a.EditMode
 	}
-	if a.CellID != nil {
+	if a.CellID != nil && *a.CellID != "" {
 		in.cellID, in.hasCellID = *a.CellID, true
 	}
 	if a.CellType != nil {

@@ -49,7 +49,7 @@ func TestNotebookEditModes(t *testing.T) {
 	require.Equal(t, 1, nb.Find(v.CellID))
 	assert.Equal(t, "import os\n", nb.Cells[1].Source)
 
-	r = e.ok(t, "notebook_edit", args{"notebook_path": "a.ipynb", "new_source": "# Top", "cell_type": "markdown", "edit_mode": "insert"})
+	r = e.ok(t, "notebook_edit", args{"notebook_path": "a.ipynb", "cell_id": "", "new_source": "# Top", "cell_type": "markdown", "edit_mode": "insert"})
 	top := r.Value.(toolnotebook.NotebookEditValue).CellID
 	assert.Equal(t, "Inserted markdown cell "+top+" at the start of "+dp+".\n+# Top", r.Text())
 	nb, err = notebook.Parse(e.readFile(t, "a.ipynb"))
@@ -116,6 +116,7 @@ func TestNotebookEditErrors(t *testing.T) {
 		{args{"notebook_path": " ", "cell_id": "x", "new_source": "y"}, "Error: notebook_path must be a non-empty string"},
 		{args{"notebook_path": "a.ipynb", "new_source": "y"}, "Error: cell_id is required to replace or delete a cell"},
 		{args{"notebook_path": "a.ipynb", "edit_mode": "delete"}, "Error: cell_id is required to replace or delete a cell"},
+		{args{"notebook_path": "a.ipynb", "cell_id": "", "new_source": "y"}, "Error: cell_id is required to replace or delete a cell"},
 		{args{"notebook_path": "a.ipynb", "cell_id": "intro001"}, "Error: new_source is required to replace or insert a cell"},
 		{args{"notebook_path": "a.py", "cell_id": "x", "new_source": "y"}, `Error: notebook_edit edits Jupyter notebooks (.ipynb files); use edit for "a.py"`},
 		{args{"notebook_path": "a.ipynb", "cell_id": "nope", "new_source": "y"}, `Error: cell "nope" was not found in "` + dp + `"` +
