@@ -187,3 +187,30 @@ func BenchmarkNotebookRead2000(b *testing.B) {
 		}
 	}
 }
+
+// TestNotebookReadImageLimits pins that a page carries at most maxImagesPerMessage images: a later
+// cell whose image would pass it starts the next page, and a first cell's image past it is not
+// shown, saying why.
+func TestNotebookReadImageLimits(t *testing.T) {
+	limits := defaultLimits()
+	limits.MaxImagesPerMessage = 1
+	e := newImgEnv(t, imgOptions{limits: &limits})
+	img := base64.StdEncoding.EncodeToString(png1x1)
+	display := `{"output_type": "display_data", "metadata": {}, "data": {"image/png": "` + img + `"}}`
+	cell := func(id, outputs string) string {
+		return `{"cell_type": "code", "execution_count": 1, "id": "` + id + `", "metadata": {}, "source": "plot()", "outputs": [` + outputs + `]}`
+	}
+	e.writeFile(t, "imgs.ipynb", `{"cells": [`+cell("one", display)+`, `+cell("two", display+`, `+display)+`], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}`)
+	s := e.withModel("vision-model")
+
+	r := e.callIn(s, "read", args{"file_path": "imgs.ipynb"})
+	requireOK(t, r)
+	require.Len(t, r.Content, 2)
+	assert.True(t, strings.HasSuffix(r.Content[0].Text, "</cell>\n\n(Showing cells 1-1 of 2. Use offset=2 to continue.)\n</content>"), r.Content[0].Text)
+
+	r = e.callIn(s, "read", args{"file_path": "imgs.ipynb", "offset": 2})
+	requireOK(t, r)
+	require.Len(t, r.Content, 2)
+	assert.Contains(t, r.Content[0].Text, "[image 1 of this result: image/png, 1x1 px]\n</output>\n<output type=\"display_data\">\n"+
+		"[image/png image not shown: this result already carries 1 images, the most one result may]\n</output>")
+}
