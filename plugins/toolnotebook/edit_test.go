@@ -18,33 +18,33 @@ import (
 // bytes, names the cell and shows the change.
 func TestNotebookEditModes(t *testing.T) {
 	e := newEnv(t)
-	e.writeFile(t, "a.ipynb", notebookText(t))
+	e.file(t, "a.ipynb", notebookText(t))
 	dp := e.path("a.ipynb")
 	e.ok(t, "read", args{"file_path": "a.ipynb"})
 
 	want := func(edit func(nb *notebook.Notebook) string) string {
-		nb, err := notebook.Parse(e.readFile(t, "a.ipynb"))
+		nb, err := notebook.Parse(e.file(t, "a.ipynb"))
 		require.NoError(t, err)
 		return edit(nb)
 	}
 
 	exp := want(func(nb *notebook.Notebook) string { s, _ := nb.Replace(1, "print('bye')\nplot()\n1 + 3", ""); return s })
 	r := e.ok(t, "notebook_edit", args{"notebook_path": "a.ipynb", "cell_id": "code0002", "new_source": "print('bye')\nplot()\n1 + 3"})
-	assert.Equal(t, exp, e.readFile(t, "a.ipynb"))
+	assert.Equal(t, exp, e.file(t, "a.ipynb"))
 	assert.Equal(t, "Updated code cell code0002 of "+dp+".\n-print('hello')\n+print('bye')\n plot()\n-1 + 2\n+1 + 3\n"+
 		"Its outputs (3) are still those of the old source, as Jupyter keeps them until the cell runs again.", r.Text())
 	assert.Contains(t, r.Value.(toolnotebook.NotebookEditValue).CellType, "code")
 
 	exp = want(func(nb *notebook.Notebook) string { s, _ := nb.Replace(2, "Division", "markdown"); return s })
 	r = e.ok(t, "notebook_edit", args{"notebook_path": "a.ipynb", "cell_id": "code0003", "new_source": "Division", "cell_type": "markdown"})
-	assert.Equal(t, exp, e.readFile(t, "a.ipynb"))
+	assert.Equal(t, exp, e.file(t, "a.ipynb"))
 	assert.Equal(t, "Updated markdown cell code0003 of "+dp+". It was a code cell; its outputs were removed.\n-1/0\n+Division", r.Text())
 
 	r = e.ok(t, "notebook_edit", args{"notebook_path": "a.ipynb", "cell_id": "intro001", "new_source": "import os\n", "edit_mode": "insert"})
 	v := r.Value.(toolnotebook.NotebookEditValue)
 	assert.Regexp(t, `^[0-9a-f]{8}$`, v.CellID)
 	assert.Equal(t, "Inserted code cell "+v.CellID+" after cell intro001 in "+dp+".\n+import os", r.Text())
-	nb, err := notebook.Parse(e.readFile(t, "a.ipynb"))
+	nb, err := notebook.Parse(e.file(t, "a.ipynb"))
 	require.NoError(t, err)
 	require.Equal(t, 1, nb.Find(v.CellID))
 	assert.Equal(t, "import os\n", nb.Cells[1].Source)
@@ -52,49 +52,49 @@ func TestNotebookEditModes(t *testing.T) {
 	r = e.ok(t, "notebook_edit", args{"notebook_path": "a.ipynb", "cell_id": "", "new_source": "# Top", "cell_type": "markdown", "edit_mode": "insert"})
 	top := r.Value.(toolnotebook.NotebookEditValue).CellID
 	assert.Equal(t, "Inserted markdown cell "+top+" at the start of "+dp+".\n+# Top", r.Text())
-	nb, err = notebook.Parse(e.readFile(t, "a.ipynb"))
+	nb, err = notebook.Parse(e.file(t, "a.ipynb"))
 	require.NoError(t, err)
 	assert.Equal(t, 0, nb.Find(top))
 
 	exp = want(func(nb *notebook.Notebook) string { return nb.Delete(nb.Find("raw00004")) })
 	r = e.ok(t, "notebook_edit", args{"notebook_path": "a.ipynb", "cell_id": "raw00004", "new_source": "", "edit_mode": "delete"})
-	assert.Equal(t, exp, e.readFile(t, "a.ipynb"))
+	assert.Equal(t, exp, e.file(t, "a.ipynb"))
 	assert.Equal(t, "Deleted raw cell raw00004 from "+dp+".\n(empty source)", r.Text())
 
-	before := e.readFile(t, "a.ipynb")
+	before := e.file(t, "a.ipynb")
 	r = e.ok(t, "notebook_edit", args{"notebook_path": "a.ipynb", "cell_id": top, "new_source": "# Top"})
 	assert.Equal(t, "The cell "+top+" of "+dp+" already has this source; the notebook was not changed.", r.Text())
-	assert.Equal(t, before, e.readFile(t, "a.ipynb"))
+	assert.Equal(t, before, e.file(t, "a.ipynb"))
 }
 
 // TestNotebookEditUndo pins that a notebook_edit is a change fs-history records: undo restores
 // the notebook's bytes.
 func TestNotebookEditUndo(t *testing.T) {
 	e := newEnv(t)
-	e.writeFile(t, "a.ipynb", notebookText(t))
+	e.file(t, "a.ipynb", notebookText(t))
 	e.ok(t, "read", args{"file_path": "a.ipynb"})
 	e.ok(t, "notebook_edit", args{"notebook_path": "a.ipynb", "cell_id": "code0003", "edit_mode": "delete"})
-	require.NotEqual(t, notebookText(t), e.readFile(t, "a.ipynb"))
+	require.NotEqual(t, notebookText(t), e.file(t, "a.ipynb"))
 	e.ok(t, "undo", args{"file_path": "a.ipynb"})
-	assert.Equal(t, notebookText(t), e.readFile(t, "a.ipynb"))
+	assert.Equal(t, notebookText(t), e.file(t, "a.ipynb"))
 }
 
 // TestNotebookEditGateAndStaleness pins that notebook_edit has edit's read gate and version
 // check: an unread notebook is refused, and so is one changed since it was read.
 func TestNotebookEditGateAndStaleness(t *testing.T) {
 	e := newEnv(t)
-	e.writeFile(t, "a.ipynb", notebookText(t))
+	e.file(t, "a.ipynb", notebookText(t))
 	dp := e.path("a.ipynb")
 	edit := args{"notebook_path": "a.ipynb", "cell_id": "intro001", "new_source": "x"}
 	requireFailure(t, e.edit(edit), `Error: cannot modify "`+dp+`": file has not been read — read the file, then retry`, "FS_NOT_OBSERVED")
 	e.ok(t, "read", args{"file_path": "a.ipynb"})
 	changed := strings.Replace(notebookText(t), "Some text", "Other text", 1)
-	e.writeFile(t, "a.ipynb", changed)
+	e.file(t, "a.ipynb", changed)
 	r := e.edit(edit)
 	require.True(t, r.IsError)
 	assert.Equal(t, "FS_STALE_VERSION", r.Code())
 	assert.Contains(t, r.Text(), " — re-read the file, then retry")
-	assert.Equal(t, changed, e.readFile(t, "a.ipynb"))
+	assert.Equal(t, changed, e.file(t, "a.ipynb"))
 	e.ok(t, "read", args{"file_path": "a.ipynb"})
 	e.ok(t, "notebook_edit", edit)
 }
@@ -102,9 +102,9 @@ func TestNotebookEditGateAndStaleness(t *testing.T) {
 // TestNotebookEditErrors pins notebook_edit's refusals (docs/notebooks.md "Errors").
 func TestNotebookEditErrors(t *testing.T) {
 	e := newEnv(t)
-	e.writeFile(t, "a.ipynb", notebookText(t))
-	e.writeFile(t, "bad.ipynb", "not json")
-	e.writeFile(t, "empty.ipynb", `{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}`)
+	e.file(t, "a.ipynb", notebookText(t))
+	e.file(t, "bad.ipynb", "not json")
+	e.file(t, "empty.ipynb", `{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}`)
 	dp := e.path("a.ipynb")
 	for _, p := range []string{"a.ipynb", "bad.ipynb", "empty.ipynb"} {
 		e.ok(t, "read", args{"file_path": p})
@@ -129,11 +129,11 @@ func TestNotebookEditErrors(t *testing.T) {
 	}
 	r := e.edit(args{"notebook_path": "a.ipynb", "cell_id": "x", "new_source": "y", "edit_mode": "move"})
 	assert.Equal(t, "INVALID_ARGS", r.Code())
-	assert.Equal(t, notebookText(t), e.readFile(t, "a.ipynb"))
+	assert.Equal(t, notebookText(t), e.file(t, "a.ipynb"))
 
 	// The first cell of an empty notebook.
 	r = e.ok(t, "notebook_edit", args{"notebook_path": "empty.ipynb", "new_source": "x = 1", "edit_mode": "insert"})
-	nb, err := notebook.Parse(e.readFile(t, "empty.ipynb"))
+	nb, err := notebook.Parse(e.file(t, "empty.ipynb"))
 	require.NoError(t, err)
 	require.Len(t, nb.Cells, 1)
 	assert.Equal(t, r.Value.(toolnotebook.NotebookEditValue).CellID, nb.Cells[0].ID)
@@ -144,10 +144,10 @@ func TestNotebookEditErrors(t *testing.T) {
 func TestNotebookEditKeepsCRLF(t *testing.T) {
 	e := newEnv(t)
 	crlf := strings.ReplaceAll(notebookText(t), "\n", "\r\n")
-	e.writeFile(t, "w.ipynb", crlf)
+	e.file(t, "w.ipynb", crlf)
 	e.ok(t, "read", args{"file_path": "w.ipynb"})
 	e.ok(t, "notebook_edit", args{"notebook_path": "w.ipynb", "cell_id": "raw00004", "new_source": "raw"})
-	got := e.readFile(t, "w.ipynb")
+	got := e.file(t, "w.ipynb")
 	assert.NotContains(t, strings.ReplaceAll(got, "\r\n", ""), "\n")
 	nb, err := notebook.Parse(strings.ReplaceAll(got, "\r\n", "\n"))
 	require.NoError(t, err)
@@ -161,13 +161,13 @@ func TestNotebookEditKeepsCRLF(t *testing.T) {
 func TestNotebookEditByPosition(t *testing.T) {
 	e := newEnv(t)
 	old := "{\n \"cells\": [\n  {\n   \"cell_type\": \"markdown\",\n   \"metadata\": {},\n   \"source\": [\n    \"a\"\n   ]\n  }\n ],\n \"metadata\": {},\n \"nbformat\": 4,\n \"nbformat_minor\": 4\n}\n"
-	e.writeFile(t, "old.ipynb", old)
+	e.file(t, "old.ipynb", old)
 	r := e.ok(t, "read", args{"file_path": "old.ipynb"})
 	assert.Contains(t, r.Text(), "<cell id=\"cell-0\" type=\"markdown\">\n1: a\n</cell>\n")
 	r = e.ok(t, "notebook_edit", args{"notebook_path": "old.ipynb", "cell_id": "cell-0", "new_source": "b", "edit_mode": "insert", "cell_type": "markdown"})
 	assert.Equal(t, "Inserted markdown cell cell-1 after cell cell-0 in "+e.path("old.ipynb")+".\n+b\n"+
 		"This notebook names cells by position: the cells after it are now named by their new positions.", r.Text())
-	assert.Equal(t, strings.Replace(old, "  }\n ],", "  },\n  {\n   \"cell_type\": \"markdown\",\n   \"metadata\": {},\n   \"source\": [\n    \"b\"\n   ]\n  }\n ],", 1), e.readFile(t, "old.ipynb"))
+	assert.Equal(t, strings.Replace(old, "  }\n ],", "  },\n  {\n   \"cell_type\": \"markdown\",\n   \"metadata\": {},\n   \"source\": [\n    \"b\"\n   ]\n  }\n ],", 1), e.file(t, "old.ipynb"))
 }
 
 // TestRenderNotebookEditDiff pins the change a result shows: two lines of context, "…" between
@@ -197,13 +197,13 @@ func TestRenderNotebookEditDiff(t *testing.T) {
 // the edit is denied with the sandbox's marker and the escalation it offers, the file unchanged.
 func TestNotebookEditUnderTheSandbox(t *testing.T) {
 	e := newEnvUnder(t, sandbox.ReadOnly)
-	e.writeFile(t, "a.ipynb", notebookText(t))
+	e.file(t, "a.ipynb", notebookText(t))
 	e.ok(t, "read", args{"file_path": "a.ipynb"})
 	r := e.edit(args{"notebook_path": "a.ipynb", "cell_id": "intro001", "new_source": "x"})
 	require.True(t, r.IsError)
 	assert.Equal(t, "FS_SANDBOX_DENIED", r.Code())
 	assert.True(t, strings.HasPrefix(r.Text(), "Error: [sandbox: file access denied under read-only mode]\n"), r.Text())
-	assert.Equal(t, notebookText(t), e.readFile(t, "a.ipynb"))
+	assert.Equal(t, notebookText(t), e.file(t, "a.ipynb"))
 	requireFailure(t, e.edit(args{"notebook_path": "a.ipynb", "cell_id": "intro001", "new_source": "x", "justification": "why"}),
 		"Error: invalid escalation: justification is only valid together with sandbox_permissions", "")
 }

@@ -82,13 +82,12 @@ func (e *env) edit(a args) tools.Result { return e.call("notebook_edit", a) }
 
 func (e *env) path(name string) string { return filepath.Join(e.dir, name) }
 
-func (e *env) writeFile(t *testing.T, name, content string) {
+// file writes content to the workspace file name when given, and returns what the file holds.
+func (e *env) file(t *testing.T, name string, content ...string) string {
 	t.Helper()
-	require.NoError(t, os.WriteFile(e.path(name), []byte(content), 0o644))
-}
-
-func (e *env) readFile(t *testing.T, name string) string {
-	t.Helper()
+	if len(content) > 0 {
+		require.NoError(t, os.WriteFile(e.path(name), []byte(content[0]), 0o644))
+	}
 	b, err := os.ReadFile(e.path(name))
 	require.NoError(t, err)
 	return string(b)

@@ -54,7 +54,7 @@ func TestNotebookEditWritesNbformatsBytes(t *testing.T) {
 		cases = append(cases, nbformattest.Case{Mode: "insert", Index: -1, Source: "top", Type: "raw"})
 		for k, a := range edits {
 			e := newEnv(t)
-			e.writeFile(t, "n.ipynb", c.text)
+			e.file(t, "n.ipynb", c.text)
 			e.ok(t, "read", args{"file_path": "n.ipynb"})
 			a["notebook_path"] = "n.ipynb"
 			r := e.ok(t, "notebook_edit", a)
@@ -62,7 +62,7 @@ func TestNotebookEditWritesNbformatsBytes(t *testing.T) {
 				cases[k].ID = r.Value.(toolnotebook.NotebookEditValue).CellID
 			}
 			cases[k].Text = c.text
-			got = append(got, e.readFile(t, "n.ipynb"))
+			got = append(got, e.file(t, "n.ipynb"))
 		}
 		for k, a := range nbformattest.Ask(t, cases) {
 			require.Nil(t, a.Invalid, "%s %+v", name, edits[k])
