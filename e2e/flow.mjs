@@ -97,7 +97,7 @@ async function guardedFlow(c, bin) {
   try {
     c.ok("server instructions carry the read guidance", (client.getInstructions() ?? "").includes(READ_GUIDANCE),
       JSON.stringify(client.getInstructions()));
-    await listAndCheck(c, client, ["apply_patch", "edit", "glob", "grep", "read", "read_image", "undo", "write"], true);
+    await listAndCheck(c, client, ["apply_patch", "edit", "glob", "grep", "notebook_edit", "read", "read_image", "undo", "write"], true);
 
     let r = await client.callTool({ name: "write", arguments: { file_path: "notes.txt", content: "clobber\n" } });
     c.eq("unread overwrite isError", r.isError, true);

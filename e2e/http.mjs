@@ -77,7 +77,7 @@ async function guardedServer(c, bin) {
     // The stdio flow, over HTTP.
     const a = await open({ token: ALICE });
     const { tools } = await a.client.listTools();
-    c.eq("tools/list names", tools.map((t) => t.name).sort(), ["apply_patch", "edit", "glob", "grep", "read", "read_image", "undo", "write"]);
+    c.eq("tools/list names", tools.map((t) => t.name).sort(), ["apply_patch", "edit", "glob", "grep", "notebook_edit", "read", "read_image", "undo", "write"]);
     r = await a.client.callTool({ name: "write", arguments: { file_path: "notes.txt", content: "clobber\n" } });
     c.eq("unread overwrite text", textOf(r), `Error: cannot modify "${file}": file has not been read — read the file, then retry`);
     c.eq("unread overwrite _meta.error", errorOf(r), { name: "FsError", code: "FS_NOT_OBSERVED" });

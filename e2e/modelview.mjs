@@ -114,6 +114,39 @@ function bracket() {
   };
 }
 
+/** notebookJSON is a one-cell notebook as nbformat writes it: a code cell with an image output. */
+function notebookJSON(png, source) {
+  return `{
+ "cells": [
+  {
+   "cell_type": "code",
+   "execution_count": 1,
+   "id": "code0001",
+   "metadata": {},
+   "outputs": [
+    {
+     "data": {
+      "image/png": "${png}",
+      "text/plain": [
+       "<Figure size 1x1>"
+      ]
+     },
+     "metadata": {},
+     "output_type": "display_data"
+    }
+   ],
+   "source": [
+    "${source}"
+   ]
+  }
+ ],
+ "metadata": {},
+ "nbformat": 4,
+ "nbformat_minor": 5
+}
+`;
+}
+
 /** defaultProfile runs every tool and error class of the default composition. */
 async function defaultProfile(c, bin) {
   const dir = tempDir("cordon-view-");
@@ -310,6 +343,24 @@ async function defaultProfile(c, bin) {
       want: text(`Error: cannot read "notes.txt": the .txt extension does not declare a supported image format; read_image accepts PNG/JPEG/WebP/GIF files, including extension-less files in those formats`),
       isError: true,
     });
+
+    // A notebook (docs/notebooks.md): read shows its cells and the output's image as an image part;
+    // notebook_edit replaces a cell's source and writes the cell as nbformat does.
+    const nb = notebookJSON(PNG_1X1.toString("base64"), "plot(1)");
+    writeFileSync(p("nb.ipynb"), nb);
+    expectView(c, "read of a notebook", await call("read", { file_path: "nb.ipynb" }), {
+      want: [
+        { type: "text", text: `<path>${p("nb.ipynb")}</path>\n<type>notebook</type>\n<notebook>nbformat 4.5</notebook>\n<content>\n` +
+          `<cell id="code0001" type="code" execution_count="1">\n1: plot(1)\n<output type="display_data">\n` +
+          `[image 1 of this result: image/png, 1x1 px]\n<Figure size 1x1>\n</output>\n</cell>\n\n(End of notebook - total 1 cells)\n</content>` },
+        { type: "image", mimeType: "image/png", data: PNG_1X1.toString("base64") },
+      ],
+    });
+    expectView(c, "notebook_edit", await call("notebook_edit", { notebook_path: "nb.ipynb", cell_id: "code0001", new_source: "plot(2)" }), {
+      want: text(`Updated code cell code0001 of ${p("nb.ipynb")}.\n-plot(1)\n+plot(2)\n` +
+        "Its outputs (1) are still those of the old source, as Jupyter keeps them until the cell runs again."),
+    });
+    c.eq("notebook_edit: nbformat's bytes", readFileSync(p("nb.ipynb"), "utf8"), notebookJSON(PNG_1X1.toString("base64"), "plot(2)"));
   } finally {
     await client.close();
   }

@@ -143,7 +143,7 @@ func serveAsksThroughElicitation(t *testing.T, version string) {
 			Properties map[string]map[string]any `json:"properties"`
 		}
 		require.NoError(t, json.Unmarshal(raw, &schema))
-		if tool.Name == "write" || tool.Name == "edit" || tool.Name == "apply_patch" { // docs/tool-fs.md "Sandbox escalation"
+		if tool.Name == "write" || tool.Name == "edit" || tool.Name == "apply_patch" || tool.Name == "notebook_edit" { // docs/tool-fs.md "Sandbox escalation"
 			assert.Equal(t, map[string]any{"type": "string", "enum": []any{"workspace-write", "danger-full-access"},
 				"description": "The wider sandbox mode this file operation needs. Only valid as a one-shot retry of an operation the sandbox just denied; requires justification and user approval."},
 				schema.Properties["sandbox_permissions"], tool.Name)

@@ -110,6 +110,8 @@ var wantSchemas = map[string]string{
 	// docs/tool-fs.md "read_image"
 	"read_image": `{"type":"object","properties":{"file_path":{"type":"string","description":"Path to the image file, resolved by the filesystem backend."}},"required":["file_path"]}`,
 	"glob":       `{"type":"object","properties":{"pattern":{"type":"string","description":"Glob pattern to match file paths against (e.g. \"**/*.ts\", \"src/**/*.test.js\"). A pattern with no \"/\" matches file names at any depth, so \"*.ts\" searches the whole tree; include a \"/\" to anchor the pattern to the search directory."},"path":{"type":"string","description":"Directory to search in. Defaults to the session workspace; a relative path resolves against it."}},"required":["pattern"]}`,
+	// docs/notebooks.md "notebook_edit"
+	"notebook_edit": `{"type":"object","properties":{"notebook_path":{"type":"string","description":"Path to the Jupyter notebook (.ipynb) to edit, resolved by the filesystem backend."},"cell_id":{"type":"string","description":"The id of the cell to replace or delete, or of the cell after which to insert, as read shows it. Omit it to insert at the start of the notebook."},"new_source":{"type":"string","description":"The new source of the cell. Not used by delete."},"cell_type":{"type":"string","enum":["code","markdown","raw"],"description":"The cell's type. Defaults to the cell's own type for replace and to code for insert."},"edit_mode":{"type":"string","enum":["replace","insert","delete"],"description":"replace (the default) changes the cell's source, insert adds a new cell after cell_id, delete removes the cell."}},"required":["notebook_path"]}`,
 	// docs/apply_patch.md
 	"apply_patch": `{"type":"object","properties":{"input":{"type":"string","description":"The entire patch, from *** Begin Patch to *** End Patch."}},"required":["input"]}`,
 	"grep":        `{"type":"object","properties":{"pattern":{"type":"string","description":"Regular expression to search for (RE2 syntax)."},"path":{"type":"string","description":"File or directory to search. Defaults to the session workspace; a relative path resolves against it."},"include":{"type":"string","description":"One glob filter for which files to search (e.g. \"*.ts\", \"*.{js,jsx}\"). Not a list; negation is not supported."}},"required":["pattern"]}`,
@@ -146,7 +148,7 @@ func TestServeFlowWithObservationPolicy(t *testing.T) {
 	cs, stderr := serve(t, "--cwd", dir)
 
 	assert.Contains(t, cs.InitializeResult().Instructions, "Use the read tool — not shell commands like cat — to inspect text files.")
-	checkToolList(t, cs, true, "read", "write", "edit", "glob", "grep", "apply_patch", "read_image", "undo")
+	checkToolList(t, cs, true, "read", "write", "edit", "glob", "grep", "apply_patch", "notebook_edit", "read_image", "undo")
 
 	res := call(t, cs, "write", map[string]any{"file_path": "notes.txt", "content": "clobber\n"})
 	assert.True(t, res.IsError)
@@ -200,7 +202,7 @@ func TestServeFlowWithObservationPolicy(t *testing.T) {
 	log := stderr.String()
 	assert.Contains(t, log, "ready: serving MCP on stdio")
 	assert.Contains(t, log, `"config": "profile default"`)
-	assert.Contains(t, log, `"tools": ["read", "write", "edit", "glob", "grep", "apply_patch", "read_image", "undo"]`)
+	assert.Contains(t, log, `"tools": ["read", "write", "edit", "glob", "grep", "apply_patch", "notebook_edit", "read_image", "undo"]`)
 }
 
 // serverInfo.version is the module's version as the build recorded it (go version -m), not "dev",

@@ -38,18 +38,11 @@ func (s *suite) edit(ctx context.Context, args editArgs, exec *tools.Exec) (Edit
 	if err != nil {
 		return EditValue{}, err
 	}
-	policy, err := s.ft.Sandbox.ResolvePolicy(ctx, "edit", filetool.Escalation{Permissions: args.Permissions, Justification: args.Justification}, exec, editAction(in))
+	start, err := s.ft.StartEdit(ctx, "edit", filetool.Escalation{Permissions: args.Permissions, Justification: args.Justification}, exec, editAction(in), in.filePath)
 	if err != nil {
 		return EditValue{}, err
 	}
-	target, err := s.fs.Resolve(ctx, in.filePath, fs.ResolveOptions{Cwd: filetool.MutationBase(policy, exec, in.filePath)})
-	if err != nil {
-		return EditValue{}, err
-	}
-	guard, err := fs.EditIntentEvent.Run(ctx, s.kc, fs.IntentArgs{Target: target, Actor: exec}, filetool.NoEditGuard)
-	if err != nil {
-		return EditValue{}, s.ft.MutationFailure(ctx, fs.VerbEdit, target, policy, exec, err)
-	}
+	policy, target, guard := start.Policy, start.Target, start.Guard
 	req := fs.EditRequest{OldString: in.oldString, NewString: in.newString, ReplaceAll: in.replaceAll}
 	out, err := s.fs.EditText(sandbox.WithPolicy(ctx, policy), target, req, guard)
 	if err != nil {

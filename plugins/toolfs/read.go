@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strconv"
 
+	"github.com/cordon-dev/cordon/internal/notebook"
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/fs/seen"
 	"github.com/cordon-dev/cordon/plugins/tools"
@@ -21,6 +22,9 @@ func (s *suite) readDefinition() tools.Definition {
 			limit := s.caps.limit
 			if in, err := parseReadArgs(a, s.caps.limit); err == nil {
 				limit = in.limit
+			}
+			if v.Notebook != nil {
+				return s.renderNotebookContent(v)
 			}
 			return []tools.Content{tools.TextContent(RenderRead(v, limit))}
 		},
@@ -60,15 +64,26 @@ func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (Read
 		return ReadValue{}, fs.ReadNotRegular(target.DisplayPath)
 	}
 
+	// A notebook reads as cells (docs/notebooks.md); one that is not reads as text with a note.
+	var note string
+	var pre *fs.ReadOutcome
+	if notebook.IsPath(target.DisplayPath) {
+		var v ReadValue
+		v, note, pre, err = s.readNotebook(ctx, in, target, info, exec)
+		if err != nil || note == "" {
+			return v, err
+		}
+	}
+
 	req := WindowRequest{Offset: in.offset, Limit: in.limit, MaxLineLength: s.caps.maxLineLength,
 		MaxBytes: s.caps.maxBytes, SizeHint: sizeHint(info), Budget: s.caps.budget.For(h.Client)}
 	var res WindowResult
 	var cs string           // the charset the text was decoded from, "" for UTF-8
 	var saw func() *fs.Seen // what the window showed, as fs/observed records it
-	if !info.HasSize || info.Size >= s.caps.streamMinSize {
+	if pre == nil && (!info.HasSize || info.Size >= s.caps.streamMinSize) {
 		// A stream's window needs the envelope's length before the first chunk.
 		cs = textCharset(ctx, s.fs, target)
-		req.PathBytes = len(target.DisplayPath) + charsetLineLen(cs)
+		req.PathBytes = len(target.DisplayPath) + charsetLineLen(cs) + len(noteLine(note))
 		w := NewWindow(req)
 		// A window selects at most one line per byte of its cap (each costs its newline at least).
 		rec := seen.NewRecorder(in.offset, min(in.limit, s.caps.maxBytes+1))
@@ -78,13 +93,18 @@ func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (Read
 		res, err = w.Finish(target.DisplayPath)
 		saw = func() *fs.Seen { return rec.Seen(len(res.Lines), res.TotalLines) }
 	} else {
-		read, rerr := s.fs.ReadText(ctx, target)
+		read, rerr := fs.ReadOutcome{}, error(nil)
+		if pre != nil {
+			read = *pre
+		} else {
+			read, rerr = s.fs.ReadText(ctx, target)
+		}
 		if rerr != nil {
 			return ReadValue{}, filetool.WithCharsetGuidance(rerr)
 		}
 		text := read.Text
 		cs = read.Charset
-		req.PathBytes = len(target.DisplayPath) + charsetLineLen(cs)
+		req.PathBytes = len(target.DisplayPath) + charsetLineLen(cs) + len(noteLine(note))
 		res, err = WindowString(text, req, target.DisplayPath)
 		saw = func() *fs.Seen { return seen.OfText(text, in.offset, len(res.Lines)) }
 	}
@@ -101,7 +121,7 @@ func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (Read
 	if err := s.ft.Observe(ctx, target, fs.PresentSeen(info.Version, saw()), exec); err != nil {
 		return ReadValue{}, err
 	}
-	return ReadValue{Path: target.DisplayPath, Offset: in.offset, Lines: res.Lines, TotalLines: res.TotalLines, Charset: cs}, nil
+	return ReadValue{Path: target.DisplayPath, Offset: in.offset, Lines: res.Lines, TotalLines: res.TotalLines, Charset: cs, Note: note}, nil
 }
 
 // TextByteStreamer is fs.TextByteStreamer, kept as an alias for callers of this package.

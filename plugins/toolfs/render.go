@@ -15,6 +15,12 @@ type ReadValue struct {
 	TotalLines int    `json:"totalLines"`
 	// Charset names the charset the file was decoded from when it is not UTF-8 (charset.go).
 	Charset string `json:"charset,omitempty"`
+	// Notebook is the page of cells of a notebook read (docs/notebooks.md); Lines is then empty.
+	Notebook *NotebookPage `json:"notebook,omitempty"`
+	// Note says why a .ipynb file is shown as text (docs/notebooks.md).
+	Note string `json:"note,omitempty"`
+
+	images [][]byte // the stored bytes of a notebook page's images, for Render
 }
 
 // WriteValue is the canonical value of a successful write. Before is nil when the file was created
@@ -113,7 +119,7 @@ func RenderRead(v ReadValue, limit int) string {
 	capped := len(v.Lines) < limit && endLine < v.TotalLines
 	footer := readFooter(v.Offset, endLine, v.TotalLines, capped)
 
-	size := len(v.Path) + len(footer) + len(v.Charset) + 64
+	size := len(v.Path) + len(footer) + len(v.Charset) + len(v.Note) + 64
 	for _, l := range v.Lines {
 		size += len(l.Text) + len(": \n")
 	}
@@ -127,6 +133,9 @@ func RenderRead(v ReadValue, limit int) string {
 		b = appendCharsetMiddle(b, v.Charset)
 	} else {
 		b = append(b, envelopeMiddle...)
+	}
+	if v.Note != "" {
+		b = append(append(b[:len(b)-len("<content>\n")], noteLine(v.Note)...), "<content>\n"...)
 	}
 	var num counter
 	for _, l := range v.Lines {

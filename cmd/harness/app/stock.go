@@ -13,6 +13,7 @@ import (
 	"github.com/cordon-dev/cordon/plugins/toolapplypatch"
 	"github.com/cordon-dev/cordon/plugins/toolfs"
 	"github.com/cordon-dev/cordon/plugins/toolfssearch"
+	"github.com/cordon-dev/cordon/plugins/toolnotebook"
 	"github.com/cordon-dev/cordon/plugins/tools"
 	"github.com/cordon-dev/cordon/plugins/userapproval"
 )
@@ -26,6 +27,7 @@ func stockModules() []fx.Option {
 		tools.Module,
 		toolfs.Module,
 		toolapplypatch.Module,
+		toolnotebook.Module,
 		toolfssearch.Module,
 		attachmentlocal.Module,
 		modelcatalog.Module,

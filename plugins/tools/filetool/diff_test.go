@@ -86,3 +86,12 @@ func TestComputeHunkDiffsLargeUniqueLines(t *testing.T) {
 	assert.True(t, strings.HasPrefix(*d[0].OldText, "keep\na0\n"))
 	assert.True(t, strings.HasPrefix(d[0].NewText, "keep\nb0\n"))
 }
+
+func TestLineRuns(t *testing.T) {
+	assert.Equal(t, []filetool.LineRun{
+		{Op: ' ', Lines: []string{"b", "c", "d"}},
+		{Op: '-', Lines: []string{"x"}},
+		{Op: '+', Lines: []string{"y", "z"}},
+		{Op: ' ', Lines: []string{"e", "f", "g"}},
+	}, filetool.LineRuns("a\nb\nc\nd\nx\ne\nf\ng\nh\n", "a\nb\nc\nd\ny\nz\ne\nf\ng\nh\n"))
+}

@@ -1,7 +1,8 @@
 // Package filetool is the kit for writing file tools: what the stock file tools share (tool-fs's
-// read, write, edit and read_image, tool-apply-patch's apply_patch), exported so that a plugin in
-// its own Go module writes a guarded file tool the way they do. docs/filetool.md walks through one,
-// step by step; examples/appendfile is a complete one in its own module.
+// read, write, edit and read_image, tool-apply-patch's apply_patch, tool-notebook's notebook_edit),
+// exported so that a plugin in its own Go module writes a guarded file tool the way they do.
+// docs/filetool.md walks through one, step by step; examples/appendfile is a complete one in its own
+// module.
 //
 // A file tool is a tools.Tool whose body goes through the fs seam (plugins/fs) rather than the
 // operating system, so that whatever the composition mounts decides: fs-local or fs-sandbox, the
@@ -17,6 +18,8 @@
 //     filesystem confines; Sandbox.ResolvePolicy resolves the call's policy (asking for approval
 //     when the call escalates) before anything executes; the policy rides the mutation's context
 //     (sandbox.WithPolicy) and Env.MutationFailure maps its denial into the model-facing text.
+//   - StartEdit: the steps before an edit of an existing file (resolve under the call's policy, the
+//     edit-intent guard), which edit and notebook_edit share.
 //   - Env.MutationFailure, Remediate and WithCharsetGuidance: the remedies a failed mutation shows
 //     the model (re-read then retry, file has not been read, the charset guidance line).
 //   - Budget, NewBudget, KnownBudgets, DefaultBudget, BudgetErrors, FitError and CutLines: the
