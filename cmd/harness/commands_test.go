@@ -81,6 +81,7 @@ func TestConfigCommand(t *testing.T) {
 		"  - id: tool-fs # active\n    name: tool-fs\n" +
 		"  - id: tool-fs-search # active\n    name: tool-fs-search\n" +
 		"  - id: tool-apply-patch # active\n    name: tool-apply-patch\n" +
+		"  - id: tool-notebook # active\n    name: tool-notebook\n" +
 		"  - id: attachment-local # active\n    name: attachment-local\n" +
 		"  - id: model-catalog # active\n    name: model-catalog\n" +
 		"  - id: user-approval # active\n    name: user-approval\n" +

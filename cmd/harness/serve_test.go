@@ -93,7 +93,7 @@ const escalationProperties = `,"sandbox_permissions":{"type":"string","enum":["w
 // wantSchema is the schema of tool, under a confining composition (confined) or not.
 func wantSchema(tool string, confined bool) string {
 	s := wantSchemas[tool]
-	if confined && (tool == "write" || tool == "edit" || tool == "apply_patch") {
+	if confined && (tool == "write" || tool == "edit" || tool == "apply_patch" || tool == "notebook_edit") {
 		s = strings.Replace(s, `},"required":`, escalationProperties+`,"required":`, 1)
 	}
 	return s
