@@ -13,6 +13,25 @@ import { createInterface } from "node:readline";
 export const PNG_1X1 = Buffer.from(
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
 
+// A notebook as nbformat writes it (4.5, one space of indentation, sorted keys): a code cell whose
+// outputs are a stream and the PNG above, then a markdown cell.
+const NOTEBOOK = JSON.stringify({
+  cells: [
+    {
+      cell_type: "code", execution_count: 1, id: "c1", metadata: {},
+      outputs: [
+        { name: "stdout", output_type: "stream", text: ["hi\n"] },
+        { data: { "image/png": PNG_1X1.toString("base64"), "text/plain": ["<Figure>"] }, metadata: {}, output_type: "display_data" },
+      ],
+      source: ["print('hi')\n", "plot()"],
+    },
+    { cell_type: "markdown", id: "m1", metadata: {}, source: ["# Notes"] },
+  ],
+  metadata: { language_info: { name: "python" } },
+  nbformat: 4,
+  nbformat_minor: 5,
+}, null, 1) + "\n";
+
 const BIG_LINES = 2000;
 const bigLine = (i) => `line ${String(i).padStart(4, "0")} of the big file: ${"lorem ipsum dolor sit amet ".repeat(2)}`;
 
@@ -26,6 +45,7 @@ export function layout(dir) {
     ["unread.txt", "one\n"],
     ["stale.txt", "alpha\nbeta\n"],
     ["dot.png", PNG_1X1],
+    ["nb.ipynb", NOTEBOOK],
     ["src/a.go", "package src\n\nfunc needle() int { return 1 }\n"],
     ["src/b.go", "package src\n\n// needle is found here too\nvar b = needle()\n"],
   ];
@@ -66,6 +86,8 @@ export const STEPS = [
   { id: "edit stale", tool: "edit", args: { file_path: "stale.txt", old_string: "alpha", new_string: "gamma" }, code: "FS_STALE_VERSION", before: changeBehind },
   { id: "apply_patch", tool: "apply_patch", args: { input: patch(` ${bigLine(1)}`, `-${bigLine(2)}`, "+line 0002 patched", ` ${bigLine(3)}`) }, code: null },
   { id: "apply_patch not found", tool: "apply_patch", args: { input: patch(" this line is not in the file", `-${bigLine(2)}`, "+x") }, code: "FS_EDIT_NOT_FOUND" },
+  { id: "read notebook", tool: "read", args: { file_path: "nb.ipynb" }, code: null, image: true },
+  { id: "notebook_edit", tool: "notebook_edit", args: { notebook_path: "nb.ipynb", cell_id: "m1", new_source: "# Notes\n\nEdited." }, code: null },
   { id: "undo", tool: "undo", args: { file_path: "small.txt" }, code: null },
   { id: "undo nothing to undo", tool: "undo", args: { file_path: "unread.txt" }, code: "FS_NOT_FOUND" },
 ];
