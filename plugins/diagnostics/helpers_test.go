@@ -144,3 +144,22 @@ func dur(d string) confint.Duration {
 }
 
 func lines(s ...string) string { return strings.Join(s, "\n") }
+
+// serverPIDs returns the fake servers whose working directory is dir ("" when none).
+func serverPIDs(dir string) (string, error) {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return "", err
+	}
+	var out []string
+	for _, en := range entries {
+		cwd, err := os.Readlink(filepath.Join("/proc", en.Name(), "cwd"))
+		if err != nil || cwd != dir {
+			continue
+		}
+		if exe, err := os.Readlink(filepath.Join("/proc", en.Name(), "exe")); err == nil && filepath.Base(exe) == "fakels" {
+			out = append(out, en.Name())
+		}
+	}
+	return strings.Join(out, " "), nil
+}

@@ -121,3 +121,22 @@ func TestRealServers(t *testing.T) {
 		})
 	}
 }
+
+// A change that breaks another file the server reports on (gopls: the package's files) names the
+// new problem there too, when Cordon has checked that file before.
+func TestRealDependentFile(t *testing.T) {
+	realServers(t, "gopls")
+	e := realEnv(t, map[string]string{
+		"go.mod": "module example.com/p\n\ngo 1.22\n",
+		"a.go":   "package p\n\nfunc F(x int) int { return x }\n",
+		"b.go":   "package p\n\nvar Old int = \"old\"\n\nvar G = F(1)\n",
+	})
+	e.ok(t, "read", args{"file_path": e.path("b.go")})
+	e.ok(t, "edit", args{"file_path": e.path("b.go"), "old_string": "var G", "new_string": "var H"})
+	e.ok(t, "read", args{"file_path": e.path("a.go")})
+	r := e.ok(t, "edit", args{"file_path": e.path("a.go"), "old_string": "F(x int)", "new_string": "F(x, y int)"})
+	assert.Equal(t, lines(
+		"Diagnostics (gopls) of "+e.path("a.go")+": 1 new problem from this change (1 error, 0 warnings):",
+		e.path("b.go")+":5:12: not enough arguments in call to F have (number) want (int, int) (compiler)",
+	), diagnosticsOf(t, r))
+}

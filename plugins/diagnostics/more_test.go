@@ -1,0 +1,68 @@
+package diagnostics_test
+
+import (
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/cordon-dev/cordon/internal/confint"
+	"github.com/cordon-dev/cordon/kernel/kerneltest"
+	"github.com/cordon-dev/cordon/plugins/diagnostics"
+	"github.com/cordon-dev/cordon/plugins/fshistory"
+)
+
+// undo (fs-history) publishes a restore; it is checked like any change.
+func TestUndoIsChecked(t *testing.T) {
+	e := fakeEnv(t, nil)
+	var hcfg fshistory.Config
+	hcfg.Defaults()
+	hcfg.Dir = filepath.Join(t.TempDir(), "history")
+	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, e.root, fshistory.Plugin, &hcfg))
+	editA(t, e, "ERROR: old", "fine")
+	r := e.ok(t, "undo", args{"file_path": e.path("a.fk")})
+	assert.Equal(t, lines(
+		"Diagnostics (fakels) of "+e.path("a.fk")+": 1 new problem from this change (1 error, 0 warnings):",
+		e.path("a.fk")+":2:1: old (fake)",
+	), diagnosticsOf(t, r))
+}
+
+// Disposing the plugin shuts its servers down: no process and no goroutine is left (TestMain
+// checks the goroutines).
+func TestDisposeEndsTheServers(t *testing.T) {
+	e := fakeEnv(t, nil)
+	editA(t, e, "three", "3")
+	out, err := serverPIDs(e.dir)
+	require.NoError(t, err)
+	require.NotEmpty(t, out, "the server runs")
+	require.NoError(t, e.diag.Dispose())
+	assert.Eventually(t, func() bool { o, _ := serverPIDs(e.dir); return o == "" }, 5*time.Second, 50*time.Millisecond)
+}
+
+func TestConfigValidation(t *testing.T) {
+	for _, c := range []struct {
+		yaml, want string
+	}{
+		{"wait: 0s", "lsp-diagnostics: wait must be a positive duration"},
+		{"checkTimeout: -1s", "lsp-diagnostics: checkTimeout must be a positive duration"},
+		{"maxServers: 0", "lsp-diagnostics: maxServers must be a positive integer"},
+		{"maxFiles: 0", "lsp-diagnostics: maxFiles must be a positive integer"},
+		{"servers: {go: {commands: [[]]}}", "lsp-diagnostics: servers.go.commands: a command line must name a program"},
+		{"servers: {go: {extensions: {go: go}}}", `lsp-diagnostics: servers.go.extensions: "go": an extension starts with a dot and names a language id`},
+		{"servers: {rust: {commands: [[rust-analyzer]]}}", "lsp-diagnostics: servers.rust: a language Cordon does not know needs commands, extensions and rootMarkers"},
+		{"resultBudget: 0", "lsp-diagnostics: resultBudget must be a positive integer"},
+	} {
+		cfg := diagnostics.DefaultConfig()
+		require.NoError(t, yaml.Unmarshal([]byte(c.yaml), &cfg), c.yaml)
+		assert.EqualError(t, cfg.Validate(), c.want, c.yaml)
+	}
+	cfg := diagnostics.DefaultConfig()
+	require.NoError(t, cfg.Validate())
+	assert.Equal(t, confint.Duration(5*time.Second), cfg.Wait)
+	require.NoError(t, yaml.Unmarshal([]byte("wait: 750ms\nservers: {typescript: {disabled: true}, rust: {commands: [[ra]], extensions: {.rs: rust}, rootMarkers: [Cargo.toml]}}"), &cfg))
+	require.NoError(t, cfg.Validate())
+	assert.Error(t, yaml.Unmarshal([]byte("wait: 5"), &cfg), "a duration is a string")
+}
