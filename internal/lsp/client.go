@@ -247,6 +247,7 @@ func (c *Client) notify(method string, params json.RawMessage) {
 	if p.Version != nil {
 		v = *p.Version
 	}
+	p.URI = Canonical(p.URI)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.seq++

@@ -162,3 +162,14 @@ func TestClientCloseEndsTheServer(t *testing.T) {
 	_, err := c.Change(lsp.URI("/w/none"), "")
 	assert.Error(t, err)
 }
+
+// A push whose URI is spelled differently (vscode-uri escapes "=") is the document's all the same.
+func TestClientPushedURIsAreCanonical(t *testing.T) {
+	c, _ := start(t, "FAKELS_ESCAPE=1")
+	uri := lsp.URI("/w/warm=true/a.txt")
+	v, err := c.Open(uri, "plaintext", "ERROR: escaped\n")
+	require.NoError(t, err)
+	ds, err := c.Diagnostics(wait(t), uri, v, c.Seq())
+	require.NoError(t, err)
+	assert.Equal(t, []string{"escaped"}, messages(ds))
+}

@@ -63,6 +63,15 @@ func URI(path string) string {
 	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()
 }
 
+// Canonical returns a file URI spelled as URI spells it (servers escape differently: "=" may come
+// back as "%3D"), or uri itself when it is not a file URI.
+func Canonical(uri string) string {
+	if p := Path(uri); p != "" {
+		return URI(p)
+	}
+	return uri
+}
+
 // Path returns the local path of a file URI, or "" when uri is not one.
 func Path(uri string) string {
 	u, err := url.Parse(uri)

@@ -267,7 +267,11 @@ func (p *plugin) evictLocked(keep *file) bool {
 	}
 	delete(p.files, victim.path)
 	if c := victim.client; c != nil {
-		go func() { _ = c.CloseDocument(victim.uri) }()
+		p.checks.Add(1)
+		go func() {
+			defer p.checks.Done()
+			_ = c.CloseDocument(victim.uri)
+		}()
 	}
 	return true
 }

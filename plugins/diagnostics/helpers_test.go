@@ -61,7 +61,7 @@ type args = map[string]any
 
 // newEnv composes fs-local, the observation policy, tools, tool-fs, tool-apply-patch and (unless
 // cfg is nil) lsp-diagnostics over a fresh workspace.
-func newEnv(t *testing.T, cfg *diagnostics.Config) *env {
+func newEnv(t testing.TB, cfg *diagnostics.Config) *env {
 	t.Helper()
 	dir, err := filepath.EvalSymlinks(t.TempDir())
 	require.NoError(t, err)
@@ -107,7 +107,7 @@ func (e *env) call(name string, a args) tools.Result {
 	return e.rt.Execute(context.Background(), tools.Call{CallID: "c" + strconv.Itoa(e.calls), Name: name, Args: a, Session: e.s})
 }
 
-func (e *env) ok(t *testing.T, name string, a args) tools.Result {
+func (e *env) ok(t testing.TB, name string, a args) tools.Result {
 	t.Helper()
 	r := e.call(name, a)
 	require.False(t, r.IsError, "%s: %s", name, r.Text())
@@ -116,7 +116,7 @@ func (e *env) ok(t *testing.T, name string, a args) tools.Result {
 
 func (e *env) path(name string) string { return filepath.Join(e.dir, name) }
 
-func (e *env) put(t *testing.T, name, text string) {
+func (e *env) put(t testing.TB, name, text string) {
 	t.Helper()
 	require.NoError(t, os.MkdirAll(filepath.Dir(e.path(name)), 0o755))
 	require.NoError(t, os.WriteFile(e.path(name), []byte(text), 0o644))

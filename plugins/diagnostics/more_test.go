@@ -66,3 +66,21 @@ func TestConfigValidation(t *testing.T) {
 	require.NoError(t, cfg.Validate())
 	assert.Error(t, yaml.Unmarshal([]byte("wait: 5"), &cfg), "a duration is a string")
 }
+
+// maxServers bounds the servers (one per language and root): a root past it gets one line; a file
+// dropped under maxFiles is based again on its text before the next change.
+func TestBounds(t *testing.T) {
+	e := fakeEnv(t, func(c *diagnostics.Config) { c.MaxServers = 1; c.MaxFiles = 1 })
+	e.put(t, "other/fake.root", "")
+	r := e.ok(t, "write", args{"file_path": e.path("other/x.fk"), "content": "ERROR: x\n"})
+	assert.Equal(t, "Diagnostics (fakels) of "+e.path("other/x.fk")+": 1 new problem from this change (1 error, 0 warnings):\n"+e.path("other/x.fk")+":1:1: x (fake)", diagnosticsOf(t, r))
+	r = editA(t, e, "three", "3")
+	assert.Equal(t, "Diagnostics (fake): unavailable: no fake server started: 1 server already running (maxServers). The change is unaffected.", diagnosticsOf(t, r))
+
+	e = fakeEnv(t, func(c *diagnostics.Config) { c.MaxFiles = 1 })
+	editA(t, e, "three", "3")
+	e.ok(t, "read", args{"file_path": e.path("sibling.fk")})
+	e.ok(t, "edit", args{"file_path": e.path("sibling.fk"), "old_string": "WARN", "new_string": "ERROR"})
+	r = editA(t, e, "3", "three")
+	assert.Equal(t, "Diagnostics (fakels) of "+e.path("a.fk")+": no new problems from this change.", diagnosticsOf(t, r))
+}

@@ -130,12 +130,16 @@ func (p *plugin) published(ctx context.Context, a fs.PublishArgs) error {
 	if c == nil {
 		return nil
 	}
+	sp := p.specs[filepath.Ext(a.Target.DisplayPath)]
+	if sp == nil && !p.busy() {
+		return nil // no server to tell, no file whose late result could go with this call
+	}
 	path := p.fs.ProcessPath(a.Target)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	switch a.Phase {
 	case fs.PublishBefore:
-		ch := &change{path: path, display: a.Target.DisplayPath, spec: p.specs[filepath.Ext(path)], removed: a.Removed, existed: a.Prior != nil}
+		ch := &change{path: path, display: a.Target.DisplayPath, spec: sp, removed: a.Removed, existed: a.Prior != nil}
 		if ch.spec != nil && !a.Removed && int64(len(a.After)) <= int64(p.cfg.MaxFileBytes) {
 			ch.after = a.After
 			if pr := a.Prior; pr != nil {
@@ -173,6 +177,13 @@ func (p *plugin) published(ctx context.Context, a fs.PublishArgs) error {
 	return nil
 }
 
+// busy reports whether a server was started or a file is tracked.
+func (p *plugin) busy() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.servers) > 0 || len(p.files) > 0
+}
+
 // observed notes a file a call read, so that a late result of that file goes with the call.
 func (p *plugin) observed(_ context.Context, a fs.ObservedArgs) error {
 	exec, _ := a.Actor.(*tools.Exec)
@@ -181,9 +192,9 @@ func (p *plugin) observed(_ context.Context, a fs.ObservedArgs) error {
 	}
 	p.mu.Lock()
 	c := p.calls[exec]
-	hasFiles := len(p.files) > 0
+	tracked := len(p.files) > 0
 	p.mu.Unlock()
-	if c == nil || !hasFiles {
+	if c == nil || !tracked {
 		return nil
 	}
 	path := p.fs.ProcessPath(a.Target)

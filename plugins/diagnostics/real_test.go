@@ -15,7 +15,7 @@ import (
 // realServers puts where the project's install step puts the servers (scripts/install-language-servers:
 // the Go bin directory, scripts/lsp/node_modules/.bin) before PATH, and skips the test when
 // program is missing, unless CI is set: there the servers are installed and the test must run.
-func realServers(t *testing.T, program string) {
+func realServers(t testing.TB, program string) {
 	t.Helper()
 	gobin, _ := exec.Command("go", "env", "GOPATH").Output()
 	abs, _ := filepath.Abs("../../scripts/lsp/node_modules/.bin")
@@ -30,7 +30,7 @@ func realServers(t *testing.T, program string) {
 
 // realEnv is a workspace with the given files and lsp-diagnostics with the built-in servers,
 // waiting long enough for a cold server on a loaded machine (the timing is a benchmark's).
-func realEnv(t *testing.T, files map[string]string) *env {
+func realEnv(t testing.TB, files map[string]string) *env {
 	cfg := diagnostics.DefaultConfig()
 	cfg.Wait = dur("3m")
 	cfg.CheckTimeout = dur("4m")

@@ -59,7 +59,7 @@ func (p *plugin) serverFor(sp *spec, path, workspace string) (*server, error) {
 		return s, nil
 	}
 	if len(p.servers) >= int(p.cfg.MaxServers) {
-		return nil, &unavailableError{fmt.Sprintf("no %s server started: %d servers run already (maxServers)", sp.name, len(p.servers))}
+		return nil, &unavailableError{fmt.Sprintf("no %s server started: %s already running (maxServers)", sp.name, plural(len(p.servers), "server"))}
 	}
 	s := &server{p: p, spec: sp, root: root, name: filepath.Base(sp.commands[0][0])}
 	if argv := sp.command(); argv != nil {

@@ -3,7 +3,7 @@
 // document's version. FAKELS_DELAY (a Go duration) delays each push; FAKELS_CRASH=open or
 // FAKELS_CRASH=change makes it exit with status 3 on that notification; FAKELS_PULL=1 makes it
 // answer textDocument/diagnostic instead of pushing; FAKELS_START_FAIL=1 makes it exit before
-// answering initialize. It writes a line to its standard error when it starts.
+// answering initialize; FAKELS_ESCAPE=1 escapes "=" in the URIs it pushes. It writes a line to its standard error when it starts.
 package main
 
 import (
@@ -54,6 +54,9 @@ func diagnostics(text string) []map[string]any {
 func publish(uri string, version int, text string) {
 	if d, err := time.ParseDuration(os.Getenv("FAKELS_DELAY")); err == nil {
 		time.Sleep(d)
+	}
+	if os.Getenv("FAKELS_ESCAPE") == "1" { // as servers built on vscode-uri spell it
+		uri = strings.ReplaceAll(uri, "=", "%3D")
 	}
 	send(map[string]any{"jsonrpc": "2.0", "method": "textDocument/publishDiagnostics",
 		"params": map[string]any{"uri": uri, "version": version, "diagnostics": diagnostics(text)}})
