@@ -62,10 +62,15 @@ type args = map[string]any
 // newEnv composes fs-local, the observation policy, tools, tool-fs, tool-apply-patch and (unless
 // cfg is nil) lsp-diagnostics over a fresh workspace.
 func newEnv(t testing.TB, cfg *diagnostics.Config) *env {
+	return newEnvIn(t, kerneltest.NewRoot(t), cfg)
+}
+
+// newEnvIn is newEnv in the kernel of root.
+func newEnvIn(t testing.TB, root *kernel.Context, cfg *diagnostics.Config) *env {
 	t.Helper()
 	dir, err := filepath.EvalSymlinks(t.TempDir())
 	require.NoError(t, err)
-	e := &env{dir: dir, root: kerneltest.NewRoot(t), s: tools.NewSession("s")}
+	e := &env{dir: dir, root: root, s: tools.NewSession("s")}
 	e.s.SetHeader(tools.Header{Cwd: dir})
 	load := func(m kernel.Module, cfg any) *kernel.Fiber {
 		f := kerneltest.RequireLoad(t, e.root, m, cfg)

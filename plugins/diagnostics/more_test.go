@@ -7,6 +7,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+	"go.uber.org/zap/zaptest/observer"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/cordon-dev/cordon/internal/confint"
@@ -83,4 +86,19 @@ func TestBounds(t *testing.T) {
 	e.ok(t, "edit", args{"file_path": e.path("sibling.fk"), "old_string": "WARN", "new_string": "ERROR"})
 	r = editA(t, e, "3", "three")
 	assert.Equal(t, "Diagnostics (fakels) of "+e.path("a.fk")+": no new problems from this change.", diagnosticsOf(t, r))
+}
+
+// What a server writes to its standard error goes to the log, with the server and its root.
+func TestServerStderrGoesToTheLog(t *testing.T) {
+	root, logs := kerneltest.NewObservedRoot(t, zapcore.InfoLevel)
+	e := newEnvIn(t, root, fakeConfig(nil))
+	e.put(t, "fake.root", "")
+	e.ok(t, "write", args{"file_path": e.path("a.fk"), "content": "x\n"})
+	stderr := func() []observer.LoggedEntry {
+		return logs.FilterMessage("diagnostics: server stderr").FilterField(zap.String("line", "fakels: started")).All()
+	}
+	require.Eventually(t, func() bool { return len(stderr()) == 1 }, 5*time.Second, 10*time.Millisecond)
+	found := stderr()
+	assert.Equal(t, e.dir, found[0].ContextMap()["root"])
+	assert.Equal(t, "fakels", found[0].ContextMap()["server"])
 }
