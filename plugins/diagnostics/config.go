@@ -21,6 +21,7 @@ const (
 	DefaultMaxDiagnosticsPerFile = 200
 	DefaultMaxFileBytes          = 4 << 20
 	DefaultMaxMessageBytes       = 16 << 20
+	DefaultMaxRootFiles          = 100000
 )
 
 // Config is the configuration of lsp-diagnostics.
@@ -44,6 +45,9 @@ type Config struct {
 	MaxFileBytes confint.Int `yaml:"maxFileBytes"`
 	// MaxMessageBytes bounds one message from a server; a larger one is dropped.
 	MaxMessageBytes confint.Int `yaml:"maxMessageBytes"`
+	// MaxRootFiles: no server is started for a root holding more files than this (counted once,
+	// before the first start, without .git and node_modules).
+	MaxRootFiles confint.Int `yaml:"maxRootFiles"`
 	// Servers are merged over the built-in servers by language name.
 	Servers map[string]ServerConfig `yaml:"servers"`
 	// ResultBudget and ResultBudgetByClient bound the whole text of a result, as tool-fs's do.
@@ -77,7 +81,7 @@ func (c *Config) Defaults() {
 		Wait: confint.Duration(DefaultWait), CheckTimeout: confint.Duration(DefaultCheckTimeout),
 		RestartBackoff: confint.Duration(DefaultRestartBackoff), MaxServers: DefaultMaxServers,
 		MaxFiles: DefaultMaxFiles, MaxDiagnosticsPerFile: DefaultMaxDiagnosticsPerFile,
-		MaxFileBytes: DefaultMaxFileBytes, MaxMessageBytes: DefaultMaxMessageBytes,
+		MaxFileBytes: DefaultMaxFileBytes, MaxMessageBytes: DefaultMaxMessageBytes, MaxRootFiles: DefaultMaxRootFiles,
 		ResultBudget: budget.Default, ResultBudgetByClient: budget.Known(),
 	}
 }
@@ -103,7 +107,7 @@ func (c *Config) Validate() error {
 		name string
 		v    confint.Int
 	}{{"maxServers", c.MaxServers}, {"maxFiles", c.MaxFiles}, {"maxDiagnosticsPerFile", c.MaxDiagnosticsPerFile},
-		{"maxFileBytes", c.MaxFileBytes}, {"maxMessageBytes", c.MaxMessageBytes}} {
+		{"maxFileBytes", c.MaxFileBytes}, {"maxMessageBytes", c.MaxMessageBytes}, {"maxRootFiles", c.MaxRootFiles}} {
 		if n.v < 1 {
 			return fmt.Errorf("%s: %s must be a positive integer", ID, n.name)
 		}

@@ -102,3 +102,18 @@ func TestServerStderrGoesToTheLog(t *testing.T) {
 	assert.Equal(t, e.dir, found[0].ContextMap()["root"])
 	assert.Equal(t, "fakels", found[0].ContextMap()["server"])
 }
+
+// No server starts for a root holding more files than maxRootFiles (.git and node_modules not
+// counted): one line says so.
+func TestMaxRootFiles(t *testing.T) {
+	e := fakeEnv(t, func(c *diagnostics.Config) { c.MaxRootFiles = 4 })
+	for _, name := range []string{".git/x", ".git/y", "node_modules/m/a", "node_modules/m/b"} {
+		e.put(t, name, "")
+	}
+	r := editA(t, e, "three", "3") // fake.root, a.fk, sibling.fk: 3 files
+	assert.Equal(t, "Diagnostics (fakels) of "+e.path("a.fk")+": no new problems from this change.", diagnosticsOf(t, r))
+
+	e = fakeEnv(t, func(c *diagnostics.Config) { c.MaxRootFiles = 2 })
+	r = editA(t, e, "three", "3")
+	assert.Equal(t, "Diagnostics (fakels): unavailable: fakels is not started for "+e.dir+": it holds more than 2 files (maxRootFiles). The change is unaffected.", diagnosticsOf(t, r))
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,6 +31,8 @@ type server struct {
 	failures int           // starts failed or crashes in a row
 	retry    time.Time     // no start before
 	why      string        // the last failure, said on each change until a start succeeds
+	counted  bool          // the root's files were counted
+	tooLarge string        // why the root is too large to start a server for ("": it is not)
 	closed   bool
 }
 
@@ -93,6 +96,30 @@ func findRoot(dir, workspace string, markers []string) string {
 	}
 }
 
+// countFiles counts the files under root, skipping .git and node_modules directories, and stops
+// once it has passed limit.
+func countFiles(root string, limit int) int {
+	n := 0
+	stop := errors.New("enough")
+	_ = filepath.WalkDir(root, func(_ string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() {
+			if name := d.Name(); name == ".git" || name == "node_modules" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		n++
+		if n > limit {
+			return stop
+		}
+		return nil
+	})
+	return n
+}
+
 // get returns the running client, starting it when none runs and the back-off allows.
 func (s *server) get(ctx context.Context) (*lsp.Client, error) {
 	for {
@@ -114,6 +141,19 @@ func (s *server) get(ctx context.Context) (*lsp.Client, error) {
 				continue
 			case <-ctx.Done():
 				return nil, ctx.Err()
+			}
+		}
+		if s.tooLarge != "" {
+			why := s.tooLarge
+			s.mu.Unlock()
+			return nil, &unavailableError{why}
+		}
+		if !s.counted {
+			s.counted = true
+			if n := countFiles(s.root, int(s.p.cfg.MaxRootFiles)); n > int(s.p.cfg.MaxRootFiles) {
+				s.tooLarge = fmt.Sprintf("%s is not started for %s: it holds more than %d files (maxRootFiles)", s.name, s.root, s.p.cfg.MaxRootFiles)
+				s.mu.Unlock()
+				continue
 			}
 		}
 		if wait := time.Until(s.retry); wait > 0 {
