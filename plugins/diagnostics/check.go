@@ -266,13 +266,20 @@ func (p *plugin) evictLocked(keep *file) bool {
 		return false
 	}
 	delete(p.files, victim.path)
-	if c := victim.client; c != nil {
-		p.checks.Add(1)
-		go func() {
-			defer p.checks.Done()
+	p.checks.Add(1)
+	go func() {
+		defer p.checks.Done()
+		victim.mu.Lock()
+		c := victim.client
+		victim.client, victim.known = nil, false
+		victim.mu.Unlock()
+		p.mu.Lock()
+		back := p.files[victim.path] != nil // tracked again since: its new state uses the document
+		p.mu.Unlock()
+		if c != nil && !back {
 			_ = c.CloseDocument(victim.uri)
-		}()
-	}
+		}
+	}()
 	return true
 }
 
@@ -284,15 +291,20 @@ func (p *plugin) forget(path string) {
 		delete(p.files, path)
 	}
 	p.mu.Unlock()
-	if f != nil {
+	if f == nil {
+		return
+	}
+	p.checks.Add(1)
+	go func() { // after a check still running on the file, without holding up the call
+		defer p.checks.Done()
 		f.mu.Lock()
+		defer f.mu.Unlock()
 		if f.client != nil {
 			_ = f.client.CloseDocument(f.uri)
 			f.client = nil
 		}
 		f.known = false
-		f.mu.Unlock()
-	}
+	}()
 }
 
 // check brings the server up to the change and returns the report ("" when there is nothing to
