@@ -33,6 +33,10 @@ type Options struct {
 	Dropped func(error)
 	// MaxFrame bounds one message from the server (< 1: DefaultMaxFrame).
 	MaxFrame int
+	// MaxDiagnostics bounds the diagnostics kept of one push (< 1: DefaultMaxDiagnostics), and
+	// MaxDocuments the documents whose pushes are kept (< 1: DefaultMaxDocuments); the documents
+	// that are not open make room first, and a push that finds no room is dropped.
+	MaxDiagnostics, MaxDocuments int
 	// Settle is how long a pushed result waits for a later push of the same document before it
 	// counts (for servers that publish a document's diagnostics in parts); 0: not at all.
 	Settle time.Duration
@@ -58,6 +62,13 @@ type Client struct {
 	closing  bool
 	closed   chan struct{}
 }
+
+// The default bounds of what a client keeps of pushed diagnostics (Options.MaxDiagnostics,
+// Options.MaxDocuments).
+const (
+	DefaultMaxDiagnostics = 1000
+	DefaultMaxDocuments   = 10000
+)
 
 // push is the latest publishDiagnostics of one document.
 type push struct {
@@ -248,8 +259,23 @@ func (c *Client) notify(method string, params json.RawMessage) {
 		v = *p.Version
 	}
 	p.URI = Canonical(p.URI)
+	if max := positiveOr(c.opts.MaxDiagnostics, DefaultMaxDiagnostics); len(p.Diagnostics) > max {
+		p.Diagnostics = p.Diagnostics[:max]
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	maxDocs := positiveOr(c.opts.MaxDocuments, DefaultMaxDocuments)
+	if _, ok := c.pushed[p.URI]; !ok && len(c.pushed) >= maxDocs {
+		for uri := range c.pushed { // make room: a document that is not open goes first
+			if _, open := c.versions[uri]; !open {
+				delete(c.pushed, uri)
+				break
+			}
+		}
+		if len(c.pushed) >= maxDocs {
+			return
+		}
+	}
 	c.seq++
 	c.pushed[p.URI] = push{version: v, seq: c.seq, at: time.Now(), items: p.Diagnostics}
 	c.signal()
@@ -456,3 +482,10 @@ func (c *Client) kill() {
 
 // PID returns the server's process id.
 func (c *Client) PID() int { return c.cmd.Process.Pid }
+
+func positiveOr(n, def int) int {
+	if n < 1 {
+		return def
+	}
+	return n
+}

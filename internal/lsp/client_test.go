@@ -55,11 +55,16 @@ func (l *lines) all() []string {
 }
 
 func start(t *testing.T, env ...string) (*lsp.Client, *lines) {
+	return startWith(t, lsp.Options{}, env...)
+}
+
+func startWith(t *testing.T, opts lsp.Options, env ...string) (*lsp.Client, *lines) {
 	t.Helper()
 	var stderr lines
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	c, err := lsp.Start(ctx, lsp.Options{Command: fakels, Root: t.TempDir(), Env: append(os.Environ(), env...), Stderr: stderr.add})
+	opts.Command, opts.Root, opts.Env, opts.Stderr = fakels, t.TempDir(), append(os.Environ(), env...), stderr.add
+	c, err := lsp.Start(ctx, opts)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = c.Close(context.Background()) })
 	return c, &stderr
@@ -172,4 +177,29 @@ func TestClientPushedURIsAreCanonical(t *testing.T) {
 	ds, err := c.Diagnostics(wait(t), uri, v, c.Seq())
 	require.NoError(t, err)
 	assert.Equal(t, []string{"escaped"}, messages(ds))
+}
+
+// What a client keeps of pushes is bounded: diagnostics per push, and documents (an open one
+// keeps its place; one that is not open makes room; a push that finds none is dropped).
+func TestClientPushBounds(t *testing.T) {
+	c, _ := startWith(t, lsp.Options{MaxDiagnostics: 2, MaxDocuments: 2}, "FAKELS_SIBLING=1")
+	a, b := lsp.URI("/w/a"), lsp.URI("/w/b")
+	v, err := c.Open(a, "plaintext", "ERROR: 1\nERROR: 2\nERROR: 3\n")
+	require.NoError(t, err)
+	ds, err := c.Diagnostics(wait(t), a, v, 0)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"1", "2"}, messages(ds))
+	require.Eventually(t, func() bool { return len(c.Pushed(0)) == 2 }, 5*time.Second, 10*time.Millisecond, "a and a-sibling")
+
+	seq := c.Seq()
+	v, err = c.Open(b, "plaintext", "ERROR: x\n")
+	require.NoError(t, err)
+	ds, err = c.Diagnostics(wait(t), b, v, seq)
+	require.NoError(t, err, "a-sibling, not open, made room for b")
+	assert.Equal(t, []string{"x"}, messages(ds))
+	time.Sleep(100 * time.Millisecond) // b-sibling's push, which finds no room
+	pushed := c.Pushed(0)
+	assert.Len(t, pushed, 2)
+	assert.Contains(t, pushed, a)
+	assert.Contains(t, pushed, b)
 }

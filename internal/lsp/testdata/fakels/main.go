@@ -3,7 +3,8 @@
 // document's version. FAKELS_DELAY (a Go duration) delays each push; FAKELS_CRASH=open or
 // FAKELS_CRASH=change makes it exit with status 3 on that notification; FAKELS_PULL=1 makes it
 // answer textDocument/diagnostic instead of pushing; FAKELS_START_FAIL=1 makes it exit before
-// answering initialize; FAKELS_ESCAPE=1 escapes "=" in the URIs it pushes. It writes a line to its standard error when it starts.
+// answering initialize; FAKELS_ESCAPE=1 escapes "=" in the URIs it pushes;
+// FAKELS_SIBLING=1 pushes the same diagnostics for "<uri>-sibling" after each document's. It writes a line to its standard error when it starts.
 package main
 
 import (
@@ -60,6 +61,10 @@ func publish(uri string, version int, text string) {
 	}
 	send(map[string]any{"jsonrpc": "2.0", "method": "textDocument/publishDiagnostics",
 		"params": map[string]any{"uri": uri, "version": version, "diagnostics": diagnostics(text)}})
+	if os.Getenv("FAKELS_SIBLING") == "1" { // as a server that reports on the files around
+		send(map[string]any{"jsonrpc": "2.0", "method": "textDocument/publishDiagnostics",
+			"params": map[string]any{"uri": uri + "-sibling", "diagnostics": diagnostics(text)}})
+	}
 }
 
 func main() {
