@@ -523,6 +523,49 @@ async function wire(c, bin) {
   rmSync(dir, { recursive: true, force: true });
 }
 
+/** onPath reports whether program is a file in a directory of PATH. */
+function onPath(program) {
+  return (process.env.PATH ?? "").split(":").some((d) => d !== "" && existsSync(join(d, program)));
+}
+
+/**
+ * diagnostics: an edit that breaks a Go file gives the model the tool's own text, then the problem the
+ * change introduced, from gopls (docs/diagnostics.md "What the model sees"). Without gopls on PATH the
+ * section is skipped, unless CI is set (scripts/install-language-servers installs it).
+ */
+async function diagnostics(c, bin) {
+  if (!onPath("gopls")) {
+    if (process.env.CI) c.ok("diagnostics: gopls is on PATH", false);
+    else console.log("model view: diagnostics SKIPPED: gopls not on PATH");
+    return;
+  }
+  const dir = tempDir("cordon-view-diag-");
+  const p = (name) => join(dir, name);
+  writeFileSync(p("go.mod"), "module example.com/view\n\ngo 1.22\n");
+  writeFileSync(p("a.go"), "package view\n\nvar Old int = \"old\"\n\nfunc F(x int) int { return x }\n");
+  const { client } = await connect(bin, ["serve", "--cwd", dir]);
+  try {
+    const call = (name, args) => client.callTool({ name, arguments: args });
+    await call("read", { file_path: "a.go" });
+    expectView(c, "edit that introduces a type error", await call("edit", { file_path: "a.go", old_string: "func F", new_string: "var New string = F(1)\n\nfunc F" }), {
+      want: [
+        { type: "text", text: `The file ${p("a.go")} has been updated successfully.` },
+        { type: "text", text: `Diagnostics (gopls) of ${p("a.go")}: 1 new problem from this change (1 error, 0 warnings):\n` +
+          `${p("a.go")}:5:18: cannot use F(1) (value of type int) as string value in variable declaration (compiler)` },
+      ],
+    });
+    expectView(c, "edit that fixes it", await call("edit", { file_path: "a.go", old_string: "var New string = F(1)\n\n", new_string: "" }), {
+      want: [
+        { type: "text", text: `The file ${p("a.go")} has been updated successfully.` },
+        { type: "text", text: `Diagnostics (gopls) of ${p("a.go")}: no new problems from this change.\nFixed by this change: 1 problem.` },
+      ],
+    });
+  } finally {
+    await client.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const c = new Checker();
 const bin = harnessBinary();
 try {
@@ -531,6 +574,7 @@ try {
   await sandboxedProfile(c, bin);
   await structuredOptIn(c, bin);
   await wire(c, bin);
+  await diagnostics(c, bin);
 } catch (err) {
   c.ok("model view ran to the end", false, err?.stack ?? String(err));
 }

@@ -85,7 +85,8 @@ func TestConfigCommand(t *testing.T) {
 		"  - id: attachment-local # active\n    name: attachment-local\n" +
 		"  - id: model-catalog # active\n    name: model-catalog\n" +
 		"  - id: user-approval # active\n    name: user-approval\n" +
-		"  - id: fs-history # active\n    name: fs-history\n"
+		"  - id: fs-history # active\n    name: fs-history\n" +
+		"  - id: lsp-diagnostics # active\n    name: lsp-diagnostics\n"
 	assert.Equal(t, want, out)
 
 	out, stderr, code = runHarness(t, "", "config", "--config", bareConfig(t, dir))

@@ -5,8 +5,6 @@ import (
 	"os"
 	"time"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/cordon-dev/cordon/internal/confint"
 	"github.com/cordon-dev/cordon/plugins/fshistory/history"
 )
@@ -70,20 +68,4 @@ func (c *Config) limits() history.Limits {
 }
 
 // Duration is a time.Duration written as a Go duration string ("168h", "90m").
-type Duration time.Duration
-
-// UnmarshalYAML accepts a duration string only.
-func (d *Duration) UnmarshalYAML(v *yaml.Node) error {
-	if v.Kind != yaml.ScalarNode || v.ShortTag() != "!!str" {
-		return &yaml.TypeError{Errors: []string{fmt.Sprintf("line %d: cannot unmarshal %s `%s` into a duration (write it as \"168h\")", v.Line, v.ShortTag(), v.Value)}}
-	}
-	p, err := time.ParseDuration(v.Value)
-	if err != nil {
-		return &yaml.TypeError{Errors: []string{fmt.Sprintf("line %d: %v", v.Line, err)}}
-	}
-	*d = Duration(p)
-	return nil
-}
-
-// MarshalYAML writes the duration string.
-func (d Duration) MarshalYAML() (any, error) { return time.Duration(d).String(), nil }
+type Duration = confint.Duration

@@ -4,6 +4,7 @@ import (
 	"go.uber.org/fx"
 
 	attachmentlocal "github.com/cordon-dev/cordon/plugins/attachments/local"
+	"github.com/cordon-dev/cordon/plugins/diagnostics"
 	"github.com/cordon-dev/cordon/plugins/fshistory"
 	"github.com/cordon-dev/cordon/plugins/fslocal"
 	"github.com/cordon-dev/cordon/plugins/fspolicy"
@@ -35,5 +36,6 @@ func stockModules() []fx.Option {
 		fssandbox.Module,
 		userapproval.Module,
 		fshistory.Module,
+		diagnostics.Module,
 	}
 }
