@@ -316,17 +316,14 @@ func (h *Host) cancelCalls(ss *mcp.ServerSession) {
 
 // sessionFor returns the agent session of a call: its connection's, opened on the connection's first
 // call, or on a shared host under the sessionless protocol its principal's ("" when unauthenticated).
+// The session's ID is its history identity (historyID).
 func (h *Host) sessionFor(ss *mcp.ServerSession, principal string) engine.Session {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.cfg.shared && ss != nil && usesInputRequests(ss) {
 		s, ok := h.principals[principal]
 		if !ok {
-			id := "mcp-principal"
-			if principal != "" {
-				id += "-" + principal
-			}
-			s = h.open(id)
+			s = h.open(h.historyID(ss, principal))
 			if principal != "" {
 				keepObservations(s, principal)
 			}
@@ -336,11 +333,7 @@ func (h *Host) sessionFor(ss *mcp.ServerSession, principal string) engine.Sessio
 	}
 	s, ok := h.sessions[ss]
 	if !ok {
-		id := "mcp-" + h.processID
-		if ss != nil && ss.ID() != "" {
-			id = "mcp-" + ss.ID()
-		}
-		s = h.open(id)
+		s = h.open(h.historyID(ss, principal))
 		h.sessions[ss] = s
 	}
 	return s
