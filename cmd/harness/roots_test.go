@@ -95,3 +95,22 @@ func TestServeCwdWinsOverTheClientsRoots(t *testing.T) {
 	requireReadRefused(t, cs, filepath.Join(a, "f.txt"))
 	require.NotContains(t, stderr.String(), "workspace roots from the client")
 }
+
+// docs/http.md "Sessions": over HTTP a session's workspace is its client's roots too, asked on the
+// client's standalone GET stream.
+func TestServeHTTPTakesTheClientsRoots(t *testing.T) {
+	wd, a, b := rootsTree(t)
+	cmd := exec.Command(harnessBin, "serve", "--http", "127.0.0.1:0")
+	cmd.Dir = wd
+	s := startHTTPServeCmd(t, cmd)
+	c := mcp.NewClient(&mcp.Implementation{Name: "roots-http", Version: "0"}, nil)
+	c.AddRoots(&mcp.Root{URI: "file://" + a})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: s.url}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	require.NoError(t, err, s.stderr.String())
+	t.Cleanup(func() { _ = cs.Close() })
+	requireReadServed(t, cs, "f.txt", "in a")
+	requireReadRefused(t, cs, filepath.Join(wd, "f.txt"))
+	requireReadRefused(t, cs, filepath.Join(b, "f.txt"))
+}
