@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # run.sh runs the TypeScript SDK end-to-end flow and the model-view suite against harness serve (stdio),
-# and the HTTP flow against harness serve --http.
+# the HTTP flow against harness serve --http, and the MCP roots flow (roots.mjs).
 # It skips (exit 0, with a clear message) when node or npm is missing; otherwise it installs the pinned
 # client from the committed lockfile (npm ci), builds ./cmd/harness and fails on any mismatch.
 #   bash e2e/run.sh          # flow
@@ -29,7 +29,7 @@ trap 'rm -rf "$XDG_STATE_HOME" "$bindir"' EXIT
 bin="$bindir/harness"
 (cd "$root" && go build -buildvcs=auto -o "$bin" ./cmd/harness)
 case "${1:-flow}" in
-  flow) HARNESS="$bin" node "$here/flow.mjs" && HARNESS="$bin" node "$here/modelview.mjs" && HARNESS="$bin" node "$here/http.mjs" ;;
+  flow) HARNESS="$bin" node "$here/flow.mjs" && HARNESS="$bin" node "$here/modelview.mjs" && HARNESS="$bin" node "$here/http.mjs" && HARNESS="$bin" node "$here/roots.mjs" ;;
   bench) shift; HARNESS="$bin" node "$here/bench.mjs" "$@" ;;
   *) echo "usage: e2e/run.sh [flow|bench [--calls N] [--startups N]]" >&2; exit 2 ;;
 esac

@@ -31,6 +31,8 @@ type Config struct {
 	// Structured lists output schemas and sends structuredContent = the canonical value
 	// (--structured-content); without it results carry the content blocks only.
 	Structured bool
+	// ClientRoots: take each connection's workspace from its client's MCP roots (roots.go).
+	ClientRoots ClientRoots
 	// shared: connections are the HTTP transport's (many, each ended by the transport); the
 	// requests of the sessionless 2026-07-28 protocol share their principal's session.
 	shared bool
@@ -44,6 +46,7 @@ type Host struct {
 	cfg    Config
 	server *mcp.Server
 	states *stateBook // request states of input rounds
+	roots  *rootsFollower
 
 	mu         sync.Mutex
 	sessions   map[*mcp.ServerSession]engine.Session
@@ -71,13 +74,14 @@ func newHost(eng engine.Engine, cfg Config) *Host {
 	}
 	h := &Host{eng: engine.Sending(eng, s), cfg: cfg, states: newStateBook(), sessions: map[*mcp.ServerSession]engine.Session{}, processID: newProcessID(),
 		splicers: map[*mcp.ServerSession]splicer{}, calls: map[*mcp.ServerSession]*liveCalls{},
-		principals: map[string]engine.Session{}, live: map[*mcp.ServerSession]struct{}{}}
-	h.server = mcp.NewServer(&mcp.Implementation{Name: "cordon", Title: "Cordon harness", Version: cfg.Version},
-		&mcp.ServerOptions{
-			Instructions:              eng.Instructions(),
-			Capabilities:              &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
-			SupportedProtocolVersions: protocolVersions,
-		})
+		principals: map[string]engine.Session{}, live: map[*mcp.ServerSession]struct{}{}, roots: newRootsFollower(cfg.ClientRoots)}
+	opts := &mcp.ServerOptions{
+		Instructions:              eng.Instructions(),
+		Capabilities:              &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
+		SupportedProtocolVersions: protocolVersions,
+	}
+	h.roots.hook(opts)
+	h.server = mcp.NewServer(&mcp.Implementation{Name: "cordon", Title: "Cordon harness", Version: cfg.Version}, opts)
 	h.server.AddReceivingMiddleware(h.wireResults, h.exposeTools)
 	if cfg.shared {
 		h.server.AddReceivingMiddleware(h.watchConnections)
@@ -312,17 +316,14 @@ func (h *Host) cancelCalls(ss *mcp.ServerSession) {
 
 // sessionFor returns the agent session of a call: its connection's, opened on the connection's first
 // call, or on a shared host under the sessionless protocol its principal's ("" when unauthenticated).
+// The session's ID is its history identity (historyID).
 func (h *Host) sessionFor(ss *mcp.ServerSession, principal string) engine.Session {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.cfg.shared && ss != nil && usesInputRequests(ss) {
 		s, ok := h.principals[principal]
 		if !ok {
-			id := "mcp-principal"
-			if principal != "" {
-				id += "-" + principal
-			}
-			s = h.open(id)
+			s = h.open(h.historyID(ss, principal))
 			if principal != "" {
 				keepObservations(s, principal)
 			}
@@ -332,11 +333,7 @@ func (h *Host) sessionFor(ss *mcp.ServerSession, principal string) engine.Sessio
 	}
 	s, ok := h.sessions[ss]
 	if !ok {
-		id := "mcp-" + h.processID
-		if ss != nil && ss.ID() != "" {
-			id = "mcp-" + ss.ID()
-		}
-		s = h.open(id)
+		s = h.open(h.historyID(ss, principal))
 		h.sessions[ss] = s
 	}
 	return s
@@ -371,6 +368,7 @@ func (h *Host) endSession(ss *mcp.ServerSession) {
 	delete(h.splicers, ss)
 	delete(h.calls, ss)
 	h.mu.Unlock()
+	h.roots.forget(ss)
 	if ok {
 		s.End()
 	}
@@ -385,6 +383,7 @@ func (h *Host) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToo
 	principal := principalOf(req.Extra)
 	sess := h.sessionFor(req.Session, principal)
 	recordClient(sess, req.ClientInfo())
+	h.roots.apply(ctx, req.Session, sess)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	defer h.track(req.Session, cancel)()

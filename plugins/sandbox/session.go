@@ -11,3 +11,11 @@ type Session interface {
 	// workspace root.
 	Cwd() string
 }
+
+// RootedSession is a Session whose client named its workspace roots (MCP roots, docs/host.md
+// "Roots from the client"): Cwd is the first, and Roots the others, already in canonical form. A
+// policy adds Roots to the writable roots of the session's calls, after the configured ones.
+type RootedSession interface {
+	Session
+	Roots() []string
+}

@@ -308,7 +308,7 @@ func (s *suite) patchChange(ctx context.Context, pt patchTarget, policy *sandbox
 	}
 	guard, err := fs.EditIntentEvent.Run(ctx, s.KC, args, filetool.NoEditGuard)
 	if err != nil {
-		if absent := s.notThere(ctx, pt); absent != nil && fs.HasCode(err, fs.CodeNotObserved) {
+		if absent := s.notThere(sandbox.WithPolicy(ctx, policy), pt); absent != nil && fs.HasCode(err, fs.CodeNotObserved) {
 			return fs.Change{}, absent
 		}
 		return fs.Change{}, s.MutationFailure(ctx, fs.VerbEdit, pt.target, policy, exec, err)

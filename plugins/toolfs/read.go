@@ -45,6 +45,7 @@ func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (Read
 	if err != nil {
 		return ReadValue{}, err
 	}
+	ctx = s.ft.ReadContext(ctx, exec) // the session's roots, as a mutation's (docs/sandbox.md "Roots")
 	h := exec.Header()
 	target, err := s.fs.Resolve(ctx, in.filePath, fs.ResolveOptions{Cwd: filetool.SessionCwd(h.Cwd, in.filePath)})
 	if err != nil {

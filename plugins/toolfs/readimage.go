@@ -87,6 +87,7 @@ func (s *suite) readImage(ctx context.Context, a readImageArgs, exec *tools.Exec
 	if err != nil {
 		return ReadImageValue{}, err
 	}
+	ctx = s.ft.ReadContext(ctx, exec) // the session's roots, as a mutation's (docs/sandbox.md "Roots")
 
 	target, err := s.fs.Resolve(ctx, p, fs.ResolveOptions{Cwd: filetool.SessionCwd(exec.Header().Cwd, p)})
 	if err != nil {

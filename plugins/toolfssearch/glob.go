@@ -9,6 +9,7 @@ import (
 	"github.com/cordon-dev/cordon/internal/search"
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/tools"
+	"github.com/cordon-dev/cordon/plugins/tools/filetool"
 )
 
 // glob is the body of the glob tool.
@@ -22,6 +23,7 @@ func (s *suite) glob(ctx context.Context, args globArgs, exec *tools.Exec) (Glob
 	}
 	ctx, cancel := s.withTimeout(ctx)
 	defer cancel()
+	ctx = filetool.ReadContext(ctx, s.kc, s.fs, exec) // the session's roots (docs/sandbox.md "Roots")
 	root, cwd, err := s.root(ctx, "glob", in.path, exec, true)
 	if err != nil {
 		return GlobValue{}, err

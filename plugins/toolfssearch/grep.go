@@ -8,6 +8,7 @@ import (
 	"github.com/cordon-dev/cordon/internal/spill"
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/tools"
+	"github.com/cordon-dev/cordon/plugins/tools/filetool"
 )
 
 // grep is the body of the grep tool.
@@ -26,6 +27,7 @@ func (s *suite) grep(ctx context.Context, args grepArgs, exec *tools.Exec) (Grep
 	}
 	ctx, cancel := s.withTimeout(ctx)
 	defer cancel()
+	ctx = filetool.ReadContext(ctx, s.kc, s.fs, exec) // the session's roots (docs/sandbox.md "Roots")
 	root, cwd, err := s.root(ctx, "grep", in.path, exec, false)
 	if err != nil {
 		return GrepValue{}, err

@@ -34,6 +34,7 @@ const sweepEvery = time.Hour
 
 // suite is one loaded instance.
 type suite struct {
+	kc       *kernel.Context
 	fs       fs.FileSystem
 	searcher fs.Searcher
 	caps     caps
@@ -49,7 +50,7 @@ func apply(kc *kernel.Context, cfg Config) error {
 			zap.String("provider", fmt.Sprintf("%T", fsys)))
 		return nil
 	}
-	s := &suite{fs: fsys, searcher: searcher, caps: cfg.caps(), log: kc.Logger()}
+	s := &suite{kc: kc, fs: fsys, searcher: searcher, caps: cfg.caps(), log: kc.Logger()}
 	if s.caps.spill {
 		s.spill = openSpill(kc, s.caps.spillLimits)
 	}

@@ -153,7 +153,7 @@ func (s *suite) notebookEdit(ctx context.Context, args notebookEditArgs, exec *t
 		return NotebookEditValue{}, err
 	}
 	policy, target, guard := start.Policy, start.Target, start.Guard
-	read, err := s.FS.ReadText(ctx, target)
+	read, err := s.FS.ReadText(sandbox.WithPolicy(ctx, policy), target) // read under the call's policy, as the edit
 	if err != nil {
 		return NotebookEditValue{}, s.MutationFailure(ctx, fs.VerbEdit, target, policy, exec, err)
 	}

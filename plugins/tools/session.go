@@ -24,7 +24,8 @@ type Session struct {
 	id      string
 	mu      sync.RWMutex
 	header  Header
-	durable string // SetDurableOwner
+	durable string   // SetDurableOwner
+	roots   []string // SetRoots
 }
 
 // NewSession returns a session with an empty header.

@@ -46,9 +46,11 @@ func cmdServe(ctx context.Context, e *env) error {
 	})
 }
 
-// hostConfig is the MCP host's configuration from the command line.
+// hostConfig is the MCP host's configuration from the command line. Without --cwd each
+// connection's workspace follows its client's MCP roots (docs/host.md "Roots from the client").
 func (e *env) hostConfig() mcphost.Config {
-	return mcphost.Config{Version: e.o.version, Cwd: e.cwdHeader(), Model: e.f.model, Structured: e.f.structured}
+	return mcphost.Config{Version: e.o.version, Cwd: e.cwdHeader(), Model: e.f.model, Structured: e.f.structured,
+		ClientRoots: e.f.roots.client(e.f.cwd == "", e.log)}
 }
 
 // serveHTTP serves MCP over Streamable HTTP until the context ends (SIGTERM), then stops gracefully.

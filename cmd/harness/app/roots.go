@@ -12,6 +12,7 @@ import (
 
 	"github.com/cordon-dev/cordon/internal/spill"
 	"github.com/cordon-dev/cordon/kernel/loader"
+	"github.com/cordon-dev/cordon/mcphost"
 	"github.com/cordon-dev/cordon/plugins/sandbox"
 )
 
@@ -71,13 +72,7 @@ func (r *rootFlags) broadRoot(what, dir string) error {
 	if r.broad {
 		return nil
 	}
-	canon := sandbox.CanonicalPath(dir)
-	reason := ""
-	if canon == string(filepath.Separator) {
-		reason = "the file system root"
-	} else if h, err := os.UserHomeDir(); err == nil && filepath.IsAbs(h) && canon == sandbox.CanonicalPath(h) {
-		reason = "the home directory"
-	}
+	reason := sandbox.BroadRoot(dir)
 	if reason == "" {
 		return nil
 	}
@@ -169,4 +164,15 @@ func logRoots(h *host, source string) {
 		fields = append(fields, zap.String("reads", "anywhere"))
 	}
 	h.log.Info("sandbox roots", fields...)
+}
+
+// client is how `serve` follows the clients' MCP roots: only without --cwd (follow), within the
+// --root directories when there are any, and accepting / or the home directory only with
+// --allow-broad-root.
+func (r *rootFlags) client(follow bool, log *zap.Logger) mcphost.ClientRoots {
+	within := make([]string, 0, len(r.rw))
+	for _, d := range r.rw {
+		within = append(within, sandbox.CanonicalPath(d))
+	}
+	return mcphost.ClientRoots{Follow: follow, Within: within, AllowBroad: r.broad, Log: log}
 }

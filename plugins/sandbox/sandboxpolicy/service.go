@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"go.uber.org/zap"
 
@@ -84,8 +85,9 @@ func (s *Service) WorkspaceRoot() string { return s.root }
 
 // Resolve returns the execution policy of one call. Mode: explicit when not "", else the
 // session's override, else DefaultMode. WorkspaceRoot: absolute(CanonicalPath(...)) of the
-// session's cwd, else of the configured root, recomputed on every call. SessionID: the
-// session's ID; "" for an agentless call (session nil, or a nil *tools.Session).
+// session's cwd, else of the configured root, recomputed on every call. Roots: the configured
+// ones, then those a sandbox.RootedSession's client named. SessionID: the session's ID; "" for an
+// agentless call (session nil, or a nil *tools.Session).
 func (s *Service) Resolve(session sandbox.Session, explicit sandbox.Mode) sandbox.CallPolicy {
 	session, _ = agent(session)
 	mode := explicit
@@ -104,6 +106,11 @@ func (s *Service) Resolve(session sandbox.Session, explicit sandbox.Mode) sandbo
 			base = cwd
 		}
 		p.SessionID = session.ID()
+		if rs, ok := session.(sandbox.RootedSession); ok {
+			if more := rs.Roots(); len(more) > 0 {
+				p.Roots = append(slices.Clip(p.Roots), more...)
+			}
+		}
 	}
 	p.WorkspaceRoot = resolveRoot(base)
 	return p
