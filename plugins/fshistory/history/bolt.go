@@ -133,7 +133,8 @@ func (s *boltStore) run(noSync, absorb bool, fn func(db *bolt.DB) error) (err er
 			}
 		}
 		start := time.Now()
-		db, err = h.openDB(path, timeout)
+		h.yield(timeout)
+		db, err = h.openDB(path, max(timeout-time.Since(start), time.Nanosecond))
 		if s.budget != nil {
 			s.budget.spend(time.Since(start))
 		}

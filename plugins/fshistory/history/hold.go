@@ -196,9 +196,14 @@ func (h *hold) release() {
 // shared lock). Without the file, every operation counts as contended: the database is opened
 // for each one, as it was before holds.
 func (h *hold) contended() bool {
+	return h.waitersFile() == nil || h.waiting()
+}
+
+// waiting reports whether another process has announced that it waits.
+func (h *hold) waiting() bool {
 	f := h.waitersFile()
 	if f == nil {
-		return true
+		return false
 	}
 	fd := int(f.Fd())
 	if err := unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB); err != nil {
@@ -206,6 +211,21 @@ func (h *hold) contended() bool {
 	}
 	_ = unix.Flock(fd, unix.LOCK_UN)
 	return false
+}
+
+// yieldMax bounds how long an operation lets an announced waiter go first: one of bbolt's lock
+// polls (50 ms) and a little more.
+const yieldMax = 60 * time.Millisecond
+
+// yield lets a process that announced it waits take the database first: this process does not try
+// to open it while the announcement stands, for at most limit and yieldMax. Without it, a process
+// that let go after an operation would take the database back at its next one, before the
+// waiter's next poll.
+func (h *hold) yield(limit time.Duration) {
+	deadline := time.Now().Add(min(limit, yieldMax))
+	for h.waiting() && time.Now().Before(deadline) {
+		time.Sleep(2 * time.Millisecond)
+	}
 }
 
 func (h *hold) waitersFile() *os.File {
