@@ -124,3 +124,19 @@ func TestAReplacedDatabaseIsNotWrittenThroughAnOldHandle(t *testing.T) {
 		return nil
 	}))
 }
+
+// TestADeferredCompletionKeepsWhatChangedSince: a pending record changed after it was added (an
+// undo marked it) keeps that change when its deferred completion is committed.
+func TestADeferredCompletionKeepsWhatChangedSince(t *testing.T) {
+	st := open(t, t.TempDir(), roomy)
+	a, err := st.Add(history.Record{Time: time.Now(), Path: "/w/a", Key: "/w/a", Verb: "write", Pending: true, PID: os.Getpid()}, nil)
+	require.NoError(t, err)
+	b, err := st.Add(history.Record{Time: time.Now(), Path: "/w/a", Key: "/w/a", Verb: "restore", Undoes: a.ID}, nil)
+	require.NoError(t, err)
+	require.NoError(t, st.Complete(a.ID, "v2", false))
+	got, err := st.Get(a.ID)
+	require.NoError(t, err)
+	assert.False(t, got.Pending)
+	assert.Equal(t, "v2", got.VersionAfter)
+	assert.Equal(t, b.ID, got.UndoneBy)
+}
