@@ -1,19 +1,22 @@
-// bench.mjs compares `harness serve` with @modelcontextprotocol/server-filesystem (both over stdio, both
-// driven by the same official TypeScript SDK client): N calls of reading a 2,000-line file and N calls of
-// editing one line of it, sequentially, after a warm-up. It prints calls/s for each server and the ratio,
+// bench.mjs compares `harness serve` with @modelcontextprotocol/server-filesystem and with Claude Code's
+// own Read and Edit tools (`claude mcp serve`, the pinned client of e2e/clients; skipped when it is not
+// installed) (all over stdio, all driven by the same official TypeScript SDK client): N calls of reading
+// a 2,000-line file and N calls of editing one line of it, sequentially, after a warm-up. It prints calls/s for each server and the ratio,
 // then the client-side ceilings (a no-work server replaying each server's recorded responses,
 // e2e/replay.mjs) and the start-up time of `harness serve` (spawn to `initialize` + `tools/list` answered).
 //
 // Usage: node e2e/bench.mjs [--calls 500] [--startups 20]
 //        HARNESS=/path/to/harness node e2e/bench.mjs
+//        CLAUDE=/path/to/claude node e2e/bench.mjs   (default: the pinned client under
+//        ~/.cache/cordon-e2e-clients/*/node_modules; CLAUDE=none leaves it out)
 
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { loadavg as osLoadavg } from "node:os";
+import { homedir, loadavg as osLoadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import { connect, harnessBinary, tempDir } from "./lib.mjs";
 
@@ -137,6 +140,35 @@ async function benchPeer() {
   }
 }
 
+/** claudeBinary is the pinned Claude Code client's executable, or "" when it is not installed. */
+function claudeBinary() {
+  if (process.env.CLAUDE) return process.env.CLAUDE === "none" ? "" : process.env.CLAUDE;
+  const cache = join(homedir(), ".cache", "cordon-e2e-clients");
+  for (const d of existsSync(cache) ? readdirSync(cache) : []) {
+    const bin = join(cache, d, "node_modules", "@anthropic-ai", "claude-code-linux-x64", "claude");
+    if (existsSync(bin)) return bin;
+  }
+  return "";
+}
+
+// benchClaude drives Claude Code's own Read and Edit (`claude mcp serve`) on the same file, its home
+// a fresh directory and its traffic off; Edit follows Read in one session, as Claude Code requires.
+async function benchClaude(bin) {
+  const dir = tempDir("cordon-claude-");
+  const file = makeFile(dir);
+  const env = { HOME: tempDir("cordon-claude-home-"), PATH: process.env.PATH, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    DISABLE_TELEMETRY: "1", DISABLE_AUTOUPDATER: "1", DISABLE_ERROR_REPORTING: "1" };
+  const { client, transport } = await connect(bin, ["mcp", "serve"], { cwd: dir, env });
+  try {
+    const read = await measure(transport.pid, CALLS, () => expectOk(client.callTool({ name: "Read", arguments: { file_path: file } }), "Read"));
+    const edit = await measure(transport.pid, CALLS, (i) =>
+      expectOk(client.callTool({ name: "Edit", arguments: { file_path: file, old_string: spell(i), new_string: spell(i + 1) } }), "Edit"));
+    return { read, edit };
+  } finally {
+    await client.close();
+  }
+}
+
 async function startup(bin) {
   const dir = tempDir("cordon-start-");
   const times = [];
@@ -186,6 +218,8 @@ const cordon = await benchCordon(bin);
 const peer = await benchPeer();
 const ceiling = await benchReplay(cordon.recording, { read: "read", edit: "edit" });
 const peerCeiling = await benchReplay(peer.recording, { read: "read_text_file", edit: "edit_file" });
+const claudeBin = claudeBinary();
+const claude = claudeBin ? await benchClaude(claudeBin) : null;
 const f = (x, d = 0) => x.toFixed(d).padStart(8);
 console.log(`calls: ${CALLS} sequential per operation (after ${WARMUP} warm-up), file: ${LINES} lines, load average: ${loadavg()}`);
 console.log(`operation   cordon calls/s  server-filesystem calls/s   ratio   server CPU ms/call: cordon  peer   client CPU ms/call: cordon  peer`);
@@ -198,6 +232,13 @@ const ceilingLine = (who, c) => `client ceiling, a no-work server replaying ${wh
   ["read", "edit"].map((op) => `${op} ${c[op].rate.toFixed(0)} calls/s (${(c[op].rate / peer[op].rate).toFixed(2)}x the peer; client CPU ${c[op].client.toFixed(2)} ms/call)`).join(", ");
 console.log(ceilingLine("Cordon's", ceiling));
 console.log(ceilingLine("server-filesystem's", peerCeiling));
+// The issue's table: server CPU per call, the three servers through the same client.
+const cpu = (r, op) => (r ? r[op].cpu.toFixed(2) : "-").padStart(8);
+console.log(`server CPU ms/call      cordon  server-filesystem  claude mcp serve${claude ? "" : " (not installed)"}`);
+for (const op of ["read", "edit"]) {
+  console.log(`${op.padEnd(18)} ${cpu(cordon, op)}           ${cpu(peer, op)}          ${cpu(claude, op)}` +
+    (claude ? `   calls/s: ${cordon[op].rate.toFixed(0)} ${peer[op].rate.toFixed(0)} ${claude[op].rate.toFixed(0)}` : ""));
+}
 const s = await startup(bin);
 console.log(`harness serve start -> initialize + tools/list answered (node client, ${STARTUPS} runs): ` +
   `median ${s.median.toFixed(1)} ms, min ${s.min.toFixed(1)} ms, max ${s.max.toFixed(1)} ms; server CPU median ${s.cpu.toFixed(0)} ms`);

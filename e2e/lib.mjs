@@ -31,11 +31,12 @@ export function harnessBinary() {
 }
 
 /**
- * connect spawns command with args over stdio and returns a connected SDK client. With onElicit the
+ * connect spawns command with args over stdio (env: its whole environment; by default the SDK's
+ * short list) and returns a connected SDK client. With onElicit the
  * client declares the elicitation capability and answers elicitation/create requests with it.
  */
-export async function connect(command, args, { cwd, name = "cordon-e2e", onElicit } = {}) {
-  const transport = new StdioClientTransport({ command, args, cwd, stderr: "pipe" });
+export async function connect(command, args, { cwd, env, name = "cordon-e2e", onElicit } = {}) {
+  const transport = new StdioClientTransport({ command, args, cwd, env, stderr: "pipe" });
   const stderr = [];
   transport.stderr?.on("data", (b) => stderr.push(String(b)));
   const client = new Client({ name, version: "0.0.0" }, onElicit ? { capabilities: { elicitation: {} } } : undefined);

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -24,4 +25,15 @@ func TestAlive(t *testing.T) {
 	for _, pid := range []int{0, -1, -os.Getpid()} {
 		assert.False(t, proc.Alive(pid), pid)
 	}
+}
+
+// CPUTime grows while this process computes.
+func TestCPUTimeGrows(t *testing.T) {
+	before := proc.CPUTime()
+	require.Positive(t, before)
+	x := 0
+	for start := proc.CPUTime(); proc.CPUTime()-start < 20*time.Millisecond; {
+		x++
+	}
+	assert.Greater(t, proc.CPUTime()-before, 19*time.Millisecond, x)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/cordon-dev/cordon/internal/proc"
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/kernel/kerneltest"
 	"github.com/cordon-dev/cordon/plugins/fshistory"
@@ -50,6 +51,7 @@ func benchCalls(b *testing.B, tool string, args func(i int) map[string]any) {
 			s := tools.NewSession("s1")
 			ctx := context.Background()
 			b.ResetTimer()
+			cpu := proc.CPUTime()
 			for i := 0; b.Loop(); i++ {
 				a := args(i)
 				a["file_path"] = p
@@ -57,6 +59,7 @@ func benchCalls(b *testing.B, tool string, args func(i int) map[string]any) {
 					b.Fatal(r.Text())
 				}
 			}
+			b.ReportMetric(float64(proc.CPUTime()-cpu)/float64(b.N), "cpu-ns/op")
 		})
 	}
 }

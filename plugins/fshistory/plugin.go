@@ -55,6 +55,9 @@ func apply(kc *kernel.Context, cfg Config) error {
 	if err != nil {
 		return err
 	}
+	if err := kc.OnDispose(func(context.Context) error { st.Close(); return nil }); err != nil {
+		return err
+	}
 	r := &recorder{kc: kc, fs: fs.Service.Must(kc), store: st, log: kc.Logger(), now: time.Now, pending: map[fs.TargetKey]string{},
 		timeout: time.Duration(cfg.LockTimeout)}
 	// The start waits for another process's hold once at most: the sweep and the settling share

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/cordon-dev/cordon/cmd/harness/app"
+	"github.com/cordon-dev/cordon/internal/proc"
 	"github.com/cordon-dev/cordon/mcphost/hosttest"
 )
 
@@ -23,9 +24,11 @@ func benchRun(b *testing.B, line func(i int) string) {
 	var errb bytes.Buffer
 	out := &errorScan{}
 	b.ResetTimer()
+	cpu := proc.CPUTime()
 	code := app.MainContext(context.Background(), []string{"run", "--cwd", dir, "--log-level", "error"},
 		app.WithIO(strings.NewReader(in.String()), out, &errb))
 	b.StopTimer()
+	b.ReportMetric(float64(proc.CPUTime()-cpu)/float64(b.N), "cpu-ns/op")
 	if code != 0 {
 		b.Fatalf("exit %d: %s", code, errb.String())
 	}

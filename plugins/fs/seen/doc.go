@@ -84,12 +84,36 @@ func Whole(text string) *fs.Seen {
 	return &fs.Seen{Lines: n, Windows: []fs.SeenWindow{w}}
 }
 
-// OfText returns the record of lines first..first+count-1 of text seen (as a Recorder fed text
-// would make it: no line index of the whole text is built).
+// OfText returns the record of lines first..first+count-1 of text seen, as a Recorder fed text
+// makes it (the running digest over the window's bytes, their copy when they fit TextCap), but in
+// one pass over the window: no line index of the whole text, and the kept text copied once.
 func OfText(text string, first, count int) *fs.Seen {
-	r := NewRecorder(first, count)
-	_, _ = r.WriteString(text)
-	return r.Seen(count, countLines(text))
+	first = max(first, 1)
+	start := 0
+	for line := 1; line < first && start < len(text); line++ {
+		i := strings.IndexByte(text[start:], '\n')
+		if i < 0 {
+			start = len(text)
+			break
+		}
+		start += i + 1
+	}
+	end, n := start, 0
+	for ; n < count && end < len(text); n++ {
+		i := strings.IndexByte(text[end:], '\n')
+		if i < 0 {
+			end = len(text)
+			n++
+			break
+		}
+		end += i + 1
+	}
+	span := text[start:end]
+	w := fs.SeenWindow{First: first, Count: n, Sum: Sum(span)}
+	if len(span) <= TextCap {
+		w.Text, w.Kept = strings.Clone(span), true
+	}
+	return &fs.Seen{Lines: countLines(text), Windows: []fs.SeenWindow{w}}
 }
 
 // countLines counts the lines of text: its '\n', plus a last line without one.

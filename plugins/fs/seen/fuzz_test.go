@@ -55,3 +55,28 @@ func abs(n int) int {
 	}
 	return n
 }
+
+// TestOfTextAgreesWithARecorderAtTextCap: the one-pass OfText keeps the text exactly when a
+// Recorder fed the same text keeps it, windows just under, at and over TextCap.
+func TestOfTextAgreesWithARecorderAtTextCap(t *testing.T) {
+	line := strings.Repeat("x", 1023) + "\n" // 1 KiB a line: 64 lines are TextCap
+	for _, tail := range []string{"", "y", "y\n"} {
+		text := strings.Repeat(line, 70) + tail
+		for _, w := range [][2]int{{1, 63}, {1, 64}, {1, 65}, {2, 64}, {3, 70}, {7, 100}, {71, 5}, {90, 3}, {1, 0}} {
+			r := seen.NewRecorder(w[0], w[1])
+			for i := 0; i < len(text); i += 4000 {
+				_, _ = r.WriteString(text[i:min(len(text), i+4000)])
+			}
+			total := strings.Count(text, "\n")
+			if tail == "y" {
+				total++ // a last line without its line break
+			}
+			want := r.Seen(w[1], total)
+			got := seen.OfText(text, w[0], w[1])
+			if got.Lines != want.Lines || got.Windows[0] != want.Windows[0] {
+				t.Fatalf("tail %q window %v: OfText {%d %d %v} recorder {%d %d %v}", tail, w,
+					got.Windows[0].Count, len(got.Windows[0].Text), got.Windows[0].Kept, want.Windows[0].Count, len(want.Windows[0].Text), want.Windows[0].Kept)
+			}
+		}
+	}
+}

@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sync"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -31,16 +30,17 @@ var (
 // DefaultLockTimeout bounds the wait for another process's use of the store.
 const DefaultLockTimeout = 5 * time.Second
 
-// boltStore is the embedded Store: the database is opened for each operation and closed after
-// it, so several processes share one directory (bbolt's flock serializes them; a process waits at
-// most its lock timeout). Content is written while the database is held, so a sweep (also run
+// boltStore is the embedded Store: the database is opened by an operation and kept open for the
+// next ones while they follow within HoldIdle, and closed at once when another process waits for it,
+// so several processes share one directory (bbolt's flock serializes them; a process waits at most
+// its lock timeout). Content is written while the database is held, so a sweep (also run
 // while it is held) never sees a write in flight.
 type boltStore struct {
 	dir     string
 	limits  Limits
 	timeout time.Duration
 	now     func() time.Time
-	mu      *sync.Mutex // one operation at a time in this process (flock would make the others wait anyway)
+	h       *hold       // this process's hold on the database, shared by the stores on dir
 	budget  *LockBudget // Within: the waits of one call, together ("nil": each waits its timeout)
 }
 
@@ -55,8 +55,6 @@ type blobEntry struct {
 // InlineMaxBytes is the largest content kept in the database itself: one commit makes it durable
 // with its record, where a content file costs two more fsyncs (the file, its directory).
 const InlineMaxBytes = 64 << 10
-
-var dirLocks sync.Map // dir -> *sync.Mutex
 
 // Open returns the embedded store in dir (created 0700 when missing, refused when another user
 // owns it or can write it) bounded by limits. lockTimeout 0 means DefaultLockTimeout. A
@@ -74,8 +72,7 @@ func Open(dir string, limits Limits, lockTimeout time.Duration) (Store, error) {
 	if limits.MaxContentBytes > limits.MaxBytes {
 		limits.MaxContentBytes = limits.MaxBytes
 	}
-	mu, _ := dirLocks.LoadOrStore(filepath.Clean(dir), &sync.Mutex{})
-	return &boltStore{dir: dir, limits: limits, timeout: lockTimeout, now: time.Now, mu: mu.(*sync.Mutex)}, nil
+	return &boltStore{dir: dir, limits: limits, timeout: lockTimeout, now: time.Now, h: holdOf(dir)}, nil
 }
 
 // ErrDamaged wraps the failure of an operation that found history.db damaged (bbolt refused or
@@ -99,56 +96,72 @@ func (e *Damaged) Error() string {
 func (e *Damaged) Unwrap() []error { return []error{ErrDamaged, e.Cause} }
 
 // with runs fn with the database open.
-func (s *boltStore) with(readOnly bool, fn func(db *bolt.DB) error) error {
-	return s.open(readOnly, false, fn)
+func (s *boltStore) with(fn func(db *bolt.DB) error) error {
+	return s.open(false, fn)
 }
 
-// open runs fn with the database open; noSync commits without fsync. The wait for another
-// process's hold is the lock timeout, or what is left of the store's budget (Within). A damaged
-// database (a bbolt error or panic on its pages) or a history.db that is not a regular file of
-// this user is set aside (quarantine) and the operation fails with *Damaged.
-func (s *boltStore) open(readOnly, noSync bool, fn func(db *bolt.DB) error) (err error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+// open runs fn with the database open; noSync commits without fsync. The database stays open
+// after fn (hold) until HoldIdle passes without an operation or another process waits for it. The
+// wait for another process's hold is the lock timeout, or what is left of the store's budget
+// (Within). A damaged database (a bbolt error or panic on its pages) or a history.db that is not a
+// regular file of this user is set aside (quarantine) and the operation fails with *Damaged.
+func (s *boltStore) open(noSync bool, fn func(db *bolt.DB) error) error {
+	return s.run(noSync, false, fn)
+}
+
+// run is open; absorb says fn commits the deferred completions itself (in its own transaction,
+// applyCompletions), otherwise they are committed before fn runs.
+func (s *boltStore) run(noSync, absorb bool, fn func(db *bolt.DB) error) (err error) {
+	h := s.h
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.gen++
 	path := filepath.Join(s.dir, "history.db")
-	timeout := s.timeout
-	if s.budget != nil {
-		timeout = min(timeout, s.budget.left())
-		if timeout <= 0 {
-			timeout = time.Nanosecond // one try, no wait (0 would mean wait for ever)
-		}
-	}
-	var db *bolt.DB
 	defer func() {
 		if v := recover(); v != nil {
-			if db != nil {
-				_ = closeQuietly(db)
-			}
+			h.release()
 			err = s.quarantine(path, fmt.Errorf("bbolt: %v", v))
 		}
 	}()
-	start := time.Now()
-	db, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout, ReadOnly: readOnly && s.exists(), OpenFile: statedir.OpenFile})
-	if s.budget != nil {
-		s.budget.spend(time.Since(start))
+	db := h.current(path)
+	if db == nil {
+		timeout := s.timeout
+		if s.budget != nil {
+			timeout = min(timeout, s.budget.left())
+			if timeout <= 0 {
+				timeout = time.Nanosecond // one try, no wait (0 would mean wait for ever)
+			}
+		}
+		start := time.Now()
+		h.yield(timeout)
+		db, err = h.openDB(path, max(timeout-time.Since(start), time.Nanosecond))
+		if s.budget != nil {
+			s.budget.spend(time.Since(start))
+		}
+		if err != nil {
+			switch {
+			case errors.Is(err, bolterrors.ErrTimeout):
+				return fmt.Errorf("history: the store is busy (another process held it for %s): %w", timeout, err)
+			case damage(err):
+				return s.quarantine(path, err)
+			}
+			return fmt.Errorf("history: %w", err)
+		}
+		h.db = db
 	}
-	if err != nil {
-		switch {
-		case errors.Is(err, bolterrors.ErrTimeout):
-			return fmt.Errorf("history: the store is busy (another process held it for %s): %w", timeout, err)
-		case damage(err):
+	if !absorb && len(h.done) > 0 {
+		if err := h.flush(); damage(err) {
+			h.release()
 			return s.quarantine(path, err)
 		}
-		return fmt.Errorf("history: %w", err)
 	}
 	db.NoSync = noSync
 	err = fn(db)
-	if cerr := db.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("history: %w", cerr)
-	}
 	if damage(err) {
+		h.release()
 		return s.quarantine(path, err)
 	}
+	h.kept()
 	return err
 }
 
@@ -173,15 +186,10 @@ func (s *boltStore) quarantine(path string, cause error) error {
 	return &Damaged{Aside: aside, Cause: cause}
 }
 
-func (s *boltStore) exists() bool {
-	_, err := os.Lstat(filepath.Join(s.dir, "history.db"))
-	return err == nil
-}
-
 func seqKey(n uint64) []byte { return binary.BigEndian.AppendUint64(nil, n) }
 
 func (s *boltStore) Add(r Record, content io.Reader) (Record, error) {
-	err := s.with(false, func(db *bolt.DB) error {
+	err := s.run(false, true, func(db *bolt.DB) error {
 		var blob *pendingBlob
 		if content != nil {
 			var err error
@@ -195,6 +203,9 @@ func (s *boltStore) Add(r Record, content io.Reader) (Record, error) {
 		err := db.Update(func(tx *bolt.Tx) error {
 			recs, blobs, meta, err := buckets(tx)
 			if err != nil {
+				return err
+			}
+			if err := s.h.applyCompletions(recs); err != nil {
 				return err
 			}
 			seq, err := recs.NextSequence()
@@ -221,6 +232,7 @@ func (s *boltStore) Add(r Record, content io.Reader) (Record, error) {
 		if err != nil {
 			return err
 		}
+		s.h.done = s.h.done[:0]
 		for _, d := range drop {
 			os.Remove(s.blobPath(d))
 		}
@@ -396,7 +408,7 @@ func dropRef(blobs, meta *bolt.Bucket, digest string) (bool, error) {
 
 func (s *boltStore) List(keep func(*Record) bool) ([]Record, error) {
 	var out []Record
-	err := s.with(true, func(db *bolt.DB) error {
+	err := s.with(func(db *bolt.DB) error {
 		return db.View(func(tx *bolt.Tx) error {
 			recs := tx.Bucket(recordsBucket)
 			if recs == nil {
@@ -425,7 +437,7 @@ func (s *boltStore) Get(id string) (Record, error) {
 	}
 	var r Record
 	found := false
-	err := s.with(true, func(db *bolt.DB) error {
+	err := s.with(func(db *bolt.DB) error {
 		return db.View(func(tx *bolt.Tx) error {
 			recs := tx.Bucket(recordsBucket)
 			if recs == nil {
@@ -447,7 +459,7 @@ func (s *boltStore) Get(id string) (Record, error) {
 
 func (s *boltStore) Usage() (Usage, error) {
 	var u Usage
-	err := s.with(true, func(db *bolt.DB) error {
+	err := s.with(func(db *bolt.DB) error {
 		return db.View(func(tx *bolt.Tx) error {
 			if b := tx.Bucket(recordsBucket); b != nil {
 				u.Records = b.Stats().KeyN
@@ -469,7 +481,7 @@ func (s *boltStore) Usage() (Usage, error) {
 }
 
 func (s *boltStore) Sweep() error {
-	return s.with(false, func(db *bolt.DB) error {
+	return s.with(func(db *bolt.DB) error {
 		known := map[string]bool{}
 		err := db.View(func(tx *bolt.Tx) error {
 			b := tx.Bucket(blobsBucket)
@@ -497,7 +509,7 @@ func (s *boltStore) update(id string, fn func(recs, blobs, meta *bolt.Bucket, se
 	if !ok {
 		return ErrNoChange
 	}
-	return s.open(false, true, func(db *bolt.DB) error {
+	return s.open(true, func(db *bolt.DB) error {
 		var drop []string
 		err := db.Update(func(tx *bolt.Tx) error {
 			recs, blobs, meta, err := buckets(tx)
@@ -522,7 +534,18 @@ func (s *boltStore) update(id string, fn func(recs, blobs, meta *bolt.Bucket, se
 	})
 }
 
+// Complete is deferred while this process holds the database: the next operation commits it
+// (Add in its own transaction), and so does the hold's release. A crash before that leaves the
+// record pending, which the next start settles as it settles a killed change (docs/history.md
+// "Crash safety"); a commit of Complete never had to be durable.
 func (s *boltStore) Complete(id, versionAfter string, interrupted bool) error {
+	seq, ok := ParseChangeID(id)
+	if !ok {
+		return ErrNoChange
+	}
+	if s.h.postpone(completion{seq: seq, versionAfter: versionAfter, interrupted: interrupted}) {
+		return nil
+	}
 	return s.update(id, func(recs, _, _ *bolt.Bucket, seq uint64, r *Record) ([]string, error) {
 		r.Pending, r.VersionAfter, r.Interrupted, r.PID = false, versionAfter, interrupted, 0
 		return nil, putRecord(recs, seq, r)
@@ -550,7 +573,7 @@ func (s *boltStore) Discard(id string) error {
 // inline returns the content of digest kept in the database (nil when it is in a file).
 func (s *boltStore) inline(digest string) ([]byte, error) {
 	var out []byte
-	err := s.with(true, func(db *bolt.DB) error {
+	err := s.with(func(db *bolt.DB) error {
 		return db.View(func(tx *bolt.Tx) error {
 			if b := tx.Bucket(inlineBucket); b != nil {
 				if v := b.Get([]byte(digest)); v != nil {

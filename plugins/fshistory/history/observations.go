@@ -14,7 +14,7 @@ func observationKey(owner, key string) []byte { return []byte(owner + "\x00" + k
 func (s *boltStore) Observation(owner, key string) (Observed, bool, error) {
 	var o Observed
 	found := false
-	err := s.with(true, func(db *bolt.DB) error {
+	err := s.with(func(db *bolt.DB) error {
 		return db.View(func(tx *bolt.Tx) error {
 			b := tx.Bucket(observationsBucket)
 			if b == nil {
@@ -39,7 +39,7 @@ func (s *boltStore) Observe(owner, key string, o Observed) error {
 	if err != nil {
 		return err
 	}
-	return s.open(false, true, func(db *bolt.DB) error {
+	return s.open(true, func(db *bolt.DB) error {
 		return db.Update(func(tx *bolt.Tx) error {
 			b, err := tx.CreateBucketIfNotExists(observationsBucket)
 			if err != nil {

@@ -35,6 +35,9 @@ type Store interface {
 	// commit of Observe need not be durable: an observation lost in a crash only means a re-read.
 	Observation(owner, key string) (Observed, bool, error)
 	Observe(owner, key string, o Observed) error
+	// Close commits what the store deferred (completions) and lets go of what it holds open
+	// between operations; the store stays usable.
+	Close()
 }
 
 // Observed is a kept observation: its kind (fs.ObservationKind), version and time.

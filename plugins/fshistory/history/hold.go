@@ -1,0 +1,279 @@
+package history
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
+	"golang.org/x/sys/unix"
+
+	"github.com/cordon-dev/cordon/internal/statedir"
+)
+
+// HoldIdle is how long the database stays open after an operation when no other process waits for
+// it (docs/history.md "The store"): a burst of changes opens it once, and another process waits at
+// most this long for an idle holder.
+var HoldIdle = 100 * time.Millisecond
+
+// waitersFile is where a process waiting for history.db says so: it holds a shared flock on it
+// while it waits, and the holder, which tests for that lock after each operation, closes the
+// database at once instead of keeping it.
+const waitersFile = "history.db.waiters"
+
+// hold is this process's hold on one directory's history.db, shared by every store opened on the
+// directory (two opens in one process conflict on flock as two processes do). Its mutex serializes
+// the process's operations on the store.
+type hold struct {
+	mu      sync.Mutex
+	dir     string
+	db      *bolt.DB
+	file    *os.File     // db's file (bbolt's own descriptor, for fstat)
+	stamp   fileStamp    // history.db as this process's last operation left it
+	idle    *time.Timer  // closes db once HoldIdle passes without an operation
+	gen     uint64       // operations so far: the idle close of a stale timer does nothing
+	waiters *os.File     // waitersFile, opened once ("nil": not yet, or it cannot be)
+	done    []completion // completions not yet committed (Complete while db is held)
+}
+
+// completion is a deferred Complete.
+type completion struct {
+	seq          uint64
+	versionAfter string
+	interrupted  bool
+}
+
+// postpone queues c when the database is held (the next operation or the release commits it) and
+// reports whether it did.
+func (h *hold) postpone(c completion) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.db == nil {
+		return false
+	}
+	h.done = append(h.done, c)
+	return true
+}
+
+// applyCompletions writes the deferred completions in the transaction of recs (a record pruned
+// meanwhile is skipped); the caller clears h.done once that transaction commits.
+func (h *hold) applyCompletions(recs *bolt.Bucket) error {
+	for _, c := range h.done {
+		data := recs.Get(seqKey(c.seq))
+		if data == nil {
+			continue
+		}
+		var r Record
+		if err := json.Unmarshal(data, &r); err != nil {
+			return err
+		}
+		r.Pending, r.VersionAfter, r.Interrupted, r.PID = false, c.versionAfter, c.interrupted, 0
+		if err := putRecord(recs, c.seq, &r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// flush commits the deferred completions (without fsync, as Complete's own commit).
+func (h *hold) flush() error {
+	if h.db == nil || len(h.done) == 0 {
+		return nil
+	}
+	h.db.NoSync = true
+	err := h.db.Update(func(tx *bolt.Tx) error {
+		recs, _, _, err := buckets(tx)
+		if err != nil {
+			return err
+		}
+		return h.applyCompletions(recs)
+	})
+	if err == nil {
+		h.done = h.done[:0]
+	}
+	return err
+}
+
+var holds sync.Map // clean dir -> *hold
+
+func holdOf(dir string) *hold {
+	dir = filepath.Clean(dir)
+	h, _ := holds.LoadOrStore(dir, &hold{dir: dir})
+	return h.(*hold)
+}
+
+// fileStamp is what says history.db is the file this process left: another writer (one that does
+// not take the lock, or a file put in its place) changes one of these.
+type fileStamp struct {
+	dev, ino uint64
+	size     int64
+	mtime    unix.Timespec
+	ctime    unix.Timespec
+}
+
+func stampOf(st *unix.Stat_t) fileStamp {
+	return fileStamp{dev: uint64(st.Dev), ino: st.Ino, size: st.Size, mtime: st.Mtim, ctime: st.Ctim}
+}
+
+// current returns the open database when history.db is still the file this process's last
+// operation left, and nil (having closed it) otherwise; the deferred completions are dropped
+// then (the records they complete are not in the file there now, or are settled at a start).
+func (h *hold) current(path string) *bolt.DB {
+	if h.db == nil {
+		return nil
+	}
+	var st unix.Stat_t
+	if err := unix.Lstat(path, &st); err != nil || stampOf(&st) != h.stamp {
+		h.release()
+	}
+	return h.db
+}
+
+// kept records the file as the operation left it and keeps the database open unless another
+// process waits for it (or the file cannot be stamped), arming the idle close.
+func (h *hold) kept() {
+	var st unix.Stat_t
+	if h.db == nil || unix.Fstat(int(h.file.Fd()), &st) != nil || h.contended() {
+		h.letGo()
+		return
+	}
+	h.stamp = stampOf(&st)
+	gen := h.gen
+	if h.idle == nil {
+		h.idle = time.AfterFunc(HoldIdle, func() { h.idleClose(gen) })
+		return
+	}
+	h.idle.Stop()
+	h.idle = time.AfterFunc(HoldIdle, func() { h.idleClose(gen) })
+}
+
+func (h *hold) idleClose(gen uint64) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.gen == gen {
+		h.letGo()
+	}
+}
+
+// letGo commits the deferred completions and closes the database.
+func (h *hold) letGo() {
+	defer func() {
+		if recover() != nil { // a damaged page: the next operation meets it and sets the file aside
+			h.release()
+		}
+	}()
+	_ = h.flush() // what fails here stays pending: the next start settles it
+	h.release()
+}
+
+// Close commits what this process deferred and closes the database (the plugin's dispose); the
+// store stays usable: the next operation opens it again.
+func (s *boltStore) Close() {
+	s.h.mu.Lock()
+	defer s.h.mu.Unlock()
+	s.h.gen++
+	s.h.letGo()
+}
+
+// release closes the database (its flock goes with it).
+func (h *hold) release() {
+	if h.idle != nil {
+		h.idle.Stop()
+		h.idle = nil
+	}
+	if h.db != nil {
+		_ = closeQuietly(h.db)
+		h.db, h.file = nil, nil
+	}
+	h.done = h.done[:0]
+}
+
+// contended reports whether another process waits for the database (it holds the waiters file's
+// shared lock). Without the file, every operation counts as contended: the database is opened
+// for each one, as it was before holds.
+func (h *hold) contended() bool {
+	return h.waitersFile() == nil || h.waiting()
+}
+
+// waiting reports whether another process has announced that it waits.
+func (h *hold) waiting() bool {
+	f := h.waitersFile()
+	if f == nil {
+		return false
+	}
+	fd := int(f.Fd())
+	if err := unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		return true
+	}
+	_ = unix.Flock(fd, unix.LOCK_UN)
+	return false
+}
+
+// yieldMax bounds how long an operation lets an announced waiter go first: one of bbolt's lock
+// polls (50 ms) and a little more.
+const yieldMax = 60 * time.Millisecond
+
+// yield lets a process that announced it waits take the database first: this process does not try
+// to open it while the announcement stands, for at most limit and yieldMax. Without it, a process
+// that let go after an operation would take the database back at its next one, before the
+// waiter's next poll.
+func (h *hold) yield(limit time.Duration) {
+	deadline := time.Now().Add(min(limit, yieldMax))
+	for h.waiting() && time.Now().Before(deadline) {
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+func (h *hold) waitersFile() *os.File {
+	if h.waiters == nil {
+		f, err := statedir.OpenFile(filepath.Join(h.dir, waitersFile), os.O_RDWR|os.O_CREATE, 0o600)
+		if err != nil {
+			return nil
+		}
+		h.waiters = f
+	}
+	return h.waiters
+}
+
+// announce says this process waits for the database until the returned func is called.
+func (h *hold) announce() func() {
+	f := h.waitersFile()
+	if f == nil {
+		return func() {}
+	}
+	fd := int(f.Fd())
+	// A holder takes the exclusive lock only to test it, so this wait is a few microseconds.
+	if err := unix.Flock(fd, unix.LOCK_SH); err != nil {
+		return func() {}
+	}
+	return func() { _ = unix.Flock(fd, unix.LOCK_UN) }
+}
+
+// openDB opens history.db, trying once first; when another process holds it, this process
+// announces itself (so a busy holder lets go after its operation) and waits up to timeout.
+func (h *hold) openDB(path string, timeout time.Duration) (db *bolt.DB, err error) {
+	var file *os.File
+	openFile := func(name string, flag int, perm os.FileMode) (*os.File, error) {
+		f, err := statedir.OpenFile(name, flag, perm)
+		file = f
+		return f, err
+	}
+	opts := &bolt.Options{Timeout: time.Nanosecond, OpenFile: openFile}
+	defer func() {
+		if err == nil {
+			h.file = file
+		}
+	}()
+	db, err = bolt.Open(path, 0o600, opts)
+	if err == nil || timeout <= time.Nanosecond || !errors.Is(err, bolterrors.ErrTimeout) {
+		return db, err
+	}
+	done := h.announce()
+	defer done()
+	opts.Timeout = timeout
+	return bolt.Open(path, 0o600, opts)
+}

@@ -1,0 +1,142 @@
+package history_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/cordon-dev/cordon/plugins/fshistory/history"
+)
+
+// holdChildEnv names the store directory of TestHoldChild.
+const holdChildEnv = "HISTORY_HOLD_CHILD"
+
+// TestHoldChild is the child of TestABusyHolderLetsAnotherProcessIn: one Add, waiting at most 5 s.
+func TestHoldChild(t *testing.T) {
+	dir, ok := os.LookupEnv(holdChildEnv)
+	if !ok {
+		t.Skip("child of TestABusyHolderLetsAnotherProcessIn")
+	}
+	st, err := history.Open(dir, roomy, 5*time.Second)
+	require.NoError(t, err)
+	add(t, st, "/w/child", []byte("child"), time.Now())
+}
+
+// TestABusyHolderLetsAnotherProcessIn: a process keeps the database open between its operations,
+// yet another process's operation gets in while the first one records without a pause: the
+// waiter announces itself and the holder lets go after its operation (docs/history.md "The store").
+func TestABusyHolderLetsAnotherProcessIn(t *testing.T) {
+	dir := t.TempDir()
+	st := open(t, dir, roomy)
+	var stop atomic.Bool
+	done := make(chan int)
+	go func() {
+		n := 0
+		for ; !stop.Load(); n++ {
+			if _, err := st.Add(history.Record{Time: time.Now(), Path: "/w/busy", Key: "/w/busy", Verb: "write"}, nil); err != nil {
+				t.Error(err)
+				break
+			}
+		}
+		done <- n
+	}()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHoldChild$", "-test.count=1")
+	cmd.Env = append(os.Environ(), holdChildEnv+"="+dir)
+	out, err := cmd.CombinedOutput()
+	stop.Store(true)
+	n := <-done
+	require.NoError(t, err, "%s", out)
+	t.Logf("the holder recorded %d changes meanwhile", n)
+	recs, err := st.List(func(r *history.Record) bool { return r.Path == "/w/child" })
+	require.NoError(t, err)
+	assert.Len(t, recs, 1)
+}
+
+// TestAnIdleHolderLetsGo: after HoldIdle without an operation the database is closed, so an open
+// that does not announce itself (another program, an older Cordon) gets it.
+func TestAnIdleHolderLetsGo(t *testing.T) {
+	dir := t.TempDir()
+	add(t, open(t, dir, roomy), "/w/a", []byte("a"), time.Now())
+	db, err := bolt.Open(filepath.Join(dir, "history.db"), 0o600, &bolt.Options{Timeout: history.HoldIdle + 5*time.Second})
+	require.NoError(t, err)
+	require.NoError(t, db.Close())
+}
+
+// TestCompletionsAreCommittedBeforeReadsAndAtClose: a Complete deferred while the database is held
+// is seen by this process's next read, and is in the file once the store is closed.
+func TestCompletionsAreCommittedBeforeReadsAndAtClose(t *testing.T) {
+	dir := t.TempDir()
+	st := open(t, dir, roomy)
+	r, err := st.Add(history.Record{Time: time.Now(), Path: "/w/a", Key: "/w/a", Verb: "write", Pending: true, PID: os.Getpid()}, bytes.NewReader([]byte("a")))
+	require.NoError(t, err)
+	require.NoError(t, st.Complete(r.ID, "v2", false))
+	got, err := st.Get(r.ID)
+	require.NoError(t, err)
+	assert.False(t, got.Pending)
+	assert.Equal(t, "v2", got.VersionAfter)
+
+	r, err = st.Add(history.Record{Time: time.Now(), Path: "/w/b", Key: "/w/b", Verb: "write", Pending: true, PID: os.Getpid()}, nil)
+	require.NoError(t, err)
+	require.NoError(t, st.Complete(r.ID, "v3", false))
+	st.Close()
+	db, err := bolt.Open(filepath.Join(dir, "history.db"), 0o600, &bolt.Options{Timeout: time.Second, ReadOnly: true})
+	require.NoError(t, err)
+	defer db.Close()
+	require.NoError(t, db.View(func(tx *bolt.Tx) error {
+		_, v := tx.Bucket([]byte("records")).Cursor().Last()
+		var last history.Record
+		require.NoError(t, json.Unmarshal(v, &last))
+		assert.False(t, last.Pending)
+		assert.Equal(t, "v3", last.VersionAfter)
+		return nil
+	}))
+}
+
+// TestAReplacedDatabaseIsNotWrittenThroughAnOldHandle: history.db moved away (or replaced) while
+// this process holds it: the next operation opens the file now at the path, never writes the
+// moved one.
+func TestAReplacedDatabaseIsNotWrittenThroughAnOldHandle(t *testing.T) {
+	dir := t.TempDir()
+	st := open(t, dir, roomy)
+	add(t, st, "/w/a", []byte("a"), time.Now())
+	moved := filepath.Join(t.TempDir(), "moved.db")
+	require.NoError(t, os.Rename(filepath.Join(dir, "history.db"), moved))
+	add(t, st, "/w/b", []byte("b"), time.Now())
+	recs, err := st.List(nil)
+	require.NoError(t, err)
+	require.Len(t, recs, 1, "a new database")
+	assert.Equal(t, "/w/b", recs[0].Path)
+	st.Close()
+	db, err := bolt.Open(moved, 0o600, &bolt.Options{Timeout: time.Second, ReadOnly: true})
+	require.NoError(t, err)
+	defer db.Close()
+	require.NoError(t, db.View(func(tx *bolt.Tx) error {
+		assert.Equal(t, 1, tx.Bucket([]byte("records")).Stats().KeyN, "the moved file kept its one record")
+		return nil
+	}))
+}
+
+// TestADeferredCompletionKeepsWhatChangedSince: a pending record changed after it was added (an
+// undo marked it) keeps that change when its deferred completion is committed.
+func TestADeferredCompletionKeepsWhatChangedSince(t *testing.T) {
+	st := open(t, t.TempDir(), roomy)
+	a, err := st.Add(history.Record{Time: time.Now(), Path: "/w/a", Key: "/w/a", Verb: "write", Pending: true, PID: os.Getpid()}, nil)
+	require.NoError(t, err)
+	b, err := st.Add(history.Record{Time: time.Now(), Path: "/w/a", Key: "/w/a", Verb: "restore", Undoes: a.ID}, nil)
+	require.NoError(t, err)
+	require.NoError(t, st.Complete(a.ID, "v2", false))
+	got, err := st.Get(a.ID)
+	require.NoError(t, err)
+	assert.False(t, got.Pending)
+	assert.Equal(t, "v2", got.VersionAfter)
+	assert.Equal(t, b.ID, got.UndoneBy)
+}
