@@ -27,10 +27,10 @@
 // an approval is an input request: the call answers with CallToolResult.InputRequests and a signed
 // RequestState, and runs again when the client retries with the answer; a state answers one
 // question of that exact call once, within ten minutes). stdin and stdout are framed and checked by
-// mcphost/internal/mcpstdio. A plain tools/call on stdio (a served tool's name, arguments, a _meta without
-// the protocol's keys, on an initialized connection before 2026-07-28) is run by the host outside the
-// SDK's dispatch (directCalls), with the same handler and encoding; any other call's result is
-// encoded once, by receiving middleware (wireResults), and spliced into its response by the
-// transport, so the SDK's validating re-encodings scan a short token instead of the result. Either
-// way the bytes on the wire are the plain SDK's (mcphost/internal/fastpath has the contract and the figures).
+// mcphost/internal/mcpstdio, which owns each call's wire life (id, slot, cancellation, batch). A
+// plain tools/call on stdio (a served tool's name, arguments, a _meta without the protocol's keys, on
+// an initialized connection before 2026-07-28) is handed by the transport to the host's handler
+// (directCalls) instead of the SDK's dispatch; any other call is the SDK's, its result encoded once
+// by receiving middleware (wireResults). Either way the bytes on the wire are the plain SDK's
+// (mcphost/internal/mcpstdio "The fast path" has the contract and the figures).
 package mcphost

@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cordon-dev/cordon/mcphost/internal/mcpstdio"
 	"github.com/cordon-dev/cordon/plugins/tools"
 	"github.com/cordon-dev/cordon/plugins/tools/engine"
 )
@@ -46,12 +47,9 @@ type Host struct {
 	states *stateBook // request states of input rounds
 
 	mu         sync.Mutex
-	sessions   map[*mcp.ServerSession]engine.Session
-	processID  string                          // the history identity of a sessionless (stdio) connection: newProcessID
-	principals map[string]engine.Session       // sessionless requests' sessions, by principal (shared)
-	live       map[*mcp.ServerSession]struct{} // connections seen and not yet closed (shared)
-	splicers   map[*mcp.ServerSession]splicer
-	calls      map[*mcp.ServerSession]*liveCalls
+	conns      map[*mcp.ServerSession]*connection // what the host holds for each connection
+	principals map[string]engine.Session          // sessionless requests' sessions, by principal (shared)
+	processID  string                             // the history identity of a sessionless (stdio) connection: newProcessID
 
 	direct atomic.Int64 // tools/calls run outside the SDK (directCalls), for the tests
 
@@ -69,9 +67,8 @@ func newHost(eng engine.Engine, cfg Config) *Host {
 	if cfg.Structured {
 		s = engine.SendValue
 	}
-	h := &Host{eng: engine.Sending(eng, s), cfg: cfg, states: newStateBook(), sessions: map[*mcp.ServerSession]engine.Session{}, processID: newProcessID(),
-		splicers: map[*mcp.ServerSession]splicer{}, calls: map[*mcp.ServerSession]*liveCalls{},
-		principals: map[string]engine.Session{}, live: map[*mcp.ServerSession]struct{}{}}
+	h := &Host{eng: engine.Sending(eng, s), cfg: cfg, states: newStateBook(), processID: newProcessID(),
+		conns: map[*mcp.ServerSession]*connection{}, principals: map[string]engine.Session{}}
 	h.server = mcp.NewServer(&mcp.Implementation{Name: "cordon", Title: "Cordon harness", Version: cfg.Version},
 		&mcp.ServerOptions{
 			Instructions:              eng.Instructions(),
@@ -141,18 +138,14 @@ func (h *Host) watchConnections(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if ss, ok := req.GetSession().(*mcp.ServerSession); ok && ss != nil && ss.ID() != "" {
 			h.mu.Lock()
-			_, seen := h.live[ss]
-			if !seen {
-				h.live[ss] = struct{}{}
-			}
+			c := h.conn(ss)
+			seen := c.watched
+			c.watched = true
 			h.mu.Unlock()
 			if !seen {
 				go func() {
 					_ = ss.Wait()
 					h.endSession(ss)
-					h.mu.Lock()
-					delete(h.live, ss)
-					h.mu.Unlock()
 				}()
 			}
 		}
@@ -165,8 +158,8 @@ func (h *Host) callsInFlight() int {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	n := 0
-	for _, lc := range h.calls {
-		n += len(lc.cancel)
+	for _, c := range h.conns {
+		n += len(c.cancel)
 	}
 	return n
 }
@@ -178,20 +171,18 @@ func (h *Host) waitConnections(d time.Duration) {
 	}
 }
 
-// liveCount is the number of connections seen and not yet closed.
-func (h *Host) liveCount() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return len(h.live)
-}
+// liveCount is the number of watched connections not yet closed.
+func (h *Host) liveCount() int { return len(h.connections()) }
 
-// connections returns the connections seen and not yet closed.
+// connections returns the watched connections not yet closed.
 func (h *Host) connections() []*mcp.ServerSession {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	out := make([]*mcp.ServerSession, 0, len(h.live))
-	for ss := range h.live {
-		out = append(out, ss)
+	var out []*mcp.ServerSession
+	for ss, c := range h.conns {
+		if c.watched {
+			out = append(out, ss)
+		}
 	}
 	return out
 }
@@ -214,21 +205,18 @@ func mcpTool(t engine.ToolInfo, structured bool) *mcp.Tool {
 }
 
 // serveConn serves one connection over transport until the client goes away or ctx ends, then ends
-// the connection's agent session. A transport that splices (mcpstdio) writes the connection's tool
-// results from their one-pass encodings (see splicedResult).
+// the connection's agent session. On a stdio transport (mcpstdio) without a Direct of its own, the
+// host runs the plain tools/calls itself (directCalls) once the SDK has the connection.
 func (h *Host) serveConn(ctx context.Context, t mcp.Transport) error {
+	var connected atomic.Pointer[mcp.ServerSession]
+	if st, ok := t.(*mcpstdio.Transport); ok && st.Direct == nil {
+		st.Direct = h.directCalls(&connected)
+	}
 	ss, err := h.server.Connect(ctx, t, nil)
 	if err != nil {
 		return err
 	}
-	if sp, ok := t.(splicer); ok {
-		h.mu.Lock()
-		h.splicers[ss] = sp
-		h.mu.Unlock()
-	}
-	if d, ok := t.(directer); ok {
-		d.SetDirect(h.directCalls(ss))
-	}
+	connected.Store(ss)
 	done := make(chan error, 1)
 	go func() { done <- ss.Wait() }()
 	select {
@@ -262,34 +250,44 @@ func (h *Host) drainBound() time.Duration {
 	return drainTimeout
 }
 
-// liveCalls are the cancel functions of a connection's calls in flight.
-type liveCalls struct {
+// connection is what the host holds for one MCP connection (a *mcp.ServerSession) from its first
+// request until it ends (endSession): its agent session and its calls in flight. The transport
+// below (mcpstdio on stdio) keeps the wire side of a call: ids, slots, batches.
+type connection struct {
+	session engine.Session // opened on the first call (sessionFor); nil before
 	seq     uint64
-	cancel  map[uint64]context.CancelFunc
-	closing bool // the connection is ending: calls are cancelled as they start
+	cancel  map[uint64]context.CancelFunc // the calls in flight
+	closing bool                          // the connection is ending: calls are cancelled as they start
+	watched bool                          // a shared host watches its end (watchConnections)
+}
+
+// conn returns the host's record of a connection, made on first use; h.mu is held.
+func (h *Host) conn(ss *mcp.ServerSession) *connection {
+	c := h.conns[ss]
+	if c == nil {
+		c = &connection{cancel: map[uint64]context.CancelFunc{}}
+		h.conns[ss] = c
+	}
+	return c
 }
 
 // track registers a call's cancel function under its connection and returns its untrack.
 func (h *Host) track(ss *mcp.ServerSession, cancel context.CancelFunc) (untrack func()) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	lc := h.calls[ss]
-	if lc == nil {
-		lc = &liveCalls{cancel: map[uint64]context.CancelFunc{}}
-		h.calls[ss] = lc
-	}
-	if lc.closing {
+	c := h.conn(ss)
+	if c.closing {
 		cancel()
 		return func() {}
 	}
-	lc.seq++
-	id := lc.seq
-	lc.cancel[id] = cancel
+	c.seq++
+	id := c.seq
+	c.cancel[id] = cancel
 	return func() {
 		h.mu.Lock()
-		delete(lc.cancel, id)
-		if len(lc.cancel) == 0 && !lc.closing && h.calls[ss] == lc {
-			delete(h.calls, ss) // nothing to cancel: a connection's entry lives only while it has calls
+		delete(c.cancel, id)
+		if c.session == nil && len(c.cancel) == 0 && !c.closing && !c.watched && h.conns[ss] == c {
+			delete(h.conns, ss) // a call without a connection session (a principal's) leaves nothing behind
 		}
 		h.mu.Unlock()
 	}
@@ -299,13 +297,9 @@ func (h *Host) track(ss *mcp.ServerSession, cancel context.CancelFunc) (untrack 
 func (h *Host) cancelCalls(ss *mcp.ServerSession) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	lc := h.calls[ss]
-	if lc == nil {
-		lc = &liveCalls{cancel: map[uint64]context.CancelFunc{}}
-		h.calls[ss] = lc
-	}
-	lc.closing = true
-	for _, cancel := range lc.cancel {
+	c := h.conn(ss)
+	c.closing = true
+	for _, cancel := range c.cancel {
 		cancel()
 	}
 }
@@ -330,16 +324,15 @@ func (h *Host) sessionFor(ss *mcp.ServerSession, principal string) engine.Sessio
 		}
 		return s
 	}
-	s, ok := h.sessions[ss]
-	if !ok {
+	c := h.conn(ss)
+	if c.session == nil {
 		id := "mcp-" + h.processID
 		if ss != nil && ss.ID() != "" {
 			id = "mcp-" + ss.ID()
 		}
-		s = h.open(id)
-		h.sessions[ss] = s
+		c.session = h.open(id)
 	}
-	return s
+	return c.session
 }
 
 // newProcessID is the history identity of a connection whose transport has no session id (stdio):
@@ -364,15 +357,14 @@ func (h *Host) open(id string) engine.Session {
 	return s
 }
 
+// endSession forgets a connection that ended and ends its agent session.
 func (h *Host) endSession(ss *mcp.ServerSession) {
 	h.mu.Lock()
-	s, ok := h.sessions[ss]
-	delete(h.sessions, ss)
-	delete(h.splicers, ss)
-	delete(h.calls, ss)
+	c := h.conns[ss]
+	delete(h.conns, ss)
 	h.mu.Unlock()
-	if ok {
-		s.End()
+	if c != nil && c.session != nil {
+		c.session.End()
 	}
 }
 

@@ -38,10 +38,12 @@
 //
 // # Direct calls
 //
-// A host can take calls from the SDK (Transport.SetDirect): each call that is a single message is
-// offered to its Direct first, and one it takes runs on a goroutine of the transport's, as a call in
-// flight like any other (slots, duplicate ids, cancellation, the end of input), its response written
-// from the encoding it returns.
+// A host may answer calls itself (Transport.Direct, set before the connection starts): each call
+// that is a single message is offered to the Direct first, and one it takes runs on a goroutine of
+// the transport's, as a call in flight like any other (slots, duplicate ids, cancellation, the end
+// of input), its response written from the encoding it returns. The transport owns every call's
+// wire life and hands each call to one side, the host's Direct or the SDK; neither calls back into
+// the transport.
 //
 // # Batches
 //
@@ -51,4 +53,24 @@
 // same slots as lines; a batch of more than Options.MaxBatch messages is refused whole, and once
 // the answers held for a batch reach Options.MaxBatchBytes its calls not yet started are answered
 // with -32600 and not run.
+//
+// # The fast path
+//
+// A response written through the fast path is byte for byte the response the plain SDK (its own
+// dispatch, encoding and stdio transport) writes for the same request (mcphost
+// TestFastPathMatchesThePlainSDK: text with characters encoders escape differently, big reads,
+// images, coded and uncoded errors, structured content). The parts:
+//
+//   - Result encodes a CallToolResult in one pass, as json.Marshal encodes it (jsonstr for the text
+//     blocks, HTML escaping on), where the SDK's MarshalJSON nests json.Marshal calls and
+//     encoding/json re-validates each level; a result too large for the official clients is
+//     bounded (MaxResult). The host hands it to the SDK from its receiving middleware, and returns
+//     it from a direct call with Room around it, where the envelope is written in place.
+//   - PlainCall recognises a tools/call that the host may run as a direct call: a served tool's
+//     name, an arguments object and a _meta without the protocol's keys; anything else is left to
+//     the SDK.
+//
+// # What each part buys
+//
+// FIGURES
 package mcpstdio
