@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/mcphost/internal/mcpstdio"
 	"github.com/cordon-dev/cordon/plugins/tools"
 	"github.com/cordon-dev/cordon/plugins/tools/engine"
@@ -22,19 +23,30 @@ import (
 // sent during the call.
 var protocolVersions = []string{multiRoundTrip, "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
 
-// Config is what a host is told (by `harness serve`'s command line).
+// Config configures a host. The zero value is ready to use: a server named "cordon", sessions with
+// the filesystem provider's default cwd and no model, content blocks only, and approvals asked of
+// the MCP client.
 type Config struct {
-	Version string  // serverInfo.version
-	Cwd     *string // the sessions' cwd header (--cwd), or nil for the provider's default
-	// Model is the model header of every session served (--model), "" for none: the expose rules
-	// and the result budget keyed on the model then apply.
+	// Version is the server's version in its serverInfo.
+	Version string
+	// Cwd is the cwd header of every agent session the host opens (relative paths in tool
+	// arguments resolve against it); nil: the filesystem provider's default.
+	Cwd *string
+	// Model is the model header of every agent session, "" for none: the expose rules and the
+	// result budget keyed on the model then apply.
 	Model string
-	// Structured lists output schemas and sends structuredContent = the canonical value
-	// (--structured-content); without it results carry the content blocks only.
+	// Structured lists the tools' output schemas and sends structuredContent = the canonical value;
+	// without it results carry the content blocks only (what structuredContent-first clients need).
 	Structured bool
-	// shared: connections are the HTTP transport's (many, each ended by the transport); the
-	// requests of the sessionless 2026-07-28 protocol share their principal's session.
-	shared bool
+	// Approvals answers the approval prompts no MCP client can be asked (a client without
+	// elicitation, or a call that did not arrive over MCP) when the host provides the approval
+	// service (see New); nil: such a prompt is unavailable.
+	Approvals tools.Approver
+	// Server is an MCP server the host serves its tools on, for an embedder that brings its own
+	// (its name, instructions and options are the embedder's; the host adds its tools and receiving
+	// middleware, and a server that lists protocol versions should include the host's); nil: the
+	// host builds one named "cordon", with the tools' guidance as its instructions.
+	Server *mcp.Server
 	// drain is how long a connection ending with its context waits for its calls (0: drainTimeout).
 	drain time.Duration
 }
@@ -56,6 +68,8 @@ type Host struct {
 	toolsMu sync.Mutex                        // serializes syncTools
 	listed  atomic.Pointer[map[string]string] // served tool name -> its definition as JSON
 	unwatch func()                            // stops following the engine's tool changes
+
+	unapprove kernel.Disposer // withdraws the approval service New provided, or nil
 }
 
 // newHost builds the MCP server: the engine's visible tools with their schemas byte for byte,
@@ -69,16 +83,16 @@ func newHost(eng engine.Engine, cfg Config) *Host {
 	}
 	h := &Host{eng: engine.Sending(eng, s), cfg: cfg, states: newStateBook(), processID: newProcessID(),
 		conns: map[*mcp.ServerSession]*connection{}, principals: map[string]engine.Session{}}
-	h.server = mcp.NewServer(&mcp.Implementation{Name: "cordon", Title: "Cordon harness", Version: cfg.Version},
-		&mcp.ServerOptions{
-			Instructions:              eng.Instructions(),
-			Capabilities:              &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
-			SupportedProtocolVersions: protocolVersions,
-		})
-	h.server.AddReceivingMiddleware(h.wireResults, h.exposeTools)
-	if cfg.shared {
-		h.server.AddReceivingMiddleware(h.watchConnections)
+	h.server = cfg.Server
+	if h.server == nil {
+		h.server = mcp.NewServer(&mcp.Implementation{Name: "cordon", Title: "Cordon harness", Version: cfg.Version},
+			&mcp.ServerOptions{
+				Instructions:              eng.Instructions(),
+				Capabilities:              &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
+				SupportedProtocolVersions: protocolVersions,
+			})
 	}
+	h.server.AddReceivingMiddleware(h.wireResults, h.exposeTools, h.watchConnections)
 	if w, ok := eng.(engine.ToolWatcher); ok { // watch first: a change during the first sync is not lost
 		h.unwatch = w.WatchTools(h.syncTools)
 	}
@@ -117,10 +131,18 @@ func (h *Host) syncTools() {
 	}
 }
 
-// close stops following the engine's tool changes and ends the principals' sessions.
+// close stops following the engine's tool changes, withdraws the approval service New provided and
+// ends the principals' sessions.
 func (h *Host) close() {
 	if h.unwatch != nil {
 		h.unwatch()
+	}
+	h.mu.Lock()
+	unapprove := h.unapprove
+	h.unapprove = nil
+	h.mu.Unlock()
+	if unapprove != nil {
+		_ = unapprove()
 	}
 	h.mu.Lock()
 	ps := h.principals
@@ -131,9 +153,9 @@ func (h *Host) close() {
 	}
 }
 
-// watchConnections is receiving middleware of a shared host: the first request of a connection
-// starts watching it, so that its agent session ends when the transport ends the connection (DELETE,
-// idle timeout, shutdown).
+// watchConnections is receiving middleware: the first request of a connection with a session id (a
+// Streamable HTTP session) starts watching it, so that its agent session ends when the transport
+// ends the connection (DELETE, idle timeout, shutdown). Serve watches the connections it serves.
 func (h *Host) watchConnections(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if ss, ok := req.GetSession().(*mcp.ServerSession); ok && ss != nil && ss.ID() != "" {
@@ -305,11 +327,13 @@ func (h *Host) cancelCalls(ss *mcp.ServerSession) {
 }
 
 // sessionFor returns the agent session of a call: its connection's, opened on the connection's first
-// call, or on a shared host under the sessionless protocol its principal's ("" when unauthenticated).
-func (h *Host) sessionFor(ss *mcp.ServerSession, principal string) engine.Session {
+// call, or for an HTTP request under the sessionless protocol its principal's ("" when
+// unauthenticated).
+func (h *Host) sessionFor(ss *mcp.ServerSession, extra *mcp.RequestExtra) engine.Session {
+	principal := principalOf(extra)
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.cfg.shared && ss != nil && usesInputRequests(ss) {
+	if overHTTP(extra) && ss != nil && usesInputRequests(ss) {
 		s, ok := h.principals[principal]
 		if !ok {
 			id := "mcp-principal"
@@ -375,7 +399,7 @@ func (h *Host) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToo
 		args = json.RawMessage("{}")
 	}
 	principal := principalOf(req.Extra)
-	sess := h.sessionFor(req.Session, principal)
+	sess := h.sessionFor(req.Session, req.Extra)
 	recordClient(sess, req.ClientInfo())
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -33,7 +33,7 @@ func (h *Host) directCalls(connected *atomic.Pointer[mcp.ServerSession]) mcpstdi
 		if _, listed := (*h.listed.Load())[p.Name]; !listed { // the SDK's "unknown tool" error
 			return nil, false
 		}
-		if !h.exposes(ss, "", ss.InitializeParams().ClientInfo, p.Name) { // refused by exposeTools
+		if !h.exposes(ss, nil, ss.InitializeParams().ClientInfo, p.Name) { // refused by exposeTools
 			return nil, false
 		}
 		return func(ctx context.Context) ([]byte, int, error) {
