@@ -61,7 +61,7 @@
 // TestFastPathMatchesThePlainSDK: text with characters encoders escape differently, big reads,
 // images, coded and uncoded errors, structured content). The parts:
 //
-//   - Result encodes a CallToolResult in one pass, as json.Marshal encodes it (jsonstr for the text
+//   - Result encodes a CallToolResult in one pass, as json.Marshal encodes it (jsonscan.AppendString for the text
 //     blocks, HTML escaping on), where the SDK's MarshalJSON nests json.Marshal calls and
 //     encoding/json re-validates each level; a result too large for the official clients is
 //     bounded (MaxResult). The host hands it to the SDK from its receiving middleware, and returns

@@ -9,7 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/cordon-dev/cordon/internal/jsonstr"
+	"github.com/cordon-dev/cordon/internal/jsonscan"
 )
 
 // Result is a tools/call result with a one-pass JSON encoding. The SDK's own
@@ -102,7 +102,7 @@ func (r Result) encodeAll(room int) (b []byte, at int, err error) {
 		}
 		if tc, ok := c.(*mcp.TextContent); ok && tc.Meta == nil && tc.Annotations == nil {
 			b = append(b, `{"type":"text","text":`...)
-			b = append(jsonstr.Append(b, tc.Text), '}') // as encoding/json encodes it, faster
+			b = append(jsonscan.AppendString(b, tc.Text), '}') // as encoding/json encodes it, faster
 			continue
 		}
 		raw, err := c.MarshalJSON()
