@@ -60,7 +60,7 @@ type Host struct {
 
 	mu         sync.Mutex
 	conns      map[*mcp.ServerSession]*connection // what the host holds for each connection
-	principals map[string]engine.Session          // sessionless requests' sessions, by principal (shared)
+	principals map[string]engine.Session          // sessionless requests' sessions, by principal (HTTP, 2026-07-28)
 	processID  string                             // the history identity of a sessionless (stdio) connection: newProcessID
 
 	direct atomic.Int64 // tools/calls run outside the SDK (directCalls), for the tests
@@ -280,7 +280,7 @@ type connection struct {
 	seq     uint64
 	cancel  map[uint64]context.CancelFunc // the calls in flight
 	closing bool                          // the connection is ending: calls are cancelled as they start
-	watched bool                          // a shared host watches its end (watchConnections)
+	watched bool                          // an HTTP session whose end is watched (watchConnections)
 }
 
 // conn returns the host's record of a connection, made on first use; h.mu is held.
