@@ -32,7 +32,6 @@ import (
 // client is asked through elicitation and allows.
 func Example() {
 	ctx, stop := context.WithCancel(context.Background())
-	defer stop()
 	ws, _ := os.MkdirTemp("", "workspace-")
 	outside, _ := os.MkdirTemp("", "outside-")
 	defer os.RemoveAll(ws)
@@ -55,6 +54,7 @@ func Example() {
 		log.Fatal(err)
 	}
 	defer host.Close()
+	defer stop() // ends the stdio and HTTP serving before the host closes
 
 	// stdio: one connection over a reader and a writer.
 	inR, inW := io.Pipe()

@@ -65,6 +65,8 @@ type Host struct {
 
 	direct atomic.Int64 // tools/calls run outside the SDK (directCalls), for the tests
 
+	watchHTTP sync.Once // installs watchConnections (newHTTPServer)
+
 	toolsMu sync.Mutex                        // serializes syncTools
 	listed  atomic.Pointer[map[string]string] // served tool name -> its definition as JSON
 	unwatch func()                            // stops following the engine's tool changes
@@ -92,7 +94,7 @@ func newHost(eng engine.Engine, cfg Config) *Host {
 				SupportedProtocolVersions: protocolVersions,
 			})
 	}
-	h.server.AddReceivingMiddleware(h.wireResults, h.exposeTools, h.watchConnections)
+	h.server.AddReceivingMiddleware(h.wireResults, h.exposeTools)
 	if w, ok := eng.(engine.ToolWatcher); ok { // watch first: a change during the first sync is not lost
 		h.unwatch = w.WatchTools(h.syncTools)
 	}
@@ -153,9 +155,10 @@ func (h *Host) close() {
 	}
 }
 
-// watchConnections is receiving middleware: the first request of a connection with a session id (a
-// Streamable HTTP session) starts watching it, so that its agent session ends when the transport
-// ends the connection (DELETE, idle timeout, shutdown). Serve watches the connections it serves.
+// watchConnections is receiving middleware, installed when the host first serves HTTP (newHTTPServer): the
+// first request of a connection with a session id (a Streamable HTTP session) starts watching it,
+// so that its agent session ends when the transport ends the connection (DELETE, idle timeout,
+// shutdown). Serve ends the connections it serves itself.
 func (h *Host) watchConnections(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if ss, ok := req.GetSession().(*mcp.ServerSession); ok && ss != nil && ss.ID() != "" {
@@ -333,7 +336,7 @@ func (h *Host) sessionFor(ss *mcp.ServerSession, extra *mcp.RequestExtra) engine
 	principal := principalOf(extra)
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if overHTTP(extra) && ss != nil && usesInputRequests(ss) {
+	if extra != nil && extra.Header != nil && ss != nil && usesInputRequests(ss) { // over HTTP: the SDK gives it the request's header
 		s, ok := h.principals[principal]
 		if !ok {
 			id := "mcp-principal"

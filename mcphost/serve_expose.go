@@ -52,10 +52,6 @@ func unknownTool(name string) error {
 	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", name)}
 }
 
-// overHTTP reports whether a request came over Streamable HTTP (the SDK gives those the request's
-// header).
-func overHTTP(extra *mcp.RequestExtra) bool { return extra != nil && extra.Header != nil }
-
 // principalOf is the authenticated user of a request, "" when there is none.
 func principalOf(extra *mcp.RequestExtra) string {
 	if extra != nil && extra.TokenInfo != nil {
