@@ -140,25 +140,21 @@ func (h *Host) close() {
 		h.unwatch()
 	}
 	h.mu.Lock()
-	unapprove := h.unapprove
-	h.unapprove = nil
+	unapprove, ps := h.unapprove, h.principals
+	h.unapprove, h.principals = nil, map[string]engine.Session{}
 	h.mu.Unlock()
 	if unapprove != nil {
 		_ = unapprove()
 	}
-	h.mu.Lock()
-	ps := h.principals
-	h.principals = map[string]engine.Session{}
-	h.mu.Unlock()
 	for _, s := range ps {
 		s.End()
 	}
 }
 
-// watchConnections is receiving middleware, installed when the host first serves HTTP (newHTTPServer): the
-// first request of a connection with a session id (a Streamable HTTP session) starts watching it,
-// so that its agent session ends when the transport ends the connection (DELETE, idle timeout,
-// shutdown). Serve ends the connections it serves itself.
+// watchConnections is receiving middleware, installed when the host first serves HTTP
+// (newHTTPServer): the first request of a connection with a session id (a Streamable HTTP session)
+// starts watching it, so that its agent session ends when the transport ends the connection
+// (DELETE, idle timeout, shutdown). Serve ends the connections it serves itself.
 func (h *Host) watchConnections(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if ss, ok := req.GetSession().(*mcp.ServerSession); ok && ss != nil && ss.ID() != "" {
