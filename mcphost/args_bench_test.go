@@ -9,13 +9,13 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/cordon-dev/cordon/kernel"
-	"github.com/cordon-dev/cordon/mcphost/internal/fastpath"
+	"github.com/cordon-dev/cordon/mcphost/internal/mcpstdio"
 	"github.com/cordon-dev/cordon/plugins/tools"
 	"github.com/cordon-dev/cordon/plugins/tools/toolstest"
 )
 
 // BenchmarkArgsPath measures what a direct stdio tools/call does with its arguments before the
-// tool body sees them: fastpath.PlainCall on the params, then the runtime's snapshot, schema check
+// tool body sees them: mcpstdio.PlainCall on the params, then the runtime's snapshot, schema check
 // and decode into the tool's In (a body that does nothing), for a read's small arguments and an
 // edit's 71 KB (two 35 KB strings with escapes and non-ASCII text).
 func BenchmarkArgsPath(b *testing.B) {
@@ -59,7 +59,7 @@ func BenchmarkArgsPath(b *testing.B) {
 			b.SetBytes(int64(len(params)))
 			b.ReportAllocs()
 			for b.Loop() {
-				p, ok := fastpath.PlainCall(params)
+				p, ok := mcpstdio.PlainCall(params)
 				if !ok {
 					b.Fatal("not a plain call")
 				}

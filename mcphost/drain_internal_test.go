@@ -57,7 +57,7 @@ func TestServeEndsPastTheDrainBound(t *testing.T) {
 // gives the call the drain bound, then returns.
 func TestHTTPServeEndsPastTheDrainBound(t *testing.T) {
 	eng := enginetest.NewDeaf()
-	mh := newHost(eng, Config{Version: "test", shared: true, drain: time.Millisecond})
+	mh := newHost(eng, Config{Version: "test", drain: time.Millisecond})
 	defer mh.close()
 	o := DefaultHTTPOptions()
 	o.Addr, o.SessionIdle = "127.0.0.1:0", time.Minute

@@ -1,8 +1,6 @@
 package mcphost
 
 // SetFastPath turns the parts of the fast path on or off (for the benchmark).
-func SetFastPath(direct, splice, wire bool) {
-	fast.direct, fast.splice, fast.wire = direct, splice, wire
-}
+func SetFastPath(direct, wire bool) { fast.direct, fast.wire = direct, wire }
 
-func setFastPath(on bool) { SetFastPath(on, on, on) }
+func setFastPath(on bool) { SetFastPath(on, on) }

@@ -25,7 +25,7 @@ import (
 // through the fast path (the stdio transport, every part on) and through the plain SDK (the SDK's
 // own stdio transport, every part off), give byte-equal response lines: text with characters JSON
 // encoders escape differently, a big read, an image, coded and uncoded errors, a call the fast path
-// leaves to the SDK's dispatch (its result spliced), an error the SDK answers itself, with and
+// leaves to the SDK's dispatch (its result encoded once by the middleware), an error the SDK answers itself, with and
 // without structured content.
 func TestFastPathMatchesThePlainSDK(t *testing.T) {
 	ws := t.TempDir()

@@ -12,11 +12,12 @@ import (
 // session is its own: "mcp-<Mcp-Session-Id>" over HTTP, "mcp-stdio-<16 hex>" drawn per process on
 // stdio, and for the sessionless requests of an unauthenticated client "mcp-unauthenticated-<16 hex>",
 // drawn per process (they share one session there).
-func (h *Host) historyID(ss *mcp.ServerSession, principal string) string {
+// overHTTP says the request came over HTTP (the SDK gives such a request its header).
+func (h *Host) historyID(ss *mcp.ServerSession, principal string, overHTTP bool) string {
 	switch {
-	case h.cfg.shared && principal != "":
+	case overHTTP && principal != "":
 		return "mcp-principal-" + principal
-	case h.cfg.shared && ss != nil && usesInputRequests(ss):
+	case overHTTP && ss != nil && usesInputRequests(ss):
 		return "mcp-unauthenticated-" + strings.TrimPrefix(h.processID, "stdio-")
 	case ss != nil && ss.ID() != "":
 		return "mcp-" + ss.ID()

@@ -16,6 +16,7 @@ import (
 
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/mcphost/internal/mcpstdio"
+	"github.com/cordon-dev/cordon/plugins/tools"
 	"github.com/cordon-dev/cordon/plugins/tools/engine"
 )
 
@@ -24,17 +25,28 @@ var ErrNoRuntime = engine.ErrNoRuntime
 
 // New builds the MCP host of the tools runtime that the kernel context root provides
 // (tools.Service; the runtime is looked up on every use, so a reloaded "tools" plugin is picked up).
-// Close it when done.
+// One Host serves any number of connections: stdio (ServeStdio), any SDK transport (Serve) and
+// Streamable HTTP (HTTP), at once. When the composition provides no approval service
+// (tools.Approval), the host provides its own (Approver, with Config.Approvals as its fallback)
+// until Close, so an escalation is asked of the MCP client rather than unavailable. Close it when
+// done.
 func New(root *kernel.Context, cfg Config) (*Host, error) {
 	eng, err := engine.New(root)
 	if err != nil {
 		return nil, err
 	}
-	return newHost(eng, cfg), nil
+	h := newHost(eng, cfg)
+	if _, composed := tools.Approval.Get(root); !composed {
+		if h.unapprove, err = tools.Approval.Provide(root, Approver(cfg.Approvals)); err != nil {
+			h.close()
+			return nil, err
+		}
+	}
+	return h, nil
 }
 
-// Server is the host's MCP server, for a caller that connects its own transport (Serve does it
-// with the host's session handling).
+// Server is the host's MCP server (Config.Server when given), for a caller that connects its own
+// transport (Serve does it with the host's session handling).
 func (h *Host) Server() *mcp.Server { return h.server }
 
 // Tools lists the visible tools as tools/list sends them, in registration order (the SDK sorts
@@ -63,11 +75,18 @@ func (h *Host) Serve(ctx context.Context, t mcp.Transport) error {
 	return err
 }
 
-// StdioOptions bound a stdio connection (docs/host.md); zero fields take the defaults.
+// StdioOptions bound what one stdio client may make the host hold (docs/host.md). The zero value is
+// ready to use: a zero field takes its default.
 type StdioOptions struct {
-	MaxInFlight   int // --max-inflight: calls in flight before no more input is read
-	MaxBatch      int // --max-batch: messages in one JSON-RPC batch
-	MaxBatchBytes int // --max-batch-bytes: answers held for one batch
+	// MaxInFlight is the number of calls in flight at which no more input is read until one is
+	// answered (default: four per core the process may use).
+	MaxInFlight int
+	// MaxBatch is the most messages a JSON-RPC batch may hold; a larger one is refused whole
+	// (default 1000).
+	MaxBatch int
+	// MaxBatchBytes is the size of the answers held for one batch at which its calls not yet
+	// started are refused instead of run (default 8 MiB).
+	MaxBatchBytes int
 	// Rejected, when set, is told of each client message refused (its JSON-RPC code and why).
 	Rejected func(code int64, msg string)
 }
@@ -91,54 +110,101 @@ func isClosedErr(err error) bool {
 		errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, os.ErrClosed) || errors.Is(err, syscall.EPIPE)
 }
 
-// HTTPOptions are the options of the Streamable HTTP transport (docs/http.md); DefaultHTTPOptions
-// has the defaults of `harness serve --http`.
+// HTTPOptions are the options of the Streamable HTTP transport (docs/http.md). The zero value is
+// ready to use: a zero field takes its default (DefaultHTTPOptions), and with no Tokens the server
+// authenticates nobody, which is safe only on a loopback address.
 type HTTPOptions struct {
-	Addr         string   // --http: the address listened on (a loopback one also checks Host)
-	Tokens       *Tokens  // --token-file; nil: no authentication
-	AllowOrigins []string // --allow-origin: Origins allowed besides the server's own
-	MaxSessions  int      // --max-sessions: sessions at once, 503 beyond
-	// SessionIdle (--session-idle) ends a session after this long without requests.
-	SessionIdle  time.Duration
-	MaxBody      int64         // --max-body: request body limit, 413 beyond
-	MaxBodyTotal int64         // --max-body-total: body bytes held across requests; beyond, wait, then 503
-	MaxConns     int           // --max-conns: connections open at once
-	ReadTimeout  time.Duration // --read-timeout: a request's headers, and its body before MinBodyRate extends it
-	MinBodyRate  int64         // --min-body-rate: bytes a second that extend a body's deadline
-	WriteTimeout time.Duration // --write-timeout: for the client to take each write of a response
-	IdleTimeout  time.Duration // --idle-timeout: a kept-alive connection without a request is closed
-	Log          *zap.Logger   // nil: no logging
+	// Addr is the address Serve's caller listens on; a loopback one also makes the server check
+	// each request's Host header against it ("": no Host check beyond the Origin's).
+	Addr string
+	// Tokens are the bearer tokens a request must carry, each naming its user; nil: no
+	// authentication.
+	Tokens *Tokens
+	// AllowOrigins are the browser Origins allowed besides the server's own.
+	AllowOrigins []string
+	// MaxSessions is the number of sessions open at once; a request that would open another is
+	// refused with 503.
+	MaxSessions int
+	// SessionIdle ends a session after this long without requests.
+	SessionIdle time.Duration
+	// MaxBody is the largest request body; a larger one is refused with 413.
+	MaxBody int64
+	// MaxBodyTotal bounds the body bytes held across requests: beyond it a request waits, then is
+	// refused with 503.
+	MaxBodyTotal int64
+	// MaxConns is the number of connections open at once (Serve only).
+	MaxConns int
+	// ReadTimeout is the time for a request's headers, and for its body until MinBodyRate extends it.
+	ReadTimeout time.Duration
+	// MinBodyRate is the bytes a second a body must arrive at for its deadline to be extended.
+	MinBodyRate int64
+	// WriteTimeout is the time the client has to take each write of a response.
+	WriteTimeout time.Duration
+	// IdleTimeout closes a kept-alive connection without a request after this long (Serve only).
+	IdleTimeout time.Duration
+	// Log receives the server's access log and warnings; nil: no logging.
+	Log *zap.Logger
 }
 
-// DefaultHTTPOptions are the defaults of `harness serve --http` (docs/http.md "Limits and stopping").
+// DefaultHTTPOptions are the defaults a zero HTTPOptions field takes (docs/http.md "Limits and
+// stopping").
 func DefaultHTTPOptions() HTTPOptions {
 	return HTTPOptions{MaxSessions: 64, SessionIdle: 30 * time.Minute, MaxBody: 32 << 20, MaxBodyTotal: 128 << 20,
 		MaxConns: 256, ReadTimeout: 30 * time.Second, MinBodyRate: 64 << 10, WriteTimeout: 30 * time.Second,
 		IdleTimeout: time.Minute}
 }
 
-// HTTPServer is the MCP Streamable HTTP transport over one host, shared by every connection.
-type HTTPServer struct {
-	h *Host
-	s *httpServer
+// withDefaults gives every zero (or negative) bound its default.
+func (o HTTPOptions) withDefaults() HTTPOptions {
+	d := DefaultHTTPOptions()
+	orDefault(&o.MaxSessions, d.MaxSessions)
+	orDefault(&o.SessionIdle, d.SessionIdle)
+	orDefault(&o.MaxBody, d.MaxBody)
+	orDefault(&o.MaxBodyTotal, d.MaxBodyTotal)
+	orDefault(&o.MaxConns, d.MaxConns)
+	orDefault(&o.ReadTimeout, d.ReadTimeout)
+	orDefault(&o.MinBodyRate, d.MinBodyRate)
+	orDefault(&o.WriteTimeout, d.WriteTimeout)
+	orDefault(&o.IdleTimeout, d.IdleTimeout)
+	if o.Log == nil {
+		o.Log = zap.NewNop()
+	}
+	return o
 }
 
-// NewHTTP builds the HTTP transport of the tools runtime root provides: the MCP handler at /mcp
-// (sessions for the protocol versions that have them, sessionless requests for 2026-07-28) behind
-// authentication, Host and Origin checks and the request bounds, and GET /healthz. Close it when
-// done.
+func orDefault[T int | int64 | time.Duration](v *T, d T) {
+	if *v <= 0 {
+		*v = d
+	}
+}
+
+// HTTPServer is the MCP Streamable HTTP transport of a host, shared by every HTTP connection.
+type HTTPServer struct {
+	h     *Host
+	s     *httpServer
+	owned bool // made by NewHTTP: Close closes the host too
+}
+
+// HTTP is the host's Streamable HTTP transport: the MCP handler at /mcp (sessions for the protocol
+// versions that have them, sessionless requests for 2026-07-28) behind authentication, Host and
+// Origin checks and the request bounds, and GET /healthz. The host may serve stdio connections at
+// the same time; each HTTP session, and under 2026-07-28 each authenticated user, has its own
+// agent session.
+func (h *Host) HTTP(o HTTPOptions) *HTTPServer {
+	o = o.withDefaults()
+	return &HTTPServer{h: h, s: newHTTPServer(h, o, o.Log)}
+}
+
+// NewHTTP builds a host (New) and its HTTP transport (Host.HTTP) in one step; the server's Close
+// closes the host too.
 func NewHTTP(root *kernel.Context, cfg Config, o HTTPOptions) (*HTTPServer, error) {
-	eng, err := engine.New(root)
+	h, err := New(root, cfg)
 	if err != nil {
 		return nil, err
 	}
-	cfg.shared = true
-	h := newHost(eng, cfg)
-	log := o.Log
-	if log == nil {
-		log = zap.NewNop()
-	}
-	return &HTTPServer{h: h, s: newHTTPServer(h, o, log)}, nil
+	s := h.HTTP(o)
+	s.owned = true
+	return s, nil
 }
 
 // Host is the host the transport serves.
@@ -146,14 +212,19 @@ func (s *HTTPServer) Host() *Host { return s.h }
 
 // Handler is the HTTP surface (/mcp and GET /healthz) with the request bounds, authentication, Host
 // and Origin checks and id fidelity, for a caller that runs its own http.Server; the connection
-// bounds (MaxConns, the timeouts) and the graceful stop are Serve's.
+// bounds (MaxConns, IdleTimeout) and the graceful stop are Serve's.
 func (s *HTTPServer) Handler() http.Handler { return s.s.handler() }
 
 // Serve serves on ln until ctx ends, then stops gracefully (docs/http.md "Limits and stopping").
 func (s *HTTPServer) Serve(ctx context.Context, ln net.Listener) error { return s.s.serve(ctx, ln) }
 
-// Close ends the host (Serve has already stopped the transport).
-func (s *HTTPServer) Close() { s.h.close() }
+// Close ends the host when NewHTTP made it (Serve has already stopped the transport); a host from
+// New is the caller's to close.
+func (s *HTTPServer) Close() {
+	if s.owned {
+		s.h.close()
+	}
+}
 
 // IsLoopbackHost reports whether a host (an IP or "localhost") can only be reached from this machine.
 func IsLoopbackHost(host string) bool {

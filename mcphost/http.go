@@ -45,6 +45,7 @@ type httpServer struct {
 }
 
 func newHTTPServer(mh *Host, o HTTPOptions, log *zap.Logger) *httpServer {
+	mh.watchHTTP.Do(func() { mh.server.AddReceivingMiddleware(mh.watchConnections) })
 	host, _, _ := net.SplitHostPort(o.Addr)
 	s := &httpServer{mh: mh, log: log, tokens: o.Tokens, origins: map[string]bool{},
 		maxSess: o.MaxSessions, bounds: o, body: newBodyBudget(o), loopback: IsLoopbackHost(host), ids: newHTTPIDs()}

@@ -67,7 +67,7 @@ func startHTTP(t *testing.T, profile string, tweak func(*httpFlags)) *httpFixtur
 	ln, err := net.Listen("tcp", f.Addr)
 	require.NoError(t, err)
 	fx.url = "http://" + ln.Addr().String()
-	mh := newHost(eng, Config{Version: "test", Cwd: &ws, shared: true})
+	mh := newHost(eng, Config{Version: "test", Cwd: &ws})
 	ctx, cancel := context.WithCancel(context.Background())
 	fx.stop = cancel
 	f.Tokens = fx.tokens

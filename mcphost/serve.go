@@ -12,6 +12,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cordon-dev/cordon/kernel"
+	"github.com/cordon-dev/cordon/mcphost/internal/mcpstdio"
 	"github.com/cordon-dev/cordon/plugins/tools"
 	"github.com/cordon-dev/cordon/plugins/tools/engine"
 )
@@ -21,21 +23,33 @@ import (
 // sent during the call.
 var protocolVersions = []string{multiRoundTrip, "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
 
-// Config is what a host is told (by `harness serve`'s command line).
+// Config configures a host. The zero value is ready to use: a server named "cordon", sessions with
+// the filesystem provider's default cwd and no model, content blocks only, and approvals asked of
+// the MCP client.
 type Config struct {
-	Version string  // serverInfo.version
-	Cwd     *string // the sessions' cwd header (--cwd), or nil for the provider's default
-	// Model is the model header of every session served (--model), "" for none: the expose rules
-	// and the result budget keyed on the model then apply.
+	// Version is the server's version in its serverInfo.
+	Version string
+	// Cwd is the cwd header of every agent session the host opens (relative paths in tool
+	// arguments resolve against it); nil: the filesystem provider's default.
+	Cwd *string
+	// Model is the model header of every agent session, "" for none: the expose rules and the
+	// result budget keyed on the model then apply.
 	Model string
-	// Structured lists output schemas and sends structuredContent = the canonical value
-	// (--structured-content); without it results carry the content blocks only.
+	// Structured lists the tools' output schemas and sends structuredContent = the canonical value;
+	// without it results carry the content blocks only (what structuredContent-first clients need).
 	Structured bool
-	// ClientRoots: take each connection's workspace from its client's MCP roots (roots.go).
+	// ClientRoots: take each connection's workspace from its client's MCP roots (roots.go). It
+	// needs the server the host builds: with Server set, the embedder's server does not ask.
 	ClientRoots ClientRoots
-	// shared: connections are the HTTP transport's (many, each ended by the transport); the
-	// requests of the sessionless 2026-07-28 protocol share their principal's session.
-	shared bool
+	// Approvals answers the approval prompts no MCP client can be asked (a client without
+	// elicitation, or a call that did not arrive over MCP) when the host provides the approval
+	// service (see New); nil: such a prompt is unavailable.
+	Approvals tools.Approver
+	// Server is an MCP server the host serves its tools on, for an embedder that brings its own
+	// (its name, instructions and options are the embedder's; the host adds its tools and receiving
+	// middleware, and a server that lists protocol versions should include the host's); nil: the
+	// host builds one named "cordon", with the tools' guidance as its instructions.
+	Server *mcp.Server
 	// drain is how long a connection ending with its context waits for its calls (0: drainTimeout).
 	drain time.Duration
 }
@@ -49,18 +63,19 @@ type Host struct {
 	roots  *rootsFollower
 
 	mu         sync.Mutex
-	sessions   map[*mcp.ServerSession]engine.Session
-	processID  string                          // the history identity of a sessionless (stdio) connection: newProcessID
-	principals map[string]engine.Session       // sessionless requests' sessions, by principal (shared)
-	live       map[*mcp.ServerSession]struct{} // connections seen and not yet closed (shared)
-	splicers   map[*mcp.ServerSession]splicer
-	calls      map[*mcp.ServerSession]*liveCalls
+	conns      map[*mcp.ServerSession]*connection // what the host holds for each connection
+	principals map[string]engine.Session          // sessionless requests' sessions, by principal (HTTP, 2026-07-28)
+	processID  string                             // the history identity of a sessionless (stdio) connection: newProcessID
 
 	direct atomic.Int64 // tools/calls run outside the SDK (directCalls), for the tests
+
+	watchHTTP sync.Once // installs watchConnections (newHTTPServer)
 
 	toolsMu sync.Mutex                        // serializes syncTools
 	listed  atomic.Pointer[map[string]string] // served tool name -> its definition as JSON
 	unwatch func()                            // stops following the engine's tool changes
+
+	unapprove kernel.Disposer // withdraws the approval service New provided, or nil
 }
 
 // newHost builds the MCP server: the engine's visible tools with their schemas byte for byte,
@@ -72,20 +87,19 @@ func newHost(eng engine.Engine, cfg Config) *Host {
 	if cfg.Structured {
 		s = engine.SendValue
 	}
-	h := &Host{eng: engine.Sending(eng, s), cfg: cfg, states: newStateBook(), sessions: map[*mcp.ServerSession]engine.Session{}, processID: newProcessID(),
-		splicers: map[*mcp.ServerSession]splicer{}, calls: map[*mcp.ServerSession]*liveCalls{},
-		principals: map[string]engine.Session{}, live: map[*mcp.ServerSession]struct{}{}, roots: newRootsFollower(cfg.ClientRoots)}
-	opts := &mcp.ServerOptions{
-		Instructions:              eng.Instructions(),
-		Capabilities:              &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
-		SupportedProtocolVersions: protocolVersions,
+	h := &Host{eng: engine.Sending(eng, s), cfg: cfg, states: newStateBook(), processID: newProcessID(),
+		conns: map[*mcp.ServerSession]*connection{}, principals: map[string]engine.Session{}, roots: newRootsFollower(cfg.ClientRoots)}
+	h.server = cfg.Server
+	if h.server == nil {
+		opts := &mcp.ServerOptions{
+			Instructions:              eng.Instructions(),
+			Capabilities:              &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
+			SupportedProtocolVersions: protocolVersions,
+		}
+		h.roots.hook(opts)
+		h.server = mcp.NewServer(&mcp.Implementation{Name: "cordon", Title: "Cordon harness", Version: cfg.Version}, opts)
 	}
-	h.roots.hook(opts)
-	h.server = mcp.NewServer(&mcp.Implementation{Name: "cordon", Title: "Cordon harness", Version: cfg.Version}, opts)
 	h.server.AddReceivingMiddleware(h.wireResults, h.exposeTools)
-	if cfg.shared {
-		h.server.AddReceivingMiddleware(h.watchConnections)
-	}
 	if w, ok := eng.(engine.ToolWatcher); ok { // watch first: a change during the first sync is not lost
 		h.unwatch = w.WatchTools(h.syncTools)
 	}
@@ -124,39 +138,40 @@ func (h *Host) syncTools() {
 	}
 }
 
-// close stops following the engine's tool changes and ends the principals' sessions.
+// close stops following the engine's tool changes, withdraws the approval service New provided and
+// ends the principals' sessions.
 func (h *Host) close() {
 	if h.unwatch != nil {
 		h.unwatch()
 	}
 	h.mu.Lock()
-	ps := h.principals
-	h.principals = map[string]engine.Session{}
+	unapprove, ps := h.unapprove, h.principals
+	h.unapprove, h.principals = nil, map[string]engine.Session{}
 	h.mu.Unlock()
+	if unapprove != nil {
+		_ = unapprove()
+	}
 	for _, s := range ps {
 		s.End()
 	}
 }
 
-// watchConnections is receiving middleware of a shared host: the first request of a connection
-// starts watching it, so that its agent session ends when the transport ends the connection (DELETE,
-// idle timeout, shutdown).
+// watchConnections is receiving middleware, installed when the host first serves HTTP
+// (newHTTPServer): the first request of a connection with a session id (a Streamable HTTP session)
+// starts watching it, so that its agent session ends when the transport ends the connection
+// (DELETE, idle timeout, shutdown). Serve ends the connections it serves itself.
 func (h *Host) watchConnections(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if ss, ok := req.GetSession().(*mcp.ServerSession); ok && ss != nil && ss.ID() != "" {
 			h.mu.Lock()
-			_, seen := h.live[ss]
-			if !seen {
-				h.live[ss] = struct{}{}
-			}
+			c := h.conn(ss)
+			seen := c.watched
+			c.watched = true
 			h.mu.Unlock()
 			if !seen {
 				go func() {
 					_ = ss.Wait()
 					h.endSession(ss)
-					h.mu.Lock()
-					delete(h.live, ss)
-					h.mu.Unlock()
 				}()
 			}
 		}
@@ -169,8 +184,8 @@ func (h *Host) callsInFlight() int {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	n := 0
-	for _, lc := range h.calls {
-		n += len(lc.cancel)
+	for _, c := range h.conns {
+		n += len(c.cancel)
 	}
 	return n
 }
@@ -182,20 +197,18 @@ func (h *Host) waitConnections(d time.Duration) {
 	}
 }
 
-// liveCount is the number of connections seen and not yet closed.
-func (h *Host) liveCount() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return len(h.live)
-}
+// liveCount is the number of watched connections not yet closed.
+func (h *Host) liveCount() int { return len(h.connections()) }
 
-// connections returns the connections seen and not yet closed.
+// connections returns the watched connections not yet closed.
 func (h *Host) connections() []*mcp.ServerSession {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	out := make([]*mcp.ServerSession, 0, len(h.live))
-	for ss := range h.live {
-		out = append(out, ss)
+	var out []*mcp.ServerSession
+	for ss, c := range h.conns {
+		if c.watched {
+			out = append(out, ss)
+		}
 	}
 	return out
 }
@@ -218,21 +231,18 @@ func mcpTool(t engine.ToolInfo, structured bool) *mcp.Tool {
 }
 
 // serveConn serves one connection over transport until the client goes away or ctx ends, then ends
-// the connection's agent session. A transport that splices (mcpstdio) writes the connection's tool
-// results from their one-pass encodings (see splicedResult).
+// the connection's agent session. On a stdio transport (mcpstdio) without a Direct of its own, the
+// host runs the plain tools/calls itself (directCalls) once the SDK has the connection.
 func (h *Host) serveConn(ctx context.Context, t mcp.Transport) error {
+	var connected atomic.Pointer[mcp.ServerSession]
+	if st, ok := t.(*mcpstdio.Transport); ok && st.Direct == nil {
+		st.Direct = h.directCalls(&connected)
+	}
 	ss, err := h.server.Connect(ctx, t, nil)
 	if err != nil {
 		return err
 	}
-	if sp, ok := t.(splicer); ok {
-		h.mu.Lock()
-		h.splicers[ss] = sp
-		h.mu.Unlock()
-	}
-	if d, ok := t.(directer); ok {
-		d.SetDirect(h.directCalls(ss))
-	}
+	connected.Store(ss)
 	done := make(chan error, 1)
 	go func() { done <- ss.Wait() }()
 	select {
@@ -266,34 +276,44 @@ func (h *Host) drainBound() time.Duration {
 	return drainTimeout
 }
 
-// liveCalls are the cancel functions of a connection's calls in flight.
-type liveCalls struct {
+// connection is what the host holds for one MCP connection (a *mcp.ServerSession) from its first
+// request until it ends (endSession): its agent session and its calls in flight. The transport
+// below (mcpstdio on stdio) keeps the wire side of a call: ids, slots, batches.
+type connection struct {
+	session engine.Session // opened on the first call (sessionFor); nil before
 	seq     uint64
-	cancel  map[uint64]context.CancelFunc
-	closing bool // the connection is ending: calls are cancelled as they start
+	cancel  map[uint64]context.CancelFunc // the calls in flight
+	closing bool                          // the connection is ending: calls are cancelled as they start
+	watched bool                          // an HTTP session whose end is watched (watchConnections)
+}
+
+// conn returns the host's record of a connection, made on first use; h.mu is held.
+func (h *Host) conn(ss *mcp.ServerSession) *connection {
+	c := h.conns[ss]
+	if c == nil {
+		c = &connection{cancel: map[uint64]context.CancelFunc{}}
+		h.conns[ss] = c
+	}
+	return c
 }
 
 // track registers a call's cancel function under its connection and returns its untrack.
 func (h *Host) track(ss *mcp.ServerSession, cancel context.CancelFunc) (untrack func()) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	lc := h.calls[ss]
-	if lc == nil {
-		lc = &liveCalls{cancel: map[uint64]context.CancelFunc{}}
-		h.calls[ss] = lc
-	}
-	if lc.closing {
+	c := h.conn(ss)
+	if c.closing {
 		cancel()
 		return func() {}
 	}
-	lc.seq++
-	id := lc.seq
-	lc.cancel[id] = cancel
+	c.seq++
+	id := c.seq
+	c.cancel[id] = cancel
 	return func() {
 		h.mu.Lock()
-		delete(lc.cancel, id)
-		if len(lc.cancel) == 0 && !lc.closing && h.calls[ss] == lc {
-			delete(h.calls, ss) // nothing to cancel: a connection's entry lives only while it has calls
+		delete(c.cancel, id)
+		if c.session == nil && len(c.cancel) == 0 && !c.closing && !c.watched && h.conns[ss] == c {
+			delete(h.conns, ss) // a call without a connection session (a principal's) leaves nothing behind
 		}
 		h.mu.Unlock()
 	}
@@ -303,27 +323,25 @@ func (h *Host) track(ss *mcp.ServerSession, cancel context.CancelFunc) (untrack 
 func (h *Host) cancelCalls(ss *mcp.ServerSession) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	lc := h.calls[ss]
-	if lc == nil {
-		lc = &liveCalls{cancel: map[uint64]context.CancelFunc{}}
-		h.calls[ss] = lc
-	}
-	lc.closing = true
-	for _, cancel := range lc.cancel {
+	c := h.conn(ss)
+	c.closing = true
+	for _, cancel := range c.cancel {
 		cancel()
 	}
 }
 
 // sessionFor returns the agent session of a call: its connection's, opened on the connection's first
-// call, or on a shared host under the sessionless protocol its principal's ("" when unauthenticated).
-// The session's ID is its history identity (historyID).
-func (h *Host) sessionFor(ss *mcp.ServerSession, principal string) engine.Session {
+// call, or for an HTTP request under the sessionless protocol its principal's ("" when
+// unauthenticated). The session's ID is its history identity (historyID).
+func (h *Host) sessionFor(ss *mcp.ServerSession, extra *mcp.RequestExtra) engine.Session {
+	principal := principalOf(extra)
+	overHTTP := extra != nil && extra.Header != nil // the SDK gives an HTTP request its header
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.cfg.shared && ss != nil && usesInputRequests(ss) {
+	if overHTTP && ss != nil && usesInputRequests(ss) {
 		s, ok := h.principals[principal]
 		if !ok {
-			s = h.open(h.historyID(ss, principal))
+			s = h.open(h.historyID(ss, principal, overHTTP))
 			if principal != "" {
 				keepObservations(s, principal)
 			}
@@ -331,12 +349,11 @@ func (h *Host) sessionFor(ss *mcp.ServerSession, principal string) engine.Sessio
 		}
 		return s
 	}
-	s, ok := h.sessions[ss]
-	if !ok {
-		s = h.open(h.historyID(ss, principal))
-		h.sessions[ss] = s
+	c := h.conn(ss)
+	if c.session == nil {
+		c.session = h.open(h.historyID(ss, principal, overHTTP))
 	}
-	return s
+	return c.session
 }
 
 // newProcessID is the history identity of a connection whose transport has no session id (stdio):
@@ -361,16 +378,15 @@ func (h *Host) open(id string) engine.Session {
 	return s
 }
 
+// endSession forgets a connection that ended and ends its agent session.
 func (h *Host) endSession(ss *mcp.ServerSession) {
 	h.mu.Lock()
-	s, ok := h.sessions[ss]
-	delete(h.sessions, ss)
-	delete(h.splicers, ss)
-	delete(h.calls, ss)
+	c := h.conns[ss]
+	delete(h.conns, ss)
 	h.mu.Unlock()
 	h.roots.forget(ss)
-	if ok {
-		s.End()
+	if c != nil && c.session != nil {
+		c.session.End()
 	}
 }
 
@@ -381,7 +397,7 @@ func (h *Host) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToo
 		args = json.RawMessage("{}")
 	}
 	principal := principalOf(req.Extra)
-	sess := h.sessionFor(req.Session, principal)
+	sess := h.sessionFor(req.Session, req.Extra)
 	recordClient(sess, req.ClientInfo())
 	h.roots.apply(ctx, req.Session, sess)
 	ctx, cancel := context.WithCancel(ctx)

@@ -302,7 +302,6 @@ func TestServeDisconnectMidCalls(t *testing.T) {
 	c.disconnect()
 	<-sent
 	c.mh.mu.Lock()
-	assert.Empty(t, c.mh.sessions)
-	assert.Empty(t, c.mh.calls)
+	assert.Empty(t, c.mh.conns)
 	c.mh.mu.Unlock()
 }

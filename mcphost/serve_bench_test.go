@@ -26,26 +26,25 @@ func processCPU(b *testing.B) time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// BenchmarkServeRead2000 is the fast path's benchmark (mcphost/internal/fastpath): a 2,000-line read
-// through `serve` in process, the real stdio transport over pipes, driven by a minimal JSON-RPC
-// client (one request in flight, responses only scanned), so nearly all the measured CPU is the
-// server's. "fast" has every part on; each other row turns parts off: "no-direct" leaves the call
-// to the SDK's dispatch (its result still encoded once and spliced), "no-splice" also has the SDK
-// re-encode the one-pass encoding, and "plain-sdk" is the SDK alone (its own encoding).
+// BenchmarkServeRead2000 is the fast path's benchmark (mcphost/internal/mcpstdio "The fast path"): a
+// 2,000-line read through `serve` in process, the real stdio transport over pipes, driven by a
+// minimal JSON-RPC client (one request in flight, responses only scanned), so nearly all the
+// measured CPU is the server's. "fast" has every part on; each other row turns parts off:
+// "no-direct" leaves the call to the SDK's dispatch (its result still encoded once, by the
+// middleware), and "plain-sdk" is the SDK alone (its own encoding).
 func BenchmarkServeRead2000(b *testing.B) {
 	read := func(int) string { return `{"name":"read","arguments":{"file_path":"$P"}}` }
 	for _, v := range []struct {
-		name                 string
-		direct, splice, wire bool
+		name         string
+		direct, wire bool
 	}{
-		{"fast", true, true, true},
-		{"no-direct", false, true, true},
-		{"no-splice", false, false, true},
-		{"plain-sdk", false, false, false},
+		{"fast", true, true},
+		{"no-direct", false, true},
+		{"plain-sdk", false, false},
 	} {
 		b.Run(v.name, func(b *testing.B) {
-			defer mcphost.SetFastPath(true, true, true)
-			mcphost.SetFastPath(v.direct, v.splice, v.wire)
+			defer mcphost.SetFastPath(true, true)
+			mcphost.SetFastPath(v.direct, v.wire)
 			benchServe(b, read)
 		})
 	}

@@ -112,9 +112,9 @@ func (c *rawClient) sessionOf() *tools.Session {
 	c.t.Helper()
 	c.mh.mu.Lock()
 	defer c.mh.mu.Unlock()
-	require.Len(c.t, c.mh.sessions, 1)
-	for _, s := range c.mh.sessions {
-		return engine.SessionOf(s)
+	require.Len(c.t, c.mh.conns, 1)
+	for _, conn := range c.mh.conns {
+		return engine.SessionOf(conn.session)
 	}
 	return nil
 }
@@ -159,9 +159,7 @@ func TestServeDisconnectMidElicitation(t *testing.T) {
 	_, ok = ua.OverrideOf(s)
 	assert.False(t, ok, "the approval policy override is dropped with the session")
 	c.mh.mu.Lock()
-	assert.Empty(t, c.mh.sessions)
-	assert.Empty(t, c.mh.splicers)
-	assert.Empty(t, c.mh.calls)
+	assert.Empty(t, c.mh.conns)
 	c.mh.mu.Unlock()
 	assert.NoFileExists(t, filepath.Join(ws, "x.txt"))
 	assert.NoFileExists(t, filepath.Join(out, "x.txt"))

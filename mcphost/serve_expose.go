@@ -18,13 +18,13 @@ func (h *Host) exposeTools(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		switch r := req.(type) {
 		case *mcp.CallToolRequest:
-			if r.Params != nil && !h.exposes(r.Session, principalOf(r.Extra), r.ClientInfo(), r.Params.Name) {
+			if r.Params != nil && !h.exposes(r.Session, r.Extra, r.ClientInfo(), r.Params.Name) {
 				return nil, unknownTool(r.Params.Name)
 			}
 		case *mcp.ListToolsRequest:
 			res, err := next(ctx, method, req)
 			if lr, ok := res.(*mcp.ListToolsResult); ok && err == nil {
-				sess := h.sessionFor(r.Session, principalOf(r.Extra))
+				sess := h.sessionFor(r.Session, r.Extra)
 				recordClient(sess, r.ClientInfo())
 				if ex, ok := sess.(engine.Exposer); ok {
 					out := *lr
@@ -40,8 +40,8 @@ func (h *Host) exposeTools(next mcp.MethodHandler) mcp.MethodHandler {
 
 // exposes reports whether the agent session of a request sees tool name, recording the request's
 // client first (the expose rules match on it).
-func (h *Host) exposes(ss *mcp.ServerSession, principal string, info *mcp.Implementation, name string) bool {
-	sess := h.sessionFor(ss, principal)
+func (h *Host) exposes(ss *mcp.ServerSession, extra *mcp.RequestExtra, info *mcp.Implementation, name string) bool {
+	sess := h.sessionFor(ss, extra)
 	recordClient(sess, info)
 	ex, ok := sess.(engine.Exposer)
 	return !ok || ex.Exposes(name)

@@ -15,12 +15,11 @@ import (
 )
 
 // tricky is text that JSON encoders escape differently (HTML characters, separators, controls,
-// invalid UTF-8) or that looks like a splice token.
-const tricky = "<a href=\"x\">&amp;</a>\u2028\u2029\t\n\x01 \xff \\ \"cordon.splice.0000000000000000.1\""
+// invalid UTF-8).
+const tricky = "<a href=\"x\">&amp;</a>\u2028\u2029\t\n\x01 \xff \\ \""
 
-// connectSpliced serves eng over stdio pipes through the splicing stdio transport and returns the
-// client end.
-func connectSpliced(t *testing.T, eng engine.Engine) (io.WriteCloser, *bufio.Reader, chan error) {
+// connectStdio serves eng over stdio pipes through the stdio transport and returns the client end.
+func connectStdio(t *testing.T, eng engine.Engine) (io.WriteCloser, *bufio.Reader, chan error) {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
@@ -33,8 +32,10 @@ func connectSpliced(t *testing.T, eng engine.Engine) (io.WriteCloser, *bufio.Rea
 	return inW, bufio.NewReader(outR), done
 }
 
-func TestServeSplicesIntoBatchResponses(t *testing.T) {
-	inW, out, done := connectSpliced(t, newFakeEngine())
+// A batch's calls are the SDK's (the direct path takes single messages only): their results, encoded
+// once by wireResults, go out in the batch's array with their ids.
+func TestServeEncodesBatchResponses(t *testing.T) {
+	inW, out, done := connectStdio(t, newFakeEngine())
 	send := func(s string) {
 		_, err := io.WriteString(inW, s+"\n")
 		require.NoError(t, err)

@@ -36,6 +36,7 @@ var Module = fx.Module(ID, kernelfx.Plugin(Plugin))
 type recorder struct {
 	kc    *kernel.Context
 	fs    fs.FileSystem
+	tools *tools.Runtime
 	store history.Store
 	log   *zap.Logger
 	now   func() time.Time
@@ -58,7 +59,7 @@ func apply(kc *kernel.Context, cfg Config) error {
 	if err := kc.OnDispose(func(context.Context) error { st.Close(); return nil }); err != nil {
 		return err
 	}
-	r := &recorder{kc: kc, fs: fs.Service.Must(kc), store: st, log: kc.Logger(), now: time.Now, pending: map[fs.TargetKey]string{},
+	r := &recorder{kc: kc, fs: fs.Service.Must(kc), tools: tools.Service.Must(kc), store: st, log: kc.Logger(), now: time.Now, pending: map[fs.TargetKey]string{},
 		timeout: time.Duration(cfg.LockTimeout)}
 	// The start waits for another process's hold once at most: the sweep and the settling share
 	// one lock timeout. A damaged store is set aside and the start goes on with an empty one.
@@ -73,7 +74,7 @@ func apply(kc *kernel.Context, cfg Config) error {
 	if _, err := tools.ExecuteStep.On(kc, r.tagActor); err != nil {
 		return err
 	}
-	if _, err := tools.Service.Must(kc).Register(kc, r.undoDefinition()); err != nil {
+	if _, err := r.tools.Register(kc, r.undoDefinition()); err != nil {
 		return err
 	}
 	if _, err := fs.DurableObservationsService.Provide(kc, &observations{store: st, log: r.log, now: r.now}); err != nil {
@@ -102,8 +103,12 @@ func (r *recorder) noteDamage(err error) bool {
 
 // tagActor gives the body of a tool call a context that names its session and tool, so the
 // changes it publishes are recorded with them, and that carries the call's lock budget: all the
-// store operations of one call wait, together, at most one lock timeout (docs/history.md).
+// store operations of one call wait, together, at most one lock timeout (docs/history.md). A call
+// of a read-only tool (read, glob, grep) publishes no change: it is left as it is.
 func (r *recorder) tagActor(_ context.Context, d *tools.Dispatch, next func() (tools.Result, error)) (tools.Result, error) {
+	if def, ok := r.tools.Get(d.Exec.Name); ok && def.Annotations.ReadOnly {
+		return next()
+	}
 	a := history.Actor{Tool: d.Exec.Name}
 	if s := d.Exec.Session; s != nil {
 		a.Session, a.Cwd = s.ID(), s.Cwd()

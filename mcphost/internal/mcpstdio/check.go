@@ -10,7 +10,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
 	"github.com/cordon-dev/cordon/internal/jsonscan"
-	"github.com/cordon-dev/cordon/mcphost/internal/fastpath"
 )
 
 // kind is what a checked message is.
@@ -89,7 +88,7 @@ func parseMessage(b []byte) (message, *rejection) {
 		return m, parseError("the line is not one JSON value")
 	}
 	fields := make(map[string]json.RawMessage, 4)
-	fastpath.Members(b, func(k string, v []byte) bool {
+	Members(b, func(k string, v []byte) bool {
 		fields[k] = bytes.Clone(v)
 		return true
 	})

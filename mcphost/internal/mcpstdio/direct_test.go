@@ -15,7 +15,6 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
-	"github.com/cordon-dev/cordon/mcphost/internal/fastpath"
 	"github.com/cordon-dev/cordon/mcphost/internal/mcpstdio"
 )
 
@@ -39,7 +38,7 @@ func startDirect(t *testing.T, opt mcpstdio.Options, setup ...func(*mcpstdio.Tra
 	for _, f := range setup {
 		f(tr)
 	}
-	tr.SetDirect(func(method string, params json.RawMessage) (func(context.Context) ([]byte, int, error), bool) {
+	tr.Direct = func(method string, params json.RawMessage) (func(context.Context) ([]byte, int, error), bool) {
 		p.offered.Add(1)
 		var call struct{ Name string }
 		if method != "tools/call" || json.Unmarshal(params, &call) != nil || (call.Name != "direct" && call.Name != "fail") {
@@ -54,10 +53,10 @@ func startDirect(t *testing.T, opt mcpstdio.Options, setup ...func(*mcpstdio.Tra
 			if call.Name == "fail" {
 				return nil, 0, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "boom"}
 			}
-			b := append(make([]byte, fastpath.Room, 2*fastpath.Room+64), `{"content":[{"type":"text","text":"direct"}]}`...)
-			return b, fastpath.Room, nil
+			b := append(make([]byte, mcpstdio.Room, 2*mcpstdio.Room+64), `{"content":[{"type":"text","text":"direct"}]}`...)
+			return b, mcpstdio.Room, nil
 		}, true
-	})
+	}
 	p.pipeClient = servePipe(t, s, tr)
 	return p
 }

@@ -9,14 +9,12 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
-	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cordon-dev/cordon/internal/jsonscan"
 	"github.com/cordon-dev/cordon/internal/lines"
-	"github.com/cordon-dev/cordon/mcphost/internal/fastpath"
 )
 
 // Defaults of Options.
@@ -73,9 +71,10 @@ type Transport struct {
 	In  io.Reader
 	Out io.Writer
 	Options
+	// Direct, when set, is offered each call that is a single message before the SDK sees it (see
+	// Direct); nil leaves every call to the SDK.
+	Direct Direct
 
-	splices  fastpath.Splices
-	direct   atomic.Pointer[Direct]
 	slotWait func() // called when a call must wait for a slot (tests)
 }
 
@@ -84,25 +83,12 @@ type Transport struct {
 // call the host's: the transport runs it on a goroutine of its own, as one of the calls in flight
 // (the same slots, the same duplicate-id check, the same wait at the end of the input), with a
 // context that notifications/cancelled for it or the connection's close cancels, and writes its
-// response. run returns the result's encoding as for Splice (b[at:], fastpath.Room around it), or an error,
+// response. run returns the result's encoding (b[at:], with Room free before and after it, the
+// envelope being written around it in place; at 0 for an encoding without the room), or an error,
 // answered as the SDK answers a handler's error. Direct runs on the reading goroutine: it must
 // decide quickly and not block. params is valid JSON (a member of a line json.Valid passed
 // whole, parseMessage) in memory of its own, which nothing else modifies.
 type Direct func(method string, params json.RawMessage) (run func(ctx context.Context) (b []byte, at int, err error), ok bool)
-
-// SetDirect makes d the connection's Direct (nil: every call goes to the SDK). It may be called at
-// any time; a call is offered to the Direct set when the call is read.
-func (t *Transport) SetDirect(d Direct) {
-	if d == nil {
-		t.direct.Store(nil)
-		return
-	}
-	t.direct.Store(&d)
-}
-
-// Splice registers a result's encoding with the transport and returns the token to hand the SDK
-// in its place (fastpath.Splices.Register): Write puts the encoding in the token's place.
-func (t *Transport) Splice(b []byte, at int) json.Marshaler { return t.splices.Register(b, at) }
 
 var _ mcp.Transport = (*Transport)(nil)
 
@@ -111,11 +97,10 @@ func (t *Transport) Connect(context.Context) (mcp.Connection, error) {
 	opt := t.withDefaults()
 	ctx, cancel := context.WithCancel(context.Background())
 	c := &conn{
-		direct:   &t.direct,
+		direct:   t.Direct,
 		slotWait: t.slotWait,
 		ctx:      ctx,
 		cancel:   cancel,
-		splices:  &t.splices,
 		out:      t.Out,
 		opt:      opt,
 		incoming: make(chan item),
@@ -166,11 +151,10 @@ type batch struct {
 }
 
 type conn struct {
-	direct   *atomic.Pointer[Direct]
+	direct   Direct
 	slotWait func()
 	ctx      context.Context // the direct calls' parent, cancelled by Close
 	cancel   context.CancelFunc
-	splices  *fastpath.Splices
 	out      io.Writer
 	opt      Options
 	incoming chan item
@@ -396,9 +380,9 @@ func (c *conn) dispatch(m message, b *batch, part int) bool {
 	}
 	var run func(context.Context) ([]byte, int, error)
 	var ctx context.Context
-	if d := c.direct.Load(); d != nil && b == nil {
+	if c.direct != nil && b == nil {
 		var ok bool
-		if run, ok = (*d)(m.method, m.params); ok {
+		if run, ok = c.direct(m.method, m.params); ok {
 			ctx, cl.cancel = context.WithCancel(c.ctx)
 		}
 	}
@@ -453,7 +437,7 @@ func (c *conn) runDirect(ctx context.Context, cl *call, run func(context.Context
 	case err != nil:
 		part = errorPart(cl.id, toWireError(err))
 	case at > 0:
-		part, pooled = splicedPart(cl.id, fastpath.Spliced{B: b, At: at}), b
+		part, pooled = envelopedPart(cl.id, b, at), b
 	default:
 		part = resultPart(cl.id, b[at:])
 	}
@@ -592,22 +576,20 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 
 // answer writes the response to a client call the SDK answered and releases its slot.
 func (c *conn) answer(cl *call, m *jsonrpc.Response) error {
-	var part, pooled []byte
+	var part []byte
 	if m.Error != nil {
 		part = errorPart(cl.id, toWireError(m.Error))
-	} else if sp, ok := c.splices.Take(m.Result); ok {
-		part, pooled = splicedPart(cl.id, sp), sp.B
 	} else {
 		part = resultPart(cl.id, listenResult(cl, m.Result))
 		if cl.method == "initialize" {
 			c.noteInitialized(m.Result)
 		}
 	}
-	return c.respond(cl, part, pooled)
+	return c.respond(cl, part, nil)
 }
 
-// respond writes a call's response (or records it in its batch), hands a spliced encoding's buffer
-// back, forgets the call and releases its slot.
+// respond writes a call's response (or records it in its batch), hands a direct call's encoding
+// buffer back (pooled, see Buffer), forgets the call and releases its slot.
 func (c *conn) respond(cl *call, part, pooled []byte) error {
 	// The client's id is free once the response is on its way: a client may reuse it as soon as it
 	// reads the response. The call stays counted in flight (the end of input waits) until written.
@@ -626,7 +608,7 @@ func (c *conn) respond(cl *call, part, pooled []byte) error {
 		err = c.write(append(part, '\n'))
 	}
 	if pooled != nil && (cl.batch == nil || cancelled) {
-		fastpath.Recycle(pooled)
+		Recycle(pooled)
 	}
 	c.mu.Lock()
 	delete(c.calls, cl.seq)
@@ -740,14 +722,14 @@ func resultPart(id, result json.RawMessage) []byte {
 	return append(out, '}')
 }
 
-// splicedPart encodes a result response around a registered encoding, in its own buffer when the
-// envelope fits in the room left around it.
-func splicedPart(id json.RawMessage, sp fastpath.Spliced) []byte {
+// envelopedPart encodes a result response around a direct call's encoding b[at:], in b itself when
+// the envelope fits in the room left around it.
+func envelopedPart(id json.RawMessage, b []byte, at int) []byte {
 	head := len(`{"jsonrpc":"2.0","id":,"result":`) + len(id)
-	if head > sp.At || cap(sp.B)-len(sp.B) < len("}\n") {
-		return resultPart(id, sp.B[sp.At:])
+	if head > at || cap(b)-len(b) < len("}\n") {
+		return resultPart(id, b[at:])
 	}
-	out := sp.B[sp.At-head:]
+	out := b[at-head:]
 	n := copy(out, `{"jsonrpc":"2.0","id":`)
 	n += copy(out[n:], id)
 	copy(out[n:], `,"result":`)

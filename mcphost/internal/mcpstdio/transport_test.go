@@ -17,7 +17,6 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
-	"github.com/cordon-dev/cordon/mcphost/internal/fastpath"
 	"github.com/cordon-dev/cordon/mcphost/internal/mcpstdio"
 )
 
@@ -244,61 +243,25 @@ func TestEndOfInputFailsServerRequests(t *testing.T) {
 	<-c.done
 }
 
-// A spliced result goes out in place of its token, with the client's id; other results as encoded.
-func TestSplice(t *testing.T) {
-	tr := &mcpstdio.Transport{}
-	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "0"}, nil)
-	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
-		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-			res, err := next(ctx, method, req)
-			if _, ok := res.(*mcp.CallToolResult); ok {
-				b := append(make([]byte, fastpath.Room, 2*fastpath.Room+64), `{"content":[{"type":"text","text":"spliced"}]}`...)
-				return splicedResult{res.(*mcp.CallToolResult), tr.Splice(b, fastpath.Room)}, nil
-			}
-			return res, err
-		}
-	})
-	mcp.AddTool(s, &mcp.Tool{Name: "x"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "cordon.splice.00.1"}}}, nil, nil
-	})
-	c := servePipe(t, s, tr)
-	c.send(t, `{"jsonrpc":"2.0","id":1.50,"method":"tools/call","params":{"name":"x","arguments":{}}}`)
-	line, _ := c.out.ReadString('\n')
-	assert.Equal(t, `{"jsonrpc":"2.0","id":1.50,"result":{"content":[{"type":"text","text":"spliced"}]}}`+"\n", line)
-	require.NoError(t, c.in.Close())
-}
-
-// splicedResult is an mcp.Result (by the embedded result) that encodes as its token.
-type splicedResult struct {
-	*mcp.CallToolResult
-	m json.Marshaler
-}
-
-func (r splicedResult) MarshalJSON() ([]byte, error) { return r.m.MarshalJSON() }
-
-// Buffers from SpliceBuffer are given back once their response is written and handed out again:
-// pipelined calls whose large results are encoded into them each get exactly their own bytes.
-func TestSpliceBufferReuse(t *testing.T) {
-	tr := &mcpstdio.Transport{}
+// Buffers from Buffer are given back once their direct call's response is written and handed out
+// again: pipelined calls whose large results are encoded into them each get exactly their own bytes,
+// the envelope written around them in place.
+func TestDirectBufferReuse(t *testing.T) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "0"}, nil)
 	body := func(n int) string { return strings.Repeat(strconv.Itoa(n)+" ", 20_000) }
-	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
-		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-			res, err := next(ctx, method, req)
-			ctr, ok := res.(*mcp.CallToolResult)
-			if !ok {
-				return res, err
-			}
-			text := ctr.Content[0].(*mcp.TextContent).Text
-			b := fastpath.Buffer(2*fastpath.Room + len(text) + 64)[:fastpath.Room]
+	tr := &mcpstdio.Transport{Direct: func(method string, params json.RawMessage) (func(context.Context) ([]byte, int, error), bool) {
+		var p struct{ Arguments struct{ N int } }
+		if method != "tools/call" || json.Unmarshal(params, &p) != nil {
+			return nil, false
+		}
+		return func(context.Context) ([]byte, int, error) {
+			text := body(p.Arguments.N)
+			b := mcpstdio.Buffer(2*mcpstdio.Room + len(text) + 64)[:mcpstdio.Room]
 			b = append(b, `{"content":[{"type":"text","text":"`...)
 			b = append(append(b, text...), `"}]}`...)
-			return splicedResult{ctr, tr.Splice(slices.Grow(b, fastpath.Room), fastpath.Room)}, nil
-		}
-	})
-	mcp.AddTool(s, &mcp.Tool{Name: "x"}, func(_ context.Context, _ *mcp.CallToolRequest, in struct{ N int }) (*mcp.CallToolResult, any, error) {
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: body(in.N)}}}, nil, nil
-	})
+			return slices.Grow(b, mcpstdio.Room), mcpstdio.Room, nil
+		}, true
+	}}
 	c := servePipe(t, s, tr)
 	const calls = 64
 	go func() {

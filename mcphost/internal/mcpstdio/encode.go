@@ -1,14 +1,15 @@
-package fastpath
+package mcpstdio
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/cordon-dev/cordon/internal/jsonstr"
+	"github.com/cordon-dev/cordon/internal/jsonscan"
 )
 
 // Result is a tools/call result with a one-pass JSON encoding. The SDK's own
@@ -101,7 +102,7 @@ func (r Result) encodeAll(room int) (b []byte, at int, err error) {
 		}
 		if tc, ok := c.(*mcp.TextContent); ok && tc.Meta == nil && tc.Annotations == nil {
 			b = append(b, `{"type":"text","text":`...)
-			b = append(jsonstr.Append(b, tc.Text), '}') // as encoding/json encodes it, faster
+			b = append(jsonscan.AppendString(b, tc.Text), '}') // as encoding/json encodes it, faster
 			continue
 		}
 		raw, err := c.MarshalJSON()
@@ -125,4 +126,30 @@ func (r Result) encodeAll(room int) (b []byte, at int, err error) {
 	}
 	b = append(b, '}')
 	return slices.Grow(b, room), room, nil
+}
+
+// Room is the room a direct call's encoding should leave free before and after it (Direct): the
+// response envelope is then written around it in place.
+const Room = 128
+
+// Buffer returns an empty buffer of at least n bytes of capacity for an encoding, reusing one whose
+// response was written (Recycle).
+func Buffer(n int) []byte {
+	if b, ok := encodings.Get().(*[]byte); ok && cap(*b) >= n {
+		return (*b)[:0]
+	}
+	return make([]byte, 0, n)
+}
+
+// encodings holds written encodings' buffers up to maxPooled bytes, for Buffer.
+var encodings sync.Pool
+
+const maxPooled = 1 << 20
+
+// Recycle gives a written encoding's buffer back to Buffer.
+func Recycle(b []byte) {
+	if cap(b) <= maxPooled {
+		b = b[:0]
+		encodings.Put(&b)
+	}
 }

@@ -1,4 +1,4 @@
-package jsonstr_test
+package jsonscan_test
 
 import (
 	"bytes"
@@ -9,10 +9,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/cordon-dev/cordon/internal/jsonstr"
+	"github.com/cordon-dev/cordon/internal/jsonscan"
 )
 
-// stdlib is json.Marshal's encoding of s (HTML escaping on): the output Append must match.
+// stdlib is json.Marshal's encoding of s (HTML escaping on): the output AppendString must match.
 func stdlib(t testing.TB, s string) string {
 	b, err := json.Marshal(s)
 	require.NoError(t, err)
@@ -32,28 +32,28 @@ func TestAppendMatchesEncodingJSON(t *testing.T) {
 		}
 	}
 	for _, s := range cases {
-		require.Equal(t, stdlib(t, s), string(jsonstr.Append(nil, s)), "%q", s)
+		require.Equal(t, stdlib(t, s), string(jsonscan.AppendString(nil, s)), "%q", s)
 	}
 }
 
 func TestAppendKeepsDst(t *testing.T) {
-	require.Equal(t, `x:"a\nb"`, string(jsonstr.Append([]byte("x:"), "a\nb")))
+	require.Equal(t, `x:"a\nb"`, string(jsonscan.AppendString([]byte("x:"), "a\nb")))
 }
 
-func FuzzAppend(f *testing.F) {
+func FuzzAppendString(f *testing.F) {
 	for _, s := range []string{"", "line 1\nline 2", "\"\\\x00\u2028\xff", "中文😀\r\n"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := string(jsonstr.Append(nil, s)), stdlib(t, s); got != want {
-			t.Fatalf("Append(%q) = %s, encoding/json gives %s", s, got, want)
+		if got, want := string(jsonscan.AppendString(nil, s)), stdlib(t, s); got != want {
+			t.Fatalf("AppendString(%q) = %s, encoding/json gives %s", s, got, want)
 		}
 	})
 }
 
-// BenchmarkAppend encodes the text of a 2,000-line read window (a line break every 30 bytes), and
-// a text with no byte to escape, with Append and with encoding/json's Encoder.
-func BenchmarkAppend(b *testing.B) {
+// BenchmarkAppendString encodes the text of a 2,000-line read window (a line break every 30 bytes), and
+// a text with no byte to escape, with AppendString and with encoding/json's Encoder.
+func BenchmarkAppendString(b *testing.B) {
 	var w strings.Builder
 	for i := 1; i <= 2000; i++ {
 		fmt.Fprintf(&w, "%d: line %05d abcdefghij\n", i, i)
@@ -61,11 +61,11 @@ func BenchmarkAppend(b *testing.B) {
 	texts := map[string]string{"read-window": w.String(), "no-escapes": strings.Repeat("abcdefgh", 8000)}
 	for _, name := range []string{"read-window", "no-escapes"} {
 		s := texts[name]
-		b.Run(name+"/jsonstr", func(b *testing.B) {
+		b.Run(name+"/jsonscan", func(b *testing.B) {
 			b.SetBytes(int64(len(s)))
 			dst := make([]byte, 0, 2*len(s))
 			for b.Loop() {
-				dst = jsonstr.Append(dst[:0], s)
+				dst = jsonscan.AppendString(dst[:0], s)
 			}
 		})
 		b.Run(name+"/encoding-json", func(b *testing.B) {

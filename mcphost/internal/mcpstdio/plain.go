@@ -1,4 +1,4 @@
-package fastpath
+package mcpstdio
 
 import (
 	"encoding/json"

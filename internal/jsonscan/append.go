@@ -1,4 +1,4 @@
-package jsonstr
+package jsonscan
 
 import (
 	"encoding/binary"
@@ -12,11 +12,11 @@ const (
 	highs = 0x8080808080808080
 )
 
-// Append appends s to dst as a JSON string literal, quotes included (see the package doc).
-func Append(dst []byte, s string) []byte {
+// AppendString appends s to dst as a JSON string literal, quotes included (see the package doc).
+func AppendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
-	for i := next(s, 0); i < len(s); i = next(s, i) {
+	for i := nextEscape(s, 0); i < len(s); i = nextEscape(s, i) {
 		b := s[i]
 		if b >= utf8.RuneSelf {
 			c, size := utf8.DecodeRuneInString(s[i:])
@@ -58,9 +58,9 @@ func Append(dst []byte, s string) []byte {
 
 const hex = "0123456789abcdef"
 
-// next returns the index of the first byte at or after i that may need escaping (a control byte,
+// nextEscape returns the index of the first byte at or after i that may need escaping (a control byte,
 // '"', '\\', '<', '>', '&', or any byte of a multi-byte sequence), or len(s).
-func next(s string, i int) int {
+func nextEscape(s string, i int) int {
 	p := unsafe.Slice(unsafe.StringData(s), len(s)) // read only
 	for ; i+8 <= len(p); i += 8 {
 		x := binary.LittleEndian.Uint64(p[i:])

@@ -1,4 +1,4 @@
-package fastpath_test
+package mcpstdio_test
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cordon-dev/cordon/mcphost/internal/fastpath"
+	"github.com/cordon-dev/cordon/mcphost/internal/mcpstdio"
 )
 
 func TestPlainCall(t *testing.T) {
@@ -60,14 +60,14 @@ func TestPlainCall(t *testing.T) {
 		{`"name"`, "", "", false},
 		{``, "", "", false},
 	} {
-		p, ok := fastpath.PlainCall(json.RawMessage(tc.params))
+		p, ok := mcpstdio.PlainCall(json.RawMessage(tc.params))
 		assert.Equal(t, tc.ok, ok, tc.params)
 		if tc.ok {
 			assert.Equal(t, tc.name, p.Name, tc.params)
 			assert.Equal(t, tc.args, string(p.Arguments), tc.params)
 		}
 	}
-	p, ok := fastpath.PlainCall(json.RawMessage(`{"name":"a","_meta":{"progressToken":"p","k":[1]}}`))
+	p, ok := mcpstdio.PlainCall(json.RawMessage(`{"name":"a","_meta":{"progressToken":"p","k":[1]}}`))
 	require.True(t, ok)
 	assert.Equal(t, mcp.Meta{"progressToken": "p", "k": []any{1.0}}, p.Meta, "the _meta reaches the call as the SDK decodes it")
 }
@@ -86,7 +86,7 @@ func FuzzPlainCall(f *testing.F) {
 		if !json.Valid([]byte(s)) {
 			return
 		}
-		p, ok := fastpath.PlainCall(json.RawMessage(s))
+		p, ok := mcpstdio.PlainCall(json.RawMessage(s))
 		old, oldOK := plainCallDecoder(json.RawMessage(s))
 		require.Equal(t, oldOK, ok, s)
 		if !ok {

@@ -1,4 +1,4 @@
-package fastpath_test
+package mcpstdio_test
 
 import (
 	"encoding/json"
@@ -9,12 +9,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cordon-dev/cordon/mcphost/internal/fastpath"
+	"github.com/cordon-dev/cordon/mcphost/internal/mcpstdio"
 )
 
 // tricky is text that JSON encoders escape differently (HTML characters, separators, controls,
-// invalid UTF-8) or that looks like a splice token.
-const tricky = "<a href=\"x\">&amp;</a>\u2028\u2029\t\n\x01 \xff \\ \"cordon.splice.0000000000000000.1\""
+// invalid UTF-8).
+const tricky = "<a href=\"x\">&amp;</a>\u2028\u2029\t\n\x01 \xff \\ \""
 
 // jsonValue decodes raw into a generic JSON value.
 func jsonValue(t *testing.T, raw []byte) any {
@@ -50,7 +50,7 @@ func TestResultEncodesTheSDKBytes(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			want, err := res.MarshalJSON()
 			require.NoError(t, err)
-			got, err := fastpath.Result{CallToolResult: res}.MarshalJSON()
+			got, err := mcpstdio.Result{CallToolResult: res}.MarshalJSON()
 			require.NoError(t, err)
 			assert.Equal(t, string(want), string(got))
 			assert.Equal(t, jsonValue(t, want), jsonValue(t, got))
@@ -61,7 +61,7 @@ func TestResultEncodesTheSDKBytes(t *testing.T) {
 // A result without content blocks is sent with "content":[], as the SDK's tools/call sends it (it
 // replaces a nil Content before encoding; the direct path relies on the encoder for it).
 func TestResultNilContentIsEmpty(t *testing.T) {
-	b, err := fastpath.Result{CallToolResult: &mcp.CallToolResult{}}.MarshalJSON()
+	b, err := mcpstdio.Result{CallToolResult: &mcp.CallToolResult{}}.MarshalJSON()
 	require.NoError(t, err)
 	assert.Equal(t, `{"content":[]}`, string(b))
 }
@@ -69,15 +69,15 @@ func TestResultNilContentIsEmpty(t *testing.T) {
 // A result too large for the official clients drops its structured value first and, when its blocks
 // alone are too large, becomes an error that says so; nothing over the bound is written.
 func TestResultStaysUnderTheClientLimit(t *testing.T) {
-	big := strings.Repeat("x", fastpath.MaxResult)
+	big := strings.Repeat("x", mcpstdio.MaxResult)
 	withValue := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}, StructuredContent: map[string]string{"after": big}}
-	b, err := fastpath.Result{CallToolResult: withValue}.MarshalJSON()
+	b, err := mcpstdio.Result{CallToolResult: withValue}.MarshalJSON()
 	require.NoError(t, err)
 	assert.Equal(t, `{"content":[{"type":"text","text":"ok"}]}`, string(b))
 	assert.NotNil(t, withValue.StructuredContent, "the result itself is not changed")
 
 	huge := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: big}}}
-	b, err = fastpath.Result{CallToolResult: huge}.MarshalJSON()
+	b, err = mcpstdio.Result{CallToolResult: huge}.MarshalJSON()
 	require.NoError(t, err)
 	assert.Less(t, len(b), 1024)
 	assert.Contains(t, string(b), `"isError":true`)
