@@ -113,7 +113,7 @@ async function guardedFlow(c, bin) {
 
     r = await client.callTool({ name: "write", arguments: { file_path: "notes.txt", content: "one\ntwo\nthree\n" } });
     c.ok("write ok", !r.isError, textOf(r));
-    c.eq("write text", textOf(r), envelope(file, "Updated file"));
+    c.eq("write text", textOf(r), envelope(file, "Updated file") + "\nWrote 3 lines; the file had 2 lines.");
     c.eq("write on disk", readFileSync(file, "utf8"), "one\ntwo\nthree\n");
 
     r = await client.callTool({ name: "edit", arguments: { file_path: "notes.txt", old_string: "two", new_string: "TWO" } });
@@ -169,7 +169,7 @@ async function bareFlow(c, bin) {
     await listAndCheck(c, client, ["edit", "read", "write"], false);
     let r = await client.callTool({ name: "write", arguments: { file_path: "notes.txt", content: "clobber\n" } });
     c.ok("bare: unread overwrite succeeds", !r.isError, textOf(r));
-    c.eq("bare: unread overwrite text", textOf(r), envelope(file, "Updated file"));
+    c.eq("bare: unread overwrite text", textOf(r), envelope(file, "Updated file") + "\nWrote 1 line; the file had 2 lines.");
     c.eq("bare: on disk", readFileSync(file, "utf8"), "clobber\n");
 
     writeFileSync(file, "clobber\nexternal\n");

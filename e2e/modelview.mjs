@@ -228,12 +228,12 @@ async function defaultProfile(c, bin) {
     const big = "z".repeat(99) + "\n";
     const createdAt = bracket();
     expectView(c, "write create", await call("write", { file_path: "new.txt", content: big.repeat(1000) }), {
-      want: text(envelope(p("new.txt"), "Created file")),
+      want: text(envelope(p("new.txt"), "Created file") + "\nWrote 1000 lines to a new file."),
     });
     createdAt.close();
     await call("read", { file_path: "notes.txt" });
     expectView(c, "write update", await call("write", { file_path: "notes.txt", content: "one\ntwo\nthree\n" }), {
-      want: text(envelope(p("notes.txt"), "Updated file")),
+      want: text(envelope(p("notes.txt"), "Updated file") + "\nWrote 3 lines; the file had 2 lines."),
     });
     expectView(c, "write missing content", await call("write", { file_path: "notes.txt" }), {
       want: text('Error: invalid arguments: missing required property "content"'), isError: true,

@@ -93,7 +93,7 @@ const escalationProperties = `,"sandbox_permissions":{"type":"string","enum":["w
 // wantSchema is the schema of tool, under a confining composition (confined) or not.
 func wantSchema(tool string, confined bool) string {
 	s := wantSchemas[tool]
-	if confined && (tool == "write" || tool == "edit" || tool == "apply_patch") {
+	if confined && (tool == "write" || tool == "edit" || tool == "apply_patch" || tool == "notebook_edit") {
 		s = strings.Replace(s, `},"required":`, escalationProperties+`,"required":`, 1)
 	}
 	return s
@@ -165,7 +165,7 @@ func TestServeFlowWithObservationPolicy(t *testing.T) {
 
 	res = call(t, cs, "write", map[string]any{"file_path": "notes.txt", "content": "one\ntwo\nthree\n"})
 	require.False(t, res.IsError, text(res))
-	assert.Equal(t, envelope(file, "Updated file"), text(res))
+	assert.Equal(t, envelope(file, "Updated file")+"\nWrote 3 lines; the file had 2 lines.", text(res))
 	assert.Equal(t, "one\ntwo\nthree\n", readFile(t, file))
 
 	res = call(t, cs, "edit", map[string]any{"file_path": "notes.txt", "old_string": "two", "new_string": "TWO"})
@@ -281,7 +281,7 @@ func TestServeFlowWithoutObservationPolicy(t *testing.T) {
 
 	res := call(t, cs, "write", map[string]any{"file_path": "notes.txt", "content": "clobber\n"})
 	require.False(t, res.IsError, "without the policy an unread overwrite is unconditional: %s", text(res))
-	assert.Equal(t, envelope(file, "Updated file"), text(res))
+	assert.Equal(t, envelope(file, "Updated file")+"\nWrote 1 line; the file had 2 lines.", text(res))
 	assert.Equal(t, "clobber\n", readFile(t, file))
 
 	writeFile(t, file, "clobber\nexternal\n")

@@ -119,6 +119,7 @@ func (p *Policy) decideWrite(_ context.Context, a fs.IntentArgs) (*fs.WriteInten
 		if obs, ok := p.find(a.Actor, owner, a.Target.Key); ok && obs.Kind == fs.ObservedPresent {
 			in := fs.ReplaceIfVersion(obs.Version)
 			in.Recheck = p.recheckOf(owner, a.Target, obs)
+			in.Seen = obs.Seen
 			return in, nil
 		}
 	}

@@ -73,20 +73,9 @@ const staleHeader = "What changed since the read (- as read, + now):"
 func stale(base *fs.Error, s *fs.Seen, d seen.Doc) error {
 	text := seen.Changes(s, d, seen.DiffMaxBytes)
 	if text == "" {
-		text = "Only " + readLines(s) + " of its " + strconv.Itoa(s.Lines) + " lines were read, and they are unchanged; the rest may have changed."
+		text = "Only " + seen.ReadLines(s) + " of its " + strconv.Itoa(s.Lines) + " lines were read, and they are unchanged; the rest may have changed."
 	} else {
 		text = staleHeader + "\n" + text
 	}
 	return fs.NewError(base.Kind, base.Message, &fs.Guidance{Text: text})
-}
-
-// readLines spells the lines the windows of s cover ("lines 1-10, 30-40").
-func readLines(s *fs.Seen) string {
-	var rs []fs.LineRange
-	for _, w := range s.Windows {
-		if w.Count > 0 {
-			rs = append(rs, fs.LineRange{First: w.First, Last: w.Last()})
-		}
-	}
-	return seen.Spell(rs)
 }

@@ -17,7 +17,7 @@ func TestWriteCreateAndUpdate(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	r := e.call("write", args{"file_path": "new.txt", "content": "line one\nline two\n"})
 	requireOK(t, r)
-	assert.Equal(t, envelope(e.path("new.txt"), "Created file"), r.Text())
+	assert.Equal(t, envelope(e.path("new.txt"), "Created file")+"\nWrote 2 lines to a new file.", r.Text())
 	assert.JSONEq(t, `{"path":"`+e.path("new.txt")+`","operation":"create","before":null,"after":"line one\nline two\n"}`, valueJSON(t, r))
 	assert.JSONEq(t, `{"diffs":[]}`, metaJSON(t, r))
 	assert.Equal(t, "line one\nline two\n", e.readFile(t, "new.txt"))
@@ -25,7 +25,7 @@ func TestWriteCreateAndUpdate(t *testing.T) {
 	// The write observed the new version: a second write (an update) needs no read.
 	r = e.call("write", args{"file_path": "new.txt", "content": "a\nb\nc\nNEW\nd\ne\nf\n"})
 	requireOK(t, r)
-	assert.Equal(t, envelope(e.path("new.txt"), "Updated file"), r.Text())
+	assert.Equal(t, envelope(e.path("new.txt"), "Updated file")+"\nWrote 7 lines; the file had 2 lines.", r.Text())
 
 	// Overwrite after a read: meta holds the hunk, with the raw file_path.
 	requireOK(t, e.call("read", args{"file_path": "new.txt"}))
@@ -138,7 +138,7 @@ func TestBareDeploymentIsUnconditional(t *testing.T) {
 	e.writeFile(t, "a.txt", "original")
 	r := e.call("write", args{"file_path": "a.txt", "content": "clobbered"})
 	requireOK(t, r)
-	assert.Equal(t, envelope(e.path("a.txt"), "Updated file"), r.Text())
+	assert.Equal(t, envelope(e.path("a.txt"), "Updated file")+"\nWrote 1 line; the file had 1 line.", r.Text())
 	assert.JSONEq(t, `{"diffs":[{"path":"a.txt","oldText":"original","newText":"clobbered"}]}`, metaJSON(t, r))
 	requireOK(t, e.call("edit", args{"file_path": "a.txt", "old_string": "clobbered", "new_string": "there"}))
 	assert.Equal(t, "there", e.readFile(t, "a.txt"))

@@ -172,3 +172,24 @@ func Spell(rs []fs.LineRange) string {
 	}
 	return word + strings.Join(parts, ", ")
 }
+
+// ReadLines spells the lines the windows of s cover ("lines 1-10, 30-40").
+func ReadLines(s *fs.Seen) string {
+	var rs []fs.LineRange
+	for _, w := range s.Windows {
+		if w.Count > 0 {
+			rs = append(rs, fs.LineRange{First: w.First, Last: w.Last()})
+		}
+	}
+	return Spell(rs)
+}
+
+// Saw reports whether a window of s covers line.
+func Saw(s *fs.Seen, line int) bool {
+	for _, w := range s.Windows {
+		if w.Count > 0 && w.First <= line && line <= w.Last() {
+			return true
+		}
+	}
+	return false
+}
