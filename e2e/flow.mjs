@@ -127,7 +127,7 @@ async function guardedFlow(c, bin) {
     c.eq("stale edit isError", r.isError, true);
     c.eq("stale edit text", textOf(r),
       `Error: cannot edit "${file}": file changed since it was read — re-read the file, then retry\n` +
-      "What changed since the read (- as read, + now):\n@@ -2,2 +2,3 @@\n TWO\n three\n+four (external)");
+      "What changed since the read (- as read, + now):\n@@ -2,2 +2,3 @@\n TWO\n three\n+four (external)\nThe lines shown with + count as read: an edit of them can be retried as they are now, without another read.");
     c.eq("stale edit _meta.error", errorOf(r), { name: "FsError", code: "FS_STALE_VERSION" });
     c.eq("stale edit left the file", readFileSync(file, "utf8"), "one\nTWO\nthree\nfour (external)\n");
 

@@ -266,7 +266,7 @@ async function defaultProfile(c, bin) {
     writeFileSync(p("notes.txt"), "changed on disk\n");
     expectView(c, "edit stale", await call("edit", { file_path: "notes.txt", old_string: "changed", new_string: "x" }), {
       want: text(`Error: cannot edit "${p("notes.txt")}": file changed since it was read — re-read the file, then retry\n` +
-        "What changed since the read (- as read, + now):\n@@ -1,3 +1,1 @@\n-one\n-TWO\n-three\n+changed on disk"),
+        "What changed since the read (- as read, + now):\n@@ -1,3 +1,1 @@\n-one\n-TWO\n-three\n+changed on disk\nThe lines shown with + count as read: an edit of them can be retried as they are now, without another read."),
       isError: true, error: fsError("FS_STALE_VERSION"),
     });
     await call("read", { file_path: "gone.txt" }); // observes the file as absent

@@ -177,7 +177,7 @@ func TestServeFlowWithObservationPolicy(t *testing.T) {
 	res = call(t, cs, "edit", map[string]any{"file_path": "notes.txt", "old_string": "one", "new_string": "ONE"})
 	assert.True(t, res.IsError)
 	assert.Equal(t, `Error: cannot edit "`+file+`": file changed since it was read — re-read the file, then retry`+
-		"\nWhat changed since the read (- as read, + now):\n@@ -2,2 +2,3 @@\n TWO\n three\n+four (external)", text(res))
+		"\nWhat changed since the read (- as read, + now):\n@@ -2,2 +2,3 @@\n TWO\n three\n+four (external)\nThe lines shown with + count as read: an edit of them can be retried as they are now, without another read.", text(res))
 	assert.Equal(t, map[string]any{"name": "FsError", "code": "FS_STALE_VERSION"}, res.Meta["error"])
 	assert.Equal(t, "one\nTWO\nthree\nfour (external)\n", readFile(t, file))
 

@@ -162,6 +162,11 @@ func (p *Policy) Record(actor any, key fs.TargetKey, obs fs.Observation) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.recordLocked(owner, key, obs)
+}
+
+// recordLocked is Record for owner, under p.mu.
+func (p *Policy) recordLocked(owner any, key fs.TargetKey, obs fs.Observation) {
 	m := p.owners[owner]
 	if m == nil {
 		m = make(map[fs.TargetKey]fs.Observation)

@@ -111,7 +111,8 @@ func TestPatchStaleFile(t *testing.T) {
 What changed since the read (- as read, + now):
 @@ -1,1 +1,1 @@
 -b
-+b changed`, r.Text())
++b changed
+The lines shown with + count as read: an edit of them can be retried as they are now, without another read.`, r.Text())
 	assert.Equal(t, "a\n", e.read(t, "a.txt"))
 }
 

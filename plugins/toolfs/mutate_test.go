@@ -51,7 +51,7 @@ func TestWriteWithPolicy(t *testing.T) {
 	e.writeFile(t, "a.txt", "changed-externally")
 	requireFailure(t, e.call("write", args{"file_path": "a.txt", "content": "replaced"}),
 		`Error: cannot write "`+e.path("a.txt")+`": file changed since it was read — re-read the file, then retry`+
-			"\nWhat changed since the read (- as read, + now):\n@@ -1,1 +1,1 @@\n-original\n+changed-externally", "FS_STALE_VERSION")
+			"\nWhat changed since the read (- as read, + now):\n@@ -1,1 +1,1 @@\n-original\n+changed-externally\n"+shownNote, "FS_STALE_VERSION")
 
 	// The remedy works: re-read, retry.
 	requireOK(t, e.call("read", args{"file_path": "a.txt"}))
@@ -95,7 +95,7 @@ func TestEditWithPolicy(t *testing.T) {
 	e.writeFile(t, "b.txt", "goodbye")
 	requireFailure(t, e.call("edit", args{"file_path": "b.txt", "old_string": "b b", "new_string": "c"}),
 		`Error: cannot edit "`+e.path("b.txt")+`": file changed since it was read — re-read the file, then retry`+
-			"\nWhat changed since the read (- as read, + now):\n@@ -1,1 +1,1 @@\n-b b b\n+goodbye", "FS_STALE_VERSION")
+			"\nWhat changed since the read (- as read, + now):\n@@ -1,1 +1,1 @@\n-b b b\n+goodbye\n"+shownNote, "FS_STALE_VERSION")
 
 	// write then edit without a read.
 	requireOK(t, e.call("write", args{"file_path": "c.txt", "content": "one two"}))

@@ -193,3 +193,15 @@ func Saw(s *fs.Seen, line int) bool {
 	}
 	return false
 }
+
+// Kept returns the lines of w (which kept its text) that d still holds as they were seen, at the
+// same line numbers.
+func Kept(w fs.SeenWindow, d Doc) []fs.LineRange {
+	var lines []int
+	for i, l := range splitLines(w.Text) {
+		if n := w.First + i; n <= d.Lines() && d.Span(n, n) == l {
+			lines = append(lines, n)
+		}
+	}
+	return Ranges(lines)
+}
