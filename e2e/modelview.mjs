@@ -200,11 +200,11 @@ async function defaultProfile(c, bin) {
       error: fsError("FS_NOT_FOUND"),
     });
     expectView(c, "read directory", await call("read", { file_path: "sub" }), {
-      want: text(`Error: cannot read "${p("sub")}": not a regular file`), isError: true,
+      want: text(`Error: cannot read "${p("sub")}": not a regular file\nIt is a directory: to list its files, call glob with path "${p("sub")}" and a pattern such as "*".`), isError: true,
       error: fsError("FS_NOT_REGULAR_FILE"),
     });
     expectView(c, "read binary", await call("read", { file_path: "blob.bin" }), {
-      want: text(`Error: cannot read "${p("blob.bin")}": binary file`), isError: true, error: fsError("FS_NOT_TEXT"),
+      want: text(`Error: cannot read "${p("blob.bin")}": binary file\nIt is 6 bytes, application/octet-stream, not text: read shows only text.`), isError: true, error: fsError("FS_NOT_TEXT"),
     });
     expectView(c, "read bad offset (argument error)", await call("read", { file_path: "notes.txt", offset: 0 }), {
       want: text("Error: offset must be a positive integer"), isError: true,

@@ -76,6 +76,17 @@ func (r *recordingFS) Stat(ctx context.Context, t fs.Target) (*fs.Info, error) {
 	return info, err
 }
 
+// Glob forwards to the provider's search (the closest names of a missing path, readguide.go).
+func (r *recordingFS) Glob(ctx context.Context, root fs.Target, q fs.GlobQuery) (fs.GlobResult, error) {
+	r.record("glob")
+	return r.FileSystem.(fs.Searcher).Glob(ctx, root, q)
+}
+
+// Grep forwards to the provider's search.
+func (r *recordingFS) Grep(ctx context.Context, root fs.Target, q fs.GrepQuery, emit func(fs.LineMatch) error) (fs.GrepResult, error) {
+	return r.FileSystem.(fs.Searcher).Grep(ctx, root, q, emit)
+}
+
 func (r *recordingFS) ReadText(ctx context.Context, t fs.Target) (fs.ReadOutcome, error) {
 	r.record("readText")
 	return r.FileSystem.ReadText(ctx, t)
