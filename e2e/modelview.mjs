@@ -251,7 +251,7 @@ async function defaultProfile(c, bin) {
     });
     expectView(c, "edit replace_all",
       await call("edit", { file_path: "twice.txt", old_string: "same", new_string: "diff", replace_all: true }), {
-        want: text(`The file ${p("twice.txt")} has been updated. All occurrences were successfully replaced.`),
+        want: text(`The file ${p("twice.txt")} has been updated. All occurrences were successfully replaced.\nReplaced 2 occurrences, at lines 1-2 of the file now.`),
       });
     expectView(c, "edit not found", await call("edit", { file_path: "notes.txt", old_string: "absent", new_string: "x" }), {
       want: text(`Error: old_string was not found in "${p("notes.txt")}"`), isError: true, error: fsError("FS_EDIT_NOT_FOUND"),

@@ -86,7 +86,7 @@ func TestEditWithPolicy(t *testing.T) {
 			"\nThe matches are at line 1 (3 times).", "FS_AMBIGUOUS_EDIT")
 	r = e.call("edit", args{"file_path": "b.txt", "old_string": "a", "new_string": "b", "replace_all": true})
 	requireOK(t, r)
-	assert.Equal(t, "The file "+e.path("b.txt")+" has been updated. All occurrences were successfully replaced.", r.Text())
+	assert.Equal(t, "The file "+e.path("b.txt")+" has been updated. All occurrences were successfully replaced.\nReplaced 3 occurrences, at line 1 of the file now.", r.Text())
 	assert.Equal(t, "b b b", e.readFile(t, "b.txt"))
 	requireFailure(t, e.call("edit", args{"file_path": "b.txt", "old_string": "zzz", "new_string": "y"}),
 		`Error: old_string was not found in "`+e.path("b.txt")+`"`, "FS_EDIT_NOT_FOUND")

@@ -45,6 +45,8 @@ type EditValue struct {
 	After  *string `json:"after"`
 	// Elsewhere are the lines that had changed since the read outside the edit (staleness region).
 	Elsewhere []LineRange `json:"changedElsewhere,omitempty"`
+	// Replaced is the line a replace_all success gains (replacedNote).
+	Replaced string `json:"-"`
 }
 
 // The pieces of a read's text: the envelope and the three footers (docs/tool-fs.md "The text the
@@ -188,7 +190,7 @@ func plural(n int, noun string) string {
 // RenderEdit renders the model-facing sentence of an edit.
 func RenderEdit(v EditValue, replaceAll bool) string {
 	if replaceAll {
-		return "The file " + v.Path + " has been updated. All occurrences were successfully replaced."
+		return "The file " + v.Path + " has been updated. All occurrences were successfully replaced." + v.Replaced
 	}
 	return "The file " + v.Path + " has been updated successfully."
 }

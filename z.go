@@ -1,0 +1,7 @@
+package z
+
+func NewNop() {}
+
+func NewNopCore() {}
+
+var _ = NewNop
