@@ -1,7 +1,0 @@
-package z
-
-func NewNop() {}
-
-func NewNopCore() {}
-
-var _ = NewNop
