@@ -16,7 +16,7 @@ const SCHEMAS = {
   read: {
     type: "object",
     properties: {
-      file_path: { type: "string", description: "Path to read, resolved by the filesystem backend." },
+      file_path: { type: "string", description: "The file to read. Absolute, or relative to the session's working directory." },
       offset: { type: "number", description: "1-based first line to return. Defaults to 1." },
       limit: { type: "number", description: "Maximum number of lines to return. Defaults to 2000." },
     },
@@ -25,7 +25,7 @@ const SCHEMAS = {
   write: {
     type: "object",
     properties: {
-      file_path: { type: "string", description: "Path to write, resolved by the filesystem backend." },
+      file_path: { type: "string", description: "The file to write. Absolute, or relative to the session's working directory." },
       content: { type: "string", description: "Full UTF-8 text content to write." },
     },
     required: ["file_path", "content"],
@@ -33,7 +33,7 @@ const SCHEMAS = {
   edit: {
     type: "object",
     properties: {
-      file_path: { type: "string", description: "Path to edit, resolved by the filesystem backend." },
+      file_path: { type: "string", description: "The file to edit. Absolute, or relative to the session's working directory." },
       old_string: { type: "string", description: "Literal text to replace. Must match exactly." },
       new_string: {
         type: "string",

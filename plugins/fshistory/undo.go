@@ -3,6 +3,7 @@ package fshistory
 import (
 	"context"
 	"encoding/json"
+	"github.com/cordon-dev/cordon/plugins/tools/filetool"
 
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/fshistory/history"
@@ -16,7 +17,7 @@ const undoDescription = "Restores a file to what it was before your last change 
 	"It refuses, changing nothing, when the file changed since that change (by anyone); read the file then. " +
 	"After an undo, read the file before changing it again."
 
-var undoParameters = json.RawMessage(`{"type":"object","properties":{"file_path":{"type":"string","description":"Path of the file to restore, resolved by the filesystem backend."}},"required":["file_path"]}`)
+var undoParameters = json.RawMessage(`{"type":"object","properties":{"file_path":{"type":"string","description":"The file to restore. ` + filetool.PathRule + `"}},"required":["file_path"]}`)
 
 type undoArgs struct {
 	FilePath string `json:"file_path"`

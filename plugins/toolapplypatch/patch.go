@@ -65,7 +65,7 @@ const patchDescription = "Apply a patch that adds, deletes, updates or moves tex
 	"+added line\n" +
 	"*** End of File             optional: the chunk ends the file\n" +
 	"*** End Patch\n" +
-	"Give about 3 lines of context around each change; relative paths resolve against the working directory. " +
+	"Give about 3 lines of context around each change. <path>: " + filetool.PathRule + " " +
 	"An existing file must have been read before the patch changes, moves, deletes or replaces it."
 
 var patchParameters = json.RawMessage(`{"type":"object","properties":{` +

@@ -283,3 +283,15 @@ func (r *recordingFS) TextCharset(ctx context.Context, t fs.Target) string {
 }
 
 func sp(s string) *string { return &s }
+
+// description is tool's description as descriptions.json beside the plugin holds it (the one place
+// it is written).
+func description(t *testing.T, tool string) string {
+	t.Helper()
+	b, err := os.ReadFile("descriptions.json")
+	require.NoError(t, err)
+	var m map[string]string
+	require.NoError(t, json.Unmarshal(b, &m))
+	require.Contains(t, m, tool)
+	return m[tool]
+}
