@@ -286,7 +286,7 @@ async function defaultProfile(c, bin) {
     }), {
       want: text(`Error: cannot patch "${p("patch.txt")}": chunk 1 of 1 (patch line 3) does not match the file\n` +
         "These lines were expected (context and - lines, in order):\nno such line\nBETA\n" +
-        "Nothing was changed. Re-read the file and send the whole patch again."),
+        "Nothing was changed. Make the chunk's lines match the file and send the whole patch again."),
       isError: true, error: fsError("FS_EDIT_NOT_FOUND"),
     });
     c.eq("apply_patch failure: nothing changed", readFileSync(p("patch.txt"), "utf8"), "alpha\nBETA\ngamma\n");
