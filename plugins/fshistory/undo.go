@@ -3,12 +3,12 @@ package fshistory
 import (
 	"context"
 	"encoding/json"
-	"github.com/cordon-dev/cordon/plugins/tools/filetool"
 
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/fshistory/history"
 	"github.com/cordon-dev/cordon/plugins/sandbox"
 	"github.com/cordon-dev/cordon/plugins/tools"
+	"github.com/cordon-dev/cordon/plugins/tools/filetool"
 )
 
 // undoDescription is what the model reads of undo (docs/history.md "The undo tool").

@@ -4,13 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/cordon-dev/cordon/internal/nearmiss"
 	"strconv"
 	"strings"
 
 	"go.uber.org/fx"
 
 	"github.com/cordon-dev/cordon/internal/echo"
+	"github.com/cordon-dev/cordon/internal/nearmiss"
 	"github.com/cordon-dev/cordon/internal/patch"
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/kernel/kernelfx"

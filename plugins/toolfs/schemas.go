@@ -3,8 +3,9 @@ package toolfs
 import (
 	_ "embed"
 	"encoding/json"
-	"github.com/cordon-dev/cordon/plugins/tools/filetool"
 	"strconv"
+
+	"github.com/cordon-dev/cordon/plugins/tools/filetool"
 )
 
 // The tool descriptions sent to the model, from descriptions.json beside this file: the one place

@@ -2,9 +2,9 @@ package toolfs
 
 import (
 	"context"
-	"github.com/cordon-dev/cordon/internal/elision"
 	"strings"
 
+	"github.com/cordon-dev/cordon/internal/elision"
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/sandbox"
 	"github.com/cordon-dev/cordon/plugins/tools"

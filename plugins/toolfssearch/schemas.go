@@ -2,8 +2,9 @@ package toolfssearch
 
 import (
 	"encoding/json"
-	"github.com/cordon-dev/cordon/plugins/tools/filetool"
 	"strconv"
+
+	"github.com/cordon-dev/cordon/plugins/tools/filetool"
 )
 
 func globDescription(max int) string {
