@@ -298,12 +298,12 @@ async function defaultProfile(c, bin) {
     editedAt.close();
     const undone = await call("undo", { file_path: "undo.txt" });
     expectView(c, "undo of an edit", undone, {
-      want: text(`Restored "${p("undo.txt")}" to its state before the edit at ${editedAt.stamp(c, "undo of an edit", undone)}.`),
+      want: text(`Restored "${p("undo.txt")}" to its state before the edit at ${editedAt.stamp(c, "undo of an edit", undone)}.\nThe history holds no earlier change by this session to it.`),
     });
     c.eq("undo of an edit: the bytes before it", readFileSync(p("undo.txt"), "utf8"), "first\nsecond\n");
     const undoneWrite = await call("undo", { file_path: "new.txt" });
     expectView(c, "undo of a creation", undoneWrite, {
-      want: text(`Restored "${p("new.txt")}" to its state before the write at ${createdAt.stamp(c, "undo of a creation", undoneWrite)}: it did not exist, so it was removed.`),
+      want: text(`Restored "${p("new.txt")}" to its state before the write at ${createdAt.stamp(c, "undo of a creation", undoneWrite)}: it did not exist, so it was removed.\nThe history holds no earlier change by this session to it.`),
     });
     c.eq("undo of a creation: the file is gone", existsSync(p("new.txt")), false);
     expectView(c, "undo with nothing to undo", await call("undo", { file_path: "unread.txt" }), {

@@ -76,5 +76,21 @@ func (r *recorder) undo(ctx context.Context, in undoArgs, exec *tools.Exec) (Und
 	if err != nil {
 		return UndoValue{}, err
 	}
-	return UndoValue{FilePath: u.Display, Change: u.Change.ID, Tool: u.Change.By(), Before: u.Change.Stamp(), Removed: u.Removed, Text: u.Text()}, nil
+	return UndoValue{FilePath: u.Display, Change: u.Change.ID, Tool: u.Change.By(), Before: u.Change.Stamp(), Removed: u.Removed, Text: u.Text() + r.nextUndo(u, sel.Session)}, nil
+}
+
+// nextUndo is the line after an undo's text: what the history holds next for the file in this
+// session (what another undo would restore), or that it holds nothing more (docs/history.md "The
+// undo tool").
+func (r *recorder) nextUndo(u history.Undone, session string) string {
+	recs, err := r.store.List(func(rec *history.Record) bool {
+		return rec.Key == u.Change.Key && rec.ID != u.Change.ID && rec.Session == session && rec.Undoes == "" && rec.UndoneBy == ""
+	})
+	switch {
+	case err != nil:
+		return ""
+	case len(recs) == 0:
+		return "\nThe history holds no earlier change by this session to it."
+	}
+	return "\nUndo again to restore it to its state before the " + recs[0].By() + " at " + recs[0].Stamp() + "."
 }
