@@ -16,7 +16,7 @@ const SCHEMAS = {
   read: {
     type: "object",
     properties: {
-      file_path: { type: "string", description: "Path to read, resolved by the filesystem backend." },
+      file_path: { type: "string", description: "The file to read. Absolute, or relative to the session's working directory." },
       offset: { type: "number", description: "1-based first line to return. Defaults to 1." },
       limit: { type: "number", description: "Maximum number of lines to return. Defaults to 2000." },
     },
@@ -25,7 +25,7 @@ const SCHEMAS = {
   write: {
     type: "object",
     properties: {
-      file_path: { type: "string", description: "Path to write, resolved by the filesystem backend." },
+      file_path: { type: "string", description: "The file to write. Absolute, or relative to the session's working directory." },
       content: { type: "string", description: "Full UTF-8 text content to write." },
     },
     required: ["file_path", "content"],
@@ -33,7 +33,7 @@ const SCHEMAS = {
   edit: {
     type: "object",
     properties: {
-      file_path: { type: "string", description: "Path to edit, resolved by the filesystem backend." },
+      file_path: { type: "string", description: "The file to edit. Absolute, or relative to the session's working directory." },
       old_string: { type: "string", description: "Literal text to replace. Must match exactly." },
       new_string: {
         type: "string",
@@ -113,7 +113,7 @@ async function guardedFlow(c, bin) {
 
     r = await client.callTool({ name: "write", arguments: { file_path: "notes.txt", content: "one\ntwo\nthree\n" } });
     c.ok("write ok", !r.isError, textOf(r));
-    c.eq("write text", textOf(r), envelope(file, "Updated file"));
+    c.eq("write text", textOf(r), envelope(file, "Updated file") + "\nWrote 3 lines; the file had 2 lines.");
     c.eq("write on disk", readFileSync(file, "utf8"), "one\ntwo\nthree\n");
 
     r = await client.callTool({ name: "edit", arguments: { file_path: "notes.txt", old_string: "two", new_string: "TWO" } });
@@ -127,7 +127,7 @@ async function guardedFlow(c, bin) {
     c.eq("stale edit isError", r.isError, true);
     c.eq("stale edit text", textOf(r),
       `Error: cannot edit "${file}": file changed since it was read — re-read the file, then retry\n` +
-      "What changed since the read (- as read, + now):\n@@ -2,2 +2,3 @@\n TWO\n three\n+four (external)");
+      "What changed since the read (- as read, + now):\n@@ -2,2 +2,3 @@\n TWO\n three\n+four (external)\nThe lines shown with + count as read: an edit of them can be retried as they are now, without another read.");
     c.eq("stale edit _meta.error", errorOf(r), { name: "FsError", code: "FS_STALE_VERSION" });
     c.eq("stale edit left the file", readFileSync(file, "utf8"), "one\nTWO\nthree\nfour (external)\n");
 
@@ -169,7 +169,7 @@ async function bareFlow(c, bin) {
     await listAndCheck(c, client, ["edit", "read", "write"], false);
     let r = await client.callTool({ name: "write", arguments: { file_path: "notes.txt", content: "clobber\n" } });
     c.ok("bare: unread overwrite succeeds", !r.isError, textOf(r));
-    c.eq("bare: unread overwrite text", textOf(r), envelope(file, "Updated file"));
+    c.eq("bare: unread overwrite text", textOf(r), envelope(file, "Updated file") + "\nWrote 1 line; the file had 2 lines.");
     c.eq("bare: on disk", readFileSync(file, "utf8"), "clobber\n");
 
     writeFileSync(file, "clobber\nexternal\n");

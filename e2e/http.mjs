@@ -86,7 +86,7 @@ async function guardedServer(c, bin) {
     writeFileSync(file, "hello\nthere\n");
     r = await a.client.callTool({ name: "edit", arguments: { file_path: "notes.txt", old_string: "hello", new_string: "HELLO" } });
     c.eq("stale edit text", textOf(r), `Error: cannot edit "${file}": file changed since it was read — re-read the file, then retry\n` +
-      "What changed since the read (- as read, + now):\n@@ -1,2 +1,2 @@\n hello\n-world\n+there");
+      "What changed since the read (- as read, + now):\n@@ -1,2 +1,2 @@\n hello\n-world\n+there\nThe lines shown with + count as read: an edit of them can be retried as they are now, without another read.");
     c.eq("stale edit _meta.error", errorOf(r), { name: "FsError", code: "FS_STALE_VERSION" });
     await a.client.callTool({ name: "read", arguments: { file_path: "notes.txt" } });
     r = await a.client.callTool({ name: "edit", arguments: { file_path: "notes.txt", old_string: "hello", new_string: "HELLO" } });

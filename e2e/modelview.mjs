@@ -200,11 +200,11 @@ async function defaultProfile(c, bin) {
       error: fsError("FS_NOT_FOUND"),
     });
     expectView(c, "read directory", await call("read", { file_path: "sub" }), {
-      want: text(`Error: cannot read "${p("sub")}": not a regular file`), isError: true,
+      want: text(`Error: cannot read "${p("sub")}": not a regular file\nIt is a directory: to list its files, call glob with path "${p("sub")}" and a pattern such as "*".`), isError: true,
       error: fsError("FS_NOT_REGULAR_FILE"),
     });
     expectView(c, "read binary", await call("read", { file_path: "blob.bin" }), {
-      want: text(`Error: cannot read "${p("blob.bin")}": binary file`), isError: true, error: fsError("FS_NOT_TEXT"),
+      want: text(`Error: cannot read "${p("blob.bin")}": binary file\nIt is 6 bytes, application/octet-stream, not text: read shows only text.`), isError: true, error: fsError("FS_NOT_TEXT"),
     });
     expectView(c, "read bad offset (argument error)", await call("read", { file_path: "notes.txt", offset: 0 }), {
       want: text("Error: offset must be a positive integer"), isError: true,
@@ -228,12 +228,12 @@ async function defaultProfile(c, bin) {
     const big = "z".repeat(99) + "\n";
     const createdAt = bracket();
     expectView(c, "write create", await call("write", { file_path: "new.txt", content: big.repeat(1000) }), {
-      want: text(envelope(p("new.txt"), "Created file")),
+      want: text(envelope(p("new.txt"), "Created file") + "\nWrote 1000 lines to a new file."),
     });
     createdAt.close();
     await call("read", { file_path: "notes.txt" });
     expectView(c, "write update", await call("write", { file_path: "notes.txt", content: "one\ntwo\nthree\n" }), {
-      want: text(envelope(p("notes.txt"), "Updated file")),
+      want: text(envelope(p("notes.txt"), "Updated file") + "\nWrote 3 lines; the file had 2 lines."),
     });
     expectView(c, "write missing content", await call("write", { file_path: "notes.txt" }), {
       want: text('Error: invalid arguments: missing required property "content"'), isError: true,
@@ -251,7 +251,7 @@ async function defaultProfile(c, bin) {
     });
     expectView(c, "edit replace_all",
       await call("edit", { file_path: "twice.txt", old_string: "same", new_string: "diff", replace_all: true }), {
-        want: text(`The file ${p("twice.txt")} has been updated. All occurrences were successfully replaced.`),
+        want: text(`The file ${p("twice.txt")} has been updated. All occurrences were successfully replaced.\nReplaced 2 occurrences, at lines 1-2 of the file now.`),
       });
     expectView(c, "edit not found", await call("edit", { file_path: "notes.txt", old_string: "absent", new_string: "x" }), {
       want: text(`Error: old_string was not found in "${p("notes.txt")}"`), isError: true, error: fsError("FS_EDIT_NOT_FOUND"),
@@ -266,7 +266,7 @@ async function defaultProfile(c, bin) {
     writeFileSync(p("notes.txt"), "changed on disk\n");
     expectView(c, "edit stale", await call("edit", { file_path: "notes.txt", old_string: "changed", new_string: "x" }), {
       want: text(`Error: cannot edit "${p("notes.txt")}": file changed since it was read — re-read the file, then retry\n` +
-        "What changed since the read (- as read, + now):\n@@ -1,3 +1,1 @@\n-one\n-TWO\n-three\n+changed on disk"),
+        "What changed since the read (- as read, + now):\n@@ -1,3 +1,1 @@\n-one\n-TWO\n-three\n+changed on disk\nThe lines shown with + count as read: an edit of them can be retried as they are now, without another read."),
       isError: true, error: fsError("FS_STALE_VERSION"),
     });
     await call("read", { file_path: "gone.txt" }); // observes the file as absent
@@ -286,7 +286,7 @@ async function defaultProfile(c, bin) {
     }), {
       want: text(`Error: cannot patch "${p("patch.txt")}": chunk 1 of 1 (patch line 3) does not match the file\n` +
         "These lines were expected (context and - lines, in order):\nno such line\nBETA\n" +
-        "Nothing was changed. Re-read the file and send the whole patch again."),
+        "Nothing was changed. Make the chunk's lines match the file and send the whole patch again."),
       isError: true, error: fsError("FS_EDIT_NOT_FOUND"),
     });
     c.eq("apply_patch failure: nothing changed", readFileSync(p("patch.txt"), "utf8"), "alpha\nBETA\ngamma\n");
@@ -298,12 +298,12 @@ async function defaultProfile(c, bin) {
     editedAt.close();
     const undone = await call("undo", { file_path: "undo.txt" });
     expectView(c, "undo of an edit", undone, {
-      want: text(`Restored "${p("undo.txt")}" to its state before the edit at ${editedAt.stamp(c, "undo of an edit", undone)}.`),
+      want: text(`Restored "${p("undo.txt")}" to its state before the edit at ${editedAt.stamp(c, "undo of an edit", undone)}.\nThe history holds no earlier change by this session to it.`),
     });
     c.eq("undo of an edit: the bytes before it", readFileSync(p("undo.txt"), "utf8"), "first\nsecond\n");
     const undoneWrite = await call("undo", { file_path: "new.txt" });
     expectView(c, "undo of a creation", undoneWrite, {
-      want: text(`Restored "${p("new.txt")}" to its state before the write at ${createdAt.stamp(c, "undo of a creation", undoneWrite)}: it did not exist, so it was removed.`),
+      want: text(`Restored "${p("new.txt")}" to its state before the write at ${createdAt.stamp(c, "undo of a creation", undoneWrite)}: it did not exist, so it was removed.\nThe history holds no earlier change by this session to it.`),
     });
     c.eq("undo of a creation: the file is gone", existsSync(p("new.txt")), false);
     expectView(c, "undo with nothing to undo", await call("undo", { file_path: "unread.txt" }), {

@@ -158,7 +158,7 @@ func TestHTTPFlow(t *testing.T) {
 			text, res = httpCall(t, cs, "edit", map[string]any{"file_path": "notes.txt", "old_string": "hello", "new_string": "HELLO"})
 			assert.True(t, res.IsError)
 			assert.Equal(t, `Error: cannot edit "`+file+`": file changed since it was read — re-read the file, then retry`+
-				"\nWhat changed since the read (- as read, + now):\n@@ -1,2 +1,2 @@\n hello\n-world\n+there", text)
+				"\nWhat changed since the read (- as read, + now):\n@@ -1,2 +1,2 @@\n hello\n-world\n+there\nThe lines shown with + count as read: an edit of them can be retried as they are now, without another read.", text)
 			httpCall(t, cs, "read", map[string]any{"file_path": "notes.txt"})
 			text, _ = httpCall(t, cs, "edit", map[string]any{"file_path": "notes.txt", "old_string": "hello", "new_string": "HELLO"})
 			assert.Equal(t, "The file "+file+" has been updated successfully.", text)

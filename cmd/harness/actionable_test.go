@@ -54,7 +54,8 @@ func TestRunErrorsAModelCanActOn(t *testing.T) {
 	requireCoded(t, call("write", map[string]any{"file_path": strings.Repeat("n", 256), "content": "x"}),
 		`Error: cannot resolve "`+ws+"/"+strings.Repeat("n", 256)+`": file name too long — use a shorter name`, "FS_IO_ERROR", "FsError")
 
-	requireCoded(t, call("read", map[string]any{"file_path": "blob.bin"}), `Error: cannot read "`+ws+`/blob.bin": binary file`, "FS_NOT_TEXT", "FsError")
+	requireCoded(t, call("read", map[string]any{"file_path": "blob.bin"}), `Error: cannot read "`+ws+`/blob.bin": binary file`+
+		"\nIt is 10 bytes, application/octet-stream, not text: read shows only text.", "FS_NOT_TEXT", "FsError")
 	requireCoded(t, call("write", map[string]any{"file_path": "blob.bin", "content": "x"}), `Error: cannot write "`+ws+`/blob.bin": binary file`, "FS_NOT_TEXT", "FsError")
 	requireCoded(t, call("edit", map[string]any{"file_path": "latin1.txt", "old_string": "caf", "new_string": "x"}),
 		`Error: cannot edit "`+ws+`/latin1.txt": invalid UTF-8 text`+"\nIf it is text in another charset, declare it: an `encodings` entry {glob, charset} in the provider config, or `charset` in .editorconfig.", "FS_NOT_TEXT", "FsError")

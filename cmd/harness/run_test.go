@@ -98,7 +98,7 @@ func TestRunInterleavedExternalChanges(t *testing.T) {
 	r = p.call(`{"id":2,"tool":"edit","args":{"file_path":"a.txt","old_string":"beta","new_string":"BETA"}}`)
 	assert.True(t, r.IsError)
 	assert.Equal(t, `Error: cannot edit "`+file+`": file changed since it was read — re-read the file, then retry`+
-		"\nWhat changed since the read (- as read, + now):\n@@ -1,2 +1,3 @@\n alpha\n beta\n+gamma (external)", r.Text)
+		"\nWhat changed since the read (- as read, + now):\n@@ -1,2 +1,3 @@\n alpha\n beta\n+gamma (external)\nThe lines shown with + count as read: an edit of them can be retried as they are now, without another read.", r.Text)
 	assert.Equal(t, "FS_STALE_VERSION", *r.Code)
 	assert.Equal(t, "FsError", *r.ErrorName)
 	assert.Equal(t, "null", string(r.Value))
@@ -126,7 +126,7 @@ func TestRunInterleavedExternalChanges(t *testing.T) {
 	writeFile(t, file, "rewritten elsewhere\n")
 	r = p.call(`{"id":8,"tool":"write","args":{"file_path":"a.txt","content":"mine\n"}}`)
 	assert.Equal(t, `Error: cannot write "`+file+`": file changed since it was read — re-read the file, then retry`+
-		"\nWhat changed since the read (- as read, + now):\n@@ -1,1 +1,1 @@\n-final\n+rewritten elsewhere", r.Text)
+		"\nWhat changed since the read (- as read, + now):\n@@ -1,1 +1,1 @@\n-final\n+rewritten elsewhere\nThe lines shown with + count as read: an edit of them can be retried as they are now, without another read.", r.Text)
 	assert.Equal(t, "rewritten elsewhere\n", readFile(t, file))
 }
 

@@ -102,19 +102,19 @@ func wantSchema(tool string, confined bool) string {
 // The tools' schemas, as the model sees them (docs/tool-fs.md, each tool's section), under a
 // composition that does not confine (wantSchema adds what a confining one advertises).
 var wantSchemas = map[string]string{
-	"read":  `{"type":"object","properties":{"file_path":{"type":"string","description":"Path to read, resolved by the filesystem backend."},"offset":{"type":"number","description":"1-based first line to return. Defaults to 1."},"limit":{"type":"number","description":"Maximum number of lines to return. Defaults to 2000."}},"required":["file_path"]}`,
-	"write": `{"type":"object","properties":{"file_path":{"type":"string","description":"Path to write, resolved by the filesystem backend."},"content":{"type":"string","description":"Full UTF-8 text content to write."}},"required":["file_path","content"]}`,
-	"edit":  `{"type":"object","properties":{"file_path":{"type":"string","description":"Path to edit, resolved by the filesystem backend."},"old_string":{"type":"string","description":"Literal text to replace. Must match exactly."},"new_string":{"type":"string","description":"Literal replacement text. Use an empty string to delete the match."},"replace_all":{"type":"boolean","description":"Replace all matches. Defaults to false; when false, old_string must appear exactly once."}},"required":["file_path","old_string","new_string"]}`,
+	"read":  `{"type":"object","properties":{"file_path":{"type":"string","description":"The file to read. Absolute, or relative to the session's working directory."},"offset":{"type":"number","description":"1-based first line to return. Defaults to 1."},"limit":{"type":"number","description":"Maximum number of lines to return. Defaults to 2000."}},"required":["file_path"]}`,
+	"write": `{"type":"object","properties":{"file_path":{"type":"string","description":"The file to write. Absolute, or relative to the session's working directory."},"content":{"type":"string","description":"Full UTF-8 text content to write."}},"required":["file_path","content"]}`,
+	"edit":  `{"type":"object","properties":{"file_path":{"type":"string","description":"The file to edit. Absolute, or relative to the session's working directory."},"old_string":{"type":"string","description":"Literal text to replace. Must match exactly."},"new_string":{"type":"string","description":"Literal replacement text. Use an empty string to delete the match."},"replace_all":{"type":"boolean","description":"Replace all matches. Defaults to false; when false, old_string must appear exactly once."}},"required":["file_path","old_string","new_string"]}`,
 	// docs/history.md "The undo tool"
-	"undo": `{"type":"object","properties":{"file_path":{"type":"string","description":"Path of the file to restore, resolved by the filesystem backend."}},"required":["file_path"]}`,
+	"undo": `{"type":"object","properties":{"file_path":{"type":"string","description":"The file to restore. Absolute, or relative to the session's working directory."}},"required":["file_path"]}`,
 	// docs/tool-fs.md "read_image"
-	"read_image": `{"type":"object","properties":{"file_path":{"type":"string","description":"Path to the image file, resolved by the filesystem backend."}},"required":["file_path"]}`,
-	"glob":       `{"type":"object","properties":{"pattern":{"type":"string","description":"Glob pattern to match file paths against (e.g. \"**/*.ts\", \"src/**/*.test.js\"). A pattern with no \"/\" matches file names at any depth, so \"*.ts\" searches the whole tree; include a \"/\" to anchor the pattern to the search directory."},"path":{"type":"string","description":"Directory to search in. Defaults to the session workspace; a relative path resolves against it."}},"required":["pattern"]}`,
+	"read_image": `{"type":"object","properties":{"file_path":{"type":"string","description":"The image file. Absolute, or relative to the session's working directory."}},"required":["file_path"]}`,
+	"glob":       `{"type":"object","properties":{"pattern":{"type":"string","description":"Glob pattern to match file paths against (e.g. \"**/*.ts\", \"src/**/*.test.js\"). A pattern with no \"/\" matches file names at any depth, so \"*.ts\" searches the whole tree; include a \"/\" to anchor the pattern to the search directory."},"path":{"type":"string","description":"The directory to search; defaults to the session's working directory. Absolute, or relative to the session's working directory."}},"required":["pattern"]}`,
 	// docs/notebooks.md "notebook_edit"
-	"notebook_edit": `{"type":"object","properties":{"notebook_path":{"type":"string","description":"Path to the Jupyter notebook (.ipynb) to edit, resolved by the filesystem backend."},"cell_id":{"type":"string","description":"The id of the cell to replace or delete, or of the cell after which to insert, as read shows it. Omit it to insert at the start of the notebook."},"new_source":{"type":"string","description":"The new source of the cell. Not used by delete."},"cell_type":{"type":"string","enum":["code","markdown","raw"],"description":"The cell's type. Defaults to the cell's own type for replace and to code for insert."},"edit_mode":{"type":"string","enum":["replace","insert","delete"],"description":"replace (the default) changes the cell's source, insert adds a new cell after cell_id, delete removes the cell."}},"required":["notebook_path"]}`,
+	"notebook_edit": `{"type":"object","properties":{"notebook_path":{"type":"string","description":"The notebook (.ipynb) to edit. Absolute, or relative to the session's working directory."},"cell_id":{"type":"string","description":"The id of the cell to replace or delete, or of the cell after which to insert, as read shows it. Omit it to insert at the start of the notebook."},"new_source":{"type":"string","description":"The new source of the cell. Not used by delete."},"cell_type":{"type":"string","enum":["code","markdown","raw"],"description":"The cell's type. Defaults to the cell's own type for replace and to code for insert."},"edit_mode":{"type":"string","enum":["replace","insert","delete"],"description":"replace (the default) changes the cell's source, insert adds a new cell after cell_id, delete removes the cell."}},"required":["notebook_path"]}`,
 	// docs/apply_patch.md
 	"apply_patch": `{"type":"object","properties":{"input":{"type":"string","description":"The entire patch, from *** Begin Patch to *** End Patch."}},"required":["input"]}`,
-	"grep":        `{"type":"object","properties":{"pattern":{"type":"string","description":"Regular expression to search for (RE2 syntax)."},"path":{"type":"string","description":"File or directory to search. Defaults to the session workspace; a relative path resolves against it."},"include":{"type":"string","description":"One glob filter for which files to search (e.g. \"*.ts\", \"*.{js,jsx}\"). Not a list; negation is not supported."}},"required":["pattern"]}`,
+	"grep":        `{"type":"object","properties":{"pattern":{"type":"string","description":"Regular expression to search for (RE2 syntax)."},"path":{"type":"string","description":"The file or directory to search; defaults to the session's working directory. Absolute, or relative to the session's working directory."},"include":{"type":"string","description":"One glob filter for which files to search (e.g. \"*.ts\", \"*.{js,jsx}\"). Not a list; negation is not supported."}},"required":["pattern"]}`,
 }
 
 func checkToolList(t *testing.T, cs *mcp.ClientSession, confined bool, want ...string) {
@@ -165,7 +165,7 @@ func TestServeFlowWithObservationPolicy(t *testing.T) {
 
 	res = call(t, cs, "write", map[string]any{"file_path": "notes.txt", "content": "one\ntwo\nthree\n"})
 	require.False(t, res.IsError, text(res))
-	assert.Equal(t, envelope(file, "Updated file"), text(res))
+	assert.Equal(t, envelope(file, "Updated file")+"\nWrote 3 lines; the file had 2 lines.", text(res))
 	assert.Equal(t, "one\ntwo\nthree\n", readFile(t, file))
 
 	res = call(t, cs, "edit", map[string]any{"file_path": "notes.txt", "old_string": "two", "new_string": "TWO"})
@@ -177,7 +177,7 @@ func TestServeFlowWithObservationPolicy(t *testing.T) {
 	res = call(t, cs, "edit", map[string]any{"file_path": "notes.txt", "old_string": "one", "new_string": "ONE"})
 	assert.True(t, res.IsError)
 	assert.Equal(t, `Error: cannot edit "`+file+`": file changed since it was read — re-read the file, then retry`+
-		"\nWhat changed since the read (- as read, + now):\n@@ -2,2 +2,3 @@\n TWO\n three\n+four (external)", text(res))
+		"\nWhat changed since the read (- as read, + now):\n@@ -2,2 +2,3 @@\n TWO\n three\n+four (external)\nThe lines shown with + count as read: an edit of them can be retried as they are now, without another read.", text(res))
 	assert.Equal(t, map[string]any{"name": "FsError", "code": "FS_STALE_VERSION"}, res.Meta["error"])
 	assert.Equal(t, "one\nTWO\nthree\nfour (external)\n", readFile(t, file))
 
@@ -281,7 +281,7 @@ func TestServeFlowWithoutObservationPolicy(t *testing.T) {
 
 	res := call(t, cs, "write", map[string]any{"file_path": "notes.txt", "content": "clobber\n"})
 	require.False(t, res.IsError, "without the policy an unread overwrite is unconditional: %s", text(res))
-	assert.Equal(t, envelope(file, "Updated file"), text(res))
+	assert.Equal(t, envelope(file, "Updated file")+"\nWrote 1 line; the file had 2 lines.", text(res))
 	assert.Equal(t, "clobber\n", readFile(t, file))
 
 	writeFile(t, file, "clobber\nexternal\n")

@@ -200,6 +200,12 @@ func jsStringify(v *Value) string {
 }
 
 func writeJS(sb *strings.Builder, v *Value) {
+	writeJSWith(sb, v, func(sb *strings.Builder, _ string, item *Value) { writeJS(sb, item) })
+}
+
+// writeJSWith is writeJS with each item of an array (key "") and member of an object written by
+// child.
+func writeJSWith(sb *strings.Builder, v *Value, child func(sb *strings.Builder, key string, item *Value)) {
 	switch v.kind {
 	case jNull:
 		sb.WriteString("null")
@@ -223,7 +229,7 @@ func writeJS(sb *strings.Builder, v *Value) {
 			if i > 0 {
 				sb.WriteByte(',')
 			}
-			writeJS(sb, item)
+			child(sb, "", item)
 		}
 		sb.WriteByte(']')
 	case jObject:
@@ -234,7 +240,7 @@ func writeJS(sb *strings.Builder, v *Value) {
 			}
 			sb.WriteString(jstext.Quote(k))
 			sb.WriteByte(':')
-			writeJS(sb, v.obj[k])
+			child(sb, k, v.obj[k])
 		}
 		sb.WriteByte('}')
 	}

@@ -20,6 +20,9 @@ const (
 	CodeAmbiguousEdit    Code = "FS_AMBIGUOUS_EDIT"
 	CodeEditNotFound     Code = "FS_EDIT_NOT_FOUND"
 	CodeAborted          Code = "FS_ABORTED"
+	// CodeWouldDrop refuses a whole-file write that would drop lines the model never saw or that it
+	// elided with a placeholder (docs/tool-fs.md "Writes that would drop lines").
+	CodeWouldDrop Code = "FS_WOULD_DROP_LINES"
 )
 
 // Codes lists every Code in the order of the specification.

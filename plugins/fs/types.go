@@ -98,6 +98,9 @@ type WriteIntent struct {
 	Kind    IntentKind
 	Version Version // set only when Kind is IntentReplaceIfVersion
 	Recheck Recheck // with ReplaceIfVersion: decides a version mismatch (nil: stale)
+	// Seen is what the caller saw of the text at Version, when the decider recorded it: a tool may
+	// refuse a replacement that would drop lines never seen (docs/tool-fs.md).
+	Seen *Seen
 }
 
 // CreateIfAbsent returns the intent "create, never replace".

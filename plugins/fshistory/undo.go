@@ -8,6 +8,7 @@ import (
 	"github.com/cordon-dev/cordon/plugins/fshistory/history"
 	"github.com/cordon-dev/cordon/plugins/sandbox"
 	"github.com/cordon-dev/cordon/plugins/tools"
+	"github.com/cordon-dev/cordon/plugins/tools/filetool"
 )
 
 // undoDescription is what the model reads of undo (docs/history.md "The undo tool").
@@ -16,7 +17,7 @@ const undoDescription = "Restores a file to what it was before your last change 
 	"It refuses, changing nothing, when the file changed since that change (by anyone); read the file then. " +
 	"After an undo, read the file before changing it again."
 
-var undoParameters = json.RawMessage(`{"type":"object","properties":{"file_path":{"type":"string","description":"Path of the file to restore, resolved by the filesystem backend."}},"required":["file_path"]}`)
+var undoParameters = json.RawMessage(`{"type":"object","properties":{"file_path":{"type":"string","description":"The file to restore. ` + filetool.PathRule + `"}},"required":["file_path"]}`)
 
 type undoArgs struct {
 	FilePath string `json:"file_path"`
@@ -75,5 +76,21 @@ func (r *recorder) undo(ctx context.Context, in undoArgs, exec *tools.Exec) (Und
 	if err != nil {
 		return UndoValue{}, err
 	}
-	return UndoValue{FilePath: u.Display, Change: u.Change.ID, Tool: u.Change.By(), Before: u.Change.Stamp(), Removed: u.Removed, Text: u.Text()}, nil
+	return UndoValue{FilePath: u.Display, Change: u.Change.ID, Tool: u.Change.By(), Before: u.Change.Stamp(), Removed: u.Removed, Text: u.Text() + r.nextUndo(u, sel.Session)}, nil
+}
+
+// nextUndo is the line after an undo's text: what the history holds next for the file in this
+// session (what another undo would restore), or that it holds nothing more (docs/history.md "The
+// undo tool").
+func (r *recorder) nextUndo(u history.Undone, session string) string {
+	recs, err := r.store.List(func(rec *history.Record) bool {
+		return rec.Key == u.Change.Key && rec.ID != u.Change.ID && rec.Session == session && rec.Undoes == "" && rec.UndoneBy == ""
+	})
+	switch {
+	case err != nil:
+		return ""
+	case len(recs) == 0:
+		return "\nThe history holds no earlier change by this session to it."
+	}
+	return "\nUndo again to restore it to its state before the " + recs[0].By() + " at " + recs[0].Stamp() + "."
 }

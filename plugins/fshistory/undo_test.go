@@ -33,12 +33,12 @@ func TestUndoStepsBackThroughEachVersion(t *testing.T) {
 	e.ok(t, s, "write", args{"file_path": p, "content": "replaced\n"})
 
 	r := e.ok(t, s, "undo", args{"file_path": p})
-	assert.Regexp(t, `^Restored "`+regexp.QuoteMeta(p)+`" to its state before the write at `+stamp+`\.$`, r.Text())
+	assert.Regexp(t, `^Restored "`+regexp.QuoteMeta(p)+`" to its state before the write at `+stamp+`\.\nUndo again to restore it to its state before the edit at `+stamp+`\.$`, r.Text())
 	assert.Equal(t, edited, readBytes(t, p))
 	assert.Equal(t, os.FileMode(0o640), modeOf(t, p))
 
 	r = e.ok(t, s, "undo", args{"file_path": p})
-	assert.Regexp(t, `^Restored "`+regexp.QuoteMeta(p)+`" to its state before the edit at `+stamp+`\.$`, r.Text())
+	assert.Regexp(t, `^Restored "`+regexp.QuoteMeta(p)+`" to its state before the edit at `+stamp+`\.\nThe history holds no earlier change by this session to it\.$`, r.Text())
 	assert.Equal(t, original, readBytes(t, p))
 	assert.Equal(t, os.FileMode(0o640), modeOf(t, p))
 
@@ -64,7 +64,7 @@ func TestUndoOfACreationRemovesTheFile(t *testing.T) {
 	p := e.path("sub/new.txt")
 	e.ok(t, s, "write", args{"file_path": p, "content": "created\n"})
 	r := e.ok(t, s, "undo", args{"file_path": p})
-	assert.Regexp(t, `^Restored "`+regexp.QuoteMeta(p)+`" to its state before the write at `+stamp+`: it did not exist, so it was removed\.$`, r.Text())
+	assert.Regexp(t, `^Restored "`+regexp.QuoteMeta(p)+`" to its state before the write at `+stamp+`: it did not exist, so it was removed\.\nThe history holds no earlier change by this session to it\.$`, r.Text())
 	assert.NoFileExists(t, p)
 	recs := e.records(t)
 	require.Len(t, recs, 2)

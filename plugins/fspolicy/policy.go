@@ -119,6 +119,7 @@ func (p *Policy) decideWrite(_ context.Context, a fs.IntentArgs) (*fs.WriteInten
 		if obs, ok := p.find(a.Actor, owner, a.Target.Key); ok && obs.Kind == fs.ObservedPresent {
 			in := fs.ReplaceIfVersion(obs.Version)
 			in.Recheck = p.recheckOf(owner, a.Target, obs)
+			in.Seen = obs.Seen
 			return in, nil
 		}
 	}
@@ -161,6 +162,11 @@ func (p *Policy) Record(actor any, key fs.TargetKey, obs fs.Observation) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.recordLocked(owner, key, obs)
+}
+
+// recordLocked is Record for owner, under p.mu.
+func (p *Policy) recordLocked(owner any, key fs.TargetKey, obs fs.Observation) {
 	m := p.owners[owner]
 	if m == nil {
 		m = make(map[fs.TargetKey]fs.Observation)

@@ -79,7 +79,8 @@ func TestContentRecheck(t *testing.T) {
 	assert.Equal(t, `cannot edit "/ws/a.txt": file changed since it was read`, fe.Message, "the first line stays the contract's")
 	gd, ok := errors.AsType[*fs.Guidance](err)
 	require.True(t, ok)
-	assert.Equal(t, "What changed since the read (- as read, + now):\n@@ -2,3 +2,3 @@\n two\n three\n-four\n+FOUR", gd.Text)
+	assert.Equal(t, "What changed since the read (- as read, + now):\n@@ -2,3 +2,3 @@\n two\n three\n-four\n+FOUR\n"+
+		"The lines shown with + count as read: an edit of them can be retried as they are now, without another read.", gd.Text)
 
 	err = w.Recheck.Write("v3", text+"five\n")
 	require.ErrorIs(t, err, fs.WriteChanged("/ws/a.txt"))
@@ -91,6 +92,7 @@ func TestRegionRecheck(t *testing.T) {
 	a := actor{&session{"a"}}
 	h.observe(t, a, fs.PresentSeen("v1", seen.Whole(text)))
 	g, _, _ := h.editIntent(t, a)
+	w, _ := h.writeIntent(t, a) // decided from the same read
 	now := strings.Replace(text, "four", "FOUR", 1)
 	elsewhere, err := g.Recheck.Edit("v2", now, []fs.LineRange{{First: 1, Last: 2}})
 	require.NoError(t, err)
@@ -99,7 +101,6 @@ func TestRegionRecheck(t *testing.T) {
 	assert.ErrorIs(t, err, fs.ErrStaleVersion, "the touched line changed")
 	_, err = g.Recheck.Edit("v2", now, nil)
 	assert.ErrorIs(t, err, fs.ErrStaleVersion, "no match over changed seen lines: stale, never a match error")
-	w, _ := h.writeIntent(t, a)
 	assert.ErrorIs(t, w.Recheck.Write("v2", now), fs.ErrStaleVersion, "write is whole-file: content rule")
 }
 

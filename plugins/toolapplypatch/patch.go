@@ -10,6 +10,7 @@ import (
 	"go.uber.org/fx"
 
 	"github.com/cordon-dev/cordon/internal/echo"
+	"github.com/cordon-dev/cordon/internal/nearmiss"
 	"github.com/cordon-dev/cordon/internal/patch"
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/kernel/kernelfx"
@@ -65,7 +66,7 @@ const patchDescription = "Apply a patch that adds, deletes, updates or moves tex
 	"+added line\n" +
 	"*** End of File             optional: the chunk ends the file\n" +
 	"*** End Patch\n" +
-	"Give about 3 lines of context around each change; relative paths resolve against the working directory. " +
+	"Give about 3 lines of context around each change. <path>: " + filetool.PathRule + " " +
 	"An existing file must have been read before the patch changes, moves, deletes or replaces it."
 
 var patchParameters = json.RawMessage(`{"type":"object","properties":{` +
@@ -322,7 +323,7 @@ func (s *suite) patchChange(ctx context.Context, pt patchTarget, policy *sandbox
 		out, err := patch.Apply(ctx, text, chunks)
 		var ae *patch.ApplyError
 		if errors.As(err, &ae) {
-			return "", chunkNotFound(display, len(chunks), ae)
+			return "", chunkNotFound(display, len(chunks), ae, text)
 		}
 		if err != nil && ctx.Err() != nil {
 			return "", fs.Aborted(fs.VerbEdit, context.Cause(ctx))
@@ -338,6 +339,10 @@ func (s *suite) patchChange(ctx context.Context, pt patchTarget, policy *sandbox
 	}
 	return ch, nil
 }
+
+// patchRetryText ends a chunk refusal: nothing changed, and what to send (no re-read needed: the
+// refusal shows the file's text).
+const patchRetryText = "Nothing was changed. Make the chunk's lines match the file and send the whole patch again."
 
 // expectedLineBytes bounds each line of the patch chunkNotFound repeats (docs/apply_patch.md
 // "Errors"); the whole message is then cut to the result budget line by line.
@@ -365,8 +370,9 @@ func (s *suite) notThere(ctx context.Context, pt patchTarget) error {
 }
 
 // chunkNotFound is FS_EDIT_NOT_FOUND for a chunk that could not be located (docs/apply_patch.md
-// "Errors"): the first line names the file and the chunk, the next ones what was sought.
-func chunkNotFound(display string, chunks int, ae *patch.ApplyError) error {
+// "Errors"): the first line names the file and the chunk, the next ones what was sought and, as
+// edit gives it, where the closest text of the file (text) is.
+func chunkNotFound(display string, chunks int, ae *patch.ApplyError, text string) error {
 	var b strings.Builder
 	b.WriteString("cannot patch " + strconv.Quote(display) + ": chunk " + strconv.Itoa(ae.Chunk+1) + " of " + strconv.Itoa(chunks) +
 		" (patch line " + strconv.Itoa(ae.Line) + ") does not match the file")
@@ -378,7 +384,12 @@ func chunkNotFound(display string, chunks int, ae *patch.ApplyError) error {
 			b.WriteString("\n" + echo.String(l, expectedLineBytes))
 		}
 	}
-	b.WriteString("\nNothing was changed. Re-read the file and send the whole patch again.")
+	if !ae.HasContext && len(ae.Expected) > 0 && len(text) <= nearmiss.MaxBytes {
+		if near := nearmiss.Explain(nearmiss.Find(text, strings.Join(ae.Expected, "\n")), text); near != "" {
+			b.WriteString("\n" + near)
+		}
+	}
+	b.WriteString("\n" + patchRetryText)
 	return fs.NewError(fs.CodeEditNotFound, b.String(), nil)
 }
 

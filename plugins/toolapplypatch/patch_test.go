@@ -111,7 +111,8 @@ func TestPatchStaleFile(t *testing.T) {
 What changed since the read (- as read, + now):
 @@ -1,1 +1,1 @@
 -b
-+b changed`, r.Text())
++b changed
+The lines shown with + count as read: an edit of them can be retried as they are now, without another read.`, r.Text())
 	assert.Equal(t, "a\n", e.read(t, "a.txt"))
 }
 
@@ -185,7 +186,7 @@ func TestPatchChunkNotFound(t *testing.T) {
 These lines were expected (context and - lines, in order):
 one
 TWO
-Nothing was changed. Re-read the file and send the whole patch again.`, r.Text())
+Nothing was changed. Make the chunk's lines match the file and send the whole patch again.`, r.Text())
 	assert.Equal(t, "b\n", e.read(t, "b.txt"))
 
 	e.readTool(t, "a.txt")
@@ -193,7 +194,7 @@ Nothing was changed. Re-read the file and send the whole patch again.`, r.Text()
 	require.Equal(t, `Error: cannot patch "`+filepath.Join(e.dir, "a.txt")+`": chunk 1 of 1 (patch line 3) does not match the file
 No line after the previous chunk matches the @@ line:
 nowhere
-Nothing was changed. Re-read the file and send the whole patch again.`, r.Text())
+Nothing was changed. Make the chunk's lines match the file and send the whole patch again.`, r.Text())
 }
 
 // docs/apply_patch.md "Errors": every line of the patch an error repeats is bounded, the cut
@@ -209,13 +210,13 @@ func TestPatchErrorsBoundTheEcho(t *testing.T) {
 	require.Equal(t, `Error: cannot patch "`+filepath.Join(e.dir, "a.txt")+`": chunk 1 of 1 (patch line 3) does not match the file
 These lines were expected (context and - lines, in order):
 `+strings.Repeat("x", 1000)+`[cut: 1047576 more bytes]
-Nothing was changed. Re-read the file and send the whole patch again.`, r.Text())
+Nothing was changed. Make the chunk's lines match the file and send the whole patch again.`, r.Text())
 
 	r = e.patch("*** Update File: a.txt\n@@ " + long + "\n-one\n")
 	require.Equal(t, `Error: cannot patch "`+filepath.Join(e.dir, "a.txt")+`": chunk 1 of 1 (patch line 3) does not match the file
 No line after the previous chunk matches the @@ line:
 `+strings.Repeat("x", 1000)+`[cut: 1047576 more bytes]
-Nothing was changed. Re-read the file and send the whole patch again.`, r.Text())
+Nothing was changed. Make the chunk's lines match the file and send the whole patch again.`, r.Text())
 
 	r = e.patch(long + "\n")
 	require.True(t, r.IsError)
@@ -350,4 +351,24 @@ func TestPatchDeleteAndMoveOfASymlinkActOnTheLink(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A chunk that does not match says where the closest text of the file is, as edit says it
+// (docs/apply_patch.md "Errors"), and asks for no re-read.
+func TestPatchChunkNotFoundShowsTheClosestText(t *testing.T) {
+	e := newGatedPatchEnv(t, false)
+	e.write(t, "n.go", "func f() error {\n\tif err != nil {\n\t\treturn err\n\t}\n\treturn nil\n}\n")
+	r := e.patch("*** Update File: n.go\n@@\n \tif err != nil {\n \n-\t\treturn err\n+\t\treturn fmt.Errorf(\"f: %w\", err)\n")
+	require.True(t, r.IsError)
+	require.Equal(t, "FS_EDIT_NOT_FOUND", r.Code())
+	require.Equal(t, `Error: cannot patch "`+filepath.Join(e.dir, "n.go")+`": chunk 1 of 1 (patch line 3) does not match the file
+These lines were expected (context and - lines, in order):
+	if err != nil {
+
+		return err
+The closest text is at lines 2-3; old_string differs there in blank lines (the file has fewer):
+2: 	if err != nil {
+3: 		return err
+old_string has 1 blank line that the file does not have there
+Nothing was changed. Make the chunk's lines match the file and send the whole patch again.`, r.Text())
 }

@@ -180,7 +180,7 @@ func TestBareWriteCreatesAndReads(t *testing.T) {
 	e := newEnv(t, envOptions{bare: true})
 	r := e.call("write", args{"file_path": "new.txt", "content": "fresh"})
 	requireOK(t, r)
-	assert.Equal(t, envelope(e.path("new.txt"), "Created file"), r.Text())
+	assert.Equal(t, envelope(e.path("new.txt"), "Created file")+"\nWrote 1 line to a new file.", r.Text())
 	assert.Equal(t, "fresh", e.readFile(t, "new.txt"))
 	r = e.call("read", args{"file_path": "new.txt"})
 	requireOK(t, r)

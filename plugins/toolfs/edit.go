@@ -52,6 +52,9 @@ func (s *suite) edit(ctx context.Context, args editArgs, exec *tools.Exec) (Edit
 		return EditValue{}, err
 	}
 	v := EditValue{Path: target.DisplayPath, Elsewhere: out.Elsewhere}
+	if in.replaceAll {
+		v.Replaced = replacedNote(out.Before, in.oldString, in.newString)
+	}
 	if s.withinBasis(out.Before) && s.withinBasis(out.After) {
 		v.Before, v.After = &out.Before, &out.After
 	}

@@ -3,6 +3,8 @@ package toolfs
 import (
 	"context"
 	"errors"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -35,6 +37,11 @@ func (s *suite) editGuidance(ctx context.Context, target fs.Target, in editInput
 	var guide string
 	if fe.Kind == fs.CodeAmbiguousEdit {
 		guide = matchesAt(text, in.oldString)
+		if guide != "" && !oneName(text, in.oldString) {
+			guide += "\n" + notOneNameText
+		}
+	} else if bare, ok := withoutLinePrefixes(in.oldString); ok {
+		guide = prefixGuide(text, bare)
 	} else {
 		guide = nearmiss.Explain(nearmiss.Find(text, in.oldString), text)
 	}
@@ -95,3 +102,123 @@ func elsewhereNote(rs []fs.LineRange) string {
 
 // LineRange is a run of line numbers of a file (fs.LineRange).
 type LineRange = fs.LineRange
+
+// linePrefix is read's "<n>: " before a line (docs/tool-fs.md "The text the model sees").
+var linePrefix = regexp.MustCompile(`^[0-9]+: `)
+
+// withoutLinePrefixes returns old with read's "<n>: " prefixes taken off its lines, when every
+// non-empty line has one.
+func withoutLinePrefixes(old string) (string, bool) {
+	lines := strings.Split(old, "\n")
+	seenOne := false
+	for i, l := range lines {
+		if l == "" || l == "\r" {
+			continue
+		}
+		loc := linePrefix.FindStringIndex(l)
+		if loc == nil {
+			return "", false
+		}
+		lines[i], seenOne = l[loc[1]:], true
+	}
+	return strings.Join(lines, "\n"), seenOne
+}
+
+// prefixGuide tells that old_string carried read's line prefixes and where the text without them
+// is (or the closest text to it).
+func prefixGuide(text, bare string) string {
+	const head = "old_string carries read's line-number prefixes (\"12: \"), which are not part of the file: send it without them."
+	lf := func(s string) string { return strings.ReplaceAll(s, "\r\n", "\n") }
+	rs := seen.Touched(lf(text), lf(bare))
+	switch {
+	case len(rs) == 1:
+		return head + "\nWithout them it is found once, at " + seen.Spell(rs) + "."
+	case len(rs) > 1:
+		return head + "\nWithout them it is found " + strconv.Itoa(len(rs)) + " times, at " + seen.Spell(rs) + "."
+	}
+	if more := nearmiss.Explain(nearmiss.Find(text, bare), text); more != "" {
+		return head + "\n" + more
+	}
+	return head
+}
+
+// replacedNote is the line a replace_all success gains: how many occurrences were replaced and on
+// which lines of the file now, and those that sat inside a longer name (a rename of NewNop also
+// renames NewNopCore).
+func replacedNote(before, old, new string) string {
+	lf := func(s string) string { return strings.ReplaceAll(s, "\r\n", "\n") }
+	before, old, new = lf(before), lf(old), lf(new)
+	rs := seen.Touched(before, old)
+	if len(rs) == 0 {
+		return ""
+	}
+	grow := strings.Count(new, "\n") - strings.Count(old, "\n")
+	now := make([]fs.LineRange, len(rs))
+	for i, r := range rs {
+		now[i] = fs.LineRange{First: r.First + i*grow, Last: r.Last + i*grow + grow}
+	}
+	word := "occurrences"
+	if len(rs) == 1 {
+		word = "occurrence"
+	}
+	note := "\nReplaced " + strconv.Itoa(len(rs)) + " " + word + ", at " + seen.Spell(now) + " of the file now."
+	if n, inside := insideNames(before, old); n > 0 {
+		verb := " of them were inside longer names ("
+		if n == 1 {
+			verb = " of them was inside a longer name ("
+		}
+		note += "\n" + strconv.Itoa(n) + verb + strings.Join(inside, ", ") + "): check that this was meant."
+	}
+	return note
+}
+
+// insideNames counts the occurrences of old in text that sat inside a longer identifier (old begins
+// or ends with an identifier character and the text goes on with one), and names those identifiers
+// (at most 3, each once).
+func insideNames(text, old string) (n int, names []string) {
+	word := func(b byte) bool {
+		return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+	}
+	if old == "" || !word(old[0]) && !word(old[len(old)-1]) {
+		return 0, nil
+	}
+	for at := 0; ; {
+		i := strings.Index(text[at:], old)
+		if i < 0 {
+			return n, names
+		}
+		i += at
+		j := i + len(old)
+		a, b := i, j
+		for a > 0 && word(text[a-1]) && word(old[0]) {
+			a--
+		}
+		for b < len(text) && word(text[b]) && word(old[len(old)-1]) {
+			b++
+		}
+		if a < i || b > j {
+			n++
+			if len(names) < 3 && !slices.Contains(names, text[a:b]) {
+				names = append(names, text[a:b])
+			}
+		}
+		at = j
+	}
+}
+
+// notOneNameText follows the matches of an ambiguous edit whose old_string is not one name used in
+// several places: replace_all would change every one of them.
+const notOneNameText = "These matches are not one name used in several places, so replace_all would change every one of them: add a neighbouring line to old_string so it matches once."
+
+// identifier is one name of a program: letters, digits and '_', not starting with a digit.
+var identifier = regexp.MustCompile(`^[\p{L}_][\p{L}\p{N}_]*$`)
+
+// oneName reports whether old is an identifier and every occurrence of it in text is the whole
+// name (not inside a longer one): the matches look like one name used in several places.
+func oneName(text, old string) bool {
+	if !identifier.MatchString(old) {
+		return false
+	}
+	n, _ := insideNames(text, old)
+	return n == 0
+}

@@ -126,7 +126,11 @@ func TestMutationOfAFileThatIsNotText(t *testing.T) {
 	e.writeFile(t, "notes.txt", "text\n")
 	for name, reason := range map[string]string{"blob.bin": "binary file", "latin1.txt": "invalid UTF-8 text\n" + charsetGuidance} {
 		p := e.path(name)
-		requireFailure(t, e.call("read", args{"file_path": name}), `Error: cannot read "`+p+`": `+reason, "FS_NOT_TEXT")
+		readReason := reason
+		if name == "blob.bin" {
+			readReason += "\nIt is 10 bytes, application/octet-stream, not text: read shows only text."
+		}
+		requireFailure(t, e.call("read", args{"file_path": name}), `Error: cannot read "`+p+`": `+readReason, "FS_NOT_TEXT")
 		requireFailure(t, e.call("write", args{"file_path": name, "content": "x"}), `Error: cannot write "`+p+`": `+reason, "FS_NOT_TEXT")
 		requireFailure(t, e.call("edit", args{"file_path": name, "old_string": "tail", "new_string": "x"}), `Error: cannot edit "`+p+`": `+reason, "FS_NOT_TEXT")
 	}

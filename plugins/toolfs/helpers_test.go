@@ -76,6 +76,17 @@ func (r *recordingFS) Stat(ctx context.Context, t fs.Target) (*fs.Info, error) {
 	return info, err
 }
 
+// Glob forwards to the provider's search (the closest names of a missing path, readguide.go).
+func (r *recordingFS) Glob(ctx context.Context, root fs.Target, q fs.GlobQuery) (fs.GlobResult, error) {
+	r.record("glob")
+	return r.FileSystem.(fs.Searcher).Glob(ctx, root, q)
+}
+
+// Grep forwards to the provider's search.
+func (r *recordingFS) Grep(ctx context.Context, root fs.Target, q fs.GrepQuery, emit func(fs.LineMatch) error) (fs.GrepResult, error) {
+	return r.FileSystem.(fs.Searcher).Grep(ctx, root, q, emit)
+}
+
 func (r *recordingFS) ReadText(ctx context.Context, t fs.Target) (fs.ReadOutcome, error) {
 	r.record("readText")
 	return r.FileSystem.ReadText(ctx, t)
@@ -272,3 +283,15 @@ func (r *recordingFS) TextCharset(ctx context.Context, t fs.Target) string {
 }
 
 func sp(s string) *string { return &s }
+
+// description is tool's description as descriptions.json beside the plugin holds it (the one place
+// it is written).
+func description(t *testing.T, tool string) string {
+	t.Helper()
+	b, err := os.ReadFile("descriptions.json")
+	require.NoError(t, err)
+	var m map[string]string
+	require.NoError(t, json.Unmarshal(b, &m))
+	require.Contains(t, m, tool)
+	return m[tool]
+}

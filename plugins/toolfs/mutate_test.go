@@ -17,7 +17,7 @@ func TestWriteCreateAndUpdate(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	r := e.call("write", args{"file_path": "new.txt", "content": "line one\nline two\n"})
 	requireOK(t, r)
-	assert.Equal(t, envelope(e.path("new.txt"), "Created file"), r.Text())
+	assert.Equal(t, envelope(e.path("new.txt"), "Created file")+"\nWrote 2 lines to a new file.", r.Text())
 	assert.JSONEq(t, `{"path":"`+e.path("new.txt")+`","operation":"create","before":null,"after":"line one\nline two\n"}`, valueJSON(t, r))
 	assert.JSONEq(t, `{"diffs":[]}`, metaJSON(t, r))
 	assert.Equal(t, "line one\nline two\n", e.readFile(t, "new.txt"))
@@ -25,7 +25,7 @@ func TestWriteCreateAndUpdate(t *testing.T) {
 	// The write observed the new version: a second write (an update) needs no read.
 	r = e.call("write", args{"file_path": "new.txt", "content": "a\nb\nc\nNEW\nd\ne\nf\n"})
 	requireOK(t, r)
-	assert.Equal(t, envelope(e.path("new.txt"), "Updated file"), r.Text())
+	assert.Equal(t, envelope(e.path("new.txt"), "Updated file")+"\nWrote 7 lines; the file had 2 lines.", r.Text())
 
 	// Overwrite after a read: meta holds the hunk, with the raw file_path.
 	requireOK(t, e.call("read", args{"file_path": "new.txt"}))
@@ -51,7 +51,7 @@ func TestWriteWithPolicy(t *testing.T) {
 	e.writeFile(t, "a.txt", "changed-externally")
 	requireFailure(t, e.call("write", args{"file_path": "a.txt", "content": "replaced"}),
 		`Error: cannot write "`+e.path("a.txt")+`": file changed since it was read — re-read the file, then retry`+
-			"\nWhat changed since the read (- as read, + now):\n@@ -1,1 +1,1 @@\n-original\n+changed-externally", "FS_STALE_VERSION")
+			"\nWhat changed since the read (- as read, + now):\n@@ -1,1 +1,1 @@\n-original\n+changed-externally\n"+shownNote, "FS_STALE_VERSION")
 
 	// The remedy works: re-read, retry.
 	requireOK(t, e.call("read", args{"file_path": "a.txt"}))
@@ -86,7 +86,7 @@ func TestEditWithPolicy(t *testing.T) {
 			"\nThe matches are at line 1 (3 times).", "FS_AMBIGUOUS_EDIT")
 	r = e.call("edit", args{"file_path": "b.txt", "old_string": "a", "new_string": "b", "replace_all": true})
 	requireOK(t, r)
-	assert.Equal(t, "The file "+e.path("b.txt")+" has been updated. All occurrences were successfully replaced.", r.Text())
+	assert.Equal(t, "The file "+e.path("b.txt")+" has been updated. All occurrences were successfully replaced.\nReplaced 3 occurrences, at line 1 of the file now.", r.Text())
 	assert.Equal(t, "b b b", e.readFile(t, "b.txt"))
 	requireFailure(t, e.call("edit", args{"file_path": "b.txt", "old_string": "zzz", "new_string": "y"}),
 		`Error: old_string was not found in "`+e.path("b.txt")+`"`, "FS_EDIT_NOT_FOUND")
@@ -95,7 +95,7 @@ func TestEditWithPolicy(t *testing.T) {
 	e.writeFile(t, "b.txt", "goodbye")
 	requireFailure(t, e.call("edit", args{"file_path": "b.txt", "old_string": "b b", "new_string": "c"}),
 		`Error: cannot edit "`+e.path("b.txt")+`": file changed since it was read — re-read the file, then retry`+
-			"\nWhat changed since the read (- as read, + now):\n@@ -1,1 +1,1 @@\n-b b b\n+goodbye", "FS_STALE_VERSION")
+			"\nWhat changed since the read (- as read, + now):\n@@ -1,1 +1,1 @@\n-b b b\n+goodbye\n"+shownNote, "FS_STALE_VERSION")
 
 	// write then edit without a read.
 	requireOK(t, e.call("write", args{"file_path": "c.txt", "content": "one two"}))
@@ -138,7 +138,7 @@ func TestBareDeploymentIsUnconditional(t *testing.T) {
 	e.writeFile(t, "a.txt", "original")
 	r := e.call("write", args{"file_path": "a.txt", "content": "clobbered"})
 	requireOK(t, r)
-	assert.Equal(t, envelope(e.path("a.txt"), "Updated file"), r.Text())
+	assert.Equal(t, envelope(e.path("a.txt"), "Updated file")+"\nWrote 1 line; the file had 1 line.", r.Text())
 	assert.JSONEq(t, `{"diffs":[{"path":"a.txt","oldText":"original","newText":"clobbered"}]}`, metaJSON(t, r))
 	requireOK(t, e.call("edit", args{"file_path": "a.txt", "old_string": "clobbered", "new_string": "there"}))
 	assert.Equal(t, "there", e.readFile(t, "a.txt"))

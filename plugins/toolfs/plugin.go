@@ -1,6 +1,8 @@
 package toolfs
 
 import (
+	"context"
+
 	"github.com/cordon-dev/cordon/plugins/tools/filetool"
 	"go.uber.org/fx"
 
@@ -28,6 +30,8 @@ type suite struct {
 	fs   fs.FileSystem
 	caps caps
 	ft   *filetool.Env
+	// warned holds each session's last write refused for dropping lines (writeguard.go).
+	warned warned
 }
 
 func apply(kc *kernel.Context, cfg Config) error {
@@ -37,6 +41,12 @@ func apply(kc *kernel.Context, cfg Config) error {
 	}
 	s := &suite{kc: kc, fs: ft.FS, caps: cfg.caps(), ft: ft}
 	rt := tools.Service.Must(kc)
+	if _, err := tools.SessionEnded.On(kc, func(_ context.Context, ss *tools.Session) error {
+		s.warned.forget(ss)
+		return nil
+	}); err != nil {
+		return err
+	}
 	for _, def := range []tools.Definition{s.readDefinition(), s.writeDefinition(), s.editDefinition()} {
 		if _, err := rt.Register(kc, def); err != nil {
 			return err

@@ -14,9 +14,9 @@ import (
 )
 
 const (
-	readSchema  = `{"type":"object","properties":{"file_path":{"type":"string","description":"Path to read, resolved by the filesystem backend."},"offset":{"type":"number","description":"1-based first line to return. Defaults to 1."},"limit":{"type":"number","description":"Maximum number of lines to return. Defaults to 2000."}},"required":["file_path"]}`
-	writeSchema = `{"type":"object","properties":{"file_path":{"type":"string","description":"Path to write, resolved by the filesystem backend."},"content":{"type":"string","description":"Full UTF-8 text content to write."}},"required":["file_path","content"]}`
-	editSchema  = `{"type":"object","properties":{"file_path":{"type":"string","description":"Path to edit, resolved by the filesystem backend."},"old_string":{"type":"string","description":"Literal text to replace. Must match exactly."},"new_string":{"type":"string","description":"Literal replacement text. Use an empty string to delete the match."},"replace_all":{"type":"boolean","description":"Replace all matches. Defaults to false; when false, old_string must appear exactly once."}},"required":["file_path","old_string","new_string"]}`
+	readSchema  = `{"type":"object","properties":{"file_path":{"type":"string","description":"The file to read. Absolute, or relative to the session's working directory."},"offset":{"type":"number","description":"1-based first line to return. Defaults to 1."},"limit":{"type":"number","description":"Maximum number of lines to return. Defaults to 2000."}},"required":["file_path"]}`
+	writeSchema = `{"type":"object","properties":{"file_path":{"type":"string","description":"The file to write. Absolute, or relative to the session's working directory."},"content":{"type":"string","description":"Full UTF-8 text content to write."}},"required":["file_path","content"]}`
+	editSchema  = `{"type":"object","properties":{"file_path":{"type":"string","description":"The file to edit. Absolute, or relative to the session's working directory."},"old_string":{"type":"string","description":"Literal text to replace. Must match exactly."},"new_string":{"type":"string","description":"Literal replacement text. Use an empty string to delete the match."},"replace_all":{"type":"boolean","description":"Replace all matches. Defaults to false; when false, old_string must appear exactly once."}},"required":["file_path","old_string","new_string"]}`
 
 	readGuidance  = "Use the read tool — not shell commands like cat — to inspect text files. Results include line numbers. Use offset and limit to continue reading large files."
 	writeGuidance = "Use the write tool to create files or completely replace file contents. Existing files are overwritten, so read an existing file first (the default fs-observation-policy requires it) and prefer edit for targeted changes."
@@ -28,9 +28,9 @@ func TestSchemasExact(t *testing.T) {
 	schemas := e.rt.Schemas()
 	require.Len(t, schemas, 3)
 	want := []struct{ name, description, params string }{
-		{"read", "Read a UTF-8 text file and return line-numbered content.", readSchema},
-		{"write", "Create or fully replace a UTF-8 text file.", writeSchema},
-		{"edit", "Edit an existing UTF-8 text file by replacing literal text.", editSchema},
+		{"read", description(t, "read"), readSchema},
+		{"write", description(t, "write"), writeSchema},
+		{"edit", description(t, "edit"), editSchema},
 	}
 	for i, w := range want {
 		assert.Equal(t, w.name, schemas[i].Name)

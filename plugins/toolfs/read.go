@@ -59,7 +59,10 @@ func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (Read
 		if err := s.ft.Observe(ctx, target, fs.Absent(), exec); err != nil {
 			return ReadValue{}, err
 		}
-		return ReadValue{}, fs.ReadNotFound(target.DisplayPath, nil)
+		return ReadValue{}, withNext(fs.ReadNotFound(target.DisplayPath, nil), s.missingNext(ctx, target, filetool.SessionCwd(h.Cwd, in.filePath)))
+	}
+	if info.Type == fs.TypeDirectory {
+		return ReadValue{}, withNext(fs.ReadNotRegular(target.DisplayPath), dirNext(target.DisplayPath))
 	}
 	if info.Type != fs.TypeFile {
 		return ReadValue{}, fs.ReadNotRegular(target.DisplayPath)
@@ -89,7 +92,7 @@ func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (Read
 		// A window selects at most one line per byte of its cap (each costs its newline at least).
 		rec := seen.NewRecorder(in.offset, min(in.limit, s.caps.maxBytes+1))
 		if err := s.streamInto(ctx, target, w, rec); err != nil {
-			return ReadValue{}, filetool.WithCharsetGuidance(err)
+			return ReadValue{}, s.notTextNext(ctx, target, info, err)
 		}
 		res, err = w.Finish(target.DisplayPath)
 		saw = func() *fs.Seen { return rec.Seen(len(res.Lines), res.TotalLines) }
@@ -101,7 +104,7 @@ func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (Read
 			read, rerr = s.fs.ReadText(ctx, target)
 		}
 		if rerr != nil {
-			return ReadValue{}, filetool.WithCharsetGuidance(rerr)
+			return ReadValue{}, s.notTextNext(ctx, target, info, rerr)
 		}
 		text := read.Text
 		cs = read.Charset

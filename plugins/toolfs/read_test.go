@@ -112,7 +112,7 @@ func TestReadArgumentErrors(t *testing.T) {
 		{args{"file_path": "a.txt", "limit": 0}, "Error: limit must be a positive integer", ""},
 		{args{"file_path": "a.txt", "limit": -3}, "Error: limit must be a positive integer", ""},
 		{args{"file_path": "a.txt", "limit": 99999}, "Error: limit must be less than or equal to 2000", ""},
-		{args{"file_path": "a.txt", "offset": "2"}, `Error: invalid arguments: "offset" must be a number`, "INVALID_ARGS"},
+		{args{"file_path": "a.txt", "offset": "two"}, `Error: invalid arguments: "offset" must be a number`, "INVALID_ARGS"},
 		{args{}, `Error: invalid arguments: missing required property "file_path"`, "INVALID_ARGS"},
 	}
 	for _, tc := range cases {
@@ -149,8 +149,8 @@ func TestReadFailures(t *testing.T) {
 		code string
 	}{
 		{args{"file_path": "missing.txt"}, `Error: cannot read "` + e.path("missing.txt") + `": not found`, "FS_NOT_FOUND"},
-		{args{"file_path": "dir"}, `Error: cannot read "` + e.path("dir") + `": not a regular file`, "FS_NOT_REGULAR_FILE"},
-		{args{"file_path": "bin"}, `Error: cannot read "` + e.path("bin") + `": binary file`, "FS_NOT_TEXT"},
+		{args{"file_path": "dir"}, `Error: cannot read "` + e.path("dir") + `": not a regular file` + "\nIt is a directory: to list its files, call glob with path \"" + e.path("dir") + "\" and a pattern such as \"*\".", "FS_NOT_REGULAR_FILE"},
+		{args{"file_path": "bin"}, `Error: cannot read "` + e.path("bin") + `": binary file` + "\nIt is 3 bytes, application/octet-stream, not text: read shows only text.", "FS_NOT_TEXT"},
 		{args{"file_path": "bad.txt"}, `Error: cannot read "` + e.path("bad.txt") + `": invalid UTF-8 text` + "\n" + charsetGuidance, "FS_NOT_TEXT"},
 		{args{"file_path": "two.txt", "offset": 3}, `Error: offset 3 is out of range for "` + e.path("two.txt") + `" (2 lines)`, "FS_NOT_FOUND"},
 		{args{"file_path": "empty.txt", "offset": 2}, `Error: offset 2 is out of range for "` + e.path("empty.txt") + `" (0 lines)`, "FS_NOT_FOUND"},

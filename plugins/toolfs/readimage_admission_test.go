@@ -247,7 +247,8 @@ func TestReadImageReplacedValueRendersFromStore(t *testing.T) {
 func TestReadKeepsItsTextContract(t *testing.T) {
 	e := newImgEnv(t, imgOptions{})
 	e.writeBytes(t, "red.png", png1x1)
-	requireFailure(t, e.call("read", args{"file_path": "red.png"}), `Error: cannot read "`+e.path("red.png")+`": binary file`, "FS_NOT_TEXT")
+	requireFailure(t, e.call("read", args{"file_path": "red.png"}), `Error: cannot read "`+e.path("red.png")+`": binary file`+
+		"\nIt is an image (69 bytes, image/png): call read_image with this file_path to see it.", "FS_NOT_TEXT")
 }
 
 // TestReadImageCancelled: a call whose context is cancelled while the body runs is aborted and

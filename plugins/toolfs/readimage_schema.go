@@ -1,6 +1,10 @@
 package toolfs
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/cordon-dev/cordon/plugins/tools/filetool"
+)
 
 // readImageDescription is the read_image description: the contract's text with the sentence of
 // the extension-less variant after the first sentence (docs/tool-fs.md "read_image").
@@ -10,5 +14,5 @@ const readImageDescription = "Read a PNG/JPEG/WebP/GIF file and return the image
 	"Independent files may be read concurrently in small batches. Requires the current model to accept image input."
 
 var readImageParameters = json.RawMessage(`{"type":"object","properties":{` +
-	`"file_path":{"type":"string","description":"Path to the image file, resolved by the filesystem backend."}` +
+	`"file_path":{"type":"string","description":"The image file. ` + filetool.PathRule + `"}` +
 	`},"required":["file_path"]}`)

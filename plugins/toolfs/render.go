@@ -31,6 +31,10 @@ type WriteValue struct {
 	Operation string  `json:"operation"`
 	Before    *string `json:"before"`
 	After     *string `json:"after"`
+	// Lines is the number of lines written; LinesBefore the number the file had (-1: a new file,
+	// or one too large for a diff basis).
+	Lines       int `json:"-"`
+	LinesBefore int `json:"-"`
 }
 
 // EditValue is the canonical value of a successful edit; Before and After are LF-normalized, and
@@ -41,6 +45,8 @@ type EditValue struct {
 	After  *string `json:"after"`
 	// Elsewhere are the lines that had changed since the read outside the edit (staleness region).
 	Elsewhere []LineRange `json:"changedElsewhere,omitempty"`
+	// Replaced is the line a replace_all success gains (replacedNote).
+	Replaced string `json:"-"`
 }
 
 // The pieces of a read's text: the envelope and the three footers (docs/tool-fs.md "The text the
@@ -157,13 +163,34 @@ func RenderWrite(v WriteValue) string {
 	if v.Operation == "create" {
 		verb = "Created"
 	}
-	return "<path>" + v.Path + "</path>\n<type>file</type>\n<content>\n" + verb + " file\n</content>"
+	return "<path>" + v.Path + "</path>\n<type>file</type>\n<content>\n" + verb + " file\n</content>\n" + writeCounts(v)
+}
+
+// writeCounts is the line after a write's envelope: how many lines it wrote and how many the file
+// had.
+func writeCounts(v WriteValue) string {
+	wrote := "Wrote " + plural(v.Lines, "line")
+	switch {
+	case v.Operation == "create":
+		return wrote + " to a new file."
+	case v.LinesBefore < 0:
+		return wrote + "."
+	}
+	return wrote + "; the file had " + plural(v.LinesBefore, "line") + "."
+}
+
+// plural spells n and a noun, "1 line", "2 lines".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }
 
 // RenderEdit renders the model-facing sentence of an edit.
 func RenderEdit(v EditValue, replaceAll bool) string {
 	if replaceAll {
-		return "The file " + v.Path + " has been updated. All occurrences were successfully replaced."
+		return "The file " + v.Path + " has been updated. All occurrences were successfully replaced." + v.Replaced
 	}
 	return "The file " + v.Path + " has been updated successfully."
 }

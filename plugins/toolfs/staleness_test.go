@@ -70,8 +70,11 @@ func TestChangeElsewhere(t *testing.T) {
 		r := e.call("edit", args{"file_path": p(e), "old_string": "line c", "new_string": "x"})
 		require.True(t, r.IsError)
 		assert.Equal(t, "Error: cannot edit \""+p(e)+"\": file changed since it was read — re-read the file, then retry\n"+
-			"What changed since the read (- as read, + now):\n@@ -8,5 +8,5 @@\n line h\n line i\n-line j\n+line J\n line k\n line l", r.Text())
+			"What changed since the read (- as read, + now):\n@@ -8,5 +8,5 @@\n line h\n line i\n-line j\n+line J\n line k\n line l\n"+shownNote, r.Text())
 		assert.Equal(t, "FS_STALE_VERSION", r.Code())
+		change(t, e) // a new version, the same bytes: what the refusal showed stays what was seen
+		bump(t, e, "a.txt")
+		e.writeFile(t, "a.txt", strings.Replace(twelve(), "line j\n", "line J\n", 1)+"line m\n")
 		w := e.call("write", args{"file_path": p(e), "content": "x\n"})
 		require.True(t, w.IsError)
 		assert.True(t, strings.HasPrefix(w.Text(), "Error: cannot write \""+p(e)+"\": file changed since it was read — re-read the file, then retry\nWhat changed"), w.Text())
@@ -122,4 +125,35 @@ func TestChangeElsewhere(t *testing.T) {
 		assert.Equal(t, "Error: cannot write \""+e2.path("a.txt")+"\": file changed since it was read — re-read the file, then retry\n"+
 			"Only lines 1-3 of its 12 lines were read, and they are unchanged; the rest may have changed.", w.Text())
 	})
+}
+
+// shownNote follows the diff of a stale refusal (docs/tool-fs.md "What changed since the read").
+const shownNote = "The lines shown with + count as read: an edit of them can be retried as they are now, without another read."
+
+// A stale refusal is a read of what it shows: a retry aimed at the lines it showed lands without
+// another read, and one aimed elsewhere that changed is refused again.
+func TestStaleRefusalCountsAsARead(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	e.writeFile(t, "a.txt", twelve())
+	requireOK(t, e.call("read", args{"file_path": e.path("a.txt")}))
+	e.writeFile(t, "a.txt", strings.Replace(strings.Replace(twelve(), "line j\n", "line J\n", 1), "line b\n", "line B\n", 1))
+	r := e.call("edit", args{"file_path": e.path("a.txt"), "old_string": "line j", "new_string": "line 10"})
+	require.True(t, r.IsError)
+	require.Equal(t, "FS_STALE_VERSION", r.Code())
+	requireOK(t, e.call("edit", args{"file_path": e.path("a.txt"), "old_string": "line J", "new_string": "line 10"}))
+	requireOK(t, e.call("edit", args{"file_path": e.path("a.txt"), "old_string": "line B", "new_string": "line 2"}))
+	assert.Contains(t, e.readFile(t, "a.txt"), "line 2\nline c\n")
+}
+
+// Windows read twice over the same lines show one change once.
+func TestStaleRefusalShowsAChangeOnce(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	e.writeFile(t, "a.txt", twelve())
+	requireOK(t, e.call("read", args{"file_path": e.path("a.txt"), "limit": 8}))
+	requireOK(t, e.call("read", args{"file_path": e.path("a.txt"), "offset": 4, "limit": 9}))
+	e.writeFile(t, "a.txt", strings.Replace(twelve(), "line f\n", "line F\n", 1))
+	r := e.call("edit", args{"file_path": e.path("a.txt"), "old_string": "line a", "new_string": "x"})
+	require.True(t, r.IsError)
+	assert.Equal(t, "Error: cannot edit \""+e.path("a.txt")+"\": file changed since it was read — re-read the file, then retry\n"+
+		"What changed since the read (- as read, + now):\n@@ -4,5 +4,5 @@\n line d\n line e\n-line f\n+line F\n line g\n line h\n"+shownNote, r.Text())
 }

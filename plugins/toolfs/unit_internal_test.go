@@ -26,6 +26,7 @@ func TestRenderReadFooters(t *testing.T) {
 		RenderRead(ReadValue{Path: "/f", Offset: 1, Lines: line, TotalLines: 99}, 1))
 	assert.Equal(t, "<path>/f</path>\n<type>file</type>\n<content>\n(End of file - total 0 lines)\n</content>",
 		RenderRead(ReadValue{Path: "/f", Offset: 1, Lines: []Line{}, TotalLines: 0}, 5))
-	assert.Equal(t, "<path>/f</path>\n<type>file</type>\n<content>\nCreated file\n</content>", RenderWrite(WriteValue{Path: "/f", Operation: "create"}))
-	assert.Equal(t, "<path>/f</path>\n<type>file</type>\n<content>\nUpdated file\n</content>", RenderWrite(WriteValue{Path: "/f", Operation: "update"}))
+	assert.Equal(t, "<path>/f</path>\n<type>file</type>\n<content>\nCreated file\n</content>\nWrote 1 line to a new file.", RenderWrite(WriteValue{Path: "/f", Operation: "create", Lines: 1, LinesBefore: -1}))
+	assert.Equal(t, "<path>/f</path>\n<type>file</type>\n<content>\nUpdated file\n</content>\nWrote 0 lines; the file had 2 lines.", RenderWrite(WriteValue{Path: "/f", Operation: "update", LinesBefore: 2}))
+	assert.Equal(t, "<path>/f</path>\n<type>file</type>\n<content>\nUpdated file\n</content>\nWrote 3 lines.", RenderWrite(WriteValue{Path: "/f", Operation: "update", Lines: 3, LinesBefore: -1}))
 }

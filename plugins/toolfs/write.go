@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/cordon-dev/cordon/internal/elision"
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/sandbox"
 	"github.com/cordon-dev/cordon/plugins/tools"
@@ -56,6 +57,9 @@ func (s *suite) write(ctx context.Context, args writeArgs, exec *tools.Exec) (Wr
 	if err != nil {
 		return WriteValue{}, s.ft.MutationFailure(ctx, fs.VerbWrite, target, policy, exec, err)
 	}
+	if err := s.guardDrop(sandbox.WithPolicy(ctx, policy), target, in.content, intent, exec); err != nil {
+		return WriteValue{}, err
+	}
 	out, err := s.fs.WriteText(sandbox.WithPolicy(ctx, policy), target, in.content, intent)
 	if err != nil {
 		return WriteValue{}, s.ft.MutationFailure(ctx, fs.VerbWrite, target, policy, exec, err)
@@ -64,7 +68,11 @@ func (s *suite) write(ctx context.Context, args writeArgs, exec *tools.Exec) (Wr
 	if err := s.ft.Observe(ctx, target, presentAfter(out.Version, strings.TrimPrefix(in.content, "\uFEFF"), true), exec); err != nil {
 		return WriteValue{}, err
 	}
-	v := WriteValue{Path: target.DisplayPath, Operation: string(out.Operation), Before: out.Before, After: &out.After}
+	v := WriteValue{Path: target.DisplayPath, Operation: string(out.Operation), Before: out.Before, After: &out.After,
+		Lines: elision.Lines(out.After), LinesBefore: -1}
+	if out.Before != nil {
+		v.LinesBefore = elision.Lines(*out.Before)
+	}
 	if !s.withinBasis(out.After) {
 		v.After = nil
 	}

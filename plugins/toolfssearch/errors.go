@@ -22,6 +22,15 @@ func invalidPattern(tool string, err error) error {
 	return tools.NewError(ErrorName, CodeInvalidPattern, tool+" pattern rejected: "+err.Error(), err)
 }
 
+// withHint adds hint on the lines after a refusal's first (nothing when hint is "").
+func withHint(err error, hint string) error {
+	var te *tools.Error
+	if hint == "" || !errors.As(err, &te) {
+		return err
+	}
+	return tools.NewError(te.Name(), te.Code(), te.Message()+"\n"+hint, err)
+}
+
 func aborted(tool string, cause error) error {
 	return tools.NewError(ErrorName, CodeAborted, tool+" was aborted before completion (tool timeout or caller cancellation)", cause)
 }

@@ -18,7 +18,7 @@ func (s *suite) grep(ctx context.Context, args grepArgs, exec *tools.Exec) (Grep
 		return GrepValue{}, err
 	}
 	if _, err := search.CompileMatcher(in.pattern); err != nil {
-		return GrepValue{}, invalidPattern("grep", err)
+		return GrepValue{}, withHint(invalidPattern("grep", err), re2Hint(in.pattern))
 	}
 	if in.include != "" {
 		if _, err := search.CompileGlob(in.include); err != nil {

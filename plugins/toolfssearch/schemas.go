@@ -3,6 +3,8 @@ package toolfssearch
 import (
 	"encoding/json"
 	"strconv"
+
+	"github.com/cordon-dev/cordon/plugins/tools/filetool"
 )
 
 func globDescription(max int) string {
@@ -17,11 +19,11 @@ func grepDescription(max int) string {
 
 var globParameters = json.RawMessage(`{"type":"object","properties":{` +
 	`"pattern":{"type":"string","description":"Glob pattern to match file paths against (e.g. \"**/*.ts\", \"src/**/*.test.js\"). A pattern with no \"/\" matches file names at any depth, so \"*.ts\" searches the whole tree; include a \"/\" to anchor the pattern to the search directory."},` +
-	`"path":{"type":"string","description":"Directory to search in. Defaults to the session workspace; a relative path resolves against it."}` +
+	`"path":{"type":"string","description":"The directory to search; defaults to the session's working directory. ` + filetool.PathRule + `"}` +
 	`},"required":["pattern"]}`)
 
 var grepParameters = json.RawMessage(`{"type":"object","properties":{` +
 	`"pattern":{"type":"string","description":"Regular expression to search for (RE2 syntax)."},` +
-	`"path":{"type":"string","description":"File or directory to search. Defaults to the session workspace; a relative path resolves against it."},` +
+	`"path":{"type":"string","description":"The file or directory to search; defaults to the session's working directory. ` + filetool.PathRule + `"},` +
 	`"include":{"type":"string","description":"One glob filter for which files to search (e.g. \"*.ts\", \"*.{js,jsx}\"). Not a list; negation is not supported."}` +
 	`},"required":["pattern"]}`)

@@ -21,7 +21,7 @@ const notebookEditDescription = "Replace, insert or delete one cell of a Jupyter
 	"The notebook is written as Jupyter writes it; every other cell keeps its bytes. Read the notebook first."
 
 var notebookEditParameters = json.RawMessage(`{"type":"object","properties":{` +
-	`"notebook_path":{"type":"string","description":"Path to the Jupyter notebook (.ipynb) to edit, resolved by the filesystem backend."},` +
+	`"notebook_path":{"type":"string","description":"The notebook (.ipynb) to edit. ` + filetool.PathRule + `"},` +
 	`"cell_id":{"type":"string","description":"The id of the cell to replace or delete, or of the cell after which to insert, as read shows it. Omit it to insert at the start of the notebook."},` +
 	`"new_source":{"type":"string","description":"The new source of the cell. Not used by delete."},` +
 	`"cell_type":{"type":"string","enum":["code","markdown","raw"],"description":"The cell's type. Defaults to the cell's own type for replace and to code for insert."},` +

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime/debug"
@@ -150,10 +151,11 @@ func (r *Runtime) runBody(d *Dispatch, st *callState) Result {
 		return r.canonical(exec, ErrorResult(newUnknownToolError(exec.Name)))
 	}
 	st.bodyInvoked = true
-	if violations := e.params.Check(st.argv); len(violations) > 0 {
+	args, argv := coerceArgs(e, exec.Args, st.argv)
+	if violations := e.params.Check(argv); len(violations) > 0 {
 		return r.canonical(exec, ErrorResult(newArgsError(violations)))
 	}
-	in, err := e.def.body.decode(exec.Args, st.argv)
+	in, err := e.def.body.decode(args, argv)
 	if err != nil {
 		return r.canonical(exec, ErrorResult(newArgsError([]string{err.Error()})))
 	}
@@ -224,7 +226,12 @@ func (r *Runtime) input(exec *Exec, e *entry) (any, error) {
 	if exec.in != nil {
 		return exec.in, nil
 	}
-	in, err := e.def.body.decode(exec.Args, nil)
+	var v *argcheck.Value
+	if parsed, err := argcheck.Parse(exec.Args); err == nil {
+		v = parsed
+	}
+	args, v := coerceArgs(e, exec.Args, v)
+	in, err := e.def.body.decode(args, v)
 	if err != nil {
 		return nil, newArgsError([]string{err.Error()})
 	}
@@ -273,4 +280,22 @@ func panicMessage(p any) string {
 		return v
 	}
 	return fmt.Sprint(p)
+}
+
+// coerceArgs takes arguments as models send them (argcheck.Schema.Coerce: a string that is exactly
+// a JSON number for a number parameter, "true"/"false" for a boolean), before the schema check;
+// args and v unchanged when nothing was coerced (or v is nil).
+func coerceArgs(e *entry, args json.RawMessage, v *argcheck.Value) (json.RawMessage, *argcheck.Value) {
+	if v == nil {
+		return args, v
+	}
+	text, ok := e.params.Coerce(v)
+	if !ok {
+		return args, v
+	}
+	cv, err := argcheck.Parse(text)
+	if err != nil {
+		return args, v
+	}
+	return text, cv
 }

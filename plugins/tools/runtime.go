@@ -252,7 +252,11 @@ func (r *Runtime) ConcurrencySafe(name string, args json.RawMessage) (safe bool)
 		return false
 	}
 	v, err := argcheck.Parse(args)
-	if err != nil || len(e.params.Check(v)) > 0 {
+	if err != nil {
+		return false
+	}
+	args, v = coerceArgs(e, args, v)
+	if len(e.params.Check(v)) > 0 {
 		return false
 	}
 	in, err := e.def.body.decode(args, v)

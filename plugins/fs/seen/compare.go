@@ -172,3 +172,36 @@ func Spell(rs []fs.LineRange) string {
 	}
 	return word + strings.Join(parts, ", ")
 }
+
+// ReadLines spells the lines the windows of s cover ("lines 1-10, 30-40").
+func ReadLines(s *fs.Seen) string {
+	var rs []fs.LineRange
+	for _, w := range s.Windows {
+		if w.Count > 0 {
+			rs = append(rs, fs.LineRange{First: w.First, Last: w.Last()})
+		}
+	}
+	return Spell(rs)
+}
+
+// Saw reports whether a window of s covers line.
+func Saw(s *fs.Seen, line int) bool {
+	for _, w := range s.Windows {
+		if w.Count > 0 && w.First <= line && line <= w.Last() {
+			return true
+		}
+	}
+	return false
+}
+
+// Kept returns the lines of w (which kept its text) that d still holds as they were seen, at the
+// same line numbers.
+func Kept(w fs.SeenWindow, d Doc) []fs.LineRange {
+	var lines []int
+	for i, l := range splitLines(w.Text) {
+		if n := w.First + i; n <= d.Lines() && d.Span(n, n) == l {
+			lines = append(lines, n)
+		}
+	}
+	return Ranges(lines)
+}

@@ -1,6 +1,7 @@
 package seen
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -28,10 +29,20 @@ const DiffTime = 100 * time.Millisecond
 // with a note): per changed window a unified diff ("-" as read, "+" now, "@@ -a,b +c,d @@" in the
 // file's line numbers), or a note when the window was too long to keep its text. A line's '\n' is
 // not shown; a carriage return before it is shown as "␍" unless every line of both sides ends with
-// CRLF. It returns "" when no window changed.
+// CRLF. Windows that overlap or touch are compared as one, and a hunk whose lines now were all shown
+// already is left out, so no change is shown twice. It returns "" when no window changed.
 func Changes(s *fs.Seen, d Doc, max int) string {
+	text, _ := ChangesShown(s, d, max)
+	return text
+}
+
+// ChangesShown is Changes and the lines of d its hunks show whole (each hunk's "+c,d" lines, when
+// the hunk was not cut): what the model was shown of the file now.
+func ChangesShown(s *fs.Seen, d Doc, max int) (string, []fs.LineRange) {
 	deadline := time.Now().Add(DiffTime)
+	s = coalesce(s)
 	var b strings.Builder
+	var hunks []hunk
 	for _, w := range s.Windows {
 		if Same(s, w, d) {
 			continue
@@ -41,13 +52,49 @@ func Changes(s *fs.Seen, d Doc, max int) string {
 			continue
 		}
 		first, cur := around(s, w, d)
-		n := b.Len()
-		unified(&b, w.Text, cur, w.First, first, deadline)
-		if b.Len() == n {
+		var found bool
+		hunks, found = unified(&b, w.Text, cur, w.First, first, deadline, hunks)
+		if !found {
 			b.WriteString("the file had " + strconv.Itoa(s.Lines) + " lines when read and has " + strconv.Itoa(d.Lines()) + " now\n")
 		}
 	}
-	return bound(b.String(), max)
+	text := bound(b.String(), max)
+	var shown []fs.LineRange
+	whole := wholeTo(text, max)
+	for _, h := range hunks {
+		if h.end <= whole && h.now.Last >= h.now.First {
+			shown = append(shown, h.now)
+		}
+	}
+	return text, shown
+}
+
+// hunk is where one hunk ends in the rendered text and the lines of the file now it shows.
+type hunk struct {
+	end int
+	now fs.LineRange
+}
+
+// coalesce returns s with the windows that overlap or touch, and kept their text, merged into one
+// (their lines were seen at one version, so the texts agree where they overlap).
+func coalesce(s *fs.Seen) *fs.Seen {
+	ws := slices.Clone(s.Windows)
+	slices.SortStableFunc(ws, func(a, b fs.SeenWindow) int { return a.First - b.First })
+	var out []fs.SeenWindow
+	for _, w := range ws {
+		k := len(out) - 1
+		if k < 0 || !w.Kept || !out[k].Kept || w.Count == 0 || out[k].Count == 0 || w.First > out[k].Last()+1 {
+			out = append(out, w)
+			continue
+		}
+		if w.Last() <= out[k].Last() {
+			continue // inside the previous window
+		}
+		extra := Split(w.Text).Span(out[k].Last()-w.First+2, w.Count)
+		merged := out[k].Text + extra
+		out[k] = fs.SeenWindow{First: out[k].First, Count: w.Last() - out[k].First + 1, Sum: Sum(merged), Text: merged, Kept: true}
+	}
+	return &fs.Seen{Lines: s.Lines, Windows: out}
 }
 
 // around returns where the lines of w may be in d now, and their text: the same lines widened
@@ -73,13 +120,26 @@ func span(first, last int) string {
 	return strconv.Itoa(first) + "-" + strconv.Itoa(last)
 }
 
+// cutNote is the note bound ends a cut text with.
+func cutNote(max int) string {
+	return "… (cut at " + strconv.Itoa(max) + " bytes: re-read the file to see the rest)"
+}
+
+// wholeTo is how many bytes of the text bound was given its result keeps, line breaks included.
+func wholeTo(text string, max int) int {
+	if !strings.HasSuffix(text, cutNote(max)) {
+		return len(text) + 1
+	}
+	return len(text) - len(cutNote(max))
+}
+
 // bound cuts text at the last line break within max bytes and says so.
 func bound(text string, max int) string {
 	text = strings.TrimSuffix(text, "\n")
 	if len(text) <= max {
 		return text
 	}
-	note := "… (cut at " + strconv.Itoa(max) + " bytes: re-read the file to see the rest)"
+	note := cutNote(max)
 	cut := strings.LastIndexByte(text[:max-len(note)], '\n')
 	if cut < 0 {
 		cut = 0
@@ -146,7 +206,10 @@ func splitLines(text string) []string {
 
 // unified writes the hunks of the line diff of a (seen, from line firstA) and b (now, from line
 // firstB).
-func unified(w *strings.Builder, a, b string, firstA, firstB int, deadline time.Time) {
+// It returns hunks with the hunks it wrote appended, and whether it found any; a hunk whose lines
+// now were all shown by an earlier hunk is not written.
+func unified(w *strings.Builder, a, b string, firstA, firstB int, deadline time.Time, hunks []hunk) ([]hunk, bool) {
+	found := false
 	ops := lineOps(a, b, deadline)
 	crlf := allCRLF(a) && allCRLF(b)                                 // then a carriage return tells nothing: it is not shown
 	ends := strings.HasSuffix(a, "\n") != strings.HasSuffix(b, "\n") // only then is a missing final '\n' shown
@@ -192,8 +255,13 @@ func unified(w *strings.Builder, a, b string, firstA, firstB int, deadline time.
 		for _, l := range trail {
 			line(&body, ' ', l)
 		}
-		w.WriteString("@@ -" + strconv.Itoa(la-len(lead)) + "," + strconv.Itoa(na) + " +" + strconv.Itoa(lb-len(lead)) + "," + strconv.Itoa(nb) + " @@\n")
-		w.WriteString(body.String())
+		found = true
+		now := fs.LineRange{First: lb - len(lead), Last: lb - len(lead) + nb - 1}
+		if !slices.ContainsFunc(hunks, func(h hunk) bool { return h.now.First <= now.First && now.Last <= h.now.Last && nb > 0 }) {
+			w.WriteString("@@ -" + strconv.Itoa(la-len(lead)) + "," + strconv.Itoa(na) + " +" + strconv.Itoa(lb-len(lead)) + "," + strconv.Itoa(nb) + " @@\n")
+			w.WriteString(body.String())
+			hunks = append(hunks, hunk{end: w.Len(), now: now})
+		}
 		for _, o := range ops[i:j] {
 			if o.kind != diffmatchpatch.DiffInsert {
 				la += len(o.lines)
@@ -204,6 +272,7 @@ func unified(w *strings.Builder, a, b string, firstA, firstB int, deadline time.
 		}
 		i = j
 	}
+	return hunks, found
 }
 
 // allCRLF reports whether every line of text ends with CRLF.

@@ -48,3 +48,8 @@
 // (docs/layering.md: it is a kit beside the tools seam), and none of its exported signatures names
 // a package under an internal/ directory, so another module can use all of it.
 package filetool
+
+// PathRule is the one rule of every file tool's paths, in the same words in each tool's parameter
+// descriptions and in apply_patch's description (docs/tool-fs.md "Paths and the session's working
+// directory").
+const PathRule = "Absolute, or relative to the session's working directory."

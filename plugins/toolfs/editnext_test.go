@@ -1,0 +1,56 @@
+package toolfs_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+const nopFile = "package z\n\nfunc NewNop() {}\n\nfunc NewNopCore() {}\n\nvar _ = NewNop\n"
+
+// old_string pasted with read's "N: " prefixes: the refusal says to strip them and where the text
+// without them is (docs/tool-fs.md "Near misses").
+func TestEditWithReadsLinePrefixesSaysToStripThem(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	e.writeFile(t, "z.go", nopFile)
+	requireOK(t, e.call("read", args{"file_path": "z.go"}))
+	requireFailure(t, e.call("edit", args{"file_path": "z.go", "old_string": "3: func NewNop() {}\n4: \n5: func NewNopCore() {}", "new_string": "x"}),
+		`Error: old_string was not found in "`+e.path("z.go")+`"
+old_string carries read's line-number prefixes ("12: "), which are not part of the file: send it without them.
+Without them it is found once, at lines 3-5.`, "FS_EDIT_NOT_FOUND")
+	assert.Equal(t, nopFile, e.readFile(t, "z.go"))
+}
+
+// A replace_all success says how many occurrences it replaced, where they are now, and which sat
+// inside longer names.
+func TestReplaceAllSaysHowManyAndWhere(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	e.writeFile(t, "z.go", nopFile)
+	requireOK(t, e.call("read", args{"file_path": "z.go"}))
+	r := e.call("edit", args{"file_path": "z.go", "old_string": "NewNop", "new_string": "NewDiscard", "replace_all": true})
+	requireOK(t, r)
+	assert.Equal(t, "The file "+e.path("z.go")+" has been updated. All occurrences were successfully replaced.\n"+
+		"Replaced 3 occurrences, at lines 3, 5, 7 of the file now.\n"+
+		"1 of them was inside a longer name (NewNopCore): check that this was meant.", r.Text())
+	r = e.call("edit", args{"file_path": "z.go", "old_string": "{}\n", "new_string": "{\n}\n", "replace_all": true})
+	requireOK(t, r)
+	assert.Equal(t, "The file "+e.path("z.go")+" has been updated. All occurrences were successfully replaced.\n"+
+		"Replaced 2 occurrences, at lines 3-4, 6-7 of the file now.", r.Text())
+}
+
+// An ambiguity refusal warns against replace_all when the matches are not one name used in
+// several places; for a name it adds nothing.
+func TestAmbiguousEditWarnsAgainstReplaceAllForText(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	e.writeFile(t, "a.go", "func a() {\n\tif x {\n\t}\n\tif y {\n\t}\n}\n")
+	requireOK(t, e.call("read", args{"file_path": "a.go"}))
+	requireFailure(t, e.call("edit", args{"file_path": "a.go", "old_string": "\t}\n", "new_string": "\t} // end\n"}),
+		`Error: old_string matched 2 times in "`+e.path("a.go")+`"; provide a more specific old_string or set replace_all to true
+The matches are at lines 3 and 5.
+These matches are not one name used in several places, so replace_all would change every one of them: add a neighbouring line to old_string so it matches once.`, "FS_AMBIGUOUS_EDIT")
+	e.writeFile(t, "b.go", "x := 1\ny := x\n")
+	requireOK(t, e.call("read", args{"file_path": "b.go"}))
+	requireFailure(t, e.call("edit", args{"file_path": "b.go", "old_string": "x", "new_string": "z"}),
+		`Error: old_string matched 2 times in "`+e.path("b.go")+`"; provide a more specific old_string or set replace_all to true
+The matches are at lines 1 and 2.`, "FS_AMBIGUOUS_EDIT")
+}

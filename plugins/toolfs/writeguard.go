@@ -1,0 +1,133 @@
+package toolfs
+
+import (
+	"context"
+	"crypto/sha256"
+	"strconv"
+	"sync"
+
+	"github.com/cordon-dev/cordon/internal/elision"
+	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/fs/seen"
+	"github.com/cordon-dev/cordon/plugins/tools"
+)
+
+// warned remembers, per session, the last write the guard refused, so the identical write sent
+// again lands: the model has been told what it drops.
+type warned struct {
+	mu   sync.Mutex
+	last map[any]warning
+}
+
+type warning struct {
+	key fs.TargetKey
+	sum [sha256.Size]byte
+}
+
+// take reports whether w is the write last refused in session (and forgets it).
+func (ws *warned) take(session any, w warning) bool {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	if session == nil || ws.last[session] != w {
+		return false
+	}
+	delete(ws.last, session)
+	return true
+}
+
+// put records w as the write last refused in session.
+func (ws *warned) put(session any, w warning) {
+	if session == nil {
+		return
+	}
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	if ws.last == nil {
+		ws.last = map[any]warning{}
+	}
+	ws.last[session] = w
+}
+
+// forget drops what session's refusals left.
+func (ws *warned) forget(session any) {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	delete(ws.last, session)
+}
+
+// guardDrop refuses, before anything is staged, a write over an existing file that would drop lines
+// the session never saw (it read only part of the file at the version the intent replaces) or whose
+// content stands for most of the file with an elision placeholder. The identical write sent again
+// right after the refusal lands. It costs a read of the file only when the session saw part of it or
+// the content may hold a placeholder.
+func (s *suite) guardDrop(ctx context.Context, target fs.Target, content string, intent *fs.WriteIntent, exec *tools.Exec) error {
+	partial := intent != nil && intent.Kind == fs.IntentReplaceIfVersion && intent.Seen != nil && !seen.Covers(intent.Seen)
+	if !partial && !elision.Candidate(content) {
+		return nil
+	}
+	info, err := s.fs.Stat(ctx, target)
+	if err != nil || info == nil || info.Type != fs.TypeFile {
+		return nil // the provider's own checks decide
+	}
+	if partial && info.Version != intent.Version {
+		partial = false // the staleness rule decides a moved file
+	}
+	got, err := s.fs.ReadText(ctx, target)
+	if err != nil {
+		return nil
+	}
+	old := got.Text
+	refusal := dropRefusal(target.DisplayPath, old, content, partial, intent)
+	if refusal == nil {
+		return nil
+	}
+	w := warning{key: target.Key, sum: sha256.Sum256([]byte(content))}
+	session := exec.SessionKey()
+	if s.warned.take(session, w) {
+		return nil
+	}
+	s.warned.put(session, w)
+	return refusal
+}
+
+// dropRefusal is the refusal of a write of content over old, or nil when it drops nothing unseen
+// and holds no placeholder standing for most of old.
+func dropRefusal(p, old, content string, partial bool, intent *fs.WriteIntent) error {
+	total := elision.Lines(old)
+	var why string
+	gone := 0
+	if partial {
+		d := seen.Split(old)
+		unseen := func(line int) bool { return !seen.Saw(intent.Seen, line) }
+		n, solid := elision.Dropped(old, content, unseen)
+		if solid > 0 && d.Lines() == intent.Seen.Lines {
+			gone = n
+			why = dropUnseenText(seen.ReadLines(intent.Seen), n)
+		}
+	}
+	if why == "" {
+		line, at, ok := elision.Refuses(p, old, content)
+		if !ok {
+			return nil
+		}
+		n, _ := elision.Dropped(old, content, nil)
+		gone = n
+		why = dropPlaceholderText(at, line)
+	}
+	return fs.NewError(fs.CodeWouldDrop, wouldDropHead(p, gone, total)+"\n"+why+"\n"+dropNextText, nil)
+}
+
+// The texts of the refusal (docs/tool-fs.md "Writes that would drop lines").
+func wouldDropHead(p string, gone, total int) string {
+	return "cannot write \"" + p + "\": it would drop " + strconv.Itoa(gone) + " of its " + strconv.Itoa(total) + " lines"
+}
+
+func dropUnseenText(read string, n int) string {
+	return "Only " + read + " were read; write replaces the whole file, so " + strconv.Itoa(n) + " lines that were never read would go."
+}
+
+func dropPlaceholderText(at int, line string) string {
+	return "Line " + strconv.Itoa(at) + " of the content is a placeholder, not the lines it stands for: " + strconv.Quote(line) + "; write replaces the whole file, so those lines would go."
+}
+
+const dropNextText = "To change part of the file, use edit or apply_patch. To replace it whole as sent, send this same write again."

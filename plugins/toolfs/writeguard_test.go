@@ -1,0 +1,90 @@
+package toolfs_test
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cordon-dev/cordon/plugins/tools"
+)
+
+func numbered(n int) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		b.WriteString("line " + strconv.Itoa(i) + "\n")
+	}
+	return b.String()
+}
+
+// A write over a file read only in part, that would drop lines never read, is refused before
+// anything is written; the identical write sent again lands (docs/tool-fs.md "Writes that would
+// drop lines").
+func TestWriteThatDropsUnreadLinesIsRefusedOnce(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	e.writeFile(t, "big.txt", numbered(212))
+	requireOK(t, e.call("read", args{"file_path": e.path("big.txt"), "offset": 21, "limit": 5}))
+	write := args{"file_path": e.path("big.txt"), "content": "a\nb\nc\nd\ne\nf\n"}
+	requireFailure(t, e.call("write", write), `Error: cannot write "`+e.path("big.txt")+`": it would drop 207 of its 212 lines
+Only lines 21-25 were read; write replaces the whole file, so 207 lines that were never read would go.
+To change part of the file, use edit or apply_patch. To replace it whole as sent, send this same write again.`, "FS_WOULD_DROP_LINES")
+	assert.Equal(t, numbered(212), e.readFile(t, "big.txt"), "nothing is written")
+
+	// Another write is refused in its turn; the same one sent again right after lands.
+	other := args{"file_path": e.path("big.txt"), "content": "a\n"}
+	require.True(t, e.call("write", other).IsError)
+	r := e.call("write", other)
+	requireOK(t, r)
+	assert.Equal(t, "a\n", e.readFile(t, "big.txt"))
+	assert.True(t, strings.HasSuffix(r.Text(), "</content>\nWrote 1 line; the file had 212 lines."), r.Text())
+}
+
+// The lines a write keeps, and the lines read, are not counted as dropped: a partial read followed
+// by a write that keeps every unread line lands at once.
+func TestWriteKeepingTheUnreadLinesLands(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	e.writeFile(t, "a.txt", numbered(30))
+	requireOK(t, e.call("read", args{"file_path": e.path("a.txt"), "limit": 10}))
+	content := strings.Replace(numbered(30), "line 3\n", "line three\n", 1)
+	requireOK(t, e.call("write", args{"file_path": e.path("a.txt"), "content": content}))
+	assert.Equal(t, content, e.readFile(t, "a.txt"))
+}
+
+// A whole-file write whose placeholder stands for most of a file read whole is refused, quoting
+// the placeholder; the same write sent again lands. Another session's refusal does not let it
+// through.
+func TestWriteWithAPlaceholderForMostOfTheFileIsRefusedOnce(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	old := "package a\n\nfunc A() int {\n\treturn 1\n}\n\nfunc B() int {\n\treturn 2\n}\n\nfunc C() int {\n\treturn 3\n}\n"
+	e.writeFile(t, "a.go", old)
+	requireOK(t, e.call("read", args{"file_path": e.path("a.go")}))
+	write := args{"file_path": e.path("a.go"), "content": "package a\n\nfunc A() int {\n\treturn 10\n}\n\n// ... rest of file unchanged ...\n"}
+	refusal := `Error: cannot write "` + e.path("a.go") + `": it would drop 8 of its 13 lines
+Line 7 of the content is a placeholder, not the lines it stands for: "// ... rest of file unchanged ..."; write replaces the whole file, so those lines would go.
+To change part of the file, use edit or apply_patch. To replace it whole as sent, send this same write again.`
+	requireFailure(t, e.call("write", write), refusal, "FS_WOULD_DROP_LINES")
+	other := tools.NewSession("other")
+	requireOK(t, e.callIn(other, "read", args{"file_path": e.path("a.go")}))
+	requireFailure(t, e.callIn(other, "write", write), refusal, "FS_WOULD_DROP_LINES")
+	assert.Equal(t, old, e.readFile(t, "a.go"))
+	r := e.call("write", write)
+	requireOK(t, r)
+	assert.True(t, strings.HasSuffix(r.Text(), "</content>\nWrote 7 lines; the file had 13 lines."), r.Text())
+}
+
+// A placeholder-like comment in a write that keeps most of the file is no elision.
+func TestWriteWithAPlaceholderKeepingMostOfTheFileLands(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	e.writeFile(t, "a.go", "package a\n\nfunc A() {}\n\nfunc B() {}\n")
+	requireOK(t, e.call("read", args{"file_path": e.path("a.go")}))
+	requireOK(t, e.call("write", args{"file_path": e.path("a.go"), "content": "package a\n\nfunc A() {}\n\nfunc B() {}\n\n// ...\n"}))
+}
+
+func TestWriteSaysHowManyLines(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	r := e.call("write", args{"file_path": e.path("n.txt"), "content": "x\ny\n"})
+	requireOK(t, r)
+	assert.Equal(t, "<path>"+e.path("n.txt")+"</path>\n<type>file</type>\n<content>\nCreated file\n</content>\nWrote 2 lines to a new file.", r.Text())
+}
