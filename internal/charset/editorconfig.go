@@ -2,6 +2,7 @@ package charset
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -104,14 +105,40 @@ func (c *cachedParser) FnmatchCase(selector, filename string) (bool, error) {
 type Session struct {
 	r      *Resolver
 	parser *cachedParser
+	mu     sync.Mutex
+	bare   map[string]bool // per directory: neither it nor an ancestor holds a .editorconfig
 }
 
 // Session starts a batch.
 func (r *Resolver) Session() *Session {
-	return &Session{r: r, parser: &cachedParser{files: map[string]parsed{}, globs: editorconfig.NewCachedParser()}}
+	return &Session{r: r, parser: &cachedParser{files: map[string]parsed{}, globs: editorconfig.NewCachedParser()}, bare: map[string]bool{}}
 }
 
-// Resolve is Resolver.Resolve with the batch's .editorconfig cache.
+// Resolve is Resolver.Resolve with the batch's .editorconfig cache. A file without a BOM, with no
+// charset rule configured, in a directory no .editorconfig applies to (the common case of a
+// search) is UTF-8 by default without a walk of its ancestors.
 func (s *Session) Resolve(path string, head []byte) (Decl, int) {
+	if _, _, bom := SniffBOM(head); !bom && (s.r == nil || len(s.r.rules) == 0) && s.bareDir(filepath.Dir(path)) {
+		return Decl{}, 0
+	}
 	return s.r.resolve(path, head, s.parser)
+}
+
+// bareDir reports whether neither dir nor any of its ancestors holds a .editorconfig (a name that
+// cannot be checked counts as present), each directory asked once per batch.
+func (s *Session) bareDir(dir string) bool {
+	s.mu.Lock()
+	v, ok := s.bare[dir]
+	s.mu.Unlock()
+	if ok {
+		return v
+	}
+	v = unix.Access(filepath.Join(dir, ".editorconfig"), unix.F_OK) == unix.ENOENT
+	if parent := filepath.Dir(dir); v && parent != dir {
+		v = s.bareDir(parent)
+	}
+	s.mu.Lock()
+	s.bare[dir] = v
+	s.mu.Unlock()
+	return v
 }
