@@ -96,26 +96,32 @@ func resample(src *image.NRGBA, w, h int, opaque bool) *image.NRGBA {
 	xt, yt := axisTaps(vw, w), axisTaps(vh, h)
 	dst := image.NewNRGBA(image.Rect(0, 0, w, h))
 	r := resampler{src: src, dst: dst, xt: xt, yt: yt, fx: fx, fy: fy, vw: vw, opaque: opaque}
+	inBands(w, h, r.rows)
+	return dst
+}
+
+// inBands runs rows over the rows [0, h) of a w×h output: in two bands at
+// once (the first on a new goroutine) from parallelPixels on, else in one.
+// A panic of the other band is raised again in the caller, where
+// normalize's recover turns it into an error; no band outlives the call.
+func inBands(w, h int, rows func(y0, y1 int)) {
 	if w*h < parallelPixels || h < 2 {
-		r.rows(0, h)
-		return dst
+		rows(0, h)
+		return
 	}
-	// A panic of the other band is raised again here, where normalize's
-	// recover turns it into an error.
 	var wg sync.WaitGroup
 	var failed any
 	wg.Go(func() {
 		defer func() { failed = recover() }()
-		r.rows(0, h/2)
+		rows(0, h/2)
 	})
 	func() {
-		defer wg.Wait() // also when this band panics: no band outlives the call
-		r.rows(h/2, h)
+		defer wg.Wait() // also when this band panics
+		rows(h/2, h)
 	}()
 	if failed != nil {
 		panic(failed)
 	}
-	return dst
 }
 
 // resampler holds what the bands of one resample share (read only).
