@@ -4,7 +4,11 @@
 # $(go env GOROOT)/src. Prints per pattern: matching lines (both), best time (both), ratio; the
 # geometric mean of the grep ratios; glob '**/*.go' against rg --files; peak RSS of grep over the
 # tree and over a 1 GiB file of 10 M lines. Needs rg (apt-get install -y ripgrep), git, python3.
-# Usage: scripts/bench-search.sh [workdir]   (default /tmp/cordon-bench)
+# With BASE set to another harness binary (one built from the commit a change starts from), the
+# grep patterns are also run through it, the three commands alternated round by round so that the
+# machine's load falls on all of them, and the CPU time (user + system) of each is printed beside
+# the wall time: on a shared machine the CPU ratio is the steadier figure.
+# Usage: [BASE=/tmp/harness-before] scripts/bench-search.sh [workdir]   (default /tmp/cordon-bench)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=${1:-/tmp/cordon-bench}
@@ -30,9 +34,9 @@ PY
 fi
 echo "uptime: $(uptime)"
 echo "files in corpus: $(cd "$corpus" && git ls-files | wc -l); rg: $(rg --version | head -1)"
-python3 - "$work/harness" "$corpus" "$big" <<'PY'
+python3 - "$work/harness" "$corpus" "$big" "${BASE:-}" <<'PY'
 import json, math, os, resource, subprocess, sys, time
-harness, corpus, big = sys.argv[1:4]
+harness, corpus, big, base = sys.argv[1:5]
 env = dict(os.environ, XDG_STATE_HOME=os.path.join(os.path.dirname(harness), "state"))
 
 def run(cmd, stdin=None, cwd=corpus):
@@ -66,17 +70,47 @@ patterns = [
     ("regexp without a literal", r"[0-9]{5,}"),
     ("no match", "zzqqxxnomatch"),
 ]
-print(f"{'kind':26} {'pattern':24} {'harness':>8} {'rg':>8} {'harness s':>9} {'rg s':>7} {'ratio':>6}")
-ratios = []
+def children_cpu():
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+def alternated(cmds):
+    """Runs each (cmd, stdin) once to warm up, then 5 rounds in turn; per command the best wall
+    and the best CPU seconds and the last completed process."""
+    for cmd, stdin in cmds:
+        run(cmd, stdin)
+    walls = [[] for _ in cmds]; cpus = [[] for _ in cmds]; outs = [None] * len(cmds)
+    for _ in range(5):
+        for i, (cmd, stdin) in enumerate(cmds):
+            c0 = children_cpu()
+            dt, p = run(cmd, stdin)
+            cpus[i].append(children_cpu() - c0)
+            walls[i].append(dt)
+            outs[i] = p
+    return [min(w) for w in walls], [min(c) for c in cpus], outs
+
+names = ["harness"] + (["base"] if base else [])
+print(f"{'kind':26} {'pattern':24} " + " ".join(f"{n + ' n':>9}" for n in names) + f" {'rg n':>8} " +
+      " ".join(f"{n + ' s':>9} {n + ' cpu':>9}" for n in names) + f" {'rg s':>7} {'rg cpu':>7} " +
+      " ".join(f"{n + ' x':>9} {n + ' cpu x':>9}" for n in names))
+ratios = {n: [] for n in names}; cratios = {n: [] for n in names}
 for kind, pat in patterns:
-    ht, hp = best([harness, "run", "--cwd", corpus], harness_line("grep", {"pattern": pat}))
-    rt, rp = best(["rg", "--hidden", "--glob", "!.git", "--json", "-e", pat])
-    hn = harness_total(hp)
-    rn = sum(1 for l in rp.stdout.splitlines() if l.startswith(b'{"type":"match"'))
-    ratios.append(ht / rt)
-    flag = "" if hn == rn else "  COUNTS DIFFER"
-    print(f"{kind:26} {pat:24} {hn:8d} {rn:8d} {ht:9.3f} {rt:7.3f} {ht/rt:6.2f}{flag}")
-print(f"geometric mean ratio: {math.exp(sum(map(math.log, ratios))/len(ratios)):.2f}; worst: {max(ratios):.2f}")
+    bins = [harness] + ([base] if base else [])
+    cmds = [([b, "run", "--cwd", corpus], harness_line("grep", {"pattern": pat})) for b in bins]
+    cmds.append((["rg", "--hidden", "--glob", "!.git", "--json", "-e", pat], None))
+    walls, cpus, outs = alternated(cmds)
+    rn = sum(1 for l in outs[-1].stdout.splitlines() if l.startswith(b'{"type":"match"'))
+    counts = [harness_total(p) for p in outs[:-1]]
+    line = f"{kind:26} {pat:24} " + " ".join(f"{n:9d}" for n in counts) + f" {rn:8d} "
+    line += " ".join(f"{walls[i]:9.3f} {cpus[i]:9.3f}" for i in range(len(names))) + f" {walls[-1]:7.3f} {cpus[-1]:7.3f} "
+    for i, n in enumerate(names):
+        ratios[n].append(walls[i] / walls[-1]); cratios[n].append(cpus[i] / max(cpus[-1], 1e-3))
+    line += " ".join(f"{ratios[n][-1]:9.2f} {cratios[n][-1]:9.2f}" for n in names)
+    print(line + ("" if all(c == rn for c in counts) else "  COUNTS DIFFER"))
+geo = lambda xs: math.exp(sum(map(math.log, xs)) / len(xs))
+for n in names:
+    print(f"{n}: geometric mean ratio: {geo(ratios[n]):.2f}; worst: {max(ratios[n]):.2f} (wall); "
+          f"CPU {geo(cratios[n]):.2f}, worst {max(cratios[n]):.2f}")
 ht, hp = best([harness, "run", "--cwd", corpus], harness_line("glob", {"pattern": "**/*.go"}))
 rt, rp = best(["rg", "--files", "--hidden", "--glob", "!.git", "--glob", "**/*.go"])
 print(f"glob **/*.go: harness {harness_total(hp)} files {ht:.3f}s, rg --files {len(rp.stdout.splitlines())} files {rt:.3f}s, ratio {ht/rt:.2f}")

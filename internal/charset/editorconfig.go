@@ -252,11 +252,12 @@ type Session struct {
 	r     *Resolver
 	mu    sync.Mutex
 	files map[string]*ecFile
+	bare  map[string]bool // per directory: neither it nor an ancestor holds a .editorconfig
 }
 
 // Session starts a batch.
 func (r *Resolver) Session() *Session {
-	return &Session{r: r, files: map[string]*ecFile{}}
+	return &Session{r: r, files: map[string]*ecFile{}, bare: map[string]bool{}}
 }
 
 func (s *Session) load(path string) *ecFile {
@@ -273,7 +274,31 @@ func (s *Session) load(path string) *ecFile {
 	return f
 }
 
-// Resolve is Resolver.Resolve with the batch's .editorconfig memo.
+// Resolve is Resolver.Resolve with the batch's .editorconfig memo. A file without a BOM, with no
+// charset rule configured, in a directory no .editorconfig applies to (the common case of a
+// search) is UTF-8 by default without a walk of its ancestors.
 func (s *Session) Resolve(path string, head []byte) (Decl, int) {
+	if _, _, bom := SniffBOM(head); !bom && (s.r == nil || len(s.r.rules) == 0) && s.bareDir(filepath.Dir(path)) {
+		return Decl{}, 0
+	}
 	return s.r.resolve(path, head, s.load)
+}
+
+// bareDir reports whether neither dir nor any of its ancestors holds a .editorconfig (a name that
+// cannot be checked counts as present), each directory asked once per batch.
+func (s *Session) bareDir(dir string) bool {
+	s.mu.Lock()
+	v, ok := s.bare[dir]
+	s.mu.Unlock()
+	if ok {
+		return v
+	}
+	v = unix.Access(filepath.Join(dir, ".editorconfig"), unix.F_OK) == unix.ENOENT
+	if parent := filepath.Dir(dir); v && parent != dir {
+		v = s.bareDir(parent)
+	}
+	s.mu.Lock()
+	s.bare[dir] = v
+	s.mu.Unlock()
+	return v
 }

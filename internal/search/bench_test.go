@@ -77,6 +77,10 @@ func BenchmarkGrepAlternation(b *testing.B) { benchGrep(b, "line7\\(|line9\\(") 
 func BenchmarkGrepEveryLine(b *testing.B)   { benchGrep(b, "[0-9]{5,}") }
 func BenchmarkGrepCaseFolded(b *testing.B)  { benchGrep(b, "(?i)IO\\.READER") }
 
+// BenchmarkGrepClassRunNone: a pattern without a literal whose class run (six digits in a row)
+// no line holds: the cost of searching the run alone.
+func BenchmarkGrepClassRunNone(b *testing.B) { benchGrepIn(b, benchTree(b), "[0-9]{6,}", 0) }
+
 // hugeGitignore writes a git work tree of 1,200 files (12 directories of 100) whose .gitignore is
 // 8 MiB of rules a model could write: literal names, directories, extensions, prefixes and
 // wildcard paths, none of which matches a file of the tree.

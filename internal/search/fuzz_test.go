@@ -37,7 +37,8 @@ func FuzzCompileGlob(f *testing.F) {
 // FuzzMatcher: the prefiltered matcher decides every line as regexp does.
 func FuzzMatcher(f *testing.F) {
 	for _, s := range [][2]string{{"func NewReader", "func NewReader(x)"}, {"(?i)task", "TA\u017fK"}, {"a|b", "b"},
-		{"colou?r", "colr"}, {`\bfoo\b`, "a foo"}, {"(?i)k", "\u212a"}, {"x{2,}y", "xxy"}, {"^$", ""}} {
+		{"colou?r", "colr"}, {`\bfoo\b`, "a foo"}, {"(?i)k", "\u212a"}, {"x{2,}y", "xxy"}, {"^$", ""},
+		{"[0-9]{5,}", "a12345"}, {"^[0-9]{4}", "x1234"}, {"(?i)ab[0-9]+", "AB1"}, {"[0-9]{3}\\s", "123\r"}} {
 		f.Add(s[0], s[1])
 	}
 	f.Fuzz(func(t *testing.T, pattern, line string) {

@@ -11,7 +11,8 @@ import (
 type Matcher struct {
 	re   *regexp.Regexp
 	pf   *prefilter
-	lits [][]byte // the prefilter's literals (lowercased when pf.set.fold)
+	run  *classRun // when pf is nil: a run of byte classes every match holds (classrun.go)
+	lits [][]byte  // the prefilter's literals (lowercased when pf.set.fold)
 	// maxLit is the length of the longest literal.
 	maxLit int
 }
@@ -25,7 +26,10 @@ func CompileMatcher(pattern string) (*Matcher, error) {
 	}
 	m := &Matcher{re: re}
 	if parsed, err := syntax.Parse(pattern, syntax.Perl); err == nil {
-		m.pf = analyze(parsed.Simplify())
+		simple := parsed.Simplify()
+		if m.pf = analyze(simple); m.pf == nil {
+			m.run = analyzeRun(simple)
+		}
 	}
 	if m.pf != nil {
 		for _, l := range m.pf.set.lits {
@@ -64,6 +68,13 @@ func (m *Matcher) MatchLine(line []byte) bool {
 			return false
 		}
 		if m.pf.sufficient {
+			return true
+		}
+	} else if m.run != nil {
+		if m.run.index(line) < 0 {
+			return false
+		}
+		if m.run.sufficient {
 			return true
 		}
 	}

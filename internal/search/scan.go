@@ -94,22 +94,35 @@ func (s *scanner) scan(src source, hit hitFunc) error {
 }
 
 // region searches complete lines (the last one may lack its '\n' at the end of the file) and
-// returns the number of '\n' it holds.
+// returns the number of '\n' it holds. With a prefilter (literals, or a class run) only the lines
+// where it is found are matched.
 func (s *scanner) region(r []byte, lineNo int, hit hitFunc) (int, error) {
-	if s.m.pf == nil {
+	pf, run := s.m.pf, s.m.run
+	if pf == nil && run == nil {
 		return s.everyLine(r, lineNo, hit)
 	}
 	text := r
-	if s.m.pf.set.fold {
-		text = s.lower[:len(r)]
-		lowerInto(text, r)
-	}
-	for i := range s.next {
-		s.next[i] = -2
+	sufficient := false
+	if pf != nil {
+		if pf.set.fold {
+			text = s.lower[:len(r)]
+			lowerInto(text, r)
+		}
+		for i := range s.next {
+			s.next[i] = -2
+		}
+		sufficient = pf.sufficient
+	} else {
+		sufficient = run.sufficient
 	}
 	counted, line := 0, lineNo
 	for pos := 0; pos < len(r); {
-		p := s.nextHit(text, pos)
+		var p int
+		if pf != nil {
+			p = s.nextHit(text, pos)
+		} else if p = run.index(r[pos:]); p >= 0 {
+			p += pos
+		}
 		if p < 0 {
 			break
 		}
@@ -123,7 +136,7 @@ func (s *scanner) region(r []byte, lineNo int, hit hitFunc) (int, error) {
 		line += bytes.Count(r[counted:ls], nl)
 		counted = ls
 		l := trimCR(r[ls:le])
-		if s.m.pf.sufficient || s.m.re.Match(l) {
+		if sufficient || s.m.re.Match(l) {
 			if err := s.emit(line, l, hit); err != nil {
 				return 0, err
 			}

@@ -241,30 +241,33 @@ func (o *ordered) searchOne(sc *scanner, i int) {
 		o.skipped.Add(1)
 	} else {
 		direct := false
-		err := sc.scan(o.source(i, fd), func(line int, text []byte, truncated, valid bool) error {
-			if o.stop.Load() {
-				return errStopped
-			}
-			if !direct && o.headA.Load() == int64(i) {
-				direct = true
-				if err := o.flush(sl, rel); err != nil {
-					return err
+		src, err := o.source(sc, i, fd)
+		if err == nil {
+			err = sc.scan(src, func(line int, text []byte, truncated, valid bool) error {
+				if o.stop.Load() {
+					return errStopped
 				}
-			}
-			if direct {
-				return o.send(LineMatch{Rel: rel, Line: line, Text: text, Truncated: truncated, Valid: valid})
-			}
-			sl.hits = append(sl.hits, bufHit{line: line, off: len(sl.arena), n: len(text), truncated: truncated, valid: valid})
-			sl.arena = append(sl.arena, text...)
-			if len(sl.arena) > fileSpillBytes {
-				if err := o.waitTurn(i); err != nil {
-					return err
+				if !direct && o.headA.Load() == int64(i) {
+					direct = true
+					if err := o.flush(sl, rel); err != nil {
+						return err
+					}
 				}
-				direct = true
-				return o.flush(sl, rel)
-			}
-			return nil
-		})
+				if direct {
+					return o.send(LineMatch{Rel: rel, Line: line, Text: text, Truncated: truncated, Valid: valid})
+				}
+				sl.hits = append(sl.hits, bufHit{line: line, off: len(sl.arena), n: len(text), truncated: truncated, valid: valid})
+				sl.arena = append(sl.arena, text...)
+				if len(sl.arena) > fileSpillBytes {
+					if err := o.waitTurn(i); err != nil {
+						return err
+					}
+					direct = true
+					return o.flush(sl, rel)
+				}
+				return nil
+			})
+		}
 		unix.Close(fd)
 		// A read error skips the file; the context's end is recorded by the AfterFunc.
 		var ee emitError

@@ -111,3 +111,14 @@ func BenchmarkSaveWithEviction(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkResampleLargePhoto resizes a decoded 6000×4000 photo to 2048×1365
+// (the read_image normalization of a 24 Mpx camera picture): box shrink by 2,
+// Catmull-Rom for the rest, two bands.
+func BenchmarkResampleLargePhoto(b *testing.B) {
+	src := photo(6000, 4000)
+	b.SetBytes(int64(len(src.Pix)))
+	for b.Loop() {
+		resample(src, 2048, 1365, true)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // docs/attachments.md "Normalization": every decoded pixel format becomes
@@ -131,4 +132,23 @@ func reflectNew(m image.Image, r image.Rectangle) draw.Image {
 		return image.NewRGBA64(r)
 	}
 	return image.NewCMYK(r)
+}
+
+// A YCbCr large enough to be converted in two bands (4:2:0, an odd height, a
+// non-zero origin whose chroma rows straddle the bands' boundary) converts as
+// one draw of the whole image.
+func TestToNRGBAYCbCrBands(t *testing.T) {
+	r := image.Rect(3, 5, 3+301, 5+257)
+	ycc := image.NewYCbCr(r, image.YCbCrSubsampleRatio420)
+	for i := range ycc.Y {
+		ycc.Y[i] = uint8(i * 7)
+	}
+	for i := range ycc.Cb {
+		ycc.Cb[i], ycc.Cr[i] = uint8(i*13), uint8(i*5+60)
+	}
+	want := image.NewRGBA(image.Rect(0, 0, r.Dx(), r.Dy()))
+	draw.Draw(want, want.Rect, ycc, r.Min, draw.Src)
+	got, opaque := toNRGBA(ycc)
+	require.True(t, opaque)
+	require.Equal(t, want.Pix, got.Pix)
 }

@@ -90,9 +90,13 @@ func toNRGBA(src image.Image) (dst *image.NRGBA, opaque bool) {
 			copy(dst.Pix[y*dst.Stride:y*dst.Stride+4*w], s.Pix[s.PixOffset(b.Min.X, b.Min.Y+y):])
 		}
 	case *image.YCbCr:
-		// Opaque: premultiplied and non-premultiplied bytes coincide.
+		// Opaque: premultiplied and non-premultiplied bytes coincide. Two
+		// bands of rows are converted at once (inBands).
 		rgba := &image.RGBA{Pix: dst.Pix, Stride: dst.Stride, Rect: dst.Rect}
-		draw.Draw(rgba, rgba.Rect, s, b.Min, draw.Src)
+		inBands(w, h, func(y0, y1 int) {
+			band := image.Rect(0, y0, w, y1)
+			draw.Draw(rgba, band, s, b.Min.Add(image.Pt(0, y0)), draw.Src)
+		})
 	case *image.NYCbCrA:
 		for y := 0; y < h; y++ {
 			row := dst.Pix[y*dst.Stride:]

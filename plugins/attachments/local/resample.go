@@ -3,6 +3,7 @@ package local
 import (
 	"image"
 	"math"
+	"sync"
 )
 
 // The resampler below replaces x/image/draw's CatmullRom.Scale for the
@@ -68,32 +69,89 @@ func axisTaps(srcN, dstN int) []taps {
 	return out
 }
 
+// boxFactor is the integer box shrink taken before the kernel along an axis
+// of srcN samples scaled to dstN: blocks of f samples are averaged and the
+// widened Catmull-Rom kernel does the rest of the reduction. The kernel keeps
+// a reduction of at least 2 (as libvips's default gap), except that a
+// reduction between 2.5 and 4 takes a box of 2 and leaves the kernel 1.25 to
+// 2; below 2.5 there is no box.
+func boxFactor(srcN, dstN int) int {
+	scale := float64(srcN) / float64(dstN)
+	return max(1, int(scale/2), min(2, int(scale/1.25)))
+}
+
+// parallelPixels is the output size from which resample splits its rows
+// between two goroutines.
+const parallelPixels = 1 << 16
+
 // resample scales src (non-premultiplied 8-bit) to w×h. opaque: every alpha
-// is treated as 255 and the output is opaque.
+// is treated as 255 and the output is opaque. A large reduction averages
+// boxes of source pixels first (boxFactor), in the premultiplied row the
+// horizontal pass reads, so no intermediate raster is kept; a large output is
+// computed in two bands of rows at once.
 func resample(src *image.NRGBA, w, h int, opaque bool) *image.NRGBA {
 	sw, sh := src.Rect.Dx(), src.Rect.Dy()
-	xt, yt := axisTaps(sw, w), axisTaps(sh, h)
+	fx, fy := boxFactor(sw, w), boxFactor(sh, h)
+	vw, vh := (sw+fx-1)/fx, (sh+fy-1)/fy // the box-shrunk size
+	xt, yt := axisTaps(vw, w), axisTaps(vh, h)
 	dst := image.NewNRGBA(image.Rect(0, 0, w, h))
-	// Premultiplied source row, reused.
-	pre := make([]float32, 4*sw)
-	// Ring of horizontally filtered rows, indexed by source row.
+	r := resampler{src: src, dst: dst, xt: xt, yt: yt, fx: fx, fy: fy, vw: vw, opaque: opaque}
+	inBands(w, h, r.rows)
+	return dst
+}
+
+// inBands runs rows over the rows [0, h) of a w×h output: in two bands at
+// once (the first on a new goroutine) from parallelPixels on, else in one.
+// A panic of the other band is raised again in the caller, where
+// normalize's recover turns it into an error; no band outlives the call.
+func inBands(w, h int, rows func(y0, y1 int)) {
+	if w*h < parallelPixels || h < 2 {
+		rows(0, h)
+		return
+	}
+	var wg sync.WaitGroup
+	var failed any
+	wg.Go(func() {
+		defer func() { failed = recover() }()
+		rows(0, h/2)
+	})
+	func() {
+		defer wg.Wait() // also when this band panics
+		rows(h/2, h)
+	}()
+	if failed != nil {
+		panic(failed)
+	}
+}
+
+// resampler holds what the bands of one resample share (read only).
+type resampler struct {
+	src, dst *image.NRGBA
+	xt, yt   []taps
+	fx, fy   int // box shrink factors
+	vw       int // box-shrunk width
+	opaque   bool
+}
+
+// rows computes the output rows [y0, y1).
+func (rs *resampler) rows(y0, y1 int) {
+	dst, xt, w := rs.dst, rs.xt, rs.dst.Rect.Dx()
+	fx, fy, opaque := rs.fx, rs.fy, rs.opaque
+	// Premultiplied (box-averaged) source row, and the box sums of an
+	// opaque one, reused.
+	pre := make([]float32, 4*rs.vw)
+	var sums []uint32
+	if opaque && fx*fy > 1 {
+		sums = make([]uint32, 4*rs.vw)
+	}
+	// Ring of horizontally filtered rows, indexed by box-shrunk source row.
 	ring := map[int][]float32{}
 	var free [][]float32
 	hrow := func(y int) []float32 {
 		if r, ok := ring[y]; ok {
 			return r
 		}
-		in := src.Pix[y*src.Stride : y*src.Stride+4*sw]
-		for x := 0; x < sw; x++ {
-			r, g, b, a := float32(in[4*x]), float32(in[4*x+1]), float32(in[4*x+2]), float32(in[4*x+3])
-			if opaque {
-				a = 255
-			} else if a != 255 {
-				f := a / 255
-				r, g, b = r*f, g*f, b*f
-			}
-			pre[4*x], pre[4*x+1], pre[4*x+2], pre[4*x+3] = r, g, b, a
-		}
+		rs.boxRow(pre, sums, y)
 		var out []float32
 		if n := len(free); n > 0 {
 			out, free = free[n-1], free[:n-1]
@@ -117,7 +175,8 @@ func resample(src *image.NRGBA, w, h int, opaque bool) *image.NRGBA {
 	}
 	acc := make([]float32, 4*w)
 	low := 0
-	for y, t := range yt {
+	for y := y0; y < y1; y++ {
+		t := rs.yt[y]
 		// Recycle rows no later output row needs (windows only move down).
 		for ; low < t.start; low++ {
 			if r, ok := ring[low]; ok {
@@ -149,7 +208,65 @@ func resample(src *image.NRGBA, w, h int, opaque bool) *image.NRGBA {
 			row[4*x+3] = uint8(a + 0.5)
 		}
 	}
-	return dst
+}
+
+// boxRow writes into pre the premultiplied box-shrunk source row y: the
+// average of each box of fx×fy source pixels (fewer at the right and bottom
+// edges). An opaque source is summed in integers (sums), its alpha taken as
+// 255.
+func (rs *resampler) boxRow(pre []float32, sums []uint32, y int) {
+	src, fx, fy, opaque := rs.src, rs.fx, rs.fy, rs.opaque
+	sw, sh := src.Rect.Dx(), src.Rect.Dy()
+	ylo, yhi := y*fy, min(sh, (y+1)*fy)
+	if sums != nil {
+		clear(sums)
+		for sy := ylo; sy < yhi; sy++ {
+			in := src.Pix[sy*src.Stride : sy*src.Stride+4*sw]
+			for vx, x := 0, 0; x < sw; vx++ {
+				q := sums[4*vx : 4*vx+4 : 4*vx+4]
+				for end := min(sw, x+fx); x < end; x++ {
+					p := in[4*x : 4*x+3 : 4*x+3]
+					q[0] += uint32(p[0])
+					q[1] += uint32(p[1])
+					q[2] += uint32(p[2])
+				}
+			}
+		}
+		for vx := 0; vx < rs.vw; vx++ {
+			n := float32((min(sw, (vx+1)*fx) - vx*fx) * (yhi - ylo))
+			q, o := sums[4*vx:4*vx+4:4*vx+4], pre[4*vx:4*vx+4:4*vx+4]
+			o[0], o[1], o[2], o[3] = float32(q[0])/n, float32(q[1])/n, float32(q[2])/n, 255
+		}
+		return
+	}
+	clear(pre)
+	for sy := ylo; sy < yhi; sy++ {
+		in := src.Pix[sy*src.Stride : sy*src.Stride+4*sw]
+		for vx, x := 0, 0; x < sw; vx++ {
+			q := pre[4*vx : 4*vx+4 : 4*vx+4]
+			for end := min(sw, x+fx); x < end; x++ {
+				r, g, b, a := float32(in[4*x]), float32(in[4*x+1]), float32(in[4*x+2]), float32(in[4*x+3])
+				if opaque {
+					a = 255
+				} else if a != 255 {
+					f := a / 255
+					r, g, b = r*f, g*f, b*f
+				}
+				q[0] += r
+				q[1] += g
+				q[2] += b
+				q[3] += a
+			}
+		}
+	}
+	if fx*fy == 1 {
+		return
+	}
+	for vx := 0; vx < rs.vw; vx++ {
+		inv := 1 / float32((min(sw, (vx+1)*fx)-vx*fx)*(yhi-ylo))
+		q := pre[4*vx : 4*vx+4 : 4*vx+4]
+		q[0], q[1], q[2], q[3] = q[0]*inv, q[1]*inv, q[2]*inv, q[3]*inv
+	}
 }
 
 func clamp(v, lo, hi float32) float32 {

@@ -270,14 +270,12 @@ func (p *Provider) TextCharset(ctx context.Context, t fs.Target) string {
 // once for the whole search.
 func (p *Provider) grepDecoder() search.Decoder {
 	s := p.charsets.Session()
-	return func(abs string, fd int) ([]byte, bool, error) {
-		var head [3]byte
-		n, _ := unix.Pread(fd, head[:], 0)
-		d, bomLen := s.Resolve(abs, head[:max(n, 0)])
+	return func(abs string, fd int, head []byte) ([]byte, bool, error) {
+		d, bomLen := s.Resolve(abs, head)
 		if d.Charset.IsUTF8() {
 			return nil, false, nil
 		}
-		ft := fileText{decl: d, bom: head[:bomLen]}
+		ft := fileText{decl: d, bom: bytes.Clone(head[:bomLen])}
 		var st unix.Stat_t
 		if err := unix.Fstat(fd, &st); err != nil {
 			return nil, false, err

@@ -160,6 +160,34 @@ func TestCharsetGrepMatchesDecodedText(t *testing.T) {
 	require.Equal(t, map[string]string{"u.txt": "find ü here", "k.sjis": "find 日本 here", "plain.txt": "find plain"}, got)
 }
 
+// Without encodings rules, a grep still decodes what an .editorconfig declares, in the directory
+// of the file or any above it, and a UTF-16 file by its BOM (the head the scan read), also past
+// the first block; the files no .editorconfig covers are matched as UTF-8.
+func TestCharsetGrepFollowsEditorConfigWithoutRules(t *testing.T) {
+	p, dir := newCharsetProvider(t)
+	writeFile(t, filepath.Join(dir, "a", ".editorconfig"), "[*.lat]\ncharset = latin1\n")
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "a", "b", "c"), 0o755))
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "z"), 0o755))
+	writeFile(t, filepath.Join(dir, "a", "b", "c", "deep.lat"), "find caf\xe9\n")
+	writeFile(t, filepath.Join(dir, "a", "near.lat"), "find na\xefve\n")
+	writeFile(t, filepath.Join(dir, "z", "other.lat"), "find raw\xe9\n") // no .editorconfig: bytes, not UTF-8
+	writeFile(t, filepath.Join(dir, "z", "plain.txt"), "find plain\n")
+	writeFile(t, filepath.Join(dir, "z", "big.txt"), utf16LE(t, "\uFEFF"+strings.Repeat("filler line\n", 8000)+"find far ü\n"))
+	got := map[string]string{}
+	_, err := p.Grep(context.Background(), resolve(t, p, dir), fs.GrepQuery{Pattern: "find", MaxLineBytes: 1000}, func(m fs.LineMatch) error {
+		got[m.Rel] = string(m.Text)
+		if !m.ValidUTF8 {
+			got[m.Rel] = "(invalid)"
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	require.Equal(t, map[string]string{
+		"a/b/c/deep.lat": "find café", "a/near.lat": "find naïve", "z/other.lat": "(invalid)",
+		"z/plain.txt": "find plain", "z/big.txt": "find far ü",
+	}, got)
+}
+
 func TestEncodingsConfigNamesTheEntry(t *testing.T) {
 	_, err := hostfs.New(hostfs.Config{Cwd: t.TempDir(), Encodings: []charset.Rule{{Glob: "*.x", Charset: "gbk"}, {Glob: "*.y", Charset: "ebcdic"}}}, nil)
 	require.EqualError(t, err, `fs-local: encodings[1] (glob "*.y"): unknown charset "ebcdic" (a WHATWG Encoding Standard label, such as windows-1252 or shift_jis)`)
