@@ -25,7 +25,7 @@ func parseJSONObject(data []byte) (*jsonObject, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := dec.Token(); err == nil {
+	if len(bytes.TrimSpace(data[dec.InputOffset():])) > 0 {
 		return nil, errors.New("text after the JSON object")
 	}
 	return obj, nil

@@ -126,8 +126,8 @@ type tomlLine struct {
 var headerRE = regexp.MustCompile(`^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$`)
 
 // splitTOML splits data into lines, marking headers, keys and continuation lines (multi-line
-// strings, arrays and inline tables spread over lines).
-func splitTOML(data []byte) []tomlLine {
+// strings, arrays and inline tables spread over lines), and whether the file ends inside one.
+func splitTOML(data []byte) ([]tomlLine, bool) {
 	var lines []tomlLine
 	rest := string(data)
 	inString := "" // `"""` or `'''` while inside a multi-line string
@@ -154,7 +154,7 @@ func splitTOML(data []byte) []tomlLine {
 		inString, depth = scanTOMLValue(text, inString, depth, l.cont)
 		lines = append(lines, l)
 	}
-	return lines
+	return lines, inString != "" || depth > 0
 }
 
 // scanTOMLValue follows multi-line strings and brackets through one line.
@@ -233,9 +233,12 @@ func mergeTOMLTable(old []byte, s setting) ([]byte, error) {
 	name := strings.Join(s.path, ".")
 	parent := strings.Join(s.path[:len(s.path)-1], ".")
 	leaf := s.path[len(s.path)-1]
-	lines := splitTOML(old)
+	lines, open := splitTOML(old)
+	if open {
+		return nil, fmt.Errorf("the file ends inside a string or array: set the server by hand, as the table %s", header)
+	}
 	eol := "\n"
-	if bytes.Contains(old, []byte("\r\n")) {
+	if n := bytes.Count(old, []byte("\n")); n > 0 && bytes.Count(old, []byte("\r\n")) == n { // a CRLF file stays one
 		eol = "\r\n"
 	}
 	table, start := "", -1
@@ -254,7 +257,8 @@ func mergeTOMLTable(old []byte, s setting) ([]byte, error) {
 		if table != "" && full != "" {
 			full = table + "." + full
 		}
-		if full != "" && (full == name || strings.HasPrefix(full, name+".") || full == parent) && table != name {
+		inside := table == name || strings.HasPrefix(table, name+".")
+		if full != "" && !inside && (full == name || strings.HasPrefix(full, name+".") || full == parent) {
 			return nil, fmt.Errorf("%s is defined as %q, not as the table %s: set the server there by hand", leaf, strings.TrimSpace(l.text), header)
 		}
 	}
