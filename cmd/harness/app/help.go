@@ -73,7 +73,7 @@ func init() {
 				"harness setup vscode --http http://127.0.0.1:8931/mcp --token-file tokens",
 			}},
 		{name: "version", summary: "print the version",
-			about: "Prints the version this binary was built with (the release's stamped version, else the module version the build recorded, else dev).",
+			about:    "Prints the version this binary was built with (the release's stamped version, else the module version the build recorded, else dev).",
 			examples: []string{"harness version", "harness --version"}, run: cmdVersion},
 		{name: "help", args: "[COMMAND]", summary: "print the help of the harness or of COMMAND",
 			examples: []string{"harness help serve", "harness serve --help"}},

@@ -67,7 +67,7 @@ type clientSpec struct {
 	name, label string
 	scopes      []string // the first is the default
 	files       func(scope, home, cwd string, s server, builtinOff bool) ([]clientFile, error)
-	noBuiltin   string // why --disable-builtin-tools changes nothing, when it does not
+	noBuiltin   string                    // why --disable-builtin-tools changes nothing, when it does not
 	note        func(scope string) string // what else the user must do after --write ("" nothing)
 }
 
