@@ -184,7 +184,7 @@ func TestStartErrors(t *testing.T) {
 }
 
 func TestHelp(t *testing.T) {
-	for _, args := range [][]string{{"help"}, {"-h"}, {"--help"}} {
+	for _, args := range [][]string{{"help"}, {"-h"}, {"--help"}, {"help", "--help"}} {
 		out, stderr, code := runHarness(t, "", args...)
 		assert.Equal(t, 0, code, args)
 		assert.Empty(t, stderr, args)

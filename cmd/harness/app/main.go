@@ -80,7 +80,7 @@ func dispatch(ctx context.Context, o *options, args []string) (string, error) {
 	name := args[0]
 	switch name {
 	case "help", "-h", "-help", "--help":
-		if len(args) == 1 {
+		if len(args) == 1 || (name == "help" && len(args) == 2 && isHelpFlag(args[1])) {
 			usage(o.stdout, o.name)
 			return "", nil
 		}
@@ -118,7 +118,7 @@ func runCommand(ctx context.Context, o *options, c *command, args []string) erro
 		return runSetup(o, args)
 	case "version":
 		if len(args) > 0 {
-			if args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
+			if isHelpFlag(args[0]) {
 				return errHelp
 			}
 			return fmt.Errorf("%w: version: unexpected argument %q", errUsage, args[0])
@@ -154,3 +154,6 @@ func (e *env) cwdHeader() *string {
 	}
 	return &e.f.workdir
 }
+
+// isHelpFlag reports whether arg asks for help.
+func isHelpFlag(arg string) bool { return arg == "-h" || arg == "-help" || arg == "--help" }

@@ -27,8 +27,8 @@ func setupFlagSet(sf *setupFlags) *flag.FlagSet {
 	fs.SetOutput(io.Discard)
 	fs.BoolVar(&sf.write, "write", false, "merge the configuration into the client's config file (other entries kept, "+
 		"a backup FILE.cordon-backup beside it; nothing written when it is already set)")
-	fs.StringVar(&sf.scope, "scope", "", "`SCOPE` project (the current directory's project files) or user (the user's "+
-		"config files); default project, user for codex (which has only a user file)")
+	fs.StringVar(&sf.scope, "scope", "", "the `SCOPE`: project (the current directory's project files) or user (the "+
+		"user's config files); default project, user for codex (which has only a user file)")
 	fs.StringVar(&sf.httpURL, "http", "", "configure a `URL` of a running harness serve --http instead of stdio "+
 		"(http://127.0.0.1:8931/mcp)")
 	fs.StringVar(&sf.tokenFile, "token-file", "", "with --http: `FILE` whose first name:token line (or whole text) is "+
