@@ -144,6 +144,10 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"serve", "--log-level", "loud"}, "--log-level"},
 		{[]string{"serve", "--max-inflight", "-1"}, "--max-inflight must be positive"},
 		{[]string{"run", "--max-inflight", "4"}, "-max-inflight"},
+		{[]string{"--nope"}, "unknown flag --nope: flags follow the command (harness serve --nope)"},
+		{[]string{"help", "nope"}, `help: unknown command "nope"`},
+		{[]string{"version", "extra"}, `version: unexpected argument "extra"`},
+		{[]string{"undo", "--any-session"}, "undo: give one PATH or CHANGE_ID"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -151,7 +155,14 @@ func TestUsageErrors(t *testing.T) {
 			assert.Equal(t, 2, code, stderr)
 			assert.Empty(t, out)
 			assert.Contains(t, stderr, tt.want)
-			assert.Contains(t, stderr, "usage: harness <command> [flags]")
+			// One line for the mistake, one for where the help is: never the whole usage text.
+			lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+			require.Len(t, lines, 2, stderr)
+			hint := "run 'harness help' for usage"
+			if len(tt.args) > 0 && !strings.HasPrefix(tt.args[0], "-") && tt.args[0] != "help" && tt.args[0] != "bogus" {
+				hint = "run 'harness help " + tt.args[0] + "' for usage"
+			}
+			assert.Equal(t, hint, lines[1])
 		})
 	}
 }
@@ -180,9 +191,58 @@ func TestStartErrors(t *testing.T) {
 }
 
 func TestHelp(t *testing.T) {
-	out, _, code := runHarness(t, "", "help")
-	assert.Equal(t, 0, code)
-	for _, c := range []string{"serve", "run", "tools", "plugins", "config", "--approve"} {
-		assert.Contains(t, out, c)
+	for _, args := range [][]string{{"help"}, {"-h"}, {"--help"}, {"help", "--help"}} {
+		out, stderr, code := runHarness(t, "", args...)
+		assert.Equal(t, 0, code, args)
+		assert.Empty(t, stderr, args)
+		assert.True(t, strings.HasPrefix(out, "usage: harness COMMAND [flags] [arguments]\n"), out)
+		for _, c := range []string{"serve", "run", "tools", "plugins", "config", "history", "undo", "setup", "version", "help"} {
+			assert.Contains(t, out, "\n  "+c+" ", args)
+		}
+	}
+}
+
+// Every command's help, by --help, -h or help COMMAND: one text on stdout, exit 0, starting with the
+// command's synopsis, with examples, and its own flags only.
+func TestCommandHelp(t *testing.T) {
+	synopses := map[string]string{
+		"serve": "usage: harness serve [flags]", "run": "usage: harness run [flags]", "tools": "usage: harness tools [flags]",
+		"plugins": "usage: harness plugins [flags]", "config": "usage: harness config [flags]",
+		"history": "usage: harness history [flags]", "undo": "usage: harness undo [flags] PATH|CHANGE_ID",
+		"setup": "usage: harness setup [flags] CLIENT", "version": "usage: harness version", "help": "usage: harness help [COMMAND]",
+	}
+	for cmd, synopsis := range synopses {
+		var texts []string
+		runs := [][]string{{"help", cmd}, {cmd, "--help"}, {cmd, "-h"}}
+		if cmd == "help" {
+			runs = runs[:1] // harness help --help is the usage text
+		}
+		for _, args := range runs {
+			out, stderr, code := runHarness(t, "", args...)
+			assert.Equal(t, 0, code, "%v: %s", args, stderr)
+			assert.Empty(t, stderr, args)
+			assert.Equal(t, 1, strings.Count(out, "usage: "), "one help text: %v\n%s", args, out)
+			assert.True(t, strings.HasPrefix(out, synopsis+"\n"), "%v:\n%s", args, out)
+			assert.Regexp(t, "\nexamples:\n  .*harness ", out, args)
+			texts = append(texts, out)
+		}
+		for _, other := range texts[1:] {
+			assert.Equal(t, texts[0], other, cmd)
+		}
+	}
+	out, _, _ := runHarness(t, "", "help", "undo")
+	assert.Contains(t, out, "PATH (its newest change) or of CHANGE_ID")
+	assert.NotContains(t, out, "--http", "undo's help lists undo's flags only")
+	out, _, _ = runHarness(t, "", "run", "--help")
+	assert.Contains(t, out, "  --approve MODE\n")
+	assert.NotContains(t, out, "--structured-content")
+}
+
+// --version and version print the program's name and version on stdout, exit 0.
+func TestVersion(t *testing.T) {
+	for _, args := range [][]string{{"--version"}, {"version"}} {
+		out, stderr, code := runHarness(t, "", args...)
+		assert.Equal(t, 0, code, stderr)
+		assert.Regexp(t, `^harness \S+\n$`, out)
 	}
 }

@@ -49,11 +49,6 @@ type ecKey struct {
 	mtime, ctime int64
 }
 
-func keyOf(st *unix.Stat_t) ecKey {
-	return ecKey{dev: uint64(st.Dev), ino: st.Ino, mode: st.Mode, size: st.Size,
-		mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano()}
-}
-
 type ecEntry struct {
 	key  ecKey
 	file *ecFile // nil: the file was ignored (not a regular file, too large, unreadable)

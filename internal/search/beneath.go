@@ -13,12 +13,9 @@ import (
 // root (swapped in after the walk listed the entry), or a path not beneath it.
 var errEscape = errors.New("path leaves the confining directory")
 
-// openat2Unusable is set once openat2 turns out to be missing or filtered; the O_NOFOLLOW walk is
-// used from then on.
+// openat2Unusable is set once openat2 turns out to be missing or filtered (or the system has none);
+// the O_NOFOLLOW walk is used from then on.
 var openat2Unusable atomic.Bool
-
-// beneathResolve: never above the root, through no symlink, through no /proc magic link.
-const beneathResolve = unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS
 
 // openPath opens the absolute path with flags (which apply to its last component): beneath root
 // when root is set (Options.Beneath), else as openLong does.
@@ -40,30 +37,14 @@ func openPath(root, path string, flags int) (int, error) {
 		return -1, err
 	}
 	defer unix.Close(rootfd)
-	return openBeneath(rootfd, rel, flags, beneathResolve)
+	return openBeneath(rootfd, rel, flags)
 }
 
-// openBeneath opens rel below rootfd with openat2 resolved as resolve, else (openat2 unusable)
-// by walkNoFollow, which follows no symlink at all.
-func openBeneath(rootfd int, rel string, flags int, resolve uint64) (int, error) {
-	if !openat2Unusable.Load() {
-		how := &unix.OpenHow{Flags: uint64(flags | unix.O_CLOEXEC), Resolve: resolve}
-		for i := 0; i < 8; i++ {
-			fd, err := unix.Openat2(rootfd, rel, how)
-			switch {
-			case err == nil:
-				return fd, nil
-			case err == unix.EINTR || err == unix.EAGAIN:
-				continue
-			case err == unix.ENOSYS || err == unix.EPERM:
-				openat2Unusable.Store(true)
-			case err == unix.ELOOP || err == unix.EXDEV:
-				return -1, errEscape
-			default:
-				return -1, err
-			}
-			break
-		}
+// openBeneath opens rel below rootfd with openat2 (never above rootfd, through no symlink, through
+// no /proc magic link), else (openat2 unusable) by walkNoFollow, which follows no symlink at all.
+func openBeneath(rootfd int, rel string, flags int) (int, error) {
+	if fd, done, err := openat2(rootfd, rel, flags|unix.O_CLOEXEC, true); done {
+		return fd, err
 	}
 	return walkNoFollow(rootfd, rel, flags)
 }
@@ -86,22 +67,8 @@ func statLinkBeneath(root string, dirfd int, name, abs string, st *unix.Stat_t) 
 // openRootNoFollow opens the directory root (absolute) without following a symlink in any
 // component: one openat2 call, else from "/" one component at a time.
 func openRootNoFollow(root string) (int, error) {
-	if !openat2Unusable.Load() {
-		how := &unix.OpenHow{Flags: uint64(dirFlags), Resolve: unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS}
-		for i := 0; i < 8; i++ {
-			fd, err := unix.Openat2(unix.AT_FDCWD, root, how)
-			switch {
-			case err == unix.EINTR || err == unix.EAGAIN:
-				continue
-			case err == unix.ENOSYS || err == unix.EPERM:
-				openat2Unusable.Store(true)
-			case err == unix.ELOOP:
-				return -1, errEscape
-			default:
-				return fd, err
-			}
-			break
-		}
+	if fd, done, err := openat2(unix.AT_FDCWD, root, dirFlags, false); done {
+		return fd, err
 	}
 	slash, err := openAt(unix.AT_FDCWD, "/", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC)
 	if err != nil {

@@ -70,8 +70,9 @@ func CheckOwnFile(path string, st *unix.Stat_t, deny uint32) error {
 }
 
 func checkOwn(path string, st *unix.Stat_t, kind, deny uint32) error {
+	mode := uint32(st.Mode) // uint16 on darwin
 	switch {
-	case st.Mode&unix.S_IFMT != kind:
+	case mode&unix.S_IFMT != kind:
 		what := "not a regular file"
 		if kind == unix.S_IFDIR {
 			what = "not a directory"
@@ -79,8 +80,8 @@ func checkOwn(path string, st *unix.Stat_t, kind, deny uint32) error {
 		return fmt.Errorf("%s: %w: %s", path, ErrRefused, what)
 	case int(st.Uid) != os.Geteuid():
 		return fmt.Errorf("%s: %w: owned by uid %d", path, ErrRefused, st.Uid)
-	case st.Mode&deny != 0:
-		return fmt.Errorf("%s: %w: mode %04o lets another user write it", path, ErrRefused, st.Mode&0o7777)
+	case mode&deny != 0:
+		return fmt.Errorf("%s: %w: mode %04o lets another user write it", path, ErrRefused, mode&0o7777)
 	}
 	return nil
 }

@@ -6,8 +6,9 @@
 //
 //	var Module = fx.Module("fs-local", kernelfx.Plugin(Plugin))
 //
-// A host adds Module, supplies a *zap.Logger and a Composition (or YAML), and optionally WithZap
-// so that fx's own events go to the same logger:
+// A host adds Module, supplies a *zap.Logger and a Composition (or YAML), and WithZap so that fx's
+// own events go to the same logger at debug level (without it fx prints about fifteen "[Fx]" lines
+// to stderr at every start; fx.NopLogger instead drops them, fx.WithLogger sends them elsewhere):
 //
 //	fx.New(
 //		kernelfx.Module, kernelfx.WithZap(),

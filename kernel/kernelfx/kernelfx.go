@@ -7,6 +7,7 @@ import (
 	"go.uber.org/fx"
 	"go.uber.org/fx/fxevent"
 	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
 
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/kernel/loader"
@@ -48,10 +49,16 @@ type bootPolicy struct{ allowPending bool }
 // almost always a composition mistake (a missing provider), and the error lists what it waits for.
 func AllowPending() fx.Option { return fx.Supply(bootPolicy{allowPending: true}) }
 
-// WithZap sends fx's own events to the host's *zap.Logger (named "fx") through fxevent.ZapLogger.
+// WithZap sends fx's own events (provided, invoked, started: about fifteen lines a start) to the
+// host's *zap.Logger (named "fx") at debug level, errors included (the start error reaches the
+// host from app.Start), so a host logging at info sees none of them. Without it fx prints them to
+// stderr; fx.NopLogger drops them, fx.WithLogger sends them elsewhere.
 func WithZap() fx.Option {
 	return fx.WithLogger(func(log *zap.Logger) fxevent.Logger {
-		return &fxevent.ZapLogger{Logger: log.Named("fx")}
+		l := &fxevent.ZapLogger{Logger: log.Named("fx")}
+		l.UseLogLevel(zapcore.DebugLevel)
+		l.UseErrorLevel(zapcore.DebugLevel)
+		return l
 	})
 }
 

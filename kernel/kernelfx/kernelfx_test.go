@@ -211,8 +211,9 @@ func TestCatalog(t *testing.T) {
 	require.EqualError(t, err, `kernelfx: duplicate module id: "m" (group kernel.modules) is already taken by another contribution; include each plugin's fx Module once`)
 }
 
+// fx's events reach the host's logger at debug level: a host logging at info sees none of them.
 func TestWithZapLogsFxEvents(t *testing.T) {
-	core, logs := observer.New(zapcore.InfoLevel)
+	core, logs := observer.New(zapcore.DebugLevel)
 	j := &kerneltest.Journal{}
 	a := fxtest.New(t,
 		kernelfx.Module,
@@ -224,4 +225,12 @@ func TestWithZapLogsFxEvents(t *testing.T) {
 	a.RequireStart().RequireStop()
 	require.NotZero(t, logs.FilterLoggerName("fx").Len(), "fx events reach zap")
 	require.NotZero(t, logs.FilterMessage("started").Len())
+	for _, e := range logs.FilterLoggerName("fx").All() {
+		require.Equal(t, zapcore.DebugLevel, e.Level, e.Message)
+	}
+
+	info, infoLogs := observer.New(zapcore.InfoLevel)
+	fxtest.New(t, kernelfx.Module, kernelfx.WithZap(), kernelfx.Plugin(greetModule(j)), fx.Supply(zap.New(info)),
+		kernelfx.YAML([]byte("plugins: [{name: greet}]\n"))).RequireStart().RequireStop()
+	require.Zero(t, infoLogs.FilterLoggerName("fx").Len(), "no fx line at info")
 }

@@ -35,7 +35,14 @@ func cmdServe(ctx context.Context, e *env) error {
 	}
 	defer mh.Close()
 	logRoots(h, h.source)
-	e.log.Info("ready: serving MCP on stdio", zap.String("config", h.source), zap.Strings("tools", mh.ToolNames()))
+	e.log.Info("ready: serving MCP on stdio", e.startFields(h, "stdio", zap.Strings("tools", mh.ToolNames()))...)
+	if isTerminal(e.o.stdin) {
+		// Run by hand, serve seems to hang: say what it waits for (docs/host.md "The start line").
+		e.log.Info(fmt.Sprintf("waiting for an MCP client on standard input: an MCP client starts this command itself "+
+			"('%[1]s setup CLIENT' writes its configuration); to try it by hand, paste "+
+			`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"me","version":"0"}}}`+
+			" and press Enter; Ctrl-D ends", e.o.name))
+	}
 	return mh.ServeStdio(ctx, e.o.stdin, e.o.stdout, mcphost.StdioOptions{
 		MaxInFlight:   e.f.maxInFlight,
 		MaxBatch:      e.f.maxBatch,
@@ -44,6 +51,27 @@ func cmdServe(ctx context.Context, e *env) error {
 			e.log.Warn("rejected a client message", zap.Int64("code", code), zap.String("reason", msg))
 		},
 	})
+}
+
+// startFields are the fields of a ready line: the version, the composition, the workspace, the
+// transport, then more.
+func (e *env) startFields(h *host, transport string, more ...zap.Field) []zap.Field {
+	return append([]zap.Field{zap.String("version", e.o.version), zap.String("config", h.source),
+		zap.String("workspace", e.f.workdir), zap.String("transport", transport)}, more...)
+}
+
+// isTerminal reports whether r is a terminal (a character device other than /dev/null).
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	if err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		return false
+	}
+	null, err := os.Stat(os.DevNull)
+	return err != nil || !os.SameFile(st, null)
 }
 
 // hostConfig is the MCP host's configuration from the command line. Without --cwd each
@@ -73,8 +101,10 @@ func serveHTTP(ctx context.Context, e *env, h *host) error {
 		return fmt.Errorf("--http: %w", err)
 	}
 	logRoots(h, h.source)
-	e.log.Info("ready: serving MCP over HTTP", zap.String("url", "http://"+ln.Addr().String()+"/mcp"),
-		zap.Bool("authentication", o.Tokens != nil), zap.String("config", h.source), zap.Strings("tools", srv.Host().ToolNames()))
+	// The URL comes first: scripts read it from this line.
+	fields := append([]zap.Field{zap.String("url", "http://"+ln.Addr().String()+"/mcp")},
+		e.startFields(h, "http", zap.Bool("authentication", o.Tokens != nil), zap.Strings("tools", srv.Host().ToolNames()))...)
+	e.log.Info("ready: serving MCP over HTTP", fields...)
 	return srv.Serve(ctx, ln)
 }
 
@@ -91,7 +121,7 @@ func cmdRun(ctx context.Context, e *env) error {
 		return fmt.Errorf("%s: %w", h.source, err)
 	}
 	logRoots(h, h.source)
-	e.log.Info("ready: reading JSON lines on stdin", zap.String("config", h.source), zap.Strings("tools", toolNames(h)))
+	e.log.Info("ready: reading JSON lines on stdin", e.startFields(h, "json-lines", zap.Strings("tools", toolNames(h)))...)
 	// A denial offers an escalation only where --approve can answer it.
 	err = r.Serve(tools.WithApprovalChannel(ctx, e.f.approve != ""), e.o.stdin, e.o.stdout)
 	if ctx.Err() != nil {

@@ -9,9 +9,7 @@ import (
 	"time"
 
 	"go.uber.org/fx"
-	"go.uber.org/fx/fxevent"
 	"go.uber.org/zap"
-	"go.uber.org/zap/zapcore"
 
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/kernel/kernelfx"
@@ -108,12 +106,7 @@ func compose(ctx context.Context, o *options, f *flags, log *zap.Logger) (*host,
 	}
 	h := &host{log: log, source: source}
 	opts := []fx.Option{
-		fx.WithLogger(func() fxevent.Logger {
-			l := &fxevent.ZapLogger{Logger: log.Named("fx")}
-			l.UseLogLevel(zapcore.DebugLevel)
-			l.UseErrorLevel(zapcore.DebugLevel) // the host reports start errors itself
-			return l
-		}),
+		kernelfx.WithZap(), // fx's events at debug level; the host reports start errors itself
 		fx.Supply(log, kernelfx.Composition(entries)),
 		kernelfx.Module,
 		fx.Populate(&h.k, &h.ld),

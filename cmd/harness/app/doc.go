@@ -3,11 +3,19 @@
 //
 // # Commands
 //
-//	harness serve   [--config FILE | --profile NAME] [--cwd DIR] [--log-level LEVEL] [--structured-content] [--model NAME]
-//	harness run     [--config FILE | --profile NAME] [--cwd DIR] [--log-level LEVEL] [--approve allow-once|reject] [--client NAME]
+//	harness serve   serve the composed tools over MCP on stdio, or Streamable HTTP with --http
+//	harness run     JSON-line tool calls on stdin, one result line each on stdout
 //	harness tools   print the tool definitions as JSON (exactly what tools/list sends)
 //	harness plugins print the catalog, one module per line with the services it waits for
 //	harness config  compose and print the plugin tree with each entry's state
+//	harness history list the changes fs-history recorded, newest first
+//	harness undo    PATH|CHANGE_ID: restore a file to its state before a change
+//	harness setup   CLIENT: print or write a client's configuration for this binary
+//	harness version print the version (also --version)
+//	harness help    [COMMAND]: the usage text, or a command's help with examples (also COMMAND --help)
+//
+// Each command's flags are in its help (help.go builds it from the flag definitions) and in
+// docs/host.md. A usage error exits 2 with one line and a hint (run 'harness help serve').
 //
 // Without --config an embedded profile is composed: "default" (fs-local with cwd = --cwd or the
 // working directory, fs-observation-policy, tools, tool-fs, tool-fs-search, attachment-local, model-catalog) or

@@ -17,6 +17,9 @@ import (
 // errUsage marks a command-line error (exit status 2).
 var errUsage = errors.New("usage")
 
+// errHelp is a request for a command's help (-h, --help): printed on stdout, exit status 0.
+var errHelp = errors.New("help requested")
+
 // flags are the parsed command-line options of one command.
 type flags struct {
 	config   string
@@ -52,115 +55,68 @@ type flags struct {
 	args       []string
 }
 
-// commands lists the commands with their one-line help, in usage order.
-var commands = []struct{ name, help string }{
-	{"serve", "serve the composed tools over MCP on stdio (one connection = one session), or HTTP with --http"},
-	{"run", "execute JSON-line tool calls from stdin, one result line per input line on stdout"},
-	{"tools", "print the tool definitions as JSON"},
-	{"plugins", "print the plugin catalog"},
-	{"config", "print the composed plugin tree"},
-	{"history", "list the changes fs-history recorded under --cwd, newest first (--json for JSON)"},
-	{"undo", "restore the file of PATH or CHANGE_ID to its state before that change (--session ID or --any-session: whose; --force: over later changes)"},
-}
+// rawFlags are the flag values parseFlags converts after parsing (sizes).
+type rawFlags struct{ maxBody, maxBodyTotal, minBodyRate, maxBatchBytes string }
 
-func usage(w io.Writer, name string) {
-	fmt.Fprintf(w, "usage: %s <command> [flags]\n\ncommands:\n", name)
-	for _, c := range commands {
-		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.help)
-	}
-	fmt.Fprintf(w, "\nflags:\n"+
-		"  --config FILE      composition YAML (default: the embedded profile)\n"+
-		"  --profile NAME     embedded profile (default %q)\n"+
-		"  --cwd DIR          the workspace: where relative paths resolve and, in the default profile, the\n"+
-		"                     boundary of every read and write (default: the current directory)\n"+
-		"  --root DIR         a read-write workspace root besides --cwd (repeatable)\n"+
-		"  --read-only-root DIR\n"+
-		"                     a workspace root read but never written (repeatable)\n"+
-		"  --allow-broad-root allow / or the home directory as a workspace root\n"+
-		"  --log-level LEVEL  debug, info, warn or error (default info); logs go to stderr\n"+
-		"  --approve MODE     run only: answer approval prompts with allow-once or reject\n"+
-		"  --client NAME      run: the client name of every session, so the result budget by client applies\n"+
-		"  --model NAME       serve: the model of every session served, so expose rules and the result budget\n"+
-		"                     keyed on the model apply\n"+
-		"  --structured-content\n"+
-		"                     serve, tools: list output schemas and send structuredContent (for programmatic\n"+
-		"                     clients; agents such as Claude Code, Codex and opencode then show the model\n"+
-		"                     the JSON value instead of the text)\n"+
-		"  --max-inflight N   serve on stdio: calls in flight; at the limit no more input is read until one\n"+
-		"                     is answered (default 4 per core)\n"+
-		"  --max-batch N      serve on stdio: messages in one JSON-RPC batch, refused whole beyond (default 1000)\n"+
-		"  --max-batch-bytes SIZE\n"+
-		"                     serve on stdio: once a batch's answers reach SIZE, its calls not yet started\n"+
-		"                     are refused, not run (default 8MiB)\n"+
-		"  --session-idle D   run, serve --http: end a session after D without requests (default 30m)\n"+
-		"  --max-sessions N   run: sessions kept, a new one ends the least recently used (default 1024);\n"+
-		"                     serve --http: sessions at once, 503 beyond (default 64)\n"+
-		"  --http ADDR        serve: MCP Streamable HTTP at ADDR (/mcp; GET /healthz answers ok)\n"+
-		"  --token-file FILE  serve --http: name:token lines; every request needs Authorization: Bearer\n"+
-		"                     <token> (required to bind an address that is not loopback)\n"+
-		"  --allow-origin O   serve --http: an Origin allowed besides the server's own (repeatable)\n"+
-		"  --max-body SIZE    serve --http: request body limit, 413 beyond (default 32MiB)\n"+
-		"  --max-body-total SIZE\n"+
-		"                     serve --http: body bytes held across requests; beyond, a request waits up to\n"+
-		"                     --read-timeout, then 503 (default 128MiB, at least --max-body)\n"+
-		"  --max-conns N      serve --http: connections at once; at the limit a new one replaces one not\n"+
-		"                     serving a request, or waits (default 256)\n"+
-		"  --read-timeout D   serve --http: for a request's headers, and for its body (default 30s)\n"+
-		"  --min-body-rate SIZE\n"+
-		"                     serve --http: each SIZE of body received adds 1s to --read-timeout (default 64KiB)\n"+
-		"  --write-timeout D  serve --http: for the client to take each write of a response (default 30s)\n"+
-		"  --idle-timeout D   serve --http: close a kept-alive connection after D without a request (default 1m)\n"+
-		"  --json             history: print the changes as JSON\n"+
-		"  --force            undo: restore even over changes made since (a warning goes to stderr)\n"+
-		"  --session ID       undo: take back a change of session ID (the SESSION column of history)\n"+
-		"  --any-session      undo: take back the newest change by any session\n", DefaultProfile)
-}
-
-// parseFlags parses the flags of command cmd.
-func parseFlags(cmd string, args []string, stderr io.Writer) (*flags, error) {
-	f := &flags{}
-	maxBodyTotal, minBodyRate, b := "", "64KiB", mcphost.DefaultHTTPOptions() // serve --http's bounds
+// newFlagSet defines the flags of command cmd on a new flag set, writing into f and raw. Each
+// flag's usage is its help text (a `WORD` in it names the value in the help).
+func newFlagSet(cmd string, f *flags, raw *rawFlags) *flag.FlagSet {
+	b := mcphost.DefaultHTTPOptions() // serve --http's bounds
+	*raw = rawFlags{maxBody: "32MiB", minBodyRate: "64KiB", maxBatchBytes: "8MiB"}
 	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.StringVar(&f.config, "config", "", "composition YAML file")
-	fs.StringVar(&f.cwd, "cwd", "", "working directory")
-	fs.StringVar(&f.profile, "profile", "", "embedded profile")
-	fs.StringVar(&f.logLevel, "log-level", "info", "debug, info, warn or error")
+	fs.SetOutput(io.Discard) // errors and help are the command line's own (help.go)
+	fs.StringVar(&f.config, "config", "", "composition YAML `FILE` (default: the embedded profile); exclusive with --profile")
+	fs.StringVar(&f.profile, "profile", "", "the embedded profile `NAME`: default, sandboxed or unconfined (default \"default\")")
+	fs.StringVar(&f.cwd, "cwd", "", "the workspace `DIR`: where relative paths resolve and, in the default profile, the "+
+		"boundary of every read and write; it must exist and be a directory (default: the current directory)")
+	fs.StringVar(&f.logLevel, "log-level", "info", "the log `LEVEL`: debug, info, warn or error; logs go to stderr")
 	f.roots.define(fs)
-	maxBody, maxBatchBytes := "32MiB", "8MiB"
 	switch cmd {
 	case "run":
-		fs.StringVar(&f.approve, "approve", "", "answer approval prompts: allow-once or reject")
-		fs.DurationVar(&f.sessionIdle, "session-idle", jsonlines.DefaultSessionIdle, "end a session after this long without calls")
-		fs.IntVar(&f.maxSessions, "max-sessions", jsonlines.DefaultMaxSessions, "sessions kept; a new one ends the least recently used")
-		fs.StringVar(&f.client, "client", "", "the client name of every session (sizes the result budget)")
+		fs.StringVar(&f.approve, "approve", "", "answer every approval prompt with `MODE`: allow-once or reject (without it prompts are unavailable)")
+		fs.DurationVar(&f.sessionIdle, "session-idle", jsonlines.DefaultSessionIdle, "end a session after `D` without calls")
+		fs.IntVar(&f.maxSessions, "max-sessions", jsonlines.DefaultMaxSessions, "`N` sessions kept; a new one ends the least recently used")
+		fs.StringVar(&f.client, "client", "", "the client `NAME` of every session, so the result budget by client applies")
 	case "serve":
-		fs.BoolVar(&f.structured, "structured-content", false, "list output schemas and send structuredContent")
-		fs.IntVar(&f.maxInFlight, "max-inflight", 0, "calls in flight per connection before input is paused")
-		fs.IntVar(&f.maxBatch, "max-batch", 0, "messages in one JSON-RPC batch")
-		fs.StringVar(&maxBatchBytes, "max-batch-bytes", maxBatchBytes, "answers held for one JSON-RPC batch")
-		fs.StringVar(&f.model, "model", "", "the model of every session served")
-		fs.StringVar(&f.http.Addr, "http", "", "serve MCP Streamable HTTP at this address")
-		fs.StringVar(&f.tokenFile, "token-file", "", "bearer tokens, one name:token per line")
-		fs.Func("allow-origin", "an Origin allowed besides the server's own", func(s string) error {
+		fs.BoolVar(&f.structured, "structured-content", false, "list output schemas and send structuredContent (for programmatic "+
+			"clients; agents such as Claude Code, Codex and opencode then show the model the JSON value instead of the text)")
+		fs.IntVar(&f.maxInFlight, "max-inflight", 0, "on stdio: `N` calls in flight; at the limit no more input is read until one is answered (default 4 per core)")
+		fs.IntVar(&f.maxBatch, "max-batch", 0, "on stdio: `N` messages in one JSON-RPC batch, refused whole beyond (default 1000)")
+		fs.StringVar(&raw.maxBatchBytes, "max-batch-bytes", raw.maxBatchBytes, "on stdio: once a batch's answers reach `SIZE`, its calls not yet started are refused, not run")
+		fs.StringVar(&f.model, "model", "", "the model `NAME` of every session served, so expose rules and the result budget keyed on the model apply")
+		fs.StringVar(&f.http.Addr, "http", "", "serve MCP Streamable HTTP at `ADDR` (path /mcp; GET /healthz answers ok) instead of stdio")
+		fs.StringVar(&f.tokenFile, "token-file", "", "with --http: `FILE` of name:token lines; every request needs Authorization: Bearer <token> "+
+			"(required to bind an address that is not loopback)")
+		fs.Func("allow-origin", "with --http: an Origin `O` allowed besides the server's own (repeatable)", func(s string) error {
 			f.http.AllowOrigins = append(f.http.AllowOrigins, s)
 			return nil
 		})
-		fs.StringVar(&maxBody, "max-body", maxBody, "request body limit")
-		fs.DurationVar(&f.sessionIdle, "session-idle", b.SessionIdle, "end a session after this long without requests")
-		fs.IntVar(&f.maxSessions, "max-sessions", b.MaxSessions, "sessions at once")
-		fs.StringVar(&maxBodyTotal, "max-body-total", "", "body bytes held across requests")
-		fs.IntVar(&f.http.MaxConns, "max-conns", b.MaxConns, "connections at once")
-		fs.DurationVar(&f.http.ReadTimeout, "read-timeout", b.ReadTimeout, "for a request's headers and body")
-		fs.StringVar(&minBodyRate, "min-body-rate", minBodyRate, "body bytes a second that extend --read-timeout")
-		fs.DurationVar(&f.http.WriteTimeout, "write-timeout", b.WriteTimeout, "for each write of a response")
-		fs.DurationVar(&f.http.IdleTimeout, "idle-timeout", b.IdleTimeout, "close a kept-alive connection after this long idle")
+		fs.StringVar(&raw.maxBody, "max-body", raw.maxBody, "with --http: request body limit `SIZE`, 413 beyond")
+		fs.DurationVar(&f.sessionIdle, "session-idle", b.SessionIdle, "with --http: end a session after `D` without requests")
+		fs.IntVar(&f.maxSessions, "max-sessions", b.MaxSessions, "with --http: `N` sessions at once, 503 beyond")
+		fs.StringVar(&raw.maxBodyTotal, "max-body-total", "", "with --http: body bytes held across requests (`SIZE`); beyond, a request waits up to "+
+			"--read-timeout, then 503 (default 128MiB, at least --max-body)")
+		fs.IntVar(&f.http.MaxConns, "max-conns", b.MaxConns, "with --http: `N` connections at once; at the limit a new one replaces one not serving a request, or waits")
+		fs.DurationVar(&f.http.ReadTimeout, "read-timeout", b.ReadTimeout, "with --http: time `D` for a request's headers, and for its body")
+		fs.StringVar(&raw.minBodyRate, "min-body-rate", raw.minBodyRate, "with --http: each `SIZE` of body received adds 1s to --read-timeout")
+		fs.DurationVar(&f.http.WriteTimeout, "write-timeout", b.WriteTimeout, "with --http: time `D` for the client to take each write of a response")
+		fs.DurationVar(&f.http.IdleTimeout, "idle-timeout", b.IdleTimeout, "with --http: close a kept-alive connection after `D` without a request")
 	case "tools":
-		fs.BoolVar(&f.structured, "structured-content", false, "list output schemas")
+		fs.BoolVar(&f.structured, "structured-content", false, "list output schemas (the tool list serve --structured-content sends)")
 	case "history", "undo":
 		historyFlags(cmd, fs, f)
 	}
+	return fs
+}
+
+// parseFlags parses the flags of command cmd (not setup's: setup.go).
+func parseFlags(cmd string, args []string) (*flags, error) {
+	f, raw := &flags{}, &rawFlags{}
+	fs := newFlagSet(cmd, f, raw)
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, errHelp
+		}
 		return nil, fmt.Errorf("%w: %s: %v", errUsage, cmd, err)
 	}
 	if cmd == "undo" {
@@ -187,18 +143,18 @@ func parseFlags(cmd string, args []string, stderr io.Writer) (*flags, error) {
 		return nil, fmt.Errorf("%w: %s: --max-batch must be positive (got %d)", errUsage, cmd, f.maxBatch)
 	}
 	if cmd == "serve" {
-		n, err := parseSize(maxBody)
+		n, err := parseSize(raw.maxBody)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %s: --max-body: %v", errUsage, cmd, err)
 		}
 		f.http.MaxBody = n
-		if f.maxBatchBytes, err = parseSize(maxBatchBytes); err != nil {
+		if f.maxBatchBytes, err = parseSize(raw.maxBatchBytes); err != nil {
 			return nil, fmt.Errorf("%w: %s: --max-batch-bytes: %v", errUsage, cmd, err)
 		}
 		if err := checkHTTPFlags(f, fs); err != nil {
 			return nil, fmt.Errorf("%w: %s: %v", errUsage, cmd, err)
 		}
-		if err := parseHTTPBounds(f, maxBodyTotal, minBodyRate); err != nil {
+		if err := parseHTTPBounds(f, raw.maxBodyTotal, raw.minBodyRate); err != nil {
 			return nil, fmt.Errorf("%w: %s: %v", errUsage, cmd, err)
 		}
 	}

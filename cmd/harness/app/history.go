@@ -16,11 +16,11 @@ import (
 // historyFlags adds the flags of history and undo.
 func historyFlags(cmd string, fs *flag.FlagSet, f *flags) {
 	if cmd == "history" {
-		fs.BoolVar(&f.json, "json", false, "print the changes as JSON")
+		fs.BoolVar(&f.json, "json", false, "print the changes as JSON, one array")
 		return
 	}
-	fs.BoolVar(&f.force, "force", false, "restore even over changes made since")
-	fs.StringVar(&f.session, "session", "", "take back a change of this session only")
+	fs.BoolVar(&f.force, "force", false, "restore even over changes made to the file since (a warning goes to stderr)")
+	fs.StringVar(&f.session, "session", "", "take back a change of session `ID` (the SESSION column of history)")
 	fs.BoolVar(&f.anySession, "any-session", false, "take back the newest change by any session")
 }
 

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 	"syscall"
 
 	"go.uber.org/zap"
@@ -50,15 +51,19 @@ func MainContext(ctx context.Context, args []string, opts ...Option) int {
 	for _, opt := range opts {
 		opt(o)
 	}
-	err := dispatch(ctx, o, args)
+	cmd, err := dispatch(ctx, o, args)
 	switch {
 	case err == nil:
 		return 0
 	case errors.Is(err, syscall.EPIPE): // the reader of stdout went away (SIGPIPE is ignored): end quietly
 		return 0
 	case errors.Is(err, errUsage):
-		fmt.Fprintf(o.stderr, "%s: %v\n\n", o.name, err)
-		usage(o.stderr, o.name)
+		// One line for the mistake, one for where the help is (docs/host.md "Usage errors").
+		hint := o.name + " help"
+		if cmd != "" {
+			hint += " " + cmd
+		}
+		fmt.Fprintf(o.stderr, "%s: %v\nrun '%s' for usage\n", o.name, err, hint)
 		return 2
 	default:
 		fmt.Fprintf(o.stderr, "%s: %v\n", o.name, err)
@@ -66,20 +71,61 @@ func MainContext(ctx context.Context, args []string, opts ...Option) int {
 	}
 }
 
-func dispatch(ctx context.Context, o *options, args []string) error {
+// dispatch runs the command args name and returns the command it ran ("" when none was found) and
+// its error.
+func dispatch(ctx context.Context, o *options, args []string) (string, error) {
 	if len(args) == 0 {
-		return fmt.Errorf("%w: no command", errUsage)
+		return "", fmt.Errorf("%w: no command", errUsage)
 	}
-	cmd := args[0]
-	if cmd == "help" || cmd == "-h" || cmd == "--help" {
-		usage(o.stdout, o.name)
-		return nil
+	name := args[0]
+	switch name {
+	case "help", "-h", "-help", "--help":
+		if len(args) == 1 || (name == "help" && len(args) == 2 && isHelpFlag(args[1])) {
+			usage(o.stdout, o.name)
+			return "", nil
+		}
+		c, ok := lookupCommand(args[1])
+		if !ok {
+			return "", fmt.Errorf("%w: help: unknown command %q", errUsage, args[1])
+		}
+		if len(args) > 2 {
+			return "help", fmt.Errorf("%w: help: unexpected argument %q", errUsage, args[2])
+		}
+		commandHelp(o.stdout, o.name, c)
+		return "", nil
+	case "-version", "--version":
+		name = "version"
 	}
-	run, ok := commandFuncs[cmd]
+	c, ok := lookupCommand(name)
 	if !ok {
-		return fmt.Errorf("%w: unknown command %q", errUsage, cmd)
+		if strings.HasPrefix(name, "-") {
+			return "", fmt.Errorf("%w: unknown flag %s: flags follow the command (%s serve %s)", errUsage, name, o.name, name)
+		}
+		return "", fmt.Errorf("%w: unknown command %q", errUsage, name)
 	}
-	f, err := parseFlags(cmd, args[1:], o.stderr)
+	err := runCommand(ctx, o, c, args[1:])
+	if errors.Is(err, errHelp) {
+		commandHelp(o.stdout, o.name, c)
+		return c.name, nil
+	}
+	return c.name, err
+}
+
+// runCommand parses the flags of c and runs it.
+func runCommand(ctx context.Context, o *options, c *command, args []string) error {
+	switch c.name {
+	case "setup":
+		return runSetup(o, args)
+	case "version":
+		if len(args) > 0 {
+			if isHelpFlag(args[0]) {
+				return errHelp
+			}
+			return fmt.Errorf("%w: version: unexpected argument %q", errUsage, args[0])
+		}
+		return c.run(ctx, &env{o: o})
+	}
+	f, err := parseFlags(c.name, args)
 	if err != nil {
 		return err
 	}
@@ -88,10 +134,10 @@ func dispatch(ctx context.Context, o *options, args []string) error {
 	}
 	log, err := newLogger(o.stderr, f.logLevel, o.name)
 	if err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return fmt.Errorf("%w: %s: %v", errUsage, c.name, err)
 	}
 	defer func() { _ = log.Sync() }()
-	return run(ctx, &env{o: o, f: f, log: log})
+	return c.run(ctx, &env{o: o, f: f, log: log})
 }
 
 // env is what a command runs with.
@@ -109,16 +155,5 @@ func (e *env) cwdHeader() *string {
 	return &e.f.workdir
 }
 
-var commandFuncs map[string]func(context.Context, *env) error
-
-func init() {
-	commandFuncs = map[string]func(context.Context, *env) error{
-		"serve":   cmdServe,
-		"run":     cmdRun,
-		"tools":   cmdTools,
-		"plugins": cmdPlugins,
-		"config":  cmdConfig,
-		"history": cmdHistory,
-		"undo":    cmdUndo,
-	}
-}
+// isHelpFlag reports whether arg asks for help.
+func isHelpFlag(arg string) bool { return arg == "-h" || arg == "-help" || arg == "--help" }

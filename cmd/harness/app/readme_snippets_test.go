@@ -28,8 +28,9 @@ func readmeEmbedding(ctx context.Context, logger *zap.Logger) error {
 	// snippet: README.md embedding
 	var k *kernel.Kernel
 	app := fx.New(
-		fx.Supply(logger), // the host's *zap.Logger
-		kernelfx.Module,   // the kernel and its loader; applies the composition on start
+		fx.Supply(logger),  // the host's *zap.Logger
+		kernelfx.WithZap(), // fx's own events to that logger at debug level (fx.NopLogger: none)
+		kernelfx.Module,    // the kernel and its loader; applies the composition on start
 		// the plugins' fx modules
 		fslocal.Module, fspolicy.Module, tools.Module, toolfs.Module,
 		kernelfx.YAML([]byte("plugins: [{name: fs-local}, {name: fs-observation-policy}, {name: tools}, {name: tool-fs}]")),

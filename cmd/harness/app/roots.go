@@ -26,15 +26,15 @@ type rootFlags struct {
 
 // define adds the root flags to fs.
 func (r *rootFlags) define(fs *flag.FlagSet) {
-	fs.Func("root", "a read-write workspace root besides --cwd (repeatable)", func(s string) error {
+	fs.Func("root", "a read-write workspace root `DIR` besides --cwd (repeatable)", func(s string) error {
 		r.rw = append(r.rw, s)
 		return nil
 	})
-	fs.Func("read-only-root", "a workspace root read but never written (repeatable)", func(s string) error {
+	fs.Func("read-only-root", "a workspace root `DIR` read but never written (repeatable)", func(s string) error {
 		r.ro = append(r.ro, s)
 		return nil
 	})
-	fs.BoolVar(&r.broad, "allow-broad-root", false, "allow / or the home directory as a workspace root")
+	fs.BoolVar(&r.broad, "allow-broad-root", false, "allow / or the home directory as a workspace root (--cwd included)")
 }
 
 // check makes every root absolute and refuses, naming it, a root that does not exist, is not a

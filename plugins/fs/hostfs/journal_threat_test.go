@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
 
 	"github.com/cordon-dev/cordon/plugins/fs/hostfs"
 )
@@ -18,8 +19,8 @@ import (
 // Cordon could.
 func plantJournal(t *testing.T, state, victim, doomed string) string {
 	t.Helper()
-	var st syscall.Stat_t
-	require.NoError(t, syscall.Lstat(victim, &st))
+	var st unix.Stat_t
+	require.NoError(t, unix.Lstat(victim, &st))
 	plan, err := json.Marshal(map[string]any{"ops": []map[string]any{
 		{"op": "delete", "target": victim, "pre": map[string]any{"dev": st.Dev, "ino": st.Ino, "ctime": st.Ctim.Nano()}},
 		{"op": "put", "target": filepath.Join(doomed, "x"), "staged": filepath.Join(doomed, "x"), "dir": doomed},

@@ -1,6 +1,7 @@
 package hostfs
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -59,6 +60,15 @@ func New(cfg Config, log *zap.Logger) (*Provider, error) {
 		log = zap.NewNop()
 	}
 	cwd = filepath.Clean(cwd)
+	// A cwd that is not a directory would fail every call with "not found": refuse it at start,
+	// naming it (docs/fs.md).
+	if st, err := os.Stat(cwd); errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("fs-local: cwd %s does not exist", cwd)
+	} else if err != nil {
+		return nil, fmt.Errorf("fs-local: cwd: %w", err)
+	} else if !st.IsDir() {
+		return nil, fmt.Errorf("fs-local: cwd %s is not a directory", cwd)
+	}
 	charsets, err := charset.NewResolver(cwd, cfg.Encodings)
 	if err != nil {
 		return nil, fmt.Errorf("fs-local: %w", err)

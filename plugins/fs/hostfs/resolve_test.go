@@ -157,7 +157,16 @@ func TestConfigValidation(t *testing.T) {
 	_, err = hostfs.New(hostfs.Config{DiffBasisMaxBytes: -5}, nil)
 	require.EqualError(t, err, msg)
 
-	p, err := hostfs.New(hostfs.Config{Cwd: "rel"}, nil)
+	p, err := hostfs.New(hostfs.Config{Cwd: "../hostfs"}, nil)
 	require.NoError(t, err)
-	assert.Equal(t, filepath.Join(wd, "rel"), p.Cwd(), "a relative cwd is made absolute")
+	assert.Equal(t, wd, p.Cwd(), "a relative cwd is made absolute")
+
+	// A cwd that does not exist, or is not a directory, fails the start naming it (every call
+	// would otherwise fail "not found").
+	_, err = hostfs.New(hostfs.Config{Cwd: "rel"}, nil)
+	require.EqualError(t, err, "fs-local: cwd "+filepath.Join(wd, "rel")+" does not exist")
+	file := filepath.Join(t.TempDir(), "f")
+	require.NoError(t, os.WriteFile(file, nil, 0o644))
+	_, err = hostfs.New(hostfs.Config{Cwd: file}, nil)
+	require.EqualError(t, err, "fs-local: cwd "+file+" is not a directory")
 }
