@@ -24,17 +24,5 @@ func isSpecialFS(fsType int64) bool {
 	return false
 }
 
-// fdOnSpecialFS reports whether the open descriptor lies on a kernel pseudo filesystem.
-func fdOnSpecialFS(fd int) (bool, error) {
-	var st unix.Statfs_t
-	for {
-		err := unix.Fstatfs(fd, &st)
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil {
-			return false, err
-		}
-		return isSpecialFS(int64(st.Type)), nil
-	}
-}
+// specialStatfs reports whether st, the statfs of a descriptor, is of a kernel pseudo filesystem.
+func specialStatfs(st *unix.Statfs_t) bool { return isSpecialFS(int64(st.Type)) }
