@@ -53,6 +53,9 @@ func benchSandboxed(b *testing.B, size int, mode sandbox.Mode, perCall bool) {
 
 func benchLocal(b *testing.B, size int) {
 	ws := filepath.Join(sandboxtest.OutsideDir(b), "ws")
+	if err := os.MkdirAll(ws, 0o755); err != nil { // a provider's cwd must exist
+		b.Fatal(err)
+	}
 	local, err := hostfs.New(hostfs.Config{Cwd: ws}, nil)
 	if err != nil {
 		b.Fatal(err)
