@@ -168,7 +168,11 @@ func TestAppendIsConfined(t *testing.T) {
 	marker := sandbox.DenialMarker(sandbox.WorkspaceWrite)
 	res := e.Call("append", map[string]any{"file_path": outside, "content": "x\n"})
 	assert.Equal(t, "FS_SANDBOX_DENIED", res.Code())
-	assert.Equal(t, "Error: "+marker+"\n"+sandbox.EscalationHint(sandbox.SubjectOperation), res.Text())
+	// The contract's two lines, then the path and the writable roots (docs/sandbox.md "Denials").
+	head := "Error: " + marker + "\n" + sandbox.EscalationHint(sandbox.SubjectOperation) + "\n"
+	require.True(t, strings.HasPrefix(res.Text(), head), res.Text())
+	assert.Contains(t, res.Text(), `cannot write "`+outside+`"`)
+	assert.Contains(t, res.Text(), "\n  "+ws)
 	assert.NoFileExists(t, outside)
 
 	small := toolstest.Session("s2", tools.Header{Cwd: ws, Client: "small"})
