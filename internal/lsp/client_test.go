@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -12,35 +11,16 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.uber.org/goleak"
 
 	"github.com/cordon-dev/cordon/internal/lsp"
+	"github.com/cordon-dev/cordon/internal/lsp/lsptest"
 	"github.com/cordon-dev/cordon/internal/proc"
 )
 
 var fakels string
 
-// TestMain builds the fake server (testdata/fakels) once and checks that no test leaves a
-// goroutine behind.
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "fakels")
-	if err != nil {
-		panic(err)
-	}
-	fakels = filepath.Join(dir, "fakels")
-	if out, err := exec.Command("go", "build", "-o", fakels, "./testdata/fakels").CombinedOutput(); err != nil {
-		panic(string(out))
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	if code == 0 {
-		if err := goleak.Find(); err != nil {
-			println(err.Error())
-			code = 1
-		}
-	}
-	os.Exit(code)
-}
+// TestMain builds the fake language server once (lsptest.Main).
+func TestMain(m *testing.M) { lsptest.Main(m, &fakels) }
 
 type lines struct {
 	mu sync.Mutex

@@ -3,7 +3,6 @@ package diagnostics_test
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -11,9 +10,9 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
-	"go.uber.org/goleak"
 
 	"github.com/cordon-dev/cordon/internal/confint"
+	"github.com/cordon-dev/cordon/internal/lsp/lsptest"
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/kernel/kerneltest"
 	"github.com/cordon-dev/cordon/plugins/diagnostics"
@@ -26,27 +25,8 @@ import (
 
 var fakels string
 
-// TestMain builds the fake language server of internal/lsp once, and checks that no test leaves
-// a goroutine behind.
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "fakels")
-	if err != nil {
-		panic(err)
-	}
-	fakels = filepath.Join(dir, "fakels")
-	if out, err := exec.Command("go", "build", "-o", fakels, "../../internal/lsp/testdata/fakels").CombinedOutput(); err != nil {
-		panic(string(out))
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	if code == 0 {
-		if err := goleak.Find(); err != nil {
-			println(err.Error())
-			code = 1
-		}
-	}
-	os.Exit(code)
-}
+// TestMain builds the fake language server once (lsptest.Main).
+func TestMain(m *testing.M) { lsptest.Main(m, &fakels) }
 
 type env struct {
 	root  *kernel.Context
