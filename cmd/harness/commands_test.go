@@ -79,7 +79,7 @@ func TestConfigCommand(t *testing.T) {
 	out, stderr, code := runHarness(t, "", "config", "--cwd", dir)
 	require.Equal(t, 0, code, stderr)
 	want := "# profile default\nplugins:\n" +
-		"  - id: sandbox-policy # active\n    name: sandbox-policy\n    config: {mode: workspace-write, reads: roots, tempRoots: false, workspaceRoot: " + dir + ", readOnlyRoots: [" + spillDir(t) + "]}\n" +
+		"  - id: sandbox-policy # active\n    name: sandbox-policy\n    config: {mode: workspace-write, reads: roots, tempRoots: false, workspaceRoot: " + dir + ", readOnlyRoots: [SPILL]}\n" +
 		"  - id: fs-sandbox # active\n    name: fs-sandbox\n    config:\n      cwd: " + dir + "\n" +
 		"  - id: fs-observation-policy # active\n    name: fs-observation-policy\n" +
 		"  - id: tools # active\n    name: tools\n" +
@@ -92,7 +92,7 @@ func TestConfigCommand(t *testing.T) {
 		"  - id: user-approval # active\n    name: user-approval\n" +
 		"  - id: fs-history # active\n    name: fs-history\n" +
 		"  - id: lsp-diagnostics # active\n    name: lsp-diagnostics\n"
-	assert.Equal(t, want, out)
+	assert.Equal(t, want, spillDirOf(t, out))
 
 	out, stderr, code = runHarness(t, "", "config", "--config", bareConfig(t, dir))
 	require.Equal(t, 0, code, stderr)

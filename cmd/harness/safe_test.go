@@ -8,6 +8,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -17,34 +18,41 @@ import (
 	"github.com/cordon-dev/cordon/internal/spill"
 )
 
-// spillDir is where the search tools save over-cap results: a read-only root of the default.
-func spillDir(t *testing.T) string {
+// spillDirOf replaces, in s, the spill directory of the harness process that wrote s (where the
+// search tools save over-cap results: a read-only root of the default, one per process) with
+// "SPILL", so the test can compare the rest.
+func spillDirOf(t *testing.T, s string) string {
 	t.Helper()
-	dir, err := spill.DefaultDir(os.LookupEnv)
+	base, err := spill.DefaultDir(os.LookupEnv)
 	require.NoError(t, err)
-	return dir
+	re := regexp.MustCompile(regexp.QuoteMeta(base) + `/p-[0-9a-f]{16}`)
+	require.Regexp(t, re, s, "the spill directory is one of its own for the process")
+	return re.ReplaceAllString(s, "SPILL")
 }
 
 // A search result too long to show names the file it was saved in; under the default that file
-// is readable (its directory is a read-only root), though it lies outside the workspace.
+// is readable by the process that saved it (its spill directory is a read-only root), though it
+// lies outside the workspace, and by no other process: another workspace's server refuses it.
 func TestSafeDefaultSpilledResultIsReadable(t *testing.T) {
 	w := newEscapeWorld(t)
 	for i := range 120 {
 		writeFile(t, filepath.Join(w.ws, fmt.Sprintf("f%03d.go", i)), "package x\n")
 	}
-	out, stderr, code := runHarness(t, corpusLines(t, []toolCall{{"glob", map[string]any{"pattern": "*.go"}}}), "run", "--cwd", w.ws)
-	require.Equal(t, 0, code, stderr)
-	var res struct {
-		Value struct {
-			SpillPath string `json:"spillPath"`
-		} `json:"value"`
-	}
-	require.NoError(t, json.Unmarshal([]byte(out), &res), out)
-	require.NotEmpty(t, res.Value.SpillPath, out)
-	out, stderr, code = runHarness(t, corpusLines(t, []toolCall{{"read", map[string]any{"file_path": res.Value.SpillPath}}}), "run", "--cwd", w.ws)
-	require.Equal(t, 0, code, stderr)
-	assert.Contains(t, out, `"isError":false`)
-	assert.Contains(t, out, "f000.go")
+	other := filepath.Join(w.base, "other")
+	require.NoError(t, mkdir(other))
+	a, b := startWire(t, "--cwd", w.ws), startWire(t, "--cwd", other)
+	a.initialize("2025-06-18")
+	b.initialize("2025-06-18")
+	a.send(callLine("1", "glob", map[string]any{"pattern": "*.go"}))
+	text := wireText(t, a.recv())
+	m := regexp.MustCompile(`Full result stored at: (\S+)\. `).FindStringSubmatch(text)
+	require.NotNil(t, m, text)
+	a.send(callLine("2", "read", map[string]any{"file_path": m[1]}))
+	assert.Contains(t, wireText(t, a.recv()), "f000.go")
+	b.send(callLine("2", "read", map[string]any{"file_path": m[1]}))
+	denied := wireText(t, b.recv())
+	assert.Contains(t, denied, "outside the workspace roots", "another process's spill directory is not a root")
+	assert.NotContains(t, denied, "f000.go")
 }
 
 // The safe default (docs/sandbox.md "Roots"): with no --config and no --profile every tool reads
@@ -257,7 +265,7 @@ func TestSafeDefaultRootsFlags(t *testing.T) {
 	// Start-up names the mode and the roots.
 	assert.Contains(t, stderr, `"mode": "workspace-write"`)
 	assert.Contains(t, stderr, `"writable": ["`+w.ws+`", "`+rw+`"]`)
-	assert.Contains(t, stderr, `"readable": ["`+w.ws+`", "`+rw+`", "`+ro+`", "`+spillDir(t)+`"]`)
+	assert.Contains(t, spillDirOf(t, stderr), `"readable": ["`+w.ws+`", "`+rw+`", "`+ro+`", "SPILL"]`)
 
 	// A root that is / or the home directory needs --allow-broad-root; a missing one fails the start.
 	_, stderr, code = runHarness(t, "", "run", "--cwd", "/")

@@ -9,9 +9,13 @@ import (
 	"github.com/cordon-dev/cordon/internal/gitconfig"
 )
 
-// loadRules returns the shared rules of a search: the user's global excludes file.
-func loadRules() *rules {
-	rs := &rules{}
+// loadRules returns the shared rules of a search: the user's global excludes file, which a search
+// confined beneath a directory (beneath set) does not read, as it reads nothing above it.
+func loadRules(beneath string) *rules {
+	rs := &rules{beneath: beneath}
+	if beneath != "" {
+		return rs
+	}
 	if p := globalExcludesPath(); p != "" {
 		rs.global = rs.read(p)
 	}

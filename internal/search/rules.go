@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync/atomic"
+
+	"golang.org/x/sys/unix"
 )
 
 // level is the ignore state of one directory: its own ignore files and its place in the chain of
@@ -25,6 +27,8 @@ type level struct {
 // rules is the shared ignore configuration of one search.
 type rules struct {
 	global *ruleList // the user's global excludes file, or nil
+	// beneath is Options.Beneath: ignore files are opened beneath it, and none above it is read.
+	beneath string
 	// partial counts the ignore files read that were applied in part (past the caps of parseRules).
 	partial atomic.Int32
 }
@@ -49,7 +53,7 @@ func (rs *rules) newLevel(parent *level, dir string, hasGit, hasIgnore, hasGitig
 
 // read is readRules, counting a file applied in part.
 func (rs *rules) read(path string) *ruleList {
-	l := readRules(path)
+	l := readRules(rs.beneath, path)
 	if l != nil && l.partial {
 		rs.partial.Add(1)
 	}
@@ -63,12 +67,14 @@ func withSlash(dir string) string {
 	return dir + "/"
 }
 
-// readRules reads and parses one ignore file; a missing or unreadable file has no rules.
-func readRules(path string) *ruleList {
-	f, err := openRegular(path)
+// readRules reads and parses one ignore file (opened beneath the directory beneath when it is
+// set); a missing or unreadable file has no rules.
+func readRules(beneath, path string) *ruleList {
+	fd, err := openRegularFD(beneath, path)
 	if err != nil {
 		return nil
 	}
+	f := os.NewFile(uintptr(fd), path)
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
@@ -124,23 +130,57 @@ func (l *level) hasAnyRules() bool {
 
 // ancestorLevels builds the chain of levels for the directories above root (absolute physical),
 // from the filesystem root down to root's parent, and returns the deepest. .ignore files are read
-// in every ancestor; .gitignore files only from the top of the enclosing git work tree down.
+// in every ancestor; .gitignore files only from the top of the enclosing git work tree down. Under
+// a confinement (beneath set) the chain starts at beneath: nothing above it is opened or stat'ed.
 func (rs *rules) ancestorLevels(root string) *level {
 	var dirs []string
-	for d := root; d != filepath.Dir(d); {
+	for d := root; d != filepath.Dir(d) && d != rs.beneath; {
 		d = filepath.Dir(d)
 		dirs = append(dirs, d)
 	}
 	var l *level
+	if rs.beneath != "" && repoAbove(rs.beneath) {
+		// No rule above beneath is read, but .gitignore files beneath it apply as in any work tree.
+		l = &level{dir: withSlash(filepath.Dir(rs.beneath)), inRepo: true}
+	}
 	for i := len(dirs) - 1; i >= 0; i-- {
 		d := dirs[i]
-		l = rs.newLevel(l, d, exists(d, ".git"), exists(d, ".ignore"), exists(d, ".gitignore"))
+		if rs.beneath != "" && !within(rs.beneath, d) {
+			continue
+		}
+		l = rs.newLevel(l, d, rs.exists(d, ".git"), rs.exists(d, ".ignore"), rs.exists(d, ".gitignore"))
 	}
 	return l
 }
 
-// exists reports whether dir holds an entry called name.
-func exists(dir, name string) bool {
-	_, err := os.Lstat(filepath.Join(dir, name))
-	return err == nil
+// exists reports whether dir holds an entry called name (dir opened beneath rs.beneath when set).
+func (rs *rules) exists(dir, name string) bool {
+	if rs.beneath == "" {
+		_, err := os.Lstat(filepath.Join(dir, name))
+		return err == nil
+	}
+	fd, err := openPath(rs.beneath, dir, dirFlags)
+	if err != nil {
+		return false
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	return fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil
+}
+
+// repoAbove reports whether a directory above dir holds .git (an lstat of each, nothing opened).
+func repoAbove(dir string) bool {
+	for d := filepath.Dir(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return true
+		}
+		if d == filepath.Dir(d) {
+			return false
+		}
+	}
+}
+
+// within reports whether path is root or lies below it (both absolute and clean).
+func within(root, path string) bool {
+	return path == root || strings.HasPrefix(path, strings.TrimSuffix(root, "/")+"/")
 }

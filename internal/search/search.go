@@ -53,7 +53,7 @@ func newWalker(ctx context.Context, g *Glob, opts Options, links bool) (*walker,
 		w.filter = g.Match
 	}
 	if !opts.IncludeIgnored {
-		w.rules = loadRules()
+		w.rules = loadRules(opts.Beneath)
 	}
 	return w, func() { release() }
 }

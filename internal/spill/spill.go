@@ -250,9 +250,38 @@ func (s *Store) enforceQuota(keep string) error {
 	return errors.Join(errs...)
 }
 
-// Sweep removes the spill files (and abandoned temporaries) last modified before now-MaxAge.
+// Sweep removes the spill files (and abandoned temporaries) last modified before now-MaxAge: the
+// store's own, and those of the other processes' directories beside it (ProcessDir), whose
+// directories are removed too once empty and as old; spill files an earlier version left in the
+// parent directory are swept as well.
 func (s *Store) Sweep(now time.Time) error {
-	ents, err := os.ReadDir(s.dir)
+	errs := []error{sweepDir(s.dir, now)}
+	parent := filepath.Dir(s.dir)
+	if !isProcessDir(filepath.Base(s.dir)) {
+		return errors.Join(errs...)
+	}
+	errs = append(errs, sweepDir(parent, now))
+	ents, err := os.ReadDir(parent)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		errs = append(errs, err)
+	}
+	for _, e := range ents {
+		if !e.IsDir() || !isProcessDir(e.Name()) || e.Name() == filepath.Base(s.dir) {
+			continue
+		}
+		dir := filepath.Join(parent, e.Name())
+		info, err := e.Info() // before the sweep, which touches the directory
+		errs = append(errs, sweepDir(dir, now))
+		if err == nil && info.ModTime().Before(now.Add(-MaxAge)) {
+			os.Remove(dir) // fails, as it should, while the directory holds a file
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// sweepDir removes the spill files and temporaries of dir last modified before now-MaxAge.
+func sweepDir(dir string, now time.Time) error {
+	ents, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
@@ -269,7 +298,7 @@ func (s *Store) Sweep(now time.Time) error {
 		if err != nil || !info.ModTime().Before(now.Add(-MaxAge)) {
 			continue
 		}
-		if err := os.Remove(filepath.Join(s.dir, name)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, os.ErrNotExist) {
 			errs = append(errs, err)
 		}
 	}

@@ -120,3 +120,61 @@ func TestAbortLeavesNothing(t *testing.T) {
 	require.NoError(t, err)
 	require.Empty(t, ents)
 }
+
+// TestProcessDirsAreSwept: a process's store sweeps the stale files of the other processes'
+// directories beside its own (and of the parent, where an earlier version saved them), and removes
+// such a directory once it is empty and as old; fresh files and other directories stay.
+func TestProcessDirsAreSwept(t *testing.T) {
+	state := t.TempDir()
+	lookup := func(k string) (string, bool) {
+		if k == "XDG_STATE_HOME" {
+			return state, true
+		}
+		return "", false
+	}
+	own, err := spill.ProcessDir(lookup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := filepath.Dir(own)
+	if again, _ := spill.ProcessDir(lookup); again != own {
+		t.Fatalf("ProcessDir: %s, then %s", own, again)
+	}
+	past := time.Now().Add(-spill.MaxAge - time.Minute)
+	stale := func(p string) {
+		if err := os.Chtimes(p, past, past); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write := func(p string) {
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gone := filepath.Join(base, "p-00000000000000aa")
+	busy := filepath.Join(base, "p-00000000000000bb")
+	keep := filepath.Join(base, "not-a-process")
+	write(filepath.Join(gone, "old.txt"))
+	write(filepath.Join(busy, "old.txt"))
+	write(filepath.Join(busy, "fresh.txt"))
+	write(filepath.Join(keep, "old.txt"))
+	write(filepath.Join(base, "legacy.txt"))
+	write(filepath.Join(own, "mine.txt"))
+	for _, p := range []string{filepath.Join(gone, "old.txt"), filepath.Join(busy, "old.txt"), filepath.Join(keep, "old.txt"), filepath.Join(base, "legacy.txt"), gone, busy, keep} {
+		stale(p)
+	}
+	if err := spill.New(own, spill.Limits{MaxFileBytes: 1 << 20, QuotaBytes: 1 << 20}).Sweep(time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	for p, want := range map[string]bool{
+		gone: false, filepath.Join(busy, "old.txt"): false, filepath.Join(busy, "fresh.txt"): true, busy: true,
+		filepath.Join(keep, "old.txt"): true, filepath.Join(base, "legacy.txt"): false, filepath.Join(own, "mine.txt"): true,
+	} {
+		if _, err := os.Lstat(p); (err == nil) != want {
+			t.Errorf("%s: exists %v, want %v", p, err == nil, want)
+		}
+	}
+}

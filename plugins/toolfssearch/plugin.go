@@ -66,7 +66,7 @@ func apply(kc *kernel.Context, cfg Config) error {
 // openSpill returns the spill store under the state directory and starts its sweeper (at start,
 // then hourly, until the instance is disposed); nil when no state directory can be named.
 func openSpill(kc *kernel.Context, limits spill.Limits) *spill.Store {
-	dir, err := spill.DefaultDir(os.LookupEnv)
+	dir, err := spill.ProcessDir(os.LookupEnv)
 	if err != nil {
 		kc.Logger().Warn("no state directory: over-cap results will not be saved", zap.Error(err))
 		return nil

@@ -97,7 +97,7 @@ func confines(entries []loader.Entry) bool {
 func (r *rootFlags) apply(entries []loader.Entry) error {
 	ro := r.ro
 	if slices.ContainsFunc(entries, func(e loader.Entry) bool { return e.Name == "tool-fs-search" }) {
-		if dir, err := spill.DefaultDir(os.LookupEnv); err == nil {
+		if dir, err := spill.ProcessDir(os.LookupEnv); err == nil {
 			ro = append(slices.Clip(ro), dir)
 		}
 	}
