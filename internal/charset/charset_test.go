@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/cordon-dev/cordon/internal/charset"
@@ -232,4 +233,35 @@ func TestWindows1252FollowsWHATWG(t *testing.T) {
 	require.Equal(t, all, back)
 	_, err = charset.Encode(cs, "\u0080")
 	require.EqualError(t, err, "U+0080 '\\u0080' cannot be encoded in windows-1252")
+}
+
+// TestEditorConfigBeneathLooksAtNothingAbove: under a confinement (the Beneath forms) no
+// .editorconfig above the top directory is looked at, and one beneath it reached through a
+// symlink that leaves it is not read; unbounded, both apply as EditorConfig finds them.
+func TestEditorConfigBeneathLooksAtNothingAbove(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	top := filepath.Join(base, "ws")
+	write(t, filepath.Join(base, ".editorconfig"), "root = true\n[*]\ncharset = latin1\n")
+	write(t, filepath.Join(base, "out", ".editorconfig"), "root = true\n[*]\ncharset = utf-16le\n")
+	write(t, filepath.Join(top, "sub", ".editorconfig"), "[*.c]\ncharset = utf-16be\n")
+	require.NoError(t, os.Symlink(filepath.Join(base, "out"), filepath.Join(top, "link")))
+	r, err := charset.NewResolver(top, nil)
+	require.NoError(t, err)
+
+	for _, tc := range []struct{ path, unbounded, beneath string }{
+		{filepath.Join(top, "a.txt"), "iso-8859-1", "utf-8"},
+		{filepath.Join(top, "sub", "a.c"), "utf-16be", "utf-16be"},
+		{filepath.Join(top, "sub", "a.txt"), "iso-8859-1", "utf-8"},
+		{filepath.Join(top, "link", "a.txt"), "utf-16le", "utf-8"},
+	} {
+		assert.Equal(t, tc.unbounded, r.Declared(tc.path).Charset.Name(), tc.path)
+		assert.Equal(t, tc.beneath, r.DeclaredBeneath(top, tc.path).Charset.Name(), tc.path)
+		d, _ := r.ResolveBeneath(top, tc.path, nil)
+		assert.Equal(t, tc.beneath, d.Charset.Name(), tc.path)
+		d, _ = r.SessionBeneath(top).Resolve(tc.path, nil)
+		assert.Equal(t, tc.beneath, d.Charset.Name(), tc.path)
+		d, _ = r.Session().Resolve(tc.path, nil)
+		assert.Equal(t, tc.unbounded, d.Charset.Name(), tc.path)
+	}
 }

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/cordon-dev/cordon/internal/echo"
+	"github.com/cordon-dev/cordon/internal/search"
 )
 
 // The bounds on what a .editorconfig file may cost (docs/encodings.md, "Bounds of .editorconfig").
@@ -63,19 +64,27 @@ type ecCache struct {
 }
 
 // load is the parsed .editorconfig at path, nil when there is none or it is ignored.
-func (c *ecCache) load(path string) *ecFile {
+func (c *ecCache) load(path string) *ecFile { return c.loadBeneath("", path) }
+
+// loadBeneath is load with the file opened beneath the directory top when top is set (through no
+// symlink and no "..", search.OpenBeneath): a file that cannot be reached that way is ignored.
+func (c *ecCache) loadBeneath(top, path string) *ecFile {
 	var st unix.Stat_t
 	if err := unix.Lstat(path, &st); err != nil {
 		return nil // absent (the common case: one lstat, no allocation) or unreachable
 	}
 	key := keyOf(&st)
+	entry := path // a file read beneath top is cached apart from one read as given
+	if top != "" {
+		entry = top + "\x00" + path
+	}
 	c.mu.Lock()
-	e, ok := c.files[path]
+	e, ok := c.files[entry]
 	c.mu.Unlock()
 	if ok && e.key == key {
 		return e.file
 	}
-	f, key2, ignored := readEditorConfig(path, &st)
+	f, key2, ignored := readEditorConfig(top, path, &st)
 	if key2 != (ecKey{}) {
 		key = key2
 	}
@@ -86,7 +95,7 @@ func (c *ecCache) load(path string) *ecFile {
 	if c.files == nil || len(c.files) >= editorConfigCacheFiles {
 		c.files = map[string]ecEntry{}
 	}
-	c.files[path] = ecEntry{key: key, file: f}
+	c.files[entry] = ecEntry{key: key, file: f}
 	c.mu.Unlock()
 	return f
 }
@@ -94,14 +103,14 @@ func (c *ecCache) load(path string) *ecFile {
 // readEditorConfig reads and parses the .editorconfig at path, whose lstat is st: only a regular
 // file, opened without following a symlink and without blocking (a FIFO), at most
 // EditorConfigMaxBytes. ignored says what was left out and why; key is the opened file's.
-func readEditorConfig(path string, st *unix.Stat_t) (f *ecFile, key ecKey, ignored []string) {
+func readEditorConfig(top, path string, st *unix.Stat_t) (f *ecFile, key ecKey, ignored []string) {
 	if st.Mode&unix.S_IFMT != unix.S_IFREG {
 		return nil, ecKey{}, []string{"the whole file: not a regular file"}
 	}
 	if st.Size > EditorConfigMaxBytes {
 		return nil, ecKey{}, []string{fmt.Sprintf("the whole file: %d bytes, over the %d-byte limit", st.Size, EditorConfigMaxBytes)}
 	}
-	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	fd, err := search.OpenBeneath(top, path, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOFOLLOW|unix.O_CLOEXEC)
 	if err != nil {
 		return nil, ecKey{}, []string{"the whole file: " + err.Error()}
 	}
@@ -194,11 +203,12 @@ func editorConfigSelector(glob string) string {
 // editorConfig is the charset .editorconfig files give the file at the absolute path, found as
 // EditorConfig finds it (the files from its directory up to one with root = true, sections
 // matched with EditorConfig's globs, nearer files and later sections winning), each file read
-// through load. An ignored file, or a value EditorConfig does not define, declares nothing.
-func editorConfig(path string, load func(string) *ecFile) (Decl, bool) {
+// through load. An ignored file, or a value EditorConfig does not define, declares nothing. When
+// top is set, no directory above it is looked at.
+func editorConfig(path, top string, load func(string) *ecFile) (Decl, bool) {
 	var value string
 	found := false
-	for dir := filepath.Dir(path); ; dir = filepath.Dir(dir) {
+	for dir := filepath.Dir(path); top == "" || within(top, dir); dir = filepath.Dir(dir) {
 		if f := load(filepath.Join(dir, ".editorconfig")); f != nil {
 			rel := path
 			if len(dir) < len(rel) {
@@ -241,18 +251,29 @@ func editorConfig(path string, load func(string) *ecFile) (Decl, bool) {
 	return d, true
 }
 
+// within reports whether dir is top or lies below it (both absolute and clean).
+func within(top, dir string) bool {
+	return dir == top || strings.HasPrefix(dir, strings.TrimSuffix(top, "/")+"/")
+}
+
 // Session resolves charsets like its Resolver for a batch of files read together (a search):
 // each .editorconfig is looked at once for the whole batch. Safe for concurrent use.
 type Session struct {
 	r     *Resolver
+	top   string // SessionBeneath's directory, or ""
 	mu    sync.Mutex
 	files map[string]*ecFile
 	bare  map[string]bool // per directory: neither it nor an ancestor holds a .editorconfig
 }
 
 // Session starts a batch.
-func (r *Resolver) Session() *Session {
-	return &Session{r: r, files: map[string]*ecFile{}, bare: map[string]bool{}}
+func (r *Resolver) Session() *Session { return r.SessionBeneath("") }
+
+// SessionBeneath starts a batch of files beneath the directory top (absolute, clean, no
+// symlinks) that looks at no .editorconfig above top and opens those beneath it through no
+// symlink: a confined search's ("" is Session).
+func (r *Resolver) SessionBeneath(top string) *Session {
+	return &Session{r: r, top: top, files: map[string]*ecFile{}, bare: map[string]bool{}}
 }
 
 func (s *Session) load(path string) *ecFile {
@@ -262,7 +283,7 @@ func (s *Session) load(path string) *ecFile {
 	if ok {
 		return f
 	}
-	f = s.r.ec.load(path)
+	f = s.r.ec.loadBeneath(s.top, path)
 	s.mu.Lock()
 	s.files[path] = f
 	s.mu.Unlock()
@@ -276,7 +297,7 @@ func (s *Session) Resolve(path string, head []byte) (Decl, int) {
 	if _, _, bom := SniffBOM(head); !bom && (s.r == nil || len(s.r.rules) == 0) && s.bareDir(filepath.Dir(path)) {
 		return Decl{}, 0
 	}
-	return s.r.resolve(path, head, s.load)
+	return s.r.resolve(path, s.top, head, s.load)
 }
 
 // bareDir reports whether neither dir nor any of its ancestors holds a .editorconfig (a name that
@@ -289,7 +310,7 @@ func (s *Session) bareDir(dir string) bool {
 		return v
 	}
 	v = unix.Access(filepath.Join(dir, ".editorconfig"), unix.F_OK) == unix.ENOENT
-	if parent := filepath.Dir(dir); v && parent != dir {
+	if parent := filepath.Dir(dir); v && parent != dir && (s.top == "" || within(s.top, parent)) {
 		v = s.bareDir(parent)
 	}
 	s.mu.Lock()

@@ -81,32 +81,49 @@ func (r *Resolver) SetLogger(log *zap.Logger) { r.ec.log = log }
 // least 3 when the file has them): a byte order mark decides by itself (bomLen is its length),
 // else Declared.
 func (r *Resolver) Resolve(path string, head []byte) (d Decl, bomLen int) {
-	return r.resolve(path, head, nil)
+	return r.resolve(path, "", head, nil)
 }
 
-func (r *Resolver) resolve(path string, head []byte, load func(string) *ecFile) (Decl, int) {
+// ResolveBeneath is Resolve for a file beneath the directory top (absolute, clean, no symlinks)
+// under a confinement: no .editorconfig above top is looked at, and those beneath it are opened
+// through no symlink.
+func (r *Resolver) ResolveBeneath(top, path string, head []byte) (d Decl, bomLen int) {
+	return r.resolve(path, top, head, nil)
+}
+
+func (r *Resolver) resolve(path, top string, head []byte, load func(string) *ecFile) (Decl, int) {
 	if cs, n, ok := SniffBOM(head); ok {
 		return Decl{Charset: cs, Source: SourceBOM}, n
 	}
-	return r.declared(path, load), 0
+	return r.declared(path, top, load), 0
 }
 
 // Declared is the charset declared for the file at the absolute path: the first rule matching
 // it (or one of its directories), else .editorconfig's charset, else UTF-8 (SourceDefault).
 func (r *Resolver) Declared(path string) Decl {
-	return r.declared(path, nil)
+	return r.declared(path, "", nil)
 }
 
-func (r *Resolver) declared(path string, load func(string) *ecFile) Decl {
+// DeclaredBeneath is Declared bounded by top as ResolveBeneath is.
+func (r *Resolver) DeclaredBeneath(top, path string) Decl {
+	return r.declared(path, top, nil)
+}
+
+func (r *Resolver) declared(path, top string, load func(string) *ecFile) Decl {
 	if cs, ok := r.rule(path); ok {
 		return Decl{Charset: cs, Source: SourceRule}
 	}
-	if load == nil && r == nil {
-		load = unconfigured.load
-	} else if load == nil {
-		load = r.ec.load
+	if load == nil {
+		c := &unconfigured
+		if r != nil {
+			c = &r.ec
+		}
+		load = c.load
+		if top != "" {
+			load = func(p string) *ecFile { return c.loadBeneath(top, p) }
+		}
 	}
-	if d, ok := editorConfig(path, load); ok {
+	if d, ok := editorConfig(path, top, load); ok {
 		return d
 	}
 	return Decl{}

@@ -267,9 +267,14 @@ func (p *Provider) TextCharset(ctx context.Context, t fs.Target) string {
 // grepDecoder is the search.Decoder of one grep: a file in a charset other than UTF-8 (a UTF-16
 // BOM, a declared charset) is read whole (at most maxFileBytes) and matched as its decoded
 // text; one that does not round-trip (or is larger) is skipped. .editorconfig files are read
-// once for the whole search.
-func (p *Provider) grepDecoder() search.Decoder {
-	s := p.charsets.Session()
+// once for the whole search, and under a read confinement only beneath its root.
+func (p *Provider) grepDecoder(ctx context.Context) search.Decoder {
+	var s *charset.Session
+	if b := readBeneathFrom(ctx); b != nil {
+		s = p.charsets.SessionBeneath(b.Root)
+	} else {
+		s = p.charsets.Session()
+	}
 	return func(abs string, fd int, head []byte) ([]byte, bool, error) {
 		d, bomLen := s.Resolve(abs, head)
 		if d.Charset.IsUTF8() {

@@ -53,7 +53,7 @@ func (p *Provider) Grep(ctx context.Context, root fs.Target, q fs.GrepQuery, emi
 	}
 	sq := search.GrepQuery{
 		Root: string(root.Key), File: info.Type == fs.TypeFile, Matcher: m, Include: include,
-		MaxLineBytes: q.MaxLineBytes, Options: limits(ctx, q.SearchLimits), Decode: p.grepDecoder(),
+		MaxLineBytes: q.MaxLineBytes, Options: limits(ctx, q.SearchLimits), Decode: p.grepDecoder(ctx),
 	}
 	if info.Type == fs.TypeOther {
 		return fs.GrepResult{}, nil

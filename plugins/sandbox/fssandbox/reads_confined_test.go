@@ -143,3 +143,18 @@ func TestConfinedSearchNeverListsOrOpensOutside(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, lines)
 }
+
+// TestConfinedGrepReadsNoEditorConfigAbove: a confined grep decides charsets from .editorconfig
+// files beneath the root only; one above the workspace (here declaring UTF-16) is never read, so
+// the workspace's UTF-8 file is matched as UTF-8 text.
+func TestConfinedGrepReadsNoEditorConfigAbove(t *testing.T) {
+	w, _ := confinedReads(t)
+	require.NoError(t, os.WriteFile(filepath.Join(filepath.Dir(w.ws), ".editorconfig"), []byte("root = true\n[*]\ncharset = utf-16le\n"), 0o644))
+	var lines []string
+	_, err := w.fs.Grep(w.ctx, w.target(t, w.ws), fs.GrepQuery{Pattern: "inside", MaxLineBytes: 1000}, func(m fs.LineMatch) error {
+		lines = append(lines, string(m.Text))
+		return nil
+	})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"inside"}, lines)
+}
