@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # run.sh runs the real-client suite (docs/clients.md): Claude Code, Codex CLI, opencode and Gemini CLI,
 # pinned in package-lock.json with the Node 22 they need, each driven by the scripted mock model
-# (suite.mjs) with `harness serve` as its MCP server over stdio and over HTTP.
+# (suite.mjs) with `harness serve` as its MCP server over stdio and over HTTP. The fake language
+# server its lsp-diagnostics steps use (internal/lsp/testdata/fakels) is built here too.
 # The clients install once per lockfile into ${XDG_CACHE_HOME:-~/.cache}/cordon-e2e-clients/<hash>
 # (npm install from the committed lockfile; the only network use, at install time); older installs there
 # are removed. It skips (exit 0, with a clear message) without npm, or off linux x64, where the
@@ -56,6 +57,11 @@ if [ -z "$bin" ]; then
   bin="$work/harness"
   (cd "$root" && go build -buildvcs=auto -o "$bin" ./cmd/harness)
 fi
+fakels="${FAKELS:-}"
+if [ -z "$fakels" ]; then
+  fakels="$work/fakels"
+  (cd "$root" && go build -o "$fakels" ./internal/lsp/testdata/fakels)
+fi
 out="${CLIENTS_OUT:-$work/out}"
 mkdir -p "$out/runs"
 echo "== clients: $("$node" --version), harness $bin"
@@ -69,5 +75,5 @@ if unshare -n true 2>/dev/null && command -v ip >/dev/null 2>&1; then
   netns=(unshare -n -- sh -c 'ip link set lo up && exec "$@"' sh)
   echo "== clients: in a network namespace with loopback only"
 fi
-"${netns[@]}" env TMPDIR="$out/runs" HARNESS="$bin" CLIENTS_NM="$nm" CLIENTS_OUT="$out" \
+"${netns[@]}" env TMPDIR="$out/runs" HARNESS="$bin" FAKELS="$fakels" CLIENTS_NM="$nm" CLIENTS_OUT="$out" \
   timeout -k 10 900 "$node" "$here/suite.mjs" "$@"

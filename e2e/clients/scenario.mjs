@@ -8,6 +8,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { DIAGNOSTICS_STEPS, layoutDiagnostics } from "./diagnostics.mjs";
 
 // A 1x1 RGBA PNG: a clean small PNG is stored as is, so the model must get these very bytes.
 export const PNG_1X1 = Buffer.from(
@@ -55,6 +56,7 @@ export function layout(dir) {
     const t = new Date(Date.UTC(2026, 0, 1, 0, 0, i));
     utimesSync(p, t, t);
   });
+  layoutDiagnostics(dir);
 }
 
 /** changeBehind is the other writer: it changes stale.txt on disk after the model read it. */
@@ -70,7 +72,8 @@ const patch = (...lines) => ["*** Begin Patch", "*** Update File: big.txt", "@@"
 
 /**
  * STEPS is the script: id (the table's row), tool, args, the error code the contract gives (null for a
- * success), and before (run on the workspace just before the call is made).
+ * success), before (run on the workspace just before the call is made) and want (ws => the result's
+ * exact text blocks, where the scenario pins them).
  */
 export const STEPS = [
   { id: "read small", tool: "read", args: { file_path: "small.txt" }, code: null },
@@ -90,6 +93,8 @@ export const STEPS = [
   { id: "notebook_edit", tool: "notebook_edit", args: { notebook_path: "nb.ipynb", cell_id: "m1", new_source: "# Notes\n\nEdited." }, code: null },
   { id: "undo", tool: "undo", args: { file_path: "small.txt" }, code: null },
   { id: "undo nothing to undo", tool: "undo", args: { file_path: "unread.txt" }, code: "FS_NOT_FOUND" },
+  // lsp-diagnostics: a new error, then its fix, in a file a fake language server checks (diagnostics.mjs).
+  ...DIAGNOSTICS_STEPS,
 ];
 
 /** HarnessRun drives one `harness run` process a line at a time. */
@@ -139,10 +144,13 @@ export function expectation(r) {
   };
 }
 
-/** reference runs STEPS through `harness run` on dir (laid out fresh, and again afterwards). */
-export async function reference(bin, dir, env) {
+/**
+ * reference runs STEPS through `harness run` on dir (laid out fresh, and again afterwards), with args
+ * (the suite's --config) before --cwd.
+ */
+export async function reference(bin, dir, env, args = []) {
   layout(dir);
-  const run = new HarnessRun(bin, ["--cwd", dir], env);
+  const run = new HarnessRun(bin, [...args, "--cwd", dir], env);
   const out = [];
   try {
     for (const s of STEPS) {

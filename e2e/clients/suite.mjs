@@ -4,13 +4,18 @@
 // with what `harness run` gives for the same call on the same workspace. Then, per client, the
 // largest result it passes whole is found by bisection (probe.mjs).
 //
+// The server runs the suite's own composition: the default profile with lsp-diagnostics given a fake
+// language server (diagnostics.mjs), so the scenario's diagnostics blocks come at once and the same
+// every time.
+//
 // Usage (run.sh sets these up):
-//   HARNESS=bin CLIENTS_NM=node_modules node suite.mjs [client[:transport] ...] [--no-probe]
+//   HARNESS=bin FAKELS=fakels CLIENTS_NM=node_modules node suite.mjs [client[:transport] ...] [--no-probe]
 // Writes the table to $CLIENTS_OUT/table.md (default: a temp dir, printed at the end).
 
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { CLIENTS } from "./clients.mjs";
+import { diagnosticsComposition } from "./diagnostics.mjs";
 import { probe } from "./probe.mjs";
 import { images } from "./results.mjs";
 import { runClient, tempRoot } from "./run.mjs";
@@ -24,8 +29,9 @@ const BAD_LOG = /unknown message ID|connection dropped/i;
 
 const bin = process.env.HARNESS;
 const nm = process.env.CLIENTS_NM;
-if (!bin || !nm) {
-  console.error("suite.mjs: set HARNESS (the harness binary) and CLIENTS_NM (the installed clients' node_modules)");
+const fakels = process.env.FAKELS;
+if (!bin || !nm || !fakels) {
+  console.error("suite.mjs: set HARNESS (the harness binary), FAKELS (the fake language server, internal/lsp/testdata/fakels) and CLIENTS_NM (the installed clients' node_modules)");
   process.exit(2);
 }
 const nodeBin = dirname(process.execPath);
@@ -54,14 +60,16 @@ const check = (label, ok, detail = "") => {
 async function scenario({ name, transport }) {
   const root = tempRoot(`cordon-${name}-${transport}-`);
   const ws = join(root, "ws");
-  const ref = await reference(bin, ws, { PATH: process.env.PATH, XDG_STATE_HOME: join(root, "state-ref") });
+  const label = `${name} ${transport}`;
+  const composed = compose(root);
+  check(`${label}: the suite's composition is the default profile with lsp-diagnostics given the fake server`, composed.same, composed.detail);
+  const ref = await reference(bin, ws, { PATH: process.env.PATH, XDG_STATE_HOME: join(root, "state-ref") }, composed.args);
   const { script, record, names } = stepScript(CLIENTS[name].wire, STEPS, ws);
   // The same client without MCP starts at the same moment, so both start under the same load.
   const [run, base] = await Promise.all([
-    runClient({ name, transport, bin, nm, nodeBin, root, script, timeoutMs: RUN_TIMEOUT_MS }),
+    runClient({ name, transport, bin, nm, nodeBin, root, script, timeoutMs: RUN_TIMEOUT_MS, serveArgs: composed.args }),
     baseline(name),
   ]);
-  const label = `${name} ${transport}`;
   const firstTurn = run.mock.turns[0]?.at;
   const connectMs = firstTurn === undefined ? null : firstTurn - run.t0;
   check(`${label}: exits by itself within ${RUN_TIMEOUT_MS / 1000} s`, !run.timedOut, `exit ${run.exit}; see ${root}/client.log`);
@@ -88,6 +96,7 @@ async function scenario({ name, transport }) {
     const want = sent[i] ? fromMCP(sent[i]) : ref[i];
     check(`${label}: ${s.id}: the server's answer was recorded`, !!sent[i]);
     const row = assess(label, s, want, record[i], CLIENTS[name].wire);
+    if (s.want) pinned(label, s, s.want(ws), want, ref[i], record[i]);
     row.runBytes = Buffer.byteLength(ref[i].texts.join("\n"));
     row.sameAsRun = JSON.stringify(ref[i].texts.map(untimed)) === JSON.stringify(want.texts.map(untimed));
     check(`${label}: ${s.id}: the reference run gives ${s.code ?? "a success"}`, ref[i].code === s.code && ref[i].isError === (s.code !== null),
@@ -106,6 +115,33 @@ function serverResults(calls, steps) {
     used.add(i);
     return calls[i].result;
   });
+}
+
+/**
+ * compose writes the suite's composition for root's workspace (diagnostics.mjs) and returns
+ * {args, same, detail}.
+ */
+function compose(root) {
+  mkdirSync(join(root, "ws"), { recursive: true });
+  return diagnosticsComposition(bin, join(root, "ws"), fakels, join(root, "cordon.yaml"),
+    { PATH: process.env.PATH, XDG_STATE_HOME: join(root, "state") });
+}
+
+/**
+ * pinned checks a step whose result the scenario pins (the lsp-diagnostics block): the server sent
+ * exactly those text blocks, `harness run` gives them too, and each reaches the model whole.
+ */
+function pinned(label, s, exact, sent, ref, rec) {
+  const show = (texts) => JSON.stringify(texts);
+  check(`${label}: ${s.id}: the server sent exactly the pinned text blocks`, show(sent.texts) === show(exact),
+    `sent ${show(sent.texts)}, want ${show(exact)}`);
+  check(`${label}: ${s.id}: harness run gives exactly the pinned text blocks`, show(ref.texts) === show(exact),
+    `run gives ${show(ref.texts)}, want ${show(exact)}`);
+  if (!rec) return; // assess has said that no result came back
+  for (const [k, t] of exact.entries()) {
+    check(`${label}: ${s.id}: text block ${k + 1} of ${exact.length} reaches the model whole`, rec.result.texts.some((x) => x.includes(t)),
+      `want ${JSON.stringify(t)}; the result starts ${JSON.stringify(rec.result.payload.slice(0, 300))}`);
+  }
 }
 
 /** untimed masks the RFC 3339 times in a text (undo's names when the change it undid was made). */
@@ -182,8 +218,9 @@ async function pool(items, n, fn) {
 async function connectPair(name, transport) {
   const root = tempRoot(`cordon-${name}-${transport}-again-`);
   layout(join(root, "ws"));
+  const { args: serveArgs } = compose(root);
   const [run, baseMs] = await Promise.all([
-    runClient({ name, transport, bin, nm, nodeBin, root, script: () => ({ text: "done" }), timeoutMs: 60000 }),
+    runClient({ name, transport, bin, nm, nodeBin, root, script: () => ({ text: "done" }), timeoutMs: 60000, serveArgs }),
     baseline(name),
   ]);
   const at = run.mock.turns[0]?.at;
