@@ -123,7 +123,9 @@ func lineSet(text string) map[string]bool {
 // Dropped counts the lines of old that content does not keep: each line of old (trimmed) is kept
 // by one line of content with the same trimmed text, each line of content keeping at most one.
 // gone is every dropped line, solid the dropped lines that are not blank; when keep is not nil only
-// the lines of old (1-based) it accepts are counted.
+// the lines of old (1-based) it accepts are counted, and the lines it refuses (those the model
+// read) are matched with content first, so a line of content that repeats a read line (a "}" or a
+// blank) does not count as keeping an unread line that looks the same.
 func Dropped(old, content string, keep func(line int) bool) (gone, solid int) {
 	have := map[string]int{}
 	for _, l := range strings.Split(strings.TrimSuffix(content, "\n"), "\n") {
@@ -132,13 +134,21 @@ func Dropped(old, content string, keep func(line int) bool) (gone, solid int) {
 	if old == "" {
 		return 0, 0
 	}
-	for i, l := range strings.Split(strings.TrimSuffix(old, "\n"), "\n") {
+	lines := strings.Split(strings.TrimSuffix(old, "\n"), "\n")
+	if keep != nil {
+		for i, l := range lines {
+			if t := strings.TrimSpace(l); !keep(i+1) && have[t] > 0 {
+				have[t]--
+			}
+		}
+	}
+	for i, l := range lines {
+		if keep != nil && !keep(i+1) {
+			continue
+		}
 		t := strings.TrimSpace(l)
 		if have[t] > 0 {
 			have[t]--
-			continue
-		}
-		if keep != nil && !keep(i+1) {
 			continue
 		}
 		gone++

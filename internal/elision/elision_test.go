@@ -57,6 +57,12 @@ func TestDroppedCountsLinesContentDoesNotKeep(t *testing.T) {
 	if gone != 2 || solid != 2 { // c, d
 		t.Fatalf("Dropped(keep lines 4-) = %d, %d; want 2, 2", gone, solid)
 	}
+	// The read lines (4-5: "}" and "x") are matched with content first: the unread "}" on line 2
+	// is not kept by the content's "}", which is the read one (the model run's count, 159 for 161).
+	gone, solid = elision.Dropped("a\n}\nb\n}\nx\n", "}\nx\ny\n", func(l int) bool { return l < 4 })
+	if gone != 3 || solid != 3 { // a, }, b
+		t.Fatalf("Dropped(read lines 4-5) = %d, %d; want 3, 3", gone, solid)
+	}
 	if g, s := elision.Dropped("", "x\n", nil); g != 0 || s != 0 {
 		t.Fatalf("Dropped of an empty file = %d, %d", g, s)
 	}
