@@ -164,6 +164,7 @@ async function defaultProfile(c, bin) {
   writeFileSync(p("patch.txt"), "alpha\nbeta\ngamma\n");
   writeFileSync(p("undo.txt"), "first\nsecond\n");
   writeFileSync(p("outside.txt"), "mine\n");
+  writeFileSync(p("group.txt"), "g\n");
   mkdirSync(p("sub"));
 
   const { client } = await connect(bin, ["serve", "--cwd", dir]);
@@ -324,6 +325,28 @@ async function defaultProfile(c, bin) {
       isError: true, error: fsError("FS_STALE_VERSION"),
     });
     c.eq("undo over an outside change: nothing restored", readFileSync(p("outside.txt"), "utf8"), "theirs\n");
+
+    // undo of one file of a multi-file apply_patch (docs/history.md "The undo tool"): the folders its
+    // creation made go once empty, and the patch's other files are named, then named as undone.
+    await call("read", { file_path: "group.txt" });
+    const patchedAt = bracket();
+    await call("apply_patch", { input: patch("*** Add File: pkg/x/made.txt\n+made\n*** Update File: group.txt\n@@\n-g\n+G") });
+    patchedAt.close();
+    const undoneAdd = await call("undo", { file_path: "pkg/x/made.txt" });
+    expectView(c, "undo of one file of a patch", undoneAdd, {
+      want: text(`Restored "${p("pkg/x/made.txt")}" to its state before the apply_patch at ${patchedAt.stamp(c, "undo of one file of a patch", undoneAdd)}: it did not exist, so it was removed.\n` +
+        `It also removed the folders that apply_patch created for it, now empty: "${p("pkg/x")}", "${p("pkg")}".\n` +
+        `The same apply_patch also changed "${p("group.txt")}", which this undo left as it is: undo it by its file_path to take the whole apply_patch back.\n` +
+        "The history holds no earlier change by this session to it."),
+    });
+    c.eq("undo of one file of a patch: the folders it made are gone", existsSync(p("pkg")), false);
+    const undoneUpdate = await call("undo", { file_path: "group.txt" });
+    expectView(c, "undo of a patch's last file", undoneUpdate, {
+      want: text(`Restored "${p("group.txt")}" to its state before the apply_patch at ${patchedAt.stamp(c, "undo of a patch's last file", undoneUpdate)}.\n` +
+        `The other files of the same apply_patch were undone already: "${p("pkg/x/made.txt")}".\n` +
+        "The history holds no earlier change by this session to it."),
+    });
+    c.eq("undo of a patch's last file: its bytes before", readFileSync(p("group.txt"), "utf8"), "g\n");
 
     // read_image: a text part and an image part, in that order, for both families.
     const img = await call("read_image", { file_path: "dot.png" });

@@ -19,14 +19,15 @@ func historyEnv(t *testing.T) {
 }
 
 type historyEntry struct {
-	ID       string `json:"id"`
-	Path     string `json:"path"`
-	Tool     string `json:"tool"`
-	Session  string `json:"session"`
-	Size     int64  `json:"size"`
-	Existed  bool   `json:"existed"`
-	Undoes   string `json:"undoes"`
-	UndoneBy string `json:"undoneBy"`
+	ID       string   `json:"id"`
+	Path     string   `json:"path"`
+	Tool     string   `json:"tool"`
+	Session  string   `json:"session"`
+	Size     int64    `json:"size"`
+	Existed  bool     `json:"existed"`
+	Undoes   string   `json:"undoes"`
+	UndoneBy string   `json:"undoneBy"`
+	MadeDirs []string `json:"madeDirs"`
 }
 
 func listHistory(t *testing.T, dir string) []historyEntry {
@@ -50,7 +51,7 @@ func TestHistoryAndUndoAfterTheProcessEnded(t *testing.T) {
 {"id":2,"tool":"edit","args":{"file_path":"a.txt","old_string":"two","new_string":"TWO"}}
 {"id":3,"tool":"read","args":{"file_path":"a.txt"}}
 {"id":4,"tool":"write","args":{"file_path":"a.txt","content":"three\n"}}
-{"id":5,"tool":"write","args":{"file_path":"new.txt","content":"created\n"}}
+{"id":5,"tool":"write","args":{"file_path":"made/new.txt","content":"created\n"}}
 `
 	out, stderr, code := runHarness(t, in, "run", "--cwd", dir, "--log-level", "error")
 	require.Equal(t, 0, code, stderr)
@@ -60,8 +61,9 @@ func TestHistoryAndUndoAfterTheProcessEnded(t *testing.T) {
 	list := listHistory(t, dir)
 	require.Len(t, list, 3)
 	assert.Equal(t, []string{"write", "write", "edit"}, []string{list[0].Tool, list[1].Tool, list[2].Tool})
-	assert.Equal(t, filepath.Join(dir, "new.txt"), list[0].Path)
+	assert.Equal(t, filepath.Join(dir, "made/new.txt"), list[0].Path)
 	assert.False(t, list[0].Existed)
+	assert.Equal(t, []string{filepath.Join(dir, "made")}, list[0].MadeDirs)
 	assert.Equal(t, "default", list[2].Session)
 	assert.Equal(t, int64(len(original)), list[2].Size)
 
@@ -69,10 +71,11 @@ func TestHistoryAndUndoAfterTheProcessEnded(t *testing.T) {
 	assert.Regexp(t, `(?m)^TIME\s+PATH\s+TOOL\s+SESSION\s+SIZE\s+CHANGE\s+NOTE$`, text, stderr)
 	assert.Regexp(t, `(?m)^\S+Z\s+`+regexp.QuoteMeta(p)+`\s+edit\s+default\s+`+itoa(len(original))+`\s+c1\s*$`, text)
 
-	out, stderr, code = runHarness(t, "", "undo", "--any-session", "--cwd", dir, "--log-level", "error", "new.txt")
+	// harness undo prints the first line alone, and removes the folder the creation made all the same.
+	out, stderr, code = runHarness(t, "", "undo", "--any-session", "--cwd", dir, "--log-level", "error", "made/new.txt")
 	require.Equal(t, 0, code, stderr)
-	assert.Contains(t, out, "it did not exist, so it was removed.")
-	assert.NoFileExists(t, filepath.Join(dir, "new.txt"))
+	assert.Regexp(t, `^Restored "[^"]*made/new\.txt" to its state before the write at \S+Z: it did not exist, so it was removed\.\n$`, out)
+	assert.NoDirExists(t, filepath.Join(dir, "made"))
 
 	out, stderr, code = runHarness(t, "", "undo", "--any-session", "--cwd", dir, "--log-level", "error", "a.txt")
 	require.Equal(t, 0, code, stderr)

@@ -70,10 +70,44 @@ function changeBehind(dir) {
 /** patch is an apply_patch input that updates big.txt (read by an earlier step) with one chunk of lines. */
 const patch = (...lines) => ["*** Begin Patch", "*** Update File: big.txt", "@@", ...lines, "*** End Patch"].join("\n");
 
+// ---- What the model reads (issue 34): the refusals that name the next step, and undo of one file of a
+// patch. Their files are made by the block's first step (before), so the workspace's layout and the
+// steps above are as they were. Each step's text reaches the model whole like every step's; has lists
+// the guidance the server's text must carry (docs/tool-fs.md, docs/history.md).
+const GUARD_LINES = 212;
+const SIX_LINES = "one\ntwo\nthree\nfour\nfive\nsix\n";
+
+/** layoutModelReads writes the files of the block below. */
+function layoutModelReads(dir) {
+  writeFileSync(join(dir, "guard.txt"), Array.from({ length: GUARD_LINES }, (_, i) => `guard line ${i + 1}`).join("\n") + "\n");
+  writeFileSync(join(dir, "prefixed.txt"), "alpha\nbeta\ngamma\n");
+  writeFileSync(join(dir, "group.txt"), "g\n");
+}
+
+const MODEL_READS_STEPS = [
+  { id: "read lines 21-25 (before the write guard)", tool: "read", args: { file_path: "guard.txt", offset: 21, limit: 5 }, code: null, before: layoutModelReads },
+  { id: "write dropping unread lines", tool: "write", args: { file_path: "guard.txt", content: SIX_LINES }, code: "FS_WOULD_DROP_LINES",
+    has: [`it would drop ${GUARD_LINES - 5} of its ${GUARD_LINES} lines`, "Only lines 21-25 were read", "use edit or apply_patch", "send this same write again"] },
+  { id: "the same write again", tool: "write", args: { file_path: "guard.txt", content: SIX_LINES }, code: null,
+    has: [`Wrote 6 lines; the file had ${GUARD_LINES} lines.`] },
+  { id: "read a directory", tool: "read", args: { file_path: "src" }, code: "FS_NOT_REGULAR_FILE", has: ["It is a directory", "call glob with path"] },
+  { id: "read (before the prefixed edit)", tool: "read", args: { file_path: "prefixed.txt" }, code: null },
+  { id: "edit with read's line prefixes", tool: "edit", args: { file_path: "prefixed.txt", old_string: "2: beta\n3: gamma", new_string: "BETA\nGAMMA" },
+    code: "FS_EDIT_NOT_FOUND", has: ["line-number prefixes", "send it without them", "found once, at lines 2-3"] },
+  { id: "read (before the two-file patch)", tool: "read", args: { file_path: "group.txt" }, code: null },
+  { id: "apply_patch of two files", tool: "apply_patch",
+    args: { input: "*** Begin Patch\n*** Add File: pkg/x/made.txt\n+made\n*** Update File: group.txt\n@@\n-g\n+G\n*** End Patch" }, code: null },
+  { id: "undo one file of the patch", tool: "undo", args: { file_path: "pkg/x/made.txt" }, code: null,
+    has: ["it did not exist, so it was removed.", "It also removed the folders that apply_patch created for it, now empty:",
+      "The same apply_patch also changed", "undo it by its file_path to take the whole apply_patch back."] },
+];
+// ---- end of what the model reads
+
 /**
  * STEPS is the script: id (the table's row), tool, args, the error code the contract gives (null for a
- * success), before (run on the workspace just before the call is made) and want (ws => the result's
- * exact text blocks, where the scenario pins them).
+ * success), before (run on the workspace just before the call is made), want (ws => the result's
+ * exact text blocks, where the scenario pins them) and has (strings the text the server sent must
+ * contain).
  */
 export const STEPS = [
   { id: "read small", tool: "read", args: { file_path: "small.txt" }, code: null },
@@ -93,6 +127,7 @@ export const STEPS = [
   { id: "notebook_edit", tool: "notebook_edit", args: { notebook_path: "nb.ipynb", cell_id: "m1", new_source: "# Notes\n\nEdited." }, code: null },
   { id: "undo", tool: "undo", args: { file_path: "small.txt" }, code: null },
   { id: "undo nothing to undo", tool: "undo", args: { file_path: "unread.txt" }, code: "FS_NOT_FOUND" },
+  ...MODEL_READS_STEPS,
   // lsp-diagnostics: a new error, then its fix, in a file a fake language server checks (diagnostics.mjs).
   ...DIAGNOSTICS_STEPS,
 ];

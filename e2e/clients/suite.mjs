@@ -101,6 +101,9 @@ async function scenario({ name, transport }) {
     row.sameAsRun = JSON.stringify(ref[i].texts.map(untimed)) === JSON.stringify(want.texts.map(untimed));
     check(`${label}: ${s.id}: the reference run gives ${s.code ?? "a success"}`, ref[i].code === s.code && ref[i].isError === (s.code !== null),
       `got ${ref[i].code ?? "no code"}, isError ${ref[i].isError}: ${JSON.stringify(ref[i].texts).slice(0, 200)}`);
+    for (const h of s.has ?? []) {
+      check(`${label}: ${s.id}: the server's text says ${JSON.stringify(h)}`, want.texts.some((t) => t.includes(h)), JSON.stringify(want.texts).slice(0, 300));
+    }
     return row;
   });
   return { name, transport, label, root, connectMs, overMs, baseMs: base, rows, names, exit: run.exit, elapsed: run.elapsed, others: run.mock.other.length };

@@ -44,6 +44,10 @@ type PublishArgs struct {
 	Removed  bool
 	// Version is the version after the mutation (PublishDone; "" when it removed the file).
 	Version Version
+	// MadeDirs, on the PublishBefore of a creation, are the directories the mutation creates (or
+	// created) for the new file: its parents that did not exist before it, innermost first, as
+	// keys. A set's new files name every parent the set made for them.
+	MadeDirs []string
 }
 
 // PriorFile is a file as it was before a published mutation.
@@ -62,6 +66,15 @@ type PriorFile struct {
 // provider confines it as it confines WriteText. It reports PublishEvent with VerbRestore.
 type Restorer interface {
 	Restore(ctx context.Context, t Target, r Restoration) (Version, error)
+}
+
+// DirPruner is an optional FileSystem capability: once an undo removed a file a creation made,
+// the removal of the directories that creation made for it (PublishArgs.MadeDirs), each only
+// while it is empty, innermost first, stopping at the first that stays. Only t's strict
+// ancestors are removed, no path through a symlink is followed, and a confining provider removes
+// nothing its fence would not let t's restoration touch. It returns the directories removed.
+type DirPruner interface {
+	PruneDirs(ctx context.Context, t Target, dirs []string) []string
 }
 
 // Restoration is what Restore puts back.

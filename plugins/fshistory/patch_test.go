@@ -51,7 +51,10 @@ func TestUndoTakesBackEachFileOfAPatch(t *testing.T) {
 	assert.Equal(t, os.FileMode(0o640), modeOf(t, upd))
 
 	r = e.ok(t, s, "undo", args{"file_path": add})
-	assert.Regexp(t, `: it did not exist, so it was removed\.\nThe history holds no earlier change by this session to it\.$`, r.Text())
+	assert.Regexp(t, `: it did not exist, so it was removed\.\nIt also removed the folders that apply_patch created for it, now empty: "`+regexp.QuoteMeta(e.path("new"))+`"\.\n`+
+		`The same apply_patch also changed "[^"]*c\.txt", "[^"]*e\.txt", "[^"]*d\.txt", which this undo left as they are: undo each by its file_path to take the whole apply_patch back\. Undone already: "[^"]*a\.txt"\.\n`+
+		`The history holds no earlier change by this session to it\.$`, r.Text())
+	assert.NoDirExists(t, e.path("new"))
 	assert.NoFileExists(t, add)
 
 	e.ok(t, s, "undo", args{"file_path": del})

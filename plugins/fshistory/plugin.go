@@ -102,14 +102,15 @@ func (r *recorder) noteDamage(err error) bool {
 }
 
 // tagActor gives the body of a tool call a context that names its session and tool, so the
-// changes it publishes are recorded with them, and that carries the call's lock budget: all the
+// changes it publishes are recorded with them, a change group of its own (the files of one
+// apply_patch share it), and that carries the call's lock budget: all the
 // store operations of one call wait, together, at most one lock timeout (docs/history.md). A call
 // of a read-only tool (read, glob, grep) publishes no change: it is left as it is.
 func (r *recorder) tagActor(_ context.Context, d *tools.Dispatch, next func() (tools.Result, error)) (tools.Result, error) {
 	if def, ok := r.tools.Get(d.Exec.Name); ok && def.Annotations.ReadOnly {
 		return next()
 	}
-	a := history.Actor{Tool: d.Exec.Name}
+	a := history.Actor{Tool: d.Exec.Name, Group: history.NewGroup()}
 	if s := d.Exec.Session; s != nil {
 		a.Session, a.Cwd = s.ID(), s.Cwd()
 	}
@@ -166,6 +167,10 @@ func (r *recorder) before(ctx context.Context, a fs.PublishArgs) error {
 		Undoes:  history.UndoingOf(ctx),
 		Pending: true,
 		PID:     os.Getpid(),
+		Group:   actor.Group,
+	}
+	if a.Prior == nil && !a.Removed {
+		rec.MadeDirs = a.MadeDirs
 	}
 	if !a.Removed {
 		h := sha256.New()

@@ -47,10 +47,18 @@ func TestUndoIsConfinedByTheSandbox(t *testing.T) {
 	e.ok(t, s, "undo", args{"file_path": p})
 	assert.Equal(t, "two\n", string(readBytes(t, p)))
 
+	// The folders a creation made go with it, through the sandbox's fence (docs/history.md).
+	made := e.path("new/deep/f.txt")
+	e.ok(t, s, "write", args{"file_path": made, "content": "x\n"})
+	r := e.ok(t, s, "undo", args{"file_path": made})
+	assert.Contains(t, r.Text(), "\nIt also removed the folders that write created for it, now empty: \""+e.path("new/deep")+"\", \""+e.path("new")+"\".\n")
+	assert.NoDirExists(t, e.path("new"))
+	assert.DirExists(t, dir)
+
 	policy, ok := sandbox.PolicyService.Get(root)
 	require.True(t, ok)
 	require.NoError(t, policy.SetMode(s, sandbox.ReadOnly))
-	r := e.call(s, "undo", args{"file_path": p})
+	r = e.call(s, "undo", args{"file_path": p})
 	require.True(t, r.IsError)
 	assert.Equal(t, "FS_SANDBOX_DENIED", r.Code())
 	assert.Equal(t, `Error: cannot write "`+p+`": file access denied under read-only mode`, firstLine(r.Text()))

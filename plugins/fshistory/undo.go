@@ -3,6 +3,7 @@ package fshistory
 import (
 	"context"
 	"encoding/json"
+	"strings"
 
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/fshistory/history"
@@ -72,12 +73,60 @@ func (r *recorder) undo(ctx context.Context, in undoArgs, exec *tools.Exec) (Und
 		return UndoValue{}, err
 	}
 	sel.Target = t
+	if ws, err := r.fs.Resolve(ctx, ".", fs.ResolveOptions{Cwd: cwd}); err == nil {
+		sel.Root = r.fs.ProcessPath(ws) // the folders a creation made go only beneath the workspace
+	}
 	u, err := history.Undo(sandbox.WithPolicy(ctx, policy), r.fs, r.store, sel)
 	if err != nil {
 		return UndoValue{}, err
 	}
-	return UndoValue{FilePath: u.Display, Change: u.Change.ID, Tool: u.Change.By(), Before: u.Change.Stamp(), Removed: u.Removed, Text: u.Text() + r.nextUndo(u, sel.Session)}, nil
+	text := u.Text()
+	if f := u.FoldersText(); f != "" {
+		text += "\n" + f
+	}
+	text += r.sameGroup(u) + r.nextUndo(u, sel.Session)
+	return UndoValue{FilePath: u.Display, Change: u.Change.ID, Tool: u.Change.By(), Before: u.Change.Stamp(), Removed: u.Removed, Text: text}, nil
 }
+
+// sameGroup is the line after an undo of one file of a change group (the files of one
+// apply_patch): the group's other files, and whether they are still as it left them (undo each)
+// or were undone already (docs/history.md "The undo tool"). "" for a change alone in its group, or
+// one recorded before groups were kept.
+func (r *recorder) sameGroup(u history.Undone) string {
+	g := u.Change.Group
+	if g == "" {
+		return ""
+	}
+	recs, err := r.store.List(func(rec *history.Record) bool {
+		return rec.Group == g && rec.ID != u.Change.ID && rec.Key != u.Change.Key && rec.Undoes == ""
+	})
+	if err != nil || len(recs) == 0 {
+		return ""
+	}
+	var left, undone []string
+	for i := len(recs) - 1; i >= 0; i-- { // in the order the call changed them
+		if recs[i].UndoneBy == "" {
+			left = append(left, quote(recs[i].Display))
+		} else {
+			undone = append(undone, quote(recs[i].Display))
+		}
+	}
+	by := u.Change.By()
+	if len(left) == 0 {
+		return "\nThe other files of the same " + by + " were undone already: " + strings.Join(undone, ", ") + "."
+	}
+	as, each := "they are", "each"
+	if len(left) == 1 {
+		as, each = "it is", "it"
+	}
+	s := "\nThe same " + by + " also changed " + strings.Join(left, ", ") + ", which this undo left as " + as + ": undo " + each + " by its file_path to take the whole " + by + " back."
+	if len(undone) > 0 {
+		s += " Undone already: " + strings.Join(undone, ", ") + "."
+	}
+	return s
+}
+
+func quote(s string) string { return `"` + s + `"` }
 
 // nextUndo is the line after an undo's text: what the history holds next for the file in this
 // session (what another undo would restore), or that it holds nothing more (docs/history.md "The

@@ -61,7 +61,7 @@ func TestUndoStepsBackThroughEachVersion(t *testing.T) {
 func TestUndoOfACreationRemovesTheFile(t *testing.T) {
 	e := newEnv(t, false, nil)
 	s := tools.NewSession("s1")
-	p := e.path("sub/new.txt")
+	p := e.path("new.txt")
 	e.ok(t, s, "write", args{"file_path": p, "content": "created\n"})
 	r := e.ok(t, s, "undo", args{"file_path": p})
 	assert.Regexp(t, `^Restored "`+regexp.QuoteMeta(p)+`" to its state before the write at `+stamp+`: it did not exist, so it was removed\.\nThe history holds no earlier change by this session to it\.$`, r.Text())

@@ -555,10 +555,14 @@ func (c *planned) report(ctx context.Context, p *Provider) {
 		if c.dst.Key == c.src.Key {
 			raw = c.raw
 		}
-		c.pubDst = p.beforePublish(ctx, c.dst, verb, c.dstInfo, c.dstExists, raw, c.body, c.bom, false)
+		var made []string
+		if !c.dstExists {
+			made = dirsBelow(filepath.Dir(string(c.dst.Key)), c.madeFrom)
+		}
+		c.pubDst = p.beforePublish(ctx, c.dst, verb, c.dstInfo, c.dstExists, raw, c.body, c.bom, false, made)
 	}
 	if c.src.Key != "" && c.src.Key != c.dst.Key {
-		c.pubSrc = p.beforePublish(ctx, c.src, verb, c.srcInfo, true, c.raw, "", false, true)
+		c.pubSrc = p.beforePublish(ctx, c.src, verb, c.srcInfo, true, c.raw, "", false, true, nil)
 	}
 }
 
@@ -619,13 +623,33 @@ func isDir(p string) bool {
 	return err == nil && fi.IsDir()
 }
 
+// dirsBelow returns dir and its parents up to (not including) from, innermost first: the
+// directories a set made for a new file in dir when from is the existing ancestor it made them
+// below (none when from is "").
+func dirsBelow(dir, from string) []string {
+	var out []string
+	if from == "" {
+		return nil
+	}
+	for d := dir; d != from && len(d) > len(from); d = filepath.Dir(d) {
+		out = append(out, d)
+	}
+	return out
+}
+
+// missingDirs returns dir and its parents that do not exist, innermost first: the directories a
+// write of a new file in dir is about to create.
+func missingDirs(dir string) []string {
+	if isDir(dir) {
+		return nil
+	}
+	return dirsBelow(dir, existingDir(dir))
+}
+
 // removeMadeDirs removes dir and its parents up to (not including) from while they are empty: the
 // directories a set that did not publish created for its new files. from "" removes nothing.
 func removeMadeDirs(dir, from string) {
-	if from == "" {
-		return
-	}
-	for d := dir; d != from && len(d) > len(from); d = filepath.Dir(d) {
+	for _, d := range dirsBelow(dir, from) {
 		if os.Remove(d) != nil {
 			return
 		}

@@ -104,7 +104,7 @@ func (p *Provider) editText(ctx context.Context, t fs.Target, req fs.EditRequest
 		return fs.EditOutcome{}, err
 	}
 	opts := atomicOptions{keep: keep, bom: doc.BOM, display: t.DisplayPath, log: p.log, beneath: b, registry: p.registry, hooks: p.hooks}
-	pub := p.beforePublish(ctx, t, fs.VerbEdit, existing, true, raw, stored, doc.BOM, false)
+	pub := p.beforePublish(ctx, t, fs.VerbEdit, existing, true, raw, stored, doc.BOM, false, nil)
 	defer pub.finish(ctx)
 	if err := writeFileAtomic(ctx, key, stored, opts); err != nil {
 		return fs.EditOutcome{}, err

@@ -40,12 +40,12 @@ type publication struct {
 
 // beforePublish reports PublishBefore for a mutation of t (nil when no one listens): the prior
 // file (raw, when not nil, is its content already in memory; otherwise it is opened) and after,
-// the bytes to be published.
-func (p *Provider) beforePublish(ctx context.Context, t fs.Target, verb string, existing probeInfo, exists bool, raw []byte, after string, bom, removed bool) *publication {
+// the bytes to be published; made, the directories a creation makes for t (fs.PublishArgs.MadeDirs).
+func (p *Provider) beforePublish(ctx context.Context, t fs.Target, verb string, existing probeInfo, exists bool, raw []byte, after string, bom, removed bool, made []string) *publication {
 	if p.publish == nil || !p.publish.Wanted() {
 		return nil
 	}
-	pub := &publication{p: p, args: fs.PublishArgs{Phase: fs.PublishBefore, Target: t, Verb: verb, After: after, AfterBOM: bom, Removed: removed}}
+	pub := &publication{p: p, args: fs.PublishArgs{Phase: fs.PublishBefore, Target: t, Verb: verb, After: after, AfterBOM: bom, Removed: removed, MadeDirs: made}}
 	if exists {
 		pr := &fs.PriorFile{Version: existing.Version, Mode: uint32(existing.Mode), Size: existing.Size}
 		if raw != nil {
@@ -56,7 +56,7 @@ func (p *Provider) beforePublish(ctx context.Context, t fs.Target, verb string, 
 		pub.args.Prior = pr
 	}
 	p.publish.Report(ctx, pub.args)
-	pub.args.After, pub.args.Prior = "", nil // the later phases carry neither
+	pub.args.After, pub.args.Prior, pub.args.MadeDirs = "", nil, nil // the later phases carry none
 	return pub
 }
 

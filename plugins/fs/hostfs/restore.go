@@ -63,7 +63,7 @@ func (p *Provider) restore(ctx context.Context, t fs.Target, r fs.Restoration, b
 		if err := checkAbort(ctx, fs.VerbWrite); err != nil {
 			return "", err
 		}
-		pub := p.beforePublish(ctx, t, fs.VerbRestore, existing, true, nil, "", false, true)
+		pub := p.beforePublish(ctx, t, fs.VerbRestore, existing, true, nil, "", false, true, nil)
 		defer pub.finish(ctx)
 		if err := os.Remove(key); err != nil {
 			return "", err
@@ -86,7 +86,7 @@ func (p *Provider) restore(ctx context.Context, t fs.Target, r fs.Restoration, b
 		return "", fs.WriteTooLarge(t.DisplayPath, size, p.maxFileBytes)
 	}
 	content := string(r.Content)
-	pub := p.beforePublish(ctx, t, fs.VerbRestore, existing, exists, nil, content, false, false)
+	pub := p.beforePublish(ctx, t, fs.VerbRestore, existing, exists, nil, content, false, false, nil)
 	defer pub.finish(ctx)
 	if err := writeFileAtomic(ctx, key, content, opts); err != nil {
 		return "", err

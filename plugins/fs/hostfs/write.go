@@ -3,6 +3,7 @@ package hostfs
 import (
 	"context"
 	"errors"
+	"path/filepath"
 
 	"github.com/cordon-dev/cordon/internal/textedit"
 	"github.com/cordon-dev/cordon/plugins/fs"
@@ -100,7 +101,11 @@ func (p *Provider) writeText(ctx context.Context, t fs.Target, content string, i
 	if intent != nil && intent.Kind == fs.IntentCreateIfAbsent {
 		opts.createIfAbsent = true
 	}
-	pub := p.beforePublish(ctx, t, fs.VerbWrite, existing, exists, nil, w.stored, opts.bom, false)
+	var made []string
+	if !exists {
+		made = missingDirs(filepath.Dir(key))
+	}
+	pub := p.beforePublish(ctx, t, fs.VerbWrite, existing, exists, nil, w.stored, opts.bom, false, made)
 	defer pub.finish(ctx)
 	if err := writeFileAtomic(ctx, key, w.stored, opts); err != nil {
 		return fs.WriteOutcome{}, err

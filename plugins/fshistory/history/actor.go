@@ -1,12 +1,25 @@
 package history
 
-import "context"
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+)
 
-// Actor is who makes the changes of a context: the session, the tool and the session's cwd.
+// Actor is who makes the changes of a context: the session, the tool and the session's cwd, and
+// the group its changes share (one per tool call: NewGroup).
 type Actor struct {
 	Session string
 	Tool    string
 	Cwd     string
+	Group   string
+}
+
+// NewGroup returns a fresh change-group id, "g" and 16 hex digits.
+func NewGroup() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return "g" + hex.EncodeToString(b[:])
 }
 
 type actorKey struct{}

@@ -46,6 +46,12 @@ type Record struct {
 	// Interrupted marks a pending record whose change could not be settled: the file matched
 	// neither the bytes before nor the bytes after (undo refuses it; undo --force can restore).
 	Interrupted bool `json:"interrupted,omitempty"`
+	// Group is shared by the changes of one tool call (the files of one apply_patch), "" for a
+	// change made outside a tool call and in records written before groups were kept.
+	Group string `json:"group,omitempty"`
+	// MadeDirs are the directories a creation made for its file (its parents that did not exist),
+	// innermost first; an undo of the creation removes those that are empty then.
+	MadeDirs []string `json:"madeDirs,omitempty"`
 }
 
 // By is the record's tool, or its verb when no tool made it.

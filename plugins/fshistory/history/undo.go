@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/cordon-dev/cordon/plugins/fs"
@@ -21,6 +22,9 @@ type Selector struct {
 	// Within, when set, is the canonical directory the change's file must lie beneath (the CLI's
 	// working directory).
 	Within string
+	// Root is the canonical directory strictly beneath which the folders an undone creation made
+	// may be removed (the tool's workspace); "" means Within, else the change's workspace.
+	Root string
 }
 
 // Undone is what Undo did.
@@ -28,6 +32,9 @@ type Undone struct {
 	Change  Record // the change undone
 	Display string
 	Removed bool // the change created the file, so undoing it removed the file
+	// RemovedDirs are the folders that creation made which the undo removed (keys, innermost
+	// first), DirsDisplay the same as the model named them.
+	RemovedDirs, DirsDisplay []string
 }
 
 // Text is the success text (docs/history.md "Messages").
@@ -37,6 +44,19 @@ func (u Undone) Text() string {
 		return s + ": it did not exist, so it was removed."
 	}
 	return s + "."
+}
+
+// FoldersText is the line that names the folders the undo removed ("" when none; docs/history.md
+// "The undo tool").
+func (u Undone) FoldersText() string {
+	if len(u.DirsDisplay) == 0 {
+		return ""
+	}
+	quoted := make([]string, len(u.DirsDisplay))
+	for i, d := range u.DirsDisplay {
+		quoted[i] = q(d)
+	}
+	return "It also removed the folders that " + u.Change.By() + " created for it, now empty: " + strings.Join(quoted, ", ") + "."
 }
 
 // ErrNotRestorable is returned when the filesystem cannot restore files (no fs.Restorer).
@@ -104,7 +124,56 @@ func Undo(ctx context.Context, fsys fs.FileSystem, st Store, sel Selector) (Undo
 		}
 		return Undone{}, err
 	}
-	return Undone{Change: ch, Display: display, Removed: !ch.Existed}, nil
+	u := Undone{Change: ch, Display: display, Removed: !ch.Existed}
+	if pr, ok := fsys.(fs.DirPruner); ok && u.Removed {
+		if dirs := prunable(ch, sel); len(dirs) > 0 {
+			u.RemovedDirs = pr.PruneDirs(ctx, t, dirs)
+			u.DirsDisplay = dirsAsNamed(display, t, u.RemovedDirs)
+		}
+	}
+	return u, nil
+}
+
+// prunable returns the folders ch's creation made that an undo may remove: those strictly beneath
+// the selector's root (Root, else Within, else the change's workspace), innermost first, up to the
+// first that is not (none without a root).
+func prunable(ch Record, sel Selector) []string {
+	root := sel.Root
+	if root == "" {
+		root = sel.Within
+	}
+	if root == "" {
+		root = ch.Workspace
+	}
+	if root == "" {
+		return nil
+	}
+	var out []string
+	for _, d := range ch.MadeDirs {
+		if d == root || !Under(root, d) {
+			break
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// dirsAsNamed returns the folders removed (t's ancestors, innermost first) as the display path
+// names them, each the parent of the one before; a folder the display path does not reach is
+// shown as its key.
+func dirsAsNamed(display string, t fs.Target, removed []string) []string {
+	out := make([]string, len(removed))
+	named, key := display, string(t.Key)
+	for i, d := range removed {
+		key = filepath.Dir(key)
+		if next := filepath.Dir(named); named != "" && next != named && next != "." && key == d {
+			named = next
+			out[i] = named
+			continue
+		}
+		named, out[i] = "", d
+	}
+	return out
 }
 
 // pick returns the change to undo and, when a change that is not an undo (and not undone) came
