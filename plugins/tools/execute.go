@@ -259,10 +259,15 @@ func (r *Runtime) notify(ctx context.Context, exec *Exec, res Result) {
 }
 
 // fuse returns a context cancelled when either the caller's or the wrapper's
-// context is, carrying the wrapper's values and deadline.
+// context is, carrying the wrapper's values and deadline. A wrapper that shares the caller's Done
+// channel (one that only added values, as most do) is cancelled exactly when the caller is: it is
+// the fused context as it is, without a context and an AfterFunc per call.
 func fuse(caller, wrapper context.Context) (context.Context, func()) {
 	if wrapper == nil || wrapper == caller {
 		return caller, func() {}
+	}
+	if wrapper.Done() == caller.Done() {
+		return wrapper, func() {}
 	}
 	ctx, cancel := context.WithCancelCause(wrapper)
 	stop := context.AfterFunc(caller, func() { cancel(context.Cause(caller)) })

@@ -389,6 +389,31 @@ func TestExecuteWrapperCannotDetachCallerCancellation(t *testing.T) {
 	require.Equal(t, "ABORTED", res.Code())
 }
 
+// A wrapper that only adds a value shares the caller's cancellation: the body sees the value, and
+// a caller that gives up ends the body's context (the fused context is the wrapper's own).
+func TestExecuteValueWrapperKeepsCallerCancellation(t *testing.T) {
+	type key struct{}
+	e := newEnv(t)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	e.load(t, tool("wait", func(c context.Context, _ json.RawMessage, _ *tools.Exec) (any, error) {
+		if c.Value(key{}) != "tagged" {
+			return nil, errors.New("the wrapper's value is missing")
+		}
+		cancel(errors.New("caller gave up"))
+		<-c.Done()
+		return nil, fmt.Errorf("wait: %w", context.Cause(c))
+	}))
+	_, err := tools.ExecuteStep.On(e.root, func(_ context.Context, d *tools.Dispatch, next func() (tools.Result, error)) (tools.Result, error) {
+		prev := d.Ctx
+		d.Ctx = context.WithValue(prev, key{}, "tagged")
+		defer func() { d.Ctx = prev }()
+		return next()
+	})
+	require.NoError(t, err)
+	res := e.rt.Execute(ctx, tools.Call{CallID: "c", Name: "wait", Args: json.RawMessage(`{}`)})
+	require.Equal(t, "Error: wait: caller gave up", res.Text())
+}
+
 func TestExecuteWrapperFailureSkipsPostExecute(t *testing.T) {
 	e := newEnv(t)
 	e.load(t, tool("t", ok("x")))
