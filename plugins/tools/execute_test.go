@@ -414,6 +414,41 @@ func TestExecuteValueWrapperKeepsCallerCancellation(t *testing.T) {
 	require.Equal(t, "Error: wait: caller gave up", res.Text())
 }
 
+// tools/execute-change wraps the body of a tool that may change its environment, inside the
+// tools/execute wrappers, and never a read-only tool's; its wrapper's error ends the call without
+// post-execute, as a tools/execute wrapper's does.
+func TestExecuteChangeStepWrapsOnlyToolsThatMayChange(t *testing.T) {
+	e := newEnv(t)
+	ro := raw("ro", ok("r"))
+	ro.Annotations.ReadOnly = true
+	e.load(t, ro.Definition(), tool("rw", ok("w")), tool("fails", ok("f")))
+	var order []string
+	_, err := tools.ExecuteStep.On(e.root, func(_ context.Context, d *tools.Dispatch, next func() (tools.Result, error)) (tools.Result, error) {
+		order = append(order, "execute "+d.Exec.Name)
+		return next()
+	})
+	require.NoError(t, err)
+	_, err = tools.ChangeStep.On(e.root, func(_ context.Context, d *tools.Dispatch, next func() (tools.Result, error)) (tools.Result, error) {
+		order = append(order, "change "+d.Exec.Name)
+		if d.Exec.Name == "fails" {
+			return tools.Result{}, errors.New("change wrapper failed")
+		}
+		return next()
+	})
+	require.NoError(t, err)
+	post := 0
+	_, err = tools.PostExecute.On(e.root, func(_ context.Context, _ tools.PostArgs, next func() (tools.PostDecision, error)) (tools.PostDecision, error) {
+		post++
+		return next()
+	})
+	require.NoError(t, err)
+	require.Equal(t, `"r"`, e.exec("ro", json.RawMessage(`{}`)).Text())
+	require.Equal(t, `"w"`, e.exec("rw", json.RawMessage(`{}`)).Text())
+	require.Equal(t, "Error: change wrapper failed", e.exec("fails", json.RawMessage(`{}`)).Text())
+	require.Equal(t, []string{"execute ro", "execute rw", "change rw", "execute fails", "change fails"}, order)
+	require.Equal(t, 2, post)
+}
+
 func TestExecuteWrapperFailureSkipsPostExecute(t *testing.T) {
 	e := newEnv(t)
 	e.load(t, tool("t", ok("x")))
