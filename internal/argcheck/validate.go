@@ -24,9 +24,9 @@ func propertyPath(path, key string) string {
 }
 
 // checkValue returns every violation of v against node, in walk order, with
-// the messages of docs/tools.md. path "" is the parameter root ("arguments").
+// the messages of docs/tools.md. path "" is the parameter root ("arguments"); its name in a
+// message (pathName) is made only when there is a violation to report.
 func checkValue(node *Schema, v *Value, path string) []string {
-	q := pathName(path)
 	if node.oneOf != nil {
 		matches := 0
 		for _, branch := range node.oneOf {
@@ -37,14 +37,14 @@ func checkValue(node *Schema, v *Value, path string) []string {
 		if matches == 1 {
 			return nil
 		}
-		return []string{q + " must match exactly one oneOf branch (matched " + itoa(matches) + ")"}
+		return []string{pathName(path) + " must match exactly one oneOf branch (matched " + itoa(matches) + ")"}
 	}
 	switch node.typ {
 	case "":
 		return nil
 	case "object":
 		if v.kind != jObject {
-			return []string{q + " must be an object"}
+			return []string{pathName(path) + " must be an object"}
 		}
 		var out []string
 		for _, key := range node.required {
@@ -69,7 +69,7 @@ func checkValue(node *Schema, v *Value, path string) []string {
 		return out
 	case "array":
 		if v.kind != jArray {
-			return []string{q + " must be an array"}
+			return []string{pathName(path) + " must be an array"}
 		}
 		if node.items == nil {
 			return nil
@@ -81,32 +81,34 @@ func checkValue(node *Schema, v *Value, path string) []string {
 		return out
 	case "string":
 		if v.kind != jString {
-			return []string{q + " must be a string"}
+			return []string{pathName(path) + " must be a string"}
 		}
 	case "number":
 		if v.kind != jNumber {
-			return []string{q + " must be a number"}
+			return []string{pathName(path) + " must be a number"}
 		}
 		if !isJSONNumber(v) {
-			return []string{q + " must be a finite JSON number"}
+			return []string{pathName(path) + " must be a finite JSON number"}
 		}
 	case "integer":
 		if !isJSONNumber(v) || !jstext.IsInteger(v.num) {
-			return []string{q + " must be an integer"}
+			return []string{pathName(path) + " must be an integer"}
 		}
 	case "boolean":
 		if v.kind != jBool {
-			return []string{q + " must be a boolean"}
+			return []string{pathName(path) + " must be a boolean"}
 		}
 	case "null":
 		if v.kind != jNull {
-			return []string{q + " must be null"}
+			return []string{pathName(path) + " must be null"}
 		}
 	}
-	return checkScalar(node, v, q)
+	return checkScalar(node, v, path)
 }
 
-func checkScalar(node *Schema, v *Value, q string) []string {
+// checkScalar checks v against node's enum and const; the value's name (pathName) is made only for
+// a violation.
+func checkScalar(node *Schema, v *Value, path string) []string {
 	if node.hasEnum {
 		found := false
 		for _, e := range node.enum {
@@ -116,11 +118,11 @@ func checkScalar(node *Schema, v *Value, q string) []string {
 			}
 		}
 		if !found {
-			return []string{q + " must be one of " + jsStringify(&Value{kind: jArray, arr: node.enum})}
+			return []string{pathName(path) + " must be one of " + jsStringify(&Value{kind: jArray, arr: node.enum})}
 		}
 	}
 	if node.hasConst && !scalarEqual(node.constV, v) {
-		return []string{q + " must be " + jsStringify(node.constV)}
+		return []string{pathName(path) + " must be " + jsStringify(node.constV)}
 	}
 	return nil
 }

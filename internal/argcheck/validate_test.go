@@ -69,3 +69,20 @@ func TestValidateArgsMessages(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckOfConformingArgumentsAllocatesNothing: the names of values in the messages are made
+// only for a violation, so checking flat arguments that conform (every call's case) allocates
+// nothing.
+func TestCheckOfConformingArgumentsAllocatesNothing(t *testing.T) {
+	s, err := argcheck.Compile(json.RawMessage(`{"type":"object","required":["file_path"],"properties":{
+		"file_path":{"type":"string"},"offset":{"type":"number"},"mode":{"type":"string","enum":["a","b"]},
+		"all":{"type":"boolean"}}}`), true)
+	require.NoError(t, err)
+	v, err := argcheck.Parse([]byte(`{"file_path":"/f","offset":3,"mode":"b","all":true}`))
+	require.NoError(t, err)
+	require.Empty(t, s.Check(v))
+	require.Zero(t, testing.AllocsPerRun(100, func() { s.Check(v) }))
+	bad, err := argcheck.Parse([]byte(`{"file_path":1,"mode":"c"}`))
+	require.NoError(t, err)
+	require.Equal(t, []string{`"file_path" must be a string`, `"mode" must be one of ["a","b"]`}, s.Check(bad))
+}

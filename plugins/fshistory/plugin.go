@@ -25,7 +25,7 @@ const ID = "fs-history"
 
 // Plugin is the fs-history module. It stays pending until the fs and tools services exist; then
 // it opens the store (sweeping what killed processes left), records every fs.PublishedEvent,
-// tags each tool call's context with its session and tool (tools/execute), registers undo and
+// tags each tool call's context with its session and tool (tools/execute-change), registers undo and
 // provides history.Service and fs.DurableObservationsService. Disposing it removes all of these.
 var Plugin = kernel.Define[Config](ID, apply, fs.Service.Dep(), tools.Service.Dep())
 
@@ -71,7 +71,7 @@ func apply(kc *kernel.Context, cfg Config) error {
 	if _, err := fs.PublishEvent.On(kc, r.publish); err != nil {
 		return err
 	}
-	if _, err := tools.ExecuteStep.On(kc, r.tagActor); err != nil {
+	if _, err := tools.ChangeStep.On(kc, r.tagActor); err != nil {
 		return err
 	}
 	if _, err := r.tools.Register(kc, r.undoDefinition()); err != nil {
@@ -103,13 +103,10 @@ func (r *recorder) noteDamage(err error) bool {
 
 // tagActor gives the body of a tool call a context that names its session and tool, so the
 // changes it publishes are recorded with them, a change group of its own (the files of one
-// apply_patch share it), and that carries the call's lock budget: all the
-// store operations of one call wait, together, at most one lock timeout (docs/history.md). A call
-// of a read-only tool (read, glob, grep) publishes no change: it is left as it is.
+// apply_patch share it), and that carries the call's lock budget: all the store operations of one
+// call wait, together, at most one lock timeout (docs/history.md). It wraps tools/execute-change: a
+// call of a read-only tool (read, glob, grep) publishes no change and never reaches it.
 func (r *recorder) tagActor(_ context.Context, d *tools.Dispatch, next func() (tools.Result, error)) (tools.Result, error) {
-	if def, ok := r.tools.Get(d.Exec.Name); ok && def.Annotations.ReadOnly {
-		return next()
-	}
 	a := history.Actor{Tool: d.Exec.Name, Group: history.NewGroup()}
 	if s := d.Exec.Session; s != nil {
 		a.Session, a.Cwd = s.ID(), s.Cwd()

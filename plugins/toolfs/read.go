@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"strings"
 
 	"github.com/cordon-dev/cordon/internal/notebook"
 	"github.com/cordon-dev/cordon/plugins/fs"
@@ -109,8 +110,14 @@ func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (Read
 		text := read.Text
 		cs = read.Charset
 		req.PathBytes = len(target.DisplayPath) + charsetLineLen(cs) + len(noteLine(note))
-		res, err = WindowString(text, req, target.DisplayPath)
-		saw = func() *fs.Seen { return seen.OfText(text, in.offset, len(res.Lines)) }
+		var span string
+		res, span, err = windowString(text, req, target.DisplayPath)
+		saw = func() *fs.Seen {
+			if len(span) < len(text)/2 && len(span) <= seen.TextCap {
+				span = strings.Clone(span) // a record kept of a small window does not hold the whole file
+			}
+			return seen.OfWindow(span, in.offset, len(res.Lines), res.TotalLines)
+		}
 	}
 	if err != nil {
 		var oe *OffsetOutOfRangeError

@@ -7,15 +7,23 @@ import "strings"
 // truncated line is a new string); when the lines cover less than half of text they are copied into
 // one string of their own, so a small window never holds a large file's memory.
 func WindowString(text string, req WindowRequest, displayPath string) (WindowResult, error) {
+	res, _, err := windowString(text, req, displayPath)
+	return res, err
+}
+
+// windowString is WindowString that also returns span: the bytes of text the window's lines come
+// from, each line through its '\n', as they are in text (a substring of it), which is what the
+// window shows of the file (the read's seen record).
+func windowString(text string, req WindowRequest, displayPath string) (res WindowResult, span string, err error) {
 	req = req.normalized()
 	room := newRoom(req)
 	total := strings.Count(text, "\n")
 	if len(text) > 0 && text[len(text)-1] != '\n' {
 		total++
 	}
-	res := WindowResult{Lines: []Line{}, TotalLines: total}
+	res = WindowResult{Lines: []Line{}, TotalLines: total}
 	if err := outOfRange(req.Offset, total, displayPath); err != nil || req.Offset > total { // or an empty input
-		return res, err
+		return res, "", err
 	}
 	rest := text
 	for range req.Offset - 1 {
@@ -23,6 +31,7 @@ func WindowString(text string, req WindowRequest, displayPath string) (WindowRes
 	}
 	res.Lines = make([]Line, 0, min(req.Limit, total-req.Offset+1))
 	spanStart, used := len(text)-len(rest), 0
+	end, prevEnd := spanStart, spanStart // where the span ends, before and after the last line kept
 	for len(res.Lines) < req.Limit && len(rest) > 0 {
 		line := rest
 		if i := strings.IndexByte(rest, '\n'); i >= 0 {
@@ -62,14 +71,16 @@ func WindowString(text string, req WindowRequest, displayPath string) (WindowRes
 		}
 		used += cost
 		res.Lines = append(res.Lines, Line{Number: req.Offset + len(res.Lines), Text: line})
+		prevEnd, end = end, len(text)-len(rest)
 	}
 	if n := len(res.Lines); room.over(n, req.Limit, req.Offset+n-1, total) {
 		res.Lines, res.TruncatedByBudget = res.Lines[:n-1], true
+		end = prevEnd
 	}
 	if span := len(text) - len(rest) - spanStart; span < len(text)/2 {
 		own(res.Lines)
 	}
-	return res, nil
+	return res, text[spanStart:end], nil
 }
 
 // own copies the texts of lines into one new string, joined by '\n', and points them at it.

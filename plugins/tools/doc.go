@@ -40,7 +40,8 @@
 //     requires approval (not yet supported)` or the ask's reason) or without a
 //     session (`... but the call has no agent to route it through`); then the
 //     monotonic guards (Runtime.Guard) may deny;
-//  4. ExecuteStep (waterfall) wraps the body step, which resolves the tool
+//  4. ExecuteStep (waterfall) wraps the body step (and, for a tool not
+//     annotated ReadOnly, ChangeStep wraps it inside ExecuteStep), which resolves the tool
 //     (`unknown tool "<n>"`, {ToolNotFoundError, UNKNOWN_TOOL}), checks the
 //     arguments (`invalid arguments: <v1>; <v2>`, {ToolArgsError,
 //     INVALID_ARGS}), decodes them into In, runs Tool.Execute (a panic becomes

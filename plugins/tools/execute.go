@@ -88,11 +88,17 @@ func (r *Runtime) Execute(ctx context.Context, call Call) (res Result) {
 	return post
 }
 
-// dispatch runs tools/execute around the body. final reports a wrapper
-// failure, which skips post-execute.
+// dispatch runs tools/execute around the body, and tools/execute-change inside it for a tool that
+// is not read-only. final reports a wrapper failure, which skips post-execute.
 func (r *Runtime) dispatch(ctx context.Context, exec *Exec, st *callState) (res Result, final bool) {
 	d := &Dispatch{Exec: exec, Ctx: ctx}
-	res, err := ExecuteStep.Run(ctx, r.kc, d, func() (Result, error) { return r.runBody(d, st), nil })
+	body := func() (Result, error) { return r.runBody(d, st), nil }
+	res, err := ExecuteStep.Run(ctx, r.kc, d, func() (Result, error) {
+		if e := r.lookup(exec.Name); e == nil || e.def.Annotations.ReadOnly {
+			return body()
+		}
+		return ChangeStep.Run(ctx, r.kc, d, body)
+	})
 	if err != nil {
 		return ErrorResult(err), true
 	}
@@ -259,10 +265,15 @@ func (r *Runtime) notify(ctx context.Context, exec *Exec, res Result) {
 }
 
 // fuse returns a context cancelled when either the caller's or the wrapper's
-// context is, carrying the wrapper's values and deadline.
+// context is, carrying the wrapper's values and deadline. A wrapper that shares the caller's Done
+// channel (one that only added values, as most do) is cancelled exactly when the caller is: it is
+// the fused context as it is, without a context and an AfterFunc per call.
 func fuse(caller, wrapper context.Context) (context.Context, func()) {
 	if wrapper == nil || wrapper == caller {
 		return caller, func() {}
+	}
+	if wrapper.Done() == caller.Done() {
+		return wrapper, func() {}
 	}
 	ctx, cancel := context.WithCancelCause(wrapper)
 	stop := context.AfterFunc(caller, func() { cancel(context.Cause(caller)) })

@@ -389,6 +389,66 @@ func TestExecuteWrapperCannotDetachCallerCancellation(t *testing.T) {
 	require.Equal(t, "ABORTED", res.Code())
 }
 
+// A wrapper that only adds a value shares the caller's cancellation: the body sees the value, and
+// a caller that gives up ends the body's context (the fused context is the wrapper's own).
+func TestExecuteValueWrapperKeepsCallerCancellation(t *testing.T) {
+	type key struct{}
+	e := newEnv(t)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	e.load(t, tool("wait", func(c context.Context, _ json.RawMessage, _ *tools.Exec) (any, error) {
+		if c.Value(key{}) != "tagged" {
+			return nil, errors.New("the wrapper's value is missing")
+		}
+		cancel(errors.New("caller gave up"))
+		<-c.Done()
+		return nil, fmt.Errorf("wait: %w", context.Cause(c))
+	}))
+	_, err := tools.ExecuteStep.On(e.root, func(_ context.Context, d *tools.Dispatch, next func() (tools.Result, error)) (tools.Result, error) {
+		prev := d.Ctx
+		d.Ctx = context.WithValue(prev, key{}, "tagged")
+		defer func() { d.Ctx = prev }()
+		return next()
+	})
+	require.NoError(t, err)
+	res := e.rt.Execute(ctx, tools.Call{CallID: "c", Name: "wait", Args: json.RawMessage(`{}`)})
+	require.Equal(t, "Error: wait: caller gave up", res.Text())
+}
+
+// tools/execute-change wraps the body of a tool that may change its environment, inside the
+// tools/execute wrappers, and never a read-only tool's; its wrapper's error ends the call without
+// post-execute, as a tools/execute wrapper's does.
+func TestExecuteChangeStepWrapsOnlyToolsThatMayChange(t *testing.T) {
+	e := newEnv(t)
+	ro := raw("ro", ok("r"))
+	ro.Annotations.ReadOnly = true
+	e.load(t, ro.Definition(), tool("rw", ok("w")), tool("fails", ok("f")))
+	var order []string
+	_, err := tools.ExecuteStep.On(e.root, func(_ context.Context, d *tools.Dispatch, next func() (tools.Result, error)) (tools.Result, error) {
+		order = append(order, "execute "+d.Exec.Name)
+		return next()
+	})
+	require.NoError(t, err)
+	_, err = tools.ChangeStep.On(e.root, func(_ context.Context, d *tools.Dispatch, next func() (tools.Result, error)) (tools.Result, error) {
+		order = append(order, "change "+d.Exec.Name)
+		if d.Exec.Name == "fails" {
+			return tools.Result{}, errors.New("change wrapper failed")
+		}
+		return next()
+	})
+	require.NoError(t, err)
+	post := 0
+	_, err = tools.PostExecute.On(e.root, func(_ context.Context, _ tools.PostArgs, next func() (tools.PostDecision, error)) (tools.PostDecision, error) {
+		post++
+		return next()
+	})
+	require.NoError(t, err)
+	require.Equal(t, `"r"`, e.exec("ro", json.RawMessage(`{}`)).Text())
+	require.Equal(t, `"w"`, e.exec("rw", json.RawMessage(`{}`)).Text())
+	require.Equal(t, "Error: change wrapper failed", e.exec("fails", json.RawMessage(`{}`)).Text())
+	require.Equal(t, []string{"execute ro", "execute rw", "change rw", "execute fails", "change fails"}, order)
+	require.Equal(t, 2, post)
+}
+
 func TestExecuteWrapperFailureSkipsPostExecute(t *testing.T) {
 	e := newEnv(t)
 	e.load(t, tool("t", ok("x")))

@@ -23,6 +23,12 @@ var PreExecute = kernel.NewWaterfall[*Exec, Decision]("tools/pre-execute")
 // post-execute. Mode: waterfall.
 var ExecuteStep = kernel.NewWaterfall[*Dispatch, Result]("tools/execute")
 
+// ChangeStep wraps the body of an allowed call of a tool that may change its environment (one not
+// annotated ReadOnly), inside ExecuteStep's wrappers: what only a change needs (naming the call to
+// the changes it publishes) goes here, and a read never runs it. Its rules are ExecuteStep's.
+// Mode: waterfall.
+var ChangeStep = kernel.NewWaterfall[*Dispatch, Result]("tools/execute-change")
+
 // PostExecute accepts, replaces (content or value) or blocks a dispatched
 // result; body failures and unknown tools reach it too. The inner default is
 // accept. Mode: waterfall.

@@ -40,12 +40,16 @@ func realpath(p string) (string, bool, error) {
 			return "", false, realpathError(p, unix.ENOTDIR)
 		}
 		next := filepath.Join(dest, comp)
-		fi, err := os.Lstat(next)
+		var st unix.Stat_t // lstat(2) into the stack: no FileInfo per component
+		err := unix.Lstat(next, &st)
+		for err == unix.EINTR {
+			err = unix.Lstat(next, &st)
+		}
 		if err != nil {
 			return "", false, realpathError(p, err)
 		}
-		if fi.Mode()&os.ModeSymlink == 0 {
-			dest, destIsDir = next, fi.IsDir()
+		if st.Mode&unix.S_IFMT != unix.S_IFLNK {
+			dest, destIsDir = next, st.Mode&unix.S_IFMT == unix.S_IFDIR
 			continue
 		}
 		links++

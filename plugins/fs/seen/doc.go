@@ -109,11 +109,23 @@ func OfText(text string, first, count int) *fs.Seen {
 		end += i + 1
 	}
 	span := text[start:end]
-	w := fs.SeenWindow{First: first, Count: n, Sum: Sum(span)}
 	if len(span) <= TextCap {
-		w.Text, w.Kept = strings.Clone(span), true
+		span = strings.Clone(span)
 	}
-	return &fs.Seen{Lines: countLines(text), Windows: []fs.SeenWindow{w}}
+	return OfWindow(span, first, n, countLines(text))
+}
+
+// OfWindow returns the record of count lines from line first of a text of lines lines, whose bytes
+// (each line through its '\n') are span, as OfText makes it, for a caller that has already cut
+// the window: the digest of span, and span itself when it fits TextCap. span is kept as it is, not
+// copied: a caller that cut it from a larger text copies it first when the record should not hold
+// that text's memory.
+func OfWindow(span string, first, count, lines int) *fs.Seen {
+	w := fs.SeenWindow{First: max(first, 1), Count: count, Sum: Sum(span)}
+	if len(span) <= TextCap {
+		w.Text, w.Kept = span, true
+	}
+	return &fs.Seen{Lines: lines, Windows: []fs.SeenWindow{w}}
 }
 
 // countLines counts the lines of text: its '\n', plus a last line without one.
