@@ -345,7 +345,7 @@ func (p *Provider) checkUpdate(ctx context.Context, c *planned) error {
 	if err != nil {
 		return err
 	}
-	ft, doc, err := p.docForEdit(key, raw, display)
+	ft, doc, err := p.docForEdit(ctx, key, raw, display)
 	if err != nil {
 		return err
 	}
@@ -359,7 +359,7 @@ func (p *Provider) checkUpdate(ctx context.Context, c *planned) error {
 	if err != nil {
 		return err
 	}
-	if c.body, c.bom, err = p.storeUpdate(c, ft, doc.BOM, text); err != nil {
+	if c.body, c.bom, err = p.storeUpdate(ctx, c, ft, doc.BOM, text); err != nil {
 		return err
 	}
 	if size := int64(len(c.body)) + bomBytes(c.bom); size > p.maxFileBytes {

@@ -1,6 +1,8 @@
 package hostfs
 
 import (
+	"context"
+
 	"github.com/cordon-dev/cordon/internal/charset"
 	"github.com/cordon-dev/cordon/plugins/fs"
 )
@@ -14,9 +16,9 @@ import (
 //
 // The whole text is encoded: every charset accepted is stateless and the source round-tripped,
 // so the characters outside the replaced lines encode back to their own bytes.
-func (p *Provider) storeUpdate(c *planned, ft fileText, bom bool, text string) (string, bool, error) {
+func (p *Provider) storeUpdate(ctx context.Context, c *planned, ft fileText, bom bool, text string) (string, bool, error) {
 	if c.dst.Key != c.src.Key {
-		d := p.charsets.Declared(string(c.dst.Key))
+		d := p.charsets.DeclaredBeneath(charsetTop(ctx), string(c.dst.Key))
 		if (d.Declared() || ft.decl.Source != charset.SourceBOM) && d.Charset.Name() != ft.decl.Charset.Name() {
 			stored, err := fileText{decl: d}.storeWrite(text, c.dst.DisplayPath)
 			return stored, d.BOM && !hasBOM(text), err

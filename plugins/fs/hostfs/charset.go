@@ -30,17 +30,27 @@ type fileText struct {
 // UTF-8 keeps the byte paths of read.go, stream.go and textedit).
 func (ft fileText) other() bool { return !ft.decl.Charset.IsUTF8() }
 
-// textOf decides the charset of the file at key from its first bytes head.
-func (p *Provider) textOf(key string, head []byte) fileText {
-	d, n := p.charsets.Resolve(key, head)
+// textOf decides the charset of the file at key from its first bytes head (under a read
+// confinement, from no .editorconfig above its root: charsetTop).
+func (p *Provider) textOf(ctx context.Context, key string, head []byte) fileText {
+	d, n := p.charsets.ResolveBeneath(charsetTop(ctx), key, head)
 	return fileText{decl: d, bom: bytes.Clone(head[:n])}
 }
 
+// charsetTop is the directory above which no .editorconfig is looked at: the root of the read
+// confinement on ctx (WithReadBeneath), or "" (none).
+func charsetTop(ctx context.Context) string {
+	if b := readBeneathFrom(ctx); b != nil {
+		return b.Root
+	}
+	return ""
+}
+
 // textOfFile is textOf for an open file, read at offset 0 without moving its offset.
-func (p *Provider) textOfFile(key string, f *os.File) fileText {
+func (p *Provider) textOfFile(ctx context.Context, key string, f *os.File) fileText {
 	var head [3]byte
 	n, _ := f.ReadAt(head[:], 0)
-	return p.textOf(key, head[:n])
+	return p.textOf(ctx, key, head[:n])
 }
 
 // decode returns the UTF-8 text of a whole file buf in ft's (non-UTF-8) charset for verb:
@@ -97,8 +107,8 @@ func unencodable(err error, verb, display string) error {
 
 // decodeRead applies ReadText's text rules to the whole file buf in its charset, and names that
 // charset ("" for UTF-8).
-func (p *Provider) decodeRead(key string, buf []byte, display string) ([]byte, string, error) {
-	if ft := p.textOf(key, buf); ft.other() {
+func (p *Provider) decodeRead(ctx context.Context, key string, buf []byte, display string) ([]byte, string, error) {
+	if ft := p.textOf(ctx, key, buf); ft.other() {
 		if size := int64(len(buf)); size > p.maxFileBytes { // as streamOther: decoded whole
 			return nil, "", fs.ReadTooLarge(display, size, p.maxFileBytes)
 		}
@@ -143,8 +153,8 @@ func (p *Provider) streamOther(ctx context.Context, f *os.File, ft fileText, dis
 
 // docForEdit is decodeForEdit in the file's charset: a file in another charset is decoded (and
 // round-trip checked) first, and its edit document is its UTF-8 text.
-func (p *Provider) docForEdit(key string, raw []byte, display string) (fileText, textedit.Doc, error) {
-	ft := p.textOf(key, raw)
+func (p *Provider) docForEdit(ctx context.Context, key string, raw []byte, display string) (fileText, textedit.Doc, error) {
+	ft := p.textOf(ctx, key, raw)
 	if !ft.other() {
 		doc, err := decodeForEdit(raw, display)
 		return ft, doc, err
@@ -206,7 +216,7 @@ func (p *Provider) textForWrite(ctx context.Context, key string, wantBasis bool,
 		return fileText{}, nil, nil // readPrior declines the basis
 	}
 	defer f.Close()
-	ft := p.textOfFile(key, f)
+	ft := p.textOfFile(ctx, key, f)
 	if !ft.other() {
 		return ft, nil, nil
 	}
@@ -258,7 +268,7 @@ func (p *Provider) TextCharset(ctx context.Context, t fs.Target) string {
 		return ""
 	}
 	defer f.Close()
-	if ft := p.textOfFile(string(t.Key), f); ft.other() {
+	if ft := p.textOfFile(ctx, string(t.Key), f); ft.other() {
 		return ft.decl.Charset.Name()
 	}
 	return ""
@@ -269,12 +279,7 @@ func (p *Provider) TextCharset(ctx context.Context, t fs.Target) string {
 // text; one that does not round-trip (or is larger) is skipped. .editorconfig files are read
 // once for the whole search, and under a read confinement only beneath its root.
 func (p *Provider) grepDecoder(ctx context.Context) search.Decoder {
-	var s *charset.Session
-	if b := readBeneathFrom(ctx); b != nil {
-		s = p.charsets.SessionBeneath(b.Root)
-	} else {
-		s = p.charsets.Session()
-	}
+	s := p.charsets.SessionBeneath(charsetTop(ctx))
 	return func(abs string, fd int, head []byte) ([]byte, bool, error) {
 		d, bomLen := s.Resolve(abs, head)
 		if d.Charset.IsUTF8() {

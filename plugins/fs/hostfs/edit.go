@@ -77,7 +77,7 @@ func (p *Provider) editText(ctx context.Context, t fs.Target, req fs.EditRequest
 	if err != nil {
 		return fs.EditOutcome{}, err
 	}
-	ft, doc, err := p.docForEdit(key, raw, t.DisplayPath)
+	ft, doc, err := p.docForEdit(ctx, key, raw, t.DisplayPath)
 	if err != nil {
 		return fs.EditOutcome{}, err
 	}

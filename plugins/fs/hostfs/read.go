@@ -91,7 +91,7 @@ func (p *Provider) ReadText(ctx context.Context, t fs.Target) (_ fs.ReadOutcome,
 	if err := checkAbort(ctx, fs.VerbRead); err != nil {
 		return fs.ReadOutcome{}, err
 	}
-	text, cs, err := p.decodeRead(string(t.Key), buf, t.DisplayPath)
+	text, cs, err := p.decodeRead(ctx, string(t.Key), buf, t.DisplayPath)
 	if err != nil || len(text) == 0 {
 		return fs.ReadOutcome{Charset: cs}, err
 	}

@@ -51,7 +51,7 @@ func (p *Provider) recheckWrite(ctx context.Context, t fs.Target, existing probe
 	}
 	// The text in the file's charset, as read decoded it and an edit's recheck sees it: what was
 	// seen of a file in another charset is its decoded text, never its bytes.
-	ft, doc, err := p.docForEdit(string(t.Key), raw, t.DisplayPath)
+	ft, doc, err := p.docForEdit(ctx, string(t.Key), raw, t.DisplayPath)
 	if err != nil {
 		return nil, fs.WriteChanged(t.DisplayPath)
 	}

@@ -64,7 +64,7 @@ func (p *Provider) stream(ctx context.Context, t fs.Target, size int, fresh bool
 			return
 		}
 		defer f.Close()
-		if ft := p.textOfFile(string(t.Key), f); ft.other() {
+		if ft := p.textOfFile(ctx, string(t.Key), f); ft.other() {
 			p.streamOther(ctx, f, ft, t.DisplayPath, yield)
 			return
 		}

@@ -144,12 +144,17 @@ func TestConfinedSearchNeverListsOrOpensOutside(t *testing.T) {
 	assert.Empty(t, lines)
 }
 
-// TestConfinedGrepReadsNoEditorConfigAbove: a confined grep decides charsets from .editorconfig
+// TestConfinedGrepReadsNoEditorConfigAbove: confined calls decide charsets from .editorconfig
 // files beneath the root only; one above the workspace (here declaring UTF-16) is never read, so
-// the workspace's UTF-8 file is matched as UTF-8 text.
+// the workspace's UTF-8 file is read and matched as UTF-8 text, and a new file is written in UTF-8.
 func TestConfinedGrepReadsNoEditorConfigAbove(t *testing.T) {
 	w, _ := confinedReads(t)
 	require.NoError(t, os.WriteFile(filepath.Join(filepath.Dir(w.ws), ".editorconfig"), []byte("root = true\n[*]\ncharset = utf-16le\n"), 0o644))
+	got, errs := readEvery(w, "in.txt")
+	assert.Empty(t, errs)
+	assert.Contains(t, got, "inside\n")
+	require.NoError(t, w.write(t, filepath.Join(w.ws, "new.txt"), "fresh\n"))
+	assert.Equal(t, "fresh\n", readDisk(t, filepath.Join(w.ws, "new.txt")))
 	var lines []string
 	_, err := w.fs.Grep(w.ctx, w.target(t, w.ws), fs.GrepQuery{Pattern: "inside", MaxLineBytes: 1000}, func(m fs.LineMatch) error {
 		lines = append(lines, string(m.Text))
