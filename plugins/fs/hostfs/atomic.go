@@ -62,6 +62,17 @@ type atomicHooks struct {
 	removeAll    func(path string) error                   // staging removal
 	rename       func(oldpath, newpath string) error       // replace publication
 	published    func(step int)                            // after each step of a change set's publication
+	// tmpfile lets a hooked write publish through an unnamed temp file, as an unhooked one
+	// does where the filesystem allows (tmpfileFirst); hooked writes stage in a directory
+	// otherwise, so that the hooks above see the staging path.
+	tmpfile bool
+	linked  func(tempPath string) // after the unnamed temp file is linked, before its rename
+}
+
+// tmpfileFirst reports whether writeFileAtomic tries an unnamed temp file first: always unhooked
+// (when this system has /proc/self/fd to link it through), and when a test asks for it.
+func (h *atomicHooks) tmpfileFirst() bool {
+	return (h == nil || h.tmpfile) && procFDLinks()
 }
 
 func (h *atomicHooks) name(base string) string {
@@ -164,6 +175,13 @@ func writeFileAtomic(ctx context.Context, path, content string, o atomicOptions)
 	if err := checkAbort(ctx, fs.VerbWrite); err != nil {
 		return err
 	}
+	if o.hooks.tmpfileFirst() {
+		if f, err := d.openTmpfile(); err == nil {
+			return publishTmpfile(ctx, d, f, path, content, o)
+		} else if !tmpfileUnsupported(err) {
+			return err
+		}
+	}
 	stagingName := o.hooks.name(base)
 	stagingPath := filepath.Join(dir, stagingName)
 	o.registry.Begin(stagingPath)
@@ -263,6 +281,16 @@ type atomicDir interface {
 	sync()
 	// close releases what the directory holds.
 	close()
+
+	// openTmpfile creates an unnamed, linkable file in the directory (O_TMPFILE, newFilePerm):
+	// the kernel gives it the umask or the default ACL, and the group, as to a file created
+	// there. A filesystem without O_TMPFILE fails it (tmpfileUnsupported).
+	openTmpfile() (*os.File, error)
+	// linkTmpfile gives the unnamed file f the entry name (never replacing one; path is its full
+	// path); renameIn renames the entry name over base; unlinkIn removes the entry name.
+	linkTmpfile(f *os.File, name, path string) error
+	renameIn(name, base, path string) error
+	unlinkIn(name, path string) error
 }
 
 // openAtomicDir creates the missing directories of dir and returns it as an

@@ -1,0 +1,170 @@
+package hostfs
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/cordon-dev/cordon/plugins/fs"
+	"github.com/cordon-dev/cordon/plugins/fs/hostfs/staging"
+)
+
+// publishTmpfile is writeFileAtomic through the unnamed file f that d made (openTmpfile), with
+// no staging directory (docs/fs.md "Crash residue"):
+//
+//  1. the content is written in chunks, fsynced and given the replaced file's owner, group,
+//     extended attributes and mode bits (o.keep) while f has no name: no one can open it, and a
+//     process killed meanwhile leaves nothing behind;
+//  2. a createIfAbsent links f at path (never replacing an entry); a replacement links f
+//     beside path under staging.FileName, recorded in o.registry for the instant until it is
+//     renamed over path (a process killed in between leaves that complete file, which the
+//     next start removes), and then renames it;
+//  3. the directory is fsynced so the publication is durable.
+//
+// ctx is checked between chunks and right before publication, and d.beforePublish runs right
+// before the publishing link or rename, as in the staging path. On a failure the linked name
+// is removed; a failed removal (or close) becomes the double-fault FS_NOT_FOUND error.
+func publishTmpfile(ctx context.Context, d atomicDir, f *os.File, path, content string, o atomicOptions) (err error) {
+	dir, base := filepath.Dir(path), filepath.Base(path)
+	var linked, linkedPath string // the temp entry, until it is renamed or removed
+	committed := false
+	defer func() {
+		// Runs on success, failure and panic alike.
+		if f != nil {
+			if cerr := f.Close(); cerr != nil && err != nil {
+				err = fs.WriteCloseFailed(err, cerr)
+			}
+		}
+		if linked != "" {
+			rerr := d.unlinkIn(linked, linkedPath)
+			o.registry.End(linkedPath, rerr == nil)
+			if rerr != nil && err != nil {
+				err = fs.WriteCleanupFailed(err, rerr)
+			}
+		}
+		if committed {
+			d.sync()
+		}
+	}()
+	if err := writeContent(ctx, f, content, o.bom); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if o.hooks != nil && o.hooks.inspectTemp != nil {
+		o.hooks.inspectTemp("", f.Name())
+	}
+	if o.keep != nil {
+		if err := o.keep.apply(f, o.display, o.hooks); err != nil {
+			return err
+		}
+	}
+	if o.createIfAbsent {
+		if err := checkAbort(ctx, fs.VerbWrite); err != nil {
+			return err
+		}
+		if err := d.beforePublish(base, path); err != nil {
+			return err
+		}
+		if err := d.linkTmpfile(f, base, path); err != nil {
+			return guardedCreateFailure(err, o.display, func() (os.FileMode, error) { return d.inspect(base, path) })
+		}
+		committed = true
+		return nil
+	}
+	name := staging.FileName(base)
+	temp := filepath.Join(dir, name)
+	o.registry.Begin(temp)
+	if err := d.linkTmpfile(f, name, temp); err != nil {
+		o.registry.Abandon(temp)
+		return err
+	}
+	linked, linkedPath = name, temp
+	cerr := f.Close()
+	f = nil
+	if cerr != nil {
+		return cerr
+	}
+	if o.hooks != nil && o.hooks.linked != nil {
+		o.hooks.linked(temp)
+	}
+	if err := checkAbort(ctx, fs.VerbWrite); err != nil {
+		return err
+	}
+	if err := d.beforePublish(base, path); err != nil {
+		return err
+	}
+	if err := d.renameIn(name, base, path); err != nil {
+		return err
+	}
+	linked = ""
+	o.registry.End(temp, true)
+	committed = true
+	return nil
+}
+
+// tmpfileUnsupported reports whether openTmpfile failed because the filesystem (or kernel) has no
+// O_TMPFILE: the write then stages in a directory.
+func tmpfileUnsupported(err error) bool {
+	return errors.Is(err, unix.EOPNOTSUPP) || errors.Is(err, unix.EISDIR) || errors.Is(err, unix.EINVAL)
+}
+
+// fdPath is the /proc path through which linkat names the unnamed file f.
+func fdPath(f *os.File) string { return "/proc/self/fd/" + strconv.Itoa(int(f.Fd())) }
+
+// linkFD links the unnamed file f at name relative to dirfd (never replacing an entry), through
+// its /proc path (linkat with AT_EMPTY_PATH would need CAP_DAC_READ_SEARCH), or through the
+// test hook.
+func linkFD(h *atomicHooks, f *os.File, dirfd int, name, path string) error {
+	old := fdPath(f)
+	if h != nil && h.link != nil {
+		return h.link(old, path)
+	}
+	err := ignoringEINTR(func() error { return unix.Linkat(unix.AT_FDCWD, old, dirfd, name, unix.AT_SYMLINK_FOLLOW) })
+	if err != nil {
+		return &os.LinkError{Op: "link", Old: old, New: path, Err: err}
+	}
+	return nil
+}
+
+func (d *pathDir) openTmpfile() (*os.File, error) {
+	return openTmpfileAt(unix.AT_FDCWD, d.dir, filepath.Join(d.dir, "(unnamed)"))
+}
+
+func (d *pathDir) linkTmpfile(f *os.File, _, path string) error {
+	return linkFD(d.hooks, f, unix.AT_FDCWD, path, path)
+}
+
+func (d *pathDir) renameIn(name, _, path string) error {
+	return d.hooks.doRename(filepath.Join(d.dir, name), path)
+}
+
+func (d *pathDir) unlinkIn(_, path string) error { return d.hooks.doRemoveAll(path) }
+
+func (d *beneathDir) openTmpfile() (*os.File, error) {
+	return openTmpfileAt(d.fd, ".", filepath.Join(d.dir, "(unnamed)"))
+}
+
+func (d *beneathDir) linkTmpfile(f *os.File, name, path string) error {
+	return linkFD(nil, f, d.fd, name, path)
+}
+
+func (d *beneathDir) renameIn(name, base, path string) error {
+	defer d.releaseAdding()
+	if err := ignoringEINTR(func() error { return unix.Renameat(d.fd, name, d.fd, base) }); err != nil {
+		return &os.LinkError{Op: "rename", Old: filepath.Join(d.dir, name), New: path, Err: err}
+	}
+	return nil
+}
+
+func (d *beneathDir) unlinkIn(name, path string) error {
+	if err := ignoringEINTR(func() error { return unix.Unlinkat(d.fd, name, 0) }); err != nil && !errors.Is(err, unix.ENOENT) {
+		return &os.PathError{Op: "unlinkat", Path: path, Err: err}
+	}
+	return nil
+}
