@@ -235,7 +235,9 @@ func TestSweepRemovesLinkedTempFilesOfTheProcess(t *testing.T) {
 	pid, other := deadPID(t), deadPID(t)
 	host, err := os.Hostname()
 	require.NoError(t, err)
-	name := func(p int) string { return filepath.Join(dir, ".doc.txt."+strconv.Itoa(p)+"."+staging.RandomUUID()+".tmp") }
+	name := func(p int) string {
+		return filepath.Join(dir, ".doc.txt."+strconv.Itoa(p)+"."+staging.RandomUUID()+".tmp")
+	}
 	ours, theirs, asDir, asLink := name(pid), name(other), name(pid), name(pid)
 	for _, f := range []string{ours, theirs} {
 		require.NoError(t, os.WriteFile(f, []byte("complete"), 0o644))
