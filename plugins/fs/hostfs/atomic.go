@@ -287,9 +287,11 @@ type atomicDir interface {
 	// there. A filesystem without O_TMPFILE fails it (tmpfileUnsupported).
 	openTmpfile() (*os.File, error)
 	// linkTmpfile gives the unnamed file f the entry name (never replacing one; path is its full
-	// path); renameIn renames the entry name over base; unlinkIn removes the entry name.
+	// path); renameIn renames the entry name to base (noReplace: never over an entry there;
+	// where the filesystem has no RENAME_NOREPLACE, a hard link, moved false, the name staying);
+	// unlinkIn removes the entry name.
 	linkTmpfile(f *os.File, name, path string) error
-	renameIn(name, base, path string) error
+	renameIn(name, base, path string, noReplace bool) (moved bool, err error)
 	unlinkIn(name, path string) error
 }
 

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"go.uber.org/zap"
 	"golang.org/x/sys/unix"
 
 	"github.com/cordon-dev/cordon/plugins/fs"
@@ -16,18 +17,21 @@ import (
 // publishTmpfile is writeFileAtomic through the unnamed file f that d made (openTmpfile), with
 // no staging directory (docs/fs.md "Crash residue"):
 //
-//  1. the content is written in chunks, fsynced and given the replaced file's owner, group,
-//     extended attributes and mode bits (o.keep) while f has no name: no one can open it, and a
-//     process killed meanwhile leaves nothing behind;
-//  2. a createIfAbsent links f at path (never replacing an entry); a replacement links f
-//     beside path under staging.FileName, recorded in o.registry for the instant until it is
-//     renamed over path (a process killed in between leaves that complete file, which the
-//     next start removes), and then renames it;
-//  3. the directory is fsynced so the publication is durable.
+//  1. the content is written in chunks and given the replaced file's owner, group, extended
+//     attributes and mode bits (o.keep) while f has no name: no one can open it, and a process
+//     killed meanwhile leaves nothing behind;
+//  2. f is linked beside path under staging.FileName (recorded in o.registry until it is
+//     renamed) and then fsynced: its content and its link count are durable before anything
+//     names it at path;
+//  3. it is renamed over path, or, for a createIfAbsent, renamed without replacing an entry
+//     (RENAME_NOREPLACE; where the filesystem refuses that flag, a hard link to path and the
+//     removal of the temp name);
+//  4. the directory is fsynced so the publication is durable.
 //
-// ctx is checked between chunks and right before publication, and d.beforePublish runs right
-// before the publishing link or rename, as in the staging path. On a failure the linked name
-// is removed; a failed removal (or close) becomes the double-fault FS_NOT_FOUND error.
+// A process killed between 2 and 3 leaves the temp file, which the next start removes. ctx is
+// checked between chunks and right before publication, and d.beforePublish runs right before
+// the publishing rename or link, as in the staging path. On a failure the temp name is removed;
+// a failed removal (or close) becomes the double-fault FS_NOT_FOUND error.
 func publishTmpfile(ctx context.Context, d atomicDir, f *os.File, path, content string, o atomicOptions) (err error) {
 	dir, base := filepath.Dir(path), filepath.Base(path)
 	var linked, linkedPath string // the temp entry, until it is renamed or removed
@@ -45,6 +49,9 @@ func publishTmpfile(ctx context.Context, d atomicDir, f *os.File, path, content 
 			if rerr != nil && err != nil {
 				err = fs.WriteCleanupFailed(err, rerr)
 			}
+			if rerr != nil && committed && o.log != nil {
+				o.log.Warn("temp file left behind after a committed write", zap.String("file", linkedPath), zap.Error(rerr))
+			}
 		}
 		if committed {
 			d.sync()
@@ -53,29 +60,10 @@ func publishTmpfile(ctx context.Context, d atomicDir, f *os.File, path, content 
 	if err := writeContent(ctx, f, content, o.bom); err != nil {
 		return err
 	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	if o.hooks != nil && o.hooks.inspectTemp != nil {
-		o.hooks.inspectTemp("", f.Name())
-	}
 	if o.keep != nil {
 		if err := o.keep.apply(f, o.display, o.hooks); err != nil {
 			return err
 		}
-	}
-	if o.createIfAbsent {
-		if err := checkAbort(ctx, fs.VerbWrite); err != nil {
-			return err
-		}
-		if err := d.beforePublish(base, path); err != nil {
-			return err
-		}
-		if err := d.linkTmpfile(f, base, path); err != nil {
-			return guardedCreateFailure(err, o.display, func() (os.FileMode, error) { return d.inspect(base, path) })
-		}
-		committed = true
-		return nil
 	}
 	name := staging.FileName(base)
 	temp := filepath.Join(dir, name)
@@ -85,6 +73,12 @@ func publishTmpfile(ctx context.Context, d atomicDir, f *os.File, path, content 
 		return err
 	}
 	linked, linkedPath = name, temp
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if o.hooks != nil && o.hooks.inspectTemp != nil {
+		o.hooks.inspectTemp("", temp)
+	}
 	cerr := f.Close()
 	f = nil
 	if cerr != nil {
@@ -99,7 +93,19 @@ func publishTmpfile(ctx context.Context, d atomicDir, f *os.File, path, content 
 	if err := d.beforePublish(base, path); err != nil {
 		return err
 	}
-	if err := d.renameIn(name, base, path); err != nil {
+	if o.createIfAbsent {
+		moved, err := d.renameIn(name, base, path, true)
+		if err != nil {
+			return guardedCreateFailure(err, o.display, func() (os.FileMode, error) { return d.inspect(base, path) })
+		}
+		committed = true
+		if moved {
+			linked = ""
+			o.registry.End(temp, true)
+		}
+		return nil
+	}
+	if _, err := d.renameIn(name, base, path, false); err != nil {
 		return err
 	}
 	linked = ""
@@ -118,13 +124,9 @@ func tmpfileUnsupported(err error) bool {
 func fdPath(f *os.File) string { return "/proc/self/fd/" + strconv.Itoa(int(f.Fd())) }
 
 // linkFD links the unnamed file f at name relative to dirfd (never replacing an entry), through
-// its /proc path (linkat with AT_EMPTY_PATH would need CAP_DAC_READ_SEARCH), or through the
-// test hook.
-func linkFD(h *atomicHooks, f *os.File, dirfd int, name, path string) error {
+// its /proc path (linkat with AT_EMPTY_PATH would need CAP_DAC_READ_SEARCH).
+func linkFD(f *os.File, dirfd int, name, path string) error {
 	old := fdPath(f)
-	if h != nil && h.link != nil {
-		return h.link(old, path)
-	}
 	err := ignoringEINTR(func() error { return unix.Linkat(unix.AT_FDCWD, old, dirfd, name, unix.AT_SYMLINK_FOLLOW) })
 	if err != nil {
 		return &os.LinkError{Op: "link", Old: old, New: path, Err: err}
@@ -137,11 +139,21 @@ func (d *pathDir) openTmpfile() (*os.File, error) {
 }
 
 func (d *pathDir) linkTmpfile(f *os.File, _, path string) error {
-	return linkFD(d.hooks, f, unix.AT_FDCWD, path, path)
+	return linkFD(f, unix.AT_FDCWD, path, path)
 }
 
-func (d *pathDir) renameIn(name, _, path string) error {
-	return d.hooks.doRename(filepath.Join(d.dir, name), path)
+func (d *pathDir) renameIn(name, _, path string, noReplace bool) (bool, error) {
+	temp := filepath.Join(d.dir, name)
+	if !noReplace {
+		return true, d.hooks.doRename(temp, path)
+	}
+	if d.hooks == nil || d.hooks.link == nil {
+		err := renameNoReplace(unix.AT_FDCWD, temp, unix.AT_FDCWD, path)
+		if !noReplaceUnsupported(err) {
+			return true, wrapRename(err, temp, path)
+		}
+	}
+	return false, d.hooks.doLink(temp, path)
 }
 
 func (d *pathDir) unlinkIn(_, path string) error { return d.hooks.doRemoveAll(path) }
@@ -151,15 +163,37 @@ func (d *beneathDir) openTmpfile() (*os.File, error) {
 }
 
 func (d *beneathDir) linkTmpfile(f *os.File, name, path string) error {
-	return linkFD(nil, f, d.fd, name, path)
+	return linkFD(f, d.fd, name, path)
 }
 
-func (d *beneathDir) renameIn(name, base, path string) error {
+func (d *beneathDir) renameIn(name, base, path string, noReplace bool) (bool, error) {
 	defer d.releaseAdding()
-	if err := ignoringEINTR(func() error { return unix.Renameat(d.fd, name, d.fd, base) }); err != nil {
-		return &os.LinkError{Op: "rename", Old: filepath.Join(d.dir, name), New: path, Err: err}
+	temp := filepath.Join(d.dir, name)
+	if !noReplace {
+		return true, wrapRename(ignoringEINTR(func() error { return unix.Renameat(d.fd, name, d.fd, base) }), temp, path)
 	}
-	return nil
+	err := renameNoReplace(d.fd, name, d.fd, base)
+	if !noReplaceUnsupported(err) {
+		return true, wrapRename(err, temp, path)
+	}
+	if err := ignoringEINTR(func() error { return unix.Linkat(d.fd, name, d.fd, base, 0) }); err != nil {
+		return false, &os.LinkError{Op: "link", Old: temp, New: path, Err: err}
+	}
+	return false, nil
+}
+
+// wrapRename is err (nil stays nil) as the *os.LinkError of renaming temp to path.
+func wrapRename(err error, temp, path string) error {
+	if err == nil {
+		return nil
+	}
+	return &os.LinkError{Op: "rename", Old: temp, New: path, Err: err}
+}
+
+// noReplaceUnsupported reports whether a rename with RENAME_NOREPLACE failed because the
+// filesystem (or kernel) has no such flag: the creation then links the temp file at its path.
+func noReplaceUnsupported(err error) bool {
+	return errors.Is(err, unix.EINVAL) || errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EOPNOTSUPP)
 }
 
 func (d *beneathDir) unlinkIn(name, path string) error {

@@ -27,3 +27,8 @@ var procFDLinks = sync.OnceValue(func() bool {
 	var st unix.Stat_t
 	return unix.Stat("/proc/self/fd", &st) == nil
 })
+
+// renameNoReplace renames oldname to newname, failing EEXIST when newname exists.
+func renameNoReplace(olddirfd int, oldname string, newdirfd int, newname string) error {
+	return ignoringEINTR(func() error { return unix.Renameat2(olddirfd, oldname, newdirfd, newname, unix.RENAME_NOREPLACE) })
+}

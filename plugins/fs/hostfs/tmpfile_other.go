@@ -15,3 +15,6 @@ func openTmpfileAt(_ int, name, _ string) (*os.File, error) {
 
 // procFDLinks is false: without O_TMPFILE nothing is linked through /proc.
 func procFDLinks() bool { return false }
+
+// renameNoReplace is not available: the creation links instead.
+func renameNoReplace(int, string, int, string) error { return unix.ENOSYS }

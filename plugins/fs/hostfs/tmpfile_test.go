@@ -81,16 +81,25 @@ func TestTmpfilePublication(t *testing.T) {
 		})
 	}
 
-	// A guarded creation links the file at the target itself, never over an entry there.
-	dir := tempDir(t)
-	n := filepath.Join(dir, "n")
-	h := &atomicHooks{tmpfile: true, linked: func(string) { t.Error("no temp name for a creation") }}
-	require.NoError(t, writeFileAtomic(context.Background(), n, "mine", atomicOptions{createIfAbsent: true, display: "n", hooks: h}))
-	assert.Equal(t, "mine", string(mustRead(t, n)))
-	err := writeFileAtomic(context.Background(), n, "again", atomicOptions{createIfAbsent: true, display: "n", hooks: h})
-	assert.Equal(t, fs.CodeNotObserved, fs.CodeOf(err))
-	assert.Equal(t, "mine", string(mustRead(t, n)))
-	assert.Equal(t, []string{"n"}, entries(t, dir))
+	// A guarded creation renames its temp file to the target without replacing an entry there:
+	// a second one is FS_NOT_OBSERVED and leaves the first file and no temp file. Where the
+	// filesystem has no RENAME_NOREPLACE it links (here: the test's link hook stands for it).
+	for _, viaLink := range []bool{false, true} {
+		dir := tempDir(t)
+		n := filepath.Join(dir, "n")
+		var temps []string
+		h := &atomicHooks{tmpfile: true, linked: func(p string) { temps = append(temps, p) }}
+		if viaLink {
+			h.link = os.Link
+		}
+		require.NoError(t, writeFileAtomic(context.Background(), n, "mine", atomicOptions{createIfAbsent: true, display: "n", hooks: h}))
+		assert.Equal(t, "mine", string(mustRead(t, n)))
+		err := writeFileAtomic(context.Background(), n, "again", atomicOptions{createIfAbsent: true, display: "n", hooks: h})
+		assert.Equal(t, fs.CodeNotObserved, fs.CodeOf(err))
+		assert.Equal(t, "mine", string(mustRead(t, n)))
+		assert.Equal(t, []string{"n"}, entries(t, dir), "via link: %v", viaLink)
+		assert.Len(t, temps, 2, "each through a temp name")
+	}
 }
 
 func permOfPath(t *testing.T, p string) os.FileMode {
