@@ -67,6 +67,7 @@ type atomicHooks struct {
 	// otherwise, so that the hooks above see the staging path.
 	tmpfile bool
 	linked  func(tempPath string) // after the unnamed temp file is linked, before its rename
+	linkFD  func() error          // replaces the unnamed temp file's link when it returns an error
 }
 
 // tmpfileFirst reports whether writeFileAtomic tries an unnamed temp file first: always unhooked
@@ -176,8 +177,11 @@ func writeFileAtomic(ctx context.Context, path, content string, o atomicOptions)
 		return err
 	}
 	if o.hooks.tmpfileFirst() {
-		if f, err := d.openTmpfile(); err == nil {
-			return publishTmpfile(ctx, d, f, path, content, o)
+		f, err := d.openTmpfile()
+		if err == nil {
+			if err = publishTmpfile(ctx, d, f, path, content, o); !errors.Is(err, errNoLink) {
+				return err
+			}
 		} else if !tmpfileUnsupported(err) {
 			return err
 		}

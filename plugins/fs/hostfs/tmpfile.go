@@ -3,6 +3,7 @@ package hostfs
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -68,8 +69,11 @@ func publishTmpfile(ctx context.Context, d atomicDir, f *os.File, path, content 
 	name := staging.FileName(base)
 	temp := filepath.Join(dir, name)
 	o.registry.Begin(temp)
-	if err := d.linkTmpfile(f, name, temp); err != nil {
+	if err := o.hooks.linkTmpfile(d, f, name, temp); err != nil {
 		o.registry.Abandon(temp)
+		if linkUnsupported(err) {
+			return fmt.Errorf("%w: %w", errNoLink, err)
+		}
 		return err
 	}
 	linked, linkedPath = name, temp
@@ -112,6 +116,32 @@ func publishTmpfile(ctx context.Context, d atomicDir, f *os.File, path, content 
 	o.registry.End(temp, true)
 	committed = true
 	return nil
+}
+
+// errNoLink is publishTmpfile's failure to link the unnamed file for a reason other than the
+// filesystem's state (no /proc here after all, a link refused across mounts or by a policy):
+// writeFileAtomic then stages in a directory, the unnamed file gone with nothing published.
+var errNoLink = errors.New("cannot link an unnamed temp file")
+
+// linkUnsupported reports whether the unnamed file's link failed in a way a staging directory
+// avoids: not for lack of space, quota or write access, which the staging directory meets too.
+func linkUnsupported(err error) bool {
+	for _, e := range []error{unix.ENOSPC, unix.EDQUOT, unix.EROFS, unix.EIO, unix.EMLINK, unix.EACCES, unix.ENAMETOOLONG} {
+		if errors.Is(err, e) {
+			return false
+		}
+	}
+	return true
+}
+
+// linkTmpfile is d.linkTmpfile, or the test hook's failure.
+func (h *atomicHooks) linkTmpfile(d atomicDir, f *os.File, name, temp string) error {
+	if h != nil && h.linkFD != nil {
+		if err := h.linkFD(); err != nil {
+			return err
+		}
+	}
+	return d.linkTmpfile(f, name, temp)
 }
 
 // tmpfileUnsupported reports whether openTmpfile failed because the filesystem (or kernel) has no

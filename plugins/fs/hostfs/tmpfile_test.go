@@ -102,6 +102,45 @@ func TestTmpfilePublication(t *testing.T) {
 	}
 }
 
+// Where the unnamed file cannot be linked for a reason the staging directory does not share
+// (here ENOENT: no /proc after all), the write stages in a directory instead and publishes;
+// where the link fails for lack of space, it fails as the staging directory would, raw, with
+// nothing left behind.
+func TestTmpfileLinkFailure(t *testing.T) {
+	if !procFDLinks() {
+		t.Skip("no /proc/self/fd")
+	}
+	for _, tc := range []struct {
+		name  string
+		errno unix.Errno
+		want  string // the target's content after the write
+	}{
+		{"falls back to a staging directory", unix.ENOENT, "new"},
+		{"fails for lack of space", unix.ENOSPC, "old"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := tempDir(t)
+			target := filepath.Join(dir, "t")
+			require.NoError(t, os.WriteFile(target, []byte("old"), 0o644))
+			fds := openFDs(t)
+			linkErr := &os.LinkError{Op: "link", Old: "/proc/self/fd/9", New: target, Err: tc.errno}
+			h := &atomicHooks{tmpfile: true, linkFD: func() error { return linkErr }}
+			staged := false
+			h.inspectTemp = func(stagingDir, _ string) { staged = stagingDir != "" }
+			err := writeFileAtomic(context.Background(), target, "new", atomicOptions{hooks: h})
+			if tc.want == "new" {
+				require.NoError(t, err)
+				assert.True(t, staged, "published from a staging directory")
+			} else {
+				assert.Equal(t, linkErr, err)
+				assert.False(t, staged)
+			}
+			assert.Equal(t, tc.want, string(mustRead(t, target)))
+			requireNoLeak(t, dir, []string{"t"}, fds)
+		})
+	}
+}
+
 func permOfPath(t *testing.T, p string) os.FileMode {
 	t.Helper()
 	fi, err := os.Stat(p)
