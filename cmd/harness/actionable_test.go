@@ -91,13 +91,16 @@ func TestRunEscalationRefusalsAreCoded(t *testing.T) {
 	}
 }
 
-// A `harness run` killed with SIGKILL while it writes leaves its staging directory with the
-// partial temp file; the next `harness run` removes it when it starts.
+// A `harness run` killed with SIGKILL while it writes (holding its unnamed temp file, O_TMPFILE,
+// in the workspace) leaves nothing in the workspace: no staging directory, no temp file, the target
+// not created; the next `harness run` starts. (The staging directory a filesystem without
+// O_TMPFILE needs, and its sweep at the next start, are pinned by hostfs
+// TestStartSweepsResidueOfKilledWriters.)
 func TestRunKilledMidWriteLeavesNothingAfterTheNextStart(t *testing.T) {
 	ws := realTemp(t)
 	content := strings.Repeat("x", 8<<20)
-	var residue string
-	for attempt := 0; attempt < 20 && residue == ""; attempt++ {
+	killed := false
+	for attempt := 0; attempt < 20 && !killed; attempt++ {
 		cmd := exec.Command(harnessBin, "run", "--cwd", ws)
 		stdin, err := cmd.StdinPipe()
 		require.NoError(t, err)
@@ -105,46 +108,43 @@ func TestRunKilledMidWriteLeavesNothingAfterTheNextStart(t *testing.T) {
 		go func() {
 			_, _ = io.WriteString(stdin, jsonLine(map[string]any{"id": 1, "tool": "write", "args": map[string]any{"file_path": fmt.Sprintf("f%d.bin", attempt), "content": content}})+"\n")
 		}()
-		residue = waitForStaging(ws, 5*time.Second)
+		killed = waitForUnnamed(cmd.Process.Pid, ws, 5*time.Second)
 		require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
 		_ = cmd.Wait()
-		if residue != "" {
-			if entries, _ := os.ReadDir(residue); len(entries) == 0 {
-				residue = "" // killed before the temp file existed: try again
-			}
+		if killed {
+			entries, err := os.ReadDir(ws)
+			require.NoError(t, err)
+			assert.Empty(t, entries, "a kill mid-write leaves nothing in the workspace")
 		}
-		removeStagingIn(t, ws, residue)
+		for _, e := range mustReadDir(t, ws) {
+			require.NoError(t, os.RemoveAll(filepath.Join(ws, e.Name())))
+		}
 	}
-	require.NotEmpty(t, residue, "a kill inside the write window")
-	require.DirExists(t, residue)
+	require.True(t, killed, "a kill inside the write window")
 
 	_, stderr, code := runHarness(t, "", "run", "--cwd", ws)
 	require.Zero(t, code, stderr)
-	assert.NoDirExists(t, residue, "the next start swept the killed writer's staging directory")
 }
 
-// waitForStaging polls dir for a staging directory, returning its path ("" after timeout).
-func waitForStaging(dir string, timeout time.Duration) string {
+// waitForUnnamed polls the descriptors of process pid for an unnamed temp file in dir (readlink
+// "<dir>/#<inode> (deleted)"), reporting whether one appeared before timeout.
+func waitForUnnamed(pid int, dir string, timeout time.Duration) bool {
+	fds := fmt.Sprintf("/proc/%d/fd", pid)
 	for deadline := time.Now().Add(timeout); time.Now().Before(deadline); {
-		entries, _ := os.ReadDir(dir)
+		entries, _ := os.ReadDir(fds)
 		for _, e := range entries {
-			if strings.HasSuffix(e.Name(), ".tmpdir") {
-				return filepath.Join(dir, e.Name())
+			if link, err := os.Readlink(filepath.Join(fds, e.Name())); err == nil && strings.HasPrefix(link, dir+"/#") && strings.HasSuffix(link, " (deleted)") {
+				return true
 			}
 		}
 		time.Sleep(100 * time.Microsecond)
 	}
-	return ""
+	return false
 }
 
-// removeStagingIn removes staging directories of failed attempts other than keep.
-func removeStagingIn(t *testing.T, dir, keep string) {
+func mustReadDir(t *testing.T, dir string) []os.DirEntry {
 	t.Helper()
 	entries, err := os.ReadDir(dir)
 	require.NoError(t, err)
-	for _, e := range entries {
-		if p := filepath.Join(dir, e.Name()); strings.HasSuffix(e.Name(), ".tmpdir") && p != keep {
-			require.NoError(t, os.RemoveAll(p))
-		}
-	}
+	return entries
 }

@@ -59,6 +59,9 @@ type PriorFile struct {
 	// Content reads the prior bytes (Size of them) while the PublishBefore event is delivered;
 	// nil when the provider could not open them.
 	Content io.ReaderAt
+	// Bytes is the same content when the provider already holds it in memory (an edit read it
+	// whole), so that a listener need not read or copy it again; nil otherwise. Read only.
+	Bytes []byte
 }
 
 // Restorer is an optional FileSystem capability: the guarded restoration of a file's earlier

@@ -45,6 +45,31 @@ type recorder struct {
 
 	mu      sync.Mutex
 	pending map[fs.TargetKey]string // the pending record of each mutation in flight
+	// published is, for the files changed last, the bytes a change published and their digest:
+	// the next change of the file finds its prior bytes hashed already when they are the same
+	// (compared byte for byte, never assumed). At most publishedKeys entries.
+	published map[fs.TargetKey]publishedBytes
+}
+
+// publishedBytes are the bytes a change published (a UTF-8 mark, then after) and their sha256.
+type publishedBytes struct {
+	bom    bool
+	after  string
+	digest string
+}
+
+// publishedKeys bounds recorder.published: the files edited in turn by one session.
+const publishedKeys = 16
+
+// matches reports whether data is exactly the published bytes.
+func (p publishedBytes) matches(data []byte) bool {
+	if p.bom {
+		if len(data) < len(bom) || string(data[:len(bom)]) != bom {
+			return false
+		}
+		data = data[len(bom):]
+	}
+	return string(data) == p.after
 }
 
 func apply(kc *kernel.Context, cfg Config) error {
@@ -59,7 +84,7 @@ func apply(kc *kernel.Context, cfg Config) error {
 	if err := kc.OnDispose(func(context.Context) error { st.Close(); return nil }); err != nil {
 		return err
 	}
-	r := &recorder{kc: kc, fs: fs.Service.Must(kc), tools: tools.Service.Must(kc), store: st, log: kc.Logger(), now: time.Now, pending: map[fs.TargetKey]string{},
+	r := &recorder{kc: kc, fs: fs.Service.Must(kc), tools: tools.Service.Must(kc), store: st, log: kc.Logger(), now: time.Now, pending: map[fs.TargetKey]string{}, published: map[fs.TargetKey]publishedBytes{},
 		timeout: time.Duration(cfg.LockTimeout)}
 	// The start waits for another process's hold once at most: the sweep and the settling share
 	// one lock timeout. A damaged store is set aside and the start goes on with an empty one.
@@ -183,10 +208,14 @@ func (r *recorder) before(ctx context.Context, a fs.PublishArgs) error {
 	var content io.Reader
 	if p := a.Prior; p != nil {
 		rec.Existed, rec.Mode, rec.Size, rec.VersionBefore = true, history.PosixMode(os.FileMode(p.Mode)), p.Size, string(p.Version)
-		if p.Content != nil {
+		switch {
+		case p.Bytes != nil:
+			content = history.Known(p.Bytes, r.knownDigest(a.Target.Key, p.Bytes))
+		case p.Content != nil:
 			content = io.NewSectionReader(p.Content, 0, p.Size)
 		}
 	}
+	r.remember(a, rec.AfterDigest)
 	added, err := r.storeFor(ctx).Add(rec, content)
 	if err != nil {
 		r.noteDamage(err) // the event's emitter logs every failure; this one also says what was lost
@@ -199,3 +228,30 @@ func (r *recorder) before(ctx context.Context, a fs.PublishArgs) error {
 }
 
 const bom = "\uFEFF"
+
+// knownDigest is the digest of data when it is exactly what the last recorded change of key
+// published ("" otherwise: the store hashes it).
+func (r *recorder) knownDigest(key fs.TargetKey, data []byte) string {
+	r.mu.Lock()
+	p, ok := r.published[key]
+	r.mu.Unlock()
+	if ok && p.matches(data) {
+		return p.digest
+	}
+	return ""
+}
+
+// remember keeps the bytes the change a publishes and their digest for the next change of its
+// file (forgets them for a removal).
+func (r *recorder) remember(a fs.PublishArgs, digest string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if a.Removed || len(a.After) > history.InlineMaxBytes {
+		delete(r.published, a.Target.Key) // only what the store keeps from memory is worth keeping
+		return
+	}
+	if _, ok := r.published[a.Target.Key]; !ok && len(r.published) >= publishedKeys {
+		clear(r.published)
+	}
+	r.published[a.Target.Key] = publishedBytes{bom: a.AfterBOM, after: a.After, digest: digest}
+}

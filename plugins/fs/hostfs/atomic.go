@@ -62,6 +62,18 @@ type atomicHooks struct {
 	removeAll    func(path string) error                   // staging removal
 	rename       func(oldpath, newpath string) error       // replace publication
 	published    func(step int)                            // after each step of a change set's publication
+	// tmpfile lets a hooked write publish through an unnamed temp file, as an unhooked one
+	// does where the filesystem allows (tmpfileFirst); hooked writes stage in a directory
+	// otherwise, so that the hooks above see the staging path.
+	tmpfile bool
+	linked  func(tempPath string) // after the unnamed temp file is linked, before its rename
+	linkFD  func() error          // replaces the unnamed temp file's link when it returns an error
+}
+
+// tmpfileFirst reports whether writeFileAtomic tries an unnamed temp file first: always unhooked
+// (when this system has /proc/self/fd to link it through), and when a test asks for it.
+func (h *atomicHooks) tmpfileFirst() bool {
+	return (h == nil || h.tmpfile) && procFDLinks()
 }
 
 func (h *atomicHooks) name(base string) string {
@@ -164,6 +176,16 @@ func writeFileAtomic(ctx context.Context, path, content string, o atomicOptions)
 	if err := checkAbort(ctx, fs.VerbWrite); err != nil {
 		return err
 	}
+	if o.hooks.tmpfileFirst() {
+		f, err := d.openTmpfile()
+		if err == nil {
+			if err = publishTmpfile(ctx, d, f, path, content, o); !errors.Is(err, errNoLink) {
+				return err
+			}
+		} else if !tmpfileUnsupported(err) {
+			return err
+		}
+	}
 	stagingName := o.hooks.name(base)
 	stagingPath := filepath.Join(dir, stagingName)
 	o.registry.Begin(stagingPath)
@@ -263,6 +285,18 @@ type atomicDir interface {
 	sync()
 	// close releases what the directory holds.
 	close()
+
+	// openTmpfile creates an unnamed, linkable file in the directory (O_TMPFILE, newFilePerm):
+	// the kernel gives it the umask or the default ACL, and the group, as to a file created
+	// there. A filesystem without O_TMPFILE fails it (tmpfileUnsupported).
+	openTmpfile() (*os.File, error)
+	// linkTmpfile gives the unnamed file f the entry name (never replacing one; path is its full
+	// path); renameIn renames the entry name to base (noReplace: never over an entry there;
+	// where the filesystem has no RENAME_NOREPLACE, a hard link, moved false, the name staying);
+	// unlinkIn removes the entry name.
+	linkTmpfile(f *os.File, name, path string) error
+	renameIn(name, base, path string, noReplace bool) (moved bool, err error)
+	unlinkIn(name, path string) error
 }
 
 // openAtomicDir creates the missing directories of dir and returns it as an

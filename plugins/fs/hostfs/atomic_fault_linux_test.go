@@ -33,8 +33,11 @@ import (
 const (
 	faultScenarioEnv = "CORDON_FSLOCAL_FAULT"
 	faultDirEnv      = "CORDON_FSLOCAL_FAULT_DIR"
-	faultDone        = "fault scenario checked: "
-	faultNoMount     = "fault scenario skipped: cannot mount"
+	// faultTmpfileEnv, when set, runs a scenario through the unnamed temp file (O_TMPFILE) a
+	// write tries first, instead of the staging directory it falls back to.
+	faultTmpfileEnv = "CORDON_FSLOCAL_FAULT_TMPFILE"
+	faultDone       = "fault scenario checked: "
+	faultNoMount    = "fault scenario skipped: cannot mount"
 )
 
 // faultScenarios maps a scenario to its tmpfs mount options ("" = no mount).
@@ -48,11 +51,20 @@ var faultScenarios = []struct{ name, mount string }{
 }
 
 func TestAtomicRealFaults(t *testing.T) {
+	for _, v := range []struct{ name, env string }{{"staging", ""}, {"tmpfile", "1"}} {
+		t.Run(v.name, func(t *testing.T) { realFaults(t, v.env) })
+	}
+}
+
+func realFaults(t *testing.T, tmpfile string) {
 	for _, sc := range faultScenarios {
+		if tmpfile != "" && (sc.name == "enospc-temp" || sc.name == "enospc-link") {
+			continue // steps of the staging directory: an unnamed file's first link takes no inode
+		}
 		t.Run(sc.name, func(t *testing.T) {
 			dir := tempDir(t)
 			cmd := exec.Command(os.Args[0], "-test.run=^TestHelperFaultProcess$", "-test.count=1", "-test.v")
-			cmd.Env = append(os.Environ(), faultScenarioEnv+"="+sc.name, faultDirEnv+"="+dir)
+			cmd.Env = append(os.Environ(), faultScenarioEnv+"="+sc.name, faultDirEnv+"="+dir, faultTmpfileEnv+"="+tmpfile)
 			if sc.mount != "" {
 				cmd.SysProcAttr = &syscall.SysProcAttr{Unshareflags: syscall.CLONE_NEWNS}
 			}
@@ -85,6 +97,11 @@ func TestHelperFaultProcess(t *testing.T) {
 	}
 	target := filepath.Join(dir, "t")
 	require.NoError(t, os.WriteFile(target, []byte("old"), 0o640))
+	tmpfile := os.Getenv(faultTmpfileEnv) != ""
+	var hooks *atomicHooks // nil: the unnamed temp file first
+	if !tmpfile {
+		hooks = &atomicHooks{} // any hook set: the staging directory
+	}
 	big := strings.Repeat("B", 1<<20)
 	ctx := context.Background()
 	// write runs one replacement and one guarded creation of a new file and
@@ -95,8 +112,8 @@ func TestHelperFaultProcess(t *testing.T) {
 		var before unix.Statfs_t
 		require.NoError(t, unix.Statfs(dir, &before))
 		fds := openFDs(t)
-		replace = writeFileAtomic(ctx, target, content, atomicOptions{keep: &keptMeta{uid: -1, gid: -1, mode: 0o640}})
-		create = writeFileAtomic(ctx, filepath.Join(dir, "n"), content, atomicOptions{createIfAbsent: true, display: "n"})
+		replace = writeFileAtomic(ctx, target, content, atomicOptions{keep: &keptMeta{uid: -1, gid: -1, mode: 0o640}, hooks: hooks})
+		create = writeFileAtomic(ctx, filepath.Join(dir, "n"), content, atomicOptions{createIfAbsent: true, display: "n", hooks: hooks})
 		assert.Equal(t, "old", string(mustRead(t, target)))
 		requireNoLeak(t, dir, []string{"t"}, fds)
 		var after unix.Statfs_t
@@ -109,7 +126,11 @@ func TestHelperFaultProcess(t *testing.T) {
 	}
 	// staged reports whether path is dir/.t.<...>.tmpdir/<base>.tmp (temp) or
 	// dir/.<base>.<...>.tmpdir (staging).
+	// With the unnamed temp file, both are dir/(unnamed).
 	staged := func(path, base string, temp bool) bool {
+		if tmpfile {
+			return path == filepath.Join(dir, "(unnamed)")
+		}
 		if temp {
 			if filepath.Base(path) != base+".tmp" {
 				return false
@@ -136,6 +157,7 @@ func TestHelperFaultProcess(t *testing.T) {
 		t.Helper()
 		p, err := New(Config{Cwd: dir}, nil)
 		require.NoError(t, err)
+		p.hooks = hooks
 		tg, err := p.Resolve(ctx, "t", fs.ResolveOptions{})
 		require.NoError(t, err)
 		created, err := p.Resolve(ctx, "n", fs.ResolveOptions{})
@@ -174,8 +196,12 @@ func TestHelperFaultProcess(t *testing.T) {
 		throughProvider(big, fs.CodeIOError, unix.ENOSPC)
 	case "enospc-staging":
 		replace, create := write("small")
-		requireRaw(replace, "mkdir", unix.ENOSPC, "t", false)
-		requireRaw(create, "mkdir", unix.ENOSPC, "n", false)
+		op := "mkdir" // of the staging directory, or the open of the unnamed file
+		if tmpfile {
+			op = "open"
+		}
+		requireRaw(replace, op, unix.ENOSPC, "t", false)
+		requireRaw(create, op, unix.ENOSPC, "n", false)
 		throughProvider("small", fs.CodeIOError, unix.ENOSPC)
 		err := writeFileAtomic(ctx, filepath.Join(dir, "sub", "x"), "v", atomicOptions{})
 		assert.Equal(t, &os.PathError{Op: "mkdir", Path: filepath.Join(dir, "sub"), Err: unix.ENOSPC}, err)
@@ -191,7 +217,7 @@ func TestHelperFaultProcess(t *testing.T) {
 		require.NoError(t, unix.Statfs(dir, &before))
 		fds := openFDs(t)
 		n := filepath.Join(dir, "n")
-		err := writeFileAtomic(ctx, n, "small", atomicOptions{createIfAbsent: true, display: "shown/n"})
+		err := writeFileAtomic(ctx, n, "small", atomicOptions{createIfAbsent: true, display: "shown/n", hooks: hooks})
 		var le *os.LinkError
 		require.ErrorAs(t, err, &le)
 		assert.Equal(t, "link", le.Op)
@@ -205,6 +231,7 @@ func TestHelperFaultProcess(t *testing.T) {
 		// The same through the provider, with the display path.
 		p, perr := New(Config{Cwd: dir}, nil)
 		require.NoError(t, perr)
+		p.hooks = hooks
 		tg, perr := p.Resolve(ctx, "n", fs.ResolveOptions{})
 		require.NoError(t, perr)
 		_, err = p.WriteText(ctx, tg, "small", fs.CreateIfAbsent())
@@ -223,8 +250,12 @@ func TestHelperFaultProcess(t *testing.T) {
 	case "erofs":
 		require.NoError(t, unix.Mount("none", dir, "tmpfs", unix.MS_REMOUNT|unix.MS_RDONLY, ""))
 		replace, create := write("small")
-		requireRaw(replace, "mkdir", unix.EROFS, "t", false)
-		requireRaw(create, "mkdir", unix.EROFS, "n", false)
+		op := "mkdir"
+		if tmpfile {
+			op = "open"
+		}
+		requireRaw(replace, op, unix.EROFS, "t", false)
+		requireRaw(create, op, unix.EROFS, "n", false)
 		throughProvider("small", fs.CodePermissionDenied, unix.EROFS)
 		err := writeFileAtomic(ctx, filepath.Join(dir, "sub", "x"), "v", atomicOptions{})
 		assert.Equal(t, &os.PathError{Op: "mkdir", Path: filepath.Join(dir, "sub"), Err: unix.EROFS}, err)

@@ -21,3 +21,13 @@ func SetPublishStep(p *Provider, fn func(step int)) {
 func SetRename(p *Provider, fn func(oldpath, newpath string) error) {
 	p.hooks = &atomicHooks{rename: fn}
 }
+
+// UseStagingDirectory makes every write of p stage in a directory, as where the filesystem has no
+// O_TMPFILE (tests only).
+func UseStagingDirectory(p *Provider) { p.hooks = &atomicHooks{} }
+
+// SetLinked installs a hook that runs in every replacement of p through an unnamed temp file once
+// it is linked beside its target, before the rename (tests only).
+func SetLinked(p *Provider, fn func(temp string)) {
+	p.hooks = &atomicHooks{tmpfile: true, linked: fn}
+}

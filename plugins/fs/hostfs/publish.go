@@ -49,7 +49,7 @@ func (p *Provider) beforePublish(ctx context.Context, t fs.Target, verb string, 
 	if exists {
 		pr := &fs.PriorFile{Version: existing.Version, Mode: uint32(existing.Mode), Size: existing.Size}
 		if raw != nil {
-			pr.Size, pr.Content = int64(len(raw)), bytes.NewReader(raw)
+			pr.Size, pr.Content, pr.Bytes = int64(len(raw)), bytes.NewReader(raw), raw
 		} else if f, err := os.Open(string(t.Key)); err == nil {
 			pub.f, pr.Content = f, f
 		}

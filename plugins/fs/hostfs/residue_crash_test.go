@@ -4,11 +4,13 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -19,8 +21,10 @@ import (
 )
 
 // residueHelperEnv selects TestHelperResidueProcess: "block" (one write of crashTargetEnv that
-// stops after staging its temp file, printing "staged <dir>", until stdin closes) or "start"
-// (a provider starts, and the process exits).
+// stops after staging its temp file, printing "staged <dir>", until stdin closes), "linked" (one
+// replacement of crashTargetEnv through an unnamed temp file that stops once it is linked,
+// printing "linked <path>", until stdin closes) or "start" (a provider starts, and the process
+// exits).
 const residueHelperEnv = "CORDON_FSLOCAL_RESIDUE_HELPER"
 
 // TestHelperResidueProcess is a child of TestStartSweepsResidueOfKilledWriters; it does
@@ -34,6 +38,21 @@ func TestHelperResidueProcess(t *testing.T) {
 	require.NoError(t, err)
 	if mode == "start" {
 		fmt.Println("started")
+		return
+	}
+	if mode == "linked" {
+		hostfs.SetLinked(p, func(temp string) {
+			fmt.Println("linked", temp)
+			_, _ = bufio.NewReader(os.Stdin).ReadString('\n')
+		})
+		tg := resolve(t, p, os.Getenv(crashTargetEnv))
+		if root := os.Getenv(crashBeneathEnv); root != "" {
+			_, err = p.WriteTextBeneath(context.Background(), tg, "complete", nil, hostfs.Beneath{Root: root})
+		} else {
+			_, err = p.WriteText(context.Background(), tg, "complete", nil)
+		}
+		require.NoError(t, err)
+		fmt.Println("written")
 		return
 	}
 	hostfs.SetInspectTemp(p, func(stagingDir, _ string) {
@@ -81,7 +100,10 @@ func holdsTemp(t *testing.T, left []string) bool {
 // the staging directory of a live writer, which then completes its write.
 func TestStartSweepsResidueOfKilledWriters(t *testing.T) {
 	ws, outside := crashDir(t), crashDir(t)
+	// The kill loop stages in directories: an unnamed temp file leaves residue only in the
+	// instant between its link and its rename (TestStartSweepsALinkedTempFile).
 	env := []string{crashHelperEnv + "=" + ws, "XDG_STATE_HOME=" + t.TempDir()}
+	kills := append(env, crashStagingEnv+"=1")
 	targets := []struct{ name, target, beneath string }{
 		{"deep in the workspace", filepath.Join(ws, "a", "b", "c", "d", "e", "f", "g", "deep.bin"), ""},
 		{"outside the workspace", filepath.Join(outside, "elsewhere.bin"), ""},
@@ -94,7 +116,7 @@ func TestStartSweepsResidueOfKilledWriters(t *testing.T) {
 		// Kill writers until one dies with its partial temp file staged.
 		var left []string
 		for attempt := 0; attempt < 30 && !holdsTemp(t, left); attempt++ {
-			_, err := killWriter(append(env, crashTargetEnv+"="+tc.target, crashBeneathEnv+"="+tc.beneath), time.Duration(attempt%10)*3*time.Millisecond)
+			_, err := killWriter(append(kills, crashTargetEnv+"="+tc.target, crashBeneathEnv+"="+tc.beneath), time.Duration(attempt%10)*3*time.Millisecond)
 			require.NoError(t, err)
 			for _, d := range previous {
 				assert.NoDirExists(t, d, "%s: the killed writer's residue is gone once the next process started", tc.name)
@@ -136,4 +158,63 @@ func TestStartSweepsResidueOfKilledWriters(t *testing.T) {
 	require.NoError(t, live.Wait())
 	assert.Equal(t, "complete", readDisk(t, filepath.Join(ws, "live.bin")))
 	assert.Empty(t, residueIn(t, ws, outside))
+}
+
+// A writer killed with SIGKILL between the link of its unnamed temp file and the rename over the
+// target leaves that complete file beside the target (recorded in its registry); the next process
+// to start removes it, unconfined or beneath a confining root, and the target keeps its old
+// content. A live writer's linked file survives another start, and its write completes.
+func TestStartSweepsALinkedTempFile(t *testing.T) {
+	ws := crashDir(t)
+	env := []string{crashHelperEnv + "=" + ws, "XDG_STATE_HOME=" + t.TempDir()}
+	linked := func(target, beneath string) (*exec.Cmd, io.WriteCloser, *bufio.Scanner, string) {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestHelperResidueProcess$", "-test.count=1")
+		cmd.Env = append(os.Environ(), append(env, residueHelperEnv+"=linked", crashTargetEnv+"="+target, crashBeneathEnv+"="+beneath)...)
+		stdin, err := cmd.StdinPipe()
+		require.NoError(t, err)
+		stdout, err := cmd.StdoutPipe()
+		require.NoError(t, err)
+		require.NoError(t, cmd.Start())
+		t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+		lines := bufio.NewScanner(stdout)
+		require.True(t, lines.Scan())
+		temp, ok := strings.CutPrefix(lines.Text(), "linked ")
+		require.True(t, ok, lines.Text())
+		assert.Equal(t, filepath.Dir(target), filepath.Dir(temp), "linked beside its target")
+		assert.Equal(t, "complete", readDisk(t, temp), "linked complete")
+		return cmd, stdin, lines, temp
+	}
+	start := func() {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestHelperResidueProcess$", "-test.count=1")
+		cmd.Env = append(os.Environ(), append(env, residueHelperEnv+"=start")...)
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "%s", out)
+		require.Contains(t, string(out), "started")
+	}
+	for _, tc := range []struct{ name, target, beneath string }{
+		{"unconfined", filepath.Join(ws, "a", "doc.txt"), ""},
+		{"beneath a confining root", filepath.Join(ws, "confined", "doc.txt"), ws},
+	} {
+		require.NoError(t, os.MkdirAll(filepath.Dir(tc.target), 0o755))
+		require.NoError(t, os.WriteFile(tc.target, []byte("old"), 0o644))
+		cmd, _, _, temp := linked(tc.target, tc.beneath)
+		require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
+		_ = cmd.Wait()
+		assert.FileExists(t, temp, "%s: the kill left the linked file", tc.name)
+		start()
+		assert.NoFileExists(t, temp, "%s: the next start removed it", tc.name)
+		assert.Equal(t, "old", readDisk(t, tc.target), tc.name)
+	}
+
+	target := filepath.Join(ws, "live.txt")
+	require.NoError(t, os.WriteFile(target, []byte("old"), 0o644))
+	cmd, stdin, lines, temp := linked(target, "")
+	start()
+	assert.FileExists(t, temp, "a live process's linked file is never removed")
+	require.NoError(t, stdin.Close())
+	require.True(t, lines.Scan())
+	assert.Equal(t, "written", lines.Text())
+	require.NoError(t, cmd.Wait())
+	assert.Equal(t, "complete", readDisk(t, target))
+	assert.NoFileExists(t, temp)
 }

@@ -28,6 +28,9 @@ const (
 	// fs-sandbox writes).
 	crashTargetEnv  = "CORDON_FSLOCAL_CRASH_TARGET"
 	crashBeneathEnv = "CORDON_FSLOCAL_CRASH_BENEATH"
+	// crashStagingEnv, when set, makes the helper stage in a directory (the fallback where
+	// there is no O_TMPFILE), whose residue a kill leaves at any point of the write.
+	crashStagingEnv = "CORDON_FSLOCAL_CRASH_STAGING"
 	crashFileSize   = 4 << 20
 	crashTarget     = "target.bin"
 	crashFills      = "ab"
@@ -49,6 +52,9 @@ func TestHelperProcess(t *testing.T) {
 	if err != nil {
 		fmt.Println("error:", err)
 		os.Exit(2)
+	}
+	if os.Getenv(crashStagingEnv) != "" {
+		hostfs.UseStagingDirectory(p)
 	}
 	target := os.Getenv(crashTargetEnv)
 	if target == "" {
@@ -217,8 +223,8 @@ func crashDir(t *testing.T) string {
 	return t.TempDir()
 }
 
-// removeStaging counts and removes the staging directories a killed writer
-// left behind (so tmpfs memory does not pile up).
+// removeStaging counts and removes the staging directories (and linked temp
+// files) a killed writer left behind (so tmpfs memory does not pile up).
 func removeStaging(dir string) (int, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -226,7 +232,7 @@ func removeStaging(dir string) (int, error) {
 	}
 	n := 0
 	for _, e := range entries {
-		if strings.HasSuffix(e.Name(), ".tmpdir") {
+		if strings.HasSuffix(e.Name(), ".tmpdir") || strings.HasSuffix(e.Name(), ".tmp") {
 			n++
 			if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
 				return n, err

@@ -27,6 +27,21 @@ type pendingBlob struct {
 
 const tempPrefix = "tmp-"
 
+// inMemory is prior content the caller already holds (Known): read as any reader, but stage
+// takes its bytes without a copy, and its digest when the caller knows it.
+type inMemory struct {
+	*bytes.Reader
+	data   []byte
+	digest string // "" when unknown
+}
+
+// Known returns data as content for Add, digest (sha256, hex) being its digest when the caller
+// already computed it over these very bytes ("": unknown, Add hashes them). data must not change
+// until Add returns.
+func Known(data []byte, digest string) io.Reader {
+	return &inMemory{Reader: bytes.NewReader(data), data: data, digest: digest}
+}
+
 // stage reads content whole: into a temp file under blobs/ (fsynced) when it fits the cap,
 // otherwise into the hash only.
 func (s *boltStore) stage(content io.Reader, hint int64) (*pendingBlob, error) {
@@ -38,6 +53,17 @@ func (s *boltStore) stage(content io.Reader, hint int64) (*pendingBlob, error) {
 			return nil, fmt.Errorf("history: reading the prior content: %w", err)
 		}
 		b.size, b.digest = n, hex.EncodeToString(h.Sum(nil))
+		return b, nil
+	}
+	if m, ok := content.(*inMemory); ok && len(m.data) <= InlineMaxBytes {
+		b.size, b.digest, b.data = int64(len(m.data)), m.digest, m.data
+		if b.digest == "" {
+			sum := sha256.Sum256(m.data)
+			b.digest = hex.EncodeToString(sum[:])
+		}
+		if s.limits.MaxContentBytes > 0 && b.size > s.limits.MaxContentBytes {
+			b.data = nil // by reference only
+		}
 		return b, nil
 	}
 	if hint <= InlineMaxBytes {

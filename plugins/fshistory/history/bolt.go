@@ -1,6 +1,7 @@
 package history
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -226,6 +227,7 @@ func (s *boltStore) Add(r Record, content io.Reader) (Record, error) {
 			if err := putRecord(recs, seq, &r); err != nil {
 				return err
 			}
+			s.h.last = lastRecord{seq: seq, data: bytes.Clone(recs.Get(seqKey(seq))), rec: r}
 			drop, err = s.prune(recs, blobs, meta, seq)
 			return err
 		})

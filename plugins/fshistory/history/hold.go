@@ -1,6 +1,7 @@
 package history
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"os"
@@ -38,6 +39,26 @@ type hold struct {
 	gen     uint64       // operations so far: the idle close of a stale timer does nothing
 	waiters *os.File     // waitersFile, opened once ("nil": not yet, or it cannot be)
 	done    []completion // completions not yet committed (Complete while db is held)
+	last    lastRecord   // the record this process added last, decoded (for its completion)
+}
+
+// lastRecord is a record as Add stored it: its completion decodes it no more when the stored bytes
+// are still these.
+type lastRecord struct {
+	seq  uint64
+	data []byte
+	rec  Record
+}
+
+// recordOf decodes the stored record data of seq, or takes it from h.last when data is what Add
+// stored.
+func (h *hold) recordOf(seq uint64, data []byte) (Record, error) {
+	if h.last.seq == seq && h.last.data != nil && bytes.Equal(h.last.data, data) {
+		return h.last.rec, nil
+	}
+	var r Record
+	err := json.Unmarshal(data, &r)
+	return r, err
 }
 
 // completion is a deferred Complete.
@@ -67,8 +88,8 @@ func (h *hold) applyCompletions(recs *bolt.Bucket) error {
 		if data == nil {
 			continue
 		}
-		var r Record
-		if err := json.Unmarshal(data, &r); err != nil {
+		r, err := h.recordOf(c.seq, data)
+		if err != nil {
 			return err
 		}
 		r.Pending, r.VersionAfter, r.Interrupted, r.PID = false, c.versionAfter, c.interrupted, 0

@@ -1,6 +1,8 @@
-// Package staging names the private staging directories of the host provider's atomic publications and
-// keeps, under the user's state directory, a registry of the ones this process creates, so that
-// the next process to start removes what a killed one left behind (docs/fs.md, "Crash residue").
+// Package staging names the private staging directories (and the linked temp files, FileName) of
+// the host provider's atomic publications and keeps, under the user's state directory, a registry
+// of the ones this process creates, so that the next process to start removes what a killed one
+// left behind (docs/fs.md, "Crash residue"). A linked temp file is registered as a staging
+// directory is, and swept when it is a regular file of this user named for the dead process.
 //
 // A staging directory is ".<base>.<pid>.<uuid>.tmpdir" beside its target (Name). Before creating
 // one, a writer records its path (Begin) in its process's registry file, "<pid>.<uuid>.staging" in

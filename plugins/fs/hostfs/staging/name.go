@@ -16,6 +16,9 @@ const MaxBase = 255 - len(".") - len(".") - 10 - len(".") - 36 - len(".tmpdir")
 
 const suffix = ".tmpdir"
 
+// fileSuffixName ends the name of a linked temp file (FileName).
+const fileSuffixName = ".tmp"
+
 // Base is base cut to at most MaxBase bytes at a UTF-8 boundary (the same in every process).
 func Base(base string) string {
 	if len(base) <= MaxBase {
@@ -34,8 +37,25 @@ func Name(base string) string {
 	return "." + Base(base) + "." + strconv.Itoa(os.Getpid()) + "." + RandomUUID() + suffix
 }
 
+// FileName is the name under which a write links its unnamed temp file (O_TMPFILE) beside a
+// target named base, for the instant before it renames it over the target:
+// ".<Base(base)>.<pid>.<random uuid>.tmp" (shorter than Name, so it fits NAME_MAX too).
+func FileName(base string) string {
+	return "." + Base(base) + "." + strconv.Itoa(os.Getpid()) + "." + RandomUUID() + fileSuffixName
+}
+
 // OwnerPID parses the pid of a staging directory name; ok is false for any other name.
 func OwnerPID(name string) (pid int, ok bool) {
+	return ownerPID(name, suffix)
+}
+
+// FileOwnerPID parses the pid of a linked temp file's name (FileName); ok is false for any other
+// name.
+func FileOwnerPID(name string) (pid int, ok bool) {
+	return ownerPID(name, fileSuffixName)
+}
+
+func ownerPID(name, suffix string) (pid int, ok bool) {
 	rest, ok := strings.CutSuffix(name, suffix)
 	if !ok || len(rest) < 1+36 || rest[len(rest)-37] != '.' {
 		return 0, false

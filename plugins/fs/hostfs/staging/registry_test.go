@@ -228,6 +228,38 @@ func TestSweepRemovesOnlyStagingDirectoriesOfTheProcess(t *testing.T) {
 	assert.NoFileExists(t, path)
 }
 
+// A linked temp file (FileName) of the dead process is removed when it is a regular file named for
+// that pid; a directory, a symlink or another pid's file under such a name is left as it is.
+func TestSweepRemovesLinkedTempFilesOfTheProcess(t *testing.T) {
+	reg, dir := filepath.Join(t.TempDir(), "registry"), t.TempDir()
+	pid, other := deadPID(t), deadPID(t)
+	host, err := os.Hostname()
+	require.NoError(t, err)
+	name := func(p int) string {
+		return filepath.Join(dir, ".doc.txt."+strconv.Itoa(p)+"."+staging.RandomUUID()+".tmp")
+	}
+	ours, theirs, asDir, asLink := name(pid), name(other), name(pid), name(pid)
+	for _, f := range []string{ours, theirs} {
+		require.NoError(t, os.WriteFile(f, []byte("complete"), 0o644))
+	}
+	require.NoError(t, os.Mkdir(asDir, 0o700))
+	require.NoError(t, os.Symlink(theirs, asLink))
+	writeRegistry(t, reg, pid, "h"+host, "+"+ours, "+"+theirs, "+"+asDir, "+"+asLink)
+
+	assert.Equal(t, 1, staging.Sweep(reg, nil))
+	assert.NoFileExists(t, ours)
+	assert.FileExists(t, theirs)
+	assert.DirExists(t, asDir)
+	fi, err := os.Lstat(asLink)
+	require.NoError(t, err)
+	assert.Equal(t, os.ModeSymlink, fi.Mode().Type())
+	pid2, ok := staging.FileOwnerPID(filepath.Base(staging.FileName("doc.txt")))
+	assert.True(t, ok)
+	assert.Equal(t, os.Getpid(), pid2)
+	_, ok = staging.FileOwnerPID(filepath.Base(staging.Name("doc.txt")))
+	assert.False(t, ok, "a staging directory's name is not a temp file's")
+}
+
 // A registry file with no complete record (its process died right after creating it) and the
 // files of live processes: the first is removed, the others kept; names that are not registry
 // files are ignored.

@@ -130,14 +130,23 @@ func parse(data []byte) (host string, dirs []string, ok bool) {
 	return host, kept, ok
 }
 
-// removeResidue removes the staging directory path of the dead process pid, if it is one:
-// an absolute, clean path whose name is a staging name with pid, naming a directory (not a
-// symlink). done reports a removal.
+// removeResidue removes the staging directory or linked temp file path of the dead process pid,
+// if it is one: an absolute, clean path whose name is a staging directory name with pid naming a
+// directory, or a linked temp file name (FileName) with pid naming a regular file, of this user
+// (never a symlink). done reports a removal.
 func removeResidue(path string, pid int) (done bool, err error) {
 	if !filepath.IsAbs(path) || filepath.Clean(path) != path {
 		return false, nil
 	}
-	if owner, ok := OwnerPID(filepath.Base(path)); !ok || owner != pid {
+	name := filepath.Base(path)
+	owner, isDir := OwnerPID(name)
+	if !isDir {
+		var isFile bool
+		if owner, isFile = FileOwnerPID(name); !isFile {
+			return false, nil
+		}
+	}
+	if owner != pid {
 		return false, nil
 	}
 	fi, err := os.Lstat(path)
@@ -147,8 +156,9 @@ func removeResidue(path string, pid int) (done bool, err error) {
 		}
 		return false, err
 	}
-	if st, ok := fi.Sys().(*syscall.Stat_t); !fi.IsDir() || !ok || int(st.Uid) != os.Geteuid() {
-		return false, nil // not a directory of this user's
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok || int(st.Uid) != os.Geteuid() || isDir != fi.IsDir() || !isDir && !fi.Mode().IsRegular() {
+		return false, nil // not a staging directory (or temp file) of this user's
 	}
 	if err := os.RemoveAll(path); err != nil {
 		return false, err
