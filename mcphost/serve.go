@@ -247,6 +247,9 @@ func (h *Host) serveConn(ctx context.Context, t mcp.Transport) error {
 	go func() { done <- ss.Wait() }()
 	select {
 	case err = <-done:
+		// The client went away. Close returns once the transport's direct calls have returned
+		// (mcpstdio), so none of them can record the connection again after endSession forgets it.
+		_ = ss.Close()
 	case <-ctx.Done():
 		// The SDK's Close waits for the calls in flight, and a call may be waiting for the client
 		// (an approval elicitation the user never answers): cancel them first. A call deaf to its
