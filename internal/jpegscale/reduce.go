@@ -3,97 +3,92 @@
 
 package jpegscale
 
-import "math"
-
-// The reduced inverse DCT. A block's pixels are f = M·F·Mᵀ (+128), where F
-// is the 8×8 block of dequantized coefficients (row: vertical frequency)
-// and M[x][u] = C(u)/2·cos((2x+1)uπ/16), C(0) = 1/√2, C(u>0) = 1 (T.81
-// A.3.3). The average of each k×k square of f is A·F·Aᵀ, where row r of A
-// is the mean of rows r·k … r·k+k-1 of M: so a scaled block is the exact box
-// average of the full one (before rounding and clipping), computed from the
-// coefficients without the full 8×8 transform. At k = 8 every row of M but
-// the first sums to zero: the pixel is the DC term / 8.
-
-// reduceTables[n] is A for an output block of n×n (n = 4 or 2), n rows of 8.
-var reduceTables = map[int][]float32{4: boxRows(4), 2: boxRows(2)}
-
-// boxRows computes A for n×n outputs.
-func boxRows(n int) []float32 {
-	k := 8 / n
-	a := make([]float32, 8*n)
-	for r := range n {
-		for u := range 8 {
-			c := 1.0
-			if u == 0 {
-				c = 1 / math.Sqrt2
-			}
-			s := 0.0
-			for x := r * k; x < (r+1)*k; x++ {
-				s += c / 2 * math.Cos(float64(2*x+1)*float64(u)*math.Pi/16)
-			}
-			a[8*r+u] = float32(s / float64(k))
-		}
-	}
-	return a
-}
-
-// reduce writes the n×n (n = 4, 2 or 1) pixel block of the dequantized
-// coefficients b (natural order) to dst, rows stride apart: level-shifted
-// by 128, rounded and clipped to [0, 255].
+// reduce writes the n×n pixel block (n = 4, 2 or 1) of the dequantized
+// coefficients b (natural order) to dst, rows stride apart: each pixel the
+// average of a k×k square (k = 8/n) of the full block's inverse DCT, level
+// shifted by 128, rounded and clipped to [0, 255] (the full decode clips
+// each pixel before any average: the two differ only where a square holds
+// clipped pixels). b is overwritten.
+//
+// The inverse DCT is linear, so the averages are taken between its passes:
+// idctRows transforms the 8 rows; each row's k-sample groups are averaged,
+// leaving n columns; the column pass (idctColsReduced) transforms only
+// those n and averages each column's k-sample groups of outputs. At n = 1
+// the average is the DC term / 8, with no transform at all. What scaling
+// saves beyond the transform is everything after it: the planes, the colour
+// conversion and the caller's resize are 4, 16 or 64 times smaller.
 func reduce(b *block, n int, dst []byte, stride int) {
 	if n == 1 {
-		dst[0] = clip8(float32(b[0])/8 + 128)
+		dst[0] = level((b[0] + 4) >> 3)
 		return
 	}
-	a := reduceTables[n]
-	// Columns past the last non-zero one, and rows past the last non-zero
-	// one, contribute nothing (most high frequencies are zero).
-	lastRow, lastCol := 0, 0
-	for v := 0; v < 8; v++ {
-		row := b[8*v : 8*v+8 : 8*v+8]
-		for u := 7; u >= 0; u-- {
-			if row[u] != 0 {
-				lastRow = v
-				lastCol = max(lastCol, u)
-				break
-			}
+	idctRows(b)
+	for i := range 8 {
+		x := b[8*i : 8*i+8 : 8*i+8]
+		if n == 4 {
+			// Q9.20 values: the sum of two is Q10.20, its half Q9.20.
+			x[0], x[1], x[2], x[3] = (x[0]+x[1])>>1, (x[2]+x[3])>>1, (x[4]+x[5])>>1, (x[6]+x[7])>>1
+		} else {
+			x[0], x[1] = (x[0]+x[1]+x[2]+x[3])>>2, (x[4]+x[5]+x[6]+x[7])>>2
 		}
 	}
-	// tmp[r][u] = Σ_v A[r][v]·F[v][u]: the vertical pass, n rows of 8.
-	var tmp [4 * 8]float32
-	for r := 0; r < n; r++ {
-		ar := a[8*r : 8*r+8 : 8*r+8]
-		t := tmp[8*r : 8*r+8 : 8*r+8]
-		for v := 0; v <= lastRow; v++ {
-			w := ar[v]
-			row := b[8*v : 8*v+8 : 8*v+8]
-			for u := 0; u <= lastCol; u++ {
-				t[u] += w * float32(row[u])
-			}
-		}
-	}
-	// out[r][c] = Σ_u tmp[r][u]·A[c][u]: the horizontal pass.
-	for r := 0; r < n; r++ {
-		t := tmp[8*r : 8*r+8 : 8*r+8]
-		out := dst[r*stride : r*stride+n : r*stride+n]
-		for c := 0; c < n; c++ {
-			ac := a[8*c : 8*c+8 : 8*c+8]
-			var s float32
-			for u := 0; u <= lastCol; u++ {
-				s += t[u] * ac[u]
-			}
-			out[c] = clip8(s + 128)
+	idctColsReduced(b, n, dst, stride)
+}
+
+// idctColsReduced is idctCols on the first n columns of b (Q9.20), whose
+// eight outputs per column are averaged in groups of 8/n before the final
+// shift, level shifted, clipped and written to column i of dst's n rows.
+func idctColsReduced(b *block, n int, dst []byte, stride int) {
+	for i := 0; i < n; i++ {
+		x0 := b[0*8+i]
+		x7 := b[1*8+i]
+		x2 := b[2*8+i]
+		x5 := b[3*8+i]
+		x1 := b[4*8+i]
+		x6 := b[5*8+i]
+		x3 := b[6*8+i]
+		x4 := b[7*8+i]
+
+		// As in idctCols, up to the final shift.
+		x0 += 1 << 19
+		x0, x1 = (x0+x1)>>2, (x0-x1)>>2
+		x2, x3 = dctBox(x2>>13, x3>>13, c(sqrt2inv_cos6, 12), -c(sqrt2inv_sin6, 12))
+		x1, x2 = x1+x2, x1-x2
+		x0, x3 = x0+x3, x0-x3
+		x7, x4 = x7+x4, x7-x4
+		x5 = (x5 >> 13) * c(sqrt2inv, 14)
+		x6 = (x6 >> 13) * c(sqrt2inv, 14)
+		x7, x5 = x7+x5, x7-x5
+		x4, x6 = x4+x6, x4-x6
+		x4, x7 = dctBox(x4>>14, x7>>14, c(cos3, 12), -c(sin3, 12))
+		x5, x6 = dctBox(x5>>14, x6>>14, c(cos1, 12), -c(sin1, 12))
+		x0, x7 = x0+x7, x0-x7
+		x1, x6 = x1+x6, x1-x6
+		x2, x5 = x2+x5, x2-x5
+		x3, x4 = x3+x4, x3-x4
+		// x[01234567] are Q10.21, rows 0..7 of the column, each carrying
+		// the +½ that rounds its shift to Q10.0; a sum of k carries k/2,
+		// which rounds the sum's shift by 18+log2(k).
+		if n == 4 {
+			dst[0*stride+i] = level((x0 + x1) >> 19)
+			dst[1*stride+i] = level((x2 + x3) >> 19)
+			dst[2*stride+i] = level((x4 + x5) >> 19)
+			dst[3*stride+i] = level((x6 + x7) >> 19)
+		} else {
+			dst[0*stride+i] = level((x0 + x1 + x2 + x3) >> 20)
+			dst[1*stride+i] = level((x4 + x5 + x6 + x7) >> 20)
 		}
 	}
 }
 
-// clip8 rounds v to the nearest byte value, clipped to [0, 255].
-func clip8(v float32) uint8 {
-	switch {
-	case v <= 0:
+// level shifts an inverse-DCT output by +128 and clips it to [0, 255], as
+// reconstructBlock does at full size.
+func level(c int32) uint8 {
+	if c < -128 {
 		return 0
-	case v >= 255:
+	}
+	if c > 127 {
 		return 255
 	}
-	return uint8(v + 0.5)
+	return uint8(c + 128)
 }
