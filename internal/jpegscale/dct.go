@@ -281,57 +281,7 @@ func idctRows(b *block) {
 // Outputs are Q10.3. That is, the result is the IDCT*8.
 func idctCols(b *block) {
 	for i := range 8 {
-		x0 := b[0*8+i]
-		x7 := b[1*8+i]
-		x2 := b[2*8+i]
-		x5 := b[3*8+i]
-		x1 := b[4*8+i]
-		x6 := b[5*8+i]
-		x3 := b[6*8+i]
-		x4 := b[7*8+i]
-
-		// x[012345678] are Q9.20.
-
-		// Start by adding 0.5 to x0 (the incoming DC signal).
-		// The butterflies will add it to all the other values,
-		// and then the final shifts will round properly.
-		x0 += 1 << 19
-
-		// Stages 4, 3, 2: x0, x1, x2, x3.
-
-		x0, x1 = (x0+x1)>>2, (x0-x1)>>2
-		// x[01] now Q9.19.
-		// Note: (1/sqrt 2)*((cos 6*pi/16)+(sin 6*pi/16)) < 1, so no new high bit.
-		x2, x3 = dctBox(x2>>13, x3>>13, c(sqrt2inv_cos6, 12), -c(sqrt2inv_sin6, 12))
-		// x[0123] now Q9.19.
-
-		x1, x2 = x1+x2, x1-x2
-		x0, x3 = x0+x3, x0-x3
-		// x[0123] now Q9.20.
-
-		// Stages 4, 3, 2: x4, x5, x6, x7.
-
-		x7, x4 = x7+x4, x7-x4
-		// x[47] now Q9.21.
-
-		x5 = (x5 >> 13) * c(sqrt2inv, 14)
-		x6 = (x6 >> 13) * c(sqrt2inv, 14)
-		// x[56] now Q9.21.
-
-		x7, x5 = x7+x5, x7-x5
-		x4, x6 = x4+x6, x4-x6
-		// x[4567] now Q9.22.
-
-		x4, x7 = dctBox(x4>>14, x7>>14, c(cos3, 12), -c(sin3, 12))
-		x5, x6 = dctBox(x5>>14, x6>>14, c(cos1, 12), -c(sin1, 12))
-		// x[4567] now Q10.20.
-
-		x0, x7 = x0+x7, x0-x7
-		x1, x6 = x1+x6, x1-x6
-		x2, x5 = x2+x5, x2-x5
-		x3, x4 = x3+x4, x3-x4
-		// x[01234567] now Q10.21.
-
+		x0, x1, x2, x3, x4, x5, x6, x7 := idctCol(b, i)
 		x0 >>= 18
 		x1 >>= 18
 		x2 >>= 18
@@ -351,4 +301,62 @@ func idctCols(b *block) {
 		b[6*8+i] = x6
 		b[7*8+i] = x7
 	}
+}
+
+// idctCol applies the 1D IDCT to column i of b (Q9.20) up to idctCols'
+// final shift: its outputs, rows 0 to 7, are Q10.21, each carrying the
+// +½ that rounds the shift. (Split out of idctCols by the fork, whose
+// reduced transform shares it.)
+func idctCol(b *block, i int) (x0, x1, x2, x3, x4, x5, x6, x7 int32) {
+	x0 = b[0*8+i]
+	x7 = b[1*8+i]
+	x2 = b[2*8+i]
+	x5 = b[3*8+i]
+	x1 = b[4*8+i]
+	x6 = b[5*8+i]
+	x3 = b[6*8+i]
+	x4 = b[7*8+i]
+
+	// x[012345678] are Q9.20.
+
+	// Start by adding 0.5 to x0 (the incoming DC signal).
+	// The butterflies will add it to all the other values,
+	// and then the final shifts will round properly.
+	x0 += 1 << 19
+
+	// Stages 4, 3, 2: x0, x1, x2, x3.
+
+	x0, x1 = (x0+x1)>>2, (x0-x1)>>2
+	// x[01] now Q9.19.
+	// Note: (1/sqrt 2)*((cos 6*pi/16)+(sin 6*pi/16)) < 1, so no new high bit.
+	x2, x3 = dctBox(x2>>13, x3>>13, c(sqrt2inv_cos6, 12), -c(sqrt2inv_sin6, 12))
+	// x[0123] now Q9.19.
+
+	x1, x2 = x1+x2, x1-x2
+	x0, x3 = x0+x3, x0-x3
+	// x[0123] now Q9.20.
+
+	// Stages 4, 3, 2: x4, x5, x6, x7.
+
+	x7, x4 = x7+x4, x7-x4
+	// x[47] now Q9.21.
+
+	x5 = (x5 >> 13) * c(sqrt2inv, 14)
+	x6 = (x6 >> 13) * c(sqrt2inv, 14)
+	// x[56] now Q9.21.
+
+	x7, x5 = x7+x5, x7-x5
+	x4, x6 = x4+x6, x4-x6
+	// x[4567] now Q9.22.
+
+	x4, x7 = dctBox(x4>>14, x7>>14, c(cos3, 12), -c(sin3, 12))
+	x5, x6 = dctBox(x5>>14, x6>>14, c(cos1, 12), -c(sin1, 12))
+	// x[4567] now Q10.20.
+
+	x0, x7 = x0+x7, x0-x7
+	x1, x6 = x1+x6, x1-x6
+	x2, x5 = x2+x5, x2-x5
+	x3, x4 = x3+x4, x3-x4
+	// x[01234567] now Q10.21.
+	return x0, x1, x2, x3, x4, x5, x6, x7
 }

@@ -4,18 +4,21 @@
 
 // Package jpegscale is a JPEG decoder that can decode at 1/2, 1/4 or 1/8 of
 // the stored size (DecodeScaled), as libjpeg's scaled decoding does: each
-// 8×8 block of coefficients becomes a 4×4, 2×2 or 1×1 block of pixels
-// directly, so the inverse DCT, the colour planes and whatever a caller
-// resizes afterwards shrink by 4, 16 or 64.
+// 8×8 block of coefficients becomes a 4×4, 2×2 or 1×1 block of pixels (the
+// average of the full block's squares), so the colour planes, the colour
+// conversion and whatever a caller resizes afterwards shrink by 4, 16 or
+// 64, and the inverse DCT by a quarter to all of it. The entropy decoding
+// is the same work at every scale.
 //
 // It is a fork of the Go standard library's image/jpeg decoder (Go 1.26,
 // src/image/jpeg: reader.go, scan.go, huffman.go, dct.go; BSD licence, in
 // LICENSE beside this file); the encoder and the forward DCT are left out.
 // What changed: the destination planes and the block placement take the
-// scale, a scaled block goes through reduce (reduce.go) instead of the full
-// inverse DCT, the package registers no image format, and its errors are
-// image/jpeg's own types, so a caller classifies them the same way. At
-// scale 1 it decodes exactly as image/jpeg.
+// scale; a scaled block goes through reduce (reduce.go) instead of the full
+// inverse DCT, whose column pass (idctCol) it shares; the package registers
+// no image format; its errors are image/jpeg's own types, so a caller
+// classifies them the same way. At scale 1 it decodes exactly as
+// image/jpeg.
 //
 // JPEG is defined in ITU-T T.81: https://www.w3.org/Graphics/JPEG/itu-t81.pdf.
 package jpegscale

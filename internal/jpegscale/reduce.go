@@ -36,39 +36,15 @@ func reduce(b *block, n int, dst []byte, stride int) {
 }
 
 // idctColsReduced is idctCols on the first n columns of b (Q9.20), whose
-// eight outputs per column are averaged in groups of 8/n before the final
-// shift, level shifted, clipped and written to column i of dst's n rows.
+// eight outputs per column (idctCol) are averaged in groups of 8/n before
+// the final shift, level shifted, clipped and written to column i of dst's
+// n rows.
 func idctColsReduced(b *block, n int, dst []byte, stride int) {
 	for i := 0; i < n; i++ {
-		x0 := b[0*8+i]
-		x7 := b[1*8+i]
-		x2 := b[2*8+i]
-		x5 := b[3*8+i]
-		x1 := b[4*8+i]
-		x6 := b[5*8+i]
-		x3 := b[6*8+i]
-		x4 := b[7*8+i]
-
-		// As in idctCols, up to the final shift.
-		x0 += 1 << 19
-		x0, x1 = (x0+x1)>>2, (x0-x1)>>2
-		x2, x3 = dctBox(x2>>13, x3>>13, c(sqrt2inv_cos6, 12), -c(sqrt2inv_sin6, 12))
-		x1, x2 = x1+x2, x1-x2
-		x0, x3 = x0+x3, x0-x3
-		x7, x4 = x7+x4, x7-x4
-		x5 = (x5 >> 13) * c(sqrt2inv, 14)
-		x6 = (x6 >> 13) * c(sqrt2inv, 14)
-		x7, x5 = x7+x5, x7-x5
-		x4, x6 = x4+x6, x4-x6
-		x4, x7 = dctBox(x4>>14, x7>>14, c(cos3, 12), -c(sin3, 12))
-		x5, x6 = dctBox(x5>>14, x6>>14, c(cos1, 12), -c(sin1, 12))
-		x0, x7 = x0+x7, x0-x7
-		x1, x6 = x1+x6, x1-x6
-		x2, x5 = x2+x5, x2-x5
-		x3, x4 = x3+x4, x3-x4
-		// x[01234567] are Q10.21, rows 0..7 of the column, each carrying
-		// the +½ that rounds its shift to Q10.0; a sum of k carries k/2,
-		// which rounds the sum's shift by 18+log2(k).
+		x0, x1, x2, x3, x4, x5, x6, x7 := idctCol(b, i)
+		// x[01234567] are rows 0..7 of the column, each carrying the +½
+		// that rounds idctCols' shift by 18; a sum of k carries k/2, which
+		// rounds the sum's shift by 18+log2(k) (its average).
 		if n == 4 {
 			dst[0*stride+i] = level((x0 + x1) >> 19)
 			dst[1*stride+i] = level((x2 + x3) >> 19)
