@@ -162,3 +162,24 @@ func TestScaledDecodeAllocatesTheScaledRaster(t *testing.T) {
 	require.NoError(t, err)
 	assert.Less(t, n, uint64(w*h*3/2), "allocated %d bytes for a %dx%d JPEG stored at 300 px", n, w, h)
 }
+
+// A JPEG bomb decoded scaled: a 64×64 picture's scan under a frame header
+// declaring 8000×8000 is refused as INVALID_IMAGE, and what its scaled
+// decode allocates stays within the memory admitted for it beforehand
+// (the estimate of the decode at 1/2), well under the full-size planes.
+func TestScaledJPEGBomb(t *testing.T) {
+	b := encJPEG(t, photo(64, 64), 90)
+	sof := bytes.Index(b, []byte{0xFF, 0xC0})
+	require.Greater(t, sof, 0)
+	b[sof+5], b[sof+6], b[sof+7], b[sof+8] = 8000>>8, 8000&0xff, 8000>>8, 8000&0xff
+	s := newStore(t)
+	f, err := inspect(b)
+	require.NoError(t, err)
+	require.Equal(t, 2, jpegScale(f, s.policy))
+	est := transformMemory(f, len(b), s.policy)
+	n := allocatedDuring(func() { _, err = admit(t, s, b, attachments.MediaTypeJPEG) })
+	t.Logf("%v; allocated %d MiB, admitted %d MiB", err, n>>20, est>>20)
+	assert.True(t, errorIsExactly(err, attachments.CodeInvalidImage, attachments.MsgInvalidImage), "%v", err)
+	assert.LessOrEqual(t, int64(n), est, "allocated %d bytes, admitted %d", n, est)
+	assert.Less(t, n, uint64(8000*8000*3/2), "less than the full-size 4:2:0 planes")
+}
