@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/image/webp"
 
+	"github.com/cordon-dev/cordon/internal/jpegscale"
 	"github.com/cordon-dev/cordon/plugins/attachments"
 )
 
@@ -23,13 +24,41 @@ func panicError(r any) error {
 	return fmt.Errorf("panic: %v", r)
 }
 
-// decodeFull decodes the first frame of b, whose format inspect identified as
-// f.mediaType. Any failure (malformed, truncated, unsupported variant such as
+// decodeFull decodes the first frame of b at its stored size: decodeAt
+// at scale 1.
+func decodeFull(b []byte, f facts) (image.Image, error) { return decodeAt(b, f, 1) }
+
+// jpegScale is the scale, 1/d, at which prepare decodes f (shrink-on-load,
+// docs/attachments.md "Normalization"): for a JPEG, the smallest of 1/2,
+// 1/4 and 1/8 whose decoded size, ceil(side/d), still covers the
+// normalization's initial target size along both axes; 1 otherwise (other
+// formats, a target more than half the source).
+func jpegScale(f facts, p NormalizationPolicy) int {
+	if f.mediaType != attachments.MediaTypeJPEG {
+		return 1
+	}
+	w, h := targetSize(f.width, f.height, p.MaxDimension)
+	if f.orientation >= 5 && f.orientation <= 8 {
+		w, h = h, w // the target in the stored axes
+	}
+	for _, d := range []int{8, 4, 2} {
+		if (f.rawW+d-1)/d >= w && (f.rawH+d-1)/d >= h {
+			return d
+		}
+	}
+	return 1
+}
+
+// decodeAt decodes the first frame of b, whose format inspect identified as
+// f.mediaType, at 1/denom of its stored size: ceil(rawW/denom) ×
+// ceil(rawH/denom). Only a JPEG decodes at another scale than 1 (denom 2, 4
+// or 8: internal/jpegscale, each pixel the average of a denom×denom
+// square). Any failure (malformed, truncated, unsupported variant such as
 // arithmetic-coded JPEG) is INVALID_IMAGE with an *attachments.ImageFault
-// saying which. A GIF frame is
-// composited onto a transparent canvas of the logical-screen size. Callers
-// must have checked the header dimensions against the pixel limits first.
-func decodeFull(b []byte, f facts) (img image.Image, err error) {
+// saying which. A GIF frame is composited onto a transparent canvas of the
+// logical-screen size. Callers must have checked the header dimensions
+// against the pixel limits first.
+func decodeAt(b []byte, f facts, denom int) (img image.Image, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			img, err = nil, invalid(f.mediaType, attachments.FaultCorrupt, "the decoder failed on it", panicError(r))
@@ -40,7 +69,11 @@ func decodeFull(b []byte, f facts) (img image.Image, err error) {
 	case attachments.MediaTypePNG:
 		img, err = png.Decode(r)
 	case attachments.MediaTypeJPEG:
-		img, err = jpeg.Decode(r)
+		if denom > 1 {
+			img, err = jpegscale.DecodeScaled(r, denom)
+		} else {
+			img, err = jpeg.Decode(r)
+		}
 	case attachments.MediaTypeGIF:
 		img, err = gif.Decode(r)
 		if err == nil && img.Bounds() != image.Rect(0, 0, f.rawW, f.rawH) {
@@ -60,9 +93,13 @@ func decodeFull(b []byte, f facts) (img image.Image, err error) {
 	if err != nil {
 		return nil, decodeFault(f, err)
 	}
-	if b := img.Bounds(); b.Dx() != f.rawW || b.Dy() != f.rawH {
+	if b := img.Bounds(); b.Dx() != (f.rawW+denom-1)/denom || b.Dy() != (f.rawH+denom-1)/denom {
+		at := ""
+		if denom > 1 {
+			at = fmt.Sprintf(" at 1/%d", denom)
+		}
 		return nil, invalid(f.mediaType, attachments.FaultCorrupt,
-			fmt.Sprintf("it decodes to %dx%d px, but its header declares %dx%d", b.Dx(), b.Dy(), f.rawW, f.rawH), nil)
+			fmt.Sprintf("it decodes to %dx%d px%s, but its header declares %dx%d", b.Dx(), b.Dy(), at, f.rawW, f.rawH), nil)
 	}
 	return img, nil
 }

@@ -23,9 +23,14 @@ const (
 // admission is counted as live: the collector is not relied upon to run
 // in between. The calibration against measured peaks is recorded in
 // docs/attachments.md.
+//
+// A JPEG decoded at a reduced scale (jpegScale) counts its decoded raster,
+// its conversion and orientation copy at that scale; its progressive
+// coefficients stay full size.
 func transformMemory(f facts, n int, p NormalizationPolicy) int64 {
-	px := int64(f.rawW) * int64(f.rawH)
-	decoded, inPlace := decodedMemory(f)
+	d := jpegScale(f, p)
+	px := int64((f.rawW+d-1)/d) * int64((f.rawH+d-1)/d)
+	decoded, inPlace := decodedMemory(f, d)
 	if canPassThrough(f, n, p) {
 		return decoded + transformOverhead
 	}
@@ -44,10 +49,10 @@ func transformMemory(f facts, n int, p NormalizationPolicy) int64 {
 	return total + int64(w)*int64(h)*perPixel
 }
 
-// decodedMemory is what decodeFull allocates for f, and whether its result
-// is converted to NRGBA in place (an NRGBA, RGBA, CMYK, NRGBA64 or RGBA64
-// raster, or a canvas that already is NRGBA).
-func decodedMemory(f facts) (bytes int64, inPlace bool) {
+// decodedMemory is what decodeAt allocates for f at 1/denom, and whether
+// its result is converted to NRGBA in place (an NRGBA, RGBA, CMYK, NRGBA64
+// or RGBA64 raster, or a canvas that already is NRGBA).
+func decodedMemory(f facts, denom int) (bytes int64, inPlace bool) {
 	px := int64(f.rawW) * int64(f.rawH)
 	l := f.layout
 	switch f.mediaType {
@@ -74,7 +79,7 @@ func decodedMemory(f facts) (bytes int64, inPlace bool) {
 		}
 		return bytes, inPlace
 	case attachments.MediaTypeJPEG:
-		return jpegMemory(f)
+		return jpegMemory(f, denom)
 	case attachments.MediaTypeGIF:
 		// The first frame (at most the screen) and its NRGBA canvas or
 		// conversion.
@@ -98,11 +103,11 @@ func decodedMemory(f facts) (bytes int64, inPlace bool) {
 	return 8 * px, false
 }
 
-// jpegMemory is what image/jpeg allocates: the component planes, the
-// coefficients of a progressive scan (64 int32 per 8×8 block), and the
-// RGBA (or CMYK) raster of a 4-component or RGB-coded image, which is
-// converted in place.
-func jpegMemory(f facts) (int64, bool) {
+// jpegMemory is what image/jpeg (at 1/denom, internal/jpegscale)
+// allocates: the component planes, the coefficients of a progressive scan
+// (64 int32 per 8×8 block, whatever the scale), and the RGBA (or CMYK)
+// raster of a 4-component or RGB-coded image, which is converted in place.
+func jpegMemory(f facts, denom int) (int64, bool) {
 	l := f.layout
 	comps := l.jpegComps
 	if len(comps) == 0 {
@@ -120,14 +125,16 @@ func jpegMemory(f facts) (int64, bool) {
 		planes += ((w*ch + hmax - 1) / hmax) * ((h*cv + vmax - 1) / vmax)
 		coeffs += mxx * ch * myy * cv * 64 * 4
 	}
-	total := planes
+	d2 := int64(denom) * int64(denom)
+	total := (planes + d2 - 1) / d2
 	if l.jpegSOF == 0xC2 {
 		total += coeffs
 	}
 	rgb := !l.jfif && len(comps) == 3 &&
 		((l.adobe && l.adobeXform == 0) || (comps[0].id == 'R' && comps[1].id == 'G' && comps[2].id == 'B'))
 	if len(comps) == 4 || rgb {
-		return total + 4*w*h, true
+		sw, sh := (w+int64(denom)-1)/int64(denom), (h+int64(denom)-1)/int64(denom)
+		return total + 4*sw*sh, true
 	}
 	return total, false
 }

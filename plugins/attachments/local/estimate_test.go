@@ -46,8 +46,16 @@ func TestHeavyEstimateCoversAllocations(t *testing.T) {
 		"jpeg grey":         encJPEG(t, gray, 85),
 		"gif":               encGIF(t, opaquePaletted(w, h)),
 	}
+	// Decoded at 1/2 and 1/8 (shrink-on-load), by stores whose target is
+	// that small.
+	scaled := map[string]*Store{"jpeg 4:2:0 at 1/2": newStore(t, withPolicy(1024, 0)), "jpeg grey at 1/8": newStore(t, withPolicy(300, 0))}
+	cases["jpeg 4:2:0 at 1/2"], cases["jpeg grey at 1/8"] = jpg, cases["jpeg grey"]
 	for name, data := range cases {
 		t.Run(name, func(t *testing.T) {
+			s := s
+			if o, ok := scaled[name]; ok {
+				s = o
+			}
 			f, err := inspect(data)
 			require.NoError(t, err)
 			est := transformMemory(f, len(data), s.policy)

@@ -19,6 +19,10 @@ func FuzzAdmit(f *testing.F) {
 	f.Add(png69)
 	f.Add(encJPEG(f, photo(8, 6), 80))
 	f.Add(withJPEGSegment(encJPEG(f, photo(8, 6), 80), 0xE1, append([]byte("Exif\x00\x00"), exifTIFF(6, false)...)))
+	// Decoded at 1/4 and 1/2 (shrink-on-load: the target below is 64 px).
+	f.Add(encJPEG(f, photo(300, 200), 80))
+	f.Add(readTestdata(f, "video-001.q50.420.progressive.jpeg"))
+	f.Add(readTestdata(f, "video-001.cmyk.jpeg"))
 	f.Add(encGIF(f, paletted(3, 2, 0), paletted(3, 2, 1)))
 	f.Add(rawPNG(3, 2, 16, 6, func(x, y int) []byte { return rgba16(1, 2, 3, 4) }))
 	f.Add(readTestdata(f, "gopher-doc.with-alpha.lossless.webp"))

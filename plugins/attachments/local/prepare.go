@@ -28,10 +28,11 @@ func digestHex(b []byte) string {
 
 // prepare is the admission pipeline of docs/attachments.md "Admission" for
 // one image, in its observable order: byte limit, empty, header (format and
-// oriented size), pixel limit, per-side limit, full decode, declared type,
-// normalization. Between the per-side limit and the decode, the transform's
-// memory estimate is admitted by mem (held until prepare returns). It touches
-// no storage. ctx is checked between the expensive stages.
+// oriented size), pixel limit, per-side limit, full decode (of a large JPEG,
+// at a reduced scale: jpegScale), declared type, normalization. Between the
+// per-side limit and the decode, the transform's memory estimate is admitted
+// by mem (held until prepare returns). It touches no storage. ctx is checked
+// between the expensive stages.
 func prepare(ctx context.Context, in attachments.SaveImage, limits attachments.ImageLimits, p NormalizationPolicy, mem memoryGate) (prepared, error) {
 	if len(in.Data) > limits.MaxImageBytes {
 		return prepared{}, attachments.NewError(attachments.CodeImageTooLarge, attachments.MsgImageTooLarge, nil)
@@ -58,7 +59,7 @@ func prepare(ctx context.Context, in attachments.SaveImage, limits attachments.I
 		return prepared{}, err
 	}
 	defer release()
-	img, err := decodeFull(in.Data, f)
+	img, err := decodeAt(in.Data, f, jpegScale(f, p))
 	if err != nil {
 		return prepared{}, err
 	}
