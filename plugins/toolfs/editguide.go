@@ -127,7 +127,7 @@ func withoutLinePrefixes(old string) (string, bool) {
 // prefixGuide tells that old_string carried read's line prefixes and where the text without them
 // is (or the closest text to it).
 func prefixGuide(text, bare string) string {
-	const head = "old_string carries read's line-number prefixes (\"12: \"), which are not part of the file: send it without them."
+	head := fsText.Text("edit.next.prefixes")
 	lf := func(s string) string { return strings.ReplaceAll(s, "\r\n", "\n") }
 	rs := seen.Touched(lf(text), lf(bare))
 	switch {
@@ -208,7 +208,7 @@ func insideNames(text, old string) (n int, names []string) {
 
 // notOneNameText follows the matches of an ambiguous edit whose old_string is not one name used in
 // several places: replace_all would change every one of them.
-const notOneNameText = "These matches are not one name used in several places, so replace_all would change every one of them: add a neighbouring line to old_string so it matches once."
+var notOneNameText = fsText.Text("edit.next.not_one_name")
 
 // identifier is one name of a program: letters, digits and '_', not starting with a digit.
 var identifier = regexp.MustCompile(`^[\p{L}_][\p{L}\p{N}_]*$`)

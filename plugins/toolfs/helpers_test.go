@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	toolTexts "github.com/cordon-dev/cordon/internal/texts"
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/kernel/kerneltest"
 	"github.com/cordon-dev/cordon/plugins/fs"
@@ -284,14 +285,20 @@ func (r *recordingFS) TextCharset(ctx context.Context, t fs.Target) string {
 
 func sp(s string) *string { return &s }
 
-// description is tool's description as descriptions.json beside the plugin holds it (the one place
-// it is written).
+// description is tool's description as texts.json beside the plugin holds it (the one place it is
+// written).
 func description(t *testing.T, tool string) string {
 	t.Helper()
-	b, err := os.ReadFile("descriptions.json")
+	return golden(t).Raw(tool + ".description")
+}
+
+// golden is texts.json beside the plugin, read from disk as the e2e scripts read it: the texts the
+// tests assert, rendered with their values (docs/texts.md).
+func golden(t *testing.T) toolTexts.Set {
+	t.Helper()
+	b, err := os.ReadFile("texts.json")
 	require.NoError(t, err)
-	var m map[string]string
-	require.NoError(t, json.Unmarshal(b, &m))
-	require.Contains(t, m, tool)
-	return m[tool]
+	s, err := toolTexts.Parse("texts.json", b)
+	require.NoError(t, err)
+	return s
 }

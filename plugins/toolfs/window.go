@@ -342,19 +342,11 @@ func cut[T string | []byte](s T, n int) int {
 	return len(s)
 }
 
-// The suffix of a truncated line: truncatedHead, the number of code points kept, truncatedTail.
-const (
-	truncatedHead = "... (line truncated to "
-	truncatedTail = " chars)"
-)
+// appendTruncated appends the suffix of a line cut to maxLen code points (read.line.truncated).
+func appendTruncated(b []byte, maxLen int) []byte { return lineTruncated.AppendInts(b, maxLen) }
 
-// appendTruncated appends the suffix of a line cut to maxLen code points.
-func appendTruncated(b []byte, maxLen int) []byte {
-	return append(strconv.AppendInt(append(b, truncatedHead...), int64(maxLen), 10), truncatedTail...)
-}
-
-// suffixLen is the length of the suffix of a line cut to maxLen code points.
-func suffixLen(maxLen int) int { return len(truncatedHead+truncatedTail) + digits(maxLen) }
+// suffixLen is the length of the suffix of a line cut to maxLen code points, found by rendering it.
+func suffixLen(maxLen int) int { return lineTruncated.LenInts(maxLen) }
 
 // Finish ends the input: a pending unterminated line is completed, then the offset is checked. It
 // returns *OffsetOutOfRangeError (naming displayPath) when the window is not byte-capped and the
