@@ -16,7 +16,7 @@ func TestEditWithReadsLinePrefixesSaysToStripThem(t *testing.T) {
 	requireOK(t, e.call("read", args{"file_path": "z.go"}))
 	requireFailure(t, e.call("edit", args{"file_path": "z.go", "old_string": "3: func NewNop() {}\n4: \n5: func NewNopCore() {}", "new_string": "x"}),
 		`Error: old_string was not found in "`+e.path("z.go")+`"
-old_string carries read's line-number prefixes ("12: "), which are not part of the file: send it without them.
+`+golden("edit.next.prefixes")+`
 Without them it is found once, at lines 3-5.`, "FS_EDIT_NOT_FOUND")
 	assert.Equal(t, nopFile, e.readFile(t, "z.go"))
 }
@@ -29,13 +29,11 @@ func TestReplaceAllSaysHowManyAndWhere(t *testing.T) {
 	requireOK(t, e.call("read", args{"file_path": "z.go"}))
 	r := e.call("edit", args{"file_path": "z.go", "old_string": "NewNop", "new_string": "NewDiscard", "replace_all": true})
 	requireOK(t, r)
-	assert.Equal(t, "The file "+e.path("z.go")+" has been updated. All occurrences were successfully replaced.\n"+
-		"Replaced 3 occurrences, at lines 3, 5, 7 of the file now.\n"+
-		"1 of them was inside a longer name (NewNopCore): check that this was meant.", r.Text())
+	assert.Equal(t, editedAll(e.path("z.go"), "\nReplaced 3 occurrences, at lines 3, 5, 7 of the file now.\n"+
+		"1 of them was inside a longer name (NewNopCore): check that this was meant."), r.Text())
 	r = e.call("edit", args{"file_path": "z.go", "old_string": "{}\n", "new_string": "{\n}\n", "replace_all": true})
 	requireOK(t, r)
-	assert.Equal(t, "The file "+e.path("z.go")+" has been updated. All occurrences were successfully replaced.\n"+
-		"Replaced 2 occurrences, at lines 3-4, 6-7 of the file now.", r.Text())
+	assert.Equal(t, editedAll(e.path("z.go"), "\nReplaced 2 occurrences, at lines 3-4, 6-7 of the file now."), r.Text())
 }
 
 // An ambiguity refusal warns against replace_all when the matches are not one name used in
@@ -47,7 +45,7 @@ func TestAmbiguousEditWarnsAgainstReplaceAllForText(t *testing.T) {
 	requireFailure(t, e.call("edit", args{"file_path": "a.go", "old_string": "\t}\n", "new_string": "\t} // end\n"}),
 		`Error: old_string matched 2 times in "`+e.path("a.go")+`"; provide a more specific old_string or set replace_all to true
 The matches are at lines 3 and 5.
-These matches are not one name used in several places, so replace_all would change every one of them: add a neighbouring line to old_string so it matches once.`, "FS_AMBIGUOUS_EDIT")
+`+golden("edit.next.not_one_name"), "FS_AMBIGUOUS_EDIT")
 	e.writeFile(t, "b.go", "x := 1\ny := x\n")
 	requireOK(t, e.call("read", args{"file_path": "b.go"}))
 	requireFailure(t, e.call("edit", args{"file_path": "b.go", "old_string": "x", "new_string": "z"}),

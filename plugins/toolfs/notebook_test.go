@@ -153,7 +153,7 @@ func TestNotebookReadAsText(t *testing.T) {
 	requireOK(t, r)
 	assert.Equal(t, "<path>"+e.path("bad.ipynb")+"</path>\n<type>file</type>\n"+
 		"<note>This notebook is shown as text: it is not valid JSON (Expecting value at line 3, column 1).</note>\n"+
-		"<content>\n1: {\n2:  \"cells\": [\n3: }\n\n(End of file - total 3 lines)\n</content>", r.Content[0].Text)
+		"<content>\n1: {\n2:  \"cells\": [\n3: }\n\n"+endOf(3)+"\n</content>", r.Content[0].Text)
 	assert.Equal(t, "it is not valid JSON (Expecting value at line 3, column 1)", r.Value.(toolfs.ReadValue).Note)
 
 	v3, err := os.ReadFile("../../internal/notebook/testdata/text/v3.ipynb")

@@ -195,7 +195,7 @@ func TestReadImageGatesBeforeIO(t *testing.T) {
 		path    string
 		want    string
 	}{
-		{"blank path", imgOptions{}, vision, "  \t", "Error: file_path must be a non-empty string"},
+		{"blank path", imgOptions{}, vision, "  \t", argError("read.error.blank_path")},
 		{"non-image extension", imgOptions{}, vision, "notes.txt",
 			`Error: cannot read "notes.txt": the .txt extension does not declare a supported image format; read_image accepts PNG/JPEG/WebP/GIF files, including extension-less files in those formats`},
 		{"upper-case non-image extension is lower-cased", imgOptions{}, vision, "Notes.TXT",
