@@ -24,7 +24,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { Checker, connect, harnessBinary, tempDir, writeDenial } from "./lib.mjs";
+import { capped, Checker, connect, edited, endOf, envelope, fsText, harnessBinary, showing, tempDir, writeDenial, written } from "./lib.mjs";
 
 /** blocks turns MCP content blocks into model input parts; other block kinds are marked, not shown. */
 function blocks(content) {
@@ -55,25 +55,22 @@ export function contentBlocks(result) {
 
 const PROJECTIONS = { structuredFirst, contentBlocks };
 
-const envelope = (p, body) => `<path>${p}</path>\n<type>file</type>\n<content>\n${body}\n</content>`;
-
 /**
  * budgetWindow is the read of path (lines from lineOf(n), 1-based) under a result budget of budget
  * bytes (docs/tool-fs.md "The result budget"): the lines that fit with the capped footer after them.
  */
 function budgetWindow(path, lineOf, total, budget) {
-  const capped = (n) => `(Output capped. Showing lines 1-${n}. Use offset=${n + 1} to continue.)`;
   const size = (s) => Buffer.byteLength(s);
   let used = size(envelope(path, "")) + 1; // the envelope and the blank line before the footer
   let n = 0;
   while (n < total) {
     const cost = size(`${n + 1}: ${lineOf(n + 1)}\n`);
-    if (used + cost + size(capped(n + 1)) > budget) break;
+    if (used + cost + size(capped(1, n + 1)) > budget) break;
     used += cost;
     n++;
   }
   const lines = Array.from({ length: n }, (_, i) => `${i + 1}: ${lineOf(i + 1)}`).join("\n");
-  return envelope(path, `${lines}\n\n${capped(n)}`);
+  return envelope(path, `${lines}\n\n${capped(1, n)}`);
 }
 const text = (t) => [{ type: "text", text: t }];
 
@@ -174,17 +171,17 @@ async function defaultProfile(c, bin) {
 
     // read: envelope, numbering, footers, truncation notices.
     expectView(c, "read", await call("read", { file_path: "notes.txt" }), {
-      want: text(envelope(p("notes.txt"), "1: hello\n2: world\n\n(End of file - total 2 lines)")),
+      want: text(envelope(p("notes.txt"), "1: hello\n2: world\n\n" + endOf(2))),
     });
     expectView(c, "read window", await call("read", { file_path: "four.txt", offset: 2, limit: 2 }), {
-      want: text(envelope(p("four.txt"), "2: two\n3: three\n\n(Showing lines 2-3 of 4. Use offset=4 to continue.)")),
+      want: text(envelope(p("four.txt"), "2: two\n3: three\n\n" + showing(2, 3, 4))),
     });
     expectView(c, "read CRLF", await call("read", { file_path: "crlf.txt" }), {
-      want: text(envelope(p("crlf.txt"), "1: alpha\n2: beta\n\n(End of file - total 2 lines)")),
+      want: text(envelope(p("crlf.txt"), "1: alpha\n2: beta\n\n" + endOf(2))),
     });
     expectView(c, "read long line", await call("read", { file_path: "long.txt" }), {
       want: text(envelope(p("long.txt"),
-        `1: ${"x".repeat(2000)}... (line truncated to 2000 chars)\n2: short\n\n(End of file - total 2 lines)`)),
+        `1: ${"x".repeat(2000)}${fsText("read.line.truncated", { chars: 2000 })}\n2: short\n\n${endOf(2)}`)),
     });
     // 2,000 lines of 100 bytes: the result budget (36,000 bytes of text) stops the window first.
     const wide = budgetWindow(p("wide.txt"), () => "y".repeat(100), 2000, 36000);
@@ -200,24 +197,24 @@ async function defaultProfile(c, bin) {
       error: fsError("FS_NOT_FOUND"),
     });
     expectView(c, "read directory", await call("read", { file_path: "sub" }), {
-      want: text(`Error: cannot read "${p("sub")}": not a regular file\nIt is a directory: to list its files, call glob with path "${p("sub")}" and a pattern such as "*".`), isError: true,
+      want: text(`Error: cannot read "${p("sub")}": not a regular file\n${fsText("read.next.directory", { quoted_path: JSON.stringify(p("sub")) })}`), isError: true,
       error: fsError("FS_NOT_REGULAR_FILE"),
     });
     expectView(c, "read binary", await call("read", { file_path: "blob.bin" }), {
-      want: text(`Error: cannot read "${p("blob.bin")}": binary file\nIt is 6 bytes, application/octet-stream, not text: read shows only text.`), isError: true, error: fsError("FS_NOT_TEXT"),
+      want: text(`Error: cannot read "${p("blob.bin")}": binary file\n${fsText("read.next.binary", { size: fsText("read.next.size", { bytes: 6 }), type: "application/octet-stream" })}`), isError: true, error: fsError("FS_NOT_TEXT"),
     });
     expectView(c, "read bad offset (argument error)", await call("read", { file_path: "notes.txt", offset: 0 }), {
-      want: text("Error: offset must be a positive integer"), isError: true,
+      want: text(`Error: ${fsText("read.error.offset")}`), isError: true,
     });
     expectView(c, "read over the limit (argument error)", await call("read", { file_path: "notes.txt", limit: 2001 }), {
-      want: text("Error: limit must be less than or equal to 2000"), isError: true,
+      want: text(`Error: ${fsText("read.error.limit_max", { max: 2000 })}`), isError: true,
     });
     expectView(c, "read schema violation", await call("read", { file_path: 5 }), {
       want: text('Error: invalid arguments: "file_path" must be a string'), isError: true,
       error: { name: "ToolArgsError", code: "INVALID_ARGS" },
     });
     expectView(c, "read blank path", await call("read", { file_path: "  " }), {
-      want: text("Error: file_path must be a non-empty string"), isError: true,
+      want: text(`Error: ${fsText("read.error.blank_path")}`), isError: true,
     });
 
     // write: refusal before a read, create, update; the content is never echoed.
@@ -228,12 +225,12 @@ async function defaultProfile(c, bin) {
     const big = "z".repeat(99) + "\n";
     const createdAt = bracket();
     expectView(c, "write create", await call("write", { file_path: "new.txt", content: big.repeat(1000) }), {
-      want: text(envelope(p("new.txt"), "Created file") + "\nWrote 1000 lines to a new file."),
+      want: text(written(p("new.txt"), 1000)),
     });
     createdAt.close();
     await call("read", { file_path: "notes.txt" });
     expectView(c, "write update", await call("write", { file_path: "notes.txt", content: "one\ntwo\nthree\n" }), {
-      want: text(envelope(p("notes.txt"), "Updated file") + "\nWrote 3 lines; the file had 2 lines."),
+      want: text(written(p("notes.txt"), 3, 2)),
     });
     expectView(c, "write missing content", await call("write", { file_path: "notes.txt" }), {
       want: text('Error: invalid arguments: missing required property "content"'), isError: true,
@@ -242,7 +239,7 @@ async function defaultProfile(c, bin) {
 
     // edit: one sentence, never the file; every refusal.
     expectView(c, "edit", await call("edit", { file_path: "notes.txt", old_string: "two", new_string: "TWO" }), {
-      want: text(`The file ${p("notes.txt")} has been updated successfully.`),
+      want: text(edited(p("notes.txt"))),
     });
     await call("read", { file_path: "twice.txt" });
     expectView(c, "edit ambiguous", await call("edit", { file_path: "twice.txt", old_string: "same", new_string: "diff" }), {
@@ -251,13 +248,13 @@ async function defaultProfile(c, bin) {
     });
     expectView(c, "edit replace_all",
       await call("edit", { file_path: "twice.txt", old_string: "same", new_string: "diff", replace_all: true }), {
-        want: text(`The file ${p("twice.txt")} has been updated. All occurrences were successfully replaced.\nReplaced 2 occurrences, at lines 1-2 of the file now.`),
+        want: text(edited(p("twice.txt"), "\nReplaced 2 occurrences, at lines 1-2 of the file now.")),
       });
     expectView(c, "edit not found", await call("edit", { file_path: "notes.txt", old_string: "absent", new_string: "x" }), {
       want: text(`Error: old_string was not found in "${p("notes.txt")}"`), isError: true, error: fsError("FS_EDIT_NOT_FOUND"),
     });
     expectView(c, "edit same strings", await call("edit", { file_path: "notes.txt", old_string: "a", new_string: "a" }), {
-      want: text("Error: old_string and new_string must differ"), isError: true,
+      want: text(`Error: ${fsText("edit.error.same_strings")}`), isError: true,
     });
     expectView(c, "edit unread", await call("edit", { file_path: "unread.txt", old_string: "one", new_string: "1" }), {
       want: text(`Error: cannot modify "${p("unread.txt")}": file has not been read — read the file, then retry`),
@@ -461,7 +458,7 @@ async function structuredOptIn(c, bin) {
     const value = { path: file, offset: 1, lines: [{ number: 1, text: "hello" }, { number: 2, text: "world" }], totalLines: 2 };
     c.eq("--structured-content: structuredContent is the canonical value", r.structuredContent, value);
     c.eq("--structured-content: contentBlocks still get the text", contentBlocks(r),
-      text(envelope(file, "1: hello\n2: world\n\n(End of file - total 2 lines)")));
+      text(envelope(file, "1: hello\n2: world\n\n" + endOf(2))));
     c.eq("--structured-content: structuredFirst gets JSON, not the text", structuredFirst(r), text(JSON.stringify(value)));
     const img = await client.callTool({ name: "read_image", arguments: { file_path: "dot.png" } });
     c.ok("--structured-content: structuredFirst loses the image", structuredFirst(img).every((b) => b.type === "text"));
@@ -512,7 +509,8 @@ async function wire(c, bin) {
     ["write", { file_path: "fresh.txt", content: content.repeat(1000) }],
   ]);
   const readText = read.msg.result.content[0].text;
-  c.ok("wire: the read is the window the budget allows", readText.includes("\n\n(Output capped. Showing lines 1-") &&
+  const shown = readText.match(/^\d+: /gm)?.length ?? 0;
+  c.ok("wire: the read is the window the budget allows", readText.endsWith(`\n\n${capped(1, shown)}\n</content>`) &&
     Buffer.byteLength(readText) <= 36000, readText.slice(-120));
   const ratio = read.bytes / Buffer.byteLength(readText);
   console.log(`wire: read ${read.bytes} B for ${Buffer.byteLength(readText)} B of text (${ratio.toFixed(3)}x); edit ${edit.bytes} B; write of 100 KB ${write.bytes} B`);
@@ -549,14 +547,14 @@ async function diagnostics(c, bin) {
     await call("read", { file_path: "a.go" });
     expectView(c, "edit that introduces a type error", await call("edit", { file_path: "a.go", old_string: "func F", new_string: "var New string = F(1)\n\nfunc F" }), {
       want: [
-        { type: "text", text: `The file ${p("a.go")} has been updated successfully.` },
+        { type: "text", text: edited(p("a.go")) },
         { type: "text", text: `Diagnostics (gopls) of ${p("a.go")}: 1 new problem from this change (1 error, 0 warnings):\n` +
           `${p("a.go")}:5:18: cannot use F(1) (value of type int) as string value in variable declaration (compiler)` },
       ],
     });
     expectView(c, "edit that fixes it", await call("edit", { file_path: "a.go", old_string: "var New string = F(1)\n\n", new_string: "" }), {
       want: [
-        { type: "text", text: `The file ${p("a.go")} has been updated successfully.` },
+        { type: "text", text: edited(p("a.go")) },
         { type: "text", text: `Diagnostics (gopls) of ${p("a.go")}: no new problems from this change.\nFixed by this change: 1 problem.` },
       ],
     });
