@@ -24,7 +24,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { capped, Checker, connect, edited, endOf, envelope, fsText, harnessBinary, showing, tempDir, writeDenial, written } from "./lib.mjs";
+import { capped, Checker, connect, edited, endOf, envelope, fsText, harnessBinary, showing, tempDir, texts, writeDenial, written } from "./lib.mjs";
+
+const patchText = texts("plugins/toolapplypatch");
 
 /** blocks turns MCP content blocks into model input parts; other block kinds are marked, not shown. */
 function blocks(content) {
@@ -276,14 +278,14 @@ async function defaultProfile(c, bin) {
     const patch = (body) => `*** Begin Patch\n${body}\n*** End Patch`;
     expectView(c, "apply_patch", await call("apply_patch", {
       input: patch("*** Add File: added.txt\n+new\n*** Update File: patch.txt\n@@\n alpha\n-beta\n+BETA\n gamma"),
-    }), { want: text("Success. Updated the following files:\nA added.txt\nM patch.txt") });
+    }), { want: text([patchText("apply_patch.success"), patchText("apply_patch.success.file", { op: "A", path: "added.txt" }),
+      patchText("apply_patch.success.file", { op: "M", path: "patch.txt" })].join("\n")) });
     c.eq("apply_patch: the file is patched", readFileSync(p("patch.txt"), "utf8"), "alpha\nBETA\ngamma\n");
     expectView(c, "apply_patch context not found", await call("apply_patch", {
       input: patch("*** Update File: patch.txt\n@@\n no such line\n-BETA\n+beta"),
     }), {
-      want: text(`Error: cannot patch "${p("patch.txt")}": chunk 1 of 1 (patch line 3) does not match the file\n` +
-        "These lines were expected (context and - lines, in order):\nno such line\nBETA\n" +
-        "Nothing was changed. Make the chunk's lines match the file and send the whole patch again."),
+      want: text([`Error: ${patchText("apply_patch.error.chunk", { quoted_path: JSON.stringify(p("patch.txt")), chunk: 1, chunks: 1, line: 3 })}`,
+        patchText("apply_patch.error.chunk.expected"), "no such line", "BETA", patchText("apply_patch.error.chunk.retry")].join("\n")),
       isError: true, error: fsError("FS_EDIT_NOT_FOUND"),
     });
     c.eq("apply_patch failure: nothing changed", readFileSync(p("patch.txt"), "utf8"), "alpha\nBETA\ngamma\n");

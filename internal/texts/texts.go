@@ -8,6 +8,7 @@ package texts
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"slices"
 	"sort"
 	"strconv"
@@ -32,6 +33,25 @@ func Parse(name string, b []byte) (Set, error) {
 // MustParse is Parse for an embedded file: a malformed file is a build mistake, so it panics.
 func MustParse(name string, b []byte) Set {
 	s, err := Parse(name, b)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// Load reads and parses a texts file from disk: a test reads the file its code embeds, as the e2e
+// scripts do.
+func Load(path string) (Set, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return Set{}, err
+	}
+	return Parse(path, b)
+}
+
+// MustLoad is Load for a test: a missing or malformed file panics.
+func MustLoad(path string) Set {
+	s, err := Load(path)
 	if err != nil {
 		panic(err)
 	}
@@ -97,6 +117,16 @@ func (s Set) Render(key string, pairs ...string) (string, error) {
 		}
 	}
 	return t.Render(values...), nil
+}
+
+// MustRender is Render for a test: a mistake (a missing key or value, a value no placeholder
+// takes) panics.
+func (s Set) MustRender(key string, pairs ...string) string {
+	out, err := s.Render(key, pairs...)
+	if err != nil {
+		panic(err)
+	}
+	return out
 }
 
 // Template is a compiled text: literal parts and placeholders bound to argument positions.

@@ -2,6 +2,8 @@ package texts_test
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -35,6 +37,18 @@ func TestTemplateRendersBoundValuesInOrder(t *testing.T) {
 	assert.Equal(t, "7 and 7 again", s.Template("twice", "n").Render("7"))
 }
 
+func TestLoadReadsTheFileFromDisk(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "texts.json")
+	require.NoError(t, os.WriteFile(path, []byte(file), 0o644))
+	s, err := texts.Load(path)
+	require.NoError(t, err)
+	assert.Equal(t, "No files found", s.Text("plain"))
+	assert.Equal(t, "No files found", texts.MustLoad(path).Text("plain"))
+	_, err = texts.Load(filepath.Join(t.TempDir(), "absent.json"))
+	assert.ErrorIs(t, err, os.ErrNotExist)
+	assert.Panics(t, func() { texts.MustLoad(filepath.Join(t.TempDir(), "absent.json")) })
+}
+
 func TestOnlyNamesInBracesArePlaceholders(t *testing.T) {
 	got := set(t).Template("braces", "name").Render("N")
 	assert.Equal(t, "a {3} b {not closed and {} and { x} then N", got)
@@ -63,6 +77,8 @@ func TestMistakesPanicOrErr(t *testing.T) {
 	_, err = texts.Parse("bad.json", []byte(`{"a": 1}`))
 	assert.ErrorContains(t, err, "texts bad.json")
 	assert.Panics(t, func() { texts.MustParse("bad.json", []byte("[")) })
+	assert.Panics(t, func() { s.MustRender("plain", "extra", "1") })
+	assert.Equal(t, "x and x again", s.MustRender("twice", "n", "x"))
 	got, err := s.Render("twice", "n", "x")
 	require.NoError(t, err)
 	assert.Equal(t, "x and x again", got)

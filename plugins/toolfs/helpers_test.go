@@ -294,22 +294,10 @@ func description(t *testing.T, tool string) string {
 
 // goldenSet is texts.json beside the plugin, read from disk once, as the e2e scripts read it: the
 // texts the tests assert, rendered with their values (docs/texts.md).
-var goldenSet = sync.OnceValue(func() toolTexts.Set {
-	b, err := os.ReadFile("texts.json")
-	if err != nil {
-		panic(err)
-	}
-	return toolTexts.MustParse("texts.json", b)
-})
+var goldenSet = sync.OnceValue(func() toolTexts.Set { return toolTexts.MustLoad("texts.json") })
 
 // golden renders key of texts.json with name, value pairs; a missing or unused value panics.
-func golden(key string, pairs ...string) string {
-	s, err := goldenSet().Render(key, pairs...)
-	if err != nil {
-		panic(err)
-	}
-	return s
-}
+func golden(key string, pairs ...string) string { return goldenSet().MustRender(key, pairs...) }
 
 // envelope is a read's text: the envelope around body.
 func envelope(path, body string) string { return golden("read.envelope", "path", path, "body", body) }
