@@ -2,13 +2,14 @@ package main_test
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/cordon-dev/cordon/internal/texts"
 )
 
 func TestToolsCommand(t *testing.T) {
@@ -22,14 +23,11 @@ func TestToolsCommand(t *testing.T) {
 	}
 	require.NoError(t, json.Unmarshal([]byte(out), &tools), out)
 	require.Len(t, tools, 9)
-	var fsDescriptions map[string]string // tool-fs's descriptions, from the one file that holds them
-	b, err := os.ReadFile("../../plugins/toolfs/descriptions.json")
-	require.NoError(t, err)
-	require.NoError(t, json.Unmarshal(b, &fsDescriptions))
+	fsTexts := texts.MustLoad("../../plugins/toolfs/texts.json") // tool-fs's texts, from the one file that holds them
 	want := map[string]string{
-		"read":  fsDescriptions["read"],
-		"write": fsDescriptions["write"],
-		"edit":  fsDescriptions["edit"],
+		"read":  fsTexts.Raw("read.description"),
+		"write": fsTexts.Raw("write.description"),
+		"edit":  fsTexts.Raw("edit.description"),
 		// The read_image description with the extension-less sentence (docs/tool-fs.md
 		// "read_image").
 		"glob":          "Find files whose paths match a glob pattern. Returns matching file paths, never directories, newest first; files that .gitignore or .ignore rules exclude are left out, and VCS metadata directories are never listed. Up to 100 paths come back inline; a larger result says how many matched and where the complete list was saved. A pattern with no \"/\" matches file names at any depth.",

@@ -2,8 +2,10 @@ package fshistory
 
 import (
 	"context"
+	_ "embed"
 	"encoding/json"
 
+	"github.com/cordon-dev/cordon/internal/texts"
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/fshistory/history"
 	"github.com/cordon-dev/cordon/plugins/sandbox"
@@ -11,11 +13,15 @@ import (
 	"github.com/cordon-dev/cordon/plugins/tools/filetool"
 )
 
-// undoDescription is what the model reads of undo (docs/history.md "The undo tool").
-const undoDescription = "Restores a file to what it was before your last change to it in this session (write, edit, or apply_patch): " +
-	"a file that change created is removed. Call it again to step further back. " +
-	"It refuses, changing nothing, when the file changed since that change (by anyone); read the file then. " +
-	"After an undo, read the file before changing it again."
+// The model-facing texts of undo, from texts.json beside this file: the one place they are written
+// (docs/texts.md; docs/history.md "The undo tool" quotes them).
+var (
+	//go:embed texts.json
+	textsJSON []byte
+	undoText  = texts.MustParse("plugins/fshistory/texts.json", textsJSON)
+
+	undoDescription = undoText.Text("undo.description")
+)
 
 var undoParameters = json.RawMessage(`{"type":"object","properties":{"file_path":{"type":"string","description":"The file to restore. ` + filetool.PathRule + `"}},"required":["file_path"]}`)
 

@@ -55,14 +55,18 @@ type GrepMatch struct {
 
 // The model-facing sentences.
 const (
-	noFiles          = "No files found"
-	noMatches        = "No matches found"
 	truncatedSuffix  = " (line truncated)"
 	invalidUTF8Line  = "(line is not valid UTF-8)"
 	narrowSubtree    = "Narrow path to inspect a specific subtree. "
 	globUnsaved      = "The complete result could not be saved; narrow pattern or path to see more."
 	grepUnsaved      = "The complete result could not be saved; narrow pattern, path, or include to see more."
 	recoveryTemplate = "Full result stored at: %s. Use read with offset and limit on that path to see the rest."
+)
+
+// The texts of an empty result (texts.json).
+var (
+	noFiles   = searchText.Text("glob.none")
+	noMatches = searchText.Text("grep.none")
 )
 
 // savedAs is where a result was saved: the spill file ("" when none), and when the file reached
@@ -189,7 +193,7 @@ func RenderGrep(v GrepValue) string {
 	var b strings.Builder
 	capped := v.Total > len(v.Matches)
 	if capped {
-		b.WriteString("Found " + strconv.Itoa(len(v.Matches)) + " of " + strconv.Itoa(v.Total) + " matches")
+		b.WriteString(foundCapped.RenderInts(len(v.Matches), v.Total))
 	} else {
 		b.WriteString(foundHeader(v.Total))
 	}
@@ -206,9 +210,9 @@ func RenderGrep(v GrepValue) string {
 
 func foundHeader(total int) string {
 	if total == 1 {
-		return "Found 1 match"
+		return searchText.Text("grep.found.one")
 	}
-	return "Found " + strconv.Itoa(total) + " matches"
+	return foundMany.RenderInts(total)
 }
 
 // textWriter is what grep's text goes to: the inline text and the spill file.

@@ -2,6 +2,7 @@ package toolnotebook
 
 import (
 	"context"
+	_ "embed"
 	"encoding/json"
 	"errors"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/cordon-dev/cordon/internal/jstext"
 	"github.com/cordon-dev/cordon/internal/notebook"
+	"github.com/cordon-dev/cordon/internal/texts"
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/fs/seen"
 	"github.com/cordon-dev/cordon/plugins/sandbox"
@@ -16,9 +18,15 @@ import (
 	"github.com/cordon-dev/cordon/plugins/tools/filetool"
 )
 
-// notebookEditDescription is notebook_edit's description (docs/notebooks.md "notebook_edit").
-const notebookEditDescription = "Replace, insert or delete one cell of a Jupyter notebook (.ipynb), naming the cell by the id read shows. " +
-	"The notebook is written as Jupyter writes it; every other cell keeps its bytes. Read the notebook first."
+// The model-facing texts of notebook_edit, from texts.json beside this file: the one place they are
+// written (docs/texts.md; docs/notebooks.md "notebook_edit" quotes them).
+var (
+	//go:embed texts.json
+	textsJSON    []byte
+	notebookText = texts.MustParse("plugins/toolnotebook/texts.json", textsJSON)
+
+	notebookEditDescription = notebookText.Text("notebook_edit.description")
+)
 
 var notebookEditParameters = json.RawMessage(`{"type":"object","properties":{` +
 	`"notebook_path":{"type":"string","description":"The notebook (.ipynb) to edit. ` + filetool.PathRule + `"},` +
