@@ -27,6 +27,7 @@ import { createInterface } from "node:readline";
 import { capped, Checker, connect, edited, endOf, envelope, fsText, harnessBinary, showing, tempDir, texts, writeDenial, written } from "./lib.mjs";
 
 const patchText = texts("plugins/toolapplypatch");
+const searchText = texts("plugins/toolfssearch");
 
 /** blocks turns MCP content blocks into model input parts; other block kinds are marked, not shown. */
 function blocks(content) {
@@ -391,12 +392,12 @@ async function search(c, bin) {
   try {
     const call = (name, args) => client.callTool({ name, arguments: args });
     expectView(c, "glob", await call("glob", { pattern: "*.go" }), { want: text("pkg/b.go\na.go") });
-    expectView(c, "glob no match", await call("glob", { pattern: "*.rs" }), { want: text("No files found") });
+    expectView(c, "glob no match", await call("glob", { pattern: "*.rs" }), { want: text(searchText("glob.none")) });
     expectView(c, "grep", await call("grep", { pattern: "const" }), {
-      want: text("Found 3 matches\n\npkg/b.go\nLine 1: const q\n\na.go\nLine 1: const x = 1\nLine 3: const z = 3"),
+      want: text(searchText("grep.found.many", { n: 3 }) + "\n\npkg/b.go\nLine 1: const q\n\na.go\nLine 1: const x = 1\nLine 3: const z = 3"),
     });
-    expectView(c, "grep one match", await call("grep", { pattern: "var y" }), { want: text("Found 1 match\n\na.go\nLine 2: var y") });
-    expectView(c, "grep no match", await call("grep", { pattern: "nothing here" }), { want: text("No matches found") });
+    expectView(c, "grep one match", await call("grep", { pattern: "var y" }), { want: text(searchText("grep.found.one") + "\n\na.go\nLine 2: var y") });
+    expectView(c, "grep no match", await call("grep", { pattern: "nothing here" }), { want: text(searchText("grep.none")) });
     expectView(c, "grep blank pattern (argument error)", await call("grep", { pattern: "" }), {
       want: text("Error: pattern must be a non-empty string"), isError: true,
     });

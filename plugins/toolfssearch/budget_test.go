@@ -36,11 +36,11 @@ func TestGrepPageFitsTheBudget(t *testing.T) {
 		require.Greater(t, len(text), budget-2*2100, "the page is as long as the budget allows")
 		v := r.Value.(toolfssearch.GrepValue)
 		require.Less(t, len(v.Matches), 250)
-		require.True(t, strings.HasPrefix(text, "Found "+strconv.Itoa(len(v.Matches))+" of 300 matches\n\nbig.txt\nLine 1: hit 0 "), text[:80])
+		require.True(t, strings.HasPrefix(text, foundOf(len(v.Matches), 300)+"\n\nbig.txt\nLine 1: hit 0 "), text[:80])
 		require.Equal(t, toolfssearch.RenderGrep(v), text)
-		spilled := readFile(t, spillPathOf(t, text, "Found "))
+		spilled := readFile(t, spillPathOf(t, text, foundOf(len(v.Matches), 300)))
 		require.Equal(t, 300, strings.Count(spilled, "\nLine "))
-		require.True(t, strings.HasPrefix(spilled, spillHeader("Found 300 matches")+"\n\nbig.txt\nLine 1: hit 0 "))
+		require.True(t, strings.HasPrefix(spilled, spillHeader(found(300))+"\n\nbig.txt\nLine 1: hit 0 "))
 	}
 }
 
