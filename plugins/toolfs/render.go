@@ -51,6 +51,8 @@ type EditValue struct {
 
 // appendReadFooter appends the footer line of a read window (docs/tool-fs.md "The text the model
 // sees"; the texts are read.footer.* of texts.json).
+//
+// snippet: docs/texts.md render
 func appendReadFooter(b []byte, offset, endLine, totalLines int, truncatedByBytes bool) []byte {
 	switch {
 	case truncatedByBytes:
@@ -61,6 +63,8 @@ func appendReadFooter(b []byte, offset, endLine, totalLines int, truncatedByByte
 		return footerEnd.AppendInts(b, totalLines)
 	}
 }
+
+// end snippet
 
 // readFooter returns the footer line of a read window.
 func readFooter(offset, endLine, totalLines int, truncatedByBytes bool) string {

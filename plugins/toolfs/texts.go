@@ -11,18 +11,23 @@ import (
 // they are written (docs/texts.md). docs/tool-fs.md quotes them; the tests and the e2e scripts
 // read and render the same file.
 var (
+	// snippet: docs/texts.md embed
 	//go:embed texts.json
 	textsJSON []byte
 	fsText    = texts.MustParse("plugins/toolfs/texts.json", textsJSON)
+	// end snippet
 
 	readDescription  = fsText.Text("read.description")
 	writeDescription = fsText.Text("write.description")
 	editDescription  = fsText.Text("edit.description")
 
-	envelopeText   = fsText.Template("read.envelope", "path", "body")
-	footerCapped   = fsText.Template("read.footer.capped", "offset", "end", "next")
-	footerWindow   = fsText.Template("read.footer.window", "offset", "end", "total", "next")
-	footerEnd      = fsText.Template("read.footer.end", "total")
+	envelopeText = fsText.Template("read.envelope", "path", "body")
+	// snippet: docs/texts.md footers
+	footerCapped = fsText.Template("read.footer.capped", "offset", "end", "next")
+	footerWindow = fsText.Template("read.footer.window", "offset", "end", "total", "next")
+	footerEnd    = fsText.Template("read.footer.end", "total")
+	// end snippet
+
 	lineTruncated  = fsText.Template("read.line.truncated", "chars")
 	writeSuccess   = fsText.Template("write.success", "envelope", "counts")
 	countsNew      = fsText.Template("write.counts.new", "lines")

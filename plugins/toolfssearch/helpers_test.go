@@ -115,7 +115,11 @@ func toolsHeader(cwd string) tools.Header { return tools.Header{Cwd: cwd} }
 
 // golden renders key of texts.json beside the plugin (read from disk, as the e2e scripts read it)
 // with name, value pairs (docs/texts.md).
+//
+// snippet: docs/texts.md golden
 var golden = texts.MustLoad("texts.json").MustRender
+
+// end snippet
 
 // found is grep's header for n matches, all shown; foundOf for shown of total.
 func found(n int) string {
