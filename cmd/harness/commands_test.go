@@ -37,7 +37,7 @@ func TestToolsCommand(t *testing.T) {
 		"grep":          description("toolfssearch", "grep", "max", "250"),
 		"apply_patch":   description("toolapplypatch", "apply_patch", "path_rule", filetool.PathRule),
 		"notebook_edit": description("toolnotebook", "notebook_edit"),
-		"undo":          description("fshistory", "undo"),
+		"undo":          description("fshistory/history", "undo"),
 	}
 	for _, tool := range tools {
 		assert.Equal(t, want[tool.Name], tool.Description)

@@ -2,10 +2,8 @@ package fshistory
 
 import (
 	"context"
-	_ "embed"
 	"encoding/json"
 
-	"github.com/cordon-dev/cordon/internal/texts"
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/fshistory/history"
 	"github.com/cordon-dev/cordon/plugins/sandbox"
@@ -13,15 +11,9 @@ import (
 	"github.com/cordon-dev/cordon/plugins/tools/filetool"
 )
 
-// The model-facing texts of undo, from texts.json beside this file: the one place they are written
-// (docs/texts.md; docs/history.md "The undo tool" quotes them).
-var (
-	//go:embed texts.json
-	textsJSON []byte
-	undoText  = texts.MustParse("plugins/fshistory/texts.json", textsJSON)
-
-	undoDescription = undoText.Text("undo.description")
-)
+// undoDescription is what the model reads of undo (docs/history.md "The undo tool"), from the texts
+// file of the history package (history.Texts, docs/texts.md).
+var undoDescription = history.Texts.Text("undo.description")
 
 var undoParameters = json.RawMessage(`{"type":"object","properties":{"file_path":{"type":"string","description":"The file to restore. ` + filetool.PathRule + `"}},"required":["file_path"]}`)
 
@@ -96,7 +88,7 @@ func (r *recorder) nextUndo(u history.Undone, session string) string {
 	case err != nil:
 		return ""
 	case len(recs) == 0:
-		return "\nThe history holds no earlier change by this session to it."
+		return "\n" + history.Texts.Text("undo.next.none")
 	}
-	return "\nUndo again to restore it to its state before the " + recs[0].By() + " at " + recs[0].Stamp() + "."
+	return "\n" + history.Texts.MustRender("undo.next.again", "tool", recs[0].By(), "time", recs[0].Stamp())
 }
