@@ -28,6 +28,7 @@ import { capped, Checker, connect, edited, endOf, envelope, fsText, harnessBinar
 
 const patchText = texts("plugins/toolapplypatch");
 const searchText = texts("plugins/toolfssearch");
+const undoText = texts("plugins/fshistory/history");
 
 /** blocks turns MCP content blocks into model input parts; other block kinds are marked, not shown. */
 function blocks(content) {
@@ -298,16 +299,18 @@ async function defaultProfile(c, bin) {
     editedAt.close();
     const undone = await call("undo", { file_path: "undo.txt" });
     expectView(c, "undo of an edit", undone, {
-      want: text(`Restored "${p("undo.txt")}" to its state before the edit at ${editedAt.stamp(c, "undo of an edit", undone)}.\nThe history holds no earlier change by this session to it.`),
+      want: text(undoText("undo.success", { path: p("undo.txt"), tool: "edit", time: editedAt.stamp(c, "undo of an edit", undone) }) +
+        "\n" + undoText("undo.next.none")),
     });
     c.eq("undo of an edit: the bytes before it", readFileSync(p("undo.txt"), "utf8"), "first\nsecond\n");
     const undoneWrite = await call("undo", { file_path: "new.txt" });
     expectView(c, "undo of a creation", undoneWrite, {
-      want: text(`Restored "${p("new.txt")}" to its state before the write at ${createdAt.stamp(c, "undo of a creation", undoneWrite)}: it did not exist, so it was removed.\nThe history holds no earlier change by this session to it.`),
+      want: text(undoText("undo.success.removed", { path: p("new.txt"), tool: "write", time: createdAt.stamp(c, "undo of a creation", undoneWrite) }) +
+        "\n" + undoText("undo.next.none")),
     });
     c.eq("undo of a creation: the file is gone", existsSync(p("new.txt")), false);
     expectView(c, "undo with nothing to undo", await call("undo", { file_path: "unread.txt" }), {
-      want: text(`Error: cannot undo "${p("unread.txt")}": the history holds no change by Cordon to it in this session`),
+      want: text(`Error: ${undoText("undo.error.none", { path: p("unread.txt") })}`),
       isError: true, error: fsError("FS_NOT_FOUND"),
     });
     await call("read", { file_path: "outside.txt" });
@@ -319,8 +322,8 @@ async function defaultProfile(c, bin) {
     const change = /\(change (c\d+)\)/.exec(refused.content?.[0]?.text ?? "")?.[1];
     c.ok("undo over an outside change names the change", change !== undefined, JSON.stringify(refused.content));
     expectView(c, "undo over an outside change", refused, {
-      want: text(`Error: cannot undo "${p("outside.txt")}": file changed since Cordon's last change — it was changed outside Cordon ` +
-        `after the edit at ${outsideAt.stamp(c, "undo over an outside change", refused)} (change ${change}); nothing was restored`),
+      want: text(`Error: ${undoText("undo.error.outside", { path: p("outside.txt"), what: undoText("undo.outside.changed"), tool: "edit",
+        time: outsideAt.stamp(c, "undo over an outside change", refused), change })}`),
       isError: true, error: fsError("FS_STALE_VERSION"),
     });
     c.eq("undo over an outside change: nothing restored", readFileSync(p("outside.txt"), "utf8"), "theirs\n");

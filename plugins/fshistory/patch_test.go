@@ -2,7 +2,6 @@ package fshistory_test
 
 import (
 	"os"
-	"regexp"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -46,12 +45,12 @@ func TestUndoTakesBackEachFileOfAPatch(t *testing.T) {
 	}
 
 	r := e.ok(t, s, "undo", args{"file_path": upd})
-	assert.Regexp(t, `^Restored "`+regexp.QuoteMeta(upd)+`" to its state before the apply_patch at `+stamp+`\.\n`, r.Text())
+	assert.Regexp(t, "^"+undoPattern("undo.success", "path", upd, "tool", "apply_patch", "time", anyTime)+"\n", r.Text())
 	assert.Equal(t, original, readBytes(t, upd))
 	assert.Equal(t, os.FileMode(0o640), modeOf(t, upd))
 
 	r = e.ok(t, s, "undo", args{"file_path": add})
-	assert.Regexp(t, `: it did not exist, so it was removed\.\nThe history holds no earlier change by this session to it\.$`, r.Text())
+	assert.Regexp(t, "^"+undoPattern("undo.success.removed", "path", add, "tool", "apply_patch", "time", anyTime)+"\n"+undoPattern("undo.next.none")+"$", r.Text())
 	assert.NoFileExists(t, add)
 
 	e.ok(t, s, "undo", args{"file_path": del})
