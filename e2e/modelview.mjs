@@ -29,6 +29,7 @@ import { capped, Checker, connect, edited, endOf, envelope, fsText, harnessBinar
 const patchText = texts("plugins/toolapplypatch");
 const searchText = texts("plugins/toolfssearch");
 const undoText = texts("plugins/fshistory/history");
+const notebookText = texts("plugins/toolnotebook");
 
 /** blocks turns MCP content blocks into model input parts; other block kinds are marked, not shown. */
 function blocks(content) {
@@ -360,8 +361,8 @@ async function defaultProfile(c, bin) {
       ],
     });
     expectView(c, "notebook_edit", await call("notebook_edit", { notebook_path: "nb.ipynb", cell_id: "code0001", new_source: "plot(2)" }), {
-      want: text(`Updated code cell code0001 of ${p("nb.ipynb")}.\n-plot(1)\n+plot(2)\n` +
-        "Its outputs (1) are still those of the old source, as Jupyter keeps them until the cell runs again."),
+      want: text(notebookText("notebook_edit.updated", { type: "code", cell: "code0001", path: p("nb.ipynb") }) + "\n-plot(1)\n+plot(2)\n" +
+        notebookText("notebook_edit.kept_outputs", { n: 1 })),
     });
     c.eq("notebook_edit: nbformat's bytes", readFileSync(p("nb.ipynb"), "utf8"), notebookJSON(PNG_1X1.toString("base64"), "plot(2)"));
   } finally {
