@@ -333,14 +333,14 @@ async function defaultProfile(c, bin) {
     const img = await call("read_image", { file_path: "dot.png" });
     expectView(c, "read_image", img, {
       want: [
-        { type: "text", text: `<path>${p("dot.png")}</path>\n<type>image</type>\n<content>\nimage/png image, 1x1 px, ${PNG_1X1.length} bytes\n</content>` },
+        { type: "text", text: fsText("read_image.envelope", { path: p("dot.png"),
+          body: fsText("read_image.image", { media_type: "image/png", width: 1, height: 1, bytes: PNG_1X1.length }) }) },
         { type: "image", mimeType: "image/png", data: PNG_1X1.toString("base64") },
       ],
     });
     expectView(c, "read_image of text", await call("read_image", { file_path: "fake.png" }), {
-      want: text(`Error: cannot read "${p("fake.png")}": the bytes do not decode as a supported PNG/JPEG/WebP/GIF image; ` +
-        "the file may be truncated or corrupt — the bytes carry no PNG, JPEG, WebP or GIF signature, so they are not an image " +
-        "in one of those formats; convert the image to PNG or JPEG and retry"), isError: true,
+      want: text(`Error: ${fsText("read_image.error", { path: p("fake.png"), reason: fsText("read_image.error.invalid.fault", {
+        fault: "the bytes carry no PNG, JPEG, WebP or GIF signature, so they are not an image in one of those formats; convert the image to PNG or JPEG and retry" }) })}`), isError: true,
       error: { name: "AttachmentError", code: "INVALID_IMAGE" },
     });
     expectView(c, "read_image of a non-image extension", await call("read_image", { file_path: "notes.txt" }), {
