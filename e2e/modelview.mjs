@@ -403,17 +403,17 @@ async function search(c, bin) {
     expectView(c, "grep one match", await call("grep", { pattern: "var y" }), { want: text(searchText("grep.found.one") + "\n\na.go\nLine 2: var y") });
     expectView(c, "grep no match", await call("grep", { pattern: "nothing here" }), { want: text(searchText("grep.none")) });
     expectView(c, "grep blank pattern (argument error)", await call("grep", { pattern: "" }), {
-      want: text("Error: pattern must be a non-empty string"), isError: true,
+      want: text(`Error: ${searchText("search.error.blank_pattern")}`), isError: true,
     });
     expectView(c, "grep bad regexp", await call("grep", { pattern: "(" }), {
-      want: text("Error: grep pattern rejected: error parsing regexp: missing closing ): `(`"), isError: true,
+      want: text(`Error: ${searchText("search.error.invalid_pattern", { tool: "grep", reason: "error parsing regexp: missing closing ): `(`" })}`), isError: true,
       error: { name: "SearchError", code: "SEARCH_INVALID_PATTERN" },
     });
     expectView(c, "glob of a file", await call("glob", { pattern: "*.go", path: "a.go" }), {
-      want: text('Error: cannot search "a.go": not a directory'), isError: true, error: fsError("FS_NOT_DIRECTORY"),
+      want: text(`Error: ${searchText("search.error.not_directory", { path: "a.go" })}`), isError: true, error: fsError("FS_NOT_DIRECTORY"),
     });
     expectView(c, "grep of a missing path", await call("grep", { pattern: "x", path: "nope" }), {
-      want: text('Error: cannot search "nope": not found'), isError: true, error: fsError("FS_NOT_FOUND"),
+      want: text(`Error: ${searchText("search.error.not_found", { path: "nope" })}`), isError: true, error: fsError("FS_NOT_FOUND"),
     });
   } finally {
     await client.close();

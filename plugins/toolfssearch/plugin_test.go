@@ -113,13 +113,13 @@ func TestArgumentErrors(t *testing.T) {
 		args map[string]any
 		msg  string
 	}{
-		{"glob", map[string]any{"pattern": " \t"}, "pattern must be a non-empty string"},
-		{"grep", map[string]any{"pattern": ""}, "pattern must be a non-empty string"},
-		{"glob", map[string]any{"pattern": "*", "path": " "}, "path must be a non-empty string when given"},
-		{"grep", map[string]any{"pattern": "x", "path": ""}, "path must be a non-empty string when given"},
-		{"grep", map[string]any{"pattern": "x", "include": " "}, "include must be a non-empty glob when given"},
-		{"grep", map[string]any{"pattern": "x", "include": "!*.go"}, `include must be a positive glob filter; negated patterns ("!…") are not supported`},
-		{"grep", map[string]any{"pattern": "x", "include": "*.ts,*.js"}, "include must be one glob, not a comma-separated list (use {a,b} alternation instead)"},
+		{"glob", map[string]any{"pattern": " \t"}, golden("search.error.blank_pattern")},
+		{"grep", map[string]any{"pattern": ""}, golden("search.error.blank_pattern")},
+		{"glob", map[string]any{"pattern": "*", "path": " "}, golden("search.error.blank_path")},
+		{"grep", map[string]any{"pattern": "x", "path": ""}, golden("search.error.blank_path")},
+		{"grep", map[string]any{"pattern": "x", "include": " "}, golden("grep.error.blank_include")},
+		{"grep", map[string]any{"pattern": "x", "include": "!*.go"}, golden("grep.error.negated_include")},
+		{"grep", map[string]any{"pattern": "x", "include": "*.ts,*.js"}, golden("grep.error.include_list")},
 	}
 	for _, c := range cases {
 		r := e.call(c.tool, c.args)
@@ -134,13 +134,13 @@ func TestArgumentErrors(t *testing.T) {
 func TestSearchErrors(t *testing.T) {
 	e := newEnv(t, nil, nil)
 	e.write(t, "file.txt", "x\n", 0)
-	requireError(t, e.call("glob", map[string]any{"pattern": "[a-"}), "glob pattern rejected: syntax error in pattern", "SearchError", "SEARCH_INVALID_PATTERN")
-	requireError(t, e.call("grep", map[string]any{"pattern": "(unclosed"}), "grep pattern rejected: error parsing regexp: missing closing ): `(unclosed`", "SearchError", "SEARCH_INVALID_PATTERN")
-	requireError(t, e.call("grep", map[string]any{"pattern": "x", "include": "{a"}), "grep pattern rejected: syntax error in pattern", "SearchError", "SEARCH_INVALID_PATTERN")
-	requireError(t, e.call("glob", map[string]any{"pattern": "*", "path": "missing/dir"}), `cannot search "missing/dir": not found`, "FsError", "FS_NOT_FOUND")
-	requireError(t, e.call("grep", map[string]any{"pattern": "x", "path": "/nonexistent-cordon"}), `cannot search "/nonexistent-cordon": not found`, "FsError", "FS_NOT_FOUND")
-	requireError(t, e.call("grep", map[string]any{"pattern": "x", "path": "file.txt/below"}), `cannot search "file.txt/below": not found`, "FsError", "FS_NOT_FOUND")
-	requireError(t, e.call("glob", map[string]any{"pattern": "*", "path": "file.txt"}), `cannot search "file.txt": not a directory`, "FsError", "FS_NOT_DIRECTORY")
+	requireError(t, e.call("glob", map[string]any{"pattern": "[a-"}), golden("search.error.invalid_pattern", "tool", "glob", "reason", "syntax error in pattern"), "SearchError", "SEARCH_INVALID_PATTERN")
+	requireError(t, e.call("grep", map[string]any{"pattern": "(unclosed"}), golden("search.error.invalid_pattern", "tool", "grep", "reason", "error parsing regexp: missing closing ): `(unclosed`"), "SearchError", "SEARCH_INVALID_PATTERN")
+	requireError(t, e.call("grep", map[string]any{"pattern": "x", "include": "{a"}), golden("search.error.invalid_pattern", "tool", "grep", "reason", "syntax error in pattern"), "SearchError", "SEARCH_INVALID_PATTERN")
+	requireError(t, e.call("glob", map[string]any{"pattern": "*", "path": "missing/dir"}), golden("search.error.not_found", "path", "missing/dir"), "FsError", "FS_NOT_FOUND")
+	requireError(t, e.call("grep", map[string]any{"pattern": "x", "path": "/nonexistent-cordon"}), golden("search.error.not_found", "path", "/nonexistent-cordon"), "FsError", "FS_NOT_FOUND")
+	requireError(t, e.call("grep", map[string]any{"pattern": "x", "path": "file.txt/below"}), golden("search.error.not_found", "path", "file.txt/below"), "FsError", "FS_NOT_FOUND")
+	requireError(t, e.call("glob", map[string]any{"pattern": "*", "path": "file.txt"}), golden("search.error.not_directory", "path", "file.txt"), "FsError", "FS_NOT_DIRECTORY")
 	// grep takes a file.
 	requireText(t, e.call("grep", map[string]any{"pattern": "x", "path": "file.txt"}), found(1)+"\n\nfile.txt\nLine 1: x")
 }
@@ -167,13 +167,13 @@ func TestTimeoutAndCancellationAbort(t *testing.T) {
 	for _, tool := range []string{"glob", "grep"} {
 		started := make(chan struct{})
 		e := newEnv(t, cfgWith(func(c *toolfssearch.Config) { c.TimeoutMs = 50 }), func(p fs.FileSystem) fs.FileSystem { return blockingFS{p, started} })
-		requireError(t, e.call(tool, map[string]any{"pattern": "x"}), tool+" was aborted before completion (tool timeout or caller cancellation)", "SearchError", "SEARCH_ABORTED")
+		requireError(t, e.call(tool, map[string]any{"pattern": "x"}), golden("search.error.aborted", "tool", tool), "SearchError", "SEARCH_ABORTED")
 
 		started = make(chan struct{})
 		e = newEnv(t, nil, func(p fs.FileSystem) fs.FileSystem { return blockingFS{p, started} })
 		ctx, cancel := context.WithCancel(context.Background())
 		go func() { <-started; cancel() }()
-		requireError(t, e.callCtx(ctx, tool, map[string]any{"pattern": "x"}), tool+" was aborted before completion (tool timeout or caller cancellation)", "SearchError", "SEARCH_ABORTED")
+		requireError(t, e.callCtx(ctx, tool, map[string]any{"pattern": "x"}), golden("search.error.aborted", "tool", tool), "SearchError", "SEARCH_ABORTED")
 	}
 }
 
@@ -192,8 +192,8 @@ var errRoot = &fs.Error{Kind: fs.CodePermissionDenied, Message: "open /w: permis
 
 func TestUnreadableRootFails(t *testing.T) {
 	e := newEnv(t, nil, func(p fs.FileSystem) fs.FileSystem { return failingFS{p} })
-	requireError(t, e.call("glob", map[string]any{"pattern": "*"}), "glob search failed: open /w: permission denied", "SearchError", "SEARCH_FAILED")
-	requireError(t, e.call("grep", map[string]any{"pattern": "x"}), "grep search failed: open /w: permission denied", "SearchError", "SEARCH_FAILED")
+	requireError(t, e.call("glob", map[string]any{"pattern": "*"}), golden("search.error.failed", "tool", "glob", "reason", "open /w: permission denied"), "SearchError", "SEARCH_FAILED")
+	requireError(t, e.call("grep", map[string]any{"pattern": "x"}), golden("search.error.failed", "tool", "grep", "reason", "open /w: permission denied"), "SearchError", "SEARCH_FAILED")
 }
 
 func TestValueIsTheRenderedResult(t *testing.T) {
