@@ -96,8 +96,7 @@ func elsewhereNote(rs []fs.LineRange) string {
 	if len(rs) == 0 {
 		return ""
 	}
-	return "\nThe file had changed since it was read, at " + seen.Spell(rs) +
-		" of the file before this edit; the lines this edit replaced had not changed."
+	return "\n" + fsText.MustRender("edit.success.changed_elsewhere", "lines", seen.Spell(rs))
 }
 
 // LineRange is a run of line numbers of a file (fs.LineRange).
@@ -132,9 +131,9 @@ func prefixGuide(text, bare string) string {
 	rs := seen.Touched(lf(text), lf(bare))
 	switch {
 	case len(rs) == 1:
-		return head + "\nWithout them it is found once, at " + seen.Spell(rs) + "."
+		return head + "\n" + fsText.MustRender("edit.next.prefixes.found_once", "lines", seen.Spell(rs))
 	case len(rs) > 1:
-		return head + "\nWithout them it is found " + strconv.Itoa(len(rs)) + " times, at " + seen.Spell(rs) + "."
+		return head + "\n" + fsText.MustRender("edit.next.prefixes.found_many", "n", strconv.Itoa(len(rs)), "lines", seen.Spell(rs))
 	}
 	if more := nearmiss.Explain(nearmiss.Find(text, bare), text); more != "" {
 		return head + "\n" + more
@@ -157,17 +156,14 @@ func replacedNote(before, old, new string) string {
 	for i, r := range rs {
 		now[i] = fs.LineRange{First: r.First + i*grow, Last: r.Last + i*grow + grow}
 	}
-	word := "occurrences"
-	if len(rs) == 1 {
-		word = "occurrence"
+	note := "\n" + fsText.MustRender("edit.success.replaced.one", "lines", seen.Spell(now))
+	if len(rs) > 1 {
+		note = "\n" + fsText.MustRender("edit.success.replaced.many", "n", strconv.Itoa(len(rs)), "lines", seen.Spell(now))
 	}
-	note := "\nReplaced " + strconv.Itoa(len(rs)) + " " + word + ", at " + seen.Spell(now) + " of the file now."
-	if n, inside := insideNames(before, old); n > 0 {
-		verb := " of them were inside longer names ("
-		if n == 1 {
-			verb = " of them was inside a longer name ("
-		}
-		note += "\n" + strconv.Itoa(n) + verb + strings.Join(inside, ", ") + "): check that this was meant."
+	if n, inside := insideNames(before, old); n == 1 {
+		note += "\n" + fsText.MustRender("edit.success.inside_names.one", "names", strings.Join(inside, ", "))
+	} else if n > 1 {
+		note += "\n" + fsText.MustRender("edit.success.inside_names.many", "n", strconv.Itoa(n), "names", strings.Join(inside, ", "))
 	}
 	return note
 }

@@ -59,8 +59,8 @@ type OffsetOutOfRangeError struct {
 
 // Error renders `offset <offset> is out of range for "<p>" (<total> lines)`.
 func (e *OffsetOutOfRangeError) Error() string {
-	return "offset " + strconv.Itoa(e.Offset) + " is out of range for \"" + e.DisplayPath + "\" (" +
-		strconv.Itoa(e.TotalLines) + " lines)"
+	return fsText.MustRender("read.error.offset_out_of_range", "offset", strconv.Itoa(e.Offset), "path", e.DisplayPath,
+		"total", strconv.Itoa(e.TotalLines))
 }
 
 // Is makes errors.Is(err, ErrOffsetOutOfRange) true.
