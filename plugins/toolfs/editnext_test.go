@@ -37,6 +37,31 @@ func TestReplaceAllSaysHowManyAndWhere(t *testing.T) {
 }
 
 // An ambiguity refusal warns against replace_all when the matches are not one name used in
+
+// Each count of the replace_all note and of the prefixed old_string's matches takes its own text:
+// one occurrence, several, and several inside longer names.
+func TestEditNotesCountTheirMatches(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	e.writeFile(t, "a.txt", "a x b\n")
+	requireOK(t, e.call("read", args{"file_path": "a.txt"}))
+	r := e.call("edit", args{"file_path": "a.txt", "old_string": "x", "new_string": "y", "replace_all": true})
+	requireOK(t, r)
+	assert.Equal(t, editedAll(e.path("a.txt"), "\n"+golden("edit.success.replaced.one", "lines", "line 1")), r.Text())
+
+	e.writeFile(t, "b.txt", "x xx\nax\n")
+	requireOK(t, e.call("read", args{"file_path": "b.txt"}))
+	r = e.call("edit", args{"file_path": "b.txt", "old_string": "x", "new_string": "z", "replace_all": true})
+	requireOK(t, r)
+	assert.Equal(t, editedAll(e.path("b.txt"), "\n"+golden("edit.success.replaced.many", "n", "4", "lines", "lines 1-2")+
+		"\n"+golden("edit.success.inside_names.many", "n", "3", "names", "xx, ax")), r.Text())
+
+	e.writeFile(t, "c.txt", "a\na\n")
+	requireOK(t, e.call("read", args{"file_path": "c.txt"}))
+	requireFailure(t, e.call("edit", args{"file_path": "c.txt", "old_string": "1: a", "new_string": "b"}),
+		`Error: old_string was not found in "`+e.path("c.txt")+`"`+"\n"+golden("edit.next.prefixes")+"\n"+
+			golden("edit.next.prefixes.found_many", "n", "2", "lines", "lines 1-2"), "FS_EDIT_NOT_FOUND")
+}
+
 // several places; for a name it adds nothing.
 func TestAmbiguousEditWarnsAgainstReplaceAllForText(t *testing.T) {
 	e := newEnv(t, envOptions{})
