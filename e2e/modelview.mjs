@@ -354,9 +354,9 @@ async function defaultProfile(c, bin) {
     writeFileSync(p("nb.ipynb"), nb);
     expectView(c, "read of a notebook", await call("read", { file_path: "nb.ipynb" }), {
       want: [
-        { type: "text", text: `<path>${p("nb.ipynb")}</path>\n<type>notebook</type>\n<notebook>nbformat 4.5</notebook>\n<content>\n` +
-          `<cell id="code0001" type="code" execution_count="1">\n1: plot(1)\n<output type="display_data">\n` +
-          `[image 1 of this result: image/png, 1x1 px]\n<Figure size 1x1>\n</output>\n</cell>\n\n(End of notebook - total 1 cells)\n</content>` },
+        { type: "text", text: fsText("read.notebook.envelope", { path: p("nb.ipynb"), format: fsText("read.notebook.format", { format: "4.5" }),
+          body: `<cell id="code0001" type="code" execution_count="1">\n1: plot(1)\n<output type="display_data">\n` +
+            `[image 1 of this result: image/png, 1x1 px]\n<Figure size 1x1>\n</output>\n</cell>\n\n${fsText("read.notebook.footer.end", { total: 1 })}` }) },
         { type: "image", mimeType: "image/png", data: PNG_1X1.toString("base64") },
       ],
     });
