@@ -138,10 +138,10 @@ func patchMeta(v PatchValue) filetool.DiffMeta {
 }
 
 // errPatchUnsupported refuses apply_patch over a filesystem without change sets.
-var errPatchUnsupported = errors.New("apply_patch is not available: the filesystem cannot apply a change set")
+var errPatchUnsupported = errors.New(patchText.Text("apply_patch.error.unsupported"))
 
 // errPatchEmpty refuses a patch with no file operation.
-var errPatchEmpty = errors.New("invalid patch: it names no file (add *** Add File, *** Delete File or *** Update File sections)")
+var errPatchEmpty = errors.New(patchText.Text("apply_patch.error.empty"))
 
 // patchTarget is one file of a patch once resolved.
 type patchTarget struct {
@@ -155,7 +155,7 @@ type patchTarget struct {
 // to the provider, which publishes it all or nothing.
 func (s *suite) applyPatch(ctx context.Context, args patchArgs, exec *tools.Exec) (PatchValue, error) {
 	if args.Input == nil {
-		return PatchValue{}, errors.New("input must be a string")
+		return PatchValue{}, errors.New(patchText.Text("apply_patch.error.input_not_string"))
 	}
 	p, err := patch.Parse(*args.Input)
 	if err != nil {

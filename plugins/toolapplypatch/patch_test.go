@@ -242,7 +242,7 @@ func TestPatchErrorsBoundTheEcho(t *testing.T) {
 func TestPatchInvalidInput(t *testing.T) {
 	e := newGatedPatchEnv(t, false)
 	r := e.call("apply_patch", map[string]any{"input": "*** Begin Patch\n*** End Patch"})
-	require.Equal(t, "Error: invalid patch: it names no file (add *** Add File, *** Delete File or *** Update File sections)", r.Text())
+	require.Equal(t, "Error: "+golden("apply_patch.error.empty"), r.Text())
 	r = e.call("apply_patch", map[string]any{"input": "hello"})
 	require.Equal(t, "Error: invalid patch: the first line of the patch must be '*** Begin Patch'", r.Text())
 	r = e.call("apply_patch", map[string]any{})
