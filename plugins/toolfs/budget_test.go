@@ -54,7 +54,8 @@ func readAll(t *testing.T, e *env, name string, budget int) ([]string, int) {
 			require.True(t, strings.HasSuffix(text, endOf(v.TotalLines)+"\n</content>"), text[max(0, len(text)-200):])
 			return got, pages
 		}
-		require.True(t, strings.HasSuffix(text, ". Use offset="+strconv.Itoa(last+1)+" to continue.)\n</content>"), text[max(0, len(text)-200):])
+		require.True(t, strings.HasSuffix(text, capped(offset, last)+"\n</content>") ||
+			strings.HasSuffix(text, showing(offset, last, v.TotalLines)+"\n</content>"), text[max(0, len(text)-200):])
 		offset = last + 1
 	}
 }

@@ -1,6 +1,7 @@
 package toolfs
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -11,10 +12,17 @@ import (
 )
 
 // TestRoomDropsTheLastLineForALongFooter: a window that ends at its limit gets the "Showing lines
-// ... of T" footer, longer than the capped one the lines were admitted with once T has 12 digits
-// or more; over reports it, and the line before the last still fits with the capped footer.
+// ... of T" footer, longer than the capped one the lines were admitted with once T has enough
+// digits (12 with today's texts); over reports it, and the line before the last still fits with
+// the capped footer.
 func TestRoomDropsTheLastLineForALongFooter(t *testing.T) {
-	const total = 1_000_000_000_000 // 13 digits
+	total := 1
+	for total < math.MaxInt/10 && readFooterLen(1, 2, total, false) <= readFooterLen(1, 2, 0, true) {
+		total *= 10
+	}
+	if readFooterLen(1, 2, total, false) <= readFooterLen(1, 2, 0, true) {
+		t.Skip("the window footer is never longer than the capped one")
+	}
 	r := newRoom(WindowRequest{Offset: 1, Budget: 1 << 20, PathBytes: 4})
 	r.add(1, 4)
 	r.add(2, 4)
