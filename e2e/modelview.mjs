@@ -248,7 +248,8 @@ async function defaultProfile(c, bin) {
     });
     await call("read", { file_path: "twice.txt" });
     expectView(c, "edit ambiguous", await call("edit", { file_path: "twice.txt", old_string: "same", new_string: "diff" }), {
-      want: text(`Error: old_string matched 2 times in "${p("twice.txt")}"; provide a more specific old_string or set replace_all to true\nThe matches are at lines 1 and 2.`),
+      want: text(`Error: old_string matched 2 times in "${p("twice.txt")}"; provide a more specific old_string or set replace_all to true\n` +
+        fsText("edit.next.matches_at.lines", { list: fsText("edit.next.matches_at.and", { list: 1, last: 2 }) })),
       isError: true, error: fsError("FS_AMBIGUOUS_EDIT"),
     });
     expectView(c, "edit replace_all",

@@ -71,23 +71,23 @@ func matchesAt(text, old string) string {
 			part += "-" + strconv.Itoa(rs[i].Last)
 		}
 		if j-i > 1 {
-			part += " (" + strconv.Itoa(j-i) + " times)"
+			part = fsText.MustRender("edit.next.matches_at.times", "lines", part, "n", strconv.Itoa(j-i))
 		}
 		parts = append(parts, part)
 		shown, i = j, j
 	}
-	word := "lines "
+	key := "edit.next.matches_at.lines"
 	if len(parts) == 1 && rs[0].First == rs[0].Last {
-		word = "line "
+		key = "edit.next.matches_at.line"
 	}
 	list := parts[0]
 	if len(parts) > 1 {
-		list = strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+		list = fsText.MustRender("edit.next.matches_at.and", "list", strings.Join(parts[:len(parts)-1], ", "), "last", parts[len(parts)-1])
 	}
 	if more := len(rs) - shown; more > 0 {
-		list = strings.Join(parts, ", ") + " and " + strconv.Itoa(more) + " more"
+		list = fsText.MustRender("edit.next.matches_at.more", "list", strings.Join(parts, ", "), "n", strconv.Itoa(more))
 	}
-	return "The matches are at " + word + list + "."
+	return fsText.MustRender(key, "list", list)
 }
 
 // elsewhereNote is the line the edit's success text gains when the file had changed, outside the

@@ -69,11 +69,10 @@ func TestAmbiguousEditWarnsAgainstReplaceAllForText(t *testing.T) {
 	requireOK(t, e.call("read", args{"file_path": "a.go"}))
 	requireFailure(t, e.call("edit", args{"file_path": "a.go", "old_string": "\t}\n", "new_string": "\t} // end\n"}),
 		`Error: old_string matched 2 times in "`+e.path("a.go")+`"; provide a more specific old_string or set replace_all to true
-The matches are at lines 3 and 5.
-`+golden("edit.next.not_one_name"), "FS_AMBIGUOUS_EDIT")
+`+matchesAt(golden("edit.next.matches_at.and", "list", "3", "last", "5"), true)+"\n"+golden("edit.next.not_one_name"), "FS_AMBIGUOUS_EDIT")
 	e.writeFile(t, "b.go", "x := 1\ny := x\n")
 	requireOK(t, e.call("read", args{"file_path": "b.go"}))
 	requireFailure(t, e.call("edit", args{"file_path": "b.go", "old_string": "x", "new_string": "z"}),
 		`Error: old_string matched 2 times in "`+e.path("b.go")+`"; provide a more specific old_string or set replace_all to true
-The matches are at lines 1 and 2.`, "FS_AMBIGUOUS_EDIT")
+`+matchesAt(golden("edit.next.matches_at.and", "list", "1", "last", "2"), true), "FS_AMBIGUOUS_EDIT")
 }

@@ -351,3 +351,12 @@ func editedAll(path, replaced string) string {
 
 // argError is the failure text of a tool's own argument error key of texts.json.
 func argError(key string, pairs ...string) string { return "Error: " + golden(key, pairs...) }
+
+// matchesAt is the ambiguous edit's line that lists where old_string matched (one line or several,
+// as list spells them).
+func matchesAt(list string, several bool) string {
+	if several {
+		return golden("edit.next.matches_at.lines", "list", list)
+	}
+	return golden("edit.next.matches_at.line", "list", list)
+}

@@ -83,7 +83,7 @@ func TestEditWithPolicy(t *testing.T) {
 	requireOK(t, e.call("read", args{"file_path": "b.txt"}))
 	requireFailure(t, e.call("edit", args{"file_path": "b.txt", "old_string": "a", "new_string": "b"}),
 		`Error: old_string matched 3 times in "`+e.path("b.txt")+`"; provide a more specific old_string or set replace_all to true`+
-			"\nThe matches are at line 1 (3 times).", "FS_AMBIGUOUS_EDIT")
+			"\n"+matchesAt(golden("edit.next.matches_at.times", "lines", "1", "n", "3"), false), "FS_AMBIGUOUS_EDIT")
 	r = e.call("edit", args{"file_path": "b.txt", "old_string": "a", "new_string": "b", "replace_all": true})
 	requireOK(t, r)
 	assert.Equal(t, editedAll(e.path("b.txt"), "\nReplaced 3 occurrences, at line 1 of the file now."), r.Text())
@@ -181,5 +181,5 @@ func TestMutationArgumentErrors(t *testing.T) {
 	e.writeFile(t, "r.txt", "q q")
 	requireFailure(t, e.call("edit", args{"file_path": "r.txt", "old_string": "q", "new_string": "z", "replaceAll": true}),
 		`Error: old_string matched 2 times in "`+e.path("r.txt")+`"; provide a more specific old_string or set replace_all to true`+
-			"\nThe matches are at line 1 (2 times).", "FS_AMBIGUOUS_EDIT")
+			"\n"+matchesAt(golden("edit.next.matches_at.times", "lines", "1", "n", "2"), false), "FS_AMBIGUOUS_EDIT")
 }
