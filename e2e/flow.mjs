@@ -10,7 +10,7 @@
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { Checker, connect, harnessBinary, tempDir, textOf, writeDenial } from "./lib.mjs";
+import { Checker, connect, edited, endOf, envelope, harnessBinary, tempDir, textOf, writeDenial, written } from "./lib.mjs";
 
 const SCHEMAS = {
   read: {
@@ -55,7 +55,6 @@ const READ_GUIDANCE =
 // A 1x1 RGBA PNG.
 const PNG_1X1 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
 
-const envelope = (p, body) => `<path>${p}</path>\n<type>file</type>\n<content>\n${body}\n</content>`;
 const errorOf = (r) => r._meta?.error ?? null;
 
 // The two properties a confining composition (the default) adds to write and edit
@@ -108,17 +107,17 @@ async function guardedFlow(c, bin) {
 
     r = await client.callTool({ name: "read", arguments: { file_path: "notes.txt" } });
     c.ok("read ok", !r.isError, textOf(r));
-    c.eq("read text", textOf(r), envelope(file, "1: hello\n2: world\n\n(End of file - total 2 lines)"));
+    c.eq("read text", textOf(r), envelope(file, "1: hello\n2: world\n\n" + endOf(2)));
     c.eq("read carries no structuredContent", r.structuredContent, undefined);
 
     r = await client.callTool({ name: "write", arguments: { file_path: "notes.txt", content: "one\ntwo\nthree\n" } });
     c.ok("write ok", !r.isError, textOf(r));
-    c.eq("write text", textOf(r), envelope(file, "Updated file") + "\nWrote 3 lines; the file had 2 lines.");
+    c.eq("write text", textOf(r), written(file, 3, 2));
     c.eq("write on disk", readFileSync(file, "utf8"), "one\ntwo\nthree\n");
 
     r = await client.callTool({ name: "edit", arguments: { file_path: "notes.txt", old_string: "two", new_string: "TWO" } });
     c.ok("edit ok", !r.isError, textOf(r));
-    c.eq("edit text", textOf(r), `The file ${file} has been updated successfully.`);
+    c.eq("edit text", textOf(r), edited(file));
     c.eq("edit carries no structuredContent", r.structuredContent, undefined);
     c.eq("edit on disk", readFileSync(file, "utf8"), "one\nTWO\nthree\n");
 
@@ -132,7 +131,7 @@ async function guardedFlow(c, bin) {
     c.eq("stale edit left the file", readFileSync(file, "utf8"), "one\nTWO\nthree\nfour (external)\n");
 
     r = await client.callTool({ name: "read", arguments: { file_path: "notes.txt", offset: 4 } });
-    c.eq("re-read text", textOf(r), envelope(file, "4: four (external)\n\n(End of file - total 4 lines)"));
+    c.eq("re-read text", textOf(r), envelope(file, "4: four (external)\n\n" + endOf(4)));
     r = await client.callTool({ name: "edit", arguments: { file_path: "notes.txt", old_string: "one", new_string: "ONE" } });
     c.ok("edit after re-read ok", !r.isError, textOf(r));
 
@@ -169,7 +168,7 @@ async function bareFlow(c, bin) {
     await listAndCheck(c, client, ["edit", "read", "write"], false);
     let r = await client.callTool({ name: "write", arguments: { file_path: "notes.txt", content: "clobber\n" } });
     c.ok("bare: unread overwrite succeeds", !r.isError, textOf(r));
-    c.eq("bare: unread overwrite text", textOf(r), envelope(file, "Updated file") + "\nWrote 1 line; the file had 2 lines.");
+    c.eq("bare: unread overwrite text", textOf(r), written(file, 1, 2));
     c.eq("bare: on disk", readFileSync(file, "utf8"), "clobber\n");
 
     writeFileSync(file, "clobber\nexternal\n");

@@ -13,14 +13,13 @@ import { request } from "node:http";
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { Checker, connectHTTP, harnessBinary, serveHTTP, tempDir, textOf } from "./lib.mjs";
+import { Checker, connectHTTP, edited, endOf, envelope, harnessBinary, serveHTTP, tempDir, textOf } from "./lib.mjs";
 
 const ALICE = "alice-e2e-token-0123456789abcdef";
 const BOB = "bob-e2e-token-0123456789abcdefgh";
 const INITIALIZE = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize",
   params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "0" } } });
 
-const envelope = (p, body) => `<path>${p}</path>\n<type>file</type>\n<content>\n${body}\n</content>`;
 const errorOf = (r) => r._meta?.error ?? null;
 
 /** raw sends one request with node:http (which, unlike fetch, lets a test set Host) and reads it whole. */
@@ -82,7 +81,7 @@ async function guardedServer(c, bin) {
     c.eq("unread overwrite text", textOf(r), `Error: cannot modify "${file}": file has not been read — read the file, then retry`);
     c.eq("unread overwrite _meta.error", errorOf(r), { name: "FsError", code: "FS_NOT_OBSERVED" });
     r = await a.client.callTool({ name: "read", arguments: { file_path: "notes.txt" } });
-    c.eq("read text", textOf(r), envelope(file, "1: hello\n2: world\n\n(End of file - total 2 lines)"));
+    c.eq("read text", textOf(r), envelope(file, "1: hello\n2: world\n\n" + endOf(2)));
     writeFileSync(file, "hello\nthere\n");
     r = await a.client.callTool({ name: "edit", arguments: { file_path: "notes.txt", old_string: "hello", new_string: "HELLO" } });
     c.eq("stale edit text", textOf(r), `Error: cannot edit "${file}": file changed since it was read — re-read the file, then retry\n` +
@@ -90,7 +89,7 @@ async function guardedServer(c, bin) {
     c.eq("stale edit _meta.error", errorOf(r), { name: "FsError", code: "FS_STALE_VERSION" });
     await a.client.callTool({ name: "read", arguments: { file_path: "notes.txt" } });
     r = await a.client.callTool({ name: "edit", arguments: { file_path: "notes.txt", old_string: "hello", new_string: "HELLO" } });
-    c.eq("edit text", textOf(r), `The file ${file} has been updated successfully.`);
+    c.eq("edit text", textOf(r), edited(file));
     c.eq("edit on disk", readFileSync(file, "utf8"), "HELLO\nthere\n");
 
     // Two sessions, even of one principal, are two agents.
@@ -113,7 +112,7 @@ async function guardedServer(c, bin) {
       arguments: { file_path: "notes.txt", content: "x".repeat(100 << 10) } })), 413);
     c.eq("413: the file is kept", readFileSync(file, "utf8"), "HELLO\nthere\n");
     r = await a.client.callTool({ name: "read", arguments: { file_path: "notes.txt", offset: 2 } });
-    c.eq("413: the session still works", textOf(r), envelope(file, "2: there\n\n(End of file - total 2 lines)"));
+    c.eq("413: the session still works", textOf(r), envelope(file, "2: there\n\n" + endOf(2)));
 
     // The session limit, and a session ended by DELETE freeing its place.
     const third = await open({ token: BOB });

@@ -6,13 +6,63 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, realpathSync } from "node:fs";
+import { mkdtempSync, readFileSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** repoRoot is the Cordon repository root (the parent of e2e/). */
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+/**
+ * texts loads a plugin's model-facing texts, dir/texts.json (docs/texts.md): the file the Go code
+ * embeds and renders. It returns t(key, values): key's template with each placeholder `{name}`
+ * replaced by values[name]; a missing key, a placeholder without a value or a value no placeholder
+ * takes throws, as the Go tests' rendering fails.
+ */
+export function texts(dir) {
+  const file = join(repoRoot, dir, "texts.json");
+  const all = JSON.parse(readFileSync(file, "utf8"));
+  return (key, values = {}) => {
+    if (!Object.hasOwn(all, key)) throw new Error(`${file}: no text "${key}"`);
+    const used = new Set();
+    const out = all[key].replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name) => {
+      if (!Object.hasOwn(values, name)) throw new Error(`${file}: "${key}": no value for {${name}}`);
+      used.add(name);
+      return String(values[name]);
+    });
+    for (const name of Object.keys(values)) {
+      if (!used.has(name)) throw new Error(`${file}: "${key}": no placeholder {${name}}`);
+    }
+    return out;
+  };
+}
+
+/** fsText renders tool-fs's texts (read, write, edit). */
+export const fsText = texts("plugins/toolfs");
+
+/** envelope is a read's text: the envelope around body. */
+export const envelope = (path, body) => fsText("read.envelope", { path, body });
+
+/** The footers of a read window (docs/tool-fs.md "The text the model sees"). */
+export const endOf = (total) => fsText("read.footer.end", { total });
+export const showing = (offset, end, total) => fsText("read.footer.window", { offset, end, total, next: end + 1 });
+export const capped = (offset, end) => fsText("read.footer.capped", { offset, end, next: end + 1 });
+
+/** linesText spells a number of lines as write's counts do. */
+const linesText = (n) => (n === 1 ? fsText("lines.one") : fsText("lines.many", { n }));
+
+/** written is write's text: a new file of n lines (before undefined), or before lines replaced by n. */
+export function written(path, n, before) {
+  const created = before === undefined;
+  const counts = created ? fsText("write.counts.new", { lines: linesText(n) })
+    : fsText("write.counts.replaced", { lines: linesText(n), before: linesText(before) });
+  return fsText("write.success", { envelope: envelope(path, fsText(created ? "write.created" : "write.updated")), counts });
+}
+
+/** edited is edit's text; with replaced, a replace_all's, followed by that note. */
+export const edited = (path, replaced) => (replaced === undefined ? fsText("edit.success", { path })
+  : fsText("edit.success.replace_all", { path, replaced }));
 
 /** tempDir makes a fresh directory and returns its real path (so displayPaths compare equal). */
 export function tempDir(prefix) {

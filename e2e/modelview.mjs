@@ -24,7 +24,12 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { Checker, connect, harnessBinary, tempDir, writeDenial } from "./lib.mjs";
+import { capped, Checker, connect, edited, endOf, envelope, fsText, harnessBinary, showing, tempDir, texts, writeDenial, written } from "./lib.mjs";
+
+const patchText = texts("plugins/toolapplypatch");
+const searchText = texts("plugins/toolfssearch");
+const undoText = texts("plugins/fshistory/history");
+const notebookText = texts("plugins/toolnotebook");
 
 /** blocks turns MCP content blocks into model input parts; other block kinds are marked, not shown. */
 function blocks(content) {
@@ -55,25 +60,22 @@ export function contentBlocks(result) {
 
 const PROJECTIONS = { structuredFirst, contentBlocks };
 
-const envelope = (p, body) => `<path>${p}</path>\n<type>file</type>\n<content>\n${body}\n</content>`;
-
 /**
  * budgetWindow is the read of path (lines from lineOf(n), 1-based) under a result budget of budget
  * bytes (docs/tool-fs.md "The result budget"): the lines that fit with the capped footer after them.
  */
 function budgetWindow(path, lineOf, total, budget) {
-  const capped = (n) => `(Output capped. Showing lines 1-${n}. Use offset=${n + 1} to continue.)`;
   const size = (s) => Buffer.byteLength(s);
   let used = size(envelope(path, "")) + 1; // the envelope and the blank line before the footer
   let n = 0;
   while (n < total) {
     const cost = size(`${n + 1}: ${lineOf(n + 1)}\n`);
-    if (used + cost + size(capped(n + 1)) > budget) break;
+    if (used + cost + size(capped(1, n + 1)) > budget) break;
     used += cost;
     n++;
   }
   const lines = Array.from({ length: n }, (_, i) => `${i + 1}: ${lineOf(i + 1)}`).join("\n");
-  return envelope(path, `${lines}\n\n${capped(n)}`);
+  return envelope(path, `${lines}\n\n${capped(1, n)}`);
 }
 const text = (t) => [{ type: "text", text: t }];
 
@@ -175,17 +177,17 @@ async function defaultProfile(c, bin) {
 
     // read: envelope, numbering, footers, truncation notices.
     expectView(c, "read", await call("read", { file_path: "notes.txt" }), {
-      want: text(envelope(p("notes.txt"), "1: hello\n2: world\n\n(End of file - total 2 lines)")),
+      want: text(envelope(p("notes.txt"), "1: hello\n2: world\n\n" + endOf(2))),
     });
     expectView(c, "read window", await call("read", { file_path: "four.txt", offset: 2, limit: 2 }), {
-      want: text(envelope(p("four.txt"), "2: two\n3: three\n\n(Showing lines 2-3 of 4. Use offset=4 to continue.)")),
+      want: text(envelope(p("four.txt"), "2: two\n3: three\n\n" + showing(2, 3, 4))),
     });
     expectView(c, "read CRLF", await call("read", { file_path: "crlf.txt" }), {
-      want: text(envelope(p("crlf.txt"), "1: alpha\n2: beta\n\n(End of file - total 2 lines)")),
+      want: text(envelope(p("crlf.txt"), "1: alpha\n2: beta\n\n" + endOf(2))),
     });
     expectView(c, "read long line", await call("read", { file_path: "long.txt" }), {
       want: text(envelope(p("long.txt"),
-        `1: ${"x".repeat(2000)}... (line truncated to 2000 chars)\n2: short\n\n(End of file - total 2 lines)`)),
+        `1: ${"x".repeat(2000)}${fsText("read.line.truncated", { chars: 2000 })}\n2: short\n\n${endOf(2)}`)),
     });
     // 2,000 lines of 100 bytes: the result budget (36,000 bytes of text) stops the window first.
     const wide = budgetWindow(p("wide.txt"), () => "y".repeat(100), 2000, 36000);
@@ -201,24 +203,24 @@ async function defaultProfile(c, bin) {
       error: fsError("FS_NOT_FOUND"),
     });
     expectView(c, "read directory", await call("read", { file_path: "sub" }), {
-      want: text(`Error: cannot read "${p("sub")}": not a regular file\nIt is a directory: to list its files, call glob with path "${p("sub")}" and a pattern such as "*".`), isError: true,
+      want: text(`Error: cannot read "${p("sub")}": not a regular file\n${fsText("read.next.directory", { quoted_path: JSON.stringify(p("sub")) })}`), isError: true,
       error: fsError("FS_NOT_REGULAR_FILE"),
     });
     expectView(c, "read binary", await call("read", { file_path: "blob.bin" }), {
-      want: text(`Error: cannot read "${p("blob.bin")}": binary file\nIt is 6 bytes, application/octet-stream, not text: read shows only text.`), isError: true, error: fsError("FS_NOT_TEXT"),
+      want: text(`Error: cannot read "${p("blob.bin")}": binary file\n${fsText("read.next.binary", { size: fsText("read.next.size", { bytes: 6 }), type: "application/octet-stream" })}`), isError: true, error: fsError("FS_NOT_TEXT"),
     });
     expectView(c, "read bad offset (argument error)", await call("read", { file_path: "notes.txt", offset: 0 }), {
-      want: text("Error: offset must be a positive integer"), isError: true,
+      want: text(`Error: ${fsText("read.error.offset")}`), isError: true,
     });
     expectView(c, "read over the limit (argument error)", await call("read", { file_path: "notes.txt", limit: 2001 }), {
-      want: text("Error: limit must be less than or equal to 2000"), isError: true,
+      want: text(`Error: ${fsText("read.error.limit_max", { max: 2000 })}`), isError: true,
     });
     expectView(c, "read schema violation", await call("read", { file_path: 5 }), {
       want: text('Error: invalid arguments: "file_path" must be a string'), isError: true,
       error: { name: "ToolArgsError", code: "INVALID_ARGS" },
     });
     expectView(c, "read blank path", await call("read", { file_path: "  " }), {
-      want: text("Error: file_path must be a non-empty string"), isError: true,
+      want: text(`Error: ${fsText("read.error.blank_path")}`), isError: true,
     });
 
     // write: refusal before a read, create, update; the content is never echoed.
@@ -229,12 +231,12 @@ async function defaultProfile(c, bin) {
     const big = "z".repeat(99) + "\n";
     const createdAt = bracket();
     expectView(c, "write create", await call("write", { file_path: "new.txt", content: big.repeat(1000) }), {
-      want: text(envelope(p("new.txt"), "Created file") + "\nWrote 1000 lines to a new file."),
+      want: text(written(p("new.txt"), 1000)),
     });
     createdAt.close();
     await call("read", { file_path: "notes.txt" });
     expectView(c, "write update", await call("write", { file_path: "notes.txt", content: "one\ntwo\nthree\n" }), {
-      want: text(envelope(p("notes.txt"), "Updated file") + "\nWrote 3 lines; the file had 2 lines."),
+      want: text(written(p("notes.txt"), 3, 2)),
     });
     expectView(c, "write missing content", await call("write", { file_path: "notes.txt" }), {
       want: text('Error: invalid arguments: missing required property "content"'), isError: true,
@@ -243,22 +245,23 @@ async function defaultProfile(c, bin) {
 
     // edit: one sentence, never the file; every refusal.
     expectView(c, "edit", await call("edit", { file_path: "notes.txt", old_string: "two", new_string: "TWO" }), {
-      want: text(`The file ${p("notes.txt")} has been updated successfully.`),
+      want: text(edited(p("notes.txt"))),
     });
     await call("read", { file_path: "twice.txt" });
     expectView(c, "edit ambiguous", await call("edit", { file_path: "twice.txt", old_string: "same", new_string: "diff" }), {
-      want: text(`Error: old_string matched 2 times in "${p("twice.txt")}"; provide a more specific old_string or set replace_all to true\nThe matches are at lines 1 and 2.`),
+      want: text(`Error: old_string matched 2 times in "${p("twice.txt")}"; provide a more specific old_string or set replace_all to true\n` +
+        fsText("edit.next.matches_at.lines", { list: fsText("edit.next.matches_at.and", { list: 1, last: 2 }) })),
       isError: true, error: fsError("FS_AMBIGUOUS_EDIT"),
     });
     expectView(c, "edit replace_all",
       await call("edit", { file_path: "twice.txt", old_string: "same", new_string: "diff", replace_all: true }), {
-        want: text(`The file ${p("twice.txt")} has been updated. All occurrences were successfully replaced.\nReplaced 2 occurrences, at lines 1-2 of the file now.`),
+        want: text(edited(p("twice.txt"), "\nReplaced 2 occurrences, at lines 1-2 of the file now.")),
       });
     expectView(c, "edit not found", await call("edit", { file_path: "notes.txt", old_string: "absent", new_string: "x" }), {
       want: text(`Error: old_string was not found in "${p("notes.txt")}"`), isError: true, error: fsError("FS_EDIT_NOT_FOUND"),
     });
     expectView(c, "edit same strings", await call("edit", { file_path: "notes.txt", old_string: "a", new_string: "a" }), {
-      want: text("Error: old_string and new_string must differ"), isError: true,
+      want: text(`Error: ${fsText("edit.error.same_strings")}`), isError: true,
     });
     expectView(c, "edit unread", await call("edit", { file_path: "unread.txt", old_string: "one", new_string: "1" }), {
       want: text(`Error: cannot modify "${p("unread.txt")}": file has not been read — read the file, then retry`),
@@ -280,14 +283,14 @@ async function defaultProfile(c, bin) {
     const patch = (body) => `*** Begin Patch\n${body}\n*** End Patch`;
     expectView(c, "apply_patch", await call("apply_patch", {
       input: patch("*** Add File: added.txt\n+new\n*** Update File: patch.txt\n@@\n alpha\n-beta\n+BETA\n gamma"),
-    }), { want: text("Success. Updated the following files:\nA added.txt\nM patch.txt") });
+    }), { want: text([patchText("apply_patch.success"), patchText("apply_patch.success.file", { op: "A", path: "added.txt" }),
+      patchText("apply_patch.success.file", { op: "M", path: "patch.txt" })].join("\n")) });
     c.eq("apply_patch: the file is patched", readFileSync(p("patch.txt"), "utf8"), "alpha\nBETA\ngamma\n");
     expectView(c, "apply_patch context not found", await call("apply_patch", {
       input: patch("*** Update File: patch.txt\n@@\n no such line\n-BETA\n+beta"),
     }), {
-      want: text(`Error: cannot patch "${p("patch.txt")}": chunk 1 of 1 (patch line 3) does not match the file\n` +
-        "These lines were expected (context and - lines, in order):\nno such line\nBETA\n" +
-        "Nothing was changed. Make the chunk's lines match the file and send the whole patch again."),
+      want: text([`Error: ${patchText("apply_patch.error.chunk", { quoted_path: JSON.stringify(p("patch.txt")), chunk: 1, chunks: 1, line: 3 })}`,
+        patchText("apply_patch.error.chunk.expected"), "no such line", "BETA", patchText("apply_patch.error.chunk.retry")].join("\n")),
       isError: true, error: fsError("FS_EDIT_NOT_FOUND"),
     });
     c.eq("apply_patch failure: nothing changed", readFileSync(p("patch.txt"), "utf8"), "alpha\nBETA\ngamma\n");
@@ -299,16 +302,18 @@ async function defaultProfile(c, bin) {
     editedAt.close();
     const undone = await call("undo", { file_path: "undo.txt" });
     expectView(c, "undo of an edit", undone, {
-      want: text(`Restored "${p("undo.txt")}" to its state before the edit at ${editedAt.stamp(c, "undo of an edit", undone)}.\nThe history holds no earlier change by this session to it.`),
+      want: text(undoText("undo.success", { path: p("undo.txt"), tool: "edit", time: editedAt.stamp(c, "undo of an edit", undone) }) +
+        "\n" + undoText("undo.next.none")),
     });
     c.eq("undo of an edit: the bytes before it", readFileSync(p("undo.txt"), "utf8"), "first\nsecond\n");
     const undoneWrite = await call("undo", { file_path: "new.txt" });
     expectView(c, "undo of a creation", undoneWrite, {
-      want: text(`Restored "${p("new.txt")}" to its state before the write at ${createdAt.stamp(c, "undo of a creation", undoneWrite)}: it did not exist, so it was removed.\nThe history holds no earlier change by this session to it.`),
+      want: text(undoText("undo.success.removed", { path: p("new.txt"), tool: "write", time: createdAt.stamp(c, "undo of a creation", undoneWrite) }) +
+        "\n" + undoText("undo.next.none")),
     });
     c.eq("undo of a creation: the file is gone", existsSync(p("new.txt")), false);
     expectView(c, "undo with nothing to undo", await call("undo", { file_path: "unread.txt" }), {
-      want: text(`Error: cannot undo "${p("unread.txt")}": the history holds no change by Cordon to it in this session`),
+      want: text(`Error: ${undoText("undo.error.none", { path: p("unread.txt") })}`),
       isError: true, error: fsError("FS_NOT_FOUND"),
     });
     await call("read", { file_path: "outside.txt" });
@@ -320,8 +325,8 @@ async function defaultProfile(c, bin) {
     const change = /\(change (c\d+)\)/.exec(refused.content?.[0]?.text ?? "")?.[1];
     c.ok("undo over an outside change names the change", change !== undefined, JSON.stringify(refused.content));
     expectView(c, "undo over an outside change", refused, {
-      want: text(`Error: cannot undo "${p("outside.txt")}": file changed since Cordon's last change — it was changed outside Cordon ` +
-        `after the edit at ${outsideAt.stamp(c, "undo over an outside change", refused)} (change ${change}); nothing was restored`),
+      want: text(`Error: ${undoText("undo.error.outside", { path: p("outside.txt"), what: undoText("undo.outside.changed"), tool: "edit",
+        time: outsideAt.stamp(c, "undo over an outside change", refused), change })}`),
       isError: true, error: fsError("FS_STALE_VERSION"),
     });
     c.eq("undo over an outside change: nothing restored", readFileSync(p("outside.txt"), "utf8"), "theirs\n");
@@ -352,14 +357,14 @@ async function defaultProfile(c, bin) {
     const img = await call("read_image", { file_path: "dot.png" });
     expectView(c, "read_image", img, {
       want: [
-        { type: "text", text: `<path>${p("dot.png")}</path>\n<type>image</type>\n<content>\nimage/png image, 1x1 px, ${PNG_1X1.length} bytes\n</content>` },
+        { type: "text", text: fsText("read_image.envelope", { path: p("dot.png"),
+          body: fsText("read_image.image", { media_type: "image/png", width: 1, height: 1, bytes: PNG_1X1.length }) }) },
         { type: "image", mimeType: "image/png", data: PNG_1X1.toString("base64") },
       ],
     });
     expectView(c, "read_image of text", await call("read_image", { file_path: "fake.png" }), {
-      want: text(`Error: cannot read "${p("fake.png")}": the bytes do not decode as a supported PNG/JPEG/WebP/GIF image; ` +
-        "the file may be truncated or corrupt — the bytes carry no PNG, JPEG, WebP or GIF signature, so they are not an image " +
-        "in one of those formats; convert the image to PNG or JPEG and retry"), isError: true,
+      want: text(`Error: ${fsText("read_image.error", { path: p("fake.png"), reason: fsText("read_image.error.invalid.fault", {
+        fault: "the bytes carry no PNG, JPEG, WebP or GIF signature, so they are not an image in one of those formats; convert the image to PNG or JPEG and retry" }) })}`), isError: true,
       error: { name: "AttachmentError", code: "INVALID_IMAGE" },
     });
     expectView(c, "read_image of a non-image extension", await call("read_image", { file_path: "notes.txt" }), {
@@ -373,15 +378,15 @@ async function defaultProfile(c, bin) {
     writeFileSync(p("nb.ipynb"), nb);
     expectView(c, "read of a notebook", await call("read", { file_path: "nb.ipynb" }), {
       want: [
-        { type: "text", text: `<path>${p("nb.ipynb")}</path>\n<type>notebook</type>\n<notebook>nbformat 4.5</notebook>\n<content>\n` +
-          `<cell id="code0001" type="code" execution_count="1">\n1: plot(1)\n<output type="display_data">\n` +
-          `[image 1 of this result: image/png, 1x1 px]\n<Figure size 1x1>\n</output>\n</cell>\n\n(End of notebook - total 1 cells)\n</content>` },
+        { type: "text", text: fsText("read.notebook.envelope", { path: p("nb.ipynb"), format: fsText("read.notebook.format", { format: "4.5" }),
+          body: `<cell id="code0001" type="code" execution_count="1">\n1: plot(1)\n<output type="display_data">\n` +
+            `[image 1 of this result: image/png, 1x1 px]\n<Figure size 1x1>\n</output>\n</cell>\n\n${fsText("read.notebook.footer.end", { total: 1 })}` }) },
         { type: "image", mimeType: "image/png", data: PNG_1X1.toString("base64") },
       ],
     });
     expectView(c, "notebook_edit", await call("notebook_edit", { notebook_path: "nb.ipynb", cell_id: "code0001", new_source: "plot(2)" }), {
-      want: text(`Updated code cell code0001 of ${p("nb.ipynb")}.\n-plot(1)\n+plot(2)\n` +
-        "Its outputs (1) are still those of the old source, as Jupyter keeps them until the cell runs again."),
+      want: text(notebookText("notebook_edit.updated", { type: "code", cell: "code0001", path: p("nb.ipynb") }) + "\n-plot(1)\n+plot(2)\n" +
+        notebookText("notebook_edit.kept_outputs", { n: 1 })),
     });
     c.eq("notebook_edit: nbformat's bytes", readFileSync(p("nb.ipynb"), "utf8"), notebookJSON(PNG_1X1.toString("base64"), "plot(2)"));
   } finally {
@@ -415,24 +420,24 @@ async function search(c, bin) {
   try {
     const call = (name, args) => client.callTool({ name, arguments: args });
     expectView(c, "glob", await call("glob", { pattern: "*.go" }), { want: text("pkg/b.go\na.go") });
-    expectView(c, "glob no match", await call("glob", { pattern: "*.rs" }), { want: text("No files found") });
+    expectView(c, "glob no match", await call("glob", { pattern: "*.rs" }), { want: text(searchText("glob.none")) });
     expectView(c, "grep", await call("grep", { pattern: "const" }), {
-      want: text("Found 3 matches\n\npkg/b.go\nLine 1: const q\n\na.go\nLine 1: const x = 1\nLine 3: const z = 3"),
+      want: text(searchText("grep.found.many", { n: 3 }) + "\n\npkg/b.go\nLine 1: const q\n\na.go\nLine 1: const x = 1\nLine 3: const z = 3"),
     });
-    expectView(c, "grep one match", await call("grep", { pattern: "var y" }), { want: text("Found 1 match\n\na.go\nLine 2: var y") });
-    expectView(c, "grep no match", await call("grep", { pattern: "nothing here" }), { want: text("No matches found") });
+    expectView(c, "grep one match", await call("grep", { pattern: "var y" }), { want: text(searchText("grep.found.one") + "\n\na.go\nLine 2: var y") });
+    expectView(c, "grep no match", await call("grep", { pattern: "nothing here" }), { want: text(searchText("grep.none")) });
     expectView(c, "grep blank pattern (argument error)", await call("grep", { pattern: "" }), {
-      want: text("Error: pattern must be a non-empty string"), isError: true,
+      want: text(`Error: ${searchText("search.error.blank_pattern")}`), isError: true,
     });
     expectView(c, "grep bad regexp", await call("grep", { pattern: "(" }), {
-      want: text("Error: grep pattern rejected: error parsing regexp: missing closing ): `(`"), isError: true,
+      want: text(`Error: ${searchText("search.error.invalid_pattern", { tool: "grep", reason: "error parsing regexp: missing closing ): `(`" })}`), isError: true,
       error: { name: "SearchError", code: "SEARCH_INVALID_PATTERN" },
     });
     expectView(c, "glob of a file", await call("glob", { pattern: "*.go", path: "a.go" }), {
-      want: text('Error: cannot search "a.go": not a directory'), isError: true, error: fsError("FS_NOT_DIRECTORY"),
+      want: text(`Error: ${searchText("search.error.not_directory", { path: "a.go" })}`), isError: true, error: fsError("FS_NOT_DIRECTORY"),
     });
     expectView(c, "grep of a missing path", await call("grep", { pattern: "x", path: "nope" }), {
-      want: text('Error: cannot search "nope": not found'), isError: true, error: fsError("FS_NOT_FOUND"),
+      want: text(`Error: ${searchText("search.error.not_found", { path: "nope" })}`), isError: true, error: fsError("FS_NOT_FOUND"),
     });
   } finally {
     await client.close();
@@ -484,7 +489,7 @@ async function structuredOptIn(c, bin) {
     const value = { path: file, offset: 1, lines: [{ number: 1, text: "hello" }, { number: 2, text: "world" }], totalLines: 2 };
     c.eq("--structured-content: structuredContent is the canonical value", r.structuredContent, value);
     c.eq("--structured-content: contentBlocks still get the text", contentBlocks(r),
-      text(envelope(file, "1: hello\n2: world\n\n(End of file - total 2 lines)")));
+      text(envelope(file, "1: hello\n2: world\n\n" + endOf(2))));
     c.eq("--structured-content: structuredFirst gets JSON, not the text", structuredFirst(r), text(JSON.stringify(value)));
     const img = await client.callTool({ name: "read_image", arguments: { file_path: "dot.png" } });
     c.ok("--structured-content: structuredFirst loses the image", structuredFirst(img).every((b) => b.type === "text"));
@@ -535,7 +540,8 @@ async function wire(c, bin) {
     ["write", { file_path: "fresh.txt", content: content.repeat(1000) }],
   ]);
   const readText = read.msg.result.content[0].text;
-  c.ok("wire: the read is the window the budget allows", readText.includes("\n\n(Output capped. Showing lines 1-") &&
+  const shown = readText.match(/^\d+: /gm)?.length ?? 0;
+  c.ok("wire: the read is the window the budget allows", readText.endsWith(`\n\n${capped(1, shown)}\n</content>`) &&
     Buffer.byteLength(readText) <= 36000, readText.slice(-120));
   const ratio = read.bytes / Buffer.byteLength(readText);
   console.log(`wire: read ${read.bytes} B for ${Buffer.byteLength(readText)} B of text (${ratio.toFixed(3)}x); edit ${edit.bytes} B; write of 100 KB ${write.bytes} B`);
@@ -572,14 +578,14 @@ async function diagnostics(c, bin) {
     await call("read", { file_path: "a.go" });
     expectView(c, "edit that introduces a type error", await call("edit", { file_path: "a.go", old_string: "func F", new_string: "var New string = F(1)\n\nfunc F" }), {
       want: [
-        { type: "text", text: `The file ${p("a.go")} has been updated successfully.` },
+        { type: "text", text: edited(p("a.go")) },
         { type: "text", text: `Diagnostics (gopls) of ${p("a.go")}: 1 new problem from this change (1 error, 0 warnings):\n` +
           `${p("a.go")}:5:18: cannot use F(1) (value of type int) as string value in variable declaration (compiler)` },
       ],
     });
     expectView(c, "edit that fixes it", await call("edit", { file_path: "a.go", old_string: "var New string = F(1)\n\n", new_string: "" }), {
       want: [
-        { type: "text", text: `The file ${p("a.go")} has been updated successfully.` },
+        { type: "text", text: edited(p("a.go")) },
         { type: "text", text: `Diagnostics (gopls) of ${p("a.go")}: no new problems from this change.\nFixed by this change: 1 problem.` },
       ],
     });

@@ -21,6 +21,7 @@ import (
 	"go.uber.org/goleak"
 	"go.uber.org/zap/zaptest"
 
+	"github.com/cordon-dev/cordon/internal/texts"
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
@@ -42,6 +43,10 @@ type httpFlags struct {
 	HTTPOptions
 	tokenFile string
 }
+
+// fsText renders key of tool-fs's texts.json, the file the plugin embeds (docs/texts.md), with
+// name, value pairs.
+var fsText = texts.MustLoad("../plugins/toolfs/texts.json").MustRender
 
 func startHTTP(t *testing.T, profile string, tweak func(*httpFlags)) *httpFixture {
 	t.Helper()
@@ -153,7 +158,7 @@ func TestHTTPFlow(t *testing.T) {
 			assert.True(t, res.IsError)
 			assert.Equal(t, `Error: cannot modify "`+file+`": file has not been read — read the file, then retry`, text)
 			text, _ = httpCall(t, cs, "read", map[string]any{"file_path": "notes.txt"})
-			assert.Equal(t, "<path>"+file+"</path>\n<type>file</type>\n<content>\n1: hello\n2: world\n\n(End of file - total 2 lines)\n</content>", text)
+			assert.Equal(t, fsText("read.envelope", "path", file, "body", "1: hello\n2: world\n\n"+fsText("read.footer.end", "total", "2")), text)
 			require.NoError(t, os.WriteFile(file, []byte("hello\nthere\n"), 0o644))
 			text, res = httpCall(t, cs, "edit", map[string]any{"file_path": "notes.txt", "old_string": "hello", "new_string": "HELLO"})
 			assert.True(t, res.IsError)
@@ -161,7 +166,7 @@ func TestHTTPFlow(t *testing.T) {
 				"\nWhat changed since the read (- as read, + now):\n@@ -1,2 +1,2 @@\n hello\n-world\n+there\nThe lines shown with + count as read: an edit of them can be retried as they are now, without another read.", text)
 			httpCall(t, cs, "read", map[string]any{"file_path": "notes.txt"})
 			text, _ = httpCall(t, cs, "edit", map[string]any{"file_path": "notes.txt", "old_string": "hello", "new_string": "HELLO"})
-			assert.Equal(t, "The file "+file+" has been updated successfully.", text)
+			assert.Equal(t, fsText("edit.success", "path", file), text)
 			got, _ := os.ReadFile(file)
 			assert.Equal(t, "HELLO\nthere\n", string(got))
 			require.NoError(t, cs.Close())

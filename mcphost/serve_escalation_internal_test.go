@@ -81,7 +81,8 @@ func TestServeEscalationElicitationAnswers(t *testing.T) {
 			res := c.recv()
 			assert.Equal(t, float64(2), res["id"])
 			if tc.text == "" {
-				assert.Equal(t, "<path>"+target+"</path>\n<type>file</type>\n<content>\nCreated file\n</content>\nWrote 1 line to a new file.", resultText(t, res))
+				assert.Equal(t, fsText("write.success", "envelope", fsText("read.envelope", "path", target, "body", fsText("write.created")),
+					"counts", fsText("write.counts.new", "lines", fsText("lines.one"))), resultText(t, res))
 				assert.FileExists(t, target)
 				return
 			}

@@ -2,13 +2,15 @@ package main_test
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/cordon-dev/cordon/internal/texts"
+	"github.com/cordon-dev/cordon/plugins/tools/filetool"
 )
 
 func TestToolsCommand(t *testing.T) {
@@ -22,22 +24,20 @@ func TestToolsCommand(t *testing.T) {
 	}
 	require.NoError(t, json.Unmarshal([]byte(out), &tools), out)
 	require.Len(t, tools, 9)
-	var fsDescriptions map[string]string // tool-fs's descriptions, from the one file that holds them
-	b, err := os.ReadFile("../../plugins/toolfs/descriptions.json")
-	require.NoError(t, err)
-	require.NoError(t, json.Unmarshal(b, &fsDescriptions))
+	// Each tool's description, from the texts file of its plugin (the one place it is written).
+	description := func(plugin, tool string, pairs ...string) string {
+		return texts.MustLoad("../../plugins/"+plugin+"/texts.json").MustRender(tool+".description", pairs...)
+	}
 	want := map[string]string{
-		"read":  fsDescriptions["read"],
-		"write": fsDescriptions["write"],
-		"edit":  fsDescriptions["edit"],
-		// The read_image description with the extension-less sentence (docs/tool-fs.md
-		// "read_image").
-		"glob":          "Find files whose paths match a glob pattern. Returns matching file paths, never directories, newest first; files that .gitignore or .ignore rules exclude are left out, and VCS metadata directories are never listed. Up to 100 paths come back inline; a larger result says how many matched and where the complete list was saved. A pattern with no \"/\" matches file names at any depth.",
-		"grep":          "Search file contents with a regular expression (RE2 syntax, as Go's regexp: no lookaround or backreferences; (?i) for case-insensitive). Returns matching lines with line numbers, grouped by file, newest files first; files that .gitignore or .ignore rules exclude and binary files are skipped. The first 250 matching lines come back inline; a larger result says how many matched and where the complete list was saved. Use read on a matched file for surrounding context.",
-		"apply_patch":   "Apply a patch that adds, deletes, updates or moves text files, all or nothing. The input is the whole patch:\n*** Begin Patch\n*** Add File: <path>        then every line of the new file, each starting with +\n*** Delete File: <path>\n*** Update File: <path>\n*** Move to: <new path>     optional, right after Update File\n@@ <optional line to seek, e.g. a function header>\n context line (starts with a space)\n-removed line\n+added line\n*** End of File             optional: the chunk ends the file\n*** End Patch\nGive about 3 lines of context around each change. <path>: Absolute, or relative to the session's working directory. An existing file must have been read before the patch changes, moves, deletes or replaces it.", // docs/apply_patch.md
-		"notebook_edit": "Replace, insert or delete one cell of a Jupyter notebook (.ipynb), naming the cell by the id read shows. The notebook is written as Jupyter writes it; every other cell keeps its bytes. Read the notebook first.",                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                       // docs/notebooks.md
-		"undo":          "Restores a file to what it was before your last change to it in this session (write, edit, or apply_patch): a file that change created is removed. Call it again to step further back. It refuses, changing nothing, when the file changed since that change (by anyone); read the file then. After an undo, read the file before changing it again.",
-		"read_image":    "Read a PNG/JPEG/WebP/GIF file and return the image itself. A path without a file extension is accepted; the format is detected from the file content, so normalized attachment paths can be passed directly without copying or renaming. Harness validates and downscales large supported images before the next model request, so use this tool directly instead of installing image libraries or creating thumbnails merely to inspect an image. Independent files may be read concurrently in small batches. Requires the current model to accept image input.",
+		"read":          description("toolfs", "read"),
+		"write":         description("toolfs", "write"),
+		"edit":          description("toolfs", "edit"),
+		"read_image":    description("toolfs", "read_image"),
+		"glob":          description("toolfssearch", "glob", "max", "100"),
+		"grep":          description("toolfssearch", "grep", "max", "250"),
+		"apply_patch":   description("toolapplypatch", "apply_patch", "path_rule", filetool.PathRule),
+		"notebook_edit": description("toolnotebook", "notebook_edit"),
+		"undo":          description("fshistory/history", "undo"),
 	}
 	for _, tool := range tools {
 		assert.Equal(t, want[tool.Name], tool.Description)

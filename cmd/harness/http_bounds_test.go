@@ -203,7 +203,7 @@ func TestServeHTTPWriteTimeoutSparesWaitingStreams(t *testing.T) {
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "write", Arguments: map[string]any{"file_path": target, "content": "x\n",
 		"sandbox_permissions": "danger-full-access", "justification": "The user asked for it."}})
 	require.NoError(t, err)
-	assert.Equal(t, envelope(target, "Created file")+"\nWrote 1 line to a new file.", text(res))
+	assert.Equal(t, created(target, 1), text(res))
 	require.NoError(t, cs.Ping(ctx, nil), "the session's connection survived")
 }
 

@@ -262,7 +262,7 @@ func TestServeHTTPSIGTERMAnswersCallsInFlight(t *testing.T) {
 	for i := range n {
 		require.NoError(t, errs[i])
 		target := filepath.Join(out, fmt.Sprintf("f%d.txt", i))
-		assert.Equal(t, envelope(target, "Created file")+"\nWrote 1 line to a new file.", texts[i])
+		assert.Equal(t, created(target, 1), texts[i])
 		assert.Equal(t, "x\n", readFile(t, target))
 	}
 	assert.Equal(t, 0, s.wait(t, 20*time.Second), s.stderr.String())

@@ -105,11 +105,11 @@ func TestRunInterleavedExternalChanges(t *testing.T) {
 
 	r = p.call(`{"id":3,"tool":"read","args":{"file_path":"a.txt","offset":3}}`)
 	require.False(t, r.IsError, r.Text)
-	assert.Equal(t, envelope(file, "3: gamma (external)\n\n(End of file - total 3 lines)"), r.Text)
+	assert.Equal(t, envelope(file, "3: gamma (external)\n\n"+endOf(3)), r.Text)
 
 	r = p.call(`{"id":4,"tool":"edit","args":{"file_path":"a.txt","old_string":"beta","new_string":"BETA"}}`)
 	require.False(t, r.IsError, r.Text)
-	assert.Equal(t, "The file "+file+" has been updated successfully.", r.Text)
+	assert.Equal(t, edited(file), r.Text)
 	assert.JSONEq(t, `{"diffs":[{"path":"a.txt","oldText":"alpha\nbeta\ngamma (external)","newText":"alpha\nBETA\ngamma (external)"}]}`, string(r.Meta))
 
 	// Another session has not read the file; a null session has no owner at all.
@@ -169,7 +169,7 @@ func TestRunOutputShape(t *testing.T) {
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	require.Len(t, lines, 2)
 	p := filepath.Join(dir, "x.txt")
-	text := envelope(p, "1: x\n\n(End of file - total 1 lines)")
+	text := envelope(p, "1: x\n\n"+endOf(1))
 	tj := fmt.Sprintf("%q", text) // ASCII and \n only: Go quoting is JSON quoting, with no HTML escaping
 	assert.Equal(t, fmt.Sprintf(`{"id":1,"tool":"read","isError":false,"text":%s,"content":[{"type":"text","text":%s}],"code":null,"errorName":null,"value":{"path":%q,"offset":1,"lines":[{"number":1,"text":"x"}],"totalLines":1},"meta":{"path":%q,"offset":1,"lines":[{"number":1,"text":"x"}],"totalLines":1}}`, tj, tj, p, p), lines[0])
 	assert.Equal(t, `{"id":null,"tool":"nope","isError":true,"text":"Error: unknown tool \"nope\"","content":[{"type":"text","text":"Error: unknown tool \"nope\""}],"code":"UNKNOWN_TOOL","errorName":"ToolNotFoundError","value":null,"meta":null}`, lines[1])

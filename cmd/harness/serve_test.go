@@ -8,6 +8,7 @@ import (
 	imagepng "image/png"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -16,6 +17,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/cordon-dev/cordon/internal/texts"
 )
 
 // lockedBuffer collects the server's stderr while the client runs.
@@ -82,9 +85,35 @@ func text(res *mcp.CallToolResult) string {
 	return strings.Join(parts, "\n")
 }
 
-func envelope(path, body string) string {
-	return "<path>" + path + "</path>\n<type>file</type>\n<content>\n" + body + "\n</content>"
+func envelope(path, body string) string { return fsText("read.envelope", "path", path, "body", body) }
+
+// fsText renders key of tool-fs's texts.json, the file the plugin embeds (docs/texts.md), with
+// name, value pairs.
+var fsText = texts.MustLoad("../../plugins/toolfs/texts.json").MustRender
+
+// endOf is the footer of a read that reaches the end of a file of total lines.
+func endOf(total int) string { return fsText("read.footer.end", "total", strconv.Itoa(total)) }
+
+// linesText spells a number of lines as write's counts do.
+func linesText(n int) string {
+	if n == 1 {
+		return fsText("lines.one")
+	}
+	return fsText("lines.many", "n", strconv.Itoa(n))
 }
+
+// created and updated are write's texts for a new file of n lines and for before lines replaced
+// by n; edited is edit's.
+func created(path string, n int) string {
+	return fsText("write.success", "envelope", envelope(path, fsText("write.created")), "counts", fsText("write.counts.new", "lines", linesText(n)))
+}
+
+func updated(path string, n, before int) string {
+	return fsText("write.success", "envelope", envelope(path, fsText("write.updated")),
+		"counts", fsText("write.counts.replaced", "lines", linesText(n), "before", linesText(before)))
+}
+
+func edited(path string) string { return fsText("edit.success", "path", path) }
 
 // escalationProperties are the two properties a confining composition (the default) adds to the
 // schemas of write, edit and apply_patch (docs/tool-fs.md "Sandbox escalation").
@@ -159,18 +188,18 @@ func TestServeFlowWithObservationPolicy(t *testing.T) {
 
 	res = call(t, cs, "read", map[string]any{"file_path": "notes.txt"})
 	require.False(t, res.IsError, text(res))
-	assert.Equal(t, envelope(file, "1: hello\n2: world\n\n(End of file - total 2 lines)"), text(res))
+	assert.Equal(t, envelope(file, "1: hello\n2: world\n\n"+endOf(2)), text(res))
 	assert.Nil(t, res.StructuredContent, "by default results carry the content blocks only")
 	assert.Nil(t, res.Meta["error"])
 
 	res = call(t, cs, "write", map[string]any{"file_path": "notes.txt", "content": "one\ntwo\nthree\n"})
 	require.False(t, res.IsError, text(res))
-	assert.Equal(t, envelope(file, "Updated file")+"\nWrote 3 lines; the file had 2 lines.", text(res))
+	assert.Equal(t, updated(file, 3, 2), text(res))
 	assert.Equal(t, "one\ntwo\nthree\n", readFile(t, file))
 
 	res = call(t, cs, "edit", map[string]any{"file_path": "notes.txt", "old_string": "two", "new_string": "TWO"})
 	require.False(t, res.IsError, text(res))
-	assert.Equal(t, "The file "+file+" has been updated successfully.", text(res))
+	assert.Equal(t, edited(file), text(res))
 	assert.Nil(t, res.StructuredContent)
 
 	writeFile(t, file, "one\nTWO\nthree\nfour (external)\n")
@@ -244,7 +273,7 @@ func TestServeStructuredContent(t *testing.T) {
 
 	res = call(t, cs, "read", map[string]any{"file_path": "notes.txt"})
 	require.False(t, res.IsError, text(res))
-	assert.Equal(t, envelope(file, "1: hello\n2: world\n\n(End of file - total 2 lines)"), text(res))
+	assert.Equal(t, envelope(file, "1: hello\n2: world\n\n"+endOf(2)), text(res))
 	assert.Equal(t, map[string]any{
 		"path": file, "offset": float64(1), "totalLines": float64(2),
 		"lines": []any{map[string]any{"number": float64(1), "text": "hello"}, map[string]any{"number": float64(2), "text": "world"}},
@@ -252,7 +281,7 @@ func TestServeStructuredContent(t *testing.T) {
 
 	res = call(t, cs, "edit", map[string]any{"file_path": "notes.txt", "old_string": "world", "new_string": "there"})
 	require.False(t, res.IsError, text(res))
-	assert.Equal(t, "The file "+file+" has been updated successfully.", text(res))
+	assert.Equal(t, edited(file), text(res))
 	assert.Equal(t, map[string]any{"path": file, "before": "hello\nworld\n", "after": "hello\nthere\n"}, res.StructuredContent)
 
 	img := filepath.Join(dir, "pixel.png")
@@ -281,7 +310,7 @@ func TestServeFlowWithoutObservationPolicy(t *testing.T) {
 
 	res := call(t, cs, "write", map[string]any{"file_path": "notes.txt", "content": "clobber\n"})
 	require.False(t, res.IsError, "without the policy an unread overwrite is unconditional: %s", text(res))
-	assert.Equal(t, envelope(file, "Updated file")+"\nWrote 1 line; the file had 2 lines.", text(res))
+	assert.Equal(t, updated(file, 1, 2), text(res))
 	assert.Equal(t, "clobber\n", readFile(t, file))
 
 	writeFile(t, file, "clobber\nexternal\n")

@@ -4,12 +4,14 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/cordon-dev/cordon/internal/texts"
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/kernel/kerneltest"
 	"github.com/cordon-dev/cordon/plugins/fshistory"
@@ -107,4 +109,17 @@ func (e *env) toolNames() []string {
 		n = append(n, d.Name)
 	}
 	return n
+}
+
+// undoText renders key of the history's texts.json (read from disk, as the e2e scripts read it)
+// with name, value pairs (docs/texts.md).
+var undoText = texts.MustLoad("history/texts.json").MustRender
+
+// anyTime stands for a change's time in undoPattern's values.
+const anyTime = "\x00"
+
+// undoPattern is key rendered with pairs as a regular expression: the text exactly, each value
+// anyTime matching any RFC 3339 second.
+func undoPattern(key string, pairs ...string) string {
+	return strings.ReplaceAll(regexp.QuoteMeta(undoText(key, pairs...)), anyTime, stamp)
 }

@@ -12,11 +12,9 @@ import (
 	"github.com/cordon-dev/cordon/plugins/tools/filetool"
 )
 
-// undoDescription is what the model reads of undo (docs/history.md "The undo tool").
-const undoDescription = "Restores a file to what it was before your last change to it in this session (write, edit, or apply_patch): " +
-	"a file that change created is removed. Call it again to step further back. " +
-	"It refuses, changing nothing, when the file changed since that change (by anyone); read the file then. " +
-	"After an undo, read the file before changing it again."
+// undoDescription is what the model reads of undo (docs/history.md "The undo tool"), from the texts
+// file of the history package (history.Texts, docs/texts.md).
+var undoDescription = history.Texts.Text("undo.description")
 
 var undoParameters = json.RawMessage(`{"type":"object","properties":{"file_path":{"type":"string","description":"The file to restore. ` + filetool.PathRule + `"}},"required":["file_path"]}`)
 
@@ -111,17 +109,17 @@ func (r *recorder) sameGroup(u history.Undone) string {
 			undone = append(undone, quote(recs[i].Display))
 		}
 	}
-	by := u.Change.By()
+	by, t := u.Change.By(), history.Texts
 	if len(left) == 0 {
-		return "\nThe other files of the same " + by + " were undone already: " + strings.Join(undone, ", ") + "."
+		return "\n" + t.MustRender("undo.group.all_undone", "tool", by, "files", strings.Join(undone, ", "))
 	}
-	as, each := "they are", "each"
+	key := "undo.group.left.many"
 	if len(left) == 1 {
-		as, each = "it is", "it"
+		key = "undo.group.left.one"
 	}
-	s := "\nThe same " + by + " also changed " + strings.Join(left, ", ") + ", which this undo left as " + as + ": undo " + each + " by its file_path to take the whole " + by + " back."
+	s := "\n" + t.MustRender(key, "tool", by, "files", strings.Join(left, ", "))
 	if len(undone) > 0 {
-		s += " Undone already: " + strings.Join(undone, ", ") + "."
+		s += t.MustRender("undo.group.undone_too", "files", strings.Join(undone, ", "))
 	}
 	return s
 }
@@ -139,7 +137,7 @@ func (r *recorder) nextUndo(u history.Undone, session string) string {
 	case err != nil:
 		return ""
 	case len(recs) == 0:
-		return "\nThe history holds no earlier change by this session to it."
+		return "\n" + history.Texts.Text("undo.next.none")
 	}
-	return "\nUndo again to restore it to its state before the " + recs[0].By() + " at " + recs[0].Stamp() + "."
+	return "\n" + history.Texts.MustRender("undo.next.again", "tool", recs[0].By(), "time", recs[0].Stamp())
 }

@@ -2,7 +2,6 @@ package fshistory_test
 
 import (
 	"os"
-	"regexp"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -33,18 +32,19 @@ func TestUndoStepsBackThroughEachVersion(t *testing.T) {
 	e.ok(t, s, "write", args{"file_path": p, "content": "replaced\n"})
 
 	r := e.ok(t, s, "undo", args{"file_path": p})
-	assert.Regexp(t, `^Restored "`+regexp.QuoteMeta(p)+`" to its state before the write at `+stamp+`\.\nUndo again to restore it to its state before the edit at `+stamp+`\.$`, r.Text())
+	assert.Regexp(t, "^"+undoPattern("undo.success", "path", p, "tool", "write", "time", anyTime)+"\n"+
+		undoPattern("undo.next.again", "tool", "edit", "time", anyTime)+"$", r.Text())
 	assert.Equal(t, edited, readBytes(t, p))
 	assert.Equal(t, os.FileMode(0o640), modeOf(t, p))
 
 	r = e.ok(t, s, "undo", args{"file_path": p})
-	assert.Regexp(t, `^Restored "`+regexp.QuoteMeta(p)+`" to its state before the edit at `+stamp+`\.\nThe history holds no earlier change by this session to it\.$`, r.Text())
+	assert.Regexp(t, "^"+undoPattern("undo.success", "path", p, "tool", "edit", "time", anyTime)+"\n"+undoPattern("undo.next.none")+"$", r.Text())
 	assert.Equal(t, original, readBytes(t, p))
 	assert.Equal(t, os.FileMode(0o640), modeOf(t, p))
 
 	r = e.call(s, "undo", args{"file_path": p})
 	require.True(t, r.IsError)
-	assert.Equal(t, `Error: cannot undo "`+p+`": the history holds no change by Cordon to it in this session`, r.Text())
+	assert.Equal(t, "Error: "+undoText("undo.error.none", "path", p), r.Text())
 	assert.Equal(t, "FS_NOT_FOUND", r.Code())
 	assert.Equal(t, original, readBytes(t, p))
 
@@ -64,7 +64,7 @@ func TestUndoOfACreationRemovesTheFile(t *testing.T) {
 	p := e.path("new.txt")
 	e.ok(t, s, "write", args{"file_path": p, "content": "created\n"})
 	r := e.ok(t, s, "undo", args{"file_path": p})
-	assert.Regexp(t, `^Restored "`+regexp.QuoteMeta(p)+`" to its state before the write at `+stamp+`: it did not exist, so it was removed\.\nThe history holds no earlier change by this session to it\.$`, r.Text())
+	assert.Regexp(t, "^"+undoPattern("undo.success.removed", "path", p, "tool", "write", "time", anyTime)+"\n"+undoPattern("undo.next.none")+"$", r.Text())
 	assert.NoFileExists(t, p)
 	recs := e.records(t)
 	require.Len(t, recs, 2)
@@ -86,7 +86,7 @@ func TestUndoRefusedOverALaterExternalChange(t *testing.T) {
 	r := e.call(s, "undo", args{"file_path": p})
 	require.True(t, r.IsError)
 	assert.Equal(t, "FS_STALE_VERSION", r.Code())
-	assert.Regexp(t, `^Error: cannot undo "`+regexp.QuoteMeta(p)+`": file changed since Cordon's last change — it was changed outside Cordon after the edit at `+stamp+` \(change c1\); nothing was restored$`, r.Text())
+	assert.Regexp(t, "^Error: "+undoPattern("undo.error.outside", "path", p, "what", undoText("undo.outside.changed"), "tool", "edit", "time", anyTime, "change", "c1")+"$", r.Text())
 	assert.Equal(t, "theirs\n", string(readBytes(t, p)))
 
 	require.NoError(t, os.Remove(p))
@@ -109,7 +109,8 @@ func TestUndoRefusedOverAnotherSessionsChange(t *testing.T) {
 
 	r := e.call(s1, "undo", args{"file_path": p})
 	require.True(t, r.IsError)
-	assert.Regexp(t, `^Error: cannot undo "`+regexp.QuoteMeta(p)+`": file changed since Cordon's last change — the write in session "s2" at `+stamp+` \(change c2\) came after the edit at `+stamp+` \(change c1\); undo that first$`, r.Text())
+	assert.Regexp(t, "^Error: "+undoPattern("undo.error.later", "path", p, "later", undoText("undo.later.in_session", "tool", "write", "session", "s2"),
+		"later_time", anyTime, "later_change", "c2", "tool", "edit", "time", anyTime, "change", "c1")+"$", r.Text())
 	assert.Equal(t, "three\n", string(readBytes(t, p)))
 
 	e.ok(t, s2, "undo", args{"file_path": p})
@@ -135,7 +136,7 @@ func TestLargeFileIsRecordedByReferenceOnly(t *testing.T) {
 	r := e.call(s, "undo", args{"file_path": p})
 	require.True(t, r.IsError)
 	assert.Equal(t, "FS_TOO_LARGE", r.Code())
-	assert.Regexp(t, `^Error: cannot undo "`+regexp.QuoteMeta(p)+`": its content before the write at `+stamp+` was 17 bytes, so the history kept its digest only$`, r.Text())
+	assert.Regexp(t, "^Error: "+undoPattern("undo.error.digest_only", "path", p, "tool", "write", "time", anyTime, "size", "17")+"$", r.Text())
 	assert.Equal(t, "small\n", string(readBytes(t, p)))
 }
 

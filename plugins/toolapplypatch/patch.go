@@ -2,6 +2,7 @@ package toolapplypatch
 
 import (
 	"context"
+	_ "embed"
 	"encoding/json"
 	"errors"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 	"github.com/cordon-dev/cordon/internal/echo"
 	"github.com/cordon-dev/cordon/internal/nearmiss"
 	"github.com/cordon-dev/cordon/internal/patch"
+	"github.com/cordon-dev/cordon/internal/texts"
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/kernel/kernelfx"
 	"github.com/cordon-dev/cordon/plugins/fs"
@@ -52,22 +54,22 @@ func apply(kc *kernel.Context, _ Config) error {
 	return err
 }
 
-// patchDescription is the apply_patch description (docs/apply_patch.md, verbatim).
-const patchDescription = "Apply a patch that adds, deletes, updates or moves text files, all or nothing. " +
-	"The input is the whole patch:\n" +
-	"*** Begin Patch\n" +
-	"*** Add File: <path>        then every line of the new file, each starting with +\n" +
-	"*** Delete File: <path>\n" +
-	"*** Update File: <path>\n" +
-	"*** Move to: <new path>     optional, right after Update File\n" +
-	"@@ <optional line to seek, e.g. a function header>\n" +
-	" context line (starts with a space)\n" +
-	"-removed line\n" +
-	"+added line\n" +
-	"*** End of File             optional: the chunk ends the file\n" +
-	"*** End Patch\n" +
-	"Give about 3 lines of context around each change. <path>: " + filetool.PathRule + " " +
-	"An existing file must have been read before the patch changes, moves, deletes or replaces it."
+// The model-facing texts of apply_patch, from texts.json beside this file: the one place they are
+// written (docs/texts.md; docs/apply_patch.md quotes them). The tests and the e2e scripts read and
+// render the same file.
+var (
+	//go:embed texts.json
+	textsJSON []byte
+	patchText = texts.MustParse("plugins/toolapplypatch/texts.json", textsJSON)
+
+	patchDescription = patchText.Template("apply_patch.description", "path_rule").Render(filetool.PathRule)
+	summaryHead      = patchText.Text("apply_patch.success")
+	summaryFile      = patchText.Template("apply_patch.success.file", "op", "path")
+	summaryMore      = patchText.Template("apply_patch.success.more", "n")
+	chunkHead        = patchText.Template("apply_patch.error.chunk", "quoted_path", "chunk", "chunks", "line")
+	chunkContext     = patchText.Text("apply_patch.error.chunk.context")
+	chunkExpected    = patchText.Text("apply_patch.error.chunk.expected")
+)
 
 var patchParameters = json.RawMessage(`{"type":"object","properties":{` +
 	`"input":{"type":"string","description":"The entire patch, from *** Begin Patch to *** End Patch."}` +
@@ -136,10 +138,10 @@ func patchMeta(v PatchValue) filetool.DiffMeta {
 }
 
 // errPatchUnsupported refuses apply_patch over a filesystem without change sets.
-var errPatchUnsupported = errors.New("apply_patch is not available: the filesystem cannot apply a change set")
+var errPatchUnsupported = errors.New(patchText.Text("apply_patch.error.unsupported"))
 
 // errPatchEmpty refuses a patch with no file operation.
-var errPatchEmpty = errors.New("invalid patch: it names no file (add *** Add File, *** Delete File or *** Update File sections)")
+var errPatchEmpty = errors.New(patchText.Text("apply_patch.error.empty"))
 
 // patchTarget is one file of a patch once resolved.
 type patchTarget struct {
@@ -153,7 +155,7 @@ type patchTarget struct {
 // to the provider, which publishes it all or nothing.
 func (s *suite) applyPatch(ctx context.Context, args patchArgs, exec *tools.Exec) (PatchValue, error) {
 	if args.Input == nil {
-		return PatchValue{}, errors.New("input must be a string")
+		return PatchValue{}, errors.New(patchText.Text("apply_patch.error.input_not_string"))
 	}
 	p, err := patch.Parse(*args.Input)
 	if err != nil {
@@ -342,7 +344,7 @@ func (s *suite) patchChange(ctx context.Context, pt patchTarget, policy *sandbox
 
 // patchRetryText ends a chunk refusal: nothing changed, and what to send (no re-read needed: the
 // refusal shows the file's text).
-const patchRetryText = "Nothing was changed. Make the chunk's lines match the file and send the whole patch again."
+var patchRetryText = patchText.Text("apply_patch.error.chunk.retry")
 
 // expectedLineBytes bounds each line of the patch chunkNotFound repeats (docs/apply_patch.md
 // "Errors"); the whole message is then cut to the result budget line by line.
@@ -374,12 +376,11 @@ func (s *suite) notThere(ctx context.Context, pt patchTarget) error {
 // edit gives it, where the closest text of the file (text) is.
 func chunkNotFound(display string, chunks int, ae *patch.ApplyError, text string) error {
 	var b strings.Builder
-	b.WriteString("cannot patch " + strconv.Quote(display) + ": chunk " + strconv.Itoa(ae.Chunk+1) + " of " + strconv.Itoa(chunks) +
-		" (patch line " + strconv.Itoa(ae.Line) + ") does not match the file")
+	b.WriteString(chunkHead.Render(strconv.Quote(display), strconv.Itoa(ae.Chunk+1), strconv.Itoa(chunks), strconv.Itoa(ae.Line)))
 	if ae.HasContext {
-		b.WriteString("\nNo line after the previous chunk matches the @@ line:\n" + echo.String(ae.Context, expectedLineBytes))
+		b.WriteString("\n" + chunkContext + "\n" + echo.String(ae.Context, expectedLineBytes))
 	} else {
-		b.WriteString("\nThese lines were expected (context and - lines, in order):")
+		b.WriteString("\n" + chunkExpected)
 		for _, l := range ae.Expected {
 			b.WriteString("\n" + echo.String(l, expectedLineBytes))
 		}
@@ -410,11 +411,11 @@ func failedTarget(err error, targets []patchTarget) fs.Target {
 // patchSummary is the success text (docs/apply_patch.md "Success"): the header, then "A", "M"
 // and "D" lines in that order, cut to max bytes with a last line counting what was left out.
 func patchSummary(files []PatchFile, max int) string {
-	lines := []string{"Success. Updated the following files:"}
+	lines := []string{summaryHead}
 	for _, op := range []string{"A", "M", "D"} {
 		for _, f := range files {
 			if f.Operation == op {
-				lines = append(lines, op+" "+f.Path)
+				lines = append(lines, summaryFile.Render(op, f.Path))
 			}
 		}
 	}
@@ -425,5 +426,5 @@ func patchSummary(files []PatchFile, max int) string {
 	const reserve = 64 // room for the last line
 	cut := filetool.CutLines(text, max-reserve)
 	kept := strings.Count(cut, "\n")
-	return cut + "\n(" + strconv.Itoa(len(lines)-1-kept) + " more files not listed)"
+	return cut + "\n" + summaryMore.RenderInts(len(lines)-1-kept)
 }

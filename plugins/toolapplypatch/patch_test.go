@@ -12,8 +12,37 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cordon-dev/cordon/internal/texts"
 	"github.com/cordon-dev/cordon/plugins/tools"
 	"github.com/cordon-dev/cordon/plugins/tools/filetool"
+)
+
+// golden renders key of texts.json beside the plugin (read from disk, as the e2e scripts read it)
+// with name, value pairs (docs/texts.md).
+var golden = texts.MustLoad("texts.json").MustRender
+
+// summary is the success text: the header, then one line per file ("A path", in order).
+func summary(files ...string) string {
+	lines := []string{golden("apply_patch.success")}
+	for _, f := range files {
+		op, path, _ := strings.Cut(f, " ")
+		lines = append(lines, golden("apply_patch.success.file", "op", op, "path", path))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// chunkRefusal is the refusal of a chunk that does not match: its first line, the lines between
+// (what was sought, the closest text), and the retry line.
+func chunkRefusal(path string, chunk, chunks, line int, between ...string) string {
+	return "Error: " + golden("apply_patch.error.chunk", "quoted_path", strconv.Quote(path), "chunk", strconv.Itoa(chunk),
+		"chunks", strconv.Itoa(chunks), "line", strconv.Itoa(line)) + "\n" + strings.Join(between, "\n") + "\n" +
+		golden("apply_patch.error.chunk.retry")
+}
+
+// The lines that head what a refusal sought: the @@ line, or the chunk's expected lines.
+var (
+	soughtContext  = golden("apply_patch.error.chunk.context")
+	soughtExpected = golden("apply_patch.error.chunk.expected")
 )
 
 func newGatedPatchEnv(t *testing.T, gated bool) *patchEnv {
@@ -144,7 +173,7 @@ func TestPatchSuccessTextAndMeta(t *testing.T) {
 	r := e.patch("*** Delete File: del.txt\n*** Update File: mod.txt\n@@\n-x\n+y\n*** Add File: add.txt\n+new\n" +
 		"*** Update File: old.txt\n*** Move to: dir/new.txt\n@@\n-o\n+n\n")
 	require.False(t, r.IsError, r.Text())
-	require.Equal(t, "Success. Updated the following files:\nA add.txt\nM mod.txt\nM dir/new.txt\nD del.txt", r.Text())
+	require.Equal(t, summary("A add.txt", "M mod.txt", "M dir/new.txt", "D del.txt"), r.Text())
 	meta, err := json.Marshal(r.Meta)
 	require.NoError(t, err)
 	p := strconv.Quote // the paths as the patch spells them, as edit's meta does
@@ -167,10 +196,10 @@ func TestPatchSuccessTextFitsTheBudget(t *testing.T) {
 	require.False(t, r.IsError, r.Text())
 	text := r.Text()
 	require.LessOrEqual(t, len(text), filetool.DefaultBudget)
-	require.True(t, strings.HasPrefix(text, "Success. Updated the following files:\nA "))
+	require.True(t, strings.HasPrefix(text, summary("A ")))
 	last := text[strings.LastIndexByte(text, '\n')+1:]
 	listed := strings.Count(text, "\nA ")
-	require.Equal(t, "("+strconv.Itoa(files-listed)+" more files not listed)", last)
+	require.Equal(t, golden("apply_patch.success.more", "n", strconv.Itoa(files-listed)), last)
 }
 
 // docs/apply_patch.md "Errors": a chunk that does not match names the file, the chunk and the
@@ -182,19 +211,12 @@ func TestPatchChunkNotFound(t *testing.T) {
 	r := e.patch("*** Update File: b.txt\n@@\n-b\n+B\n*** Update File: a.txt\n@@\n one\n-TWO\n+2\n@@ nowhere\n-x\n")
 	require.True(t, r.IsError)
 	require.Equal(t, "FS_EDIT_NOT_FOUND", r.Code())
-	require.Equal(t, `Error: cannot patch "`+filepath.Join(e.dir, "a.txt")+`": chunk 1 of 2 (patch line 7) does not match the file
-These lines were expected (context and - lines, in order):
-one
-TWO
-Nothing was changed. Make the chunk's lines match the file and send the whole patch again.`, r.Text())
+	require.Equal(t, chunkRefusal(filepath.Join(e.dir, "a.txt"), 1, 2, 7, soughtExpected, "one", "TWO"), r.Text())
 	assert.Equal(t, "b\n", e.read(t, "b.txt"))
 
 	e.readTool(t, "a.txt")
 	r = e.patch("*** Update File: a.txt\n@@ nowhere\n-one\n")
-	require.Equal(t, `Error: cannot patch "`+filepath.Join(e.dir, "a.txt")+`": chunk 1 of 1 (patch line 3) does not match the file
-No line after the previous chunk matches the @@ line:
-nowhere
-Nothing was changed. Make the chunk's lines match the file and send the whole patch again.`, r.Text())
+	require.Equal(t, chunkRefusal(filepath.Join(e.dir, "a.txt"), 1, 1, 3, soughtContext, "nowhere"), r.Text())
 }
 
 // docs/apply_patch.md "Errors": every line of the patch an error repeats is bounded, the cut
@@ -207,16 +229,10 @@ func TestPatchErrorsBoundTheEcho(t *testing.T) {
 	r := e.patch("*** Update File: a.txt\n@@\n-" + long + "\n")
 	require.True(t, r.IsError)
 	require.Equal(t, "FS_EDIT_NOT_FOUND", r.Code())
-	require.Equal(t, `Error: cannot patch "`+filepath.Join(e.dir, "a.txt")+`": chunk 1 of 1 (patch line 3) does not match the file
-These lines were expected (context and - lines, in order):
-`+strings.Repeat("x", 1000)+`[cut: 1047576 more bytes]
-Nothing was changed. Make the chunk's lines match the file and send the whole patch again.`, r.Text())
+	require.Equal(t, chunkRefusal(filepath.Join(e.dir, "a.txt"), 1, 1, 3, soughtExpected, strings.Repeat("x", 1000)+"[cut: 1047576 more bytes]"), r.Text())
 
 	r = e.patch("*** Update File: a.txt\n@@ " + long + "\n-one\n")
-	require.Equal(t, `Error: cannot patch "`+filepath.Join(e.dir, "a.txt")+`": chunk 1 of 1 (patch line 3) does not match the file
-No line after the previous chunk matches the @@ line:
-`+strings.Repeat("x", 1000)+`[cut: 1047576 more bytes]
-Nothing was changed. Make the chunk's lines match the file and send the whole patch again.`, r.Text())
+	require.Equal(t, chunkRefusal(filepath.Join(e.dir, "a.txt"), 1, 1, 3, soughtContext, strings.Repeat("x", 1000)+"[cut: 1047576 more bytes]"), r.Text())
 
 	r = e.patch(long + "\n")
 	require.True(t, r.IsError)
@@ -226,7 +242,7 @@ Nothing was changed. Make the chunk's lines match the file and send the whole pa
 func TestPatchInvalidInput(t *testing.T) {
 	e := newGatedPatchEnv(t, false)
 	r := e.call("apply_patch", map[string]any{"input": "*** Begin Patch\n*** End Patch"})
-	require.Equal(t, "Error: invalid patch: it names no file (add *** Add File, *** Delete File or *** Update File sections)", r.Text())
+	require.Equal(t, "Error: "+golden("apply_patch.error.empty"), r.Text())
 	r = e.call("apply_patch", map[string]any{"input": "hello"})
 	require.Equal(t, "Error: invalid patch: the first line of the patch must be '*** Begin Patch'", r.Text())
 	r = e.call("apply_patch", map[string]any{})
@@ -361,14 +377,11 @@ func TestPatchChunkNotFoundShowsTheClosestText(t *testing.T) {
 	r := e.patch("*** Update File: n.go\n@@\n \tif err != nil {\n \n-\t\treturn err\n+\t\treturn fmt.Errorf(\"f: %w\", err)\n")
 	require.True(t, r.IsError)
 	require.Equal(t, "FS_EDIT_NOT_FOUND", r.Code())
-	require.Equal(t, `Error: cannot patch "`+filepath.Join(e.dir, "n.go")+`": chunk 1 of 1 (patch line 3) does not match the file
-These lines were expected (context and - lines, in order):
-	if err != nil {
+	require.Equal(t, chunkRefusal(filepath.Join(e.dir, "n.go"), 1, 1, 3, soughtExpected, `	if err != nil {
 
 		return err
 The closest text is at lines 2-3; old_string differs there in blank lines (the file has fewer):
 2: 	if err != nil {
 3: 		return err
-old_string has 1 blank line that the file does not have there
-Nothing was changed. Make the chunk's lines match the file and send the whole patch again.`, r.Text())
+old_string has 1 blank line that the file does not have there`), r.Text())
 }

@@ -4,18 +4,18 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
-	"strconv"
 
 	"github.com/cordon-dev/cordon/internal/jstext"
 )
 
-// The tools' own argument errors: plain errors (no code).
+// The tools' own argument errors: plain errors (no code), from texts.json.
 var (
-	errBlankPath      = errors.New("file_path must be a non-empty string")
-	errOffset         = errors.New("offset must be a positive integer")
-	errLimit          = errors.New("limit must be a positive integer")
-	errOldStringEmpty = errors.New("old_string must be a non-empty string")
-	errSameStrings    = errors.New("old_string and new_string must differ")
+	errBlankPath      = errors.New(fsText.Text("read.error.blank_path"))
+	errOffset         = errors.New(fsText.Text("read.error.offset"))
+	errLimit          = errors.New(fsText.Text("read.error.limit"))
+	errOldStringEmpty = errors.New(fsText.Text("edit.error.old_string_empty"))
+	errSameStrings    = errors.New(fsText.Text("edit.error.same_strings"))
+	limitMax          = fsText.Template("read.error.limit_max", "max")
 )
 
 // readInput is a validated read request.
@@ -53,7 +53,7 @@ func parseReadArgs(a readArgs, maxLimit int) (readInput, error) {
 			return readInput{}, errLimit
 		}
 		if *a.Limit > float64(maxLimit) {
-			return readInput{}, errors.New("limit must be less than or equal to " + strconv.Itoa(maxLimit))
+			return readInput{}, errors.New(limitMax.RenderInts(maxLimit))
 		}
 		in.limit = int(math.Min(*a.Limit, float64(maxLimit)))
 	}

@@ -126,7 +126,7 @@ func benchReadLastPage(b *testing.B, path string, lines int) {
 	args := map[string]any{"file_path": path, "offset": lines - lastPageLines + 1}
 	// Warm the page cache and check the result once.
 	r := rt.Execute(context.Background(), tools.Call{CallID: "warm", Name: "read", Args: args, Session: s})
-	if r.IsError || !strings.HasSuffix(r.Text(), "(End of file - total "+strconv.Itoa(lines)+" lines)\n</content>") {
+	if r.IsError || !strings.HasSuffix(r.Text(), endOf(lines)+"\n</content>") {
 		b.Fatalf("unexpected read result: %.200s", r.Text())
 	}
 	runtime.GC()
@@ -152,7 +152,7 @@ func BenchmarkReadSmall4KiB(b *testing.B) {
 	rt, s := benchEnv(b, filepath.Dir(path))
 	args := map[string]any{"file_path": path}
 	r := rt.Execute(context.Background(), tools.Call{CallID: "warm", Name: "read", Args: args, Session: s})
-	if r.IsError || !strings.HasSuffix(r.Text(), "(End of file - total "+strconv.Itoa(n)+" lines)\n</content>") {
+	if r.IsError || !strings.HasSuffix(r.Text(), endOf(n)+"\n</content>") {
 		b.Fatalf("unexpected read result: %.200s", r.Text())
 	}
 	b.SetBytes(n * 107)
@@ -207,7 +207,7 @@ func BenchmarkReadLongLine100MiB(b *testing.B) {
 	rt, s := benchEnv(b, dir)
 	args := map[string]any{"file_path": path}
 	r := rt.Execute(context.Background(), tools.Call{CallID: "warm", Name: "read", Args: args, Session: s})
-	if r.IsError || !strings.Contains(r.Text(), "... (line truncated to 2000 chars)") {
+	if r.IsError || !strings.Contains(r.Text(), truncatedTo(2000)) {
 		b.Fatalf("unexpected read result: %.200s", r.Text())
 	}
 	runtime.GC()

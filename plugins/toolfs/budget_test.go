@@ -51,10 +51,11 @@ func readAll(t *testing.T, e *env, name string, budget int) ([]string, int) {
 		}
 		last := v.Lines[len(v.Lines)-1].Number
 		if last == v.TotalLines {
-			require.True(t, strings.HasSuffix(text, "(End of file - total "+strconv.Itoa(v.TotalLines)+" lines)\n</content>"), text[max(0, len(text)-200):])
+			require.True(t, strings.HasSuffix(text, endOf(v.TotalLines)+"\n</content>"), text[max(0, len(text)-200):])
 			return got, pages
 		}
-		require.True(t, strings.HasSuffix(text, ". Use offset="+strconv.Itoa(last+1)+" to continue.)\n</content>"), text[max(0, len(text)-200):])
+		require.True(t, strings.HasSuffix(text, capped(offset, last)+"\n</content>") ||
+			strings.HasSuffix(text, showing(offset, last, v.TotalLines)+"\n</content>"), text[max(0, len(text)-200):])
 		offset = last + 1
 	}
 }
@@ -72,8 +73,7 @@ func TestReadBudgetDefault(t *testing.T) {
 		v := r.Value.(toolfs.ReadValue)
 		n := len(v.Lines)
 		require.Less(t, n, 2000)
-		require.True(t, strings.HasSuffix(text, "\n\n(Output capped. Showing lines 1-"+strconv.Itoa(n)+". Use offset="+
-			strconv.Itoa(n+1)+" to continue.)\n</content>"), text[len(text)-100:])
+		require.True(t, strings.HasSuffix(text, "\n\n"+capped(1, n)+"\n</content>"), text[len(text)-100:])
 		// Tight: the next line, numbered, would not have fit.
 		require.Greater(t, len(text)+len(strconv.Itoa(n+1))+2+width+1+1, toolfs.DefaultResultBudget) // +1: the footer's longer numbers at most
 		got, pages := readAll(t, e, name, toolfs.DefaultResultBudget)

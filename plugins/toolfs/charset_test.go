@@ -23,6 +23,6 @@ func TestReadCapsCountDecodedText(t *testing.T) {
 		r := e.call("read", map[string]any{"file_path": "u.txt"})
 		require.False(t, r.IsError, r.Text())
 		require.Equal(t, "<path>"+e.path("u.txt")+"</path>\n<type>file</type>\n<charset>utf-16le</charset>\n<content>\n"+
-			"1: aaaa\n2: bbbb\n\n(Output capped. Showing lines 1-2. Use offset=3 to continue.)\n</content>", r.Text())
+			"1: aaaa\n2: bbbb\n\n"+capped(1, 2)+"\n</content>", r.Text())
 	}
 }

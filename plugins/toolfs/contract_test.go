@@ -65,7 +65,7 @@ func TestReadStreamsAtDefaultCapOrUnknownSize(t *testing.T) {
 			e.writeFile(t, "big.txt", "alpha\nbeta")
 			r := e.call("read", args{"file_path": "big.txt"})
 			requireOK(t, r)
-			assert.Equal(t, envelope(e.path("big.txt"), "1: alpha\n2: beta\n\n(End of file - total 2 lines)"), r.Text())
+			assert.Equal(t, envelope(e.path("big.txt"), "1: alpha\n2: beta\n\n"+endOf(2)), r.Text())
 			assert.Equal(t, append([]string{"resolve", "stat"}, tc.ops...), e.fsys.take())
 		})
 	}
@@ -180,7 +180,7 @@ func TestBareWriteCreatesAndReads(t *testing.T) {
 	e := newEnv(t, envOptions{bare: true})
 	r := e.call("write", args{"file_path": "new.txt", "content": "fresh"})
 	requireOK(t, r)
-	assert.Equal(t, envelope(e.path("new.txt"), "Created file")+"\nWrote 1 line to a new file.", r.Text())
+	assert.Equal(t, created(e.path("new.txt"), 1), r.Text())
 	assert.Equal(t, "fresh", e.readFile(t, "new.txt"))
 	r = e.call("read", args{"file_path": "new.txt"})
 	requireOK(t, r)
@@ -194,7 +194,7 @@ func TestBOMPreservedThroughTheTools(t *testing.T) {
 	e.writeFile(t, "b.txt", "\ufeffkeep me\n")
 	r := e.call("read", args{"file_path": "b.txt"})
 	requireOK(t, r)
-	assert.Equal(t, envelope(e.path("b.txt"), "1: keep me\n\n(End of file - total 1 lines)"), r.Text())
+	assert.Equal(t, envelope(e.path("b.txt"), "1: keep me\n\n"+endOf(1)), r.Text())
 	r = e.call("edit", args{"file_path": "b.txt", "old_string": "keep", "new_string": "kept"})
 	requireOK(t, r)
 	assert.JSONEq(t, `{"path":"`+e.path("b.txt")+`","before":"keep me\n","after":"kept me\n"}`, valueJSON(t, r))
@@ -252,7 +252,7 @@ func TestReadByteCapSelectingNothingValue(t *testing.T) {
 	r := e.call("read", args{"file_path": "f.txt", "offset": 5})
 	requireOK(t, r)
 	assert.JSONEq(t, `{"path":"`+e.path("f.txt")+`","offset":5,"lines":[],"totalLines":5}`, valueJSON(t, r))
-	assert.Equal(t, envelope(e.path("f.txt"), "(Output capped. Showing lines 5-4. Use offset=5 to continue.)"), r.Text())
+	assert.Equal(t, envelope(e.path("f.txt"), capped(5, 4)), r.Text())
 }
 
 // Observations belong to the session that made them (read + edit both

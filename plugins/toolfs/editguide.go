@@ -71,23 +71,23 @@ func matchesAt(text, old string) string {
 			part += "-" + strconv.Itoa(rs[i].Last)
 		}
 		if j-i > 1 {
-			part += " (" + strconv.Itoa(j-i) + " times)"
+			part = fsText.MustRender("edit.next.matches_at.times", "lines", part, "n", strconv.Itoa(j-i))
 		}
 		parts = append(parts, part)
 		shown, i = j, j
 	}
-	word := "lines "
+	key := "edit.next.matches_at.lines"
 	if len(parts) == 1 && rs[0].First == rs[0].Last {
-		word = "line "
+		key = "edit.next.matches_at.line"
 	}
 	list := parts[0]
 	if len(parts) > 1 {
-		list = strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+		list = fsText.MustRender("edit.next.matches_at.and", "list", strings.Join(parts[:len(parts)-1], ", "), "last", parts[len(parts)-1])
 	}
 	if more := len(rs) - shown; more > 0 {
-		list = strings.Join(parts, ", ") + " and " + strconv.Itoa(more) + " more"
+		list = fsText.MustRender("edit.next.matches_at.more", "list", strings.Join(parts, ", "), "n", strconv.Itoa(more))
 	}
-	return "The matches are at " + word + list + "."
+	return fsText.MustRender(key, "list", list)
 }
 
 // elsewhereNote is the line the edit's success text gains when the file had changed, outside the
@@ -96,8 +96,7 @@ func elsewhereNote(rs []fs.LineRange) string {
 	if len(rs) == 0 {
 		return ""
 	}
-	return "\nThe file had changed since it was read, at " + seen.Spell(rs) +
-		" of the file before this edit; the lines this edit replaced had not changed."
+	return "\n" + fsText.MustRender("edit.success.changed_elsewhere", "lines", seen.Spell(rs))
 }
 
 // LineRange is a run of line numbers of a file (fs.LineRange).
@@ -127,14 +126,14 @@ func withoutLinePrefixes(old string) (string, bool) {
 // prefixGuide tells that old_string carried read's line prefixes and where the text without them
 // is (or the closest text to it).
 func prefixGuide(text, bare string) string {
-	const head = "old_string carries read's line-number prefixes (\"12: \"), which are not part of the file: send it without them."
+	head := fsText.Text("edit.next.prefixes")
 	lf := func(s string) string { return strings.ReplaceAll(s, "\r\n", "\n") }
 	rs := seen.Touched(lf(text), lf(bare))
 	switch {
 	case len(rs) == 1:
-		return head + "\nWithout them it is found once, at " + seen.Spell(rs) + "."
+		return head + "\n" + fsText.MustRender("edit.next.prefixes.found_once", "lines", seen.Spell(rs))
 	case len(rs) > 1:
-		return head + "\nWithout them it is found " + strconv.Itoa(len(rs)) + " times, at " + seen.Spell(rs) + "."
+		return head + "\n" + fsText.MustRender("edit.next.prefixes.found_many", "n", strconv.Itoa(len(rs)), "lines", seen.Spell(rs))
 	}
 	if more := nearmiss.Explain(nearmiss.Find(text, bare), text); more != "" {
 		return head + "\n" + more
@@ -157,17 +156,14 @@ func replacedNote(before, old, new string) string {
 	for i, r := range rs {
 		now[i] = fs.LineRange{First: r.First + i*grow, Last: r.Last + i*grow + grow}
 	}
-	word := "occurrences"
-	if len(rs) == 1 {
-		word = "occurrence"
+	note := "\n" + fsText.MustRender("edit.success.replaced.one", "lines", seen.Spell(now))
+	if len(rs) > 1 {
+		note = "\n" + fsText.MustRender("edit.success.replaced.many", "n", strconv.Itoa(len(rs)), "lines", seen.Spell(now))
 	}
-	note := "\nReplaced " + strconv.Itoa(len(rs)) + " " + word + ", at " + seen.Spell(now) + " of the file now."
-	if n, inside := insideNames(before, old); n > 0 {
-		verb := " of them were inside longer names ("
-		if n == 1 {
-			verb = " of them was inside a longer name ("
-		}
-		note += "\n" + strconv.Itoa(n) + verb + strings.Join(inside, ", ") + "): check that this was meant."
+	if n, inside := insideNames(before, old); n == 1 {
+		note += "\n" + fsText.MustRender("edit.success.inside_names.one", "names", strings.Join(inside, ", "))
+	} else if n > 1 {
+		note += "\n" + fsText.MustRender("edit.success.inside_names.many", "n", strconv.Itoa(n), "names", strings.Join(inside, ", "))
 	}
 	return note
 }
@@ -208,7 +204,7 @@ func insideNames(text, old string) (n int, names []string) {
 
 // notOneNameText follows the matches of an ambiguous edit whose old_string is not one name used in
 // several places: replace_all would change every one of them.
-const notOneNameText = "These matches are not one name used in several places, so replace_all would change every one of them: add a neighbouring line to old_string so it matches once."
+var notOneNameText = fsText.Text("edit.next.not_one_name")
 
 // identifier is one name of a program: letters, digits and '_', not starting with a digit.
 var identifier = regexp.MustCompile(`^[\p{L}_][\p{L}\p{N}_]*$`)

@@ -16,7 +16,7 @@ func TestEditWithReadsLinePrefixesSaysToStripThem(t *testing.T) {
 	requireOK(t, e.call("read", args{"file_path": "z.go"}))
 	requireFailure(t, e.call("edit", args{"file_path": "z.go", "old_string": "3: func NewNop() {}\n4: \n5: func NewNopCore() {}", "new_string": "x"}),
 		`Error: old_string was not found in "`+e.path("z.go")+`"
-old_string carries read's line-number prefixes ("12: "), which are not part of the file: send it without them.
+`+golden("edit.next.prefixes")+`
 Without them it is found once, at lines 3-5.`, "FS_EDIT_NOT_FOUND")
 	assert.Equal(t, nopFile, e.readFile(t, "z.go"))
 }
@@ -29,16 +29,39 @@ func TestReplaceAllSaysHowManyAndWhere(t *testing.T) {
 	requireOK(t, e.call("read", args{"file_path": "z.go"}))
 	r := e.call("edit", args{"file_path": "z.go", "old_string": "NewNop", "new_string": "NewDiscard", "replace_all": true})
 	requireOK(t, r)
-	assert.Equal(t, "The file "+e.path("z.go")+" has been updated. All occurrences were successfully replaced.\n"+
-		"Replaced 3 occurrences, at lines 3, 5, 7 of the file now.\n"+
-		"1 of them was inside a longer name (NewNopCore): check that this was meant.", r.Text())
+	assert.Equal(t, editedAll(e.path("z.go"), "\nReplaced 3 occurrences, at lines 3, 5, 7 of the file now.\n"+
+		"1 of them was inside a longer name (NewNopCore): check that this was meant."), r.Text())
 	r = e.call("edit", args{"file_path": "z.go", "old_string": "{}\n", "new_string": "{\n}\n", "replace_all": true})
 	requireOK(t, r)
-	assert.Equal(t, "The file "+e.path("z.go")+" has been updated. All occurrences were successfully replaced.\n"+
-		"Replaced 2 occurrences, at lines 3-4, 6-7 of the file now.", r.Text())
+	assert.Equal(t, editedAll(e.path("z.go"), "\nReplaced 2 occurrences, at lines 3-4, 6-7 of the file now."), r.Text())
 }
 
 // An ambiguity refusal warns against replace_all when the matches are not one name used in
+
+// Each count of the replace_all note and of the prefixed old_string's matches takes its own text:
+// one occurrence, several, and several inside longer names.
+func TestEditNotesCountTheirMatches(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	e.writeFile(t, "a.txt", "a x b\n")
+	requireOK(t, e.call("read", args{"file_path": "a.txt"}))
+	r := e.call("edit", args{"file_path": "a.txt", "old_string": "x", "new_string": "y", "replace_all": true})
+	requireOK(t, r)
+	assert.Equal(t, editedAll(e.path("a.txt"), "\n"+golden("edit.success.replaced.one", "lines", "line 1")), r.Text())
+
+	e.writeFile(t, "b.txt", "x xx\nax\n")
+	requireOK(t, e.call("read", args{"file_path": "b.txt"}))
+	r = e.call("edit", args{"file_path": "b.txt", "old_string": "x", "new_string": "z", "replace_all": true})
+	requireOK(t, r)
+	assert.Equal(t, editedAll(e.path("b.txt"), "\n"+golden("edit.success.replaced.many", "n", "4", "lines", "lines 1-2")+
+		"\n"+golden("edit.success.inside_names.many", "n", "3", "names", "xx, ax")), r.Text())
+
+	e.writeFile(t, "c.txt", "a\na\n")
+	requireOK(t, e.call("read", args{"file_path": "c.txt"}))
+	requireFailure(t, e.call("edit", args{"file_path": "c.txt", "old_string": "1: a", "new_string": "b"}),
+		`Error: old_string was not found in "`+e.path("c.txt")+`"`+"\n"+golden("edit.next.prefixes")+"\n"+
+			golden("edit.next.prefixes.found_many", "n", "2", "lines", "lines 1-2"), "FS_EDIT_NOT_FOUND")
+}
+
 // several places; for a name it adds nothing.
 func TestAmbiguousEditWarnsAgainstReplaceAllForText(t *testing.T) {
 	e := newEnv(t, envOptions{})
@@ -46,11 +69,10 @@ func TestAmbiguousEditWarnsAgainstReplaceAllForText(t *testing.T) {
 	requireOK(t, e.call("read", args{"file_path": "a.go"}))
 	requireFailure(t, e.call("edit", args{"file_path": "a.go", "old_string": "\t}\n", "new_string": "\t} // end\n"}),
 		`Error: old_string matched 2 times in "`+e.path("a.go")+`"; provide a more specific old_string or set replace_all to true
-The matches are at lines 3 and 5.
-These matches are not one name used in several places, so replace_all would change every one of them: add a neighbouring line to old_string so it matches once.`, "FS_AMBIGUOUS_EDIT")
+`+matchesAt(golden("edit.next.matches_at.and", "list", "3", "last", "5"), true)+"\n"+golden("edit.next.not_one_name"), "FS_AMBIGUOUS_EDIT")
 	e.writeFile(t, "b.go", "x := 1\ny := x\n")
 	requireOK(t, e.call("read", args{"file_path": "b.go"}))
 	requireFailure(t, e.call("edit", args{"file_path": "b.go", "old_string": "x", "new_string": "z"}),
 		`Error: old_string matched 2 times in "`+e.path("b.go")+`"; provide a more specific old_string or set replace_all to true
-The matches are at lines 1 and 2.`, "FS_AMBIGUOUS_EDIT")
+`+matchesAt(golden("edit.next.matches_at.and", "list", "1", "last", "2"), true), "FS_AMBIGUOUS_EDIT")
 }

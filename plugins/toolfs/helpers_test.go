@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	toolTexts "github.com/cordon-dev/cordon/internal/texts"
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/kernel/kerneltest"
 	"github.com/cordon-dev/cordon/plugins/fs"
@@ -284,14 +285,78 @@ func (r *recordingFS) TextCharset(ctx context.Context, t fs.Target) string {
 
 func sp(s string) *string { return &s }
 
-// description is tool's description as descriptions.json beside the plugin holds it (the one place
-// it is written).
+// description is tool's description as texts.json beside the plugin holds it (the one place it is
+// written).
 func description(t *testing.T, tool string) string {
 	t.Helper()
-	b, err := os.ReadFile("descriptions.json")
-	require.NoError(t, err)
-	var m map[string]string
-	require.NoError(t, json.Unmarshal(b, &m))
-	require.Contains(t, m, tool)
-	return m[tool]
+	return goldenSet().Raw(tool + ".description")
+}
+
+// goldenSet is texts.json beside the plugin, read from disk once, as the e2e scripts read it: the
+// texts the tests assert, rendered with their values (docs/texts.md).
+var goldenSet = sync.OnceValue(func() toolTexts.Set { return toolTexts.MustLoad("texts.json") })
+
+// golden renders key of texts.json with name, value pairs; a missing or unused value panics.
+func golden(key string, pairs ...string) string { return goldenSet().MustRender(key, pairs...) }
+
+// envelope is a read's text: the envelope around body.
+func envelope(path, body string) string { return golden("read.envelope", "path", path, "body", body) }
+
+// endOf is the footer of a window that reaches the end of a file of total lines.
+func endOf(total int) string { return golden("read.footer.end", "total", strconv.Itoa(total)) }
+
+// showing is the footer of a window offset..end of total lines that stops at its limit.
+func showing(offset, end, total int) string {
+	return golden("read.footer.window", "offset", strconv.Itoa(offset), "end", strconv.Itoa(end),
+		"total", strconv.Itoa(total), "next", strconv.Itoa(end+1))
+}
+
+// capped is the footer of a window offset..end that the byte cap or the result budget stopped.
+func capped(offset, end int) string {
+	return golden("read.footer.capped", "offset", strconv.Itoa(offset), "end", strconv.Itoa(end), "next", strconv.Itoa(end+1))
+}
+
+// truncatedTo is the notice a line cut to n code points ends with.
+func truncatedTo(n int) string { return golden("read.line.truncated", "chars", strconv.Itoa(n)) }
+
+// linesText spells a number of lines as write's counts do.
+func linesText(n int) string {
+	if n == 1 {
+		return golden("lines.one")
+	}
+	return golden("lines.many", "n", strconv.Itoa(n))
+}
+
+// created is write's text for a new file of n lines.
+func created(path string, n int) string {
+	return golden("write.success", "envelope", envelope(path, golden("write.created")),
+		"counts", golden("write.counts.new", "lines", linesText(n)))
+}
+
+// updated is write's text for a file of before lines replaced by n (before < 0: not known).
+func updated(path string, n, before int) string {
+	counts := golden("write.counts.replaced", "lines", linesText(n), "before", linesText(before))
+	if before < 0 {
+		counts = golden("write.counts.unknown", "lines", linesText(n))
+	}
+	return golden("write.success", "envelope", envelope(path, golden("write.updated")), "counts", counts)
+}
+
+// edited is edit's text for path, and for a replace_all, followed by the note it gains.
+func edited(path string) string { return golden("edit.success", "path", path) }
+
+func editedAll(path, replaced string) string {
+	return golden("edit.success.replace_all", "path", path, "replaced", replaced)
+}
+
+// argError is the failure text of a tool's own argument error key of texts.json.
+func argError(key string, pairs ...string) string { return "Error: " + golden(key, pairs...) }
+
+// matchesAt is the ambiguous edit's line that lists where old_string matched (one line or several,
+// as list spells them).
+func matchesAt(list string, several bool) string {
+	if several {
+		return golden("edit.next.matches_at.lines", "list", list)
+	}
+	return golden("edit.next.matches_at.line", "list", list)
 }

@@ -17,7 +17,7 @@ func TestWriteCreateAndUpdate(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	r := e.call("write", args{"file_path": "new.txt", "content": "line one\nline two\n"})
 	requireOK(t, r)
-	assert.Equal(t, envelope(e.path("new.txt"), "Created file")+"\nWrote 2 lines to a new file.", r.Text())
+	assert.Equal(t, created(e.path("new.txt"), 2), r.Text())
 	assert.JSONEq(t, `{"path":"`+e.path("new.txt")+`","operation":"create","before":null,"after":"line one\nline two\n"}`, valueJSON(t, r))
 	assert.JSONEq(t, `{"diffs":[]}`, metaJSON(t, r))
 	assert.Equal(t, "line one\nline two\n", e.readFile(t, "new.txt"))
@@ -25,7 +25,7 @@ func TestWriteCreateAndUpdate(t *testing.T) {
 	// The write observed the new version: a second write (an update) needs no read.
 	r = e.call("write", args{"file_path": "new.txt", "content": "a\nb\nc\nNEW\nd\ne\nf\n"})
 	requireOK(t, r)
-	assert.Equal(t, envelope(e.path("new.txt"), "Updated file")+"\nWrote 7 lines; the file had 2 lines.", r.Text())
+	assert.Equal(t, updated(e.path("new.txt"), 7, 2), r.Text())
 
 	// Overwrite after a read: meta holds the hunk, with the raw file_path.
 	requireOK(t, e.call("read", args{"file_path": "new.txt"}))
@@ -73,7 +73,7 @@ func TestEditWithPolicy(t *testing.T) {
 	requireOK(t, e.call("read", args{"file_path": "a.txt"}))
 	r := e.call("edit", args{"file_path": "a.txt", "old_string": "world", "new_string": "there"})
 	requireOK(t, r)
-	assert.Equal(t, "The file "+e.path("a.txt")+" has been updated successfully.", r.Text())
+	assert.Equal(t, edited(e.path("a.txt")), r.Text())
 	assert.JSONEq(t, `{"path":"`+e.path("a.txt")+`","before":"hello world","after":"hello there"}`, valueJSON(t, r))
 	assert.JSONEq(t, `{"diffs":[{"path":"a.txt","oldText":"hello world","newText":"hello there"}]}`, metaJSON(t, r))
 	assert.Equal(t, "hello there", e.readFile(t, "a.txt"))
@@ -83,10 +83,10 @@ func TestEditWithPolicy(t *testing.T) {
 	requireOK(t, e.call("read", args{"file_path": "b.txt"}))
 	requireFailure(t, e.call("edit", args{"file_path": "b.txt", "old_string": "a", "new_string": "b"}),
 		`Error: old_string matched 3 times in "`+e.path("b.txt")+`"; provide a more specific old_string or set replace_all to true`+
-			"\nThe matches are at line 1 (3 times).", "FS_AMBIGUOUS_EDIT")
+			"\n"+matchesAt(golden("edit.next.matches_at.times", "lines", "1", "n", "3"), false), "FS_AMBIGUOUS_EDIT")
 	r = e.call("edit", args{"file_path": "b.txt", "old_string": "a", "new_string": "b", "replace_all": true})
 	requireOK(t, r)
-	assert.Equal(t, "The file "+e.path("b.txt")+" has been updated. All occurrences were successfully replaced.\nReplaced 3 occurrences, at line 1 of the file now.", r.Text())
+	assert.Equal(t, editedAll(e.path("b.txt"), "\nReplaced 3 occurrences, at line 1 of the file now."), r.Text())
 	assert.Equal(t, "b b b", e.readFile(t, "b.txt"))
 	requireFailure(t, e.call("edit", args{"file_path": "b.txt", "old_string": "zzz", "new_string": "y"}),
 		`Error: old_string was not found in "`+e.path("b.txt")+`"`, "FS_EDIT_NOT_FOUND")
@@ -112,7 +112,7 @@ func TestWindowedReadAuthorizesEditAnywhere(t *testing.T) {
 	e.writeFile(t, "a.txt", strings.Join(lines, "\n"))
 	r := e.call("read", args{"file_path": "a.txt", "limit": 1})
 	requireOK(t, r)
-	assert.Contains(t, r.Text(), "(Showing lines 1-1 of 20. Use offset=2 to continue.)")
+	assert.Contains(t, r.Text(), showing(1, 1, 20))
 	requireOK(t, e.call("edit", args{"file_path": "a.txt", "old_string": lines[12] + "\n", "new_string": "LINE 12\n"}))
 }
 
@@ -138,7 +138,7 @@ func TestBareDeploymentIsUnconditional(t *testing.T) {
 	e.writeFile(t, "a.txt", "original")
 	r := e.call("write", args{"file_path": "a.txt", "content": "clobbered"})
 	requireOK(t, r)
-	assert.Equal(t, envelope(e.path("a.txt"), "Updated file")+"\nWrote 1 line; the file had 1 line.", r.Text())
+	assert.Equal(t, updated(e.path("a.txt"), 1, 1), r.Text())
 	assert.JSONEq(t, `{"diffs":[{"path":"a.txt","oldText":"original","newText":"clobbered"}]}`, metaJSON(t, r))
 	requireOK(t, e.call("edit", args{"file_path": "a.txt", "old_string": "clobbered", "new_string": "there"}))
 	assert.Equal(t, "there", e.readFile(t, "a.txt"))
@@ -159,11 +159,11 @@ func TestMutationArgumentErrors(t *testing.T) {
 		args args
 		text string
 	}{
-		{"write", args{"file_path": " ", "content": "x"}, "Error: file_path must be a non-empty string"},
+		{"write", args{"file_path": " ", "content": "x"}, argError("read.error.blank_path")},
 		{"write", args{"file_path": "a.txt"}, `Error: invalid arguments: missing required property "content"`},
-		{"edit", args{"file_path": "\t", "old_string": "a", "new_string": "b"}, "Error: file_path must be a non-empty string"},
-		{"edit", args{"file_path": "a.txt", "old_string": "", "new_string": "b"}, "Error: old_string must be a non-empty string"},
-		{"edit", args{"file_path": "a.txt", "old_string": "x", "new_string": "x"}, "Error: old_string and new_string must differ"},
+		{"edit", args{"file_path": "\t", "old_string": "a", "new_string": "b"}, argError("read.error.blank_path")},
+		{"edit", args{"file_path": "a.txt", "old_string": "", "new_string": "b"}, argError("edit.error.old_string_empty")},
+		{"edit", args{"file_path": "a.txt", "old_string": "x", "new_string": "x"}, argError("edit.error.same_strings")},
 		{"edit", args{"file_path": "a.txt", "old_string": "x", "new_string": "y", "replace_all": "yes"}, `Error: invalid arguments: "replace_all" must be a boolean`},
 	}
 	for _, tc := range cases {
@@ -181,5 +181,5 @@ func TestMutationArgumentErrors(t *testing.T) {
 	e.writeFile(t, "r.txt", "q q")
 	requireFailure(t, e.call("edit", args{"file_path": "r.txt", "old_string": "q", "new_string": "z", "replaceAll": true}),
 		`Error: old_string matched 2 times in "`+e.path("r.txt")+`"; provide a more specific old_string or set replace_all to true`+
-			"\nThe matches are at line 1 (2 times).", "FS_AMBIGUOUS_EDIT")
+			"\n"+matchesAt(golden("edit.next.matches_at.times", "lines", "1", "n", "2"), false), "FS_AMBIGUOUS_EDIT")
 }

@@ -34,5 +34,5 @@ func TestAmbiguousListsAreBounded(t *testing.T) {
 	require.True(t, r.IsError)
 	assert.Equal(t, "FS_AMBIGUOUS_EDIT", r.Code())
 	assert.Equal(t, `Error: old_string matched 27 times in "`+e.path("many.txt")+`"; provide a more specific old_string or set replace_all to true`+"\n"+
-		"The matches are at lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20 and 7 more.", r.Text())
+		matchesAt(golden("edit.next.matches_at.more", "list", "1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20", "n", "7"), true), r.Text())
 }

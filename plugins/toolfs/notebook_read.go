@@ -37,12 +37,12 @@ type NotebookCell struct {
 	Images []attachments.ImageRef `json:"images,omitempty"`
 }
 
-// The read envelope of a notebook (docs/notebooks.md "The text the model sees").
-const (
-	notebookMiddle = "</path>\n<type>notebook</type>\n<notebook>"
-	notebookOpen   = "</notebook>\n<content>\n"
-	noteOpen       = "<note>This notebook is shown as text: "
-	noteClose      = ".</note>\n"
+// The read envelope of a notebook (docs/notebooks.md "The text the model sees"; read.notebook.* of
+// texts.json).
+var (
+	notebookEnvelope  = fsText.Template("read.notebook.envelope", "path", "format", "body")
+	notebookFooterWin = fsText.Template("read.notebook.footer.window", "first", "last", "total", "next")
+	notebookFooterEnd = fsText.Template("read.notebook.footer.end", "total")
 )
 
 // noteLine is the line a .ipynb read as text gets, saying why ("" for no note).
@@ -50,36 +50,29 @@ func noteLine(why string) string {
 	if why == "" {
 		return ""
 	}
-	return noteOpen + why + noteClose
+	return fsText.MustRender("read.notebook.as_text", "why", why) + "\n"
 }
 
 // notebookHeader is the envelope's notebook line: the format and the language clause.
 func notebookHeader(p *NotebookPage) string {
-	h := "nbformat " + p.Format
 	if p.Language != "" {
-		h += ", language " + p.Language
+		return fsText.MustRender("read.notebook.format.language", "format", p.Format, "language", p.Language)
 	}
-	return h
+	return fsText.MustRender("read.notebook.format", "format", p.Format)
 }
 
 // notebookFooter is the footer of a page of cells first..last (1-based) of total.
 func notebookFooter(first, last, total int) string {
 	if last < total {
-		return "(Showing cells " + strconv.Itoa(first) + "-" + strconv.Itoa(last) + " of " + strconv.Itoa(total) +
-			". Use offset=" + strconv.Itoa(last+1) + " to continue.)"
+		return notebookFooterWin.RenderInts(first, last, total, last+1)
 	}
-	return "(End of notebook - total " + strconv.Itoa(total) + " cells)"
+	return notebookFooterEnd.RenderInts(total)
 }
 
 // RenderNotebookRead renders the text block of a notebook read.
 func RenderNotebookRead(v ReadValue) string {
 	p := v.Notebook
 	var b strings.Builder
-	b.WriteString(envelopeHead)
-	b.WriteString(v.Path)
-	b.WriteString(notebookMiddle)
-	b.WriteString(notebookHeader(p))
-	b.WriteString(notebookOpen)
 	for _, c := range p.Cells {
 		b.WriteString(c.Text)
 	}
@@ -89,8 +82,7 @@ func RenderNotebookRead(v ReadValue) string {
 		b.WriteByte('\n')
 	}
 	b.WriteString(notebookFooter(v.Offset, last, p.TotalCells))
-	b.WriteString(envelopeTail)
-	return b.String()
+	return notebookEnvelope.Render(v.Path, notebookHeader(p), b.String())
 }
 
 // renderNotebookContent is the content of a notebook read: the text, then each image the page
@@ -162,7 +154,7 @@ type pager struct {
 
 func newPager(s *suite, ctx context.Context, exec *tools.Exec, dp string, nb *notebook.Notebook, page *NotebookPage, budget int) *pager {
 	pg := &pager{s: s, ctx: ctx, dp: dp, nb: nb, page: page, budget: budget}
-	pg.fixed = len(envelopeHead+notebookMiddle+notebookOpen+envelopeTail) + len(dp) + len(notebookHeader(page)) + 1
+	pg.fixed = len(notebookEnvelope.Render(dp, notebookHeader(page), "")) + 1 // the envelope, rendered, and the blank line
 	if hasImages(nb) {
 		pg.adm, pg.admErr = s.ft.AdmitEmbeddedImages(ctx, exec, dp)
 	}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -26,16 +28,26 @@ func notebookText(t *testing.T) string {
 
 // notebookView is the text of a whole read of notebookText in dir (imageLine: the image's line).
 func notebookView(dp, imageLine string) string {
-	return "<path>" + dp + "</path>\n<type>notebook</type>\n<notebook>nbformat 4.5, language python</notebook>\n<content>\n" +
-		"<cell id=\"intro001\" type=\"markdown\">\n1: # Title\n2: Some text\n</cell>\n" +
-		"<cell id=\"code0002\" type=\"code\" execution_count=\"2\">\n1: print('hello')\n2: plot()\n3: 1 + 2\n" +
-		"<output type=\"stream\" name=\"stdout\">\nhello\n</output>\n" +
-		"<output type=\"display_data\">\n" + imageLine + "\n<Figure size 1x1>\n</output>\n" +
-		"<output type=\"execute_result\">\n3\n</output>\n</cell>\n" +
-		"<cell id=\"code0003\" type=\"code\" execution_count=\"3\">\n1: 1/0\n" +
-		"<output type=\"error\" ename=\"ZeroDivisionError\">\n---------------------------------------------------------------------------\nZeroDivisionError: division by zero\n</output>\n</cell>\n" +
-		"<cell id=\"raw00004\" type=\"raw\">\n</cell>\n" +
-		"\n(End of notebook - total 4 cells)\n</content>"
+	return golden("read.notebook.envelope", "path", dp, "format", golden("read.notebook.format.language", "format", "4.5", "language", "python"), "body",
+		"<cell id=\"intro001\" type=\"markdown\">\n1: # Title\n2: Some text\n</cell>\n"+
+			"<cell id=\"code0002\" type=\"code\" execution_count=\"2\">\n1: print('hello')\n2: plot()\n3: 1 + 2\n"+
+			"<output type=\"stream\" name=\"stdout\">\nhello\n</output>\n"+
+			"<output type=\"display_data\">\n"+imageLine+"\n<Figure size 1x1>\n</output>\n"+
+			"<output type=\"execute_result\">\n3\n</output>\n</cell>\n"+
+			"<cell id=\"code0003\" type=\"code\" execution_count=\"3\">\n1: 1/0\n"+
+			"<output type=\"error\" ename=\"ZeroDivisionError\">\n---------------------------------------------------------------------------\nZeroDivisionError: division by zero\n</output>\n</cell>\n"+
+			"<cell id=\"raw00004\" type=\"raw\">\n</cell>\n"+
+			"\n"+cellsEnd(4))
+}
+
+// cellsEnd and cellsShowing are the notebook read's footers.
+func cellsEnd(total int) string {
+	return golden("read.notebook.footer.end", "total", strconv.Itoa(total))
+}
+
+func cellsShowing(first, last, total int) string {
+	return golden("read.notebook.footer.window", "first", strconv.Itoa(first), "last", strconv.Itoa(last), "total", strconv.Itoa(total),
+		"next", strconv.Itoa(last+1))
 }
 
 // TestNotebookReadShowsCells pins docs/notebooks.md "The text the model sees": a notebook reads
@@ -114,10 +126,10 @@ func TestNotebookPagesContinue(t *testing.T) {
 		}
 		pages++
 		if next == 2000 {
-			require.True(t, strings.HasSuffix(text, "\n(End of notebook - total 2000 cells)\n</content>"), text[len(text)-80:])
+			require.True(t, strings.HasSuffix(text, "\n"+cellsEnd(2000)+"\n</content>"), text[len(text)-80:])
 			break
 		}
-		footer := fmt.Sprintf("\n(Showing cells %d-%d of 2000. Use offset=%d to continue.)\n</content>", offset, next, next+1)
+		footer := "\n" + cellsShowing(offset, next, 2000) + "\n</content>"
 		require.True(t, strings.HasSuffix(text, footer), text[len(text)-120:])
 		offset = next + 1
 	}
@@ -125,7 +137,7 @@ func TestNotebookPagesContinue(t *testing.T) {
 
 	r := e.call("read", args{"file_path": "big.ipynb", "offset": 1999, "limit": 1})
 	requireOK(t, r)
-	assert.True(t, strings.HasSuffix(r.Content[0].Text, "\n(Showing cells 1999-1999 of 2000. Use offset=2000 to continue.)\n</content>"))
+	assert.True(t, strings.HasSuffix(r.Content[0].Text, "\n"+cellsShowing(1999, 1999, 2000)+"\n</content>"))
 	requireFailure(t, e.call("read", args{"file_path": "big.ipynb", "offset": 2001}),
 		`Error: offset 2001 is out of range for "`+e.path("big.ipynb")+`" (2000 cells)`, "FS_NOT_FOUND")
 }
@@ -141,7 +153,8 @@ func TestNotebookReadCutsAHugeCell(t *testing.T) {
 	requireOK(t, r)
 	text := r.Content[0].Text
 	assert.LessOrEqual(t, len(text), 36000)
-	assert.Regexp(t, `\n\(cell cut to fit the result: source lines 1-\d+ of 1001 shown, outputs left out\)\n</cell>\n\n\(Showing cells 1-1 of 2\. Use offset=2 to continue\.\)\n</content>$`, text)
+	assert.Regexp(t, `\n\(cell cut to fit the result: source lines 1-\d+ of 1001 shown, outputs left out\)\n</cell>\n\n`+
+		regexp.QuoteMeta(cellsShowing(1, 1, 2))+`\n</content>$`, text)
 }
 
 // TestNotebookReadAsText pins that a .ipynb that is not an nbformat-4 notebook reads as text
@@ -152,8 +165,8 @@ func TestNotebookReadAsText(t *testing.T) {
 	r := e.call("read", args{"file_path": "bad.ipynb"})
 	requireOK(t, r)
 	assert.Equal(t, "<path>"+e.path("bad.ipynb")+"</path>\n<type>file</type>\n"+
-		"<note>This notebook is shown as text: it is not valid JSON (Expecting value at line 3, column 1).</note>\n"+
-		"<content>\n1: {\n2:  \"cells\": [\n3: }\n\n(End of file - total 3 lines)\n</content>", r.Content[0].Text)
+		golden("read.notebook.as_text", "why", "it is not valid JSON (Expecting value at line 3, column 1)")+"\n"+
+		"<content>\n1: {\n2:  \"cells\": [\n3: }\n\n"+endOf(3)+"\n</content>", r.Content[0].Text)
 	assert.Equal(t, "it is not valid JSON (Expecting value at line 3, column 1)", r.Value.(toolfs.ReadValue).Note)
 
 	v3, err := os.ReadFile("../../internal/notebook/testdata/text/v3.ipynb")
@@ -161,7 +174,7 @@ func TestNotebookReadAsText(t *testing.T) {
 	e.writeFile(t, "v3.ipynb", string(v3))
 	r = e.call("read", args{"file_path": "v3.ipynb", "limit": 1})
 	requireOK(t, r)
-	assert.Contains(t, r.Content[0].Text, "\n<note>This notebook is shown as text: it is nbformat 3; only nbformat 4 is read as cells.</note>\n<content>\n1: {\n")
+	assert.Contains(t, r.Content[0].Text, "\n"+golden("read.notebook.as_text", "why", "it is nbformat 3; only nbformat 4 is read as cells")+"\n<content>\n1: {\n")
 }
 
 // BenchmarkNotebookRead2000 measures one read of a 2,000-cell notebook (docs/notebooks.md): the
@@ -206,7 +219,7 @@ func TestNotebookReadImageLimits(t *testing.T) {
 	r := e.callIn(s, "read", args{"file_path": "imgs.ipynb"})
 	requireOK(t, r)
 	require.Len(t, r.Content, 2)
-	assert.True(t, strings.HasSuffix(r.Content[0].Text, "</cell>\n\n(Showing cells 1-1 of 2. Use offset=2 to continue.)\n</content>"), r.Content[0].Text)
+	assert.True(t, strings.HasSuffix(r.Content[0].Text, "</cell>\n\n"+cellsShowing(1, 1, 2)+"\n</content>"), r.Content[0].Text)
 
 	r = e.callIn(s, "read", args{"file_path": "imgs.ipynb", "offset": 2})
 	requireOK(t, r)

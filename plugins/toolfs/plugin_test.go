@@ -17,10 +17,13 @@ const (
 	readSchema  = `{"type":"object","properties":{"file_path":{"type":"string","description":"The file to read. Absolute, or relative to the session's working directory."},"offset":{"type":"number","description":"1-based first line to return. Defaults to 1."},"limit":{"type":"number","description":"Maximum number of lines to return. Defaults to 2000."}},"required":["file_path"]}`
 	writeSchema = `{"type":"object","properties":{"file_path":{"type":"string","description":"The file to write. Absolute, or relative to the session's working directory."},"content":{"type":"string","description":"Full UTF-8 text content to write."}},"required":["file_path","content"]}`
 	editSchema  = `{"type":"object","properties":{"file_path":{"type":"string","description":"The file to edit. Absolute, or relative to the session's working directory."},"old_string":{"type":"string","description":"Literal text to replace. Must match exactly."},"new_string":{"type":"string","description":"Literal replacement text. Use an empty string to delete the match."},"replace_all":{"type":"boolean","description":"Replace all matches. Defaults to false; when false, old_string must appear exactly once."}},"required":["file_path","old_string","new_string"]}`
+)
 
-	readGuidance  = "Use the read tool — not shell commands like cat — to inspect text files. Results include line numbers. Use offset and limit to continue reading large files."
-	writeGuidance = "Use the write tool to create files or completely replace file contents. Existing files are overwritten, so read an existing file first (the default fs-observation-policy requires it) and prefer edit for targeted changes."
-	editGuidance  = "Use the edit tool for targeted changes to existing UTF-8 text files. It replaces literal old_string with new_string; by default old_string must appear exactly once. If old_string appears multiple times, provide a more specific old_string or set replace_all to true. Read the file first (the default fs-observation-policy requires it), unless you just created or edited it in this session."
+// The guidance sections, from texts.json.
+var (
+	readGuidance  = golden("read.guidance")
+	writeGuidance = golden("write.guidance.with_edit")
+	editGuidance  = golden("edit.guidance")
 )
 
 func TestSchemasExact(t *testing.T) {
@@ -78,7 +81,7 @@ func TestGuidanceFollowsVisibility(t *testing.T) {
 	}}
 	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, e.root, probe, nil))
 	assert.Equal(t, []tools.GuidanceSection{{Name: "tool:write", Order: 101,
-		Text: "Use the write tool to create files or completely replace file contents. Existing files are overwritten, so read an existing file first (the default fs-observation-policy requires it)."}},
+		Text: golden("write.guidance")}},
 		e.rt.GuidanceSections())
 }
 

@@ -2,6 +2,7 @@ package toolfs_test
 
 import (
 	"encoding/json"
+	"strconv"
 	"testing"
 
 	"github.com/cordon-dev/cordon/plugins/toolfs"
@@ -57,10 +58,10 @@ func text(s string) []tools.Content { return []tools.Content{tools.TextContent(s
 // are declined.
 func TestPresentReadResult(t *testing.T) {
 	meta := map[string]any{"path": "/tmp/a.ts", "offset": 1, "lines": []any{map[string]any{"number": 1, "text": "hello"}}, "totalLines": 1, "lang": "ts"}
-	body := "1: hello\n\n(End of file - total 1 lines)"
-	env := "<path>/tmp/a.ts</path>\n<type>file</type>\n<content>\n" + body + "\n</content>"
+	body := "1: hello\n\n" + endOf(1)
+	env := envelope("/tmp/a.ts", body)
 	a := raw(`{"file_path":"a.ts"}`)
-	assert.JSONEq(t, `{"card":"read","path":"/tmp/a.ts","offset":1,"lines":[{"number":1,"text":"hello"}],"totalLines":1,"lang":"ts","content":[{"type":"text","text":"`+"1: hello\\n\\n(End of file - total 1 lines)"+`"}]}`,
+	assert.JSONEq(t, `{"card":"read","path":"/tmp/a.ts","offset":1,"lines":[{"number":1,"text":"hello"}],"totalLines":1,"lang":"ts","content":[{"type":"text","text":`+strconv.Quote(body)+`}]}`,
 		viewJSON(t, toolfs.PresentReadResult(a, tools.Result{Content: text(env), Meta: meta})))
 
 	notes := map[string]any{"path": "/tmp/notes", "offset": 1, "lines": []any{map[string]any{"number": 1, "text": "body"}}, "totalLines": 1}
@@ -84,7 +85,7 @@ func TestPresentReadResult(t *testing.T) {
 	e.writeFile(t, "a.ts", "const x = 1\nconst y = 2")
 	r := e.call("read", args{"file_path": "a.ts"})
 	requireOK(t, r)
-	assert.JSONEq(t, `{"card":"read","path":"`+e.path("a.ts")+`","offset":1,"lines":[{"number":1,"text":"const x = 1"},{"number":2,"text":"const y = 2"}],"totalLines":2,"lang":"ts","content":[{"type":"text","text":"1: const x = 1\n2: const y = 2\n\n(End of file - total 2 lines)"}]}`,
+	assert.JSONEq(t, `{"card":"read","path":"`+e.path("a.ts")+`","offset":1,"lines":[{"number":1,"text":"const x = 1"},{"number":2,"text":"const y = 2"}],"totalLines":2,"lang":"ts","content":[{"type":"text","text":"1: const x = 1\n2: const y = 2\n\n`+endOf(2)+`"}]}`,
 		viewJSON(t, toolfs.PresentReadResult(raw(`{"file_path":"a.ts"}`), r)))
 }
 

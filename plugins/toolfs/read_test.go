@@ -10,17 +10,13 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func envelope(path, body string) string {
-	return "<path>" + path + "</path>\n<type>file</type>\n<content>\n" + body + "\n</content>"
-}
-
 func TestReadRendersExactEnvelope(t *testing.T) {
 	for _, bare := range []bool{false, true} {
 		e := newEnv(t, envOptions{bare: bare})
 		e.writeFile(t, "a.txt", "hello\nworld")
 		r := e.call("read", args{"file_path": "a.txt"})
 		requireOK(t, r)
-		assert.Equal(t, envelope(e.path("a.txt"), "1: hello\n2: world\n\n(End of file - total 2 lines)"), r.Text())
+		assert.Equal(t, envelope(e.path("a.txt"), "1: hello\n2: world\n\n"+endOf(2)), r.Text())
 		assert.JSONEq(t, `{"path":"`+e.path("a.txt")+`","offset":1,"lines":[{"number":1,"text":"hello"},{"number":2,"text":"world"}],"totalLines":2}`, valueJSON(t, r))
 		assert.JSONEq(t, `{"path":"`+e.path("a.txt")+`","offset":1,"lines":[{"number":1,"text":"hello"},{"number":2,"text":"world"}],"totalLines":2}`, metaJSON(t, r))
 	}
@@ -34,21 +30,21 @@ func TestReadWindowsAndFooters(t *testing.T) {
 		args    args
 		body    string
 	}{
-		{"empty file", nil, "", nil, "(End of file - total 0 lines)"},
-		{"one line, no plural", nil, "x\n", nil, "1: x\n\n(End of file - total 1 lines)"},
+		{"empty file", nil, "", nil, endOf(0)},
+		{"one line, no plural", nil, "x\n", nil, "1: x\n\n" + endOf(1)},
 		{"offset and limit", nil, "one\ntwo\nthree\nfour", args{"offset": 2, "limit": 2},
-			"2: two\n3: three\n\n(Showing lines 2-3 of 4. Use offset=4 to continue.)"},
+			"2: two\n3: three\n\n" + showing(2, 3, 4)},
 		{"readLimit is the default", func(c *toolfs.Config) { c.ReadLimit = 2 }, "one\ntwo\nthree\nfour", nil,
-			"1: one\n2: two\n\n(Showing lines 1-2 of 4. Use offset=3 to continue.)"},
+			"1: one\n2: two\n\n" + showing(1, 2, 4)},
 		{"line truncation", func(c *toolfs.Config) { c.ReadMaxLineLength = 4 }, "abcdefgh", nil,
-			"1: abcd... (line truncated to 4 chars)\n\n(End of file - total 1 lines)"},
+			"1: abcd" + truncatedTo(4) + "\n\n" + endOf(1)},
 		{"byte cap", func(c *toolfs.Config) { c.ReadMaxBytes = 9 }, "aaaa\nbbbb\ncccc", nil,
-			"1: aaaa\n2: bbbb\n\n(Output capped. Showing lines 1-2. Use offset=3 to continue.)"},
+			"1: aaaa\n2: bbbb\n\n" + capped(1, 2)},
 		{"byte cap selects nothing", func(c *toolfs.Config) { c.ReadMaxBytes = 3 }, "1\n2\n3\n4\nlong line\n", args{"offset": 5},
-			"(Output capped. Showing lines 5-4. Use offset=5 to continue.)"},
-		{"crlf", nil, "a\r\nb\r\n", nil, "1: a\n2: b\n\n(End of file - total 2 lines)"},
-		{"bom is invisible", nil, "\ufeffbom\n", nil, "1: bom\n\n(End of file - total 1 lines)"},
-		{"last page", nil, "a\nb\nc\n", args{"offset": 3}, "3: c\n\n(End of file - total 3 lines)"},
+			capped(5, 4)},
+		{"crlf", nil, "a\r\nb\r\n", nil, "1: a\n2: b\n\n" + endOf(2)},
+		{"bom is invisible", nil, "\ufeffbom\n", nil, "1: bom\n\n" + endOf(1)},
+		{"last page", nil, "a\nb\nc\n", args{"offset": 3}, "3: c\n\n" + endOf(3)},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -78,7 +74,7 @@ func TestReadDefaultByteCapOnLongLines(t *testing.T) {
 	e.writeFile(t, "big.txt", strings.TrimSuffix(strings.Repeat(strings.Repeat("y", 100)+"\n", 2000), "\n"))
 	r := e.call("read", args{"file_path": "big.txt"})
 	requireOK(t, r)
-	assert.True(t, strings.HasSuffix(r.Text(), "\n\n(Output capped. Showing lines 1-506. Use offset=507 to continue.)\n</content>"))
+	assert.True(t, strings.HasSuffix(r.Text(), "\n\n"+capped(1, 506)+"\n</content>"))
 }
 
 func TestReadEmptyFileValue(t *testing.T) {
@@ -105,13 +101,13 @@ func TestReadArgumentErrors(t *testing.T) {
 		text string
 		code string
 	}{
-		{args{"file_path": "   "}, "Error: file_path must be a non-empty string", ""},
-		{args{"file_path": "\u3000\ufeff"}, "Error: file_path must be a non-empty string", ""},
-		{args{"file_path": "a.txt", "offset": 0}, "Error: offset must be a positive integer", ""},
-		{args{"file_path": "a.txt", "offset": 1.5}, "Error: offset must be a positive integer", ""},
-		{args{"file_path": "a.txt", "limit": 0}, "Error: limit must be a positive integer", ""},
-		{args{"file_path": "a.txt", "limit": -3}, "Error: limit must be a positive integer", ""},
-		{args{"file_path": "a.txt", "limit": 99999}, "Error: limit must be less than or equal to 2000", ""},
+		{args{"file_path": "   "}, argError("read.error.blank_path"), ""},
+		{args{"file_path": "\u3000\ufeff"}, argError("read.error.blank_path"), ""},
+		{args{"file_path": "a.txt", "offset": 0}, argError("read.error.offset"), ""},
+		{args{"file_path": "a.txt", "offset": 1.5}, argError("read.error.offset"), ""},
+		{args{"file_path": "a.txt", "limit": 0}, argError("read.error.limit"), ""},
+		{args{"file_path": "a.txt", "limit": -3}, argError("read.error.limit"), ""},
+		{args{"file_path": "a.txt", "limit": 99999}, argError("read.error.limit_max", "max", "2000"), ""},
 		{args{"file_path": "a.txt", "offset": "two"}, `Error: invalid arguments: "offset" must be a number`, "INVALID_ARGS"},
 		{args{}, `Error: invalid arguments: missing required property "file_path"`, "INVALID_ARGS"},
 	}
@@ -132,7 +128,7 @@ func TestReadLimitCapFollowsConfig(t *testing.T) {
 	cfg.ReadLimit = 2
 	e := newEnv(t, envOptions{config: &cfg})
 	e.writeFile(t, "a.txt", "one\ntwo\nthree")
-	requireFailure(t, e.call("read", args{"file_path": "a.txt", "limit": 3}), "Error: limit must be less than or equal to 2", "")
+	requireFailure(t, e.call("read", args{"file_path": "a.txt", "limit": 3}), argError("read.error.limit_max", "max", "2"), "")
 	requireOK(t, e.call("read", args{"file_path": "a.txt", "limit": 2}))
 }
 
@@ -172,7 +168,7 @@ func TestReadStreamsLargeOrConfiguredFiles(t *testing.T) {
 	big := e.call("read", args{"file_path": "big.txt"})
 	requireOK(t, big)
 	assert.Equal(t, []string{"resolve", "stat", "textCharset", "streamText"}, e.fsys.take())
-	assert.Equal(t, envelope(e.path("big.txt"), "1: alpha\n2: beta\n\n(End of file - total 2 lines)"), big.Text())
+	assert.Equal(t, envelope(e.path("big.txt"), "1: alpha\n2: beta\n\n"+endOf(2)), big.Text())
 	// Exactly the threshold streams too.
 	e.writeFile(t, "edge.txt", "12345")
 	requireOK(t, e.call("read", args{"file_path": "edge.txt"}))

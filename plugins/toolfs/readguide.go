@@ -33,7 +33,7 @@ func withNext(err error, lines string) error {
 
 // dirNext is the next step after read met a directory.
 func dirNext(p string) string {
-	return "It is a directory: to list its files, call glob with path " + strconv.Quote(p) + " and a pattern such as \"*\"."
+	return fsText.Template("read.next.directory", "quoted_path").Render(strconv.Quote(p))
 }
 
 // binaryNext is the next step after read met a binary file: read_image for an image, else its size
@@ -49,12 +49,12 @@ func (s *suite) binaryNext(ctx context.Context, target fs.Target, info *fs.Info)
 	}
 	size := ""
 	if info != nil && info.HasSize {
-		size = strconv.FormatInt(info.Size, 10) + " bytes, "
+		size = fsText.Template("read.next.size", "bytes").Render(strconv.FormatInt(info.Size, 10))
 	}
 	if img := filetool.SniffImageType(data); img != "" {
-		return "It is an image (" + size + string(img) + "): call read_image with this file_path to see it."
+		return fsText.Template("read.next.image", "size", "type").Render(size, string(img))
 	}
-	return "It is " + size + kind + ", not text: read shows only text."
+	return fsText.Template("read.next.binary", "size", "type").Render(size, kind)
 }
 
 // missingNext names the existing files whose names are closest to a missing path's, found below
@@ -109,7 +109,7 @@ func closest(want string, files []fs.FoundFile) string {
 	for _, c := range cs[:min(len(cs), nearShown)] {
 		names = append(names, strconv.Quote(c.path))
 	}
-	return "The closest existing names: " + strings.Join(names, ", ") + "."
+	return fsText.Template("read.next.closest", "names").Render(strings.Join(names, ", "))
 }
 
 // distance is the Levenshtein distance of a and b, in bytes.

@@ -2,6 +2,7 @@ package toolfs_test
 
 import (
 	"os"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -16,12 +17,12 @@ func TestReadRefusalsNameTheNextStep(t *testing.T) {
 	e.writeFile(t, "logo.png", "\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR")
 	e.writeFile(t, "data.bin", "\x00\x01binary\x00")
 	requireFailure(t, e.call("read", args{"file_path": "sub"}), `Error: cannot read "`+e.path("sub")+`": not a regular file
-It is a directory: to list its files, call glob with path "`+e.path("sub")+`" and a pattern such as "*".`, "FS_NOT_REGULAR_FILE")
+`+golden("read.next.directory", "quoted_path", strconv.Quote(e.path("sub"))), "FS_NOT_REGULAR_FILE")
 	requireFailure(t, e.call("read", args{"file_path": "logo.png"}), `Error: cannot read "`+e.path("logo.png")+`": binary file
-It is an image (16 bytes, image/png): call read_image with this file_path to see it.`, "FS_NOT_TEXT")
+`+golden("read.next.image", "size", golden("read.next.size", "bytes", "16"), "type", "image/png"), "FS_NOT_TEXT")
 	requireFailure(t, e.call("read", args{"file_path": "data.bin"}), `Error: cannot read "`+e.path("data.bin")+`": binary file
-It is 9 bytes, application/octet-stream, not text: read shows only text.`, "FS_NOT_TEXT")
+`+golden("read.next.binary", "size", golden("read.next.size", "bytes", "9"), "type", "application/octet-stream"), "FS_NOT_TEXT")
 	requireFailure(t, e.call("read", args{"file_path": "sub/handlr.go"}), `Error: cannot read "`+e.path("sub/handlr.go")+`": not found
-The closest existing names: "`+e.path("sub/handler.go")+`".`, "FS_NOT_FOUND")
+`+golden("read.next.closest", "names", strconv.Quote(e.path("sub/handler.go"))), "FS_NOT_FOUND")
 	requireFailure(t, e.call("read", args{"file_path": "nothing/like/it.txt"}), `Error: cannot read "`+e.path("nothing/like/it.txt")+`": not found`, "FS_NOT_FOUND")
 }

@@ -30,17 +30,17 @@ func TestReadImageAdmissionRemedies(t *testing.T) {
 		want   string // after `cannot read "<dp>": `
 	}{
 		{"pixel limit", "big.png", png3x3, func(l *attachments.ImageLimits) { l.MaxImagePixels = 4 },
-			"the image exceeds the 4-pixel decoded-size limit; downscale the image and read the smaller copy"},
+			golden("read_image.error.pixels", "max", "4")},
 		{"per-side limit", "wide.png", png3x3, func(l *attachments.ImageLimits) { l.MaxImageDimension = 2 },
-			"at least one image side exceeds the 2px limit; downscale the image and read the smaller copy"},
+			golden("read_image.error.dimension", "max", "2")},
 		{"default pixel limit printed as a plain integer", "big.png", png3x3, func(l *attachments.ImageLimits) { l.MaxImagePixels = 8; l.MaxImageDimension = 64000000 },
-			"the image exceeds the 8-pixel decoded-size limit; downscale the image and read the smaller copy"},
+			golden("read_image.error.pixels", "max", "8")},
 		{"declared/actual mismatch", "wrong.jpg", png1x1, nil,
-			"the .jpg extension declares image/jpeg, but the bytes use a different image format; rename the file to match its actual format if it is PNG/JPEG/WebP/GIF, or convert it to one of those formats"},
+			golden("read_image.error.extension_mismatch", "ext", ".jpg", "media_type", "image/jpeg")},
 		{"mismatch names the lower-cased extension", "WRONG.JPEG", png1x1, nil,
-			"the .jpeg extension declares image/jpeg, but the bytes use a different image format; rename the file to match its actual format if it is PNG/JPEG/WebP/GIF, or convert it to one of those formats"},
+			golden("read_image.error.extension_mismatch", "ext", ".jpeg", "media_type", "image/jpeg")},
 		{"a GIF named .webp", "anim.webp", encodeImage(t, "gif", 2, 2), nil,
-			"the .webp extension declares image/webp, but the bytes use a different image format; rename the file to match its actual format if it is PNG/JPEG/WebP/GIF, or convert it to one of those formats"},
+			golden("read_image.error.extension_mismatch", "ext", ".webp", "media_type", "image/webp")},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -94,15 +94,15 @@ func TestReadImageStoreFailures(t *testing.T) {
 	}{
 		{"storage fault", attachments.WriteFailed(errors.New("disk full")), "Error: Unable to persist image attachment.", "ATTACHMENT_WRITE_FAILED"},
 		{"16-bit PNG", attachments.ConversionFailed("16-bit PNG", nil),
-			`Error: cannot read "` + dp + `": the 16-bit PNG could not be converted to the normalized 8-bit sRGB form; convert it to an 8-bit PNG/JPEG/WebP and retry`, ""},
+			`Error: cannot read "` + dp + `": ` + golden("read_image.error.sixteen_bit"), ""},
 		{"16-bit match is case-insensitive", attachments.NewError(attachments.CodeWriteFailed, "the 16-BIT png failed", nil),
-			`Error: cannot read "` + dp + `": the 16-bit PNG could not be converted to the normalized 8-bit sRGB form; convert it to an 8-bit PNG/JPEG/WebP and retry`, ""},
+			`Error: cannot read "` + dp + `": ` + golden("read_image.error.sixteen_bit"), ""},
 		{"other conversion failure", attachments.ConversionFailed("uchar JPEG", nil),
 			"Error: The uchar JPEG could not be converted to the normalized 8-bit sRGB form.", "ATTACHMENT_WRITE_FAILED"},
 		{"normalized byte cap", attachments.NewError(attachments.CodeImageTooLarge, attachments.MsgNormalizedTooLarge, nil),
-			`Error: cannot read "` + dp + `": the image cannot be stored within the deployment's byte limits; downscale the image and read the smaller copy`, ""},
+			`Error: cannot read "` + dp + `": ` + golden("read_image.error.bytes"), ""},
 		{"invalid image with a declared type", attachments.InvalidImage(nil),
-			`Error: cannot read "` + dp + `": the bytes do not decode as a supported PNG/JPEG/WebP/GIF image; the file may be truncated or corrupt`, "INVALID_IMAGE"},
+			`Error: cannot read "` + dp + `": ` + golden("read_image.error.invalid"), "INVALID_IMAGE"},
 		{"invalid image with the store's finding", attachments.InvalidImage(&attachments.ImageFault{
 			Format: attachments.MediaTypeJPEG, Kind: attachments.FaultUnsupported, Detail: "arithmetic-coded JPEG"}),
 			`Error: cannot read "` + dp + `": the bytes do not decode as a supported PNG/JPEG/WebP/GIF image; the file may be truncated or corrupt — ` +
@@ -144,7 +144,7 @@ func TestReadImageExtensionless(t *testing.T) {
 	truncated := append([]byte(nil), png1x1[:20]...)
 	e.writeBytes(t, "cut", truncated)
 	requireFailureCode(t, e.readImage(vision(e), "cut"),
-		`Error: cannot read "`+e.path("cut")+`": the bytes do not decode as a supported PNG/JPEG/WebP/GIF image; the file may be truncated or corrupt`,
+		`Error: cannot read "`+e.path("cut")+`": `+golden("read_image.error.invalid"),
 		attachments.CodeInvalidImage)
 	assert.Empty(t, e.takeObserved())
 
@@ -153,7 +153,7 @@ func TestReadImageExtensionless(t *testing.T) {
 	e.store.saveErr = attachments.NewError(attachments.CodeImageTypeMismatch, attachments.MsgImageTypeMismatch, nil)
 	e.store.mu.Unlock()
 	requireRemedy(t, e.readImage(vision(e), "shot"),
-		`Error: cannot read "`+e.path("shot")+`": the file signature claims image/png, but the bytes decode as a different image format; the file may be corrupt`)
+		`Error: cannot read "`+e.path("shot")+`": `+golden("read_image.error.signature_mismatch", "media_type", "image/png"))
 	e.store.mu.Lock()
 	e.store.saveErr = nil
 	saved := e.store.saves[len(e.store.saves)-1]

@@ -46,38 +46,34 @@ func remapSaveError(err error, dp string, limits attachments.ImageLimits, claim 
 	if !errors.As(err, &ae) {
 		return err
 	}
-	prefix := `cannot read "` + dp + `": `
+	full := func(reason string) string { return fsText.MustRender("read_image.error", "path", dp, "reason", reason) }
 	var msg string
 	switch {
 	case ae.Kind == attachments.CodeImageDimensionTooLarge:
-		msg = "at least one image side exceeds the " + strconv.Itoa(limits.MaxImageDimension) +
-			"px limit; downscale the image and read the smaller copy"
+		msg = fsText.MustRender("read_image.error.dimension", "max", strconv.Itoa(limits.MaxImageDimension))
 	case ae.Kind == attachments.CodeImageTooManyPixels:
-		msg = "the image exceeds the " + strconv.Itoa(limits.MaxImagePixels) +
-			"-pixel decoded-size limit; downscale the image and read the smaller copy"
+		msg = fsText.MustRender("read_image.error.pixels", "max", strconv.Itoa(limits.MaxImagePixels))
 	case ae.Kind == attachments.CodeImageTooLarge:
-		msg = "the image cannot be stored within the deployment's byte limits; downscale the image and read the smaller copy"
+		msg = fsText.Text("read_image.error.bytes")
 	case ae.Kind == attachments.CodeWriteFailed && sixteenBitPNG.MatchString(ae.Message):
-		msg = "the 16-bit PNG could not be converted to the normalized 8-bit sRGB form; convert it to an 8-bit PNG/JPEG/WebP and retry"
+		msg = fsText.Text("read_image.error.sixteen_bit")
 	case ae.Kind == attachments.CodeImageTypeMismatch && claim.sniffed:
-		msg = "the file signature claims " + string(claim.mediaType) +
-			", but the bytes decode as a different image format; the file may be corrupt"
+		msg = fsText.MustRender("read_image.error.signature_mismatch", "media_type", string(claim.mediaType))
 	case ae.Kind == attachments.CodeImageTypeMismatch:
-		msg = "the " + claim.ext + " extension declares " + string(claim.mediaType) +
-			", but the bytes use a different image format; rename the file to match its actual format if it is PNG/JPEG/WebP/GIF, or convert it to one of those formats"
+		msg = fsText.MustRender("read_image.error.extension_mismatch", "ext", claim.ext, "media_type", string(claim.mediaType))
 	case ae.Kind == attachments.CodeInvalidImage:
 		// The sniffed-path text of the contract, for a declared type too, then what the store found.
-		msg = "the bytes do not decode as a supported PNG/JPEG/WebP/GIF image; the file may be truncated or corrupt"
+		msg = fsText.Text("read_image.error.invalid")
 		if f := attachments.FaultOf(err); f != nil {
-			msg += " — " + f.Error()
+			msg = fsText.MustRender("read_image.error.invalid.fault", "fault", f.Error())
 		}
-		return coded(ae, prefix+msg, err)
+		return coded(ae, full(msg), err)
 	case ae.Kind == attachments.CodeImageOverMemoryBudget, ae.Kind == attachments.CodeBusy:
-		return coded(ae, prefix+ae.Message, err)
+		return coded(ae, full(ae.Message), err)
 	default:
 		return err
 	}
-	return &readImageError{msg: prefix + msg, cause: err}
+	return &readImageError{msg: full(msg), cause: err}
 }
 
 // coded is a remedy that keeps the store error's {name, code}: INVALID_IMAGE and Cordon's

@@ -150,15 +150,15 @@ func TestReadImageLocalAdmission(t *testing.T) {
 		code   string // "" for the tool's remedies, which carry no code (docs/attachments.md)
 	}{
 		{"mismatch", "wrong.jpg", png1x1, nil,
-			"the .jpg extension declares image/jpeg, but the bytes use a different image format; rename the file to match its actual format if it is PNG/JPEG/WebP/GIF, or convert it to one of those formats", ""},
+			golden("read_image.error.extension_mismatch", "ext", ".jpg", "media_type", "image/jpeg"), ""},
 		{"maxImageBytes", "red.png", png1x1, func(c *attachmentlocal.Config) { c.MaxImageBytes = n - 1 },
 			itoa(n) + " bytes exceeds the " + itoa(n-1) + "-byte limit", "FS_TOO_LARGE"},
 		{"maxMessageImageBytes", "red.png", png1x1, func(c *attachmentlocal.Config) { c.MaxMessageImageBytes = n - 1 },
 			itoa(n) + " bytes exceeds the " + itoa(n-1) + "-byte limit", "FS_TOO_LARGE"},
 		{"pixel limit", "big.png", png3x3, func(c *attachmentlocal.Config) { c.MaxImagePixels = 4 },
-			"the image exceeds the 4-pixel decoded-size limit; downscale the image and read the smaller copy", ""},
+			golden("read_image.error.pixels", "max", "4"), ""},
 		{"per-side limit", "wide.png", png3x3, func(c *attachmentlocal.Config) { c.MaxImageDimension = 2 },
-			"at least one image side exceeds the 2px limit; downscale the image and read the smaller copy", ""},
+			golden("read_image.error.dimension", "max", "2"), ""},
 		{"corrupt with a declared type", "cut.png", png1x1[:30], nil, truncatedPNG, "INVALID_IMAGE"},
 		{"empty with a declared type", "empty.png", []byte{}, nil,
 			"the bytes do not decode as a supported PNG/JPEG/WebP/GIF image; the file may be truncated or corrupt — " +
@@ -167,13 +167,13 @@ func TestReadImageLocalAdmission(t *testing.T) {
 			"the bytes do not decode as a supported PNG/JPEG/WebP/GIF image; the file may be truncated or corrupt — " +
 				"the bytes are a TIFF image, not PNG/JPEG/WebP/GIF; convert it to PNG or JPEG and retry", "INVALID_IMAGE"},
 		{"gif named png", "anim.png", encodeImage(t, "gif", 2, 2), nil,
-			"the .png extension declares image/png, but the bytes use a different image format; rename the file to match its actual format if it is PNG/JPEG/WebP/GIF, or convert it to one of those formats", ""},
+			golden("read_image.error.extension_mismatch", "ext", ".png", "media_type", "image/png"), ""},
 		{"header bomb", "bomb.png", pngHeaderBomb(100000, 100000), nil,
-			"the image exceeds the 64000000-pixel decoded-size limit; downscale the image and read the smaller copy", ""},
+			golden("read_image.error.pixels", "max", "64000000"), ""},
 		{"header bomb without an extension", "bomb", pngHeaderBomb(8193, 1), nil,
-			"at least one image side exceeds the 8192px limit; downscale the image and read the smaller copy", ""},
+			golden("read_image.error.dimension", "max", "8192"), ""},
 		{"normalized byte cap", "red.png", png1x1, func(c *attachmentlocal.Config) { c.NormalizedImageMaxBytes = 1 },
-			"the image cannot be stored within the deployment's byte limits; downscale the image and read the smaller copy", ""},
+			golden("read_image.error.bytes"), ""},
 		{"corrupt without an extension", "cut", png1x1[:30], nil, truncatedPNG, "INVALID_IMAGE"},
 	}
 	for _, tc := range cases {

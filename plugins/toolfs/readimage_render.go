@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"math/big"
 	"strconv"
-	"strings"
 
 	"github.com/cordon-dev/cordon/plugins/attachments"
 )
@@ -36,28 +35,20 @@ type ReadImageMeta struct {
 // the multiplier(s) that map coordinates on the stored image back onto the original file, each
 // formatted as JavaScript's toFixed(2) would (ToFixed2).
 func RenderReadImage(displayPath string, ref attachments.ImageRef) string {
-	var b strings.Builder
-	b.WriteString("<path>")
-	b.WriteString(displayPath)
-	b.WriteString("</path>\n<type>image</type>\n<content>\n")
-	b.WriteString(string(ref.MediaType))
-	b.WriteString(" image, ")
-	b.WriteString(strconv.Itoa(ref.Width) + "x" + strconv.Itoa(ref.Height))
-	b.WriteString(" px, ")
-	b.WriteString(strconv.Itoa(ref.Bytes))
-	b.WriteString(" bytes")
+	image := []string{"media_type", string(ref.MediaType), "width", strconv.Itoa(ref.Width), "height", strconv.Itoa(ref.Height),
+		"bytes", strconv.Itoa(ref.Bytes)}
+	body := fsText.MustRender("read_image.image", image...)
 	if o := ref.OriginalDimensions; o != nil {
 		x := ToFixed2(float64(o.Width) / float64(ref.Width))
 		y := ToFixed2(float64(o.Height) / float64(ref.Height))
-		advice := "multiply coordinates by " + x
+		advice := fsText.MustRender("read_image.advice", "x", x)
 		if x != y {
-			advice = "multiply x coordinates by " + x + " and y coordinates by " + y
+			advice = fsText.MustRender("read_image.advice.xy", "x", x, "y", y)
 		}
-		b.WriteString(" (downscaled from " + strconv.Itoa(o.Width) + "x" + strconv.Itoa(o.Height) + " px; " +
-			advice + " to locate features in the original file)")
+		body = fsText.MustRender("read_image.image.downscaled", append(image, "original_width", strconv.Itoa(o.Width),
+			"original_height", strconv.Itoa(o.Height), "advice", advice)...)
 	}
-	b.WriteString("\n</content>")
-	return b.String()
+	return fsText.MustRender("read_image.envelope", "path", displayPath, "body", body)
 }
 
 // ToFixed2 formats a finite, non-negative v below 1e21 with exactly two decimals as JavaScript's

@@ -18,9 +18,10 @@ import (
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
+var readImageDescriptionText = golden("read_image.description")
+
 const (
-	readImageDescriptionText = "Read a PNG/JPEG/WebP/GIF file and return the image itself. A path without a file extension is accepted; the format is detected from the file content, so normalized attachment paths can be passed directly without copying or renaming. Harness validates and downscales large supported images before the next model request, so use this tool directly instead of installing image libraries or creating thumbnails merely to inspect an image. Independent files may be read concurrently in small batches. Requires the current model to accept image input."
-	readImageSchema          = `{"type":"object","properties":{"file_path":{"type":"string","description":"The image file. Absolute, or relative to the session's working directory."}},"required":["file_path"]}`
+	readImageSchema = `{"type":"object","properties":{"file_path":{"type":"string","description":"The image file. Absolute, or relative to the session's working directory."}},"required":["file_path"]}`
 )
 
 func toolNames(rt *tools.Runtime) []string {
@@ -195,7 +196,7 @@ func TestReadImageGatesBeforeIO(t *testing.T) {
 		path    string
 		want    string
 	}{
-		{"blank path", imgOptions{}, vision, "  \t", "Error: file_path must be a non-empty string"},
+		{"blank path", imgOptions{}, vision, "  \t", argError("read.error.blank_path")},
 		{"non-image extension", imgOptions{}, vision, "notes.txt",
 			`Error: cannot read "notes.txt": the .txt extension does not declare a supported image format; read_image accepts PNG/JPEG/WebP/GIF files, including extension-less files in those formats`},
 		{"upper-case non-image extension is lower-cased", imgOptions{}, vision, "Notes.TXT",

@@ -83,23 +83,27 @@ func TestToFixed2(t *testing.T) {
 // TestRenderReadImage pins the text envelope of docs/tool-fs.md "Result".
 func TestRenderReadImage(t *testing.T) {
 	ref := attachments.ImageRef{AttachmentID: "sha256:feed", MediaType: "image/png", Bytes: 7, Width: 2, Height: 1}
-	assert.Equal(t, "<path>/w/a.png</path>\n<type>image</type>\n<content>\nimage/png image, 2x1 px, 7 bytes\n</content>",
-		toolfs.RenderReadImage("/w/a.png", ref))
+	image := func(mediaType, bytes string) []string {
+		return []string{"media_type", mediaType, "width", "2", "height", "1", "bytes", bytes}
+	}
+	envelope := func(path, body string) string { return golden("read_image.envelope", "path", path, "body", body) }
+	assert.Equal(t, envelope("/w/a.png", golden("read_image.image", image("image/png", "7")...)), toolfs.RenderReadImage("/w/a.png", ref))
 
 	ref.OriginalDimensions = &attachments.Dimensions{Width: 4, Height: 2}
-	assert.Equal(t, "<path>/w/a.png</path>\n<type>image</type>\n<content>\n"+
-		"image/png image, 2x1 px, 7 bytes (downscaled from 4x2 px; multiply coordinates by 2.00 to locate features in the original file)\n</content>",
+	assert.Equal(t, envelope("/w/a.png", golden("read_image.image.downscaled", append(image("image/png", "7"),
+		"original_width", "4", "original_height", "2", "advice", golden("read_image.advice", "x", "2.00"))...)),
 		toolfs.RenderReadImage("/w/a.png", ref))
 
 	jpeg := attachments.ImageRef{AttachmentID: "sha256:feed", MediaType: "image/jpeg", Bytes: 9, Width: 2, Height: 1,
 		OriginalDimensions: &attachments.Dimensions{Width: 5, Height: 2}}
-	assert.Contains(t, toolfs.RenderReadImage("/img/photo.jpg", jpeg),
-		"image/jpeg image, 2x1 px, 9 bytes (downscaled from 5x2 px; multiply x coordinates by 2.50 and y coordinates by 2.00 to locate features in the original file)\n</content>")
+	assert.Equal(t, envelope("/img/photo.jpg", golden("read_image.image.downscaled", append(image("image/jpeg", "9"),
+		"original_width", "5", "original_height", "2", "advice", golden("read_image.advice.xy", "x", "2.50", "y", "2.00"))...)),
+		toolfs.RenderReadImage("/img/photo.jpg", jpeg))
 
 	// Integer rounding: both ratios print the same, so one multiplier is named.
 	near := attachments.ImageRef{MediaType: "image/png", Bytes: 1, Width: 2048, Height: 1365,
 		OriginalDimensions: &attachments.Dimensions{Width: 4000, Height: 2666}}
-	assert.Contains(t, toolfs.RenderReadImage("/p", near), "(downscaled from 4000x2666 px; multiply coordinates by 1.95 to locate")
+	assert.Contains(t, toolfs.RenderReadImage("/p", near), golden("read_image.advice", "x", "1.95"))
 }
 
 func TestReadImageValueJSON(t *testing.T) {

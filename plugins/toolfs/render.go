@@ -49,52 +49,39 @@ type EditValue struct {
 	Replaced string `json:"-"`
 }
 
-// The pieces of a read's text: the envelope and the three footers (docs/tool-fs.md "The text the
-// model sees").
-const (
-	envelopeHead   = "<path>"
-	envelopeMiddle = "</path>\n<type>file</type>\n<content>\n"
-	envelopeTail   = "\n</content>"
-	footerCapped   = "(Output capped. Showing lines "
-	footerShowing  = "(Showing lines "
-	footerOf       = " of "
-	footerUse      = ". Use offset="
-	footerContinue = " to continue.)"
-	footerEOF      = "(End of file - total "
-	footerEOFTail  = " lines)"
-)
+// appendReadFooter appends the footer line of a read window (docs/tool-fs.md "The text the model
+// sees"; the texts are read.footer.* of texts.json).
+//
+// snippet: docs/texts.md render
+func appendReadFooter(b []byte, offset, endLine, totalLines int, truncatedByBytes bool) []byte {
+	switch {
+	case truncatedByBytes:
+		return footerCapped.AppendInts(b, offset, endLine, endLine+1)
+	case endLine < totalLines:
+		return footerWindow.AppendInts(b, offset, endLine, totalLines, endLine+1)
+	default:
+		return footerEnd.AppendInts(b, totalLines)
+	}
+}
+
+// end snippet
 
 // readFooter returns the footer line of a read window.
 func readFooter(offset, endLine, totalLines int, truncatedByBytes bool) string {
-	switch {
-	case truncatedByBytes:
-		return footerCapped + strconv.Itoa(offset) + "-" + strconv.Itoa(endLine) + footerUse + strconv.Itoa(endLine+1) +
-			footerContinue
-	case endLine < totalLines:
-		return footerShowing + strconv.Itoa(offset) + "-" + strconv.Itoa(endLine) + footerOf + strconv.Itoa(totalLines) +
-			footerUse + strconv.Itoa(endLine+1) + footerContinue
-	default:
-		return footerEOF + strconv.Itoa(totalLines) + footerEOFTail
-	}
+	var buf [128]byte
+	return string(appendReadFooter(buf[:0], offset, endLine, totalLines, truncatedByBytes))
 }
 
-// readFooterLen is len(readFooter(offset, endLine, totalLines, truncatedByBytes)), computed.
+// readFooterLen is len(readFooter(offset, endLine, totalLines, truncatedByBytes)), found by
+// rendering the footer on the stack.
 func readFooterLen(offset, endLine, totalLines int, truncatedByBytes bool) int {
-	switch {
-	case truncatedByBytes:
-		return len(footerCapped+"-"+footerUse+footerContinue) + digits(offset) + digits(endLine) + digits(endLine+1)
-	case endLine < totalLines:
-		return len(footerShowing+"-"+footerOf+footerUse+footerContinue) + digits(offset) + digits(endLine) +
-			digits(totalLines) + digits(endLine+1)
-	default:
-		return len(footerEOF+footerEOFTail) + digits(totalLines)
-	}
+	var buf [128]byte
+	return len(appendReadFooter(buf[:0], offset, endLine, totalLines, truncatedByBytes))
 }
 
-// envelopeLen is the bytes of a read's text around its body, for a display path of pathLen bytes.
-func envelopeLen(pathLen int) int {
-	return len(envelopeHead+envelopeMiddle+envelopeTail) + pathLen
-}
+// envelopeLen is the bytes of a read's text around its body, for a display path of pathLen bytes:
+// the envelope rendered with an empty path and body, and the path.
+func envelopeLen(pathLen int) int { return len(envelopeText.Render("", "")) + pathLen }
 
 // pow10 are the powers of ten an int holds.
 var pow10 = [...]int{1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18}
@@ -123,7 +110,8 @@ func endLineOf(v ReadValue) int {
 func RenderRead(v ReadValue, limit int) string {
 	endLine := endLineOf(v)
 	capped := len(v.Lines) < limit && endLine < v.TotalLines
-	footer := readFooter(v.Offset, endLine, v.TotalLines, capped)
+	var fb [128]byte
+	footer := appendReadFooter(fb[:0], v.Offset, endLine, v.TotalLines, capped)
 
 	size := len(v.Path) + len(footer) + len(v.Charset) + len(v.Note) + 64
 	for _, l := range v.Lines {
@@ -159,40 +147,39 @@ func RenderRead(v ReadValue, limit int) string {
 // RenderWrite renders the model-facing text of a write: the envelope with "Created file" or
 // "Updated file"; the content is never echoed.
 func RenderWrite(v WriteValue) string {
-	verb := "Updated"
+	verb := fsText.Text("write.updated")
 	if v.Operation == "create" {
-		verb = "Created"
+		verb = fsText.Text("write.created")
 	}
-	return "<path>" + v.Path + "</path>\n<type>file</type>\n<content>\n" + verb + " file\n</content>\n" + writeCounts(v)
+	return writeSuccess.Render(envelopeText.Render(v.Path, verb), writeCounts(v))
 }
 
 // writeCounts is the line after a write's envelope: how many lines it wrote and how many the file
 // had.
 func writeCounts(v WriteValue) string {
-	wrote := "Wrote " + plural(v.Lines, "line")
 	switch {
 	case v.Operation == "create":
-		return wrote + " to a new file."
+		return countsNew.Render(lines(v.Lines))
 	case v.LinesBefore < 0:
-		return wrote + "."
+		return countsUnknown.Render(lines(v.Lines))
 	}
-	return wrote + "; the file had " + plural(v.LinesBefore, "line") + "."
+	return countsReplaced.Render(lines(v.Lines), lines(v.LinesBefore))
 }
 
-// plural spells n and a noun, "1 line", "2 lines".
-func plural(n int, noun string) string {
+// lines spells a number of lines, "1 line", "2 lines".
+func lines(n int) string {
 	if n == 1 {
-		return "1 " + noun
+		return fsText.Text("lines.one")
 	}
-	return strconv.Itoa(n) + " " + noun + "s"
+	return linesMany.RenderInts(n)
 }
 
 // RenderEdit renders the model-facing sentence of an edit.
 func RenderEdit(v EditValue, replaceAll bool) string {
 	if replaceAll {
-		return "The file " + v.Path + " has been updated. All occurrences were successfully replaced." + v.Replaced
+		return editSuccessAll.Render(v.Path, v.Replaced)
 	}
-	return "The file " + v.Path + " has been updated successfully."
+	return editSuccess.Render(v.Path)
 }
 
 // counter spells line numbers in decimal, each followed by ": ". While the numbers are below a

@@ -1,32 +1,11 @@
 package toolfs
 
 import (
-	_ "embed"
 	"encoding/json"
 	"strconv"
 
 	"github.com/cordon-dev/cordon/plugins/tools/filetool"
 )
-
-// The tool descriptions sent to the model, from descriptions.json beside this file: the one place
-// they are written (docs/tool-fs.md quotes them; tests and e2e read the file).
-var (
-	//go:embed descriptions.json
-	descriptionsJSON []byte
-	descriptions     = mustDescriptions(descriptionsJSON)
-	readDescription  = descriptions["read"]
-	writeDescription = descriptions["write"]
-	editDescription  = descriptions["edit"]
-)
-
-// mustDescriptions decodes the embedded descriptions; a malformed file is a build mistake.
-func mustDescriptions(b []byte) map[string]string {
-	var m map[string]string
-	if err := json.Unmarshal(b, &m); err != nil {
-		panic("toolfs: descriptions.json: " + err.Error())
-	}
-	return m
-}
 
 // readParameters is the read schema; limitDefault is interpolated into the limit description.
 func readParameters(limitDefault int) json.RawMessage {

@@ -86,7 +86,7 @@ func TestChangeElsewhere(t *testing.T) {
 		change(t, e)
 		r := e.call("edit", args{"file_path": p(e), "old_string": "line c", "new_string": "line C"})
 		requireOK(t, r)
-		assert.Equal(t, "The file "+p(e)+" has been updated successfully.\nThe file had changed since it was read, at line 10 of the file before this edit; the lines this edit replaced had not changed.", r.Text())
+		assert.Equal(t, edited(p(e))+"\n"+golden("edit.success.changed_elsewhere", "lines", "line 10"), r.Text())
 		assert.Contains(t, e.readFile(t, "a.txt"), "line C\n")
 		assert.Contains(t, e.readFile(t, "a.txt"), "line J\n", "the outside change is kept")
 		assert.Contains(t, valueJSON(t, r), `"changedElsewhere":[{"first":10,"last":10}]`)

@@ -20,13 +20,20 @@ func TestLangFromPath(t *testing.T) {
 
 func TestRenderReadFooters(t *testing.T) {
 	line := []Line{{Number: 1, Text: "x"}}
-	assert.Equal(t, "<path>/f</path>\n<type>file</type>\n<content>\n1: x\n\n(Output capped. Showing lines 1-1. Use offset=2 to continue.)\n</content>",
+	env := func(body string) string { return envelopeText.Render("/f", body) }
+	assert.Equal(t, env("1: x\n\n"+footerCapped.RenderInts(1, 1, 2)),
 		RenderRead(ReadValue{Path: "/f", Offset: 1, Lines: line, TotalLines: 99}, 5))
-	assert.Equal(t, "<path>/f</path>\n<type>file</type>\n<content>\n1: x\n\n(Showing lines 1-1 of 99. Use offset=2 to continue.)\n</content>",
+	assert.Equal(t, env("1: x\n\n"+footerWindow.RenderInts(1, 1, 99, 2)),
 		RenderRead(ReadValue{Path: "/f", Offset: 1, Lines: line, TotalLines: 99}, 1))
-	assert.Equal(t, "<path>/f</path>\n<type>file</type>\n<content>\n(End of file - total 0 lines)\n</content>",
+	assert.Equal(t, env(footerEnd.RenderInts(0)),
 		RenderRead(ReadValue{Path: "/f", Offset: 1, Lines: []Line{}, TotalLines: 0}, 5))
-	assert.Equal(t, "<path>/f</path>\n<type>file</type>\n<content>\nCreated file\n</content>\nWrote 1 line to a new file.", RenderWrite(WriteValue{Path: "/f", Operation: "create", Lines: 1, LinesBefore: -1}))
-	assert.Equal(t, "<path>/f</path>\n<type>file</type>\n<content>\nUpdated file\n</content>\nWrote 0 lines; the file had 2 lines.", RenderWrite(WriteValue{Path: "/f", Operation: "update", LinesBefore: 2}))
-	assert.Equal(t, "<path>/f</path>\n<type>file</type>\n<content>\nUpdated file\n</content>\nWrote 3 lines.", RenderWrite(WriteValue{Path: "/f", Operation: "update", Lines: 3, LinesBefore: -1}))
+	write := func(verb, counts string) string {
+		return writeSuccess.Render(envelopeText.Render("/f", fsText.Text(verb)), counts)
+	}
+	assert.Equal(t, write("write.created", countsNew.Render(fsText.Text("lines.one"))),
+		RenderWrite(WriteValue{Path: "/f", Operation: "create", Lines: 1, LinesBefore: -1}))
+	assert.Equal(t, write("write.updated", countsReplaced.Render(linesMany.RenderInts(0), linesMany.RenderInts(2))),
+		RenderWrite(WriteValue{Path: "/f", Operation: "update", LinesBefore: 2}))
+	assert.Equal(t, write("write.updated", countsUnknown.Render(linesMany.RenderInts(3))),
+		RenderWrite(WriteValue{Path: "/f", Operation: "update", Lines: 3, LinesBefore: -1}))
 }

@@ -59,8 +59,8 @@ type OffsetOutOfRangeError struct {
 
 // Error renders `offset <offset> is out of range for "<p>" (<total> lines)`.
 func (e *OffsetOutOfRangeError) Error() string {
-	return "offset " + strconv.Itoa(e.Offset) + " is out of range for \"" + e.DisplayPath + "\" (" +
-		strconv.Itoa(e.TotalLines) + " lines)"
+	return fsText.MustRender("read.error.offset_out_of_range", "offset", strconv.Itoa(e.Offset), "path", e.DisplayPath,
+		"total", strconv.Itoa(e.TotalLines))
 }
 
 // Is makes errors.Is(err, ErrOffsetOutOfRange) true.
@@ -342,19 +342,11 @@ func cut[T string | []byte](s T, n int) int {
 	return len(s)
 }
 
-// The suffix of a truncated line: truncatedHead, the number of code points kept, truncatedTail.
-const (
-	truncatedHead = "... (line truncated to "
-	truncatedTail = " chars)"
-)
+// appendTruncated appends the suffix of a line cut to maxLen code points (read.line.truncated).
+func appendTruncated(b []byte, maxLen int) []byte { return lineTruncated.AppendInts(b, maxLen) }
 
-// appendTruncated appends the suffix of a line cut to maxLen code points.
-func appendTruncated(b []byte, maxLen int) []byte {
-	return append(strconv.AppendInt(append(b, truncatedHead...), int64(maxLen), 10), truncatedTail...)
-}
-
-// suffixLen is the length of the suffix of a line cut to maxLen code points.
-func suffixLen(maxLen int) int { return len(truncatedHead+truncatedTail) + digits(maxLen) }
+// suffixLen is the length of the suffix of a line cut to maxLen code points, found by rendering it.
+func suffixLen(maxLen int) int { return lineTruncated.LenInts(maxLen) }
 
 // Finish ends the input: a pending unterminated line is completed, then the offset is checked. It
 // returns *OffsetOutOfRangeError (naming displayPath) when the window is not byte-capped and the

@@ -13,16 +13,16 @@ type room struct {
 	offset     int
 	fixed      int // the envelope and the blank line before the footer
 	used       int // the selected lines, numbered, each with its '\n'
-	cappedBase int // the capped footer without its end line and next offset
 	d, pow     int // the digits of the last number asked about (numbers only grow), and 10^d
+	capped     int // the length of the capped footer ending at a line up to cappedTill
+	cappedTill int // the last line whose capped footer is capped bytes long (-1: none yet)
 }
 
 func newRoom(req WindowRequest) room {
 	if req.Budget <= 0 {
 		return room{}
 	}
-	r := room{max: req.Budget, offset: req.Offset, fixed: envelopeLen(req.PathBytes) + 1,
-		cappedBase: readFooterLen(req.Offset, 0, 0, true) - 2} // digits(0) and digits(1)
+	r := room{max: req.Budget, offset: req.Offset, fixed: envelopeLen(req.PathBytes) + 1, cappedTill: -1}
 	r.d, r.pow = 1, 10
 	return r
 }
@@ -39,11 +39,22 @@ func (r *room) digits(n int) int {
 // fits reports whether line n with a text of textLen bytes may be selected.
 func (r *room) fits(n, textLen int) bool {
 	d := r.digits(n)
-	next := d // digits(n+1)
-	if n+1 == r.pow {
-		next++
+	return r.fixed+r.used+d+textLen+3+r.cappedLen(n) <= r.max
+}
+
+// cappedLen is the length of the capped footer of a window ending at line n (n at least the last
+// number asked about), found by rendering the footer. The footer spells its numbers in decimal,
+// so its length holds while n and n+1 keep their digits: it is rendered again only when they
+// gain one.
+func (r *room) cappedLen(n int) int {
+	if n > r.cappedTill {
+		r.capped = readFooterLen(r.offset, n, 0, true)
+		r.cappedTill = n
+		if n+1 < r.pow-1 { // r.pow is 10^digits(n): n and n+1 keep their digits up to r.pow-2
+			r.cappedTill = r.pow - 2
+		}
 	}
-	return r.fixed+r.used+2*d+textLen+3+r.cappedBase+next <= r.max
+	return r.capped
 }
 
 // add counts line n, selected with a text of textLen bytes.
@@ -52,7 +63,7 @@ func (r *room) add(n, textLen int) { r.used += r.digits(n) + textLen + 3 }
 // alone is the bytes the text of line n may have when it is the first line selected and does
 // not fit: what is left beside the longest footer the window could end with.
 func (r *room) alone(n int) int {
-	footer := max(r.cappedBase+digits(n)+digits(n+1), readFooterLen(r.offset, n, math.MaxInt, false))
+	footer := max(readFooterLen(r.offset, n, 0, true), readFooterLen(r.offset, n, math.MaxInt, false))
 	return r.max - r.fixed - r.used - digits(n) - 3 - footer
 }
 
@@ -69,7 +80,7 @@ func (r *room) over(selected, limit, endLine, total int) bool {
 // keep, and how many code points they hold, so that they and the suffix of that many code points
 // fit n bytes; at least one code point is kept. ok is false when content has none to spare.
 func fitLength[T string | []byte](content T, n int) (keep, points int, ok bool) {
-	avail := n - len(truncatedHead+truncatedTail) - digits(max(n, 0))
+	avail := n - suffixLen(max(n, 0))
 	if avail >= len(content) {
 		avail = len(content) - 1
 	}

@@ -2,7 +2,6 @@ package toolfs_test
 
 import (
 	"math/rand/v2"
-	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -27,7 +26,7 @@ func keptLine(text string, n, maxLen int) (string, bool) {
 	}
 	l = strings.TrimSuffix(l, "\r")
 	if r := []rune(l); len(r) > maxLen {
-		l = string(r[:maxLen]) + "... (line truncated to " + strconv.Itoa(maxLen) + " chars)"
+		l = string(r[:maxLen]) + truncatedTo(maxLen)
 	}
 	return l, true
 }
@@ -71,7 +70,8 @@ func TestWindowBudget(t *testing.T) {
 			require.LessOrEqual(t, len(out), req.Budget, "case %d: %q", i, out)
 		}
 		if last < whole.TotalLines {
-			require.Contains(t, out, "Use offset="+strconv.Itoa(last+1)+" to continue.)", "case %d", i)
+			require.True(t, strings.HasSuffix(out, capped(req.Offset, last)+"\n</content>") ||
+				strings.HasSuffix(out, showing(req.Offset, last, whole.TotalLines)+"\n</content>"), "case %d: %q", i, out)
 		}
 		for j, l := range whole.Lines {
 			require.Equal(t, req.Offset+j, l.Number)
@@ -100,11 +100,16 @@ func TestWindowBudgetCutsALoneLongLine(t *testing.T) {
 		require.Len(t, res.Lines, 1)
 		out := toolfs.RenderRead(toolfs.ReadValue{Path: budgetPath, Offset: 1, Lines: res.Lines, TotalLines: res.TotalLines}, req.Limit)
 		require.LessOrEqual(t, len(out), 400)
-		kept, suffix, ok := strings.Cut(res.Lines[0].Text, "... (line truncated to ")
-		require.True(t, ok, res.Lines[0].Text)
-		require.Equal(t, strconv.Itoa(utf8.RuneCountInString(kept))+" chars)", suffix)
+		line, kept := res.Lines[0].Text, ""
+		for k := range line { // the kept text: the line is it and the notice for its code points
+			if line[:k]+truncatedTo(utf8.RuneCountInString(line[:k])) == line {
+				kept = line[:k]
+				break
+			}
+		}
+		require.NotEmpty(t, kept, line)
 		require.Equal(t, strings.Repeat("é", utf8.RuneCountInString(kept)), kept)
-		require.True(t, strings.HasSuffix(out, "\n\n(Output capped. Showing lines 1-1. Use offset=2 to continue.)\n</content>"), out)
+		require.True(t, strings.HasSuffix(out, "\n\n"+capped(1, 1)+"\n</content>"), out)
 		whole, err := toolfs.WindowString(text, req, budgetPath)
 		require.NoError(t, err)
 		require.Equal(t, texts(whole.Lines), texts(res.Lines))

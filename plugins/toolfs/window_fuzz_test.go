@@ -3,7 +3,6 @@ package toolfs
 import (
 	"errors"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -31,7 +30,7 @@ func oracleWindow(text string, req WindowRequest) (WindowResult, bool) {
 		}
 		line := string(runes)
 		if len(runes) > req.MaxLineLength {
-			line = string(runes[:req.MaxLineLength]) + "... (line truncated to " + strconv.Itoa(req.MaxLineLength) + " chars)"
+			line = string(runes[:req.MaxLineLength]) + lineTruncated.RenderInts(req.MaxLineLength)
 		}
 		cost := len(line)
 		if len(res.Lines) > 0 {

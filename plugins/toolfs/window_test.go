@@ -87,15 +87,15 @@ func TestWindowTruncation(t *testing.T) {
 		text string
 		want string
 	}{
-		{"plain", 4, "abcdefgh", "abcd... (line truncated to 4 chars)"},
+		{"plain", 4, "abcdefgh", "abcd" + truncatedTo(4)},
 		{"exact length", 4, "abcd", "abcd"},
 		{"exact length plus cr", 4, "abcd\r\n", "abcd"},
-		{"one over keeps no cr", 4, "abcde\r\n", "abcd... (line truncated to 4 chars)"},
+		{"one over keeps no cr", 4, "abcde\r\n", "abcd" + truncatedTo(4)},
 		// The kept buffer is max+1 code points; a '\r' in that last slot is stripped like a
 		// trailing one (the window strips after capping).
 		{"cr at the proof slot", 3, "abc\rXYZ", "abc"},
-		{"code points not bytes", 3, "ééééé", "ééé... (line truncated to 3 chars)"},
-		{"astral counts once", 2, "😀😀😀", "😀😀... (line truncated to 2 chars)"},
+		{"code points not bytes", 3, "ééééé", "ééé" + truncatedTo(3)},
+		{"astral counts once", 2, "😀😀😀", "😀😀" + truncatedTo(2)},
 	}
 	for _, tc := range cases {
 		req := defaultReq()
@@ -206,5 +206,5 @@ func TestWindowLongLineMemory(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 2, res.TotalLines)
 	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(256*1024))
-	assert.True(t, strings.HasSuffix(res.Lines[0].Text, "... (line truncated to 2000 chars)"))
+	assert.True(t, strings.HasSuffix(res.Lines[0].Text, truncatedTo(2000)))
 }

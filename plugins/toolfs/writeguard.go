@@ -117,17 +117,17 @@ func dropRefusal(p, old, content string, partial bool, intent *fs.WriteIntent) e
 	return fs.NewError(fs.CodeWouldDrop, wouldDropHead(p, gone, total)+"\n"+why+"\n"+dropNextText, nil)
 }
 
-// The texts of the refusal (docs/tool-fs.md "Writes that would drop lines").
+// The texts of the refusal (docs/tool-fs.md "Writes that would drop lines"), from texts.json.
 func wouldDropHead(p string, gone, total int) string {
-	return "cannot write \"" + p + "\": it would drop " + strconv.Itoa(gone) + " of its " + strconv.Itoa(total) + " lines"
+	return fsText.Template("write.drop.head", "path", "gone", "total").Render(p, strconv.Itoa(gone), strconv.Itoa(total))
 }
 
 func dropUnseenText(read string, n int) string {
-	return "Only " + read + " were read; write replaces the whole file, so " + strconv.Itoa(n) + " lines that were never read would go."
+	return fsText.Template("write.drop.unseen", "read", "n").Render(read, strconv.Itoa(n))
 }
 
 func dropPlaceholderText(at int, line string) string {
-	return "Line " + strconv.Itoa(at) + " of the content is a placeholder, not the lines it stands for: " + strconv.Quote(line) + "; write replaces the whole file, so those lines would go."
+	return fsText.Template("write.drop.placeholder", "line", "quoted_text").Render(strconv.Itoa(at), strconv.Quote(line))
 }
 
-const dropNextText = "To change part of the file, use edit or apply_patch. To replace it whole as sent, send this same write again."
+var dropNextText = fsText.Text("write.drop.next")

@@ -27,9 +27,8 @@ func TestWriteThatDropsUnreadLinesIsRefusedOnce(t *testing.T) {
 	e.writeFile(t, "big.txt", numbered(212))
 	requireOK(t, e.call("read", args{"file_path": e.path("big.txt"), "offset": 21, "limit": 5}))
 	write := args{"file_path": e.path("big.txt"), "content": "a\nb\nc\nd\ne\nf\n"}
-	requireFailure(t, e.call("write", write), `Error: cannot write "`+e.path("big.txt")+`": it would drop 207 of its 212 lines
-Only lines 21-25 were read; write replaces the whole file, so 207 lines that were never read would go.
-To change part of the file, use edit or apply_patch. To replace it whole as sent, send this same write again.`, "FS_WOULD_DROP_LINES")
+	requireFailure(t, e.call("write", write), "Error: "+golden("write.drop.head", "path", e.path("big.txt"), "gone", "207", "total", "212")+"\n"+
+		golden("write.drop.unseen", "read", "lines 21-25", "n", "207")+"\n"+golden("write.drop.next"), "FS_WOULD_DROP_LINES")
 	assert.Equal(t, numbered(212), e.readFile(t, "big.txt"), "nothing is written")
 
 	// Another write is refused in its turn; the same one sent again right after lands.
@@ -61,9 +60,8 @@ func TestWriteWithAPlaceholderForMostOfTheFileIsRefusedOnce(t *testing.T) {
 	e.writeFile(t, "a.go", old)
 	requireOK(t, e.call("read", args{"file_path": e.path("a.go")}))
 	write := args{"file_path": e.path("a.go"), "content": "package a\n\nfunc A() int {\n\treturn 10\n}\n\n// ... rest of file unchanged ...\n"}
-	refusal := `Error: cannot write "` + e.path("a.go") + `": it would drop 8 of its 13 lines
-Line 7 of the content is a placeholder, not the lines it stands for: "// ... rest of file unchanged ..."; write replaces the whole file, so those lines would go.
-To change part of the file, use edit or apply_patch. To replace it whole as sent, send this same write again.`
+	refusal := "Error: " + golden("write.drop.head", "path", e.path("a.go"), "gone", "8", "total", "13") + "\n" +
+		golden("write.drop.placeholder", "line", "7", "quoted_text", `"// ... rest of file unchanged ..."`) + "\n" + golden("write.drop.next")
 	requireFailure(t, e.call("write", write), refusal, "FS_WOULD_DROP_LINES")
 	other := tools.NewSession("other")
 	requireOK(t, e.callIn(other, "read", args{"file_path": e.path("a.go")}))

@@ -9,11 +9,11 @@ import (
 
 // The argument errors: plain errors (no code), as read's are.
 var (
-	errBlankPattern   = errors.New("pattern must be a non-empty string")
-	errBlankPath      = errors.New("path must be a non-empty string when given")
-	errBlankInclude   = errors.New("include must be a non-empty glob when given")
-	errNegatedInclude = errors.New(`include must be a positive glob filter; negated patterns ("!…") are not supported`)
-	errIncludeList    = errors.New("include must be one glob, not a comma-separated list (use {a,b} alternation instead)")
+	errBlankPattern   = errors.New(searchText.Text("search.error.blank_pattern"))
+	errBlankPath      = errors.New(searchText.Text("search.error.blank_path"))
+	errBlankInclude   = errors.New(searchText.Text("grep.error.blank_include"))
+	errNegatedInclude = errors.New(searchText.Text("grep.error.negated_include"))
+	errIncludeList    = errors.New(searchText.Text("grep.error.include_list"))
 )
 
 // globArgs are glob's arguments as the schema admits them.

@@ -36,11 +36,11 @@ func TestGrepPageFitsTheBudget(t *testing.T) {
 		require.Greater(t, len(text), budget-2*2100, "the page is as long as the budget allows")
 		v := r.Value.(toolfssearch.GrepValue)
 		require.Less(t, len(v.Matches), 250)
-		require.True(t, strings.HasPrefix(text, "Found "+strconv.Itoa(len(v.Matches))+" of 300 matches\n\nbig.txt\nLine 1: hit 0 "), text[:80])
+		require.True(t, strings.HasPrefix(text, foundOf(len(v.Matches), 300)+"\n\nbig.txt\nLine 1: hit 0 "), text[:80])
 		require.Equal(t, toolfssearch.RenderGrep(v), text)
-		spilled := readFile(t, spillPathOf(t, text, "Found "))
+		spilled := readFile(t, spillPathOf(t, text, foundOf(len(v.Matches), 300)))
 		require.Equal(t, 300, strings.Count(spilled, "\nLine "))
-		require.True(t, strings.HasPrefix(spilled, spillHeader("Found 300 matches")+"\n\nbig.txt\nLine 1: hit 0 "))
+		require.True(t, strings.HasPrefix(spilled, spillHeader(found(300))+"\n\nbig.txt\nLine 1: hit 0 "))
 	}
 }
 
@@ -96,8 +96,8 @@ func TestGrepSpillIsCapped(t *testing.T) {
 	require.Equal(t, total, v.Total)
 	require.Equal(t, int64(limit), v.SpillLimit)
 	require.Positive(t, v.SpillKept)
-	want := "(The first " + strconv.Itoa(v.SpillKept) + " of " + strconv.Itoa(total) + " matches are stored at: " + v.SpillPath +
-		" (spill files are capped at 1048576 bytes). Use read with offset and limit on that path to see them; narrow pattern, path, or include to see the rest.)"
+	kept := []string{"kept", strconv.Itoa(v.SpillKept), "total", strconv.Itoa(total), "limit", "1048576"}
+	want := "(" + golden("grep.spill.stored_first", append(kept, "path", v.SpillPath)...) + ")"
 	require.True(t, strings.HasSuffix(text, "\n\n"+want), text[len(text)-400:])
 	st, err := os.Stat(v.SpillPath)
 	require.NoError(t, err)
@@ -105,8 +105,7 @@ func TestGrepSpillIsCapped(t *testing.T) {
 	spilled := readFile(t, v.SpillPath)
 	require.Equal(t, v.SpillKept, strings.Count(spilled, "\nLine "))
 	require.True(t, strings.HasSuffix(spilled, "\nLine "+strconv.Itoa(v.SpillKept)+": "+strings.TrimSuffix(line, "\n")+
-		"\n\n(The result was cut here: this file holds the first "+strconv.Itoa(v.SpillKept)+" of "+strconv.Itoa(total)+
-		" matches; spill files are capped at 1048576 bytes. Narrow pattern, path, or include to see the rest.)"))
+		"\n\n"+golden("grep.spill.cut", kept...)))
 
 	// The quota: two more spills of 1 MiB under a 2 MiB quota leave the two newest.
 	first := v.SpillPath
@@ -128,13 +127,13 @@ func TestGlobSpillIsCapped(t *testing.T) {
 	v := r.Value.(toolfssearch.GlobValue)
 	require.Positive(t, v.SpillKept)
 	require.Less(t, v.SpillKept, 50)
-	require.Contains(t, r.Text(), "(Showing 2 of 50 paths. The first "+strconv.Itoa(v.SpillKept)+" of 50 paths are stored at: "+v.SpillPath+
-		" (spill files are capped at 400 bytes). Use read with offset and limit on that path to see them; narrow pattern or path to see the rest.)")
+	kept := []string{"kept", strconv.Itoa(v.SpillKept), "total", "50", "limit", "400"}
+	require.Contains(t, r.Text(), golden("glob.showing", "shown", "2", "total", "50",
+		"recovery", golden("glob.spill.stored_first", append(kept, "path", v.SpillPath)...)))
 	spilled := readFile(t, v.SpillPath)
 	require.LessOrEqual(t, len(spilled), 400)
 	require.True(t, strings.HasPrefix(spilled, "file0.txt\nfile1.txt\n"))
-	require.True(t, strings.HasSuffix(spilled, "\n\n(The result was cut here: this file holds the first "+strconv.Itoa(v.SpillKept)+
-		" of 50 paths; spill files are capped at 400 bytes. Narrow pattern or path to see the rest.)"))
+	require.True(t, strings.HasSuffix(spilled, "\n\n"+golden("glob.spill.cut", kept...)))
 }
 
 func TestSearchBudgetConfig(t *testing.T) {

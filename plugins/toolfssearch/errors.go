@@ -19,7 +19,7 @@ const (
 )
 
 func invalidPattern(tool string, err error) error {
-	return tools.NewError(ErrorName, CodeInvalidPattern, tool+" pattern rejected: "+err.Error(), err)
+	return tools.NewError(ErrorName, CodeInvalidPattern, searchText.MustRender("search.error.invalid_pattern", "tool", tool, "reason", err.Error()), err)
 }
 
 // withHint adds hint on the lines after a refusal's first (nothing when hint is "").
@@ -32,19 +32,19 @@ func withHint(err error, hint string) error {
 }
 
 func aborted(tool string, cause error) error {
-	return tools.NewError(ErrorName, CodeAborted, tool+" was aborted before completion (tool timeout or caller cancellation)", cause)
+	return tools.NewError(ErrorName, CodeAborted, searchText.MustRender("search.error.aborted", "tool", tool), cause)
 }
 
 func failed(tool string, cause error) error {
-	return tools.NewError(ErrorName, CodeFailed, tool+" search failed: "+cause.Error(), cause)
+	return tools.NewError(ErrorName, CodeFailed, searchText.MustRender("search.error.failed", "tool", tool, "reason", cause.Error()), cause)
 }
 
 func notFound(dp string, cause error) error {
-	return fs.NewError(fs.CodeNotFound, `cannot search "`+dp+`": not found`, cause)
+	return fs.NewError(fs.CodeNotFound, searchText.MustRender("search.error.not_found", "path", dp), cause)
 }
 
 func notDirectory(dp string) error {
-	return fs.NewError(fs.CodeNotDirectory, `cannot search "`+dp+`": not a directory`, nil)
+	return fs.NewError(fs.CodeNotDirectory, searchText.MustRender("search.error.not_directory", "path", dp), nil)
 }
 
 // searchFailure maps a provider failure: a pattern the provider rejected, the end of ctx (or an

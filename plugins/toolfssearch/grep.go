@@ -74,7 +74,7 @@ var spillHeaderRoom = len(foundHeader(math.MaxInt))
 
 func (s *suite) newGrepSink(cwd string, exec *tools.Exec) *grepSink {
 	k := &grepSink{s: s, cwd: cwd, shown: []GrepMatch{}}
-	longest := len("Found  of  matches") + 2*maxDigits + len("\n\n()") +
+	longest := len(foundCapped.RenderInts(math.MaxInt, math.MaxInt)) + len("\n\n()") +
 		grepSpill.longestRecovery(s.spillPathLen(), s.caps.spillLimits.MaxFileBytes) + longestNotes(s.caps.maxVisited)
 	k.room = s.caps.budget.Of(exec) - longest
 	k.inline = matchWriter{w: &k.size}

@@ -12,6 +12,7 @@ import (
 	"go.uber.org/zap/zapcore"
 	"go.uber.org/zap/zaptest/observer"
 
+	"github.com/cordon-dev/cordon/internal/texts"
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/kernel/kerneltest"
 	"github.com/cordon-dev/cordon/plugins/fs"
@@ -111,3 +112,23 @@ func requireError(t *testing.T, r tools.Result, text, name, code string) {
 }
 
 func toolsHeader(cwd string) tools.Header { return tools.Header{Cwd: cwd} }
+
+// golden renders key of texts.json beside the plugin (read from disk, as the e2e scripts read it)
+// with name, value pairs (docs/texts.md).
+//
+// snippet: docs/texts.md golden
+var golden = texts.MustLoad("texts.json").MustRender
+
+// end snippet
+
+// found is grep's header for n matches, all shown; foundOf for shown of total.
+func found(n int) string {
+	if n == 1 {
+		return golden("grep.found.one")
+	}
+	return golden("grep.found.many", "n", strconv.Itoa(n))
+}
+
+func foundOf(shown, total int) string {
+	return golden("grep.found.capped", "shown", strconv.Itoa(shown), "total", strconv.Itoa(total))
+}

@@ -1,6 +1,7 @@
 package toolfssearch_test
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -28,8 +29,8 @@ func TestGlobOutput(t *testing.T) {
 	requireText(t, e.call("glob", map[string]any{"pattern": "src/*.go"}), "src/new.go\nsrc/old.go")
 	requireText(t, e.call("glob", map[string]any{"pattern": "**/*.{go,md}"}), "notes.md\nsrc/new.go\na.go\nb.go\n.hidden.go\nsrc/old.go")
 	requireText(t, e.call("glob", map[string]any{"pattern": "*.go", "path": "src"}), "src/new.go\nsrc/old.go")
-	requireText(t, e.call("glob", map[string]any{"pattern": "*.rs"}), "No files found")
-	requireText(t, e.call("glob", map[string]any{"pattern": "*", "path": ".git"}), "No files found")
+	requireText(t, e.call("glob", map[string]any{"pattern": "*.rs"}), golden("glob.none"))
+	requireText(t, e.call("glob", map[string]any{"pattern": "*", "path": ".git"}), golden("glob.none"))
 	// A root outside the session cwd is shown absolute.
 	e.session.SetHeader(toolsHeader(filepath.Join(e.dir, "src")))
 	requireText(t, e.call("glob", map[string]any{"pattern": "*.go", "path": e.dir}), "new.go\n"+filepath.Join(e.dir, "a.go")+"\n"+filepath.Join(e.dir, "b.go")+"\n"+filepath.Join(e.dir, ".hidden.go")+"\nold.go")
@@ -46,14 +47,14 @@ func TestGlobIgnoreRulesAndIncludeIgnored(t *testing.T) {
 		e.write(t, "main.go", "hit\n", 0)
 		if include {
 			requireText(t, e.call("glob", map[string]any{"pattern": "*"}), ".gitignore\na.log\nbuild/x.go\nmain.go")
-			requireText(t, e.call("grep", map[string]any{"pattern": "hit"}), "Found 3 matches\n\na.log\nLine 1: hit\n\nbuild/x.go\nLine 1: hit\n\nmain.go\nLine 1: hit")
+			requireText(t, e.call("grep", map[string]any{"pattern": "hit"}), found(3)+"\n\na.log\nLine 1: hit\n\nbuild/x.go\nLine 1: hit\n\nmain.go\nLine 1: hit")
 			continue
 		}
 		requireText(t, e.call("glob", map[string]any{"pattern": "*"}), ".gitignore\nmain.go")
-		requireText(t, e.call("grep", map[string]any{"pattern": "hit"}), "Found 1 match\n\nmain.go\nLine 1: hit")
+		requireText(t, e.call("grep", map[string]any{"pattern": "hit"}), found(1)+"\n\nmain.go\nLine 1: hit")
 		// Explicitly named ignored paths are searched.
 		requireText(t, e.call("glob", map[string]any{"pattern": "*", "path": "build"}), "build/x.go")
-		requireText(t, e.call("grep", map[string]any{"pattern": "hit", "path": "a.log"}), "Found 1 match\n\na.log\nLine 1: hit")
+		requireText(t, e.call("grep", map[string]any{"pattern": "hit", "path": "a.log"}), found(1)+"\n\na.log\nLine 1: hit")
 	}
 }
 
@@ -65,19 +66,19 @@ func TestGlobOverCap(t *testing.T) {
 	}
 	e := newEnv(t, cfgWith(func(c *toolfssearch.Config) { c.GlobMaxResults, c.Spill = 3, false }), nil)
 	layout(e)
-	requireText(t, e.call("glob", map[string]any{"pattern": "*"}), "vendor/a.ts\nsrc/d.ts\nguide/e.md\n\n(Showing 3 of 6 paths, sampled across 3 of the 4 top-level entries this pattern matched instead of taken newest first. Narrow path to inspect a specific subtree. The complete result could not be saved; narrow pattern or path to see more.)")
-	requireText(t, e.call("glob", map[string]any{"pattern": "*.ts"}), "vendor/a.ts\nvendor/b.ts\nsrc/d.ts\n\n(Showing 3 of 4 paths, sampled across 2 of the 2 top-level entries this pattern matched instead of taken newest first. The complete result could not be saved; narrow pattern or path to see more.)")
+	requireText(t, e.call("glob", map[string]any{"pattern": "*"}), "vendor/a.ts\nsrc/d.ts\nguide/e.md\n\n"+golden("glob.showing.sampled.narrow", "shown", "3", "total", "6", "entries_shown", "3", "entries_total", "4", "recovery", golden("glob.spill.unsaved")))
+	requireText(t, e.call("glob", map[string]any{"pattern": "*.ts"}), "vendor/a.ts\nvendor/b.ts\nsrc/d.ts\n\n"+golden("glob.showing.sampled", "shown", "3", "total", "4", "entries_shown", "2", "entries_total", "2", "recovery", golden("glob.spill.unsaved")))
 
 	e = newEnv(t, cfgWith(func(c *toolfssearch.Config) { c.GlobMaxResults, c.Spill, c.SampleOverCapGlobResults = 3, false, false }), nil)
 	layout(e)
-	requireText(t, e.call("glob", map[string]any{"pattern": "*"}), "vendor/a.ts\nvendor/b.ts\nvendor/c.ts\n\n(Showing 3 of 6 paths. The complete result could not be saved; narrow pattern or path to see more.)")
+	requireText(t, e.call("glob", map[string]any{"pattern": "*"}), "vendor/a.ts\nvendor/b.ts\nvendor/c.ts\n\n"+golden("glob.showing", "shown", "3", "total", "6", "recovery", golden("glob.spill.unsaved")))
 
 	// A flat result: the sample is the head, and the footer says only that.
 	e = newEnv(t, cfgWith(func(c *toolfssearch.Config) { c.GlobMaxResults, c.Spill = 2, false }), nil)
 	e.write(t, "a.ts", "", 3)
 	e.write(t, "b.ts", "", 2)
 	e.write(t, "c.ts", "", 1)
-	requireText(t, e.call("glob", map[string]any{"pattern": "*"}), "a.ts\nb.ts\n\n(Showing 2 of 3 paths. The complete result could not be saved; narrow pattern or path to see more.)")
+	requireText(t, e.call("glob", map[string]any{"pattern": "*"}), "a.ts\nb.ts\n\n"+golden("glob.showing", "shown", "2", "total", "3", "recovery", golden("glob.spill.unsaved")))
 }
 
 func TestSampleAcrossTopLevel(t *testing.T) {
@@ -110,15 +111,15 @@ func TestSpillFiles(t *testing.T) {
 	requireMode(t, path, 0o600)
 
 	r = e.call("grep", map[string]any{"pattern": "e"})
-	path = spillPathOf(t, r.Text(), "Found 2 of 3 matches\n\na.txt\nLine 1: one\n\nb.txt\nLine 1: three\n\n(")
-	require.Equal(t, spillHeader("Found 3 matches")+"\n\na.txt\nLine 1: one\n\nb.txt\nLine 1: three\n\nc.txt\nLine 1: "+strings.Repeat("x", 30)+"e", readFile(t, path))
+	path = spillPathOf(t, r.Text(), foundOf(2, 3)+"\n\na.txt\nLine 1: one\n\nb.txt\nLine 1: three\n\n(")
+	require.Equal(t, spillHeader(found(3))+"\n\na.txt\nLine 1: one\n\nb.txt\nLine 1: three\n\nc.txt\nLine 1: "+strings.Repeat("x", 30)+"e", readFile(t, path))
 
 	// Lines in the spill are cut as inline.
 	e = newEnv(t, cfgWith(func(c *toolfssearch.Config) { c.GrepMaxMatches, c.GrepMaxLineBytes = 1, 4 }), nil)
 	e.write(t, "a.txt", "hello hello\nhello\n\xffhello\n", 0)
 	r = e.call("grep", map[string]any{"pattern": "hello"})
-	path = spillPathOf(t, r.Text(), "Found 1 of 3 matches\n\na.txt\nLine 1: hell (line truncated)\n\n(")
-	require.Equal(t, spillHeader("Found 3 matches")+"\n\na.txt\nLine 1: hell (line truncated)\nLine 2: hell (line truncated)\nLine 3: (line is not valid UTF-8)", readFile(t, path))
+	path = spillPathOf(t, r.Text(), foundOf(1, 3)+"\n\na.txt\nLine 1: hell"+golden("grep.line.truncated")+"\n\n(")
+	require.Equal(t, spillHeader(found(3))+"\n\na.txt\nLine 1: hell"+golden("grep.line.truncated")+"\nLine 2: hell"+golden("grep.line.truncated")+"\nLine 3: "+golden("grep.line.invalid_utf8"), readFile(t, path))
 	ents, err := os.ReadDir(filepath.Dir(path))
 	require.NoError(t, err)
 	require.Len(t, ents, 1, "no temporary file is left")
@@ -129,9 +130,9 @@ func TestSpillFailureIsNotAnError(t *testing.T) {
 	require.NoError(t, os.MkdirAll(filepath.Join(e.state, "cordon"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(e.state, "cordon", "spill"), nil, 0o644)) // a file where the directory goes
 	e.write(t, "a.txt", "x\nx\n", 0)
-	requireText(t, e.call("grep", map[string]any{"pattern": "x"}), "Found 1 of 2 matches\n\na.txt\nLine 1: x\n\n(The complete result could not be saved; narrow pattern, path, or include to see more.)")
+	requireText(t, e.call("grep", map[string]any{"pattern": "x"}), foundOf(1, 2)+"\n\na.txt\nLine 1: x\n\n("+golden("grep.spill.unsaved")+")")
 	e.write(t, "b.txt", "", 1)
-	requireText(t, e.call("glob", map[string]any{"pattern": "*"}), "b.txt\n\n(Showing 1 of 2 paths. The complete result could not be saved; narrow pattern or path to see more.)")
+	requireText(t, e.call("glob", map[string]any{"pattern": "*"}), "b.txt\n\n"+golden("glob.showing", "shown", "1", "total", "2", "recovery", golden("glob.spill.unsaved")))
 	require.NotEmpty(t, e.logs.FilterMessageSnippet("could not save").All())
 }
 
@@ -155,11 +156,11 @@ func TestGrepOutput(t *testing.T) {
 	e.write(t, "b.go", "const z = 3\r\n", 1)
 	e.write(t, "u.txt", "aéaéaéaé\n\xffconst\n", 0)
 	e.write(t, "bin.dat", "const\x00\n", 3)
-	requireText(t, e.call("grep", map[string]any{"pattern": "const [xyz]", "include": "*.go"}), "Found 3 matches\n\na.go\nLine 2: const x (line truncated)\nLine 4: const y (line truncated)\n\nb.go\nLine 1: const z (line truncated)")
-	requireText(t, e.call("grep", map[string]any{"pattern": "a(é|b)a"}), "Found 1 match\n\nu.txt\nLine 1: aéaéa (line truncated)")
-	requireText(t, e.call("grep", map[string]any{"pattern": "^.const$"}), "Found 1 match\n\nu.txt\nLine 2: (line is not valid UTF-8)")
-	requireText(t, e.call("grep", map[string]any{"pattern": "nothing here"}), "No matches found")
-	requireText(t, e.call("grep", map[string]any{"pattern": "(?i)PACKAGE"}), "Found 1 match\n\na.go\nLine 1: package (line truncated)")
+	requireText(t, e.call("grep", map[string]any{"pattern": "const [xyz]", "include": "*.go"}), found(3)+"\n\na.go\nLine 2: const x"+golden("grep.line.truncated")+"\nLine 4: const y"+golden("grep.line.truncated")+"\n\nb.go\nLine 1: const z"+golden("grep.line.truncated"))
+	requireText(t, e.call("grep", map[string]any{"pattern": "a(é|b)a"}), found(1)+"\n\nu.txt\nLine 1: aéaéa"+golden("grep.line.truncated"))
+	requireText(t, e.call("grep", map[string]any{"pattern": "^.const$"}), found(1)+"\n\nu.txt\nLine 2: "+golden("grep.line.invalid_utf8"))
+	requireText(t, e.call("grep", map[string]any{"pattern": "nothing here"}), golden("grep.none"))
+	requireText(t, e.call("grep", map[string]any{"pattern": "(?i)PACKAGE"}), found(1)+"\n\na.go\nLine 1: package"+golden("grep.line.truncated"))
 }
 
 func TestVisitLimitFooter(t *testing.T) {
@@ -167,15 +168,15 @@ func TestVisitLimitFooter(t *testing.T) {
 	e.write(t, "a.txt", "hit\n", 3)
 	e.write(t, "b.txt", "hit\n", 2)
 	e.write(t, "c.txt", "hit\n", 1)
-	requireText(t, e.call("glob", map[string]any{"pattern": "*"}), "a.txt\nb.txt\n\n(The search stopped after visiting 2 entries; narrow pattern or path.)")
-	requireText(t, e.call("grep", map[string]any{"pattern": "hit"}), "Found 2 matches\n\na.txt\nLine 1: hit\n\nb.txt\nLine 1: hit\n\n(The search stopped after visiting 2 entries; narrow pattern or path.)")
-	requireText(t, e.call("glob", map[string]any{"pattern": "*.none"}), "No files found\n\n(The search stopped after visiting 2 entries; narrow pattern or path.)")
+	requireText(t, e.call("glob", map[string]any{"pattern": "*"}), "a.txt\nb.txt\n\n"+golden("search.stopped", "n", "2"))
+	requireText(t, e.call("grep", map[string]any{"pattern": "hit"}), found(2)+"\n\na.txt\nLine 1: hit\n\nb.txt\nLine 1: hit\n\n"+golden("search.stopped", "n", "2"))
+	requireText(t, e.call("glob", map[string]any{"pattern": "*.none"}), golden("glob.none")+"\n\n"+golden("search.stopped", "n", "2"))
 }
 
 // spillHeader is header as a grep spill file starts: written before the count is known, in a
 // room padded with spaces.
 func spillHeader(header string) string {
-	return header + strings.Repeat(" ", len("Found 9223372036854775807 matches")-len(header))
+	return header + strings.Repeat(" ", len(found(math.MaxInt))-len(header))
 }
 
 func spillPathOf(t *testing.T, text, prefix string) string {
@@ -205,11 +206,11 @@ func requireMode(t *testing.T, p string, mode os.FileMode) {
 func TestSkippedNote(t *testing.T) {
 	e := newEnv(t, nil, nil)
 	status := "/proc/" + strconv.Itoa(os.Getpid()) + "/status"
-	requireText(t, e.call("grep", map[string]any{"pattern": "Name:", "path": status}), "No matches found\n\n(Skipped 1 entry that could not be read.)")
-	require.Equal(t, "a.go\n\n(Skipped 2 entries that could not be read.)\n\n(2 ignore files were applied only in part: their rules past the first 1 MiB, or past 32 KiB of wildcard patterns, were left out.)\n\n(The search stopped after visiting 9 entries; narrow pattern or path.)",
+	requireText(t, e.call("grep", map[string]any{"pattern": "Name:", "path": status}), golden("grep.none")+"\n\n("+golden("search.skipped.one")+")")
+	require.Equal(t, "a.go\n\n("+golden("search.skipped.many", "n", "2")+")\n\n("+golden("search.partial.many", "n", "2")+")\n\n"+golden("search.stopped", "n", "9"),
 		toolfssearch.RenderGlob(toolfssearch.GlobValue{Paths: []string{"a.go"}, Total: 1, Skipped: 2, PartialIgnore: 2, StoppedAfter: 9}))
-	require.Equal(t, "No files found\n\n(1 ignore file was applied only in part: its rules past the first 1 MiB, or past 32 KiB of wildcard patterns, were left out.)",
+	require.Equal(t, golden("glob.none")+"\n\n("+golden("search.partial.one")+")",
 		toolfssearch.RenderGlob(toolfssearch.GlobValue{PartialIgnore: 1}))
-	require.Equal(t, "Found 1 of 2 matches\n\na.go\nLine 1: x\n\n(The complete result could not be saved; narrow pattern, path, or include to see more.)\n\n(Skipped 1 entry that could not be read.)",
+	require.Equal(t, foundOf(1, 2)+"\n\na.go\nLine 1: x\n\n("+golden("grep.spill.unsaved")+")\n\n("+golden("search.skipped.one")+")",
 		toolfssearch.RenderGrep(toolfssearch.GrepValue{Matches: []toolfssearch.GrepMatch{{Path: "a.go", Line: 1, Text: "x", ValidUTF8: true}}, Total: 2, Skipped: 1}))
 }

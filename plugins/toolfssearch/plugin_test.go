@@ -21,9 +21,9 @@ func TestSchemasDescriptionsAndGuidance(t *testing.T) {
 	schemas := e.rt.Schemas()
 	require.Len(t, schemas, 2)
 	require.Equal(t, "glob", schemas[0].Name)
-	require.Equal(t, `Find files whose paths match a glob pattern. Returns matching file paths, never directories, newest first; files that .gitignore or .ignore rules exclude are left out, and VCS metadata directories are never listed. Up to 7 paths come back inline; a larger result says how many matched and where the complete list was saved. A pattern with no "/" matches file names at any depth.`, schemas[0].Description)
+	require.Equal(t, golden("glob.description", "max", "7"), schemas[0].Description)
 	require.Equal(t, "grep", schemas[1].Name)
-	require.Equal(t, `Search file contents with a regular expression (RE2 syntax, as Go's regexp: no lookaround or backreferences; (?i) for case-insensitive). Returns matching lines with line numbers, grouped by file, newest files first; files that .gitignore or .ignore rules exclude and binary files are skipped. The first 9 matching lines come back inline; a larger result says how many matched and where the complete list was saved. Use read on a matched file for surrounding context.`, schemas[1].Description)
+	require.Equal(t, golden("grep.description", "max", "9"), schemas[1].Description)
 	var glob, grep struct {
 		Properties map[string]struct{ Type string } `json:"properties"`
 		Required   []string                         `json:"required"`
@@ -38,8 +38,8 @@ func TestSchemasDescriptionsAndGuidance(t *testing.T) {
 
 	sections := e.rt.GuidanceSections()
 	require.Len(t, sections, 2)
-	require.Equal(t, `Use the glob tool — not shell find — to discover files by path pattern. A pattern with no "/" matches file names at any depth, so "*.go" finds Go files in every directory. Results are files only, newest first, and leave out files that .gitignore excludes.`, sections[0].Text)
-	require.Equal(t, "Use the grep tool — not shell grep or rg — to search file contents. Use read on a matched file when you need surrounding context.", sections[1].Text)
+	require.Equal(t, golden("glob.guidance"), sections[0].Text)
+	require.Equal(t, golden("grep.guidance"), sections[1].Text)
 	require.Greater(t, sections[0].Order, 102, "after tool-fs's sections")
 	require.Greater(t, sections[1].Order, sections[0].Order)
 	for _, name := range []string{"glob", "grep"} {
@@ -101,7 +101,7 @@ func TestSearchesEmitNoObservation(t *testing.T) {
 	observed := 0
 	_, err := fs.ObservedEvent.On(e.root, func(context.Context, fs.ObservedArgs) error { observed++; return nil })
 	require.NoError(t, err)
-	requireText(t, e.call("grep", map[string]any{"pattern": "hit"}), "Found 1 match\n\na.go\nLine 1: hit")
+	requireText(t, e.call("grep", map[string]any{"pattern": "hit"}), found(1)+"\n\na.go\nLine 1: hit")
 	requireText(t, e.call("glob", map[string]any{"pattern": "*.go"}), "a.go")
 	require.Zero(t, observed)
 }
@@ -113,13 +113,13 @@ func TestArgumentErrors(t *testing.T) {
 		args map[string]any
 		msg  string
 	}{
-		{"glob", map[string]any{"pattern": " \t"}, "pattern must be a non-empty string"},
-		{"grep", map[string]any{"pattern": ""}, "pattern must be a non-empty string"},
-		{"glob", map[string]any{"pattern": "*", "path": " "}, "path must be a non-empty string when given"},
-		{"grep", map[string]any{"pattern": "x", "path": ""}, "path must be a non-empty string when given"},
-		{"grep", map[string]any{"pattern": "x", "include": " "}, "include must be a non-empty glob when given"},
-		{"grep", map[string]any{"pattern": "x", "include": "!*.go"}, `include must be a positive glob filter; negated patterns ("!…") are not supported`},
-		{"grep", map[string]any{"pattern": "x", "include": "*.ts,*.js"}, "include must be one glob, not a comma-separated list (use {a,b} alternation instead)"},
+		{"glob", map[string]any{"pattern": " \t"}, golden("search.error.blank_pattern")},
+		{"grep", map[string]any{"pattern": ""}, golden("search.error.blank_pattern")},
+		{"glob", map[string]any{"pattern": "*", "path": " "}, golden("search.error.blank_path")},
+		{"grep", map[string]any{"pattern": "x", "path": ""}, golden("search.error.blank_path")},
+		{"grep", map[string]any{"pattern": "x", "include": " "}, golden("grep.error.blank_include")},
+		{"grep", map[string]any{"pattern": "x", "include": "!*.go"}, golden("grep.error.negated_include")},
+		{"grep", map[string]any{"pattern": "x", "include": "*.ts,*.js"}, golden("grep.error.include_list")},
 	}
 	for _, c := range cases {
 		r := e.call(c.tool, c.args)
@@ -128,21 +128,21 @@ func TestArgumentErrors(t *testing.T) {
 	}
 	// A whitespace pattern is a regular expression; braces hold commas.
 	e.write(t, "a.ts", "a  b\n", 0)
-	requireText(t, e.call("grep", map[string]any{"pattern": "  ", "include": "*.{ts,tsx}"}), "Found 1 match\n\na.ts\nLine 1: a  b")
+	requireText(t, e.call("grep", map[string]any{"pattern": "  ", "include": "*.{ts,tsx}"}), found(1)+"\n\na.ts\nLine 1: a  b")
 }
 
 func TestSearchErrors(t *testing.T) {
 	e := newEnv(t, nil, nil)
 	e.write(t, "file.txt", "x\n", 0)
-	requireError(t, e.call("glob", map[string]any{"pattern": "[a-"}), "glob pattern rejected: syntax error in pattern", "SearchError", "SEARCH_INVALID_PATTERN")
-	requireError(t, e.call("grep", map[string]any{"pattern": "(unclosed"}), "grep pattern rejected: error parsing regexp: missing closing ): `(unclosed`", "SearchError", "SEARCH_INVALID_PATTERN")
-	requireError(t, e.call("grep", map[string]any{"pattern": "x", "include": "{a"}), "grep pattern rejected: syntax error in pattern", "SearchError", "SEARCH_INVALID_PATTERN")
-	requireError(t, e.call("glob", map[string]any{"pattern": "*", "path": "missing/dir"}), `cannot search "missing/dir": not found`, "FsError", "FS_NOT_FOUND")
-	requireError(t, e.call("grep", map[string]any{"pattern": "x", "path": "/nonexistent-cordon"}), `cannot search "/nonexistent-cordon": not found`, "FsError", "FS_NOT_FOUND")
-	requireError(t, e.call("grep", map[string]any{"pattern": "x", "path": "file.txt/below"}), `cannot search "file.txt/below": not found`, "FsError", "FS_NOT_FOUND")
-	requireError(t, e.call("glob", map[string]any{"pattern": "*", "path": "file.txt"}), `cannot search "file.txt": not a directory`, "FsError", "FS_NOT_DIRECTORY")
+	requireError(t, e.call("glob", map[string]any{"pattern": "[a-"}), golden("search.error.invalid_pattern", "tool", "glob", "reason", "syntax error in pattern"), "SearchError", "SEARCH_INVALID_PATTERN")
+	requireError(t, e.call("grep", map[string]any{"pattern": "(unclosed"}), golden("search.error.invalid_pattern", "tool", "grep", "reason", "error parsing regexp: missing closing ): `(unclosed`"), "SearchError", "SEARCH_INVALID_PATTERN")
+	requireError(t, e.call("grep", map[string]any{"pattern": "x", "include": "{a"}), golden("search.error.invalid_pattern", "tool", "grep", "reason", "syntax error in pattern"), "SearchError", "SEARCH_INVALID_PATTERN")
+	requireError(t, e.call("glob", map[string]any{"pattern": "*", "path": "missing/dir"}), golden("search.error.not_found", "path", "missing/dir"), "FsError", "FS_NOT_FOUND")
+	requireError(t, e.call("grep", map[string]any{"pattern": "x", "path": "/nonexistent-cordon"}), golden("search.error.not_found", "path", "/nonexistent-cordon"), "FsError", "FS_NOT_FOUND")
+	requireError(t, e.call("grep", map[string]any{"pattern": "x", "path": "file.txt/below"}), golden("search.error.not_found", "path", "file.txt/below"), "FsError", "FS_NOT_FOUND")
+	requireError(t, e.call("glob", map[string]any{"pattern": "*", "path": "file.txt"}), golden("search.error.not_directory", "path", "file.txt"), "FsError", "FS_NOT_DIRECTORY")
 	// grep takes a file.
-	requireText(t, e.call("grep", map[string]any{"pattern": "x", "path": "file.txt"}), "Found 1 match\n\nfile.txt\nLine 1: x")
+	requireText(t, e.call("grep", map[string]any{"pattern": "x", "path": "file.txt"}), found(1)+"\n\nfile.txt\nLine 1: x")
 }
 
 // blockingFS is a Searcher whose searches wait for their context to end.
@@ -167,13 +167,13 @@ func TestTimeoutAndCancellationAbort(t *testing.T) {
 	for _, tool := range []string{"glob", "grep"} {
 		started := make(chan struct{})
 		e := newEnv(t, cfgWith(func(c *toolfssearch.Config) { c.TimeoutMs = 50 }), func(p fs.FileSystem) fs.FileSystem { return blockingFS{p, started} })
-		requireError(t, e.call(tool, map[string]any{"pattern": "x"}), tool+" was aborted before completion (tool timeout or caller cancellation)", "SearchError", "SEARCH_ABORTED")
+		requireError(t, e.call(tool, map[string]any{"pattern": "x"}), golden("search.error.aborted", "tool", tool), "SearchError", "SEARCH_ABORTED")
 
 		started = make(chan struct{})
 		e = newEnv(t, nil, func(p fs.FileSystem) fs.FileSystem { return blockingFS{p, started} })
 		ctx, cancel := context.WithCancel(context.Background())
 		go func() { <-started; cancel() }()
-		requireError(t, e.callCtx(ctx, tool, map[string]any{"pattern": "x"}), tool+" was aborted before completion (tool timeout or caller cancellation)", "SearchError", "SEARCH_ABORTED")
+		requireError(t, e.callCtx(ctx, tool, map[string]any{"pattern": "x"}), golden("search.error.aborted", "tool", tool), "SearchError", "SEARCH_ABORTED")
 	}
 }
 
@@ -192,8 +192,8 @@ var errRoot = &fs.Error{Kind: fs.CodePermissionDenied, Message: "open /w: permis
 
 func TestUnreadableRootFails(t *testing.T) {
 	e := newEnv(t, nil, func(p fs.FileSystem) fs.FileSystem { return failingFS{p} })
-	requireError(t, e.call("glob", map[string]any{"pattern": "*"}), "glob search failed: open /w: permission denied", "SearchError", "SEARCH_FAILED")
-	requireError(t, e.call("grep", map[string]any{"pattern": "x"}), "grep search failed: open /w: permission denied", "SearchError", "SEARCH_FAILED")
+	requireError(t, e.call("glob", map[string]any{"pattern": "*"}), golden("search.error.failed", "tool", "glob", "reason", "open /w: permission denied"), "SearchError", "SEARCH_FAILED")
+	requireError(t, e.call("grep", map[string]any{"pattern": "x"}), golden("search.error.failed", "tool", "grep", "reason", "open /w: permission denied"), "SearchError", "SEARCH_FAILED")
 }
 
 func TestValueIsTheRenderedResult(t *testing.T) {

@@ -53,16 +53,16 @@ type GrepMatch struct {
 	ValidUTF8 bool   `json:"validUTF8"`
 }
 
-// The model-facing sentences.
-const (
-	noFiles          = "No files found"
-	noMatches        = "No matches found"
-	truncatedSuffix  = " (line truncated)"
-	invalidUTF8Line  = "(line is not valid UTF-8)"
-	narrowSubtree    = "Narrow path to inspect a specific subtree. "
-	globUnsaved      = "The complete result could not be saved; narrow pattern or path to see more."
-	grepUnsaved      = "The complete result could not be saved; narrow pattern, path, or include to see more."
-	recoveryTemplate = "Full result stored at: %s. Use read with offset and limit on that path to see the rest."
+// The texts of a match line (texts.json).
+var (
+	truncatedSuffix = searchText.Text("grep.line.truncated")
+	invalidUTF8Line = searchText.Text("grep.line.invalid_utf8")
+)
+
+// The texts of an empty result (texts.json).
+var (
+	noFiles   = searchText.Text("glob.none")
+	noMatches = searchText.Text("grep.none")
 )
 
 // savedAs is where a result was saved: the spill file ("" when none), and when the file reached
@@ -73,76 +73,66 @@ type savedAs struct {
 	limit int64
 }
 
-// The nouns and the narrowing advice of each tool's spill texts.
+// The spill texts of each tool (texts.json): where an over-cap result's rest is, and the note
+// that ends a spill file cut at its limit.
 var (
-	globSpill = spillWords{noun: "paths", narrow: "narrow pattern or path", unsaved: globUnsaved}
-	grepSpill = spillWords{noun: "matches", narrow: "narrow pattern, path, or include", unsaved: grepUnsaved}
+	globSpill = spillWords{tool: "glob"}
+	grepSpill = spillWords{tool: "grep"}
 )
 
-type spillWords struct{ noun, narrow, unsaved string }
+type spillWords struct{ tool string }
 
 // recovery is the sentence of an over-cap result that says where the rest is.
 func (w spillWords) recovery(s savedAs, total int) string {
 	switch {
 	case s.path == "":
-		return w.unsaved
+		return searchText.Text(w.tool + ".spill.unsaved")
 	case s.kept > 0:
-		return "The first " + strconv.Itoa(s.kept) + " of " + strconv.Itoa(total) + " " + w.noun + " are stored at: " +
-			s.path + " (spill files are capped at " + strconv.FormatInt(s.limit, 10) +
-			" bytes). Use read with offset and limit on that path to see them; " + w.narrow + " to see the rest."
+		return searchText.MustRender(w.tool+".spill.stored_first", "kept", strconv.Itoa(s.kept), "total", strconv.Itoa(total),
+			"path", s.path, "limit", strconv.FormatInt(s.limit, 10))
 	}
-	return strings.Replace(recoveryTemplate, "%s", s.path, 1)
+	return searchText.MustRender("search.spill.stored", "path", s.path)
 }
 
 // note ends a spill file cut at its limit.
 func (w spillWords) note(kept, total int, limit int64) string {
-	return "\n\n(The result was cut here: this file holds the first " + strconv.Itoa(kept) + " of " + strconv.Itoa(total) +
-		" " + w.noun + "; spill files are capped at " + strconv.FormatInt(limit, 10) + " bytes. " +
-		strings.ToUpper(w.narrow[:1]) + w.narrow[1:] + " to see the rest.)"
+	return "\n\n" + searchText.MustRender(w.tool+".spill.cut", "kept", strconv.Itoa(kept), "total", strconv.Itoa(total),
+		"limit", strconv.FormatInt(limit, 10))
 }
 
-// maxDigits is the longest decimal int.
-const maxDigits = 19
-
-// noteRoom is the longest note of w under limit.
+// noteRoom is the longest note of w under limit: the note rendered with the largest counts.
 func (w spillWords) noteRoom(limit int64) int {
-	return len(w.note(0, 0, limit)) + 2*(maxDigits-1)
+	return len(w.note(math.MaxInt, math.MaxInt, limit))
 }
 
-// longestRecovery is the longest recovery sentence of w for a spill path of pathLen bytes.
+// longestRecovery is the longest recovery sentence of w for a spill path of pathLen bytes: each
+// sentence rendered with the largest counts.
 func (w spillWords) longestRecovery(pathLen int, limit int64) int {
 	p := strings.Repeat("/", pathLen)
-	return max(len(w.unsaved), len(w.recovery(savedAs{path: p}, 0)),
-		len(w.recovery(savedAs{path: p, kept: 1, limit: limit}, 0))+2*(maxDigits-1))
+	return max(len(w.recovery(savedAs{}, 0)), len(w.recovery(savedAs{path: p}, 0)),
+		len(w.recovery(savedAs{path: p, kept: math.MaxInt, limit: limit}, math.MaxInt)))
 }
 
-// countNote is "\n\n(<one>)" for n == 1 and "\n\n(<many>)", its "%d" replaced by n, above; "" for 0.
-func countNote(n int, one, many string) string {
+// countNote is "\n\n(<key>.one)" for n == 1 and "\n\n(<key>.many)", rendered with n, above; ""
+// for 0.
+func countNote(n int, key string) string {
 	switch n {
 	case 0:
 		return ""
 	case 1:
-		return "\n\n(" + one + ")"
+		return "\n\n(" + searchText.Text(key+".one") + ")"
 	}
-	return "\n\n(" + strings.Replace(many, "%d", strconv.Itoa(n), 1) + ")"
+	return "\n\n(" + searchText.MustRender(key+".many", "n", strconv.Itoa(n)) + ")"
 }
-
-// The notes on entries that could not be read and on ignore files applied only in part.
-const (
-	skippedOne  = "Skipped 1 entry that could not be read."
-	skippedMany = "Skipped %d entries that could not be read."
-	partialOne  = "1 ignore file was applied only in part: its rules past the first 1 MiB, or past 32 KiB of wildcard patterns, were left out."
-	partialMany = "%d ignore files were applied only in part: their rules past the first 1 MiB, or past 32 KiB of wildcard patterns, were left out."
-)
 
 // notes are the lines that end every output: skipped entries, partial ignore files, the visit limit.
 func notes(skipped, partial, stoppedAfter int) string {
-	return countNote(skipped, skippedOne, skippedMany) + countNote(partial, partialOne, partialMany) + stopFooter(stoppedAfter)
+	return countNote(skipped, "search.skipped") + countNote(partial, "search.partial") + stopFooter(stoppedAfter)
 }
 
 // longestNotes is the longest notes(...) of a search whose visit limit is maxVisited.
 func longestNotes(maxVisited int) int {
-	return len(countNote(math.MaxInt, skippedOne, skippedMany)) + len(countNote(math.MaxInt, partialOne, partialMany)) +
+	return len(countNote(math.MaxInt, "search.skipped")) + len(countNote(math.MaxInt, "search.partial")) +
 		len(stopFooter(maxVisited))
 }
 
@@ -150,7 +140,7 @@ func stopFooter(stoppedAfter int) string {
 	if stoppedAfter == 0 {
 		return ""
 	}
-	return "\n\n(The search stopped after visiting " + strconv.Itoa(stoppedAfter) + " entries; narrow pattern or path.)"
+	return "\n\n" + searchText.MustRender("search.stopped", "n", strconv.Itoa(stoppedAfter))
 }
 
 // RenderGlob is the model-facing text of a glob.
@@ -166,19 +156,17 @@ func globFooter(v GlobValue) string {
 	if v.Total <= len(v.Paths) {
 		return ""
 	}
-	var b strings.Builder
-	b.WriteString("\n\n(Showing " + strconv.Itoa(len(v.Paths)) + " of " + strconv.Itoa(v.Total) + " paths")
+	values := []string{"shown", strconv.Itoa(len(v.Paths)), "total", strconv.Itoa(v.Total),
+		"recovery", globSpill.recovery(savedAs{v.SpillPath, v.SpillKept, v.SpillLimit}, v.Total)}
+	key := "glob.showing"
 	if v.Sampled {
-		b.WriteString(", sampled across " + strconv.Itoa(v.EntriesShown) + " of the " + strconv.Itoa(v.EntriesTotal) +
-			" top-level entries this pattern matched instead of taken newest first. ")
+		key = "glob.showing.sampled"
 		if v.EntriesShown < v.EntriesTotal {
-			b.WriteString(narrowSubtree)
+			key = "glob.showing.sampled.narrow"
 		}
-	} else {
-		b.WriteString(". ")
+		values = append(values, "entries_shown", strconv.Itoa(v.EntriesShown), "entries_total", strconv.Itoa(v.EntriesTotal))
 	}
-	b.WriteString(globSpill.recovery(savedAs{v.SpillPath, v.SpillKept, v.SpillLimit}, v.Total) + ")")
-	return b.String()
+	return "\n\n" + searchText.MustRender(key, values...)
 }
 
 // RenderGrep is the model-facing text of a grep.
@@ -189,7 +177,7 @@ func RenderGrep(v GrepValue) string {
 	var b strings.Builder
 	capped := v.Total > len(v.Matches)
 	if capped {
-		b.WriteString("Found " + strconv.Itoa(len(v.Matches)) + " of " + strconv.Itoa(v.Total) + " matches")
+		b.WriteString(foundCapped.RenderInts(len(v.Matches), v.Total))
 	} else {
 		b.WriteString(foundHeader(v.Total))
 	}
@@ -206,9 +194,9 @@ func RenderGrep(v GrepValue) string {
 
 func foundHeader(total int) string {
 	if total == 1 {
-		return "Found 1 match"
+		return searchText.Text("grep.found.one")
 	}
-	return "Found " + strconv.Itoa(total) + " matches"
+	return foundMany.RenderInts(total)
 }
 
 // textWriter is what grep's text goes to: the inline text and the spill file.

@@ -1,21 +1,30 @@
 package toolfssearch
 
 import (
+	_ "embed"
 	"encoding/json"
-	"strconv"
 
+	"github.com/cordon-dev/cordon/internal/texts"
 	"github.com/cordon-dev/cordon/plugins/tools/filetool"
 )
 
-func globDescription(max int) string {
-	return "Find files whose paths match a glob pattern. Returns matching file paths, never directories, newest first; files that .gitignore or .ignore rules exclude are left out, and VCS metadata directories are never listed. Up to " +
-		strconv.Itoa(max) + ` paths come back inline; a larger result says how many matched and where the complete list was saved. A pattern with no "/" matches file names at any depth.`
-}
+// The model-facing texts of glob and grep, from texts.json beside this file: the one place they
+// are written (docs/texts.md; docs/search.md quotes them). The tests and the e2e scripts read and
+// render the same file.
+var (
+	//go:embed texts.json
+	textsJSON  []byte
+	searchText = texts.MustParse("plugins/toolfssearch/texts.json", textsJSON)
 
-func grepDescription(max int) string {
-	return "Search file contents with a regular expression (RE2 syntax, as Go's regexp: no lookaround or backreferences; (?i) for case-insensitive). Returns matching lines with line numbers, grouped by file, newest files first; files that .gitignore or .ignore rules exclude and binary files are skipped. The first " +
-		strconv.Itoa(max) + " matching lines come back inline; a larger result says how many matched and where the complete list was saved. Use read on a matched file for surrounding context."
-}
+	globDescriptionText = searchText.Template("glob.description", "max")
+	grepDescriptionText = searchText.Template("grep.description", "max")
+	foundMany           = searchText.Template("grep.found.many", "n")
+	foundCapped         = searchText.Template("grep.found.capped", "shown", "total")
+)
+
+func globDescription(max int) string { return globDescriptionText.RenderInts(max) }
+
+func grepDescription(max int) string { return grepDescriptionText.RenderInts(max) }
 
 var globParameters = json.RawMessage(`{"type":"object","properties":{` +
 	`"pattern":{"type":"string","description":"Glob pattern to match file paths against (e.g. \"**/*.ts\", \"src/**/*.test.js\"). A pattern with no \"/\" matches file names at any depth, so \"*.ts\" searches the whole tree; include a \"/\" to anchor the pattern to the search directory."},` +

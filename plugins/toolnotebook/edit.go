@@ -2,6 +2,7 @@ package toolnotebook
 
 import (
 	"context"
+	_ "embed"
 	"encoding/json"
 	"errors"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/cordon-dev/cordon/internal/jstext"
 	"github.com/cordon-dev/cordon/internal/notebook"
+	"github.com/cordon-dev/cordon/internal/texts"
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/fs/seen"
 	"github.com/cordon-dev/cordon/plugins/sandbox"
@@ -16,9 +18,15 @@ import (
 	"github.com/cordon-dev/cordon/plugins/tools/filetool"
 )
 
-// notebookEditDescription is notebook_edit's description (docs/notebooks.md "notebook_edit").
-const notebookEditDescription = "Replace, insert or delete one cell of a Jupyter notebook (.ipynb), naming the cell by the id read shows. " +
-	"The notebook is written as Jupyter writes it; every other cell keeps its bytes. Read the notebook first."
+// The model-facing texts of notebook_edit, from texts.json beside this file: the one place they are
+// written (docs/texts.md; docs/notebooks.md "notebook_edit" quotes them).
+var (
+	//go:embed texts.json
+	textsJSON    []byte
+	notebookText = texts.MustParse("plugins/toolnotebook/texts.json", textsJSON)
+
+	notebookEditDescription = notebookText.Text("notebook_edit.description")
+)
 
 var notebookEditParameters = json.RawMessage(`{"type":"object","properties":{` +
 	`"notebook_path":{"type":"string","description":"The notebook (.ipynb) to edit. ` + filetool.PathRule + `"},` +
@@ -30,9 +38,9 @@ var notebookEditParameters = json.RawMessage(`{"type":"object","properties":{` +
 
 // notebook_edit's argument errors: plain errors (no code).
 var (
-	errBlankNotebookPath = errors.New("notebook_path must be a non-empty string")
-	errCellIDRequired    = errors.New("cell_id is required to replace or delete a cell")
-	errNewSourceRequired = errors.New("new_source is required to replace or insert a cell")
+	errBlankNotebookPath = errors.New(notebookText.Text("notebook_edit.error.blank_path"))
+	errCellIDRequired    = errors.New(notebookText.Text("notebook_edit.error.cell_id_required"))
+	errNewSourceRequired = errors.New(notebookText.Text("notebook_edit.error.new_source_required"))
 )
 
 // notebookEditArgs are notebook_edit's arguments as the schema admits them, with the sandbox's
@@ -91,9 +99,7 @@ func (s *suite) notebookEditDefinition() tools.Definition {
 const notebookEditGuidanceOrder = 105
 
 // notebookEditGuidance is notebook_edit's guidance section.
-const notebookEditGuidance = "Use the notebook_edit tool to change Jupyter notebooks (.ipynb): read shows a notebook's cells with their ids, " +
-	"and notebook_edit replaces a cell's source, inserts a cell after another, or deletes one, writing the file as Jupyter does. " +
-	"Do not edit a notebook's JSON with edit or write."
+var notebookEditGuidance = notebookText.Text("notebook_edit.guidance")
 
 // notebookEditInput is a validated notebook_edit request.
 type notebookEditInput struct {
@@ -128,7 +134,7 @@ func parseNotebookEditArgs(a notebookEditArgs) (notebookEditInput, error) {
 		in.source = *a.NewSource
 	}
 	if !notebook.IsPath(a.NotebookPath) {
-		return notebookEditInput{}, errors.New(`notebook_edit edits Jupyter notebooks (.ipynb files); use edit for "` + a.NotebookPath + `"`)
+		return notebookEditInput{}, errors.New(notebookText.MustRender("notebook_edit.error.not_notebook", "path", a.NotebookPath))
 	}
 	return in, nil
 }
@@ -267,11 +273,11 @@ func cellNotFound(nb *notebook.Notebook, id, dp string) error {
 		}
 		ids = append(ids, nb.DisplayID(i))
 	}
-	msg := `cell "` + id + `" was not found in "` + dp + `"`
+	msg := notebookText.MustRender("notebook_edit.error.cell_not_found", "cell", id, "path", dp)
 	if len(ids) == 0 {
-		return errors.New(msg + "\nThe notebook has no cells; insert one without cell_id.")
+		return errors.New(msg + "\n" + notebookText.Text("notebook_edit.error.cell_not_found.empty"))
 	}
-	return errors.New(msg + "\nIts cells are " + strings.Join(ids, ", ") + "; read the notebook to see them.")
+	return errors.New(msg + "\n" + notebookText.MustRender("notebook_edit.error.cell_not_found.ids", "ids", strings.Join(ids, ", ")))
 }
 
 // notebookDiffLines bounds the lines of the change a notebook_edit result shows.
@@ -280,27 +286,27 @@ const notebookDiffLines = 40
 // RenderNotebookEdit renders the text of a notebook_edit (docs/notebooks.md "The result").
 func RenderNotebookEdit(v NotebookEditValue) string {
 	var b strings.Builder
+	cell := []string{"type", v.CellType, "cell", v.CellID, "path", v.Path}
 	switch v.EditMode {
 	case "insert":
-		b.WriteString("Inserted " + v.CellType + " cell " + v.CellID)
 		if v.AfterCell != "" {
-			b.WriteString(" after cell " + v.AfterCell + " in " + v.Path + ".")
+			b.WriteString(notebookText.MustRender("notebook_edit.inserted.after", append(cell, "after", v.AfterCell)...))
 		} else {
-			b.WriteString(" at the start of " + v.Path + ".")
+			b.WriteString(notebookText.MustRender("notebook_edit.inserted.first", cell...))
 		}
 	case "delete":
-		b.WriteString("Deleted " + v.CellType + " cell " + v.CellID + " from " + v.Path + ".")
+		b.WriteString(notebookText.MustRender("notebook_edit.deleted", cell...))
 	default:
 		if v.OldSource != nil && v.NewSource != nil && *v.OldSource == *v.NewSource && v.OldType == "" {
-			return "The cell " + v.CellID + " of " + v.Path + " already has this source; the notebook was not changed."
+			return notebookText.MustRender("notebook_edit.unchanged", "cell", v.CellID, "path", v.Path)
 		}
-		b.WriteString("Updated " + v.CellType + " cell " + v.CellID + " of " + v.Path + ".")
-		if v.OldType != "" {
-			b.WriteString(" It was a " + v.OldType + " cell")
-			if v.OldType == notebook.TypeCode {
-				b.WriteString("; its outputs were removed")
-			}
-			b.WriteString(".")
+		switch {
+		case v.OldType == "":
+			b.WriteString(notebookText.MustRender("notebook_edit.updated", cell...))
+		case v.OldType == notebook.TypeCode:
+			b.WriteString(notebookText.MustRender("notebook_edit.updated.retyped_code", append(cell, "old_type", v.OldType)...))
+		default:
+			b.WriteString(notebookText.MustRender("notebook_edit.updated.retyped", append(cell, "old_type", v.OldType)...))
 		}
 	}
 	old, new := "", ""
@@ -313,10 +319,10 @@ func RenderNotebookEdit(v NotebookEditValue) string {
 	b.WriteString("\n")
 	b.WriteString(sourceDiff(old, new))
 	if v.KeptOutputs > 0 {
-		b.WriteString("\nIts outputs (" + strconv.Itoa(v.KeptOutputs) + ") are still those of the old source, as Jupyter keeps them until the cell runs again.")
+		b.WriteString("\n" + notebookText.MustRender("notebook_edit.kept_outputs", "n", strconv.Itoa(v.KeptOutputs)))
 	}
 	if v.ByPosition && v.EditMode != "replace" {
-		b.WriteString("\nThis notebook names cells by position: the cells after it are now named by their new positions.")
+		b.WriteString("\n" + notebookText.Text("notebook_edit.by_position"))
 	}
 	return b.String()
 }

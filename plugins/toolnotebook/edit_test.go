@@ -31,19 +31,20 @@ func TestNotebookEditModes(t *testing.T) {
 	exp := want(func(nb *notebook.Notebook) string { s, _ := nb.Replace(1, "print('bye')\nplot()\n1 + 3", ""); return s })
 	r := e.ok(t, "notebook_edit", args{"notebook_path": "a.ipynb", "cell_id": "code0002", "new_source": "print('bye')\nplot()\n1 + 3"})
 	assert.Equal(t, exp, e.file(t, "a.ipynb"))
-	assert.Equal(t, "Updated code cell code0002 of "+dp+".\n-print('hello')\n+print('bye')\n plot()\n-1 + 2\n+1 + 3\n"+
-		"Its outputs (3) are still those of the old source, as Jupyter keeps them until the cell runs again.", r.Text())
+	assert.Equal(t, golden("notebook_edit.updated", "type", "code", "cell", "code0002", "path", dp)+
+		"\n-print('hello')\n+print('bye')\n plot()\n-1 + 2\n+1 + 3\n"+golden("notebook_edit.kept_outputs", "n", "3"), r.Text())
 	assert.Contains(t, r.Value.(toolnotebook.NotebookEditValue).CellType, "code")
 
 	exp = want(func(nb *notebook.Notebook) string { s, _ := nb.Replace(2, "Division", "markdown"); return s })
 	r = e.ok(t, "notebook_edit", args{"notebook_path": "a.ipynb", "cell_id": "code0003", "new_source": "Division", "cell_type": "markdown"})
 	assert.Equal(t, exp, e.file(t, "a.ipynb"))
-	assert.Equal(t, "Updated markdown cell code0003 of "+dp+". It was a code cell; its outputs were removed.\n-1/0\n+Division", r.Text())
+	assert.Equal(t, golden("notebook_edit.updated.retyped_code", "type", "markdown", "cell", "code0003", "path", dp, "old_type", "code")+
+		"\n-1/0\n+Division", r.Text())
 
 	r = e.ok(t, "notebook_edit", args{"notebook_path": "a.ipynb", "cell_id": "intro001", "new_source": "import os\n", "edit_mode": "insert"})
 	v := r.Value.(toolnotebook.NotebookEditValue)
 	assert.Regexp(t, `^[0-9a-f]{8}$`, v.CellID)
-	assert.Equal(t, "Inserted code cell "+v.CellID+" after cell intro001 in "+dp+".\n+import os", r.Text())
+	assert.Equal(t, golden("notebook_edit.inserted.after", "type", "code", "cell", v.CellID, "after", "intro001", "path", dp)+"\n+import os", r.Text())
 	nb, err := notebook.Parse(e.file(t, "a.ipynb"))
 	require.NoError(t, err)
 	require.Equal(t, 1, nb.Find(v.CellID))
@@ -51,7 +52,7 @@ func TestNotebookEditModes(t *testing.T) {
 
 	r = e.ok(t, "notebook_edit", args{"notebook_path": "a.ipynb", "cell_id": "", "new_source": "# Top", "cell_type": "markdown", "edit_mode": "insert"})
 	top := r.Value.(toolnotebook.NotebookEditValue).CellID
-	assert.Equal(t, "Inserted markdown cell "+top+" at the start of "+dp+".\n+# Top", r.Text())
+	assert.Equal(t, golden("notebook_edit.inserted.first", "type", "markdown", "cell", top, "path", dp)+"\n+# Top", r.Text())
 	nb, err = notebook.Parse(e.file(t, "a.ipynb"))
 	require.NoError(t, err)
 	assert.Equal(t, 0, nb.Find(top))
@@ -59,11 +60,11 @@ func TestNotebookEditModes(t *testing.T) {
 	exp = want(func(nb *notebook.Notebook) string { return nb.Delete(nb.Find("raw00004")) })
 	r = e.ok(t, "notebook_edit", args{"notebook_path": "a.ipynb", "cell_id": "raw00004", "new_source": "", "edit_mode": "delete"})
 	assert.Equal(t, exp, e.file(t, "a.ipynb"))
-	assert.Equal(t, "Deleted raw cell raw00004 from "+dp+".\n(empty source)", r.Text())
+	assert.Equal(t, golden("notebook_edit.deleted", "type", "raw", "cell", "raw00004", "path", dp)+"\n(empty source)", r.Text())
 
 	before := e.file(t, "a.ipynb")
 	r = e.ok(t, "notebook_edit", args{"notebook_path": "a.ipynb", "cell_id": top, "new_source": "# Top"})
-	assert.Equal(t, "The cell "+top+" of "+dp+" already has this source; the notebook was not changed.", r.Text())
+	assert.Equal(t, golden("notebook_edit.unchanged", "cell", top, "path", dp), r.Text())
 	assert.Equal(t, before, e.file(t, "a.ipynb"))
 }
 
@@ -113,16 +114,16 @@ func TestNotebookEditErrors(t *testing.T) {
 		args args
 		want string
 	}{
-		{args{"notebook_path": " ", "cell_id": "x", "new_source": "y"}, "Error: notebook_path must be a non-empty string"},
-		{args{"notebook_path": "a.ipynb", "new_source": "y"}, "Error: cell_id is required to replace or delete a cell"},
-		{args{"notebook_path": "a.ipynb", "edit_mode": "delete"}, "Error: cell_id is required to replace or delete a cell"},
-		{args{"notebook_path": "a.ipynb", "cell_id": "", "new_source": "y"}, "Error: cell_id is required to replace or delete a cell"},
-		{args{"notebook_path": "a.ipynb", "cell_id": "intro001"}, "Error: new_source is required to replace or insert a cell"},
-		{args{"notebook_path": "a.py", "cell_id": "x", "new_source": "y"}, `Error: notebook_edit edits Jupyter notebooks (.ipynb files); use edit for "a.py"`},
-		{args{"notebook_path": "a.ipynb", "cell_id": "nope", "new_source": "y"}, `Error: cell "nope" was not found in "` + dp + `"` +
-			"\nIts cells are intro001, code0002, code0003, raw00004; read the notebook to see them."},
-		{args{"notebook_path": "empty.ipynb", "cell_id": "x", "new_source": "y"}, `Error: cell "x" was not found in "` + e.path("empty.ipynb") + `"` +
-			"\nThe notebook has no cells; insert one without cell_id."},
+		{args{"notebook_path": " ", "cell_id": "x", "new_source": "y"}, "Error: " + golden("notebook_edit.error.blank_path")},
+		{args{"notebook_path": "a.ipynb", "new_source": "y"}, "Error: " + golden("notebook_edit.error.cell_id_required")},
+		{args{"notebook_path": "a.ipynb", "edit_mode": "delete"}, "Error: " + golden("notebook_edit.error.cell_id_required")},
+		{args{"notebook_path": "a.ipynb", "cell_id": "", "new_source": "y"}, "Error: " + golden("notebook_edit.error.cell_id_required")},
+		{args{"notebook_path": "a.ipynb", "cell_id": "intro001"}, "Error: " + golden("notebook_edit.error.new_source_required")},
+		{args{"notebook_path": "a.py", "cell_id": "x", "new_source": "y"}, "Error: " + golden("notebook_edit.error.not_notebook", "path", "a.py")},
+		{args{"notebook_path": "a.ipynb", "cell_id": "nope", "new_source": "y"}, "Error: " + golden("notebook_edit.error.cell_not_found", "cell", "nope", "path", dp) +
+			"\n" + golden("notebook_edit.error.cell_not_found.ids", "ids", "intro001, code0002, code0003, raw00004")},
+		{args{"notebook_path": "empty.ipynb", "cell_id": "x", "new_source": "y"}, "Error: " + golden("notebook_edit.error.cell_not_found", "cell", "x", "path", e.path("empty.ipynb")) +
+			"\n" + golden("notebook_edit.error.cell_not_found.empty")},
 		{args{"notebook_path": "bad.ipynb", "cell_id": "x", "new_source": "y"}, `Error: cannot edit "` + e.path("bad.ipynb") + `" as a notebook: it is not valid JSON (Expecting value at line 1, column 1)`},
 	} {
 		requireFailure(t, e.edit(c.args), c.want, "")
@@ -165,8 +166,8 @@ func TestNotebookEditByPosition(t *testing.T) {
 	r := e.ok(t, "read", args{"file_path": "old.ipynb"})
 	assert.Contains(t, r.Text(), "<cell id=\"cell-0\" type=\"markdown\">\n1: a\n</cell>\n")
 	r = e.ok(t, "notebook_edit", args{"notebook_path": "old.ipynb", "cell_id": "cell-0", "new_source": "b", "edit_mode": "insert", "cell_type": "markdown"})
-	assert.Equal(t, "Inserted markdown cell cell-1 after cell cell-0 in "+e.path("old.ipynb")+".\n+b\n"+
-		"This notebook names cells by position: the cells after it are now named by their new positions.", r.Text())
+	assert.Equal(t, golden("notebook_edit.inserted.after", "type", "markdown", "cell", "cell-1", "after", "cell-0", "path", e.path("old.ipynb"))+
+		"\n+b\n"+golden("notebook_edit.by_position"), r.Text())
 	assert.Equal(t, strings.Replace(old, "  }\n ],", "  },\n  {\n   \"cell_type\": \"markdown\",\n   \"metadata\": {},\n   \"source\": [\n    \"b\"\n   ]\n  }\n ],", 1), e.file(t, "old.ipynb"))
 }
 
@@ -186,7 +187,7 @@ func TestRenderNotebookEditDiff(t *testing.T) {
 	}
 	old, new := lines(20, nil), lines(20, map[int]string{3: "X", 15: "Y"})
 	v := toolnotebook.NotebookEditValue{Path: "/n.ipynb", EditMode: "replace", CellID: "c", CellType: "code", OldSource: &old, NewSource: &new}
-	assert.Equal(t, "Updated code cell c of /n.ipynb.\n l1\n l2\n-l3\n+X\n l4\n l5\n…\n l13\n l14\n-l15\n+Y\n l16\n l17", toolnotebook.RenderNotebookEdit(v))
+	assert.Equal(t, golden("notebook_edit.updated", "type", "code", "cell", "c", "path", "/n.ipynb")+"\n l1\n l2\n-l3\n+X\n l4\n l5\n…\n l13\n l14\n-l15\n+Y\n l16\n l17", toolnotebook.RenderNotebookEdit(v))
 	big := lines(100, nil)
 	v = toolnotebook.NotebookEditValue{Path: "/n.ipynb", EditMode: "insert", CellID: "c", CellType: "code", NewSource: &big}
 	got := toolnotebook.RenderNotebookEdit(v)

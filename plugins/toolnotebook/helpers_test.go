@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/cordon-dev/cordon/internal/texts"
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/kernel/kerneltest"
 	"github.com/cordon-dev/cordon/plugins/fshistory"
@@ -106,3 +107,7 @@ func notebookText(t *testing.T) string {
 	require.NoError(t, err)
 	return string(b)
 }
+
+// golden renders key of texts.json beside the plugin (read from disk, as the e2e scripts read it)
+// with name, value pairs (docs/texts.md).
+var golden = texts.MustLoad("texts.json").MustRender

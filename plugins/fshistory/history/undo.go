@@ -2,11 +2,13 @@ package history
 
 import (
 	"context"
+	_ "embed"
 	"errors"
-	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 
+	"github.com/cordon-dev/cordon/internal/texts"
 	"github.com/cordon-dev/cordon/plugins/fs"
 )
 
@@ -37,13 +39,24 @@ type Undone struct {
 	RemovedDirs, DirsDisplay []string
 }
 
+// Texts are undo's model-facing texts, from texts.json beside this file: the one place they are
+// written (docs/texts.md; docs/history.md "Messages" quotes them). The undo tool and `harness undo`
+// render from them; the tests and the e2e scripts read the same file.
+var Texts = texts.MustParse("plugins/fshistory/history/texts.json", textsJSON)
+
+//go:embed texts.json
+var textsJSON []byte
+
+// msg renders key of Texts with name, value pairs.
+func msg(key string, pairs ...string) string { return Texts.MustRender(key, pairs...) }
+
 // Text is the success text (docs/history.md "Messages").
 func (u Undone) Text() string {
-	s := "Restored " + q(u.Display) + " to its state before the " + u.Change.By() + " at " + u.Change.Stamp()
+	key := "undo.success"
 	if u.Removed {
-		return s + ": it did not exist, so it was removed."
+		key = "undo.success.removed"
 	}
-	return s + "."
+	return msg(key, "path", u.Display, "tool", u.Change.By(), "time", u.Change.Stamp())
 }
 
 // FoldersText is the line that names the folders the undo removed ("" when none; docs/history.md
@@ -54,9 +67,9 @@ func (u Undone) FoldersText() string {
 	}
 	quoted := make([]string, len(u.DirsDisplay))
 	for i, d := range u.DirsDisplay {
-		quoted[i] = q(d)
+		quoted[i] = `"` + d + `"`
 	}
-	return "It also removed the folders that " + u.Change.By() + " created for it, now empty: " + strings.Join(quoted, ", ") + "."
+	return msg("undo.folders", "tool", u.Change.By(), "folders", strings.Join(quoted, ", "))
 }
 
 // ErrNotRestorable is returned when the filesystem cannot restore files (no fs.Restorer).
@@ -89,29 +102,24 @@ func Undo(ctx context.Context, fsys fs.FileSystem, st Store, sel Selector) (Undo
 		display = t.DisplayPath
 	}
 	if sel.Within != "" && !Under(sel.Within, ch.Path) {
-		return Undone{}, fs.NewError(fs.CodeNotFound, fmt.Sprintf(
-			"cannot undo \"%s\": it is not under the working directory \"%s\"", display, sel.Within), nil)
+		return Undone{}, fs.NewError(fs.CodeNotFound, msg("undo.error.outside_cwd", "path", display, "cwd", sel.Within), nil)
 	}
 	if t.Key != fs.TargetKey(ch.Key) {
 		// The path leads elsewhere now (a symlink planted since the change): whatever Force says,
 		// the file acted on is the one Cordon changed, never where a link leads.
-		return Undone{}, fs.NewError(fs.CodeStaleVersion, fmt.Sprintf(
-			"cannot undo \"%s\": it now leads to \"%s\", not to the file Cordon changed (a symlink since the change); nothing was restored",
-			display, string(t.Key)), nil)
+		return Undone{}, fs.NewError(fs.CodeStaleVersion, msg("undo.error.relinked", "path", display, "target", string(t.Key)), nil)
 	}
 	if !sel.Force && later != nil {
 		return Undone{}, changedByCordon(display, ch, *later)
 	}
 	if ch.Existed && !ch.Kept {
-		return Undone{}, fs.NewError(fs.CodeTooLarge, fmt.Sprintf(
-			"cannot undo \"%s\": its content before the %s at %s was %d bytes, so the history kept its digest only",
-			display, ch.By(), ch.Stamp(), ch.Size), nil)
+		return Undone{}, fs.NewError(fs.CodeTooLarge, msg("undo.error.digest_only", "path", display, "tool", ch.By(),
+			"time", ch.Stamp(), "size", strconv.FormatInt(ch.Size, 10)), nil)
 	}
 	r := fs.Restoration{Remove: !ch.Existed, Mode: uint32(FileMode(ch.Mode)), Force: sel.Force}
 	if ch.Existed {
 		if r.Content, err = st.Content(ch); err != nil {
-			return Undone{}, fs.NewError(fs.CodeIOError, fmt.Sprintf(
-				"cannot undo \"%s\": the history lost the content from before the %s at %s", display, ch.By(), ch.Stamp()), err)
+			return Undone{}, fs.NewError(fs.CodeIOError, msg("undo.error.lost", "path", display, "tool", ch.By(), "time", ch.Stamp()), err)
 		}
 	}
 	r.Expect = fs.Version(ch.VersionAfter)
@@ -184,22 +192,19 @@ func pick(st Store, sel Selector) (Record, *Record, error) {
 	if sel.ChangeID != "" {
 		r, err := st.Get(sel.ChangeID)
 		if errors.Is(err, ErrNoChange) {
-			return Record{}, nil, fs.NewError(fs.CodeNotFound, fmt.Sprintf("cannot undo change \"%s\": no such change in the history", sel.ChangeID), err)
+			return Record{}, nil, fs.NewError(fs.CodeNotFound, msg("undo.error.no_such_change", "change", sel.ChangeID), err)
 		}
 		if err != nil {
 			return Record{}, nil, err
 		}
 		if r.Undoes != "" {
-			return Record{}, nil, fs.NewError(fs.CodeNotFound, fmt.Sprintf(
-				"cannot undo change \"%s\": it is the undo of change %s, and an undo is not undone", r.ID, r.Undoes), nil)
+			return Record{}, nil, fs.NewError(fs.CodeNotFound, msg("undo.error.undo_of_undo", "change", r.ID, "undoes", r.Undoes), nil)
 		}
 		if r.UndoneBy != "" {
-			return Record{}, nil, fs.NewError(fs.CodeNotFound, fmt.Sprintf(
-				"cannot undo change \"%s\": it was undone already (change %s)", r.ID, r.UndoneBy), nil)
+			return Record{}, nil, fs.NewError(fs.CodeNotFound, msg("undo.error.undone", "change", r.ID, "by", r.UndoneBy), nil)
 		}
 		if !sel.AnySession && r.Session != sel.Session {
-			return Record{}, nil, fs.NewError(fs.CodeNotFound, fmt.Sprintf(
-				"cannot undo change \"%s\": it was made in another session (%s)", r.ID, q(r.Session)), nil)
+			return Record{}, nil, fs.NewError(fs.CodeNotFound, msg("undo.error.other_session", "change", r.ID, "session", r.Session), nil)
 		}
 		ch, key = r, r.Key
 	} else {
@@ -228,11 +233,11 @@ func pick(st Store, sel Selector) (Record, *Record, error) {
 	if sel.ChangeID != "" {
 		return ch, later, nil
 	}
-	where := " in this session"
+	none := "undo.error.none"
 	if sel.AnySession {
-		where = ""
+		none = "undo.error.none.any_session"
 	}
-	return Record{}, nil, fs.NewError(fs.CodeNotFound, fmt.Sprintf("cannot undo \"%s\": the history holds no change by Cordon to it%s", sel.Target.DisplayPath, where), nil)
+	return Record{}, nil, fs.NewError(fs.CodeNotFound, msg(none, "path", sel.Target.DisplayPath), nil)
 }
 
 // latestFor returns the newest record of a target key.
@@ -254,26 +259,22 @@ func latestFor(st Store, key string) (*Record, error) {
 func changedByCordon(display string, ch, later Record) *fs.Error {
 	who := later.By()
 	if later.Session != "" {
-		who += " in session " + q(later.Session)
+		who = msg("undo.later.in_session", "tool", who, "session", later.Session)
 	}
-	return fs.NewError(fs.CodeStaleVersion, fmt.Sprintf(
-		"cannot undo \"%s\": file changed since Cordon's last change — the %s at %s (change %s) came after the %s at %s (change %s); undo that first",
-		display, who, later.Stamp(), later.ID, ch.By(), ch.Stamp(), ch.ID), nil)
+	return fs.NewError(fs.CodeStaleVersion, msg("undo.error.later", "path", display, "later", who, "later_time", later.Stamp(),
+		"later_change", later.ID, "tool", ch.By(), "time", ch.Stamp(), "change", ch.ID), nil)
 }
 
 func changedOutside(ctx context.Context, fsys fs.FileSystem, t fs.Target, display string, ch Record, cause error) *fs.Error {
-	what := "it was changed outside Cordon"
+	what := msg("undo.outside.changed")
 	if info, err := fsys.Stat(ctx, t); err == nil && info == nil {
-		what = "it was removed outside Cordon"
+		what = msg("undo.outside.removed")
 	} else if err == nil && info != nil && !ch.Existed && ch.VersionAfter == "" {
-		what = "it was created outside Cordon"
+		what = msg("undo.outside.created")
 	}
-	return fs.NewError(fs.CodeStaleVersion, fmt.Sprintf(
-		"cannot undo \"%s\": file changed since Cordon's last change — %s after the %s at %s (change %s); nothing was restored",
-		display, what, ch.By(), ch.Stamp(), ch.ID), cause)
+	return fs.NewError(fs.CodeStaleVersion, msg("undo.error.outside", "path", display, "what", what, "tool", ch.By(),
+		"time", ch.Stamp(), "change", ch.ID), cause)
 }
-
-func q(s string) string { return `"` + s + `"` }
 
 // Under reports whether p is root or lies beneath it (both canonical absolute paths).
 func Under(root, p string) bool {
