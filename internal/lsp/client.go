@@ -40,6 +40,10 @@ type Options struct {
 	// Settle is how long a pushed result waits for a later push of the same document before it
 	// counts (for servers that publish a document's diagnostics in parts); 0: not at all.
 	Settle time.Duration
+	// Versioned says the server names the version of every push for a document it has open (gopls
+	// does): a push that names none is then taken for what it is, a report on the file as the
+	// server read it from disk, and never answers Diagnostics for a version.
+	Versioned bool
 }
 
 // Client is one running server.
@@ -370,7 +374,7 @@ func (c *Client) Diagnostics(ctx context.Context, uri string, version int, seq u
 		p, ok := c.pushed[uri]
 		changed := c.changed
 		c.mu.Unlock()
-		if ok && (p.version == version || (p.version < 0 && p.seq > seq)) {
+		if ok && (p.version == version || (!c.opts.Versioned && p.version < 0 && p.seq > seq)) {
 			wait := time.Until(p.at.Add(c.opts.Settle))
 			if wait <= 0 {
 				return p.items, nil

@@ -88,6 +88,25 @@ func TestClientPushedDiagnosticsOfAVersion(t *testing.T) {
 	assert.Contains(t, stderr.all(), "fakels: started", "the server's standard error reaches the caller")
 }
 
+// TestClientVersionedWaitsForItsVersion: a server that names its versions (Options.Versioned) may
+// first push, with no version, a report on the file as it is on disk (gopls does, for a package it
+// loaded): that push does not answer for the version opened, whose text differs.
+func TestClientVersionedWaitsForItsVersion(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "a.txt")
+	require.NoError(t, os.WriteFile(path, []byte("ERROR: on disk\n"), 0o644))
+	for range 20 {
+		c, _ := startWith(t, lsp.Options{Versioned: true}, "FAKELS_DISK=1", "FAKELS_DELAY=5ms")
+		uri := lsp.URI(path)
+		seq := c.Seq()
+		v, err := c.Open(uri, "plaintext", "ERROR: as opened\n")
+		require.NoError(t, err)
+		ds, err := c.Diagnostics(wait(t), uri, v, seq)
+		require.NoError(t, err)
+		require.Equal(t, []string{"as opened"}, messages(ds))
+	}
+}
+
 func TestClientPulledDiagnostics(t *testing.T) {
 	c, _ := start(t, "FAKELS_PULL=1")
 	assert.True(t, c.Pull())

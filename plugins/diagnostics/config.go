@@ -69,6 +69,9 @@ type ServerConfig struct {
 	// Settle is how long a pushed result waits for a later push of the same file (for servers that
 	// publish in parts and name no version).
 	Settle *confint.Duration `yaml:"settle"`
+	// Versioned says the server names the version of every push for an open file, so a push that
+	// names none (a report on the file as on disk) is not taken for the file's check.
+	Versioned *bool `yaml:"versioned"`
 	// InitializationOptions are sent with initialize.
 	InitializationOptions map[string]any `yaml:"initializationOptions"`
 	// Disabled turns the language off.
@@ -142,6 +145,7 @@ type spec struct {
 	extensions  map[string]string
 	rootMarkers []string
 	settle      time.Duration
+	versioned   bool
 	initOptions map[string]any
 	configured  bool // named in the configuration (a missing program is then worth a line)
 }
@@ -150,7 +154,9 @@ type spec struct {
 func builtin() map[string]spec {
 	return map[string]spec{
 		"go": {name: "go", commands: [][]string{{"gopls"}}, extensions: map[string]string{".go": "go"},
-			rootMarkers: []string{"go.work", "go.mod"}},
+			rootMarkers: []string{"go.work", "go.mod"},
+			// gopls first pushes, with no version, what it loaded from disk: the text after the change
+			versioned: true},
 		"typescript": {name: "typescript",
 			commands: [][]string{{"typescript-language-server", "--stdio"}, {"tsc", "--lsp", "--stdio"}},
 			extensions: map[string]string{".ts": "typescript", ".mts": "typescript", ".cts": "typescript",
@@ -191,6 +197,9 @@ func (c *Config) specs() map[string]*spec {
 		}
 		if s.Settle != nil {
 			b.settle = time.Duration(*s.Settle)
+		}
+		if s.Versioned != nil {
+			b.versioned = *s.Versioned
 		}
 		if s.InitializationOptions != nil {
 			b.initOptions = s.InitializationOptions

@@ -223,7 +223,7 @@ func (s *server) start(ctx context.Context) (*lsp.Client, error) {
 		Command: argv[0], Args: argv[1:], Root: s.root, InitializationOptions: initOpts,
 		Stderr:   func(line string) { log.Info("diagnostics: server stderr", zap.String("line", line)) },
 		Dropped:  func(err error) { log.Warn("diagnostics: message dropped", zap.Error(err)) },
-		MaxFrame: int(min(s.p.cfg.MaxMessageBytes, 1<<30)), Settle: s.spec.settle,
+		MaxFrame: int(min(s.p.cfg.MaxMessageBytes, 1<<30)), Settle: s.spec.settle, Versioned: s.spec.versioned,
 	})
 	if err != nil {
 		log.Warn("diagnostics: the language server did not start", zap.Error(err))

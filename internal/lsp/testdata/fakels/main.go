@@ -4,7 +4,8 @@
 // FAKELS_CRASH=change makes it exit with status 3 on that notification; FAKELS_PULL=1 makes it
 // answer textDocument/diagnostic instead of pushing; FAKELS_START_FAIL=1 makes it exit before
 // answering initialize; FAKELS_ESCAPE=1 escapes "=" in the URIs it pushes;
-// FAKELS_SIBLING=1 pushes the same diagnostics for "<uri>-sibling" after each document's. It writes a line to its standard error when it starts.
+// FAKELS_DISK=1 first pushes, with no version, the diagnostics of a document's file as it is on
+// disk (as gopls does for the files of a package it loaded); FAKELS_SIBLING=1 pushes the same diagnostics for "<uri>-sibling" after each document's. It writes a line to its standard error when it starts.
 package main
 
 import (
@@ -135,6 +136,12 @@ func main() {
 			docMu.Lock()
 			docs[td.URI] = text
 			docMu.Unlock()
+			if !pull && os.Getenv("FAKELS_DISK") == "1" {
+				if b, err := os.ReadFile(strings.TrimPrefix(td.URI, "file://")); err == nil {
+					send(map[string]any{"jsonrpc": "2.0", "method": "textDocument/publishDiagnostics",
+						"params": map[string]any{"uri": td.URI, "diagnostics": diagnostics(string(b))}})
+				}
+			}
 			if !pull {
 				go publish(td.URI, td.Version, text)
 			}
