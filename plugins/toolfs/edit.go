@@ -17,7 +17,7 @@ func (s *suite) editDefinition() tools.Definition {
 		Parameters:  s.ft.Sandbox.Parameters(editParameters),
 		Execute:     filetool.BudgetErrors(s.caps.budget, s.edit),
 		Render: func(a editArgs, v EditValue) []tools.Content {
-			return []tools.Content{tools.TextContent(RenderEdit(v, a.ReplaceAll != nil && *a.ReplaceAll) + elsewhereNote(v.Elsewhere))}
+			return []tools.Content{tools.TextContent(RenderEdit(v, a.ReplaceAll != nil && *a.ReplaceAll) + elsewhereNote(v.Elsewhere) + v.Prefixed)}
 		},
 		PresentationMeta: func(a editArgs, v EditValue) any {
 			if v.Before == nil || v.After == nil {
@@ -51,7 +51,7 @@ func (s *suite) edit(ctx context.Context, args editArgs, exec *tools.Exec) (Edit
 	if err := s.ft.Observe(ctx, target, presentAfter(out.Version, out.Text, out.HasText), exec); err != nil {
 		return EditValue{}, err
 	}
-	v := EditValue{Path: target.DisplayPath, Elsewhere: out.Elsewhere}
+	v := EditValue{Path: target.DisplayPath, Elsewhere: out.Elsewhere, Prefixed: newPrefixesNote(in.oldString, in.newString)}
 	if in.replaceAll {
 		v.Replaced = replacedNote(out.Before, in.oldString, in.newString)
 	}

@@ -41,7 +41,8 @@ func (s *suite) editGuidance(ctx context.Context, target fs.Target, in editInput
 			guide += "\n" + notOneNameText
 		}
 	} else if bare, ok := withoutLinePrefixes(in.oldString); ok {
-		guide = prefixGuide(text, bare)
+		_, both := withoutLinePrefixes(in.newString)
+		guide = prefixGuide(text, bare, firstPrefix(in.oldString), both)
 	} else {
 		guide = nearmiss.Explain(nearmiss.Find(text, in.oldString), text)
 	}
@@ -102,6 +103,28 @@ func elsewhereNote(rs []fs.LineRange) string {
 // LineRange is a run of line numbers of a file (fs.LineRange).
 type LineRange = fs.LineRange
 
+// firstPrefix is the first of read's "<n>: " prefixes in s (whose non-empty lines all carry one).
+func firstPrefix(s string) string {
+	for l := range strings.SplitSeq(s, "\n") {
+		if p := linePrefix.FindString(l); p != "" {
+			return p
+		}
+	}
+	return ""
+}
+
+// newPrefixesNote is the line an edit's success gains when every non-empty line of new_string
+// carries read's "<n>: " prefix and old_string's do not: the prefixes are now in the file.
+func newPrefixesNote(old, new string) string {
+	if _, ok := withoutLinePrefixes(new); !ok {
+		return ""
+	}
+	if _, ok := withoutLinePrefixes(old); ok {
+		return ""
+	}
+	return "\n" + fsText.MustRender("edit.success.new_prefixes", "prefix", firstPrefix(new))
+}
+
 // linePrefix is read's "<n>: " before a line (docs/tool-fs.md "The text the model sees").
 var linePrefix = regexp.MustCompile(`^[0-9]+: `)
 
@@ -125,8 +148,12 @@ func withoutLinePrefixes(old string) (string, bool) {
 
 // prefixGuide tells that old_string carried read's line prefixes and where the text without them
 // is (or the closest text to it).
-func prefixGuide(text, bare string) string {
-	head := fsText.Text("edit.next.prefixes")
+func prefixGuide(text, bare, prefix string, both bool) string {
+	key := "edit.next.prefixes"
+	if both {
+		key = "edit.next.prefixes.both"
+	}
+	head := fsText.MustRender(key, "prefix", prefix)
 	lf := func(s string) string { return strings.ReplaceAll(s, "\r\n", "\n") }
 	rs := seen.Touched(lf(text), lf(bare))
 	switch {

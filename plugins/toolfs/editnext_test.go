@@ -16,9 +16,20 @@ func TestEditWithReadsLinePrefixesSaysToStripThem(t *testing.T) {
 	requireOK(t, e.call("read", args{"file_path": "z.go"}))
 	requireFailure(t, e.call("edit", args{"file_path": "z.go", "old_string": "3: func NewNop() {}\n4: \n5: func NewNopCore() {}", "new_string": "x"}),
 		`Error: old_string was not found in "`+e.path("z.go")+`"
-`+golden("edit.next.prefixes")+`
+`+golden("edit.next.prefixes", "prefix", "3: ")+`
 Without them it is found once, at lines 3-5.`, "FS_EDIT_NOT_FOUND")
 	assert.Equal(t, nopFile, e.readFile(t, "z.go"))
+	// new_string pasted with the prefixes too: the refusal says to strip both.
+	requireFailure(t, e.call("edit", args{"file_path": "z.go", "old_string": "3: func NewNop() {}", "new_string": "3: func NewNop() { x() }"}),
+		`Error: old_string was not found in "`+e.path("z.go")+`"
+`+golden("edit.next.prefixes.both", "prefix", "3: ")+`
+Without them it is found once, at line 3.`, "FS_EDIT_NOT_FOUND")
+	// Only new_string has them (the model stripped old_string alone): the edit lands, as sent, and
+	// says the prefixes are now in the file.
+	r := e.call("edit", args{"file_path": "z.go", "old_string": "func NewNop() {}", "new_string": "3: func NewNop() { x() }"})
+	requireOK(t, r)
+	assert.Equal(t, edited(e.path("z.go"))+"\n"+golden("edit.success.new_prefixes", "prefix", "3: "), r.Text())
+	assert.Contains(t, e.readFile(t, "z.go"), "3: func NewNop() { x() }")
 }
 
 // A replace_all success says how many occurrences it replaced, where they are now, and which sat
@@ -58,7 +69,7 @@ func TestEditNotesCountTheirMatches(t *testing.T) {
 	e.writeFile(t, "c.txt", "a\na\n")
 	requireOK(t, e.call("read", args{"file_path": "c.txt"}))
 	requireFailure(t, e.call("edit", args{"file_path": "c.txt", "old_string": "1: a", "new_string": "b"}),
-		`Error: old_string was not found in "`+e.path("c.txt")+`"`+"\n"+golden("edit.next.prefixes")+"\n"+
+		`Error: old_string was not found in "`+e.path("c.txt")+`"`+"\n"+golden("edit.next.prefixes", "prefix", "1: ")+"\n"+
 			golden("edit.next.prefixes.found_many", "n", "2", "lines", "lines 1-2"), "FS_EDIT_NOT_FOUND")
 }
 

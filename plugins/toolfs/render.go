@@ -47,6 +47,9 @@ type EditValue struct {
 	Elsewhere []LineRange `json:"changedElsewhere,omitempty"`
 	// Replaced is the line a replace_all success gains (replacedNote).
 	Replaced string `json:"-"`
+	// Prefixed is the line a success gains when new_string carried read's line prefixes
+	// (newPrefixesNote).
+	Prefixed string `json:"-"`
 }
 
 // appendReadFooter appends the footer line of a read window (docs/tool-fs.md "The text the model
