@@ -2,6 +2,7 @@ package toolfs_test
 
 import (
 	"context"
+	_ "embed"
 	"encoding/json"
 	"iter"
 	"os"
@@ -292,9 +293,13 @@ func description(t *testing.T, tool string) string {
 	return goldenSet().Raw(tool + ".description")
 }
 
-// goldenSet is texts.json beside the plugin, read from disk once, as the e2e scripts read it: the
-// texts the tests assert, rendered with their values (docs/texts.md).
-var goldenSet = sync.OnceValue(func() toolTexts.Set { return toolTexts.MustLoad("texts.json") })
+// goldenSet is texts.json beside the plugin, as the e2e scripts read it: the texts the tests
+// assert, rendered with their values (docs/texts.md). It is embedded in the test binary, so the
+// tests that run as another user, away from the source tree (scripts/check), read it too.
+var goldenSet = sync.OnceValue(func() toolTexts.Set { return toolTexts.MustParse("texts.json", goldenJSON) })
+
+//go:embed texts.json
+var goldenJSON []byte
 
 // golden renders key of texts.json with name, value pairs; a missing or unused value panics.
 func golden(key string, pairs ...string) string { return goldenSet().MustRender(key, pairs...) }
