@@ -48,9 +48,11 @@ func (b typed[In, Out]) execute(ctx context.Context, in any, exec *Exec) (any, e
 }
 
 func (b typed[In, Out]) render(in, out any) ([]Content, error) {
-	o, ok := as[Out](out)
+	o, ok := out.(Out) // the body's own value; as for one a policy supplied
 	if !ok {
-		return nil, fmt.Errorf("the value is a %T, not the tool's %s", out, reflect.TypeFor[Out]())
+		if o, ok = as[Out](out); !ok {
+			return nil, fmt.Errorf("the value is a %T, not the tool's %s", out, reflect.TypeFor[Out]())
+		}
 	}
 	return b.t.Render(in.(In), o), nil
 }
@@ -59,7 +61,10 @@ func (b typed[In, Out]) meta(in, out any) any {
 	if b.t.PresentationMeta == nil {
 		return nil
 	}
-	o, _ := as[Out](out)
+	o, ok := out.(Out)
+	if !ok {
+		o, _ = as[Out](out)
+	}
 	return b.t.PresentationMeta(in.(In), o)
 }
 
