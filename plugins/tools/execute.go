@@ -174,9 +174,13 @@ func (r *Runtime) runBody(d *Dispatch, st *callState) Result {
 		return r.canonical(exec, ErrorResult(newUnknownToolError(exec.Name)))
 	}
 	st.bodyInvoked = true
-	args, argv := coerceArgs(e, exec.Args, st.argv)
-	if violations := e.params.Check(argv); len(violations) > 0 {
+	args, argv := exec.Args, st.argv
+	violations, coerced, cv := e.params.CheckAsSent(argv)
+	if len(violations) > 0 {
 		return r.canonical(exec, ErrorResult(newArgsError(violations)))
+	}
+	if coerced != nil {
+		args, argv = coerced, cv
 	}
 	in, err := e.def.body.decode(args, argv)
 	if err != nil {
