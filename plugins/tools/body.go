@@ -25,7 +25,18 @@ type body interface {
 	argsType() reflect.Type             // In
 }
 
-type typed[In, Out any] struct{ t Tool[In, Out] }
+type typed[In, Out any] struct {
+	t      Tool[In, Out]
+	fields []argcheck.Field // In's argFields when In is a struct
+}
+
+func newTyped[In, Out any](t Tool[In, Out]) typed[In, Out] {
+	b := typed[In, Out]{t: t}
+	if st := reflect.TypeFor[In](); st.Kind() == reflect.Struct {
+		b.fields = argFields(st)
+	}
+	return b
+}
 
 func (b typed[In, Out]) complete() (bool, bool) { return b.t.Execute != nil, b.t.Render != nil }
 
@@ -33,7 +44,7 @@ func (b typed[In, Out]) argsType() reflect.Type { return reflect.TypeFor[In]() }
 
 func (b typed[In, Out]) decode(args json.RawMessage, v *argcheck.Value) (any, error) {
 	var in In
-	if err := decodeArgs(args, v, &in); err != nil {
+	if err := decodeArgs(args, v, &in, b.fields); err != nil {
 		return nil, err
 	}
 	return in, nil
