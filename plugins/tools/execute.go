@@ -158,7 +158,7 @@ func (r *Runtime) cancellation(st *callState) Result {
 }
 
 // runBody is the innermost step of tools/execute.
-func (r *Runtime) runBody(d *Dispatch, st *callState) Result {
+func (r *Runtime) runBody(d *Dispatch, st *callState) (res Result) {
 	exec := d.Exec
 	bodyCtx := d.Ctx
 	if bodyCtx == nil || bodyCtx.Done() != st.caller.Done() { // a wrapper's own cancellation: fused
@@ -187,11 +187,24 @@ func (r *Runtime) runBody(d *Dispatch, st *callState) Result {
 		return r.canonical(exec, ErrorResult(newArgsError([]string{err.Error()})))
 	}
 	exec.in = in
-	value, err := r.callBody(bodyCtx, e, exec)
+	// The body's panic is its failure (only the body's: the recovery stands down when it returns).
+	running := true
+	defer func() {
+		if !running {
+			return
+		}
+		if p := recover(); p != nil {
+			r.log.Error("tool body panicked", zap.String("tool", exec.Name), zap.String("callId", exec.CallID),
+				zap.Any("panic", p), zap.ByteString("stack", debug.Stack()))
+			res = r.canonical(exec, ErrorResult(fmt.Errorf("tool %s panicked: %s", quote(exec.Name), panicMessage(p))))
+		}
+	}()
+	value, err := e.def.body.execute(bodyCtx, in, exec)
+	running = false
 	if err != nil {
 		return r.canonical(exec, ErrorResult(err))
 	}
-	res, err := r.success(exec, e, value)
+	res, err = r.success(exec, e, value)
 	if err != nil {
 		return r.canonical(exec, ErrorResult(err))
 	}
@@ -199,18 +212,6 @@ func (r *Runtime) runBody(d *Dispatch, st *callState) Result {
 		return r.canonical(exec, abortedResult())
 	}
 	return res
-}
-
-// callBody runs Execute, recovering a panic into an error.
-func (r *Runtime) callBody(ctx context.Context, e *entry, exec *Exec) (value any, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			r.log.Error("tool body panicked", zap.String("tool", exec.Name), zap.String("callId", exec.CallID),
-				zap.Any("panic", p), zap.ByteString("stack", debug.Stack()))
-			err = fmt.Errorf("tool %s panicked: %s", quote(exec.Name), panicMessage(p))
-		}
-	}()
-	return e.def.body.execute(ctx, exec.in, exec)
 }
 
 // success renders a value and, for a top-level call, projects its presentation meta. The value's
