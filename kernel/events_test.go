@@ -42,6 +42,32 @@ func TestEmitWithoutListenerIsNoop(t *testing.T) {
 	assert.Equal(t, 0, e.Listeners(root))
 }
 
+// A key dispatched while nobody listened remembers that it has no listener; a listener
+// registered afterwards still runs on the next dispatch (the remembered absence is dropped).
+func TestListenerAddedAfterDispatchWithoutListenerRuns(t *testing.T) {
+	root := kerneltest.NewRoot(t)
+	e := kernel.NewEvent[int]("test/late")
+	w := kernel.NewWaterfall[int, int]("test/late-wf")
+	for range 2 {
+		require.NoError(t, e.Emit(bg, root, 1))
+		got, err := w.Run(bg, root, 1, func() (int, error) { return 1, nil })
+		require.NoError(t, err)
+		require.Equal(t, 1, got)
+	}
+	var calls atomic.Int32
+	mustOn(t, e, root, func(context.Context, int) error { calls.Add(1); return nil })
+	_, err := w.On(root, func(_ context.Context, p int, next func() (int, error)) (int, error) {
+		n, err := next()
+		return n + 10, err
+	})
+	require.NoError(t, err)
+	require.NoError(t, e.Emit(bg, root, 1))
+	assert.EqualValues(t, 1, calls.Load())
+	got, err := w.Run(bg, root, 1, func() (int, error) { return 1, nil })
+	require.NoError(t, err)
+	assert.Equal(t, 11, got)
+}
+
 // Cordis events.spec "ctx.once()": a once listener runs a single time; it is removed before it is
 // invoked, so it no longer counts while it runs, and a failing once listener is removed too.
 func TestOnceListenerRunsOnceAndIsRemovedBeforeCall(t *testing.T) {

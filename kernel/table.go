@@ -193,23 +193,26 @@ func count[F any](kc *Context, id int64) int {
 }
 
 // keyCache remembers the table of the kernel an event key was last dispatched in, so that the
-// common one-kernel process skips the table index on the hot path.
+// common one-kernel process skips the table index on the hot path. It remembers a key without a
+// table too, for as long as the kernel's index is the one it looked in (a table is only ever added
+// by replacing the index): a stage nobody listens to costs no index look-up per dispatch.
 type keyCache[F any] struct {
 	p atomic.Pointer[cachedTable[F]]
 }
 
 type cachedTable[F any] struct {
-	k *Kernel
-	t *table[F]
+	k      *Kernel
+	t      *table[F]
+	tables *[]any // the index t was looked up in, for a nil t
 }
 
 func (c *keyCache[F]) get(k *Kernel, id int64) *table[F] {
-	if ct := c.p.Load(); ct != nil && ct.k == k {
+	ct := c.p.Load()
+	if ct != nil && ct.k == k && (ct.t != nil || ct.tables == k.tables.Load()) {
 		return ct.t
 	}
+	ts := k.tables.Load() // before the look-up: an index replaced meanwhile only costs a miss
 	t := lookup[F](k, id)
-	if t != nil {
-		c.p.Store(&cachedTable[F]{k: k, t: t})
-	}
+	c.p.Store(&cachedTable[F]{k: k, t: t, tables: ts})
 	return t
 }

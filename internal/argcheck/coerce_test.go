@@ -108,3 +108,41 @@ func FuzzCoerce(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCheckAsSent: the one walk of CheckAsSent reports what Coerce and then Check report, and
+// gives the coerced text and value exactly when Coerce replaced a string and they conform.
+func FuzzCheckAsSent(f *testing.F) {
+	for _, s := range []string{`{"n":"20","b":"true"}`, `{"a":["1","x"]}`, `{"o":{"n":"-0"}}`, `{"n":"1e5"}`,
+		`{"i":"7.5"}`, `{"u":"3","n":"x"}`, `{"s":"20"}`, `{"a":["1",2]}`, `{"n":20}`, `[]`, `{"o":"3"}`, `{"b":"True","i":"7"}`} {
+		f.Add(s)
+	}
+	// coerceSchema's parameters, closed, with a required one, an enum and a const.
+	s, err := argcheck.Compile(json.RawMessage(`{"type":"object","required":["n"],"additionalProperties":false,"properties":{
+ "n":{"type":"number","enum":[1,2,20]},"i":{"type":"integer"},"b":{"type":"boolean","const":true},"s":{"type":"string"},
+ "o":{"type":"object","properties":{"n":{"type":"number"}}},
+ "a":{"type":"array","items":{"type":"integer"}},
+ "u":{"oneOf":[{"type":"number"},{"type":"string"}]}}}`), true)
+	require.NoError(f, err)
+	f.Fuzz(func(t *testing.T, in string) {
+		v, err := argcheck.Parse([]byte(in))
+		if err != nil {
+			return // not arguments: Snapshot refuses them before the check
+		}
+		violations, text, cv := s.CheckAsSent(v)
+		want, coerced := s.Check(v), v
+		wantText, ok := s.Coerce(v)
+		if ok {
+			coerced, err = argcheck.Parse(wantText)
+			require.NoError(t, err)
+			want = s.Check(coerced)
+		}
+		assert.Equal(t, want, violations, "violations of %s", in)
+		if !ok || len(want) > 0 {
+			assert.Nil(t, text)
+			assert.Nil(t, cv)
+			return
+		}
+		assert.Equal(t, string(wantText), string(text))
+		assert.Equal(t, coerced, cv)
+	})
+}

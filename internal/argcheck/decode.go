@@ -34,6 +34,40 @@ func (v *Value) Decode(dst reflect.Value) error {
 	return json.Unmarshal(v.raw, dst.Addr().Interface())
 }
 
+// Field is a field of a struct that DecodeMembers sets: its index and the member it is set from.
+type Field struct {
+	Index int
+	Name  string
+	shape shape
+}
+
+// FieldOf is the field of the struct type st at index, set from the member name.
+func FieldOf(st reflect.Type, index int, name string) Field {
+	return Field{Index: index, Name: name, shape: shapeOf(st.Field(index).Type)}
+}
+
+// DecodeMembers sets each field of the struct sv (addressable) from the member of the object v
+// that its Name names, as Decode sets it, and leaves a field without a member as it is. It
+// reports false, and sets nothing, when v is not an object.
+func (v *Value) DecodeMembers(sv reflect.Value, fields []Field) (bool, error) {
+	if v.kind != jObject {
+		return false, nil
+	}
+	for i := range fields {
+		f := &fields[i]
+		m, ok := v.obj[f.Name]
+		if !ok {
+			continue
+		}
+		if dst := sv.Field(f.Index); !m.setDirect(dst, f.shape) {
+			if err := json.Unmarshal(m.raw, dst.Addr().Interface()); err != nil {
+				return true, err
+			}
+		}
+	}
+	return true, nil
+}
+
 // setDirect sets dst, of shape sh, from v when json.Unmarshal would set it so without fail.
 func (v *Value) setDirect(dst reflect.Value, sh shape) bool {
 	switch sh {

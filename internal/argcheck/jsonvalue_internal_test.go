@@ -45,7 +45,7 @@ func FuzzValidate(f *testing.F) {
 		if err != nil {
 			return
 		}
-		violations := checkValue(node, v, "")
+		violations := checkValue(node, v, "", nil)
 		if v.kind != jObject {
 			require.Equal(t, []string{`"arguments" must be an object`}, violations)
 		}

@@ -25,12 +25,13 @@ func propertyPath(path, key string) string {
 
 // checkValue returns every violation of v against node, in walk order, with
 // the messages of docs/tools.md. path "" is the parameter root ("arguments"); its name in a
-// message (pathName) is made only when there is a violation to report.
-func checkValue(node *Schema, v *Value, path string) []string {
+// message (pathName) is made only when there is a violation to report. With coerce non-nil, a
+// string Coerce takes as a number or a boolean is checked as that value, and *coerce is set.
+func checkValue(node *Schema, v *Value, path string, coerce *bool) []string {
 	if node.oneOf != nil {
 		matches := 0
 		for _, branch := range node.oneOf {
-			if len(checkValue(branch, v, path)) == 0 {
+			if len(checkValue(branch, v, path, nil)) == 0 {
 				matches++
 			}
 		}
@@ -38,6 +39,11 @@ func checkValue(node *Schema, v *Value, path string) []string {
 			return nil
 		}
 		return []string{pathName(path) + " must match exactly one oneOf branch (matched " + itoa(matches) + ")"}
+	}
+	if coerce != nil && v.kind == jString && (node.typ == "number" || node.typ == "integer" || node.typ == "boolean") {
+		if c := coerced(node, v); c != nil {
+			*coerce, v = true, c
+		}
 	}
 	switch node.typ {
 	case "":
@@ -57,7 +63,7 @@ func checkValue(node *Schema, v *Value, path string) []string {
 			if !ok {
 				continue
 			}
-			out = append(out, checkValue(node.props[key], child, propertyPath(path, key))...)
+			out = append(out, checkValue(node.props[key], child, propertyPath(path, key), coerce)...)
 		}
 		if node.closed {
 			for _, key := range v.keys {
@@ -76,7 +82,7 @@ func checkValue(node *Schema, v *Value, path string) []string {
 		}
 		var out []string
 		for i, item := range v.arr {
-			out = append(out, checkValue(node.items, item, path+"["+itoa(i)+"]")...)
+			out = append(out, checkValue(node.items, item, path+"["+itoa(i)+"]", coerce)...)
 		}
 		return out
 	case "string":
@@ -130,7 +136,22 @@ func checkScalar(node *Schema, v *Value, path string) []string {
 // Check returns every violation of v against s, in walk order, with the
 // messages docs/tools.md lists; nil means v conforms. The
 // root is named "arguments".
-func (s *Schema) Check(v *Value) []string { return checkValue(s, v, "") }
+func (s *Schema) Check(v *Value) []string { return checkValue(s, v, "", nil) }
+
+// CheckAsSent is Coerce and then Check in one walk: the violations of v as Coerce takes it, and,
+// when they are none and Coerce replaced a string, the coerced arguments' text and parsed value
+// (nil, nil when nothing was coerced: v stands as it is).
+func (s *Schema) CheckAsSent(v *Value) (violations []string, text json.RawMessage, cv *Value) {
+	coerce := false
+	if violations = checkValue(s, v, "", &coerce); len(violations) > 0 || !coerce {
+		return violations, nil, nil
+	}
+	text, _ = s.Coerce(v)
+	if cv, err := Parse(text); err == nil {
+		return nil, text, cv
+	}
+	return s.Check(v), nil, nil
+}
 
 // Validate compiles schema (any root type) and checks args against it, as
 // Check does. args may be JSON text ([]byte, json.RawMessage) or a Go value
@@ -153,5 +174,5 @@ func Validate(schema json.RawMessage, args any) ([]string, error) {
 	if err != nil {
 		return []string{`"arguments" must be a lossless JSON value`}, nil
 	}
-	return checkValue(node, v, ""), nil
+	return checkValue(node, v, "", nil), nil
 }

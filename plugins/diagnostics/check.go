@@ -44,9 +44,16 @@ type item struct {
 // post appends the reports of the call's changes, and the late reports of the files it
 // touched, to an accepted result, after the tool's own text.
 func (p *plugin) post(ctx context.Context, a tools.PostArgs, next func() (tools.PostDecision, error)) (tools.PostDecision, error) {
-	c := p.take(a.Exec)
+	p.mu.Lock() // one look-up: a call with no record (a read while no file is tracked) is done
+	c := p.calls[a.Exec]
+	if c == nil {
+		p.mu.Unlock()
+		return next()
+	}
+	delete(p.calls, a.Exec)
+	p.mu.Unlock()
 	d, err := next()
-	if err != nil || c == nil || (d.Kind != "" && d.Kind != tools.Accept) || d.ReplaceValue {
+	if err != nil || (d.Kind != "" && d.Kind != tools.Accept) || d.ReplaceValue {
 		return d, err
 	}
 	c.mu.Lock()

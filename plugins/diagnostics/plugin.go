@@ -82,7 +82,7 @@ func apply(kc *kernel.Context, cfg Config) error {
 		stop()
 		return err
 	}
-	if _, err := tools.ExecuteStep.On(kc, p.tag); err != nil {
+	if _, err := tools.ChangeStep.On(kc, p.tag); err != nil {
 		return err
 	}
 	if _, err := fs.PublishEvent.On(kc, p.published); err != nil {
@@ -95,13 +95,11 @@ func apply(kc *kernel.Context, cfg Config) error {
 	return err
 }
 
-// tag gives the body of a tool call a context that carries its record, so what it publishes is
-// attributed to it.
+// tag gives the body of a call of a tool that may change files (a tools/execute-change wrapper:
+// a read never runs it) a context that carries its record, so what it publishes is attributed to
+// it. A read gets its record only when it observes a file while a file is tracked (observed).
 func (p *plugin) tag(_ context.Context, d *tools.Dispatch, next func() (tools.Result, error)) (tools.Result, error) {
-	c := &call{}
-	if s := d.Exec.Session; s != nil {
-		c.cwd = s.Cwd()
-	}
+	c := newCall(d.Exec)
 	p.mu.Lock()
 	p.calls[d.Exec] = c
 	p.mu.Unlock()
@@ -113,6 +111,14 @@ func (p *plugin) tag(_ context.Context, d *tools.Dispatch, next func() (tools.Re
 		p.take(d.Exec) // no post-execute follows
 	}
 	return res, err
+}
+
+func newCall(exec *tools.Exec) *call {
+	c := &call{}
+	if s := exec.Session; s != nil {
+		c.cwd = s.Cwd()
+	}
+	return c
 }
 
 func (p *plugin) take(exec *tools.Exec) *call {
@@ -191,12 +197,16 @@ func (p *plugin) observed(_ context.Context, a fs.ObservedArgs) error {
 		return nil
 	}
 	p.mu.Lock()
-	c := p.calls[exec]
-	tracked := len(p.files) > 0
-	p.mu.Unlock()
-	if c == nil || !tracked {
+	if len(p.files) == 0 {
+		p.mu.Unlock()
 		return nil
 	}
+	c := p.calls[exec]
+	if c == nil { // a read: its record, for post-execute to find
+		c = newCall(exec)
+		p.calls[exec] = c
+	}
+	p.mu.Unlock()
 	path := p.fs.ProcessPath(a.Target)
 	c.mu.Lock()
 	if c.touched == nil {

@@ -25,7 +25,18 @@ type body interface {
 	argsType() reflect.Type             // In
 }
 
-type typed[In, Out any] struct{ t Tool[In, Out] }
+type typed[In, Out any] struct {
+	t      Tool[In, Out]
+	fields []argcheck.Field // In's argFields when In is a struct
+}
+
+func newTyped[In, Out any](t Tool[In, Out]) typed[In, Out] {
+	b := typed[In, Out]{t: t}
+	if st := reflect.TypeFor[In](); st.Kind() == reflect.Struct {
+		b.fields = argFields(st)
+	}
+	return b
+}
 
 func (b typed[In, Out]) complete() (bool, bool) { return b.t.Execute != nil, b.t.Render != nil }
 
@@ -33,7 +44,7 @@ func (b typed[In, Out]) argsType() reflect.Type { return reflect.TypeFor[In]() }
 
 func (b typed[In, Out]) decode(args json.RawMessage, v *argcheck.Value) (any, error) {
 	var in In
-	if err := decodeArgs(args, v, &in); err != nil {
+	if err := decodeArgs(args, v, &in, b.fields); err != nil {
 		return nil, err
 	}
 	return in, nil
@@ -48,9 +59,11 @@ func (b typed[In, Out]) execute(ctx context.Context, in any, exec *Exec) (any, e
 }
 
 func (b typed[In, Out]) render(in, out any) ([]Content, error) {
-	o, ok := as[Out](out)
+	o, ok := out.(Out) // the body's own value; as for one a policy supplied
 	if !ok {
-		return nil, fmt.Errorf("the value is a %T, not the tool's %s", out, reflect.TypeFor[Out]())
+		if o, ok = as[Out](out); !ok {
+			return nil, fmt.Errorf("the value is a %T, not the tool's %s", out, reflect.TypeFor[Out]())
+		}
 	}
 	return b.t.Render(in.(In), o), nil
 }
@@ -59,7 +72,10 @@ func (b typed[In, Out]) meta(in, out any) any {
 	if b.t.PresentationMeta == nil {
 		return nil
 	}
-	o, _ := as[Out](out)
+	o, ok := out.(Out)
+	if !ok {
+		o, _ = as[Out](out)
+	}
 	return b.t.PresentationMeta(in.(In), o)
 }
 

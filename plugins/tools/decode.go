@@ -35,12 +35,13 @@ func ValidateArgs(schema json.RawMessage, args any) ([]string, error) {
 // Anonymous (embedded) struct fields are not supported. Any other dst is
 // decoded with encoding/json.
 func DecodeArgs(args json.RawMessage, dst any) error {
-	return decodeArgs(args, nil, dst)
+	return decodeArgs(args, nil, dst, nil)
 }
 
 // decodeArgs is DecodeArgs with args already parsed into v (nil: not parsed), as the runtime's
-// snapshot parses them: the fields are set from v, without another pass over the text.
-func decodeArgs(args json.RawMessage, v *argcheck.Value, dst any) error {
+// snapshot parses them: the fields are set from v, without another pass over the text. fields are
+// the struct's argFields when the caller has them (a tool's body keeps its In's), else nil.
+func decodeArgs(args json.RawMessage, v *argcheck.Value, dst any, fields []argcheck.Field) error {
 	rv := reflect.ValueOf(dst)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return errors.New("tools.DecodeArgs: dst must be a non-nil pointer")
@@ -55,20 +56,16 @@ func decodeArgs(args json.RawMessage, v *argcheck.Value, dst any) error {
 			return decodeFields(args, sv) // not lossless JSON: encoding/json tells what it makes of it
 		}
 	}
-	if !v.IsObject() {
-		if v.IsNull() {
-			return nil // as json.Unmarshal into a map: no member
-		}
-		return decodeFields(args, sv) // encoding/json's error
+	if fields == nil {
+		fields = argFields(sv.Type())
 	}
-	for _, f := range argFields(sv.Type()) {
-		if m, ok := v.Member(f.name); ok {
-			if err := m.Decode(sv.Field(f.index)); err != nil {
-				return err
-			}
-		}
+	if object, err := v.DecodeMembers(sv, fields); object || err != nil {
+		return err
 	}
-	return nil
+	if v.IsNull() {
+		return nil // as json.Unmarshal into a map: no member
+	}
+	return decodeFields(args, sv) // encoding/json's error
 }
 
 // decodeFields decodes the members of args (JSON text) into the fields of the struct sv with
@@ -79,8 +76,8 @@ func decodeFields(args json.RawMessage, sv reflect.Value) error {
 		return err
 	}
 	for _, f := range argFields(sv.Type()) {
-		if raw, ok := fields[f.name]; ok {
-			if err := json.Unmarshal(raw, sv.Field(f.index).Addr().Interface()); err != nil {
+		if raw, ok := fields[f.Name]; ok {
+			if err := json.Unmarshal(raw, sv.Field(f.Index).Addr().Interface()); err != nil {
 				return err
 			}
 		}
@@ -88,23 +85,17 @@ func decodeFields(args json.RawMessage, sv reflect.Value) error {
 	return nil
 }
 
-// argField is a field of an In struct that DecodeArgs fills: its index and argument key.
-type argField struct {
-	index int
-	name  string
-}
-
-var argFieldsOf sync.Map // reflect.Type -> []argField
+var argFieldsOf sync.Map // reflect.Type -> []argcheck.Field
 
 // argFields returns the fields DecodeArgs fills of the struct type st, in field order.
-func argFields(st reflect.Type) []argField {
+func argFields(st reflect.Type) []argcheck.Field {
 	if fs, ok := argFieldsOf.Load(st); ok {
-		return fs.([]argField)
+		return fs.([]argcheck.Field)
 	}
-	var fs []argField
+	var fs []argcheck.Field
 	for i := range st.NumField() {
 		if name, ok := argName(st.Field(i)); ok {
-			fs = append(fs, argField{i, name})
+			fs = append(fs, argcheck.FieldOf(st, i, name))
 		}
 	}
 	argFieldsOf.Store(st, fs)

@@ -138,7 +138,7 @@ func FuzzDecodeArgsAgreesWithTwoPass(f *testing.F) {
 				continue
 			}
 			want, got = newDst(), newDst()
-			wantErr, err = decodeArgsTwoPass(snap, want), tools.DecodeParsedArgs(snap, v, got)
+			wantErr, err = decodeArgsTwoPass(snap, want), tools.DecodeParsedArgs(snap, v, got, nil)
 			agree(t, "decodeArgs(snapshot of "+text+")", want, got, wantErr, err)
 		}
 	})

@@ -69,7 +69,7 @@ type Definition struct {
 func (t Tool[In, Out]) Definition() Definition {
 	return Definition{
 		Name: t.Name, Description: t.Description, Parameters: t.Parameters, OutputSchema: outputSchema[Out](),
-		Timeout: t.Timeout, Guidance: t.Guidance, Annotations: t.Annotations, body: typed[In, Out]{t},
+		Timeout: t.Timeout, Guidance: t.Guidance, Annotations: t.Annotations, body: newTyped(t),
 	}
 }
 

@@ -68,45 +68,58 @@ func (r *Runtime) Execute(ctx context.Context, call Call) (res Result) {
 		return abortedBeforeDispatchResult()
 	}
 
-	pre, final := r.prepare(ctx, exec, st)
-	if final {
-		return pre
+	// The common case runs straight through: a stage nobody wraps costs its dispatch alone, and the
+	// approval, guard and post-execute decisions are taken apart only when there is one to take.
+	decision, err := PreExecute.Run(ctx, r.kc, exec, func() (Decision, error) { return Decision{Kind: Allow}, nil })
+	if err != nil {
+		return ErrorResult(err)
 	}
+	r.mu.RLock()
+	guarded := len(r.guards) > 0
+	r.mu.RUnlock()
 	var dispatched Result
-	if pre.IsError {
-		dispatched = pre
-	} else {
-		dispatched, final = r.dispatch(ctx, exec, st)
-		if final {
+	if (decision.Kind != Allow && decision.Kind != "") || guarded {
+		var final bool
+		if dispatched, final = r.prepare(ctx, exec, st, decision); final {
 			return dispatched
 		}
+	} else if ctx.Err() != nil {
+		dispatched = abortedBeforeDispatchResult()
 	}
-	post := r.postExecute(ctx, exec, dispatched)
-	if st.caller.Err() != nil && !post.IsError {
+	if !dispatched.IsError {
+		// tools/execute around the body, and tools/execute-change inside it for a tool that is not
+		// read-only. A wrapper's failure is final: it skips post-execute.
+		d := &Dispatch{Exec: exec, Ctx: ctx}
+		body := func() (Result, error) { return r.runBody(d, st), nil }
+		dispatched, err = ExecuteStep.Run(ctx, r.kc, d, func() (Result, error) {
+			if e := r.lookup(exec.Name); e == nil || e.def.Annotations.ReadOnly {
+				return body()
+			}
+			return ChangeStep.Run(ctx, r.kc, d, body)
+		})
+		if err != nil {
+			return ErrorResult(err)
+		}
+		if dispatched.canon != exec {
+			dispatched = r.normalize(exec, dispatched)
+		}
+		if ctx.Err() != nil && !dispatched.IsError {
+			dispatched = r.cancellation(st)
+		}
+	}
+	post, err := PostExecute.Run(ctx, r.kc, PostArgs{Exec: exec, Result: cloneResult(dispatched)}, func() (PostDecision, error) {
+		return PostDecision{Kind: Accept}, nil
+	})
+	res = dispatched
+	if err != nil {
+		res = ErrorResult(err)
+	} else if (post.Kind != Accept && post.Kind != "") || post.ReplaceValue || post.Content != nil {
+		res = r.postExecute(exec, dispatched, post)
+	}
+	if ctx.Err() != nil && !res.IsError {
 		return r.cancellation(st)
 	}
-	return post
-}
-
-// dispatch runs tools/execute around the body, and tools/execute-change inside it for a tool that
-// is not read-only. final reports a wrapper failure, which skips post-execute.
-func (r *Runtime) dispatch(ctx context.Context, exec *Exec, st *callState) (res Result, final bool) {
-	d := &Dispatch{Exec: exec, Ctx: ctx}
-	body := func() (Result, error) { return r.runBody(d, st), nil }
-	res, err := ExecuteStep.Run(ctx, r.kc, d, func() (Result, error) {
-		if e := r.lookup(exec.Name); e == nil || e.def.Annotations.ReadOnly {
-			return body()
-		}
-		return ChangeStep.Run(ctx, r.kc, d, body)
-	})
-	if err != nil {
-		return ErrorResult(err), true
-	}
-	res = r.normalize(exec, res)
-	if st.caller.Err() != nil && !res.IsError {
-		return r.cancellation(st), false
-	}
-	return res, false
+	return res
 }
 
 // normalize re-validates a success a wrapper authored itself.
@@ -145,10 +158,14 @@ func (r *Runtime) cancellation(st *callState) Result {
 }
 
 // runBody is the innermost step of tools/execute.
-func (r *Runtime) runBody(d *Dispatch, st *callState) Result {
+func (r *Runtime) runBody(d *Dispatch, st *callState) (res Result) {
 	exec := d.Exec
-	bodyCtx, release := fuse(st.caller, d.Ctx)
-	defer release()
+	bodyCtx := d.Ctx
+	if bodyCtx == nil || bodyCtx.Done() != st.caller.Done() { // a wrapper's own cancellation: fused
+		var release func()
+		bodyCtx, release = fuse(st.caller, d.Ctx)
+		defer release()
+	}
 	if bodyCtx.Err() != nil {
 		return r.canonical(exec, abortedBeforeDispatchResult())
 	}
@@ -157,20 +174,37 @@ func (r *Runtime) runBody(d *Dispatch, st *callState) Result {
 		return r.canonical(exec, ErrorResult(newUnknownToolError(exec.Name)))
 	}
 	st.bodyInvoked = true
-	args, argv := coerceArgs(e, exec.Args, st.argv)
-	if violations := e.params.Check(argv); len(violations) > 0 {
+	args, argv := exec.Args, st.argv
+	violations, coerced, cv := e.params.CheckAsSent(argv)
+	if len(violations) > 0 {
 		return r.canonical(exec, ErrorResult(newArgsError(violations)))
+	}
+	if coerced != nil {
+		args, argv = coerced, cv
 	}
 	in, err := e.def.body.decode(args, argv)
 	if err != nil {
 		return r.canonical(exec, ErrorResult(newArgsError([]string{err.Error()})))
 	}
 	exec.in = in
-	value, err := r.callBody(bodyCtx, e, exec)
+	// The body's panic is its failure (only the body's: the recovery stands down when it returns).
+	running := true
+	defer func() {
+		if !running {
+			return
+		}
+		if p := recover(); p != nil {
+			r.log.Error("tool body panicked", zap.String("tool", exec.Name), zap.String("callId", exec.CallID),
+				zap.Any("panic", p), zap.ByteString("stack", debug.Stack()))
+			res = r.canonical(exec, ErrorResult(fmt.Errorf("tool %s panicked: %s", quote(exec.Name), panicMessage(p))))
+		}
+	}()
+	value, err := e.def.body.execute(bodyCtx, in, exec)
+	running = false
 	if err != nil {
 		return r.canonical(exec, ErrorResult(err))
 	}
-	res, err := r.success(exec, e, value)
+	res, err = r.success(exec, e, value)
 	if err != nil {
 		return r.canonical(exec, ErrorResult(err))
 	}
@@ -180,58 +214,46 @@ func (r *Runtime) runBody(d *Dispatch, st *callState) Result {
 	return res
 }
 
-// callBody runs Execute, recovering a panic into an error.
-func (r *Runtime) callBody(ctx context.Context, e *entry, exec *Exec) (value any, err error) {
+// success renders a value and, for a top-level call, projects its presentation meta. The value's
+// shape is the tool's Out type: there is nothing to check against its schema. A projector's panic
+// is INVALID_TOOL_OUTPUT.
+func (r *Runtime) success(exec *Exec, e *entry, value any) (res Result, err error) {
+	name := e.def.Name
+	in := exec.in
+	if in == nil {
+		if in, err = r.input(exec, e); err != nil {
+			return Result{}, err
+		}
+	}
+	projector := "render" // the projector running, "" outside them
 	defer func() {
+		if projector == "" {
+			return
+		}
 		if p := recover(); p != nil {
-			r.log.Error("tool body panicked", zap.String("tool", exec.Name), zap.String("callId", exec.CallID),
-				zap.Any("panic", p), zap.ByteString("stack", debug.Stack()))
-			err = fmt.Errorf("tool %s panicked: %s", quote(exec.Name), panicMessage(p))
+			res, err = Result{}, newOutputError(name, []string{"output." + projector + " failed: " + panicMessage(p)})
 		}
 	}()
-	return e.def.body.execute(ctx, exec.in, exec)
-}
-
-// success renders a value and, for a top-level call, projects its presentation meta. The value's
-// shape is the tool's Out type: there is nothing to check against its schema.
-func (r *Runtime) success(exec *Exec, e *entry, value any) (Result, error) {
-	name := e.def.Name
-	in, err := r.input(exec, e)
+	content, err := e.def.body.render(in, value)
+	projector = ""
 	if err != nil {
-		return Result{}, err
-	}
-	var renderErr error
-	content, err := project(name, "render", func() []Content {
-		c, err := e.def.body.render(in, value)
-		renderErr = err
-		return c
-	})
-	if err == nil && renderErr != nil {
-		err = newOutputError(name, []string{renderErr.Error()})
-	}
-	if err != nil {
-		return Result{}, err
+		return Result{}, newOutputError(name, []string{err.Error()})
 	}
 	if !validContent(content) {
 		return Result{}, newOutputError(name, []string{"output.render returned non-lossless JSON"})
 	}
-	res := Result{Content: content, Value: value, canon: exec}
+	res = Result{Content: content, Value: value, canon: exec}
 	if exec.Parent == nil && !exec.skipMeta {
-		meta, err := project(name, "presentationMeta", func() any { return e.def.body.meta(in, value) })
-		if err != nil {
-			return Result{}, err
-		}
-		res.Meta = meta
+		projector = "presentationMeta"
+		res.Meta = e.def.body.meta(in, value)
+		projector = ""
 	}
 	return res, nil
 }
 
-// input is the call's decoded arguments: the body's, or decoded now for a value a tools/execute
-// wrapper produced without running the body.
+// input decodes the call's arguments for a value a tools/execute wrapper produced without running
+// the body.
 func (r *Runtime) input(exec *Exec, e *entry) (any, error) {
-	if exec.in != nil {
-		return exec.in, nil
-	}
 	var v *argcheck.Value
 	if parsed, err := argcheck.Parse(exec.Args); err == nil {
 		v = parsed
@@ -242,16 +264,6 @@ func (r *Runtime) input(exec *Exec, e *entry) (any, error) {
 		return nil, newArgsError([]string{err.Error()})
 	}
 	return in, nil
-}
-
-// project runs a projector, turning a panic into INVALID_TOOL_OUTPUT.
-func project[T any](tool, projector string, fn func() T) (out T, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = newOutputError(tool, []string{"output." + projector + " failed: " + panicMessage(p)})
-		}
-	}()
-	return fn(), nil
 }
 
 // notify emits tools/result, contained, with a copy of the result.

@@ -8,14 +8,11 @@ import (
 	"strings"
 )
 
-// prepare runs pre-execute, approval and guards. It returns (allowed zero
-// Result, false) to dispatch, (error result, false) for a result that still
-// goes through post-execute, or (result, true) for a final result.
-func (r *Runtime) prepare(ctx context.Context, exec *Exec, st *callState) (Result, bool) {
-	decision, err := PreExecute.Run(ctx, r.kc, exec, func() (Decision, error) { return Decision{Kind: Allow}, nil })
-	if err != nil {
-		return ErrorResult(err), true
-	}
+// prepare applies a tools/pre-execute decision other than a plain allow, approval and the
+// guards. It returns (allowed zero Result, false) to dispatch, (error result, false) for a result
+// that still goes through post-execute, or (result, true) for a final result.
+func (r *Runtime) prepare(ctx context.Context, exec *Exec, st *callState, decision Decision) (Result, bool) {
+	var err error
 	approvalCancelled := false
 	switch decision.Kind {
 	case "", Allow, Deny:
@@ -90,14 +87,8 @@ func (r *Runtime) ask(ctx context.Context, exec *Exec, d Decision) (Decision, bo
 	return Decision{}, false, fmt.Errorf("unknown approval outcome %s", quote(string(outcome)))
 }
 
-// postExecute applies the tools/post-execute decision.
-func (r *Runtime) postExecute(ctx context.Context, exec *Exec, res Result) Result {
-	decision, err := PostExecute.Run(ctx, r.kc, PostArgs{Exec: exec, Result: cloneResult(res)}, func() (PostDecision, error) {
-		return PostDecision{Kind: Accept}, nil
-	})
-	if err != nil {
-		return ErrorResult(err)
-	}
+// postExecute applies a tools/post-execute decision other than a plain accept.
+func (r *Runtime) postExecute(exec *Exec, res Result, decision PostDecision) Result {
 	switch decision.Kind {
 	case Block:
 		if !validContent(decision.Feedback) {

@@ -255,9 +255,12 @@ func (r *Runtime) ConcurrencySafe(name string, args json.RawMessage) (safe bool)
 	if err != nil {
 		return false
 	}
-	args, v = coerceArgs(e, args, v)
-	if len(e.params.Check(v)) > 0 {
+	violations, coerced, cv := e.params.CheckAsSent(v)
+	if len(violations) > 0 {
 		return false
+	}
+	if coerced != nil {
+		args, v = coerced, cv
 	}
 	in, err := e.def.body.decode(args, v)
 	if err != nil {
