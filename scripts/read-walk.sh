@@ -4,23 +4,38 @@
 # this one). WALK_PKGS widens the packages walked: a comma-separated list of package patterns
 # (default ./plugins/tools/...,./internal/argcheck/...), ./... for every package of the module. It builds the harness with count coverage, makes one and
 # then two calls (`harness run` JSON lines, or `harness serve` on stdio), and keeps the blocks whose
-# count grew by the second call: the per-call walk, without the setup.
+# count grew by the second call: the per-call walk, without the setup. WALK_TOOL=edit walks an
+# `edit` instead: one read of the file, then one and then two edits (each undoing the last).
 set -euo pipefail
 tree=$(cd "${1:-$(dirname "$0")/..}" && pwd)
 mode=${2:-run}
 pkgs=${WALK_PKGS:-./plugins/tools/...,./internal/argcheck/...}
+tool=${WALK_TOOL:-read}
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
 (cd "$tree" && go build -cover -covermode=count -coverpkg="$pkgs",./cmd/harness -o "$w/h" ./cmd/harness)
 seq 1 200 | sed 's/^/line /' > "$w/f.txt"
+# args i: the arguments of call i (for an edit, call 0 is the read before it).
+args() {
+  if [ "$tool" = edit ] && [ "$1" -gt 0 ]; then
+    local from='line 100' to='line 100 edited'
+    [ $(($1 % 2)) = 0 ] && { from='line 100 edited'; to='line 100'; }
+    echo '{"file_path":"'"$w"'/f.txt","old_string":"'"$from"'\n","new_string":"'"$to"'\n"}'
+  else
+    echo '{"file_path":"'"$w"'/f.txt"}'
+  fi
+}
+name() { if [ "$tool" = edit ] && [ "$1" -gt 0 ]; then echo edit; else echo read; fi; }
 calls() {
+  local first=1
+  [ "$tool" = edit ] && first=0
   if [ "$mode" = serve ]; then
-    echo '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"walk","version":"1"}}}'
+    echo '{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"walk","version":"1"}}}'
     echo '{"jsonrpc":"2.0","method":"notifications/initialized"}'
-    for i in $(seq "$1"); do echo '{"jsonrpc":"2.0","id":'"$i"',"method":"tools/call","params":{"name":"read","arguments":{"file_path":"'"$w"'/f.txt"}}}'; done
+    for i in $(seq "$first" "$1"); do echo '{"jsonrpc":"2.0","id":'"$((i + 1))"',"method":"tools/call","params":{"name":"'"$(name "$i")"'","arguments":'"$(args "$i")"'}}'; sleep 0.3; done
     sleep 1 # serve ends when stdin does: let the answers out first
   else
-    for i in $(seq "$1"); do echo '{"id":'"$i"',"tool":"read","args":{"file_path":"'"$w"'/f.txt"}}'; done
+    for i in $(seq "$first" "$1"); do echo '{"id":'"$((i + 1))"',"tool":"'"$(name "$i")"'","args":'"$(args "$i")"'}'; done
   fi
 }
 for n in 1 2; do
@@ -54,6 +69,6 @@ for k in sorted(b):
     walk.setdefault(rel, [])
     if fs[i][1] not in walk[rel]: walk[rel].append(fs[i][1])
 packages = {os.path.dirname(f) for f in walk}
-print(f'{sum(map(len, walk.values()))} functions in {len(walk)} files of {len(packages)} packages per read call')
+print(f'{sum(map(len, walk.values()))} functions in {len(walk)} files of {len(packages)} packages per {os.environ.get("WALK_TOOL", "read")} call')
 for f, names in walk.items(): print(f'  {f}: ' + ', '.join(names))
 PY
