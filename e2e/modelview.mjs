@@ -260,6 +260,16 @@ async function defaultProfile(c, bin) {
     expectView(c, "edit not found", await call("edit", { file_path: "notes.txt", old_string: "absent", new_string: "x" }), {
       want: text(`Error: old_string was not found in "${p("notes.txt")}"`), isError: true, error: fsError("FS_EDIT_NOT_FOUND"),
     });
+    // read's "N: " prefixes pasted into both strings; then into new_string alone (the edit lands, and says so).
+    expectView(c, "edit with read's prefixes in both strings", await call("edit", { file_path: "notes.txt", old_string: "2: TWO", new_string: "2: 2" }), {
+      want: text(`Error: old_string was not found in "${p("notes.txt")}"\n${fsText("edit.next.prefixes.both", { prefix: "2: " })}\n` +
+        fsText("edit.next.prefixes.found_once", { lines: "line 2" })),
+      isError: true, error: fsError("FS_EDIT_NOT_FOUND"),
+    });
+    expectView(c, "edit with read's prefixes in new_string only", await call("edit", { file_path: "notes.txt", old_string: "TWO", new_string: "2: TWO" }), {
+      want: text(edited(p("notes.txt")) + "\n" + fsText("edit.success.new_prefixes", { prefix: "2: " })),
+    });
+    await call("edit", { file_path: "notes.txt", old_string: "2: TWO", new_string: "TWO" }); // as it was (the stale diff below shows it)
     expectView(c, "edit same strings", await call("edit", { file_path: "notes.txt", old_string: "a", new_string: "a" }), {
       want: text(`Error: ${fsText("edit.error.same_strings")}`), isError: true,
     });
