@@ -12,6 +12,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/cordon-dev/cordon/internal/echo"
+	"github.com/cordon-dev/cordon/internal/lexpath"
 	"github.com/cordon-dev/cordon/internal/search"
 )
 
@@ -208,7 +209,7 @@ func editorConfigSelector(glob string) string {
 func editorConfig(path, top string, load func(string) *ecFile) (Decl, bool) {
 	var value string
 	found := false
-	for dir := filepath.Dir(path); top == "" || within(top, dir); dir = filepath.Dir(dir) {
+	for dir := filepath.Dir(path); top == "" || lexpath.Within(top, dir); dir = filepath.Dir(dir) {
 		if f := load(filepath.Join(dir, ".editorconfig")); f != nil {
 			rel := path
 			if len(dir) < len(rel) {
@@ -249,11 +250,6 @@ func editorConfig(path, top string, load func(string) *ecFile) (Decl, bool) {
 		return Decl{}, false
 	}
 	return d, true
-}
-
-// within reports whether dir is top or lies below it (both absolute and clean).
-func within(top, dir string) bool {
-	return dir == top || strings.HasPrefix(dir, strings.TrimSuffix(top, "/")+"/")
 }
 
 // Session resolves charsets like its Resolver for a batch of files read together (a search):
@@ -310,7 +306,7 @@ func (s *Session) bareDir(dir string) bool {
 		return v
 	}
 	v = unix.Access(filepath.Join(dir, ".editorconfig"), unix.F_OK) == unix.ENOENT
-	if parent := filepath.Dir(dir); v && parent != dir && (s.top == "" || within(s.top, parent)) {
+	if parent := filepath.Dir(dir); v && parent != dir && (s.top == "" || lexpath.Within(s.top, parent)) {
 		v = s.bareDir(parent)
 	}
 	s.mu.Lock()

@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/cordon-dev/cordon/internal/lexpath"
 )
 
 // errEscape refuses an open that would leave Options.Beneath: a symlink or ".." met beneath the
@@ -31,9 +33,8 @@ func openPath(root, path string, flags int) (int, error) {
 	}
 	rel := "."
 	if path != root {
-		prefix := strings.TrimSuffix(root, "/") + "/"
-		r, ok := strings.CutPrefix(path, prefix)
-		if !ok || r == "" {
+		r, ok := lexpath.Rel(root, path)
+		if !ok {
 			return -1, errEscape
 		}
 		rel = r
@@ -64,7 +65,7 @@ func statLinkBeneath(root string, dirfd int, name, abs string, st *unix.Stat_t) 
 	if err != nil {
 		return err
 	}
-	if target != root && !strings.HasPrefix(target, strings.TrimSuffix(root, "/")+"/") {
+	if !lexpath.Within(root, target) {
 		return errEscape
 	}
 	return fstatat(dirfd, name, st, 0)

@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/cordon-dev/cordon/internal/lexpath"
 )
 
 // level is the ignore state of one directory: its own ignore files and its place in the chain of
@@ -145,7 +147,7 @@ func (rs *rules) ancestorLevels(root string) *level {
 	}
 	for i := len(dirs) - 1; i >= 0; i-- {
 		d := dirs[i]
-		if rs.beneath != "" && !within(rs.beneath, d) {
+		if rs.beneath != "" && !lexpath.Within(rs.beneath, d) {
 			continue
 		}
 		l = rs.newLevel(l, d, rs.exists(d, ".git"), rs.exists(d, ".ignore"), rs.exists(d, ".gitignore"))
@@ -178,9 +180,4 @@ func repoAbove(dir string) bool {
 			return false
 		}
 	}
-}
-
-// within reports whether path is root or lies below it (both absolute and clean).
-func within(root, path string) bool {
-	return path == root || strings.HasPrefix(path, strings.TrimSuffix(root, "/")+"/")
 }

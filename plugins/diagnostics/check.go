@@ -12,6 +12,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/cordon-dev/cordon/internal/lexpath"
 	"github.com/cordon-dev/cordon/internal/lsp"
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/tools"
@@ -101,7 +102,7 @@ func (p *plugin) notifyWatchers(changes []*change) {
 		}
 		var events []lsp.FileEvent
 		for _, ch := range changes {
-			if !ch.done || !under(ch.path, s.root) {
+			if !ch.done || !lexpath.Within(s.root, ch.path) {
 				continue
 			}
 			typ := lsp.FileChanged
@@ -115,10 +116,6 @@ func (p *plugin) notifyWatchers(changes []*change) {
 		}
 		_ = c.Watched(events)
 	}
-}
-
-func under(path, root string) bool {
-	return path == root || strings.HasPrefix(path, strings.TrimSuffix(root, "/")+"/")
 }
 
 // runChecks checks each changed file of a language with a server, all at once, and waits for

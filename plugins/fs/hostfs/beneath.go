@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
+	"github.com/cordon-dev/cordon/internal/lexpath"
 	"github.com/cordon-dev/cordon/plugins/fs"
 )
 
@@ -115,15 +115,7 @@ func relBeneath(root, path string) (string, bool) {
 	if path == root {
 		return ".", true
 	}
-	prefix := root
-	if !strings.HasSuffix(prefix, string(filepath.Separator)) {
-		prefix += string(filepath.Separator)
-	}
-	rel, ok := strings.CutPrefix(path, prefix)
-	if !ok || rel == "" {
-		return "", false
-	}
-	return rel, true
+	return lexpath.Rel(root, path)
 }
 
 // escapeError is the cause of a refusal: op on path met err (nil when the

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cordon-dev/cordon/internal/lexpath"
 	"github.com/cordon-dev/cordon/internal/texts"
 	"github.com/cordon-dev/cordon/plugins/fs"
 )
@@ -101,7 +102,7 @@ func Undo(ctx context.Context, fsys fs.FileSystem, st Store, sel Selector) (Undo
 		}
 		display = t.DisplayPath
 	}
-	if sel.Within != "" && !Under(sel.Within, ch.Path) {
+	if sel.Within != "" && !lexpath.Within(sel.Within, ch.Path) {
 		return Undone{}, fs.NewError(fs.CodeNotFound, msg("undo.error.outside_cwd", "path", display, "cwd", sel.Within), nil)
 	}
 	if t.Key != fs.TargetKey(ch.Key) {
@@ -158,7 +159,7 @@ func prunable(ch Record, sel Selector) []string {
 	}
 	var out []string
 	for _, d := range ch.MadeDirs {
-		if d == root || !Under(root, d) {
+		if d == root || !lexpath.Within(root, d) {
 			break
 		}
 		out = append(out, d)
@@ -274,9 +275,4 @@ func changedOutside(ctx context.Context, fsys fs.FileSystem, t fs.Target, displa
 	}
 	return fs.NewError(fs.CodeStaleVersion, msg("undo.error.outside", "path", display, "what", what, "tool", ch.By(),
 		"time", ch.Stamp(), "change", ch.ID), cause)
-}
-
-// Under reports whether p is root or lies beneath it (both canonical absolute paths).
-func Under(root, p string) bool {
-	return p == root || strings.HasPrefix(p, strings.TrimSuffix(root, "/")+"/")
 }

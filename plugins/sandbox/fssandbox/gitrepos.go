@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/cordon-dev/cordon/internal/lexpath"
 	"github.com/cordon-dev/cordon/plugins/sandbox"
 )
 
@@ -55,7 +56,7 @@ func repositories(key, anchor string, bases []string, workspaceRoot string) []gi
 		add(b)
 	}
 	for a := filepath.Dir(key); a != anchor; a = filepath.Dir(a) {
-		if _, ok := relUnder(a, anchor); !ok {
+		if _, ok := lexpath.Rel(anchor, a); !ok {
 			break
 		}
 		add(a)

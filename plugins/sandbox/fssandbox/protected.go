@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/cordon-dev/cordon/internal/lexpath"
 	"github.com/cordon-dev/cordon/plugins/sandbox"
 )
 
@@ -32,7 +33,7 @@ func protectedBases(anchor string, roots []string, workspaceRoot string) []strin
 	}
 	ws := filepath.Clean(sandbox.CanonicalPath(workspaceRoot))
 	for a := filepath.Dir(ws); a != anchor; a = filepath.Dir(a) {
-		if _, ok := relUnder(a, anchor); !ok {
+		if _, ok := lexpath.Rel(anchor, a); !ok {
 			break
 		}
 		add(a)
@@ -65,14 +66,14 @@ func (p *Provider) protectedBy(key, anchor string, bases []string) string {
 				continue
 			}
 			for _, g := range gitPointerDirs(q, e, qi) {
-				if within(key, g) {
+				if lexpath.Within(g, key) {
 					return g
 				}
 			}
 			// Bases are canonical: only a symlinked entry, or a nested one, can
 			// have a canonical form other than its spelling.
 			if qi.Mode()&os.ModeSymlink != 0 || strings.ContainsRune(e, filepath.Separator) {
-				if c := sandbox.CanonicalPath(q); c != q && within(key, c) {
+				if c := sandbox.CanonicalPath(q); c != q && lexpath.Within(c, key) {
 					return q
 				}
 				if qi, err = os.Stat(q); err != nil {
@@ -90,7 +91,7 @@ func (p *Provider) protectedBy(key, anchor string, bases []string) string {
 // coveredByName reports whether key is root/entry or lies beneath it, each
 // component of entry compared with sameName.
 func coveredByName(key, root, entry string) bool {
-	rel, ok := relUnder(key, root)
+	rel, ok := lexpath.Rel(root, key)
 	if !ok {
 		return false
 	}
@@ -105,17 +106,6 @@ func coveredByName(key, root, entry string) bool {
 		}
 	}
 	return true
-}
-
-// relUnder returns path relative to dir when path lies strictly beneath it
-// (both clean and absolute).
-func relUnder(path, dir string) (string, bool) {
-	prefix := dir
-	if !strings.HasSuffix(prefix, string(filepath.Separator)) {
-		prefix += string(filepath.Separator)
-	}
-	rel, ok := strings.CutPrefix(path, prefix)
-	return rel, ok && rel != ""
 }
 
 // sameName compares two file names as git compares a path component with
@@ -170,7 +160,7 @@ func (a *lazyAncestors) include(fi os.FileInfo) bool {
 func ancestorInfos(key, anchor string) []os.FileInfo {
 	var out []os.FileInfo
 	for a := key; a != anchor; {
-		if _, ok := relUnder(a, anchor); !ok {
+		if _, ok := lexpath.Rel(anchor, a); !ok {
 			break
 		}
 		if fi, err := os.Stat(a); err == nil {
@@ -179,15 +169,6 @@ func ancestorInfos(key, anchor string) []os.FileInfo {
 		a = filepath.Dir(a)
 	}
 	return out
-}
-
-// within reports whether the clean absolute path is dir or lies beneath it.
-func within(path, dir string) bool {
-	if path == dir {
-		return true
-	}
-	_, ok := relUnder(path, dir)
-	return ok
 }
 
 // protectedEntries returns the protected entries that exist now under bases

@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/cordon-dev/cordon/internal/lexpath"
 	"github.com/cordon-dev/cordon/plugins/fs/hostfs"
 )
 
@@ -66,7 +67,7 @@ func repositoryBy(key, anchor string) string {
 		end++
 		rest = after
 	}
-	rel, ok := relUnder(key, anchor)
+	rel, ok := lexpath.Rel(anchor, key)
 	if !ok {
 		return ""
 	}
