@@ -41,8 +41,9 @@ func (s *suite) editGuidance(ctx context.Context, target fs.Target, in editInput
 			guide += "\n" + notOneNameText
 		}
 	} else if bare, ok := withoutLinePrefixes(in.oldString); ok {
-		_, both := withoutLinePrefixes(in.newString)
-		guide = prefixGuide(text, bare, firstPrefix(in.oldString), both)
+		prefix, _ := prefixedLines(in.oldString)
+		_, both := prefixedLines(in.newString)
+		guide = prefixGuide(text, bare, prefix, both)
 	} else {
 		guide = nearmiss.Explain(nearmiss.Find(text, in.oldString), text)
 	}
@@ -103,26 +104,36 @@ func elsewhereNote(rs []fs.LineRange) string {
 // LineRange is a run of line numbers of a file (fs.LineRange).
 type LineRange = fs.LineRange
 
-// firstPrefix is the first of read's "<n>: " prefixes in s (whose non-empty lines all carry one).
-func firstPrefix(s string) string {
+// prefixedLines reports whether every non-empty line of s begins with read's "<n>: " prefix, and
+// returns the first of them. It allocates nothing, and a text whose first line has no prefix (the
+// common case) is refused at that line.
+func prefixedLines(s string) (first string, ok bool) {
 	for l := range strings.SplitSeq(s, "\n") {
-		if p := linePrefix.FindString(l); p != "" {
-			return p
+		if l == "" || l == "\r" {
+			continue
+		}
+		p := linePrefix.FindString(l)
+		if p == "" {
+			return "", false
+		}
+		if first == "" {
+			first = p
 		}
 	}
-	return ""
+	return first, first != ""
 }
 
 // newPrefixesNote is the line an edit's success gains when every non-empty line of new_string
 // carries read's "<n>: " prefix and old_string's do not: the prefixes are now in the file.
 func newPrefixesNote(old, new string) string {
-	if _, ok := withoutLinePrefixes(new); !ok {
+	prefix, ok := prefixedLines(new)
+	if !ok {
 		return ""
 	}
-	if _, ok := withoutLinePrefixes(old); ok {
+	if _, ok := prefixedLines(old); ok {
 		return ""
 	}
-	return "\n" + fsText.MustRender("edit.success.new_prefixes", "prefix", firstPrefix(new))
+	return "\n" + fsText.MustRender("edit.success.new_prefixes", "prefix", prefix)
 }
 
 // linePrefix is read's "<n>: " before a line (docs/tool-fs.md "The text the model sees").
