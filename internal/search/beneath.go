@@ -21,13 +21,9 @@ var openat2Unusable atomic.Bool
 
 // OpenBeneath opens the absolute path with flags (which apply to its last component) beneath the
 // directory root (absolute, clean, no symlinks) through no symlink and no "..", as a confined
-// search opens every file (Options.Beneath); root "" opens path as given. It returns a descriptor
-// the caller closes.
-func OpenBeneath(root, path string, flags int) (int, error) { return openPath(root, path, flags) }
-
-// openPath opens the absolute path with flags (which apply to its last component): beneath root
-// when root is set (Options.Beneath), else as openLong does.
-func openPath(root, path string, flags int) (int, error) {
+// search opens every file (Options.Beneath); root "" opens path as given (as openLong does). It
+// returns a descriptor the caller closes.
+func OpenBeneath(root, path string, flags int) (int, error) {
 	if root == "" {
 		return openLong(path, flags)
 	}

@@ -10,7 +10,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// openPath beneath a root, with openat2 and with the O_NOFOLLOW walk: a file beneath opens; a
+// OpenBeneath beneath a root, with openat2 and with the O_NOFOLLOW walk: a file beneath opens; a
 // symlinked directory or file, a path outside and ".." are errEscape.
 func TestOpenPathBeneath(t *testing.T) {
 	for _, walk := range []bool{false, true} {
@@ -30,19 +30,19 @@ func TestOpenPathBeneath(t *testing.T) {
 			require.NoError(t, os.Symlink(out, filepath.Join(root, "dlink")))
 			require.NoError(t, os.Symlink(filepath.Join(out, "s.txt"), filepath.Join(root, "flink")))
 
-			fd, err := openPath(root, filepath.Join(root, "in", "f.txt"), openFlags)
+			fd, err := OpenBeneath(root, filepath.Join(root, "in", "f.txt"), openFlags)
 			require.NoError(t, err)
 			require.NoError(t, unix.Close(fd))
-			fd, err = openPath(root, root, dirFlags)
+			fd, err = OpenBeneath(root, root, dirFlags)
 			require.NoError(t, err)
 			require.NoError(t, unix.Close(fd))
 			for _, p := range []string{filepath.Join(root, "dlink", "s.txt"), filepath.Join(out, "s.txt"), root + "/in/../../out/s.txt"} {
-				_, err := openPath(root, p, openFlags)
+				_, err := OpenBeneath(root, p, openFlags)
 				assert.ErrorIs(t, err, errEscape, p)
 			}
-			_, err = openPath(root, filepath.Join(root, "flink"), openFlags)
+			_, err = OpenBeneath(root, filepath.Join(root, "flink"), openFlags)
 			assert.Error(t, err, "a final symlink is never followed")
-			_, err = openPath(root, filepath.Join(root, "dlink"), dirFlags)
+			_, err = OpenBeneath(root, filepath.Join(root, "dlink"), dirFlags)
 			assert.Error(t, err)
 		})
 	}

@@ -98,9 +98,9 @@ func openRegular(path string) (*os.File, error) {
 }
 
 // openRegularFD opens path for reading without following a final symlink and without blocking
-// (beneath the directory beneath when it is set: openPath), and checks that it is a regular file.
+// (beneath the directory beneath when it is set: OpenBeneath), and checks that it is a regular file.
 func openRegularFD(beneath, path string) (int, error) {
-	fd, err := openPath(beneath, path, openFlags)
+	fd, err := OpenBeneath(beneath, path, openFlags)
 	if err != nil {
 		return -1, &os.PathError{Op: "open", Path: path, Err: err}
 	}

@@ -161,7 +161,7 @@ func (rs *rules) exists(dir, name string) bool {
 		_, err := os.Lstat(filepath.Join(dir, name))
 		return err == nil
 	}
-	fd, err := openPath(rs.beneath, dir, dirFlags)
+	fd, err := OpenBeneath(rs.beneath, dir, dirFlags)
 	if err != nil {
 		return false
 	}

@@ -185,7 +185,7 @@ func (w *walker) readDir(job *dirJob, buf []byte) dirResult {
 	if w.stop.Load() {
 		return dirResult{err: w.ctx.Err()}
 	}
-	fd, err := openPath(w.opts.Beneath, job.abs, dirFlags)
+	fd, err := OpenBeneath(w.opts.Beneath, job.abs, dirFlags)
 	if err != nil {
 		return dirResult{err: &os.PathError{Op: "open", Path: job.abs, Err: err}}
 	}
