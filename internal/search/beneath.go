@@ -4,20 +4,31 @@ import (
 	"errors"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 
 	"golang.org/x/sys/unix"
 
 	"github.com/cordon-dev/cordon/internal/lexpath"
+	"github.com/cordon-dev/cordon/internal/openat2"
 )
 
 // errEscape refuses an open that would leave Options.Beneath: a symlink or ".." met beneath the
 // root (swapped in after the walk listed the entry), or a path not beneath it.
 var errEscape = errors.New("path leaves the confining directory")
 
-// openat2Unusable is set once openat2 turns out to be missing or filtered (or the system has none);
-// the O_NOFOLLOW walk is used from then on.
-var openat2Unusable atomic.Bool
+// openNoLinks opens path relative to dirfd with flags in one openat2 call through no symlink and no
+// /proc magic link, and when beneath, never above dirfd; a link or an escape met is errEscape.
+// done is false when openat2 cannot be used (internal/openat2) and the caller walks instead.
+func openNoLinks(dirfd int, path string, flags int, beneath bool) (fd int, done bool, err error) {
+	resolve := uint64(openat2.NoLinks)
+	if beneath {
+		resolve = openat2.Beneath
+	}
+	fd, done, err = openat2.Open(dirfd, path, flags, resolve)
+	if err == unix.ELOOP || err == unix.EXDEV {
+		return -1, true, errEscape
+	}
+	return fd, done, err
+}
 
 // OpenBeneath opens the absolute path with flags (which apply to its last component) beneath the
 // directory root (absolute, clean, no symlinks) through no symlink and no "..", as a confined
@@ -46,7 +57,7 @@ func OpenBeneath(root, path string, flags int) (int, error) {
 // openBeneath opens rel below rootfd with openat2 (never above rootfd, through no symlink, through
 // no /proc magic link), else (openat2 unusable) by walkNoFollow, which follows no symlink at all.
 func openBeneath(rootfd int, rel string, flags int) (int, error) {
-	if fd, done, err := openat2(rootfd, rel, flags|unix.O_CLOEXEC, true); done {
+	if fd, done, err := openNoLinks(rootfd, rel, flags|unix.O_CLOEXEC, true); done {
 		return fd, err
 	}
 	return walkNoFollow(rootfd, rel, flags)
@@ -70,7 +81,7 @@ func statLinkBeneath(root string, dirfd int, name, abs string, st *unix.Stat_t) 
 // openRootNoFollow opens the directory root (absolute) without following a symlink in any
 // component: one openat2 call, else from "/" one component at a time.
 func openRootNoFollow(root string) (int, error) {
-	if fd, done, err := openat2(unix.AT_FDCWD, root, dirFlags, false); done {
+	if fd, done, err := openNoLinks(unix.AT_FDCWD, root, dirFlags, false); done {
 		return fd, err
 	}
 	slash, err := openAt(unix.AT_FDCWD, "/", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC)

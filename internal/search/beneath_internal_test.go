@@ -8,6 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
+
+	"github.com/cordon-dev/cordon/internal/openat2"
 )
 
 // OpenBeneath beneath a root, with openat2 and with the O_NOFOLLOW walk: a file beneath opens; a
@@ -16,9 +18,7 @@ func TestOpenPathBeneath(t *testing.T) {
 	for _, walk := range []bool{false, true} {
 		t.Run(map[bool]string{false: "openat2", true: "walk"}[walk], func(t *testing.T) {
 			if walk {
-				prev := openat2Unusable.Load()
-				openat2Unusable.Store(true)
-				t.Cleanup(func() { openat2Unusable.Store(prev) })
+				t.Cleanup(openat2.Disable())
 			}
 			base, err := filepath.EvalSymlinks(t.TempDir())
 			require.NoError(t, err)

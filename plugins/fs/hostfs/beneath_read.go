@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/cordon-dev/cordon/internal/openat2"
 )
 
 // ReadBeneath confines the opens of one read, listing or search beneath a
@@ -85,7 +87,7 @@ func openFileBeneath(root, key string, flags int) (int, error) {
 		return -1, err
 	}
 	defer unix.Close(rootfd)
-	if fd, ok, err := openat2File(rootfd, rel, flags, beneathResolve); ok {
+	if fd, ok, err := openat2.Open(rootfd, rel, flags, openat2.Beneath); ok {
 		switch {
 		case err == nil:
 			return fd, nil

@@ -1,0 +1,51 @@
+package openat2_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/cordon-dev/cordon/internal/openat2"
+)
+
+// TestOpenBeneathAndDisable: a file beneath the directory opens; a symlink and ".." are the call's
+// own ELOOP and EXDEV; once disabled, Open says the caller must walk, until restored.
+func TestOpenBeneathAndDisable(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "f.txt"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("f.txt", filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	dirfd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(dirfd)
+	fd, ok, err := openat2.Open(dirfd, "f.txt", unix.O_RDONLY|unix.O_CLOEXEC, openat2.Beneath)
+	if !ok {
+		t.Skip("openat2 is not usable here (kernel before 5.6, or filtered): the callers walk")
+	}
+	if err != nil {
+		t.Fatalf("Open(f.txt) = %v", err)
+	}
+	unix.Close(fd)
+	for path, want := range map[string]error{"link": unix.ELOOP, "../x": unix.EXDEV} {
+		if _, ok, err := openat2.Open(dirfd, path, unix.O_RDONLY|unix.O_CLOEXEC, openat2.Beneath); !ok || err != want {
+			t.Errorf("Open(%s) = %v, %v; want %v", path, ok, err, want)
+		}
+	}
+	restore := openat2.Disable()
+	if _, ok, _ := openat2.Open(dirfd, "f.txt", unix.O_RDONLY|unix.O_CLOEXEC, openat2.Beneath); ok {
+		t.Error("Open after Disable: ok, want the walk")
+	}
+	restore()
+	if fd, ok, err := openat2.Open(dirfd, "f.txt", unix.O_RDONLY|unix.O_CLOEXEC, openat2.Beneath); !ok || err != nil {
+		t.Errorf("Open after restore = %v, %v", ok, err)
+	} else {
+		unix.Close(fd)
+	}
+}
