@@ -150,24 +150,33 @@ func (rs *rules) ancestorLevels(root string) *level {
 		if rs.beneath != "" && !lexpath.Within(rs.beneath, d) {
 			continue
 		}
-		l = rs.newLevel(l, d, rs.exists(d, ".git"), rs.exists(d, ".ignore"), rs.exists(d, ".gitignore"))
+		has := rs.holds(d, ".git", ".ignore", ".gitignore")
+		l = rs.newLevel(l, d, has[0], has[1], has[2])
 	}
 	return l
 }
 
-// exists reports whether dir holds an entry called name (dir opened beneath rs.beneath when set).
-func (rs *rules) exists(dir, name string) bool {
+// holds reports which of the names dir holds as entries (dir opened once, beneath rs.beneath,
+// when that is set).
+func (rs *rules) holds(dir string, names ...string) []bool {
+	has := make([]bool, len(names))
 	if rs.beneath == "" {
-		_, err := os.Lstat(filepath.Join(dir, name))
-		return err == nil
+		for i, name := range names {
+			_, err := os.Lstat(filepath.Join(dir, name))
+			has[i] = err == nil
+		}
+		return has
 	}
 	fd, err := OpenBeneath(rs.beneath, dir, dirFlags)
 	if err != nil {
-		return false
+		return has
 	}
 	defer unix.Close(fd)
 	var st unix.Stat_t
-	return fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil
+	for i, name := range names {
+		has[i] = fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil
+	}
+	return has
 }
 
 // repoAbove reports whether a directory above dir holds .git (an lstat of each, nothing opened).
