@@ -39,6 +39,15 @@ func WithReadBeneath(ctx context.Context, b ReadBeneath) context.Context {
 	return context.WithValue(ctx, readBeneathKey{}, &b)
 }
 
+// readRoot is the root of the read confinement on ctx (WithReadBeneath), or "" (none): what a
+// search opens beneath, and above which no .editorconfig is looked at.
+func readRoot(ctx context.Context) string {
+	if b := readBeneathFrom(ctx); b != nil {
+		return b.Root
+	}
+	return ""
+}
+
 // readBeneathFrom returns the confinement WithReadBeneath put on ctx, or nil.
 func readBeneathFrom(ctx context.Context) *ReadBeneath {
 	b, _ := ctx.Value(readBeneathKey{}).(*ReadBeneath)

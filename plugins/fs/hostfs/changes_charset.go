@@ -18,7 +18,7 @@ import (
 // so the characters outside the replaced lines encode back to their own bytes.
 func (p *Provider) storeUpdate(ctx context.Context, c *planned, ft fileText, bom bool, text string) (string, bool, error) {
 	if c.dst.Key != c.src.Key {
-		d := p.charsets.DeclaredBeneath(charsetTop(ctx), string(c.dst.Key))
+		d := p.charsets.DeclaredBeneath(readRoot(ctx), string(c.dst.Key))
 		if (d.Declared() || ft.decl.Source != charset.SourceBOM) && d.Charset.Name() != ft.decl.Charset.Name() {
 			stored, err := fileText{decl: d}.storeWrite(text, c.dst.DisplayPath)
 			return stored, d.BOM && !hasBOM(text), err

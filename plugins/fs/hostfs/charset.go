@@ -31,19 +31,10 @@ type fileText struct {
 func (ft fileText) other() bool { return !ft.decl.Charset.IsUTF8() }
 
 // textOf decides the charset of the file at key from its first bytes head (under a read
-// confinement, from no .editorconfig above its root: charsetTop).
+// confinement, from no .editorconfig above its root: readRoot).
 func (p *Provider) textOf(ctx context.Context, key string, head []byte) fileText {
-	d, n := p.charsets.ResolveBeneath(charsetTop(ctx), key, head)
+	d, n := p.charsets.ResolveBeneath(readRoot(ctx), key, head)
 	return fileText{decl: d, bom: bytes.Clone(head[:n])}
-}
-
-// charsetTop is the directory above which no .editorconfig is looked at: the root of the read
-// confinement on ctx (WithReadBeneath), or "" (none).
-func charsetTop(ctx context.Context) string {
-	if b := readBeneathFrom(ctx); b != nil {
-		return b.Root
-	}
-	return ""
 }
 
 // textOfFile is textOf for an open file, read at offset 0 without moving its offset.
@@ -279,7 +270,7 @@ func (p *Provider) TextCharset(ctx context.Context, t fs.Target) string {
 // text; one that does not round-trip (or is larger) is skipped. .editorconfig files are read
 // once for the whole search, and under a read confinement only beneath its root.
 func (p *Provider) grepDecoder(ctx context.Context) search.Decoder {
-	s := p.charsets.SessionBeneath(charsetTop(ctx))
+	s := p.charsets.SessionBeneath(readRoot(ctx))
 	return func(abs string, fd int, head []byte) ([]byte, bool, error) {
 		d, bomLen := s.Resolve(abs, head)
 		if d.Charset.IsUTF8() {

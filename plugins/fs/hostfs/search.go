@@ -76,11 +76,7 @@ func (p *Provider) Grep(ctx context.Context, root fs.Target, q fs.GrepQuery, emi
 // limits are the search options of l; a search under a read confinement (WithReadBeneath) opens
 // every directory and file beneath its root.
 func limits(ctx context.Context, l fs.SearchLimits) search.Options {
-	o := search.Options{IncludeIgnored: l.IncludeIgnored, MaxVisited: l.MaxVisited}
-	if b := readBeneathFrom(ctx); b != nil {
-		o.Beneath = b.Root
-	}
-	return o
+	return search.Options{IncludeIgnored: l.IncludeIgnored, MaxVisited: l.MaxVisited, Beneath: readRoot(ctx)}
 }
 
 // searchError maps the context's end to FS_ABORTED; other errors pass through.

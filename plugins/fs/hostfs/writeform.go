@@ -22,7 +22,7 @@ type writeForm struct {
 func (p *Provider) formForWrite(ctx context.Context, key string, exists bool, content, display string, read *rechecked) (writeForm, error) {
 	var w writeForm
 	var err error
-	ft := fileText{decl: p.charsets.DeclaredBeneath(charsetTop(ctx), key)}
+	ft := fileText{decl: p.charsets.DeclaredBeneath(readRoot(ctx), key)}
 	if exists {
 		if ft, w.prior, err = p.priorText(ctx, key, int64(len(content)) < p.diffBasisMaxBytes, display, read); err != nil {
 			return writeForm{}, err
