@@ -62,6 +62,7 @@ type Client struct {
 	pushed   map[string]push
 	changed  chan struct{} // closed (and replaced) at each push
 	seq      uint64
+	lastPush time.Time
 	pullRegs map[string]bool // the ids of its dynamic registrations of textDocument/diagnostic
 	closing  bool
 	closed   chan struct{}
@@ -281,7 +282,8 @@ func (c *Client) notify(method string, params json.RawMessage) {
 		}
 	}
 	c.seq++
-	c.pushed[p.URI] = push{version: v, seq: c.seq, at: time.Now(), items: p.Diagnostics}
+	c.lastPush = time.Now()
+	c.pushed[p.URI] = push{version: v, seq: c.seq, at: c.lastPush, items: p.Diagnostics}
 	c.signal()
 }
 
@@ -413,6 +415,31 @@ func (c *Client) pullDiagnostics(ctx context.Context, uri string) ([]Diagnostic,
 func (c *Client) signal() {
 	close(c.changed)
 	c.changed = make(chan struct{})
+}
+
+// Quiet waits until no push has come for d (a server publishes the documents of one check in a
+// burst, in no set order), or until ctx ends or the server is gone.
+func (c *Client) Quiet(ctx context.Context, d time.Duration) {
+	for {
+		c.mu.Lock()
+		wait, changed := time.Until(c.lastPush.Add(d)), c.changed
+		c.mu.Unlock()
+		if wait <= 0 {
+			return
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-changed:
+			t.Stop()
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return
+		case <-c.conn.Done():
+			t.Stop()
+			return
+		}
+	}
 }
 
 // Pushed returns the latest pushed diagnostics of every document whose push came after seq.

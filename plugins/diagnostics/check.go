@@ -358,8 +358,35 @@ func (p *plugin) check(ctx context.Context, f *file, srv *server, ch *change) st
 	after := p.items(ds, f.path, ch.after)
 	added, fixed := delta(f.base, after)
 	f.base, f.known, f.version = after, true, ch.version
+	if p.tracksOthers(c, f) {
+		c.Quiet(ctx, burstQuiet) // the other files' pushes of this check may follow the file's own
+	}
 	added = append(added, p.dependents(c, f, seq)...)
 	return report(srv.name, ch.display, added, fixed)
+}
+
+// burstQuiet is how long a check waits, after the changed file's own diagnostics, for the
+// pushes of the other files it tracks on the same server to stop.
+const burstQuiet = 150 * time.Millisecond
+
+// tracksOthers says whether a file other than self is known to c.
+func (p *plugin) tracksOthers(c *lsp.Client, self *file) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, f := range p.files {
+		if f == self {
+			continue
+		}
+		if !f.mu.TryLock() {
+			return true // in a check of its own: it may be
+		}
+		ok := f.client == c && f.known
+		f.mu.Unlock()
+		if ok {
+			return true
+		}
+	}
+	return false
 }
 
 // dependents returns the new problems the server pushed, during the check, for the other files

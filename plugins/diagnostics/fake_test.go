@@ -113,6 +113,20 @@ func TestMissingProgramSaysNothing(t *testing.T) {
 	assert.Len(t, r.Content, 1)
 }
 
+// A problem the change makes in another file the server pushes a little after the changed file's
+// own (gopls pushes a package's files in no set order) is still reported, once the pushes stop.
+func TestAnOtherFilePushedAfterTheFileIsReported(t *testing.T) {
+	t.Setenv("FAKELS_BURST", "80ms")
+	e := fakeEnv(t, nil)
+	e.ok(t, "read", args{"file_path": e.path("sibling.fk")})
+	e.ok(t, "edit", args{"file_path": e.path("sibling.fk"), "old_string": "sibling's", "new_string": "sibling's own"})
+	r := editA(t, e, "three", "BREAKS: sibling broken")
+	assert.Equal(t, lines(
+		"Diagnostics (fakels) of "+e.path("a.fk")+": 1 new problem from this change (1 error, 0 warnings):",
+		e.path("sibling.fk")+":1:1: sibling broken (fake)",
+	), diagnosticsOf(t, r))
+}
+
 // A server slower than the wait: the result says the check is pending, the next call on the file
 // (here a read) carries the late result.
 func TestSlowServerIsPendingThenLate(t *testing.T) {

@@ -5,7 +5,12 @@
 // answer textDocument/diagnostic instead of pushing; FAKELS_START_FAIL=1 makes it exit before
 // answering initialize; FAKELS_ESCAPE=1 escapes "=" in the URIs it pushes;
 // FAKELS_DISK=1 first pushes, with no version, the diagnostics of a document's file as it is on
-// disk (as gopls does for the files of a package it loaded); FAKELS_SIBLING=1 pushes the same diagnostics for "<uri>-sibling" after each document's. It writes a line to its standard error when it starts.
+// disk (as gopls does for the files of a package it loaded); FAKELS_SIBLING=1 pushes the same
+// diagnostics for "<uri>-sibling" after each document's; FAKELS_BURST (a Go duration) pushes,
+// that long after each document's push, every other open document's, where each line
+// "BREAKS: <text>" of the changed document is also an error <text> at the start of each other
+// document (as gopls reports a package's files after the one that changed). It writes a line to
+// its standard error when it starts.
 package main
 
 import (
@@ -24,6 +29,7 @@ var (
 	out   = bufio.NewWriter(os.Stdout)
 	outMu sync.Mutex
 	docs  = map[string]string{}
+	vers  = map[string]int{}
 	docMu sync.Mutex
 )
 
@@ -68,6 +74,35 @@ func publish(uri string, version int, text string) {
 	}
 }
 
+type burstJob struct {
+	uri, text string
+	due       time.Time
+}
+
+// bursts pushes, in the order the changes came, each changed document's other open documents.
+func bursts(jobs <-chan burstJob) {
+	for j := range jobs {
+		time.Sleep(time.Until(j.due))
+		var broken []map[string]any
+		for _, line := range strings.Split(j.text, "\n") {
+			if _, b, ok := strings.Cut(line, "BREAKS: "); ok {
+				broken = append(broken, map[string]any{
+					"range":    map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 0, "character": 1}},
+					"severity": 1, "source": "fake", "message": strings.TrimSpace(b),
+				})
+			}
+		}
+		docMu.Lock()
+		for other, t := range docs {
+			if other != j.uri {
+				send(map[string]any{"jsonrpc": "2.0", "method": "textDocument/publishDiagnostics",
+					"params": map[string]any{"uri": other, "version": vers[other], "diagnostics": append(diagnostics(t), broken...)}})
+			}
+		}
+		docMu.Unlock()
+	}
+}
+
 func main() {
 	fmt.Fprintln(os.Stderr, "fakels: started")
 	if os.Getenv("FAKELS_START_FAIL") == "1" {
@@ -75,6 +110,11 @@ func main() {
 		os.Exit(2)
 	}
 	pull := os.Getenv("FAKELS_PULL") == "1"
+	burst, burstErr := time.ParseDuration(os.Getenv("FAKELS_BURST"))
+	jobs := make(chan burstJob, 64)
+	if burstErr == nil {
+		go bursts(jobs)
+	}
 	in := bufio.NewReader(os.Stdin)
 	for {
 		n := -1
@@ -135,6 +175,7 @@ func main() {
 			}
 			docMu.Lock()
 			docs[td.URI] = text
+			vers[td.URI] = td.Version
 			docMu.Unlock()
 			if !pull && os.Getenv("FAKELS_DISK") == "1" {
 				if b, err := os.ReadFile(strings.TrimPrefix(td.URI, "file://")); err == nil {
@@ -144,6 +185,9 @@ func main() {
 			}
 			if !pull {
 				go publish(td.URI, td.Version, text)
+				if burstErr == nil {
+					jobs <- burstJob{td.URI, text, time.Now().Add(burst)}
+				}
 			}
 		case "textDocument/diagnostic":
 			docMu.Lock()
