@@ -66,7 +66,9 @@ func (o Options) withDefaults() Options {
 
 // Transport is an mcp.Transport over In and Out (see the package documentation). It makes one
 // connection; writes to Out are serialized, one whole line per Write. Closing the connection closes
-// In and Out when they are io.Closers.
+// In and Out when they are io.Closers. An In that is an *os.File on a pipe or a socket in blocking
+// mode is read through the runtime's poller (docs/host.md "The stdio transport"), so closing the
+// connection also ends a read that waits.
 type Transport struct {
 	In  io.Reader
 	Out io.Writer
@@ -117,7 +119,9 @@ func (t *Transport) Connect(context.Context) (mcp.Connection, error) {
 	if cl, ok := t.Out.(io.Closer); ok {
 		c.closeOut = cl.Close
 	}
-	go c.readLoop(lines.NewReader(t.In, opt.MaxMessageBytes))
+	in, undo := pollable(t.In)
+	c.undoIn = undo
+	go c.readLoop(lines.NewReader(in, opt.MaxMessageBytes))
 	return c, nil
 }
 
@@ -161,6 +165,7 @@ type conn struct {
 	done     chan struct{}
 	slots    chan struct{} // one per call in flight
 	closeIn  func() error
+	undoIn   func() // ends the poller's reading of In (pollable), before closeIn
 	closeOut func() error
 
 	closeOnce sync.Once
@@ -211,6 +216,7 @@ func (c *conn) stop() error {
 		c.mu.Unlock()
 		c.cancel()
 		close(c.done)
+		c.undoIn()
 		if c.closeIn != nil {
 			err = c.closeIn()
 		}
