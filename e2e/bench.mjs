@@ -9,9 +9,10 @@
 //        HARNESS=/path/to/harness node e2e/bench.mjs
 //        CLAUDE=/path/to/claude node e2e/bench.mjs   (default: the pinned client under
 //        ~/.cache/cordon-e2e-clients/*/node_modules; CLAUDE=none leaves it out)
+//        FLOOR=none leaves out the floor (scripts/floor, built with go)
 
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
@@ -109,6 +110,25 @@ async function benchReplay(recording, names) {
     const read = await measure(transport.pid, CALLS, () => expectOk(client.callTool({ name: names.read, arguments: { file_path: "x" } }), names.read));
     const edit = await measure(transport.pid, CALLS, (i) =>
       expectOk(client.callTool({ name: names.edit, arguments: { file_path: "x", old_string: spell(i), new_string: spell(i + 1) } }), names.edit));
+    return { read, edit };
+  } finally {
+    await client.close();
+  }
+}
+
+// benchFloor drives scripts/floor, a Go stdio server that answers with Cordon's recorded responses
+// and does only the calls' I/O (the read of the file; for an edit, a durable replace): the server
+// CPU per call any Go server pays for that I/O and those responses over this client's pipe.
+async function benchFloor(recording) {
+  const bin = join(tempDir("cordon-floor-"), "floor");
+  execFileSync("go", ["build", "-o", bin, "./scripts/floor"], { cwd: fileURLToPath(new URL("..", import.meta.url)), stdio: "inherit" });
+  const file = makeFile(tempDir("cordon-floor-"));
+  const { client, transport } = await connect(bin, [recording]);
+  try {
+    await client.listTools();
+    const read = await measure(transport.pid, CALLS, () => expectOk(client.callTool({ name: "read", arguments: { file_path: file } }), "read"));
+    const edit = await measure(transport.pid, CALLS, (i) =>
+      expectOk(client.callTool({ name: "edit", arguments: { file_path: file, old_string: spell(i), new_string: spell(i + 1) } }), "edit"));
     return { read, edit };
   } finally {
     await client.close();
@@ -218,6 +238,7 @@ const cordon = await benchCordon(bin);
 const peer = await benchPeer();
 const ceiling = await benchReplay(cordon.recording, { read: "read", edit: "edit" });
 const peerCeiling = await benchReplay(peer.recording, { read: "read_text_file", edit: "edit_file" });
+const floor = process.env.FLOOR === "none" ? null : await benchFloor(cordon.recording);
 const claudeBin = claudeBinary();
 const claude = claudeBin ? await benchClaude(claudeBin) : null;
 const f = (x, d = 0) => x.toFixed(d).padStart(8);
@@ -238,6 +259,11 @@ console.log(`server CPU ms/call      cordon  server-filesystem  claude mcp serve
 for (const op of ["read", "edit"]) {
   console.log(`${op.padEnd(18)} ${cpu(cordon, op)}           ${cpu(peer, op)}          ${cpu(claude, op)}` +
     (claude ? `   calls/s: ${cordon[op].rate.toFixed(0)} ${peer[op].rate.toFixed(0)} ${claude[op].rate.toFixed(0)}` : ""));
+}
+if (floor) {
+  console.log(`floor, a Go server doing only the I/O and answering Cordon's recorded responses (scripts/floor): server CPU ` +
+    ["read", "edit"].map((op) => `${op} ${floor[op].cpu.toFixed(2)} ms/call (Cordon ${(cordon[op].cpu / floor[op].cpu).toFixed(2)}x it, ` +
+      `the floor ${(floor[op].cpu / peer[op].cpu).toFixed(2)}x server-filesystem)`).join(", "));
 }
 const s = await startup(bin);
 console.log(`harness serve start -> initialize + tools/list answered (node client, ${STARTUPS} runs): ` +
