@@ -104,16 +104,7 @@ async function benchCordon(bin) {
 // work; the calls use the recorded tool names so the client validates them as it did live.
 async function benchReplay(recording, names) {
   const replay = fileURLToPath(new URL("./replay.mjs", import.meta.url));
-  const { client, transport } = await connect(process.execPath, [replay, recording]);
-  try {
-    await client.listTools(); // as live: the client caches the output schemas
-    const read = await measure(transport.pid, CALLS, () => expectOk(client.callTool({ name: names.read, arguments: { file_path: "x" } }), names.read));
-    const edit = await measure(transport.pid, CALLS, (i) =>
-      expectOk(client.callTool({ name: names.edit, arguments: { file_path: "x", old_string: spell(i), new_string: spell(i + 1) } }), names.edit));
-    return { read, edit };
-  } finally {
-    await client.close();
-  }
+  return benchRecorded(process.execPath, [replay, recording], names, "x");
 }
 
 // benchFloor drives scripts/floor, a Go stdio server that answers with Cordon's recorded responses
@@ -122,13 +113,18 @@ async function benchReplay(recording, names) {
 async function benchFloor(recording) {
   const bin = join(tempDir("cordon-floor-"), "floor");
   execFileSync("go", ["build", "-o", bin, "./scripts/floor"], { cwd: fileURLToPath(new URL("..", import.meta.url)), stdio: "inherit" });
-  const file = makeFile(tempDir("cordon-floor-"));
-  const { client, transport } = await connect(bin, [recording]);
+  return benchRecorded(bin, [recording], { read: "read", edit: "edit" }, makeFile(tempDir("cordon-floor-")));
+}
+
+// benchRecorded measures the reads and edits of file through a server that answers with recorded
+// responses (names: the recorded tool names).
+async function benchRecorded(command, args, names, file) {
+  const { client, transport } = await connect(command, args);
   try {
-    await client.listTools();
-    const read = await measure(transport.pid, CALLS, () => expectOk(client.callTool({ name: "read", arguments: { file_path: file } }), "read"));
+    await client.listTools(); // as live: the client caches the output schemas
+    const read = await measure(transport.pid, CALLS, () => expectOk(client.callTool({ name: names.read, arguments: { file_path: file } }), names.read));
     const edit = await measure(transport.pid, CALLS, (i) =>
-      expectOk(client.callTool({ name: "edit", arguments: { file_path: file, old_string: spell(i), new_string: spell(i + 1) } }), "edit"));
+      expectOk(client.callTool({ name: names.edit, arguments: { file_path: file, old_string: spell(i), new_string: spell(i + 1) } }), names.edit));
     return { read, edit };
   } finally {
     await client.close();
