@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"strconv"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -163,4 +164,32 @@ func TestDirectCloseWaitsForTheCall(t *testing.T) {
 	assert.True(t, errors.Is(<-p.ended, context.Canceled))
 	<-p.done
 	_ = p.in.Close()
+}
+
+// A direct call that returns within the inline time runs on the reading goroutine: no other
+// goroutine takes over the reading; one still running after it hands the reading over once, and
+// the next message (here another call) is read and answered while it runs.
+func TestDirectShortCallsStayOnTheReader(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	var handovers atomic.Int32
+	p := startDirect(t, mcpstdio.Options{}, func(tr *mcpstdio.Transport) { mcpstdio.OnHandover(tr, func() { handovers.Add(1) }) })
+	close(p.release)
+	for i := range 20 {
+		p.send(t, directCall(strconv.Itoa(i)))
+		assert.Equal(t, strconv.Itoa(i), string(p.recv(t)["id"]))
+	}
+	assert.Zero(t, handovers.Load(), "twenty short calls, no handover")
+
+	p.release = make(chan struct{}) // the next direct call waits
+	p.send(t, directCall(`"long"`))
+	for p.running.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	p.send(t, toolCall(`"sdk"`, "sdk"))
+	assert.Equal(t, `"sdk"`, string(p.recv(t)["id"]), "read and answered while the long call runs")
+	assert.Equal(t, int32(1), handovers.Load())
+	close(p.release)
+	assert.Equal(t, `"long"`, string(p.recv(t)["id"]))
+	require.NoError(t, p.in.Close())
+	<-p.done
 }

@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -78,11 +80,13 @@ type Transport struct {
 	Direct Direct
 
 	slotWait func() // called when a call must wait for a slot (tests)
+	handover func() // called when a new goroutine takes over the reading from a long call (tests)
 }
 
 // Direct is offered each client call that is not part of a batch, with its method and params,
 // before the SDK sees it. Returning ok false leaves the call to the SDK; returning a run makes the
-// call the host's: the transport runs it on a goroutine of its own, as one of the calls in flight
+// call the host's: the transport runs it on the reading goroutine, a new goroutine reading on once
+// it has run for 2 ms (runInline), as one of the calls in flight
 // (the same slots, the same duplicate-id check, the same wait at the end of the input), with a
 // context that notifications/cancelled for it or the connection's close cancels, and writes its
 // response. run returns the result's encoding (b[at:], with Room free before and after it, the
@@ -101,6 +105,7 @@ func (t *Transport) Connect(context.Context) (mcp.Connection, error) {
 	c := &conn{
 		direct:   t.Direct,
 		slotWait: t.slotWait,
+		handover: t.handover,
 		ctx:      ctx,
 		cancel:   cancel,
 		out:      t.Out,
@@ -121,7 +126,8 @@ func (t *Transport) Connect(context.Context) (mcp.Connection, error) {
 	}
 	in, undo := pollable(t.In)
 	c.undoIn = undo
-	go c.readLoop(lines.NewReader(in, opt.MaxMessageBytes))
+	c.reader = lines.NewReader(in, opt.MaxMessageBytes)
+	go c.readLoop(c.reader)
 	return c, nil
 }
 
@@ -157,6 +163,7 @@ type batch struct {
 type conn struct {
 	direct   Direct
 	slotWait func()
+	handover func()
 	ctx      context.Context // the direct calls' parent, cancelled by Close
 	cancel   context.CancelFunc
 	out      io.Writer
@@ -166,6 +173,7 @@ type conn struct {
 	slots    chan struct{} // one per call in flight
 	closeIn  func() error
 	undoIn   func() // ends the poller's reading of In (pollable), before closeIn
+	reader   *lines.Reader
 	closeOut func() error
 
 	closeOnce sync.Once
@@ -255,7 +263,8 @@ func (c *conn) readLoop(f *lines.Reader) {
 	}
 }
 
-// handle checks and delivers one line; false means the connection is closed.
+// handle checks and delivers one line; false means the connection is closed or another goroutine
+// reads now (runInline).
 func (c *conn) handle(line []byte) bool {
 	if len(line) == 0 {
 		return true
@@ -408,8 +417,7 @@ func (c *conn) dispatch(m message, b *batch, part int) bool {
 	}
 	c.mu.Unlock()
 	if cl.cancel != nil {
-		go c.runDirect(ctx, cl, run)
-		return true
+		return c.runInline(ctx, cl, run)
 	}
 	return c.deliver(item{msg: &jsonrpc.Request{ID: internalID(cl.seq), Method: m.method, Params: m.params}})
 }
@@ -431,6 +439,30 @@ func (c *conn) takeSlot() bool {
 	case <-c.done:
 		return false
 	}
+}
+
+// inlineFor is how long a direct call runs on the reading goroutine before a goroutine of its own
+// takes over the reading (runInline).
+const inlineFor = 2 * time.Millisecond
+
+// runInline runs a direct call on the reading goroutine and returns true, to read on; when the call
+// is still running after inlineFor, a new goroutine reads on (so a cancellation or another call is
+// read while it runs) and runInline returns false. A call that returns sooner costs no goroutine
+// and no thread woken for one: with an idle processor, starting a goroutine wakes a thread that
+// finds nothing to do and sleeps again, a third of a short call's CPU (docs/host.md).
+func (c *conn) runInline(ctx context.Context, cl *call, run func(context.Context) ([]byte, int, error)) bool {
+	var state atomic.Int32 // 0 running, 1 returned here, 2 handed over to a new reader
+	t := time.AfterFunc(inlineFor, func() {
+		if state.CompareAndSwap(0, 2) {
+			if c.handover != nil {
+				c.handover()
+			}
+			c.readLoop(c.reader)
+		}
+	})
+	c.runDirect(ctx, cl, run)
+	t.Stop()
+	return state.CompareAndSwap(0, 1)
 }
 
 // runDirect runs a direct call and answers it (see Direct).
