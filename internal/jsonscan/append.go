@@ -15,9 +15,25 @@ const (
 // AppendString appends s to dst as a JSON string literal, quotes included (see the package doc).
 func AppendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
-	start := 0
-	for i := nextEscape(s, 0); i < len(s); i = nextEscape(s, i) {
-		b := s[i]
+	p := unsafe.Slice(unsafe.StringData(s), len(s)) // read only
+	start, i := 0, 0
+	for {
+		// The scan, in line: a read window escapes a byte every 30 or so, and a call per escape
+		// was a third of the encoding's time.
+		for ; i+8 <= len(p); i += 8 {
+			if m := escapeMask(binary.LittleEndian.Uint64(p[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				goto found
+			}
+		}
+		for ; i < len(p); i++ {
+			if b := p[i]; b < 0x20 || b == '"' || b == '\\' || b == '<' || b == '>' || b == '&' || b >= utf8.RuneSelf {
+				goto found
+			}
+		}
+		return append(append(dst, s[start:]...), '"')
+	found:
+		b := p[i]
 		if b >= utf8.RuneSelf {
 			c, size := utf8.DecodeRuneInString(s[i:])
 			switch {
@@ -53,29 +69,18 @@ func AppendString(dst []byte, s string) []byte {
 		i++
 		start = i
 	}
-	return append(append(dst, s[start:]...), '"')
 }
 
 const hex = "0123456789abcdef"
 
-// nextEscape returns the index of the first byte at or after i that may need escaping (a control byte,
-// '"', '\\', '<', '>', '&', or any byte of a multi-byte sequence), or len(s).
-func nextEscape(s string, i int) int {
-	p := unsafe.Slice(unsafe.StringData(s), len(s)) // read only
-	for ; i+8 <= len(p); i += 8 {
-		x := binary.LittleEndian.Uint64(p[i:])
-		// A byte below 0x20, equal to '"' or '\\', or with its high bit set gets its high bit set
-		// in m. The subtractions' borrows can set bits only above a byte that is itself marked, so
-		// the lowest bit of m is the first such byte.
-		if m := ((x - 0x20*ones) | (x ^ '"'*ones - ones) | (x ^ '\\'*ones - ones) |
-			(x ^ '<'*ones - ones) | (x ^ '>'*ones - ones) | (x ^ '&'*ones - ones) | x) & highs; m != 0 {
-			return i + bits.TrailingZeros64(m)>>3
-		}
-	}
-	for ; i < len(p); i++ {
-		if b := p[i]; b < 0x20 || b == '"' || b == '\\' || b == '<' || b == '>' || b == '&' || b >= utf8.RuneSelf {
-			return i
-		}
-	}
-	return len(p)
+// escapeMask returns x (8 bytes of a text, little-endian) with the high bit set of each byte that
+// may need escaping (a control byte, '"', '\\', '<', '>', '&', or any byte of a multi-byte
+// sequence), and possibly of bytes above such a byte: the subtractions' borrows can set bits only
+// above a byte that is itself marked, so the lowest bit set is the first such byte.
+//
+// '"' (0x22) and '&' (0x26) differ in one bit (0x04), as '<' (0x3C) and '>' (0x3E) do (0x02): with
+// that bit set, each pair is one byte to compare, and no other byte becomes it.
+func escapeMask(x uint64) uint64 {
+	return ((x - 0x20*ones) | ((x|0x04*ones)^'&'*ones - ones) | ((x|0x02*ones)^'>'*ones - ones) |
+		(x ^ '\\'*ones - ones) | x) & highs
 }
