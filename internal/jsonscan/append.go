@@ -81,6 +81,6 @@ const hex = "0123456789abcdef"
 // '"' (0x22) and '&' (0x26) differ in one bit (0x04), as '<' (0x3C) and '>' (0x3E) do (0x02): with
 // that bit set, each pair is one byte to compare, and no other byte becomes it.
 func escapeMask(x uint64) uint64 {
-	return ((x - 0x20*ones) | ((x|0x04*ones)^'&'*ones - ones) | ((x|0x02*ones)^'>'*ones - ones) |
+	return ((x - 0x20*ones) | ((x | 0x04*ones) ^ '&'*ones - ones) | ((x | 0x02*ones) ^ '>'*ones - ones) |
 		(x ^ '\\'*ones - ones) | x) & highs
 }
