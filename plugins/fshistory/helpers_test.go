@@ -82,7 +82,7 @@ func (e *env) records(t *testing.T) []history.Record {
 	t.Helper()
 	lg, ok := history.Service.Get(e.root)
 	require.True(t, ok)
-	recs, err := lg.Store.List(nil)
+	recs, err := lg.Store.List(history.Match{}, nil)
 	require.NoError(t, err)
 	return recs
 }

@@ -54,7 +54,7 @@ func TestStartSetsADamagedStoreAside(t *testing.T) {
 	e.ok(t, s, "write", args{"file_path": e.path("a.txt"), "content": "a\n"})
 	lg, ok := history.Service.Get(e.root)
 	require.True(t, ok)
-	recs, err := lg.Store.List(nil)
+	recs, err := lg.Store.List(history.Match{}, nil)
 	require.NoError(t, err)
 	require.Len(t, recs, 1)
 }
@@ -70,7 +70,7 @@ func TestAFIFOStoreDoesNotHang(t *testing.T) {
 	require.True(t, ok)
 	listed := make(chan error, 1)
 	go func() {
-		_, err := lg.Store.List(nil) // a read-only open of a FIFO blocked for good before
+		_, err := lg.Store.List(history.Match{}, nil) // a read-only open of a FIFO blocked for good before
 		listed <- err
 	}()
 	select {

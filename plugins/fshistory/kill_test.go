@@ -105,7 +105,7 @@ func TestKilledWritersLeaveWholeRecords(t *testing.T) {
 	lg, ok := history.Service.Get(composeRecorder(t, ws, store))
 	require.True(t, ok)
 	st, fsys := lg.Store, lg.FS
-	recs, err := st.List(nil)
+	recs, err := st.List(history.Match{}, nil)
 	require.NoError(t, err)
 	require.NotEmpty(t, recs)
 	digests := map[string]bool{}
@@ -216,7 +216,7 @@ func TestSeveralProcessesShareTheStore(t *testing.T) {
 	}
 	lg, ok := history.Service.Get(composeRecorder(t, ws, store))
 	require.True(t, ok)
-	recs, err := lg.Store.List(nil)
+	recs, err := lg.Store.List(history.Match{}, nil)
 	require.NoError(t, err)
 	assert.Len(t, recs, procs*writes)
 	byPath := map[string][]history.Record{}

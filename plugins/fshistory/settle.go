@@ -21,7 +21,7 @@ const settleMaxBytes = 1 << 30
 // the file's version); the bytes before, so it was not (discarded); neither, so it changed since
 // (kept, marked interrupted). A live process's pending record is left to it.
 func (r *recorder) settle(st history.Store) {
-	recs, err := st.List(func(x *history.Record) bool { return x.Pending && x.PID != os.Getpid() && !proc.Alive(x.PID) })
+	recs, err := st.List(history.Match{Pending: true}, func(x *history.Record) bool { return x.PID != os.Getpid() && !proc.Alive(x.PID) })
 	if err != nil {
 		r.warn("history: cannot list the pending changes", err)
 		return

@@ -95,8 +95,8 @@ func (r *recorder) sameGroup(u history.Undone) string {
 	if g == "" {
 		return ""
 	}
-	recs, err := r.store.List(func(rec *history.Record) bool {
-		return rec.Group == g && rec.ID != u.Change.ID && rec.Key != u.Change.Key && rec.Undoes == ""
+	recs, err := r.store.List(history.Match{Group: g}, func(rec *history.Record) bool {
+		return rec.ID != u.Change.ID && rec.Key != u.Change.Key && rec.Undoes == ""
 	})
 	if err != nil || len(recs) == 0 {
 		return ""
@@ -130,8 +130,8 @@ func quote(s string) string { return `"` + s + `"` }
 // session (what another undo would restore), or that it holds nothing more (docs/history.md "The
 // undo tool").
 func (r *recorder) nextUndo(u history.Undone, session string) string {
-	recs, err := r.store.List(func(rec *history.Record) bool {
-		return rec.Key == u.Change.Key && rec.ID != u.Change.ID && rec.Session == session && rec.Undoes == "" && rec.UndoneBy == ""
+	recs, err := r.store.List(history.Match{Key: u.Change.Key}, func(rec *history.Record) bool {
+		return rec.ID != u.Change.ID && rec.Session == session && rec.Undoes == "" && rec.UndoneBy == ""
 	})
 	switch {
 	case err != nil:

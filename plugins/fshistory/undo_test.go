@@ -158,7 +158,7 @@ func TestRemovingThePluginRemovesUndo(t *testing.T) {
 	e.ok(t, nil, "write", args{"file_path": e.path("b.txt"), "content": "y\n"})
 	st, err := history.Open(e.store, history.Limits{MaxBytes: 1 << 20}, 0)
 	require.NoError(t, err)
-	recs, err := st.List(nil)
+	recs, err := st.List(history.Match{}, nil)
 	require.NoError(t, err)
 	assert.Len(t, recs, 1)
 }

@@ -408,8 +408,9 @@ func dropRef(blobs, meta *bolt.Bucket, digest string) (bool, error) {
 	return true, blobs.Delete([]byte(digest))
 }
 
-func (s *boltStore) List(keep func(*Record) bool) ([]Record, error) {
+func (s *boltStore) List(m Match, keep func(*Record) bool) ([]Record, error) {
 	var out []Record
+	marks := m.marks()
 	err := s.with(func(db *bolt.DB) error {
 		return db.View(func(tx *bolt.Tx) error {
 			recs := tx.Bucket(recordsBucket)
@@ -417,12 +418,18 @@ func (s *boltStore) List(keep func(*Record) bool) ([]Record, error) {
 				return nil
 			}
 			c := recs.Cursor()
+		records:
 			for k, v := c.Last(); k != nil; k, v = c.Prev() {
+				for _, mark := range marks {
+					if !bytes.Contains(v, mark) {
+						continue records
+					}
+				}
 				var r Record
 				if err := json.Unmarshal(v, &r); err != nil {
 					return err
 				}
-				if keep == nil || keep(&r) {
+				if m.holds(&r) && (keep == nil || keep(&r)) {
 					out = append(out, r)
 				}
 			}
@@ -430,6 +437,28 @@ func (s *boltStore) List(keep func(*Record) bool) ([]Record, error) {
 		})
 	})
 	return out, err
+}
+
+// marks returns the bytes a stored record (json.Marshal of a Record) holds when m matches it: a
+// record without one of them is not decoded. A record that holds them all is checked field by
+// field after decoding (holds): the bytes could stand inside another field's value.
+func (m Match) marks() [][]byte {
+	var out [][]byte
+	if m.Pending {
+		out = append(out, []byte(`"pending":true`))
+	}
+	for _, f := range []struct{ name, value string }{{"key", m.Key}, {"group", m.Group}} {
+		if f.value != "" {
+			v, _ := json.Marshal(f.value)
+			out = append(out, append([]byte(`"`+f.name+`":`), v...))
+		}
+	}
+	return out
+}
+
+// holds reports whether m matches r.
+func (m Match) holds(r *Record) bool {
+	return (!m.Pending || r.Pending) && (m.Key == "" || r.Key == m.Key) && (m.Group == "" || r.Group == m.Group)
 }
 
 func (s *boltStore) Get(id string) (Record, error) {

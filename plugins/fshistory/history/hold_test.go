@@ -56,7 +56,7 @@ func TestABusyHolderLetsAnotherProcessIn(t *testing.T) {
 	n := <-done
 	require.NoError(t, err, "%s", out)
 	t.Logf("the holder recorded %d changes meanwhile", n)
-	recs, err := st.List(func(r *history.Record) bool { return r.Path == "/w/child" })
+	recs, err := st.List(history.Match{}, func(r *history.Record) bool { return r.Path == "/w/child" })
 	require.NoError(t, err)
 	assert.Len(t, recs, 1)
 }
@@ -111,7 +111,7 @@ func TestAReplacedDatabaseIsNotWrittenThroughAnOldHandle(t *testing.T) {
 	moved := filepath.Join(t.TempDir(), "moved.db")
 	require.NoError(t, os.Rename(filepath.Join(dir, "history.db"), moved))
 	add(t, st, "/w/b", []byte("b"), time.Now())
-	recs, err := st.List(nil)
+	recs, err := st.List(history.Match{}, nil)
 	require.NoError(t, err)
 	require.Len(t, recs, 1, "a new database")
 	assert.Equal(t, "/w/b", recs[0].Path)

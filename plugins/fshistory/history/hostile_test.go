@@ -51,12 +51,12 @@ func TestADamagedDatabaseIsSetAside(t *testing.T) {
 	}
 	corruptPage(t, dir, 10)
 	var err error
-	require.NotPanics(t, func() { _, err = st.List(nil) })
+	require.NotPanics(t, func() { _, err = st.List(history.Match{}, nil) })
 	require.ErrorIs(t, err, history.ErrDamaged)
 	var d *history.Damaged
 	require.True(t, errors.As(err, &d))
 	require.Equal(t, damagedAside(t, dir), []string{d.Aside})
-	recs, err := st.List(nil)
+	recs, err := st.List(history.Match{}, nil)
 	require.NoError(t, err)
 	require.Empty(t, recs, "the store starts empty")
 	add(t, st, "/w/after", []byte("after"), time.Now())
@@ -69,7 +69,7 @@ func TestAFIFODatabaseIsRefusedWithoutBlocking(t *testing.T) {
 	dir := t.TempDir()
 	st := open(t, dir, roomy)
 	require.NoError(t, syscall.Mkfifo(filepath.Join(dir, "history.db"), 0o600))
-	_, err := st.List(nil) // a read-only open: O_RDONLY on a FIFO blocked for good before
+	_, err := st.List(history.Match{}, nil) // a read-only open: O_RDONLY on a FIFO blocked for good before
 	require.ErrorIs(t, err, history.ErrDamaged)
 	require.ErrorIs(t, err, statedir.ErrRefused)
 	require.Len(t, damagedAside(t, dir), 1)
@@ -83,7 +83,7 @@ func TestASymlinkDatabaseIsRefused(t *testing.T) {
 	elsewhere := filepath.Join(t.TempDir(), "target")
 	require.NoError(t, os.WriteFile(elsewhere, nil, 0o600))
 	require.NoError(t, os.Symlink(elsewhere, filepath.Join(dir, "history.db")))
-	_, err := st.List(nil)
+	_, err := st.List(history.Match{}, nil)
 	require.ErrorIs(t, err, statedir.ErrRefused)
 	fi, err := os.Stat(elsewhere)
 	require.NoError(t, err)
@@ -115,7 +115,7 @@ func TestRecordsWithoutContentCountAgainstMaxBytes(t *testing.T) {
 		_, err := st.Add(history.Record{Time: time.Now(), Path: p, Key: p, Display: p, Verb: "write"}, nil)
 		require.NoError(t, err)
 	}
-	recs, err := st.List(nil)
+	recs, err := st.List(history.Match{}, nil)
 	require.NoError(t, err)
 	require.Less(t, len(recs), 400)
 	total := 0

@@ -20,8 +20,10 @@ type Store interface {
 	// Discard removes a pending record whose change was not published (and the undone mark it
 	// set). Its commit need not be durable either.
 	Discard(id string) error
-	// List returns the records that keep accepts (nil: all), newest first.
-	List(keep func(*Record) bool) ([]Record, error)
+	// List returns the records that m matches and keep accepts (nil: all), newest first. m is
+	// checked before a record is decoded: the lists of a history of many changes decode only the
+	// records they may return.
+	List(m Match, keep func(*Record) bool) ([]Record, error)
 	// Get returns the change of an id; ErrNoChange when there is none.
 	Get(id string) (Record, error)
 	// Content returns the prior bytes of r, checked against r.Digest.
@@ -38,6 +40,14 @@ type Store interface {
 	// Close commits what the store deferred (completions) and lets go of what it holds open
 	// between operations; the store stays usable.
 	Close()
+}
+
+// Match narrows a List to the records whose fields equal those it sets; the zero Match matches
+// every record.
+type Match struct {
+	Pending bool   // only pending records
+	Key     string // only the records of this target key ("": any)
+	Group   string // only the records of this change group ("": any)
 }
 
 // Observed is a kept observation: its kind (fs.ObservationKind), version and time.

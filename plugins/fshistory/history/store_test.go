@@ -37,7 +37,7 @@ func TestAddListContent(t *testing.T) {
 	b := add(t, st, "/w/b", []byte("two"), now)
 	c := add(t, st, "/w/a", []byte("one"), now) // same content: one blob
 	assert.Equal(t, []string{"c1", "c2", "c3"}, []string{a.ID, b.ID, c.ID})
-	recs, err := st.List(nil)
+	recs, err := st.List(history.Match{}, nil)
 	require.NoError(t, err)
 	require.Len(t, recs, 3)
 	assert.Equal(t, "c3", recs[0].ID)
@@ -76,7 +76,7 @@ func TestStoreStaysWithinMaxBytes(t *testing.T) {
 	assert.LessOrEqual(t, u.ContentBytes, int64(max))
 	assert.Equal(t, 7, u.Records, "eight 1 MiB+ contents would exceed 8 MiB")
 	assert.Less(t, u.FileBytes, int64(max)+1<<20)
-	recs, err := st.List(nil)
+	recs, err := st.List(history.Match{}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, "c40", recs[0].ID)
 	for _, r := range recs {
@@ -99,7 +99,7 @@ func TestStoreDropsChangesOlderThanMaxAge(t *testing.T) {
 	add(t, st, "/w/a", []byte("old"), now.Add(-25*time.Hour))
 	add(t, st, "/w/a", []byte("recent"), now.Add(-23*time.Hour))
 	add(t, st, "/w/a", []byte("new"), now)
-	recs, err := st.List(nil)
+	recs, err := st.List(history.Match{}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"c3", "c2"}, []string{recs[0].ID, recs[1].ID})
 }
@@ -207,4 +207,39 @@ func TestModes(t *testing.T) {
 		assert.Equal(t, m, history.FileMode(history.PosixMode(m)), m.String())
 	}
 	assert.Equal(t, uint32(0o2750), history.PosixMode(0o750|os.ModeSetgid))
+}
+
+// A Match returns exactly the records whose fields equal the ones it sets, also when a key or a
+// group holds bytes JSON escapes ('"', '<', '&', a line break, invalid UTF-8) and when another
+// field holds the text of the marks it looks for.
+func TestListMatchIsExact(t *testing.T) {
+	st := open(t, t.TempDir(), history.Limits{MaxBytes: 1 << 20, MaxAge: time.Hour, MaxContentBytes: 1 << 20})
+	keys := []string{"/w/a", `/w/"q"<&>`, "/w/line\nbreak", "/w/bad\xff", "/w/a2"}
+	groups := []string{"", "g1", `g"2`}
+	now := time.Now()
+	for i := range 30 {
+		r := history.Record{Time: now, Path: keys[i%len(keys)], Key: keys[i%len(keys)], Verb: "write",
+			Display: `"pending":true "key":"/w/a" "group":"g1"`, Group: groups[i%len(groups)], Pending: i%4 == 0, PID: 1}
+		_, err := st.Add(r, nil)
+		require.NoError(t, err)
+	}
+	all, err := st.List(history.Match{}, nil)
+	require.NoError(t, err)
+	require.Len(t, all, 30)
+	for _, m := range []history.Match{{Pending: true}, {Key: "/w/a"}, {Key: `/w/"q"<&>`}, {Key: "/w/line\nbreak"},
+		{Key: "/w/bad\xff"}, {Group: "g1"}, {Group: `g"2`}, {Pending: true, Key: "/w/a2"}, {Key: "/w/none"}} {
+		var want []string
+		for _, r := range all {
+			if (!m.Pending || r.Pending) && (m.Key == "" || r.Key == m.Key) && (m.Group == "" || r.Group == m.Group) {
+				want = append(want, r.ID)
+			}
+		}
+		got, err := st.List(m, nil)
+		require.NoError(t, err)
+		var ids []string
+		for _, r := range got {
+			ids = append(ids, r.ID)
+		}
+		assert.Equal(t, want, ids, "%+v", m)
+	}
 }

@@ -211,7 +211,7 @@ func pick(st Store, sel Selector) (Record, *Record, error) {
 	} else {
 		key = string(sel.Target.Key)
 	}
-	recs, err := st.List(func(r *Record) bool { return r.Key == key })
+	recs, err := st.List(Match{Key: key}, nil)
 	if err != nil {
 		return Record{}, nil, err
 	}
@@ -244,8 +244,8 @@ func pick(st Store, sel Selector) (Record, *Record, error) {
 // latestFor returns the newest record of a target key.
 func latestFor(st Store, key string) (*Record, error) {
 	var found *Record
-	recs, err := st.List(func(r *Record) bool {
-		if found != nil || r.Key != key {
+	recs, err := st.List(Match{Key: key}, func(r *Record) bool {
+		if found != nil {
 			return false
 		}
 		found = r
