@@ -6,13 +6,15 @@
 # warm the page cache, then times RUNS (environment, default 7) rounds, each running `wc -l` and
 # every tree's read once in turn, and prints per command the best and the median wall time, the
 # ratio of the best to `wc -l`'s best, and the peak RSS of the read (/usr/bin/time). The temporary
-# directory is removed on exit.
+# directory (which also holds the reads' state directory, XDG_STATE_HOME) is removed on exit.
 set -euo pipefail
 runs=${RUNS:-7}
 trees=("$@")
 [ ${#trees[@]} -gt 0 ] || trees=("$(dirname "$0")/..")
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
+# A state directory of its own: the reads are timed without this machine's history behind them.
+export XDG_STATE_HOME="$w/state"
 for i in "${!trees[@]}"; do
   (cd "${trees[$i]}" && go build -o "$w/harness$i" ./cmd/harness)
 done
