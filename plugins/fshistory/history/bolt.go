@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -26,6 +27,10 @@ var (
 	inlineBucket   = []byte("contents") // small contents, by digest, in the database itself
 	bytesKey       = []byte("contentBytes")
 	recordBytesKey = []byte("recordBytes") // the records' own bytes (countRecords)
+	// notPendingKey: no record up to this sequence is pending (absent: 0). A record is never made
+	// pending again once completed or discarded, and new records take higher sequences, so a list
+	// of the pending records starts after it (listPending).
+	notPendingKey = []byte("notPendingThrough")
 )
 
 // DefaultLockTimeout bounds the wait for another process's use of the store.
@@ -409,6 +414,9 @@ func dropRef(blobs, meta *bolt.Bucket, digest string) (bool, error) {
 }
 
 func (s *boltStore) List(m Match, keep func(*Record) bool) ([]Record, error) {
+	if m.Pending {
+		return s.listPending(m, keep)
+	}
 	var out []Record
 	marks := m.marks()
 	err := s.with(func(db *bolt.DB) error {
@@ -437,6 +445,79 @@ func (s *boltStore) List(m Match, keep func(*Record) bool) ([]Record, error) {
 		})
 	})
 	return out, err
+}
+
+// listPending is List of pending records: it reads the records after notPendingKey only, and
+// moves that mark up to just below the oldest pending record it finds (every start settles the
+// pending records: without the mark each would read the whole history).
+func (s *boltStore) listPending(m Match, keep func(*Record) bool) ([]Record, error) {
+	var out []Record
+	var from, through uint64
+	marks := m.marks() // the pending mark first
+	err := s.open(true, func(db *bolt.DB) error {
+		err := db.View(func(tx *bolt.Tx) error {
+			recs := tx.Bucket(recordsBucket)
+			if recs == nil {
+				return nil
+			}
+			if meta := tx.Bucket(metaBucket); meta != nil {
+				if v := meta.Get(notPendingKey); len(v) == 8 {
+					from = binary.BigEndian.Uint64(v)
+				}
+			}
+			through = from
+			oldest := uint64(0) // the oldest pending record's sequence
+			c := recs.Cursor()
+			for k, v := c.Seek(seqKey(from + 1)); k != nil; k, v = c.Next() {
+				seq := binary.BigEndian.Uint64(k)
+				if oldest == 0 {
+					through = seq
+				}
+				if !bytes.Contains(v, marks[0]) { // not pending
+					continue
+				}
+				var r Record
+				if err := json.Unmarshal(v, &r); err != nil {
+					return err
+				}
+				if !r.Pending {
+					continue
+				}
+				if oldest == 0 {
+					oldest, through = seq, seq-1
+				}
+				if holdsAll(v, marks[1:]) && m.holds(&r) && (keep == nil || keep(&r)) {
+					out = append(out, r)
+				}
+			}
+			return nil
+		})
+		if err != nil || through <= from {
+			return err
+		}
+		return db.Update(func(tx *bolt.Tx) error { // lost in a crash, the mark is only lower: more to read
+			meta, err := tx.CreateBucketIfNotExists(metaBucket)
+			if err != nil {
+				return err
+			}
+			if v := meta.Get(notPendingKey); len(v) == 8 && binary.BigEndian.Uint64(v) >= through {
+				return nil
+			}
+			return meta.Put(notPendingKey, binary.BigEndian.AppendUint64(nil, through))
+		})
+	})
+	slices.Reverse(out) // newest first
+	return out, err
+}
+
+// holdsAll reports whether v holds every mark.
+func holdsAll(v []byte, marks [][]byte) bool {
+	for _, mark := range marks {
+		if !bytes.Contains(v, mark) {
+			return false
+		}
+	}
+	return true
 }
 
 // marks returns the bytes a stored record (json.Marshal of a Record) holds when m matches it: a

@@ -2,6 +2,7 @@ package history_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -139,4 +140,64 @@ func TestADeferredCompletionKeepsWhatChangedSince(t *testing.T) {
 	assert.False(t, got.Pending)
 	assert.Equal(t, "v2", got.VersionAfter)
 	assert.Equal(t, b.ID, got.UndoneBy)
+}
+
+// notPendingThrough reads the mark below which no record is pending, from the closed store's file.
+func notPendingThrough(t *testing.T, dir string, st history.Store) uint64 {
+	t.Helper()
+	st.Close()
+	db, err := bolt.Open(filepath.Join(dir, "history.db"), 0o600, &bolt.Options{Timeout: time.Second, ReadOnly: true})
+	require.NoError(t, err)
+	defer db.Close()
+	var n uint64
+	require.NoError(t, db.View(func(tx *bolt.Tx) error {
+		if v := tx.Bucket([]byte("meta")).Get([]byte("notPendingThrough")); len(v) == 8 {
+			n = binary.BigEndian.Uint64(v)
+		}
+		return nil
+	}))
+	return n
+}
+
+// A list of the pending records reads the records after a mark and moves the mark up to just below
+// the oldest pending record (completed or not, of a live process or not), so a start reads what
+// came since the last one, not the whole history; what it returns is every pending record.
+func TestPendingListsReadAfterTheMark(t *testing.T) {
+	dir := t.TempDir()
+	st := open(t, dir, roomy)
+	rec := func(pending bool) history.Record {
+		r, err := st.Add(history.Record{Time: time.Now(), Path: "/w/a", Key: "/w/a", Verb: "write", Pending: pending, PID: os.Getpid()}, nil)
+		require.NoError(t, err)
+		return r
+	}
+	ids := func() (out []string) {
+		recs, err := st.List(history.Match{Pending: true}, nil)
+		require.NoError(t, err)
+		for _, r := range recs {
+			out = append(out, r.ID)
+		}
+		return out
+	}
+	for range 10 {
+		rec(false)
+	}
+	p11 := rec(true)
+	for range 9 {
+		rec(false)
+	}
+	p21 := rec(true)
+	assert.Equal(t, []string{"c21", "c11"}, ids())
+	assert.Equal(t, uint64(10), notPendingThrough(t, dir, st))
+
+	require.NoError(t, st.Complete(p11.ID, "v", false))
+	assert.Equal(t, []string{"c21"}, ids())
+	assert.Equal(t, uint64(20), notPendingThrough(t, dir, st))
+
+	require.NoError(t, st.Discard(p21.ID))
+	rec(false)
+	assert.Empty(t, ids())
+	assert.Equal(t, uint64(22), notPendingThrough(t, dir, st))
+	rec(true)
+	assert.Equal(t, []string{"c23"}, ids())
+	assert.Equal(t, uint64(22), notPendingThrough(t, dir, st))
 }
