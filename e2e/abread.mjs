@@ -1,12 +1,12 @@
 // abread.mjs compares the server CPU time per `read` call of several harness binaries on this
 // machine, interleaving them round by round so a change in the machine's speed hits all alike:
-//   XDG_STATE_HOME=$(mktemp -d) ROUNDS=8 CALLS=1000 node e2e/abread.mjs /tmp/harness-a /tmp/harness-b
+//   ROUNDS=8 CALLS=1000 node e2e/abread.mjs /tmp/harness-a /tmp/harness-b
 // Each round starts one `harness serve` per binary, warms it with 50 reads of a 2,000-line file, then
 // times CALLS sequential reads (TypeScript SDK client) and reads the server's user+system CPU time
 // from /proc (Linux only). It prints each run, then the median, min and max per binary.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { connect, tempDir } from "./lib.mjs";
+import { connect, stateEnv, tempDir } from "./lib.mjs";
 
 const bins = process.argv.slice(2);
 if (bins.length === 0) {
@@ -33,7 +33,7 @@ const read = async (client) => {
 const runs = Object.fromEntries(bins.map((b) => [b, []]));
 for (let round = 0; round < ROUNDS; round++) {
   for (const bin of bins) {
-    const { client, transport } = await connect(bin, ["serve", "--cwd", dir, "--log-level", "error"]);
+    const { client, transport } = await connect(bin, ["serve", "--cwd", dir, "--log-level", "error"], { env: stateEnv() });
     for (let i = 0; i < 50; i++) await read(client);
     const c0 = cpuMs(transport.pid);
     const t0 = performance.now();

@@ -19,7 +19,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { homedir, loadavg as osLoadavg } from "node:os";
 import { performance } from "node:perf_hooks";
-import { connect, harnessBinary, tempDir } from "./lib.mjs";
+import { connect, harnessBinary, stateEnv, tempDir } from "./lib.mjs";
 
 const require = createRequire(import.meta.url);
 const loadavg = () => osLoadavg().map((x) => x.toFixed(2)).join(" ");
@@ -78,7 +78,7 @@ const spell = (i) => (i % 2 === 0 ? "line 01000 abcdefghij" : "line 01000 ABCDEF
 async function benchCordon(bin) {
   const dir = tempDir("cordon-bench-");
   const file = makeFile(dir);
-  const { client, transport } = await connect(bin, ["serve", "--cwd", dir, "--log-level", "error"]);
+  const { client, transport } = await connect(bin, ["serve", "--cwd", dir, "--log-level", "error"], { env: stateEnv() });
   try {
     const read = await measure(transport.pid, CALLS, () => expectOk(client.callTool({ name: "read", arguments: { file_path: file } }), "read"));
     const edit = await measure(transport.pid, CALLS, (i) =>
@@ -191,7 +191,7 @@ async function startup(bin) {
   const cpus = [];
   for (let i = 0; i < STARTUPS; i++) {
     const t0 = performance.now();
-    const { client, transport } = await connect(bin, ["serve", "--cwd", dir, "--log-level", "error"]);
+    const { client, transport } = await connect(bin, ["serve", "--cwd", dir, "--log-level", "error"], { env: stateEnv() });
     await client.listTools();
     times.push(performance.now() - t0);
     cpus.push(cpuMs(transport.pid));
@@ -212,7 +212,7 @@ async function startupWire(bin) {
   const times = [];
   for (let i = 0; i < STARTUPS; i++) {
     const t0 = performance.now();
-    const child = spawn(bin, ["serve", "--cwd", dir, "--log-level", "error"], { stdio: ["pipe", "pipe", "ignore"] });
+    const child = spawn(bin, ["serve", "--cwd", dir, "--log-level", "error"], { stdio: ["pipe", "pipe", "ignore"], env: stateEnv() });
     const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
     child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize",
       params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "0" } } }) + "\n");

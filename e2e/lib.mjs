@@ -64,6 +64,17 @@ export function written(path, n, before) {
 export const edited = (path, replaced) => (replaced === undefined ? fsText("edit.success", { path })
   : fsText("edit.success.replace_all", { path, replaced }));
 
+/**
+ * stateEnv is this process's environment with XDG_STATE_HOME at a fresh directory: a measured
+ * `harness serve` starts with a state directory (history, journals, spills) of its own, so what
+ * earlier runs left on this machine does not weigh on it. The SDK's stdio transport passes a server
+ * only a few variables of its own environment (HOME, PATH, ...) unless given one: without this, every
+ * measured server shared ~/.local/state/cordon, whose history grew with each run.
+ */
+export function stateEnv() {
+  return { ...process.env, XDG_STATE_HOME: tempDir("cordon-state-") };
+}
+
 /** tempDir makes a fresh directory and returns its real path (so displayPaths compare equal). */
 export function tempDir(prefix) {
   return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
