@@ -360,11 +360,12 @@ func (s *boltStore) prune(recs, blobs, meta *bolt.Bucket, newest uint64) ([]stri
 	cutoff := s.now().Add(-s.limits.MaxAge)
 	c := recs.Cursor()
 	for k, v := c.First(); k != nil; k, v = c.First() {
-		if binary.BigEndian.Uint64(k) == newest {
+		seq := binary.BigEndian.Uint64(k)
+		if seq == newest {
 			break
 		}
-		var r Record
-		if err := json.Unmarshal(v, &r); err != nil {
+		r, err := s.h.oldestOf(seq, v)
+		if err != nil {
 			return nil, err
 		}
 		over := s.limits.MaxBytes > 0 && total(meta)+counter(meta, recordBytesKey) > s.limits.MaxBytes

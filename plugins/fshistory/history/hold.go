@@ -40,6 +40,7 @@ type hold struct {
 	waiters *os.File     // waitersFile, opened once ("nil": not yet, or it cannot be)
 	done    []completion // completions not yet committed (Complete while db is held)
 	last    lastRecord   // the record this process added last, decoded (for its completion)
+	oldest  lastRecord   // the oldest record as prune decoded it last (every Add checks its age)
 }
 
 // lastRecord is a record as Add stored it: its completion decodes it no more when the stored bytes
@@ -59,6 +60,20 @@ func (h *hold) recordOf(seq uint64, data []byte) (Record, error) {
 	var r Record
 	err := json.Unmarshal(data, &r)
 	return r, err
+}
+
+// oldestOf decodes the stored record data of seq for prune, or takes it from h.oldest when data is
+// what prune decoded last: the oldest record stays the same across most Adds.
+func (h *hold) oldestOf(seq uint64, data []byte) (Record, error) {
+	if h.oldest.seq == seq && h.oldest.data != nil && bytes.Equal(h.oldest.data, data) {
+		return h.oldest.rec, nil
+	}
+	var r Record
+	if err := json.Unmarshal(data, &r); err != nil {
+		return r, err
+	}
+	h.oldest = lastRecord{seq: seq, data: bytes.Clone(data), rec: r}
+	return r, nil
 }
 
 // completion is a deferred Complete.

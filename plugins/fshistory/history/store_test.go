@@ -243,3 +243,24 @@ func TestListMatchIsExact(t *testing.T) {
 		assert.Equal(t, want, ids, "%+v", m)
 	}
 }
+
+// Pruning decodes the oldest record again when its stored bytes are not those it decoded last:
+// here the database is replaced under the process, and the new one's first record (as old as
+// MaxAge allows no more) takes the same sequence as the old one's (recent).
+func TestPruneDecodesANewOldestRecord(t *testing.T) {
+	dir := t.TempDir()
+	st := open(t, dir, history.Limits{MaxBytes: 1 << 20, MaxAge: 24 * time.Hour, MaxContentBytes: 1 << 20})
+	now := time.Now()
+	add(t, st, "/w/a", []byte("recent"), now)
+	add(t, st, "/w/b", []byte("new"), now) // prune reads record 1: recent, kept
+	require.NoError(t, os.Remove(filepath.Join(dir, "history.db")))
+	add(t, st, "/w/c", []byte("old"), now.Add(-25*time.Hour)) // record 1 again, too old
+	add(t, st, "/w/d", []byte("new"), now)
+	recs, err := st.List(history.Match{}, nil)
+	require.NoError(t, err)
+	var keys []string
+	for _, r := range recs {
+		keys = append(keys, r.Key)
+	}
+	assert.Equal(t, []string{"/w/d"}, keys, "the old record under a recent one's sequence is dropped")
+}
