@@ -120,6 +120,12 @@ async function guardedFlow(c, bin) {
     c.eq("edit text", textOf(r), edited(file));
     c.eq("edit carries no structuredContent", r.structuredContent, undefined);
     c.eq("edit on disk", readFileSync(file, "utf8"), "one\nTWO\nthree\n");
+    if (process.env.XDG_STATE_HOME) {
+      // The server inherits this process's environment (connect): its history is under the state
+      // directory e2e/run.sh made, not under the caller's home.
+      c.ok("the edit's history is in this run's state directory",
+        existsSync(join(process.env.XDG_STATE_HOME, "cordon", "history")), process.env.XDG_STATE_HOME);
+    }
 
     writeFileSync(file, "one\nTWO\nthree\nfour (external)\n");
     r = await client.callTool({ name: "edit", arguments: { file_path: "notes.txt", old_string: "one", new_string: "ONE" } });

@@ -68,8 +68,9 @@ export const edited = (path, replaced) => (replaced === undefined ? fsText("edit
  * stateEnv is this process's environment with XDG_STATE_HOME at a fresh directory: a measured
  * `harness serve` starts with a state directory (history, journals, spills) of its own, so what
  * earlier runs left on this machine does not weigh on it. The SDK's stdio transport passes a server
- * only a few variables of its own environment (HOME, PATH, ...) unless given one: without this, every
- * measured server shared ~/.local/state/cordon, whose history grew with each run.
+ * only a few variables of its own environment (HOME, PATH, ...) unless given one, and connect now
+ * gives it this process's: either way, without this, every measured server would share the state
+ * directory of the caller's environment, whose history grows with each run.
  */
 export function stateEnv() {
   return { ...process.env, XDG_STATE_HOME: tempDir("cordon-state-") };
@@ -97,7 +98,9 @@ export function harnessBinary() {
  * client declares the elicitation capability and answers elicitation/create requests with it.
  */
 export async function connect(command, args, { cwd, env, name = "cordon-e2e", onElicit } = {}) {
-  const transport = new StdioClientTransport({ command, args, cwd, env, stderr: "pipe" });
+  // The server inherits this process's environment, as a spawned child does (the SDK's transport
+  // would pass only HOME, PATH and a few others): e2e/run.sh's XDG_STATE_HOME reaches it.
+  const transport = new StdioClientTransport({ command, args, cwd, env: env ?? process.env, stderr: "pipe" });
   const stderr = [];
   transport.stderr?.on("data", (b) => stderr.push(String(b)));
   const client = new Client({ name, version: "0.0.0" }, onElicit ? { capabilities: { elicitation: {} } } : undefined);

@@ -26,7 +26,7 @@ for (const [name, dir] of Object.entries(dirs)) {
 
 /** connectWithRoots spawns harness serve args in cwd with a client whose roots are roots(). */
 async function connectWithRoots(args, cwd, roots) {
-  const transport = new StdioClientTransport({ command: bin, args: ["serve", ...args], cwd, stderr: "pipe" });
+  const transport = new StdioClientTransport({ command: bin, args: ["serve", ...args], cwd, env: process.env, stderr: "pipe" });
   const stderr = [];
   transport.stderr?.on("data", (b) => stderr.push(String(b)));
   const client = new Client({ name: "cordon-e2e-roots", version: "0.0.0" }, { capabilities: { roots: { listChanged: true } } });
