@@ -427,12 +427,9 @@ func (s *boltStore) List(m Match, keep func(*Record) bool) ([]Record, error) {
 				return nil
 			}
 			c := recs.Cursor()
-		records:
 			for k, v := c.Last(); k != nil; k, v = c.Prev() {
-				for _, mark := range marks {
-					if !bytes.Contains(v, mark) {
-						continue records
-					}
+				if !holdsAll(v, marks) {
+					continue
 				}
 				var r Record
 				if err := json.Unmarshal(v, &r); err != nil {

@@ -51,10 +51,15 @@ type lastRecord struct {
 	rec  Record
 }
 
+// is reports whether data, stored under seq, is the record l holds decoded.
+func (l *lastRecord) is(seq uint64, data []byte) bool {
+	return l.seq == seq && l.data != nil && bytes.Equal(l.data, data)
+}
+
 // recordOf decodes the stored record data of seq, or takes it from h.last when data is what Add
 // stored.
 func (h *hold) recordOf(seq uint64, data []byte) (Record, error) {
-	if h.last.seq == seq && h.last.data != nil && bytes.Equal(h.last.data, data) {
+	if h.last.is(seq, data) {
 		return h.last.rec, nil
 	}
 	var r Record
@@ -65,7 +70,7 @@ func (h *hold) recordOf(seq uint64, data []byte) (Record, error) {
 // oldestOf decodes the stored record data of seq for prune, or takes it from h.oldest when data is
 // what prune decoded last: the oldest record stays the same across most Adds.
 func (h *hold) oldestOf(seq uint64, data []byte) (Record, error) {
-	if h.oldest.seq == seq && h.oldest.data != nil && bytes.Equal(h.oldest.data, data) {
+	if h.oldest.is(seq, data) {
 		return h.oldest.rec, nil
 	}
 	var r Record
