@@ -67,10 +67,7 @@ export const edited = (path, replaced) => (replaced === undefined ? fsText("edit
 /**
  * stateEnv is this process's environment with XDG_STATE_HOME at a fresh directory: a measured
  * `harness serve` starts with a state directory (history, journals, spills) of its own, so what
- * earlier runs left on this machine does not weigh on it. The SDK's stdio transport passes a server
- * only a few variables of its own environment (HOME, PATH, ...) unless given one, and connect now
- * gives it this process's: either way, without this, every measured server would share the state
- * directory of the caller's environment, whose history grows with each run.
+ * earlier runs left does not weigh on it.
  */
 export function stateEnv() {
   return { ...process.env, XDG_STATE_HOME: tempDir("cordon-state-") };
