@@ -34,3 +34,26 @@ func Open(dirfd int, path string, flags int, resolve uint64) (fd int, ok bool, e
 	}
 	return -1, false, nil
 }
+
+// Linkless reports whether the absolute path p names an existing file reached through no symlink
+// and no magic link, in one openat2 call (O_PATH): then p, cleaned, is its canonical path, and st
+// (when not nil) is the file's fstat. false says only that the caller must walk p.
+func Linkless(p string, st *unix.Stat_t) bool {
+	fd, ok, err := Open(unix.AT_FDCWD, p, unix.O_PATH|unix.O_CLOEXEC, NoLinks)
+	if !ok || err != nil {
+		return false
+	}
+	defer unix.Close(fd)
+	if st == nil {
+		return true
+	}
+	for {
+		switch err := unix.Fstat(fd, st); err {
+		case nil:
+			return true
+		case unix.EINTR:
+			continue
+		}
+		return false
+	}
+}

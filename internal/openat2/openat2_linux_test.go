@@ -49,3 +49,45 @@ func TestOpenBeneathAndDisable(t *testing.T) {
 		unix.Close(fd)
 	}
 }
+
+// TestLinkless: a path reached through no link is linkless, with the file's stat; a symlink on the
+// way or at the end, a missing file, and anything once disabled are not.
+func TestLinkless(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, err := range []error{
+		os.Mkdir(filepath.Join(dir, "d"), 0o755),
+		os.WriteFile(filepath.Join(dir, "d", "f.txt"), []byte("abc"), 0o644),
+		os.Symlink("d", filepath.Join(dir, "alias")),
+		os.Symlink("f.txt", filepath.Join(dir, "d", "link")),
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	var st unix.Stat_t
+	if !openat2.Linkless(filepath.Join(dir, "d", "f.txt"), &st) {
+		if _, ok, _ := openat2.Open(unix.AT_FDCWD, dir, unix.O_PATH, openat2.NoLinks); !ok {
+			t.Skip("openat2 is not usable here: the callers walk")
+		}
+		t.Fatal("Linkless(d/f.txt) = false")
+	}
+	if st.Size != 3 || st.Mode&unix.S_IFMT != unix.S_IFREG {
+		t.Errorf("Linkless(d/f.txt) stat: size %d, mode %o", st.Size, st.Mode)
+	}
+	if !openat2.Linkless(filepath.Join(dir, "d"), &st) || st.Mode&unix.S_IFMT != unix.S_IFDIR {
+		t.Errorf("Linkless(d) = false or not a directory (mode %o)", st.Mode)
+	}
+	for _, p := range []string{"alias/f.txt", "d/link", "d/missing", "alias"} {
+		if openat2.Linkless(filepath.Join(dir, p), nil) {
+			t.Errorf("Linkless(%s) = true", p)
+		}
+	}
+	restore := openat2.Disable()
+	if openat2.Linkless(filepath.Join(dir, "d", "f.txt"), nil) {
+		t.Error("Linkless after Disable = true, want the walk")
+	}
+	restore()
+}

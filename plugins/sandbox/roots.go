@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/cordon-dev/cordon/internal/openat2"
 )
 
 // CanonicalPath returns the native realpath of p, made absolute: components are resolved one by
@@ -19,6 +21,10 @@ func CanonicalPath(p string) string {
 			return p
 		}
 		full = wd + string(filepath.Separator) + full
+	}
+	// A path reached through no link is its own canonical path: one call instead of a walk.
+	if strings.Count(full, string(filepath.Separator)) > 2 && openat2.Linkless(full, nil) {
+		return filepath.Clean(full)
 	}
 	resolved := string(filepath.Separator)
 	for _, c := range strings.Split(full, string(filepath.Separator)) {

@@ -67,18 +67,35 @@ func (b *ReadBeneath) refuse(cause error) error {
 // not waited on (a plain open would wait for a writer forever); reads of a
 // regular file are unaffected.
 func openKey(ctx context.Context, key string, flags int) (*os.File, error) {
+	fd, err := openKeyFD(ctx, key, flags)
+	if err != nil {
+		return nil, err
+	}
+	return os.NewFile(uintptr(fd), key), nil
+}
+
+// openKeyFD is openKey's descriptor.
+func openKeyFD(ctx context.Context, key string, flags int) (int, error) {
 	b := readBeneathFrom(ctx)
 	if b == nil {
-		return os.OpenFile(key, os.O_RDONLY|flags, 0)
+		var fd int
+		err := ignoringEINTR(func() (err error) {
+			fd, err = unix.Open(key, unix.O_RDONLY|unix.O_CLOEXEC|flags, 0)
+			return err
+		})
+		if err != nil {
+			return -1, &os.PathError{Op: "open", Path: key, Err: err}
+		}
+		return fd, nil
 	}
 	fd, err := openFileBeneath(b.Root, key, unix.O_RDONLY|unix.O_CLOEXEC|flags)
 	if err != nil {
 		if errors.Is(err, ErrEscape) {
-			return nil, b.refuse(err)
+			return -1, b.refuse(err)
 		}
-		return nil, err
+		return -1, err
 	}
-	return os.NewFile(uintptr(fd), key), nil
+	return fd, nil
 }
 
 // openFileBeneath opens key (absolute, clean) with flags relative to a
@@ -90,6 +107,14 @@ func openFileBeneath(root, key string, flags int) (int, error) {
 	rel, ok := relBeneath(root, key)
 	if !ok || !filepath.IsAbs(root) || filepath.Clean(root) != root || filepath.Clean(key) != key {
 		return -1, escapeError("confine", key, nil)
+	}
+	// A key reached through no link is the file beneath root (the key is clean and lexically
+	// beneath it): one call opens it. Any failure takes the confined open below, whose refusals
+	// and errors are the contract's.
+	if rel != "." {
+		if fd, ok, err := openat2.Open(unix.AT_FDCWD, key, flags, openat2.NoLinks); ok && err == nil {
+			return fd, nil
+		}
 	}
 	rootfd, err := openRoot(root)
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"os"
 
 	"golang.org/x/sys/unix"
 
@@ -38,7 +37,7 @@ func (p *Provider) textOf(ctx context.Context, key string, head []byte) fileText
 }
 
 // textOfFile is textOf for an open file, read at offset 0 without moving its offset.
-func (p *Provider) textOfFile(ctx context.Context, key string, f *os.File) fileText {
+func (p *Provider) textOfFile(ctx context.Context, key string, f io.ReaderAt) fileText {
 	var head [3]byte
 	n, _ := f.ReadAt(head[:], 0)
 	return p.textOf(ctx, key, head[:n])
@@ -115,17 +114,12 @@ func (p *Provider) decodeRead(ctx context.Context, key string, buf []byte, displ
 
 // streamOther streams a file in a charset other than UTF-8: it is read whole (at most
 // maxFileBytes: FS_TOO_LARGE beyond), round-trip checked and handed out as one chunk.
-func (p *Provider) streamOther(ctx context.Context, f *os.File, ft fileText, display string, yield func([]byte, error) bool) {
-	fi, err := f.Stat()
-	if err != nil {
-		yield(nil, fs.FromOS(fs.VerbRead, display, err))
+func (p *Provider) streamOther(ctx context.Context, f *regularFile, ft fileText, display string, yield func([]byte, error) bool) {
+	if f.size > p.maxFileBytes {
+		yield(nil, fs.ReadTooLarge(display, f.size, p.maxFileBytes))
 		return
 	}
-	if fi.Size() > p.maxFileBytes {
-		yield(nil, fs.ReadTooLarge(display, fi.Size(), p.maxFileBytes))
-		return
-	}
-	buf, err := readAll(ctx, io.LimitReader(f, p.maxFileBytes+1), fi.Size())
+	buf, err := readAll(ctx, io.LimitReader(f, p.maxFileBytes+1), f.size)
 	if err == nil && int64(len(buf)) > p.maxFileBytes {
 		err = fs.ReadContentTooLarge(display, p.maxFileBytes)
 	}

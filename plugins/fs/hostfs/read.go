@@ -48,24 +48,24 @@ func statRegular(ctx context.Context, t fs.Target) (probeInfo, error) {
 // The open never blocks (a FIFO swapped in after the preflight would wait for
 // a writer) and the opened descriptor must still be a regular file, else
 // "not a regular file".
-func openRegular(ctx context.Context, t fs.Target) (*os.File, error) {
-	f, err := openKey(ctx, string(t.Key), unix.O_NONBLOCK)
+func openRegular(ctx context.Context, t fs.Target) (*regularFile, error) {
+	fd, err := openKeyFD(ctx, string(t.Key), unix.O_NONBLOCK)
 	if err != nil {
 		if isAbsentErr(err) {
 			return nil, fs.ReadNotFound(t.DisplayPath, err)
 		}
 		return nil, err
 	}
-	fi, err := f.Stat()
-	if err != nil {
-		_ = f.Close()
-		return nil, err
+	var st unix.Stat_t
+	if err := ignoringEINTR(func() error { return unix.Fstat(fd, &st) }); err != nil {
+		_ = unix.Close(fd)
+		return nil, &os.PathError{Op: "stat", Path: string(t.Key), Err: err}
 	}
-	if !fi.Mode().IsRegular() {
-		_ = f.Close()
+	if st.Mode&unix.S_IFMT != unix.S_IFREG {
+		_ = unix.Close(fd)
 		return nil, fs.ReadNotRegular(t.DisplayPath)
 	}
-	return f, nil
+	return &regularFile{fd: fd, size: st.Size}, nil
 }
 
 // ReadText implements fs.FileSystem: the whole file, NUL-sniffed in its first

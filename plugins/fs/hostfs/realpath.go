@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/cordon-dev/cordon/internal/openat2"
 )
 
 // maxSymlinks bounds symlink expansion in realpath (Linux MAXSYMLINKS).
@@ -19,6 +21,14 @@ const maxSymlinks = 40
 // *os.PathError{Op: "realpath", Path: p} wrapping the errno (ENOENT, ENOTDIR,
 // ELOOP, EACCES, ...), so errors.Is works with unix errnos.
 func realpath(p string) (string, bool, error) {
+	// A path of more components than the one call's three system calls, reached through no link,
+	// is its own physical path.
+	if strings.Count(p, string(filepath.Separator)) > 3 {
+		var st unix.Stat_t
+		if openat2.Linkless(p, &st) {
+			return filepath.Clean(p), st.Mode&unix.S_IFMT == unix.S_IFDIR, nil
+		}
+	}
 	dest := string(filepath.Separator)
 	destIsDir := true
 	rest := p
