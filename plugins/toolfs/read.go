@@ -85,6 +85,7 @@ func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (Read
 	var res WindowResult
 	var cs string           // the charset the text was decoded from, "" for UTF-8
 	var saw func() *fs.Seen // what the window showed, as fs/observed records it
+	var rendered string     // the read's text, when the window rendered it (ContentOnly)
 	if pre == nil && (!info.HasSize || info.Size >= s.caps.streamMinSize) {
 		// A stream's window needs the envelope's length before the first chunk.
 		cs = textCharset(ctx, s.fs, target)
@@ -111,12 +112,21 @@ func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (Read
 		cs = read.Charset
 		req.PathBytes = len(target.DisplayPath) + charsetLineLen(cs) + len(noteLine(note))
 		var span string
-		res, span, err = windowString(text, req, target.DisplayPath)
+		shown := 0
+		if exec.ContentOnly() {
+			// Only the text is used: the window renders it as it goes, no []Line is built.
+			r := newReadRenderer(target.DisplayPath, cs, note, min(len(text), req.MaxBytes))
+			res, shown, span, err = windowInto(text, req, target.DisplayPath, r)
+			rendered = r.finish(in.offset, shown, res.TotalLines, in.limit)
+		} else {
+			res, span, err = windowString(text, req, target.DisplayPath)
+			shown = len(res.Lines)
+		}
 		saw = func() *fs.Seen {
 			if len(span) < len(text)/2 && len(span) <= seen.TextCap {
 				span = strings.Clone(span) // a record kept of a small window does not hold the whole file
 			}
-			return seen.OfWindow(span, in.offset, len(res.Lines), res.TotalLines)
+			return seen.OfWindow(span, in.offset, shown, res.TotalLines)
 		}
 	}
 	if err != nil {
@@ -132,7 +142,7 @@ func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (Read
 	if err := s.ft.Observe(ctx, target, fs.PresentSeen(info.Version, saw()), exec); err != nil {
 		return ReadValue{}, err
 	}
-	return ReadValue{Path: target.DisplayPath, Offset: in.offset, Lines: res.Lines, TotalLines: res.TotalLines, Charset: cs, Note: note}, nil
+	return ReadValue{Path: target.DisplayPath, Offset: in.offset, Lines: res.Lines, TotalLines: res.TotalLines, Charset: cs, Note: note, text: rendered}, nil
 }
 
 // TextByteStreamer is fs.TextByteStreamer, kept as an alias for callers of this package.

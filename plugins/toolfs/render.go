@@ -21,6 +21,7 @@ type ReadValue struct {
 	Note string `json:"note,omitempty"`
 
 	images [][]byte // the stored bytes of a notebook page's images, for Render
+	text   string   // the rendered text, when the window rendered it (readRenderer); Lines is then nil
 }
 
 // WriteValue is the canonical value of a successful write. Before is nil when the file was created
@@ -111,39 +112,89 @@ func endLineOf(v ReadValue) int {
 // canonical value does not carry the byte-cap flag, so it is re-derived as
 // `len(lines) < limit && endLine < totalLines`, which is equivalent to the window's flag.
 func RenderRead(v ReadValue, limit int) string {
-	endLine := endLineOf(v)
-	capped := len(v.Lines) < limit && endLine < v.TotalLines
-	var fb [128]byte
-	footer := appendReadFooter(fb[:0], v.Offset, endLine, v.TotalLines, capped)
-
-	size := len(v.Path) + len(footer) + len(v.Charset) + len(v.Note) + 64
+	if v.text != "" {
+		return v.text
+	}
+	size := len(v.Path) + len(v.Charset) + len(v.Note) + 192
 	for _, l := range v.Lines {
 		size += len(l.Text) + len(": \n")
 	}
 	if n := len(v.Lines); n > 0 {
 		size += n * len(strconv.Itoa(v.Lines[n-1].Number)) // the widest number of a window
 	}
-	b := make([]byte, 0, size)
-	b = append(b, envelopeHead...)
-	b = append(b, v.Path...)
-	if v.Charset != "" {
-		b = appendCharsetMiddle(b, v.Charset)
-	} else {
-		b = append(b, envelopeMiddle...)
-	}
-	if v.Note != "" {
-		b = append(append(b[:len(b)-len("<content>\n")], noteLine(v.Note)...), "<content>\n"...)
-	}
+	b := appendReadHead(make([]byte, 0, size), v.Path, v.Charset, v.Note)
 	var num counter
 	for _, l := range v.Lines {
 		b = num.append(b, l.Number)
 		b = append(append(b, l.Text...), '\n')
 	}
-	if len(v.Lines) > 0 {
+	b = appendReadEnd(b, v.Offset, len(v.Lines), endLineOf(v), v.TotalLines, limit)
+	return unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again
+}
+
+// appendReadHead appends a read's envelope up to its first line.
+func appendReadHead(b []byte, path, charset, note string) []byte {
+	b = append(b, envelopeHead...)
+	b = append(b, path...)
+	if charset != "" {
+		b = appendCharsetMiddle(b, charset)
+	} else {
+		b = append(b, envelopeMiddle...)
+	}
+	if note != "" {
+		b = append(append(b[:len(b)-len("<content>\n")], noteLine(note)...), "<content>\n"...)
+	}
+	return b
+}
+
+// appendReadEnd appends what follows a read's shown lines: a blank line after any, the footer,
+// the envelope's end.
+func appendReadEnd(b []byte, offset, shown, endLine, totalLines, limit int) []byte {
+	if shown > 0 {
 		b = append(b, '\n')
 	}
-	b = append(b, footer...)
-	b = append(b, envelopeTail...)
+	b = appendReadFooter(b, offset, endLine, totalLines, shown < limit && endLine < totalLines)
+	return append(b, envelopeTail...)
+}
+
+// readRenderer is the window's sink for a read whose value is not used (tools.Exec.ContentOnly):
+// each line kept is rendered into the read's text at once, as RenderRead renders it, and no
+// []Line is built.
+type readRenderer struct {
+	b         []byte
+	num       counter
+	last      int // len(b) before the last line kept
+	textBytes int // what the lines can hold: the text's bytes or the window's byte cap, the least
+}
+
+func newReadRenderer(path, charset, note string, textBytes int) *readRenderer {
+	return &readRenderer{b: appendReadHead(nil, path, charset, note), textBytes: textBytes}
+}
+
+func (r *readRenderer) grow(n, last int) {
+	if n <= 0 {
+		return
+	}
+	b := make([]byte, len(r.b), len(r.b)+r.textBytes+n*(len(": ")+digits(last))+128)
+	copy(b, r.b)
+	r.b = b
+}
+
+func (r *readRenderer) keep(number int, text string) {
+	r.last = len(r.b)
+	r.b = r.num.append(r.b, number)
+	r.b = append(append(r.b, text...), '\n')
+}
+
+func (r *readRenderer) dropLast() { r.b = r.b[:r.last] }
+
+// finish ends the text of a read from offset that showed shown lines of totalLines.
+func (r *readRenderer) finish(offset, shown, totalLines, limit int) string {
+	endLine := max(0, offset-1)
+	if shown > 0 {
+		endLine = offset + shown - 1
+	}
+	b := appendReadEnd(r.b, offset, shown, endLine, totalLines, limit)
 	return unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again
 }
 

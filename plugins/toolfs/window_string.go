@@ -14,25 +14,55 @@ func WindowString(text string, req WindowRequest, displayPath string) (WindowRes
 // windowString is WindowString that also returns span: the bytes of text the window's lines come
 // from, each line through its '\n', as they are in text (a substring of it), which is what the
 // window shows of the file (the read's seen record).
-func windowString(text string, req WindowRequest, displayPath string) (res WindowResult, span string, err error) {
+func windowString(text string, req WindowRequest, displayPath string) (WindowResult, string, error) {
+	var l lineList
+	res, _, span, err := windowInto(text, req, displayPath, &l)
+	res.Lines = l.lines
+	if res.Lines == nil {
+		res.Lines = []Line{}
+	}
+	if len(span) < len(text)/2 {
+		own(res.Lines)
+	}
+	return res, span, err
+}
+
+// lineSink receives the lines a window keeps, in order; dropLast takes the last one back.
+type lineSink interface {
+	grow(n, last int) // at most n lines follow, numbered up to last
+	keep(number int, text string)
+	dropLast()
+}
+
+// lineList is windowString's sink: the lines as a []Line.
+type lineList struct{ lines []Line }
+
+func (l *lineList) grow(n, _ int)                { l.lines = make([]Line, 0, n) }
+func (l *lineList) keep(number int, text string) { l.lines = append(l.lines, Line{number, text}) }
+func (l *lineList) dropLast()                    { l.lines = l.lines[:len(l.lines)-1] }
+
+// windowInto is windowString with its lines handed to sink (res.Lines stays nil); kept is how
+// many it kept.
+func windowInto(text string, req WindowRequest, displayPath string, sink lineSink) (res WindowResult, kept int, span string, err error) {
 	req = req.normalized()
 	room := newRoom(req)
 	total := strings.Count(text, "\n")
 	if len(text) > 0 && text[len(text)-1] != '\n' {
 		total++
 	}
-	res = WindowResult{Lines: []Line{}, TotalLines: total}
+	res = WindowResult{TotalLines: total}
 	if err := outOfRange(req.Offset, total, displayPath); err != nil || req.Offset > total { // or an empty input
-		return res, "", err
+		return res, 0, "", err
 	}
 	rest := text
 	for range req.Offset - 1 {
 		rest = rest[strings.IndexByte(rest, '\n')+1:]
 	}
-	res.Lines = make([]Line, 0, min(req.Limit, total-req.Offset+1))
+	n := min(req.Limit, total-req.Offset+1)
+	sink.grow(n, req.Offset+n-1)
 	spanStart, used := len(text)-len(rest), 0
 	end, prevEnd := spanStart, spanStart // where the span ends, before and after the last line kept
-	for len(res.Lines) < req.Limit && len(rest) > 0 {
+	for kept < req.Limit && len(rest) > 0 {
 		line := rest
 		if i := strings.IndexByte(rest, '\n'); i >= 0 {
 			line, rest = rest[:i], rest[i+1:]
@@ -48,7 +78,7 @@ func windowString(text string, req WindowRequest, displayPath string) (res Windo
 			line = string(appendTruncated([]byte(content), req.MaxLineLength))
 		}
 		cost := len(line)
-		if len(res.Lines) > 0 {
+		if kept > 0 {
 			cost++
 		}
 		if used+cost > req.MaxBytes {
@@ -56,9 +86,9 @@ func windowString(text string, req WindowRequest, displayPath string) (res Windo
 			break
 		}
 		if room.max > 0 {
-			n := req.Offset + len(res.Lines)
+			n := req.Offset + kept
 			if !room.fits(n, len(line)) {
-				if len(res.Lines) > 0 {
+				if kept > 0 {
 					res.TruncatedByBudget = true
 					break
 				}
@@ -70,17 +100,16 @@ func windowString(text string, req WindowRequest, displayPath string) (res Windo
 			room.add(n, len(line))
 		}
 		used += cost
-		res.Lines = append(res.Lines, Line{Number: req.Offset + len(res.Lines), Text: line})
+		sink.keep(req.Offset+kept, line)
+		kept++
 		prevEnd, end = end, len(text)-len(rest)
 	}
-	if n := len(res.Lines); room.over(n, req.Limit, req.Offset+n-1, total) {
-		res.Lines, res.TruncatedByBudget = res.Lines[:n-1], true
+	if room.over(kept, req.Limit, req.Offset+kept-1, total) {
+		sink.dropLast()
+		kept, res.TruncatedByBudget = kept-1, true
 		end = prevEnd
 	}
-	if span := len(text) - len(rest) - spanStart; span < len(text)/2 {
-		own(res.Lines)
-	}
-	return res, text[spanStart:end], nil
+	return res, kept, text[spanStart:end], nil
 }
 
 // own copies the texts of lines into one new string, joined by '\n', and points them at it.

@@ -42,6 +42,7 @@ func (r *Runtime) Execute(ctx context.Context, call Call) (res Result) {
 		Session:    call.Session,
 		Parent:     call.Parent,
 		skipMeta:   call.SkipMeta,
+		skipValue:  call.SkipValue,
 	}
 	if exec.RootCallID == "" {
 		exec.RootCallID = exec.CallID

@@ -331,6 +331,31 @@ func TestSkipMetaSkipsTheProjector(t *testing.T) {
 	}
 }
 
+// TestContentOnly pins Exec.ContentOnly: only a top-level call that skips both the value and the
+// meta is content-only; the value still reaches the result as the body returned it.
+func TestContentOnly(t *testing.T) {
+	e := newEnv(t)
+	var seen []bool
+	e.load(t, raw("t", func(_ context.Context, _ json.RawMessage, exec *tools.Exec) (any, error) {
+		seen = append(seen, exec.ContentOnly())
+		return "v", nil
+	}).Definition())
+	for _, c := range []tools.Call{
+		{SkipMeta: true, SkipValue: true},
+		{SkipMeta: true},
+		{SkipValue: true},
+		{},
+		{SkipMeta: true, SkipValue: true, Parent: &tools.Exec{CallID: "outer"}, RootCallID: "outer"},
+	} {
+		c.CallID, c.Name, c.Args = "c", "t", json.RawMessage(`{}`)
+		res := e.rt.Execute(context.Background(), c)
+		require.False(t, res.IsError, res.Text())
+		require.Equal(t, `"v"`, res.Text())
+	}
+	require.Equal(t, []bool{true, false, false, false, false}, seen)
+	require.False(t, (*tools.Exec)(nil).ContentOnly())
+}
+
 func TestExecuteWrapperControlsBodyContext(t *testing.T) {
 	e := newEnv(t)
 	started := make(chan struct{})

@@ -85,6 +85,10 @@ type Call struct {
 	// value and every error are the same either way, except a failure the
 	// projector itself would have caused (a panic or non-lossless meta).
 	SkipMeta bool
+	// SkipValue says the host drops Result.Value (an MCP server without structured content). With
+	// SkipMeta it lets a tool build only what its content needs (Exec.ContentOnly); the content
+	// and every error are the same either way.
+	SkipValue bool
 }
 
 // Exec is the execution object of one call. The runtime creates it; every
@@ -105,8 +109,17 @@ type Exec struct {
 	// Parent is the enclosing execution of a nested call.
 	Parent *Exec
 
-	skipMeta bool // Call.SkipMeta
-	in       any  // the decoded arguments, once the body's step decoded them
+	skipMeta  bool // Call.SkipMeta
+	skipValue bool // Call.SkipValue
+	in        any  // the decoded arguments, once the body's step decoded them
+}
+
+// ContentOnly reports whether only the content of the call's result is used: a top-level call
+// whose host drops the value (Call.SkipValue) and builds no presentation meta (Call.SkipMeta). A
+// tool may then leave out of its value what only the value shows (read: its lines), as long as
+// its rendered content is the same.
+func (e *Exec) ContentOnly() bool {
+	return e != nil && e.Parent == nil && e.skipMeta && e.skipValue
 }
 
 // SessionKey returns the session the call runs in as an opaque owner key,

@@ -121,7 +121,7 @@ func (e *Tools) Call(ctx context.Context, sess Session, tool string, args json.R
 		return tools.Result{IsError: true, Content: []tools.Content{tools.TextContent("Error: " + ErrNoRuntime.Error())}}
 	}
 	call := tools.Call{CallID: "call_" + strconv.FormatUint(e.seq.Add(1), 10), Name: tool, Args: args,
-		SkipMeta: e.sends != SendAll}
+		SkipMeta: e.sends != SendAll, SkipValue: e.sends == SendContent}
 	if ts, ok := sess.(*toolsSession); ok && ts != nil {
 		call.Session = ts.s
 	}
