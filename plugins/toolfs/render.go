@@ -161,32 +161,39 @@ func appendReadEnd(b []byte, offset, shown, endLine, totalLines, limit int) []by
 // each line kept is rendered into the read's text at once, as RenderRead renders it, and no
 // []Line is built.
 type readRenderer struct {
-	b         []byte
+	b         []byte // the text; its first n bytes are written
+	n         int
 	num       counter
-	last      int // len(b) before the last line kept
+	last      int // n before the last line kept
 	textBytes int // what the lines can hold: the text's bytes or the window's byte cap, the least
 }
 
 func newReadRenderer(path, charset, note string, textBytes int) *readRenderer {
-	return &readRenderer{b: appendReadHead(nil, path, charset, note), textBytes: textBytes}
+	b := appendReadHead(nil, path, charset, note)
+	return &readRenderer{b: b, n: len(b), textBytes: textBytes}
 }
 
 func (r *readRenderer) grow(n, last int) {
 	if n <= 0 {
 		return
 	}
-	b := make([]byte, len(r.b), len(r.b)+r.textBytes+n*(len(": ")+digits(last))+128)
-	copy(b, r.b)
+	b := make([]byte, r.n, r.n+r.textBytes+n*(len(": ")+digits(last))+128)
+	copy(b, r.b[:r.n])
 	r.b = b
 }
 
+// keep appends a line. r.b is stored only when its array moves: a slice stored per line would
+// cost a write barrier per line while the collector runs.
 func (r *readRenderer) keep(number int, text string) {
-	r.last = len(r.b)
-	r.b = r.num.append(r.b, number)
-	r.b = append(append(r.b, text...), '\n')
+	b := r.num.append(r.b[:r.n], number)
+	b = append(append(b, text...), '\n')
+	if unsafe.SliceData(b) != unsafe.SliceData(r.b) {
+		r.b = b
+	}
+	r.last, r.n = r.n, len(b)
 }
 
-func (r *readRenderer) dropLast() { r.b = r.b[:r.last] }
+func (r *readRenderer) dropLast() { r.n = r.last }
 
 // finish ends the text of a read from offset that showed shown lines of totalLines.
 func (r *readRenderer) finish(offset, shown, totalLines, limit int) string {
@@ -194,7 +201,7 @@ func (r *readRenderer) finish(offset, shown, totalLines, limit int) string {
 	if shown > 0 {
 		endLine = offset + shown - 1
 	}
-	b := appendReadEnd(r.b, offset, shown, endLine, totalLines, limit)
+	b := appendReadEnd(r.b[:r.n], offset, shown, endLine, totalLines, limit)
 	return unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again
 }
 
