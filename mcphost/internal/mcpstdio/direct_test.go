@@ -193,3 +193,34 @@ func TestDirectShortCallsStayOnTheReader(t *testing.T) {
 	require.NoError(t, p.in.Close())
 	<-p.done
 }
+
+// The watch that hands a long call over parks when no call runs: a long call that comes after a
+// quiet spell is still handed over (and the message after it read while it runs), a call that
+// comes while the watch is parked wakes it, and the watch ends with the connection.
+func TestDirectLongCallAfterIdleIsHandedOver(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	var handovers atomic.Int32
+	p := startDirect(t, mcpstdio.Options{}, func(tr *mcpstdio.Transport) { mcpstdio.OnHandover(tr, func() { handovers.Add(1) }) })
+	close(p.release)
+	p.send(t, directCall(`"short"`))
+	assert.Equal(t, `"short"`, string(p.recv(t)["id"]))
+	for round := range 2 {
+		time.Sleep(20 * time.Millisecond) // ten ticks without a call: the watch parks
+		p.release = make(chan struct{})
+		id := `"long` + strconv.Itoa(round) + `"`
+		p.send(t, directCall(id))
+		for p.running.Load() == 0 {
+			time.Sleep(time.Millisecond)
+		}
+		p.send(t, toolCall(`"sdk`+strconv.Itoa(round)+`"`, "sdk"))
+		assert.Equal(t, `"sdk`+strconv.Itoa(round)+`"`, string(p.recv(t)["id"]), "read and answered while the long call runs")
+		assert.Equal(t, int32(round+1), handovers.Load())
+		close(p.release)
+		assert.Equal(t, id, string(p.recv(t)["id"]))
+		for p.running.Load() != 0 {
+			time.Sleep(time.Millisecond)
+		}
+	}
+	require.NoError(t, p.in.Close())
+	<-p.done
+}

@@ -41,9 +41,9 @@
 // A host may answer calls itself (Transport.Direct, set before the connection starts): each call
 // that is a single message is offered to the Direct first, and one it takes runs on the reading
 // goroutine, as a call in flight like any other (slots, duplicate ids, cancellation, the end of
-// input), its response written from the encoding it returns. A call still running after 2 ms hands
-// the reading to a new goroutine, so its cancellation and the next calls are read meanwhile; a
-// shorter one costs no goroutine and no thread woken for one. The transport owns every call's
+// input), its response written from the encoding it returns. A call still running after 1 to 2 ms
+// hands the reading to a new goroutine, so its cancellation and the next calls are read meanwhile;
+// a shorter one costs no goroutine, no timer and no thread woken for one (inline.go). The transport owns every call's
 // wire life and hands each call to one side, the host's Direct or the SDK; neither calls back into
 // the transport.
 //

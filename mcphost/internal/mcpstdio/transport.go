@@ -9,8 +9,6 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
-	"sync/atomic"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -86,7 +84,7 @@ type Transport struct {
 // Direct is offered each client call that is not part of a batch, with its method and params,
 // before the SDK sees it. Returning ok false leaves the call to the SDK; returning a run makes the
 // call the host's: the transport runs it on the reading goroutine, a new goroutine reading on once
-// it has run for 2 ms (runInline), as one of the calls in flight
+// it has run for 1 to 2 ms (runInline), as one of the calls in flight
 // (the same slots, the same duplicate-id check, the same wait at the end of the input), with a
 // context that notifications/cancelled for it or the connection's close cancels, and writes its
 // response. run returns the result's encoding (b[at:], with Room free before and after it, the
@@ -178,7 +176,8 @@ type conn struct {
 
 	closeOnce sync.Once
 	directs   sync.WaitGroup // direct calls running
-	wmu       sync.Mutex     // serializes writes to out
+	watch     inlineWatch
+	wmu       sync.Mutex // serializes writes to out
 
 	mu      sync.Mutex
 	idle    *sync.Cond // signalled when a call is answered
@@ -439,30 +438,6 @@ func (c *conn) takeSlot() bool {
 	case <-c.done:
 		return false
 	}
-}
-
-// inlineFor is how long a direct call runs on the reading goroutine before a goroutine of its own
-// takes over the reading (runInline).
-const inlineFor = 2 * time.Millisecond
-
-// runInline runs a direct call on the reading goroutine and returns true, to read on; when the call
-// is still running after inlineFor, a new goroutine reads on (so a cancellation or another call is
-// read while it runs) and runInline returns false. A call that returns sooner costs no goroutine
-// and no thread woken for one: with an idle processor, starting a goroutine wakes a thread that
-// finds nothing to do and sleeps again, a third of a short call's CPU (docs/host.md).
-func (c *conn) runInline(ctx context.Context, cl *call, run func(context.Context) ([]byte, int, error)) bool {
-	var state atomic.Int32 // 0 running, 1 returned here, 2 handed over to a new reader
-	t := time.AfterFunc(inlineFor, func() {
-		if state.CompareAndSwap(0, 2) {
-			if c.handover != nil {
-				c.handover()
-			}
-			c.readLoop(c.reader)
-		}
-	})
-	c.runDirect(ctx, cl, run)
-	t.Stop()
-	return state.CompareAndSwap(0, 1)
 }
 
 // runDirect runs a direct call and answers it (see Direct).
