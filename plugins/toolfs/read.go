@@ -116,8 +116,9 @@ func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (Read
 		if exec.ContentOnly() {
 			// Only the text is used: the window renders it as it goes, no []Line is built.
 			r := newReadRenderer(target.DisplayPath, cs, note, min(len(text), req.MaxBytes))
-			res, shown, span, err = windowInto(text, req, target.DisplayPath, r)
-			rendered = r.finish(in.offset, shown, res.TotalLines, in.limit)
+			if res, shown, span, err = windowInto(text, req, target.DisplayPath, r); err == nil {
+				rendered = r.finish(in.offset, shown, res.TotalLines, in.limit)
+			}
 		} else {
 			res, span, err = windowString(text, req, target.DisplayPath)
 			shown = len(res.Lines)
