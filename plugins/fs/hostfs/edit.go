@@ -4,8 +4,6 @@ import (
 	"context"
 	"io"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/cordon-dev/cordon/internal/textedit"
 	"github.com/cordon-dev/cordon/plugins/fs"
 )
@@ -125,7 +123,7 @@ func readForEdit(ctx context.Context, t fs.Target, maxBytes int64) ([]byte, erro
 	if err := checkAbort(ctx, fs.VerbEdit); err != nil {
 		return nil, err
 	}
-	f, err := openKey(ctx, string(t.Key), unix.O_NONBLOCK)
+	f, regular, err := openFile(ctx, string(t.Key))
 	if err != nil {
 		if isAbsentErr(err) {
 			return nil, fs.NewError(fs.CodeStaleVersion, fs.EditChanged(t.DisplayPath).Message, err)
@@ -133,14 +131,10 @@ func readForEdit(ctx context.Context, t fs.Target, maxBytes int64) ([]byte, erro
 		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
+	if !regular {
 		return nil, fs.EditNotRegular(t.DisplayPath) // replaced since the probe
 	}
-	size := fi.Size()
+	size := f.size
 	if size > maxBytes {
 		return nil, fs.EditTooLarge(t.DisplayPath, size, maxBytes)
 	}

@@ -49,23 +49,32 @@ func statRegular(ctx context.Context, t fs.Target) (probeInfo, error) {
 // a writer) and the opened descriptor must still be a regular file, else
 // "not a regular file".
 func openRegular(ctx context.Context, t fs.Target) (*regularFile, error) {
-	fd, err := openKeyFD(ctx, string(t.Key), unix.O_NONBLOCK)
-	if err != nil {
-		if isAbsentErr(err) {
-			return nil, fs.ReadNotFound(t.DisplayPath, err)
-		}
+	f, regular, err := openFile(ctx, string(t.Key))
+	switch {
+	case err != nil && isAbsentErr(err):
+		return nil, fs.ReadNotFound(t.DisplayPath, err)
+	case err != nil:
 		return nil, err
+	case !regular:
+		_ = f.Close()
+		return nil, fs.ReadNotRegular(t.DisplayPath)
+	}
+	return f, nil
+}
+
+// openFile opens key read-only and without blocking, beneath the root ctx confines reads to (if
+// any), and says whether the descriptor is a regular file (its fstat). Errors are raw.
+func openFile(ctx context.Context, key string) (*regularFile, bool, error) {
+	fd, err := openKeyFD(ctx, key, unix.O_NONBLOCK)
+	if err != nil {
+		return nil, false, err
 	}
 	var st unix.Stat_t
 	if err := ignoringEINTR(func() error { return unix.Fstat(fd, &st) }); err != nil {
 		_ = unix.Close(fd)
-		return nil, &os.PathError{Op: "stat", Path: string(t.Key), Err: err}
+		return nil, false, &os.PathError{Op: "stat", Path: key, Err: err}
 	}
-	if st.Mode&unix.S_IFMT != unix.S_IFREG {
-		_ = unix.Close(fd)
-		return nil, fs.ReadNotRegular(t.DisplayPath)
-	}
-	return &regularFile{fd: fd, size: st.Size}, nil
+	return &regularFile{fd: fd, size: st.Size}, st.Mode&unix.S_IFMT == unix.S_IFREG, nil
 }
 
 // ReadText implements fs.FileSystem: the whole file, NUL-sniffed in its first
