@@ -46,6 +46,11 @@ func (e *Event[P]) On(kc *Context, fn func(ctx context.Context, p P) error, opts
 // Listeners returns how many live listeners the event has in kc's kernel.
 func (e *Event[P]) Listeners(kc *Context) int { return count[emitFn[P]](kc, e.id) }
 
+// ListenersExcept is Listeners without the listeners registered with Tag(tag).
+func (e *Event[P]) ListenersExcept(kc *Context, tag string) int {
+	return countExcept[emitFn[P]](kc, e.id, tag)
+}
+
 // Emit runs every live listener in order with no kernel lock held. A listener's error or panic
 // (as *PanicError) does not stop the others; the errors are joined.
 func (e *Event[P]) Emit(ctx context.Context, kc *Context, p P) error {

@@ -15,6 +15,7 @@ type ListenOption func(*listenOpts)
 type listenOpts struct {
 	prepend, once, async bool
 	queue                int
+	tag                  string
 }
 
 // Prepend places the listener ahead of every listener registered without it. Among prepended
@@ -30,6 +31,12 @@ func Once() ListenOption { return func(o *listenOpts) { o.once = true } }
 // dropped, counted and logged. Errors and panics of async listeners are logged. Kernel.Close waits
 // for delivery (docs/kernel.md "Asynchronous listeners").
 func Async() ListenOption { return func(o *listenOpts) { o.async = true } }
+
+// Tag marks the listener with t, a promise its key's owner defines: a key's ListenersExcept leaves
+// the listeners marked t out of its count.
+//
+//	tools.PostExecute.On(kc, fn, kernel.Tag(tools.ValueBlind)) // fn never reads Result.Value
+func Tag(t string) ListenOption { return func(o *listenOpts) { o.tag = t } }
 
 // KeyOption tunes an event key declaration.
 type KeyOption func(*keyOpts)
@@ -53,6 +60,7 @@ type listener[F any] struct {
 	fired   atomic.Bool
 	dispose Disposer
 	topic   string
+	tag     string
 }
 
 func (l *listener[F]) before(o *listener[F]) bool {
@@ -156,7 +164,7 @@ func listen[F any](kc *Context, id int64, name string, l *listener[F], opts []Li
 	}
 	k := kc.k
 	t := ensure[F](k, id)
-	l.kc, l.once, l.rank, l.band = kc, o.once, kc.f.rank, 1
+	l.kc, l.once, l.rank, l.band, l.tag = kc, o.once, kc.f.rank, 1, o.tag
 	if o.prepend {
 		l.band = 0
 	}
@@ -178,14 +186,17 @@ func listen[F any](kc *Context, id int64, name string, l *listener[F], opts []Li
 	return l.dispose, nil
 }
 
-func count[F any](kc *Context, id int64) int {
+func count[F any](kc *Context, id int64) int { return countExcept[F](kc, id, "") }
+
+// countExcept is count without the listeners tagged tag ("": none left out).
+func countExcept[F any](kc *Context, id int64, tag string) int {
 	t := lookup[F](kc.k, id)
 	if t == nil {
 		return 0
 	}
 	n := 0
 	for _, l := range t.snapshot() {
-		if l.kc.alive.Load() {
+		if l.kc.alive.Load() && (tag == "" || l.tag != tag) {
 			n++
 		}
 	}

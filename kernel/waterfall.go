@@ -67,6 +67,11 @@ func (w *Waterfall[P, R]) checkSlot(kc *Context) {
 // Listeners returns how many live listeners the waterfall has in kc's kernel.
 func (w *Waterfall[P, R]) Listeners(kc *Context) int { return count[wfFn[P, R]](kc, w.id) }
 
+// ListenersExcept is Listeners without the listeners registered with Tag(tag).
+func (w *Waterfall[P, R]) ListenersExcept(kc *Context, tag string) int {
+	return countExcept[wfFn[P, R]](kc, w.id, tag)
+}
+
 // Run dispatches p. inner is the default at the bottom of the chain; nil means the zero R.
 // Errors travel back up through next, so an outer listener may translate them.
 func (w *Waterfall[P, R]) Run(ctx context.Context, kc *Context, p P, inner func() (R, error)) (R, error) {

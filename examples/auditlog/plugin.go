@@ -110,7 +110,7 @@ func apply(kc *kernel.Context, cfg Config) error {
 			return err
 		}
 		return nil
-	}, kernel.Async()) // never delays a call; drained before the kernel closes
+	}, kernel.Async(), kernel.Tag(tools.ValueBlind)) // never delays a call; drained before the kernel closes; reads no value
 	return err
 }
 

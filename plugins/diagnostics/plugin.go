@@ -82,7 +82,7 @@ func apply(kc *kernel.Context, cfg Config) error {
 		stop()
 		return err
 	}
-	if _, err := tools.ChangeStep.On(kc, p.tag); err != nil {
+	if _, err := tools.ChangeStep.On(kc, p.tag, kernel.Tag(tools.ValueBlind)); err != nil {
 		return err
 	}
 	if _, err := fs.PublishEvent.On(kc, p.published); err != nil {
@@ -91,7 +91,7 @@ func apply(kc *kernel.Context, cfg Config) error {
 	if _, err := fs.ObservedEvent.On(kc, p.observed); err != nil {
 		return err
 	}
-	_, err := tools.PostExecute.On(kc, p.post)
+	_, err := tools.PostExecute.On(kc, p.post, kernel.Tag(tools.ValueBlind))
 	return err
 }
 

@@ -96,7 +96,7 @@ func apply(kc *kernel.Context, cfg Config) error {
 	if _, err := fs.PublishEvent.On(kc, r.publish); err != nil {
 		return err
 	}
-	if _, err := tools.ChangeStep.On(kc, r.tagActor); err != nil {
+	if _, err := tools.ChangeStep.On(kc, r.tagActor, kernel.Tag(tools.ValueBlind)); err != nil {
 		return err
 	}
 	if _, err := r.tools.Register(kc, r.undoDefinition()); err != nil {

@@ -42,7 +42,7 @@ func (r *Runtime) Execute(ctx context.Context, call Call) (res Result) {
 		Session:    call.Session,
 		Parent:     call.Parent,
 		skipMeta:   call.SkipMeta,
-		skipValue:  call.SkipValue,
+		skipValue:  call.SkipValue && call.SkipMeta && call.Parent == nil && r.valueUnread(),
 	}
 	if exec.RootCallID == "" {
 		exec.RootCallID = exec.CallID

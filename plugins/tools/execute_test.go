@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
@@ -354,6 +355,45 @@ func TestContentOnly(t *testing.T) {
 	}
 	require.Equal(t, []bool{true, false, false, false, false}, seen)
 	require.False(t, (*tools.Exec)(nil).ContentOnly())
+
+	// A listener that may read a value on any key that sees one turns it off while it lives; one
+	// tagged ValueBlind does not.
+	contentOnly := func() bool {
+		seen = nil
+		e.rt.Execute(context.Background(), tools.Call{CallID: "c", Name: "t", Args: json.RawMessage(`{}`), SkipMeta: true, SkipValue: true})
+		return seen[0]
+	}
+	wrap := func(_ context.Context, _ *tools.Dispatch, next func() (tools.Result, error)) (tools.Result, error) {
+		return next()
+	}
+	post := func(_ context.Context, _ tools.PostArgs, next func() (tools.PostDecision, error)) (tools.PostDecision, error) {
+		return next()
+	}
+	observe := func(context.Context, tools.ResultArgs) error { return nil }
+	for name, on := range map[string]func(...kernel.ListenOption) (kernel.Disposer, error){
+		"tools/execute": func(o ...kernel.ListenOption) (kernel.Disposer, error) {
+			return tools.ExecuteStep.On(e.root, wrap, o...)
+		},
+		"tools/execute-change": func(o ...kernel.ListenOption) (kernel.Disposer, error) {
+			return tools.ChangeStep.On(e.root, wrap, o...)
+		},
+		"tools/post-execute": func(o ...kernel.ListenOption) (kernel.Disposer, error) {
+			return tools.PostExecute.On(e.root, post, o...)
+		},
+		"tools/result": func(o ...kernel.ListenOption) (kernel.Disposer, error) {
+			return tools.ResultEvent.On(e.root, observe, o...)
+		},
+	} {
+		blind, err := on(kernel.Tag(tools.ValueBlind))
+		require.NoError(t, err)
+		require.True(t, contentOnly(), "%s: a ValueBlind listener", name)
+		reader, err := on()
+		require.NoError(t, err)
+		require.False(t, contentOnly(), "%s: a listener that may read the value", name)
+		require.NoError(t, reader())
+		require.True(t, contentOnly(), "%s: the reader disposed", name)
+		require.NoError(t, blind())
+	}
 }
 
 func TestExecuteWrapperControlsBodyContext(t *testing.T) {

@@ -86,8 +86,8 @@ type Call struct {
 	// projector itself would have caused (a panic or non-lossless meta).
 	SkipMeta bool
 	// SkipValue says the host drops Result.Value (an MCP server without structured content). With
-	// SkipMeta it lets a tool build only what its content needs (Exec.ContentOnly); the content
-	// and every error are the same either way.
+	// SkipMeta, and while every listener that sees results is ValueBlind, it lets a tool build only
+	// what its content needs (Exec.ContentOnly); the content and every error are the same either way.
 	SkipValue bool
 }
 
@@ -115,9 +115,9 @@ type Exec struct {
 }
 
 // ContentOnly reports whether only the content of the call's result is used: a top-level call
-// whose host drops the value (Call.SkipValue) and builds no presentation meta (Call.SkipMeta). A
-// tool may then leave out of its value what only the value shows (read: its lines), as long as
-// its rendered content is the same.
+// whose host drops the value (Call.SkipValue) and builds no presentation meta (Call.SkipMeta),
+// while every listener that sees results is ValueBlind. A tool may then leave out of its value
+// what only the value shows (read: its lines), as long as its rendered content is the same.
 func (e *Exec) ContentOnly() bool {
 	return e != nil && e.Parent == nil && e.skipMeta && e.skipValue
 }
