@@ -42,7 +42,8 @@ func (r *Runtime) Execute(ctx context.Context, call Call) (res Result) {
 		Session:    call.Session,
 		Parent:     call.Parent,
 		skipMeta:   call.SkipMeta,
-		skipValue:  call.SkipValue && call.SkipMeta && call.Parent == nil && r.valueUnread(),
+		// valueUnread counts listeners: asked last, and only for a call that may be content-only.
+		contentOnly: call.SkipValue && call.SkipMeta && call.Parent == nil && r.valueUnread(),
 	}
 	if exec.RootCallID == "" {
 		exec.RootCallID = exec.CallID

@@ -109,9 +109,9 @@ type Exec struct {
 	// Parent is the enclosing execution of a nested call.
 	Parent *Exec
 
-	skipMeta  bool // Call.SkipMeta
-	skipValue bool // Call.SkipValue
-	in        any  // the decoded arguments, once the body's step decoded them
+	skipMeta    bool // Call.SkipMeta
+	contentOnly bool // ContentOnly, decided once by Execute
+	in          any  // the decoded arguments, once the body's step decoded them
 }
 
 // ContentOnly reports whether only the content of the call's result is used: a top-level call
@@ -119,7 +119,7 @@ type Exec struct {
 // while every listener that sees results is ValueBlind. A tool may then leave out of its value
 // what only the value shows (read: its lines), as long as its rendered content is the same.
 func (e *Exec) ContentOnly() bool {
-	return e != nil && e.Parent == nil && e.skipMeta && e.skipValue
+	return e != nil && e.contentOnly
 }
 
 // SessionKey returns the session the call runs in as an opaque owner key,
