@@ -3,6 +3,7 @@ package jsonscan
 import (
 	"encoding/binary"
 	"math/bits"
+	"slices"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -14,9 +15,7 @@ const (
 
 // AppendString appends s to dst as a JSON string literal, quotes included (see the package doc).
 func AppendString(dst []byte, s string) []byte {
-	if free := cap(dst) - len(dst); free < len(s)+len(s)/16+10 {
-		dst = append(dst[:cap(dst)], make([]byte, len(s)+len(s)/16+10-free)...)[:len(dst)]
-	}
+	dst = slices.Grow(dst, len(s)+len(s)/16+10) // the text, some escapes, the quotes
 	dst = append(dst, '"')
 	p := unsafe.Slice(unsafe.StringData(s), len(s)) // read only
 	i := 0
