@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/cordon-dev/cordon/internal/jstext"
+	"github.com/cordon-dev/cordon/internal/texts"
 )
 
 // jkind is the JSON type of a Value.
@@ -219,10 +219,10 @@ func writeJSWith(sb *strings.Builder, v *Value, child func(sb *strings.Builder, 
 		if math.IsInf(v.num, 0) || math.IsNaN(v.num) {
 			sb.WriteString("null")
 		} else {
-			sb.WriteString(jstext.Number(v.num))
+			sb.WriteString(texts.Number(v.num))
 		}
 	case jString:
-		sb.WriteString(jstext.Quote(v.str))
+		sb.WriteString(texts.Quote(v.str))
 	case jArray:
 		sb.WriteByte('[')
 		for i, item := range v.arr {
@@ -238,7 +238,7 @@ func writeJSWith(sb *strings.Builder, v *Value, child func(sb *strings.Builder, 
 			if i > 0 {
 				sb.WriteByte(',')
 			}
-			sb.WriteString(jstext.Quote(k))
+			sb.WriteString(texts.Quote(k))
 			sb.WriteByte(':')
 			child(sb, k, v.obj[k])
 		}

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/cordon-dev/cordon/internal/jstext"
+	"github.com/cordon-dev/cordon/internal/texts"
 )
 
 // Schema is a compiled schema (Compile), one node of the enforced JSON Schema
@@ -75,7 +75,7 @@ func scalarMatches(typ string, v *Value) bool {
 	case "number":
 		return isJSONNumber(v)
 	case "integer":
-		return isJSONNumber(v) && jstext.IsInteger(v.num)
+		return isJSONNumber(v) && texts.IsInteger(v.num)
 	case "boolean":
 		return v.kind == jBool
 	case "null":
@@ -235,5 +235,5 @@ func checkSchema(v *Value, path string, violations *[]string) *Schema {
 }
 
 func itoa(i int) string {
-	return jstext.Number(float64(i))
+	return texts.Number(float64(i))
 }

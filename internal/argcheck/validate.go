@@ -3,7 +3,7 @@ package argcheck
 import (
 	"encoding/json"
 
-	"github.com/cordon-dev/cordon/internal/jstext"
+	"github.com/cordon-dev/cordon/internal/texts"
 )
 
 // pathName names the value at path in a message: quoted verbatim (no escaping), the parameter root
@@ -97,7 +97,7 @@ func checkValue(node *Schema, v *Value, path string, coerce *bool) []string {
 			return []string{pathName(path) + " must be a finite JSON number"}
 		}
 	case "integer":
-		if !isJSONNumber(v) || !jstext.IsInteger(v.num) {
+		if !isJSONNumber(v) || !texts.IsInteger(v.num) {
 			return []string{pathName(path) + " must be an integer"}
 		}
 	case "boolean":

@@ -11,8 +11,8 @@ import (
 	"go.uber.org/zap"
 	"golang.org/x/sys/unix"
 
+	"github.com/cordon-dev/cordon/internal/beneath"
 	"github.com/cordon-dev/cordon/internal/echo"
-	"github.com/cordon-dev/cordon/internal/lexpath"
 	"github.com/cordon-dev/cordon/internal/search"
 )
 
@@ -209,7 +209,7 @@ func editorConfigSelector(glob string) string {
 func editorConfig(path, top string, load func(string) *ecFile) (Decl, bool) {
 	var value string
 	found := false
-	for dir := filepath.Dir(path); top == "" || lexpath.Within(top, dir); dir = filepath.Dir(dir) {
+	for dir := filepath.Dir(path); top == "" || beneath.Within(top, dir); dir = filepath.Dir(dir) {
 		if f := load(filepath.Join(dir, ".editorconfig")); f != nil {
 			rel := path
 			if len(dir) < len(rel) {
@@ -306,7 +306,7 @@ func (s *Session) bareDir(dir string) bool {
 		return v
 	}
 	v = unix.Access(filepath.Join(dir, ".editorconfig"), unix.F_OK) == unix.ENOENT
-	if parent := filepath.Dir(dir); v && parent != dir && (s.top == "" || lexpath.Within(s.top, parent)) {
+	if parent := filepath.Dir(dir); v && parent != dir && (s.top == "" || beneath.Within(s.top, parent)) {
 		v = s.bareDir(parent)
 	}
 	s.mu.Lock()

@@ -7,8 +7,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/cordon-dev/cordon/internal/lexpath"
-	"github.com/cordon-dev/cordon/internal/openat2"
+	"github.com/cordon-dev/cordon/internal/beneath"
 )
 
 // errEscape refuses an open that would leave Options.Beneath: a symlink or ".." met beneath the
@@ -16,14 +15,14 @@ import (
 var errEscape = errors.New("path leaves the confining directory")
 
 // openNoLinks opens path relative to dirfd with flags in one openat2 call through no symlink and no
-// /proc magic link, and when beneath, never above dirfd; a link or an escape met is errEscape.
-// done is false when openat2 cannot be used (internal/openat2) and the caller walks instead.
-func openNoLinks(dirfd int, path string, flags int, beneath bool) (fd int, done bool, err error) {
-	resolve := uint64(openat2.NoLinks)
-	if beneath {
-		resolve = openat2.Beneath
+// /proc magic link, and when confined, never above dirfd; a link or an escape met is errEscape.
+// done is false when openat2 cannot be used (internal/beneath) and the caller walks instead.
+func openNoLinks(dirfd int, path string, flags int, confined bool) (fd int, done bool, err error) {
+	resolve := uint64(beneath.NoLinks)
+	if confined {
+		resolve = beneath.Confined
 	}
-	fd, done, err = openat2.Open(dirfd, path, flags, resolve)
+	fd, done, err = beneath.Open(dirfd, path, flags, resolve)
 	if err == unix.ELOOP || err == unix.EXDEV {
 		return -1, true, errEscape
 	}
@@ -40,7 +39,7 @@ func OpenBeneath(root, path string, flags int) (int, error) {
 	}
 	rel := "."
 	if path != root {
-		r, ok := lexpath.Rel(root, path)
+		r, ok := beneath.Rel(root, path)
 		if !ok {
 			return -1, errEscape
 		}
@@ -72,7 +71,7 @@ func statLinkBeneath(root string, dirfd int, name, abs string, st *unix.Stat_t) 
 	if err != nil {
 		return err
 	}
-	if !lexpath.Within(root, target) {
+	if !beneath.Within(root, target) {
 		return errEscape
 	}
 	return fstatat(dirfd, name, st, 0)

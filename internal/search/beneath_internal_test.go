@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
 
-	"github.com/cordon-dev/cordon/internal/openat2"
+	"github.com/cordon-dev/cordon/internal/beneath"
 )
 
 // OpenBeneath beneath a root, with openat2 and with the O_NOFOLLOW walk: a file beneath opens; a
@@ -18,7 +18,7 @@ func TestOpenPathBeneath(t *testing.T) {
 	for _, walk := range []bool{false, true} {
 		t.Run(map[bool]string{false: "openat2", true: "walk"}[walk], func(t *testing.T) {
 			if walk {
-				t.Cleanup(openat2.Disable())
+				t.Cleanup(beneath.Disable())
 			}
 			base, err := filepath.EvalSymlinks(t.TempDir())
 			require.NoError(t, err)

@@ -8,7 +8,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/cordon-dev/cordon/internal/lexpath"
+	"github.com/cordon-dev/cordon/internal/beneath"
 )
 
 // level is the ignore state of one directory: its own ignore files and its place in the chain of
@@ -147,7 +147,7 @@ func (rs *rules) ancestorLevels(root string) *level {
 	}
 	for i := len(dirs) - 1; i >= 0; i-- {
 		d := dirs[i]
-		if rs.beneath != "" && !lexpath.Within(rs.beneath, d) {
+		if rs.beneath != "" && !beneath.Within(rs.beneath, d) {
 			continue
 		}
 		has := rs.holds(d, ".git", ".ignore", ".gitignore")

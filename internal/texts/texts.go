@@ -1,8 +1,19 @@
-// Package texts holds a tool's model-facing texts, read from one file per plugin (docs/texts.md):
-// a JSON object of keys to templates. A template is literal text with placeholders `{name}` (a
-// name is a letter or '_' followed by letters, digits and '_'); a '{' that does not open such a
-// placeholder is literal. The Go code renders from the file it embeds; its tests and the e2e
-// scripts read and render the same file, so a text is written once.
+// Package texts holds a tool's model-facing texts, read from one file per plugin (docs/texts.md),
+// and the JavaScript text rules those texts and the argument checks follow.
+//
+// A file is a JSON object of keys to templates. A template is literal text with placeholders
+// `{name}` (a name is a letter or '_' followed by letters, digits and '_'); a '{' that does not
+// open such a placeholder is literal. The Go code renders from the file it embeds; its tests and
+// the e2e scripts read and render the same file, so a text is written once.
+//
+// The JavaScript rules are which characters String.prototype.trim removes (Space, Trim, IsBlank),
+// which numbers Number.isInteger accepts (IsInteger), how Number#toString spells a number (Number)
+// and how JSON.stringify quotes a string (Quote): one copy, used wherever a model-facing text or
+// check follows them.
+//
+//	if texts.IsBlank(args.FilePath) {
+//		return errors.New("file_path must be a non-empty string")
+//	}
 package texts
 
 import (

@@ -12,7 +12,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/cordon-dev/cordon/internal/lexpath"
+	"github.com/cordon-dev/cordon/internal/beneath"
 	"github.com/cordon-dev/cordon/internal/lsp"
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/tools"
@@ -102,7 +102,7 @@ func (p *plugin) notifyWatchers(changes []*change) {
 		}
 		var events []lsp.FileEvent
 		for _, ch := range changes {
-			if !ch.done || !lexpath.Within(s.root, ch.path) {
+			if !ch.done || !beneath.Within(s.root, ch.path) {
 				continue
 			}
 			typ := lsp.FileChanged

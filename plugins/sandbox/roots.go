@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/cordon-dev/cordon/internal/openat2"
+	"github.com/cordon-dev/cordon/internal/beneath"
 )
 
 // CanonicalPath returns the native realpath of p, made absolute: components are resolved one by
@@ -23,7 +23,7 @@ func CanonicalPath(p string) string {
 		full = wd + string(filepath.Separator) + full
 	}
 	// A path reached through no link is its own canonical path: one call instead of a walk.
-	if strings.Count(full, string(filepath.Separator)) > 2 && openat2.Linkless(full, nil) {
+	if strings.Count(full, string(filepath.Separator)) > 2 && beneath.Linkless(full, nil) {
 		return filepath.Clean(full)
 	}
 	resolved := string(filepath.Separator)

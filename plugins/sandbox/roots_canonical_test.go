@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cordon-dev/cordon/internal/openat2"
+	"github.com/cordon-dev/cordon/internal/beneath"
 	"github.com/cordon-dev/cordon/plugins/sandbox"
 )
 
@@ -43,7 +43,7 @@ func TestCanonicalPathAgreesWithTheWalk(t *testing.T) {
 		fast = append(fast, sandbox.CanonicalPath(p))
 	}
 	assert.Equal(t, real, fast[3], "through the link")
-	t.Cleanup(openat2.Disable())
+	t.Cleanup(beneath.Disable())
 	for i, p := range paths {
 		assert.Equal(t, sandbox.CanonicalPath(p), fast[i], p)
 	}

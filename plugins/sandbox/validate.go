@@ -3,7 +3,7 @@ package sandbox
 import (
 	"errors"
 
-	"github.com/cordon-dev/cordon/internal/jstext"
+	"github.com/cordon-dev/cordon/internal/texts"
 )
 
 // The escalation argument pairing errors (plain errors, no code; docs/tool-fs.md "Sandbox
@@ -28,7 +28,7 @@ func ValidateEscalationArgs(permissions, justification *string) error {
 		return ErrEscalationNoJustification
 	case justification != nil && permissions == nil:
 		return ErrEscalationNoPermissions
-	case justification != nil && jstext.IsBlank(*justification):
+	case justification != nil && texts.IsBlank(*justification):
 		return ErrEscalationBlank
 	}
 	return nil

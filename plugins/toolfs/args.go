@@ -5,7 +5,7 @@ import (
 	"errors"
 	"math"
 
-	"github.com/cordon-dev/cordon/internal/jstext"
+	"github.com/cordon-dev/cordon/internal/texts"
 )
 
 // The tools' own argument errors: plain errors (no code), from texts.json.
@@ -37,7 +37,7 @@ type readArgs struct {
 // parseReadArgs validates schema-valid read arguments, in order: a blank file_path, the offset,
 // the limit, then the limit against maxLimit (which is also the default limit).
 func parseReadArgs(a readArgs, maxLimit int) (readInput, error) {
-	if jstext.IsBlank(a.FilePath) {
+	if texts.IsBlank(a.FilePath) {
 		return readInput{}, errBlankPath
 	}
 	in := readInput{filePath: a.FilePath, offset: 1, limit: maxLimit, offsetText: "1"}
@@ -46,7 +46,7 @@ func parseReadArgs(a readArgs, maxLimit int) (readInput, error) {
 			return readInput{}, errOffset
 		}
 		in.offset = toInt(*a.Offset)
-		in.offsetText = jstext.Number(*a.Offset)
+		in.offsetText = texts.Number(*a.Offset)
 	}
 	if a.Limit != nil {
 		if !isPositiveInteger(*a.Limit) {
@@ -75,7 +75,7 @@ type writeArgs struct {
 }
 
 func parseWriteArgs(a writeArgs) (writeInput, error) {
-	if jstext.IsBlank(a.FilePath) {
+	if texts.IsBlank(a.FilePath) {
 		return writeInput{}, errBlankPath
 	}
 	return writeInput{filePath: a.FilePath, content: a.Content}, nil
@@ -101,7 +101,7 @@ type editArgs struct {
 // parseEditArgs validates, in order: a blank file_path, an empty (not trimmed) old_string, and
 // old_string equal to new_string (exact comparison, before any line-ending normalization).
 func parseEditArgs(a editArgs) (editInput, error) {
-	if jstext.IsBlank(a.FilePath) {
+	if texts.IsBlank(a.FilePath) {
 		return editInput{}, errBlankPath
 	}
 	if a.OldString == "" {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/cordon-dev/cordon/internal/confint"
-	"github.com/cordon-dev/cordon/internal/jstext"
+	"github.com/cordon-dev/cordon/internal/texts"
 	"github.com/cordon-dev/cordon/plugins/tools/filetool"
 )
 
@@ -82,7 +82,7 @@ func (c *Config) Validate() error {
 
 // isPositiveInteger reports whether v is finite, integral and at least 1.
 func isPositiveInteger(v float64) bool {
-	return jstext.IsInteger(v) && v >= 1
+	return texts.IsInteger(v) && v >= 1
 }
 
 // maxSafeInteger is 2^53, the largest count the caps need to represent exactly; larger values

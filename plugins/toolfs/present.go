@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"regexp"
 
-	"github.com/cordon-dev/cordon/internal/jstext"
+	"github.com/cordon-dev/cordon/internal/texts"
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
@@ -85,9 +85,9 @@ func PresentReadCall(args json.RawMessage) *CallView {
 	window := ""
 	switch {
 	case a.Limit != nil && *a.Limit > 0:
-		window = " (" + jstext.Number(line) + " - " + jstext.Number(line+*a.Limit-1) + ")"
+		window = " (" + texts.Number(line) + " - " + texts.Number(line+*a.Limit-1) + ")"
 	case a.Offset != nil:
-		window = " (from line " + jstext.Number(*a.Offset) + ")"
+		window = " (from line " + texts.Number(*a.Offset) + ")"
 	}
 	return &CallView{Card: CardGeneric, Title: "Read " + a.FilePath + window, Kind: "read",
 		Locations: []Location{{Path: a.FilePath, Line: &line}}}
@@ -276,7 +276,7 @@ func ReadMetaFromMeta(meta any) (ReadMeta, bool) {
 // metaInt reads a JSON number that is an integer >= lowest (and small enough for an int).
 func metaInt(v any, lowest int) (int, bool) {
 	f, ok := v.(float64)
-	if !ok || !jstext.IsInteger(f) || f < float64(lowest) || f > maxSafeInteger {
+	if !ok || !texts.IsInteger(f) || f < float64(lowest) || f > maxSafeInteger {
 		return 0, false
 	}
 	return int(f), true

@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 
-	"github.com/cordon-dev/cordon/internal/jstext"
+	"github.com/cordon-dev/cordon/internal/texts"
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/plugins/attachments"
 	"github.com/cordon-dev/cordon/plugins/fs"
@@ -80,7 +80,7 @@ func (s *suite) imageBytes(v ReadImageValue) []byte {
 // bytes, and the present observation at the Stat's version.
 func (s *suite) readImage(ctx context.Context, a readImageArgs, exec *tools.Exec) (ReadImageValue, error) {
 	p := a.FilePath
-	if jstext.IsBlank(p) {
+	if texts.IsBlank(p) {
 		return ReadImageValue{}, errBlankPath
 	}
 	adm, err := s.ft.AdmitImage(ctx, exec, p)

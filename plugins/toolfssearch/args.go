@@ -4,7 +4,7 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/cordon-dev/cordon/internal/jstext"
+	"github.com/cordon-dev/cordon/internal/texts"
 )
 
 // The argument errors: plain errors (no code), as read's are.
@@ -30,7 +30,7 @@ type globInput struct {
 // parseGlobArgs validates schema-valid glob arguments: a pattern blank after trimming, then a
 // given but blank path.
 func parseGlobArgs(a globArgs) (globInput, error) {
-	if jstext.IsBlank(a.Pattern) {
+	if texts.IsBlank(a.Pattern) {
 		return globInput{}, errBlankPattern
 	}
 	path, err := optionalPath(a.Path)
@@ -73,7 +73,7 @@ func optionalPath(p *string) (string, error) {
 	if p == nil {
 		return "", nil
 	}
-	if jstext.IsBlank(*p) {
+	if texts.IsBlank(*p) {
 		return "", errBlankPath
 	}
 	return *p, nil
@@ -82,7 +82,7 @@ func optionalPath(p *string) (string, error) {
 // ValidateInclude refuses an include that is not one positive glob: blank, starting with '!', or
 // holding a comma outside braces ("*.{ts,tsx}" is one glob).
 func ValidateInclude(include string) error {
-	if jstext.IsBlank(include) {
+	if texts.IsBlank(include) {
 		return errBlankInclude
 	}
 	if strings.HasPrefix(include, "!") {

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/cordon-dev/cordon/internal/jstext"
 	"github.com/cordon-dev/cordon/internal/notebook"
 	"github.com/cordon-dev/cordon/internal/texts"
 	"github.com/cordon-dev/cordon/plugins/fs"
@@ -111,7 +110,7 @@ type notebookEditInput struct {
 // cell_id (an empty one is absent), a replace or insert without new_source, and a path that is
 // not a .ipynb file.
 func parseNotebookEditArgs(a notebookEditArgs) (notebookEditInput, error) {
-	if jstext.IsBlank(a.NotebookPath) {
+	if texts.IsBlank(a.NotebookPath) {
 		return notebookEditInput{}, errBlankNotebookPath
 	}
 	in := notebookEditInput{path: a.NotebookPath, mode: "replace"}

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"text/tabwriter"
 
-	"github.com/cordon-dev/cordon/internal/lexpath"
+	"github.com/cordon-dev/cordon/internal/beneath"
 	"github.com/cordon-dev/cordon/internal/termtext"
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/fshistory/history"
@@ -47,7 +47,7 @@ func withHistory(ctx context.Context, e *env, fn func(*history.Log) error) error
 func cmdHistory(ctx context.Context, e *env) error {
 	return withHistory(ctx, e, func(lg *history.Log) error {
 		root := canonicalDir(e.f.workdir)
-		recs, err := lg.Store.List(history.Match{}, func(r *history.Record) bool { return lexpath.Within(root, r.Path) })
+		recs, err := lg.Store.List(history.Match{}, func(r *history.Record) bool { return beneath.Within(root, r.Path) })
 		if err != nil {
 			return err
 		}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"unicode/utf16"
 
-	"github.com/cordon-dev/cordon/internal/jstext"
+	"github.com/cordon-dev/cordon/internal/texts"
 	"github.com/cordon-dev/cordon/plugins/attachments"
 )
 
@@ -104,7 +104,7 @@ func displayName(name string) string {
 		}
 		return r
 	}, name)
-	name = jstext.Trim(name)
+	name = texts.Trim(name)
 	units := 0
 	for i, r := range name {
 		n := utf16.RuneLen(r)

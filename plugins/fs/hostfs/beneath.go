@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/cordon-dev/cordon/internal/lexpath"
+	"github.com/cordon-dev/cordon/internal/beneath"
 	"github.com/cordon-dev/cordon/plugins/fs"
 )
 
@@ -115,7 +115,7 @@ func relBeneath(root, path string) (string, bool) {
 	if path == root {
 		return ".", true
 	}
-	return lexpath.Rel(root, path)
+	return beneath.Rel(root, path)
 }
 
 // escapeError is the cause of a refusal: op on path met err (nil when the

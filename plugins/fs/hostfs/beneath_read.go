@@ -8,7 +8,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/cordon-dev/cordon/internal/openat2"
+	"github.com/cordon-dev/cordon/internal/beneath"
 )
 
 // ReadBeneath confines the opens of one read, listing or search beneath a
@@ -112,7 +112,7 @@ func openFileBeneath(root, key string, flags int) (int, error) {
 	// beneath it): one call opens it. Any failure takes the confined open below, whose refusals
 	// and errors are the contract's.
 	if rel != "." {
-		if fd, ok, err := openat2.Open(unix.AT_FDCWD, key, flags, openat2.NoLinks); ok && err == nil {
+		if fd, ok, err := beneath.Open(unix.AT_FDCWD, key, flags, beneath.NoLinks); ok && err == nil {
 			return fd, nil
 		}
 	}
@@ -121,7 +121,7 @@ func openFileBeneath(root, key string, flags int) (int, error) {
 		return -1, err
 	}
 	defer unix.Close(rootfd)
-	if fd, ok, err := openat2.Open(rootfd, rel, flags, openat2.Beneath); ok {
+	if fd, ok, err := beneath.Open(rootfd, rel, flags, beneath.Confined); ok {
 		switch {
 		case err == nil:
 			return fd, nil

@@ -8,7 +8,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/cordon-dev/cordon/internal/charset"
-	"github.com/cordon-dev/cordon/internal/jstext"
+	"github.com/cordon-dev/cordon/internal/texts"
 	"github.com/cordon-dev/cordon/plugins/fs"
 )
 
@@ -158,5 +158,5 @@ func integral(v *yaml.Node) bool {
 	if err := v.Decode(&f); err != nil {
 		return true
 	}
-	return jstext.IsInteger(f) && math.Abs(f) <= float64(MaxDiffBasisBytes)
+	return texts.IsInteger(f) && math.Abs(f) <= float64(MaxDiffBasisBytes)
 }

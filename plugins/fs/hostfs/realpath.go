@@ -8,7 +8,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/cordon-dev/cordon/internal/openat2"
+	"github.com/cordon-dev/cordon/internal/beneath"
 )
 
 // maxSymlinks bounds symlink expansion in realpath (Linux MAXSYMLINKS).
@@ -25,7 +25,7 @@ func realpath(p string) (string, bool, error) {
 	// close, about two lstats' time) instead of an lstat per component, from three components.
 	if strings.Count(p, string(filepath.Separator)) > 2 {
 		var st unix.Stat_t
-		if openat2.Linkless(p, &st) {
+		if beneath.Linkless(p, &st) {
 			return filepath.Clean(p), st.Mode&unix.S_IFMT == unix.S_IFDIR, nil
 		}
 	}

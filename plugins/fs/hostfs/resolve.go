@@ -9,7 +9,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/cordon-dev/cordon/internal/jstext"
+	"github.com/cordon-dev/cordon/internal/texts"
 	"github.com/cordon-dev/cordon/plugins/fs"
 )
 
@@ -74,7 +74,7 @@ func displayPathOf(base, path string) string {
 // failures the spec does not code are returned raw (Resolve codes them,
 // ListDir names the child in its own message).
 func resolveLocal(base, path string) (fs.Target, error) {
-	if jstext.IsBlank(path) { // JavaScript trim, as the tools check it
+	if texts.IsBlank(path) { // JavaScript trim, as the tools check it
 		return fs.Target{}, fs.BlankPath()
 	}
 	if hasNUL(base, path) {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/cordon-dev/cordon/internal/openat2"
+	"github.com/cordon-dev/cordon/internal/beneath"
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/fs/hostfs"
 )
@@ -49,6 +49,6 @@ func TestResolveLinklessAgreesWithTheWalk(t *testing.T) {
 	require.Equal(t, filepath.Join(deep, "f.txt"), fast[0].key)
 	require.Equal(t, filepath.Join(deep, "f.txt"), fast[3].key, "through the symlinked folder")
 	require.Equal(t, filepath.Join(deep, "f.txt"), fast[4].key, "the symlinked file")
-	t.Cleanup(openat2.Disable())
+	t.Cleanup(beneath.Disable())
 	require.Equal(t, resolve(), fast)
 }

@@ -3,7 +3,7 @@ package hostfs
 import (
 	"context"
 
-	"github.com/cordon-dev/cordon/internal/jstext"
+	"github.com/cordon-dev/cordon/internal/texts"
 	"github.com/cordon-dev/cordon/plugins/fs"
 )
 
@@ -33,7 +33,7 @@ func (p *Provider) Lstat(ctx context.Context, path string, opts fs.LstatOptions)
 	if err := checkAbort(ctx, fs.VerbLstat); err != nil {
 		return nil, err
 	}
-	if jstext.IsBlank(path) {
+	if texts.IsBlank(path) {
 		return nil, fs.BlankPath()
 	}
 	base := p.base(opts.Cwd)

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/cordon-dev/cordon/internal/lexpath"
+	"github.com/cordon-dev/cordon/internal/beneath"
 	"github.com/cordon-dev/cordon/internal/texts"
 	"github.com/cordon-dev/cordon/plugins/fs"
 )
@@ -102,7 +102,7 @@ func Undo(ctx context.Context, fsys fs.FileSystem, st Store, sel Selector) (Undo
 		}
 		display = t.DisplayPath
 	}
-	if sel.Within != "" && !lexpath.Within(sel.Within, ch.Path) {
+	if sel.Within != "" && !beneath.Within(sel.Within, ch.Path) {
 		return Undone{}, fs.NewError(fs.CodeNotFound, msg("undo.error.outside_cwd", "path", display, "cwd", sel.Within), nil)
 	}
 	if t.Key != fs.TargetKey(ch.Key) {
@@ -159,7 +159,7 @@ func prunable(ch Record, sel Selector) []string {
 	}
 	var out []string
 	for _, d := range ch.MadeDirs {
-		if d == root || !lexpath.Within(root, d) {
+		if d == root || !beneath.Within(root, d) {
 			break
 		}
 		out = append(out, d)

@@ -4,7 +4,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/cordon-dev/cordon/internal/lexpath"
+	"github.com/cordon-dev/cordon/internal/beneath"
 	"github.com/cordon-dev/cordon/plugins/sandbox"
 )
 
@@ -56,7 +56,7 @@ func repositories(key, anchor string, bases []string, workspaceRoot string) []gi
 		add(b)
 	}
 	for a := filepath.Dir(key); a != anchor; a = filepath.Dir(a) {
-		if _, ok := lexpath.Rel(anchor, a); !ok {
+		if _, ok := beneath.Rel(anchor, a); !ok {
 			break
 		}
 		add(a)

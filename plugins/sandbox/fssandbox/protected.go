@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/cordon-dev/cordon/internal/lexpath"
+	"github.com/cordon-dev/cordon/internal/beneath"
 	"github.com/cordon-dev/cordon/plugins/sandbox"
 )
 
@@ -33,7 +33,7 @@ func protectedBases(anchor string, roots []string, workspaceRoot string) []strin
 	}
 	ws := filepath.Clean(sandbox.CanonicalPath(workspaceRoot))
 	for a := filepath.Dir(ws); a != anchor; a = filepath.Dir(a) {
-		if _, ok := lexpath.Rel(anchor, a); !ok {
+		if _, ok := beneath.Rel(anchor, a); !ok {
 			break
 		}
 		add(a)
@@ -66,14 +66,14 @@ func (p *Provider) protectedBy(key, anchor string, bases []string) string {
 				continue
 			}
 			for _, g := range gitPointerDirs(q, e, qi) {
-				if lexpath.Within(g, key) {
+				if beneath.Within(g, key) {
 					return g
 				}
 			}
 			// Bases are canonical: only a symlinked entry, or a nested one, can
 			// have a canonical form other than its spelling.
 			if qi.Mode()&os.ModeSymlink != 0 || strings.ContainsRune(e, filepath.Separator) {
-				if c := sandbox.CanonicalPath(q); c != q && lexpath.Within(c, key) {
+				if c := sandbox.CanonicalPath(q); c != q && beneath.Within(c, key) {
 					return q
 				}
 				if qi, err = os.Stat(q); err != nil {
@@ -91,7 +91,7 @@ func (p *Provider) protectedBy(key, anchor string, bases []string) string {
 // coveredByName reports whether key is root/entry or lies beneath it, each
 // component of entry compared with sameName.
 func coveredByName(key, root, entry string) bool {
-	rel, ok := lexpath.Rel(root, key)
+	rel, ok := beneath.Rel(root, key)
 	if !ok {
 		return false
 	}
@@ -160,7 +160,7 @@ func (a *lazyAncestors) include(fi os.FileInfo) bool {
 func ancestorInfos(key, anchor string) []os.FileInfo {
 	var out []os.FileInfo
 	for a := key; a != anchor; {
-		if _, ok := lexpath.Rel(anchor, a); !ok {
+		if _, ok := beneath.Rel(anchor, a); !ok {
 			break
 		}
 		if fi, err := os.Stat(a); err == nil {

@@ -9,7 +9,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/cordon-dev/cordon/internal/lexpath"
+	"github.com/cordon-dev/cordon/internal/beneath"
 	"github.com/cordon-dev/cordon/plugins/fs/hostfs"
 )
 
@@ -67,7 +67,7 @@ func repositoryBy(key, anchor string) string {
 		end++
 		rest = after
 	}
-	rel, ok := lexpath.Rel(anchor, key)
+	rel, ok := beneath.Rel(anchor, key)
 	if !ok {
 		return ""
 	}

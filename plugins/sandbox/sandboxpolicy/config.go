@@ -4,7 +4,7 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/cordon-dev/cordon/internal/jstext"
+	"github.com/cordon-dev/cordon/internal/texts"
 	"github.com/cordon-dev/cordon/plugins/sandbox"
 )
 
@@ -46,7 +46,7 @@ func (c Config) Validate() error {
 		return &UnknownModeError{Mode: c.Mode, config: true}
 	}
 	if c.Reads != "" && c.Reads != ReadsAnywhere && c.Reads != ReadsRoots {
-		return errors.New(`sandbox-policy: reads must be "anywhere" or "roots" (got ` + jstext.Quote(c.Reads) + ")")
+		return errors.New(`sandbox-policy: reads must be "anywhere" or "roots" (got ` + texts.Quote(c.Reads) + ")")
 	}
 	for _, r := range append(append([]string(nil), c.Roots...), c.ReadOnlyRoots...) {
 		if strings.TrimSpace(r) == "" {
@@ -74,9 +74,9 @@ func (e *UnknownModeError) Error() string {
 			names[i] = `"` + string(m) + `"`
 		}
 		return "sandbox-policy: mode must be one of " + strings.Join(names[:len(names)-1], ", ") +
-			" or " + names[len(names)-1] + " (got " + jstext.Quote(string(e.Mode)) + ")"
+			" or " + names[len(names)-1] + " (got " + texts.Quote(string(e.Mode)) + ")"
 	}
-	return "sandbox/mode carries unknown mode " + jstext.Quote(string(e.Mode))
+	return "sandbox/mode carries unknown mode " + texts.Quote(string(e.Mode))
 }
 
 // Is matches any *UnknownModeError: errors.Is(err, &UnknownModeError{}).

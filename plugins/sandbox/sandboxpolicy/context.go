@@ -1,7 +1,7 @@
 package sandboxpolicy
 
 import (
-	"github.com/cordon-dev/cordon/internal/jstext"
+	"github.com/cordon-dev/cordon/internal/texts"
 	"github.com/cordon-dev/cordon/plugins/sandbox"
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
@@ -16,7 +16,7 @@ const (
 
 // PolicyText is the model-facing statement of the standing policy p (the texts of docs/host.md
 // "Server instructions"). The workspace root is embedded with JSON.stringify semantics (see
-// jstext.Quote); temp areas are never enumerated, so the text does not change with TMPDIR. Under
+// texts.Quote); temp areas are never enumerated, so the text does not change with TMPDIR. Under
 // workspace-write the configured roots are named, the temp sentence is left out without temp roots,
 // and confined reads are stated. A mode outside the vocabulary yields "".
 func PolicyText(p sandbox.CallPolicy) string {
@@ -25,7 +25,7 @@ func PolicyText(p sandbox.CallPolicy) string {
 		return "Current file policy: read-only. Any available operation enforced by the file sandbox cannot modify files in the standing mode. Do not refuse a required modification from this policy alone: try an available tool normally and follow any denial and escalation guidance it returns."
 	case sandbox.WorkspaceWrite:
 		text := "Current file policy: workspace-write. Any available operation enforced by the file sandbox may modify files under the session workspace: " +
-			jstext.Quote(p.WorkspaceRoot) + "."
+			texts.Quote(p.WorkspaceRoot) + "."
 		if len(p.Roots) > 0 {
 			text += " Also writable: " + quoteAll(p.Roots) + "."
 		}
@@ -53,7 +53,7 @@ func quoteAll(paths []string) string {
 		if i > 0 {
 			out += ", "
 		}
-		out += jstext.Quote(p)
+		out += texts.Quote(p)
 	}
 	return out
 }

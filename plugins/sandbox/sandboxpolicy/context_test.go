@@ -81,7 +81,7 @@ func TestContextTextWithoutAgent(t *testing.T) {
 	assert.Equal(t, 110, sandboxpolicy.ContextOrder)
 }
 
-// The workspace root is embedded with JSON.stringify semantics (jstext.Quote), not encoding/json's.
+// The workspace root is embedded with JSON.stringify semantics (texts.Quote), not encoding/json's.
 func TestPolicyTextQuotesTheRootAsJSONStringify(t *testing.T) {
 	assert.Equal(t, workspaceText(`"/w s/\"q\""`), sandboxpolicy.PolicyText(sandbox.CallPolicy{Mode: sandbox.WorkspaceWrite, WorkspaceRoot: `/w s/"q"`}))
 	assert.Equal(t, workspaceText("\"/l\u2028p<&>\""), sandboxpolicy.PolicyText(sandbox.CallPolicy{Mode: sandbox.WorkspaceWrite, WorkspaceRoot: "/l\u2028p<&>"}))

@@ -9,13 +9,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cordon-dev/cordon/internal/jstext"
+	"github.com/cordon-dev/cordon/internal/texts"
 	"github.com/cordon-dev/cordon/plugins/fs"
 	"github.com/cordon-dev/cordon/plugins/sandbox"
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
-var sandboxIsBlank = jstext.IsBlank
+var sandboxIsBlank = texts.IsBlank
 
 // MapError keeps the code, chains the original as the cause and names the stamped mode; other
 // errors are returned as the same value (docs/tool-fs.md "Sandbox escalation").

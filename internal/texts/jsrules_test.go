@@ -1,4 +1,4 @@
-package jstext_test
+package texts_test
 
 import (
 	"encoding/json"
@@ -10,7 +10,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/cordon-dev/cordon/internal/jstext"
+	"github.com/cordon-dev/cordon/internal/texts"
 )
 
 // The values JavaScript prints (node -p 'String(x)').
@@ -22,7 +22,7 @@ func TestNumber(t *testing.T) {
 		9007199254740993: "9007199254740992", 1e300: "1e+300", -2.5e-10: "-2.5e-10", 5e-324: "5e-324",
 		math.MaxFloat64: "1.7976931348623157e+308",
 	} {
-		assert.Equal(t, want, jstext.Number(f), "%v", f)
+		assert.Equal(t, want, texts.Number(f), "%v", f)
 	}
 }
 
@@ -34,22 +34,22 @@ func FuzzNumber(f *testing.F) {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return
 		}
-		got, err := strconv.ParseFloat(jstext.Number(v), 64)
+		got, err := strconv.ParseFloat(texts.Number(v), 64)
 		if err != nil || got != v && !(v == 0 && got == 0) {
-			t.Fatalf("Number(%v) = %q reads back as %v (%v)", v, jstext.Number(v), got, err)
+			t.Fatalf("Number(%v) = %q reads back as %v (%v)", v, texts.Number(v), got, err)
 		}
 	})
 }
 
 func TestBlankAndTrim(t *testing.T) {
-	assert.True(t, jstext.IsBlank(" \t\n\v\f\r\u00a0\u1680\u2000\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"))
-	assert.False(t, jstext.IsBlank("\u0085"), "NEL is not JavaScript whitespace")
-	assert.False(t, jstext.IsBlank("\u200b"), "ZWSP is not JavaScript whitespace")
+	assert.True(t, texts.IsBlank(" \t\n\v\f\r\u00a0\u1680\u2000\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"))
+	assert.False(t, texts.IsBlank("\u0085"), "NEL is not JavaScript whitespace")
+	assert.False(t, texts.IsBlank("\u200b"), "ZWSP is not JavaScript whitespace")
 	for _, s := range []string{"a", " a ", "\u180e", "\x00"} {
-		assert.False(t, jstext.IsBlank(s), "%q is not trimmed by JavaScript", s)
+		assert.False(t, texts.IsBlank(s), "%q is not trimmed by JavaScript", s)
 	}
-	assert.True(t, jstext.IsBlank(""))
-	assert.Equal(t, "a b", jstext.Trim("\ufeff a b \u3000"))
+	assert.True(t, texts.IsBlank(""))
+	assert.Equal(t, "a b", texts.Trim("\ufeff a b \u3000"))
 }
 
 // JSON.stringify of strings (node -p 'JSON.stringify(s)').
@@ -61,7 +61,7 @@ func TestQuote(t *testing.T) {
 		"\x00\x1f\x7f": "\"\\u0000\\u001f\x7f\"",
 		"é ✓ \u2028 😀": "\"é ✓ \u2028 😀\"",
 	} {
-		assert.Equal(t, want, jstext.Quote(s), "%q", s)
+		assert.Equal(t, want, texts.Quote(s), "%q", s)
 	}
 	// Paths as the sandbox policy text embeds them: '<', '>', '&', U+2028 and U+2029 kept as they
 	// are, invalid UTF-8 as U+FFFD.
@@ -76,16 +76,16 @@ func TestQuote(t *testing.T) {
 		"":                   `""`,
 	}
 	for in, want := range paths {
-		assert.Equal(t, want, jstext.Quote(in), "%q", in)
+		assert.Equal(t, want, texts.Quote(in), "%q", in)
 	}
 }
 
 func TestIsInteger(t *testing.T) {
 	for _, f := range []float64{0, math.Copysign(0, -1), 1, -7, 1 << 53, 1e300, -1e300} {
-		assert.True(t, jstext.IsInteger(f), "%v", f)
+		assert.True(t, texts.IsInteger(f), "%v", f)
 	}
 	for _, f := range []float64{0.5, -1.25, 1e-300, math.NaN(), math.Inf(1), math.Inf(-1)} {
-		assert.False(t, jstext.IsInteger(f), "%v", f)
+		assert.False(t, texts.IsInteger(f), "%v", f)
 	}
 }
 
@@ -97,7 +97,7 @@ func FuzzQuote(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		out := jstext.Quote(s)
+		out := texts.Quote(s)
 		var back string
 		if err := json.Unmarshal([]byte(out), &back); err != nil {
 			t.Fatalf("invalid JSON %q: %v", out, err)

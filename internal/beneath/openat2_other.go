@@ -1,13 +1,13 @@
 //go:build !linux
 
-package openat2
+package beneath
 
 import "golang.org/x/sys/unix"
 
 // The resolutions of a confined open: openat2 is Linux's, so they mean nothing elsewhere.
 const (
-	NoLinks uint64 = 0
-	Beneath uint64 = 0
+	NoLinks  uint64 = 0
+	Confined uint64 = 0
 )
 
 // Open is Linux's; elsewhere ok is always false and the caller walks.

@@ -1,11 +1,4 @@
-// Package jstext holds the JavaScript text rules the contract follows: which
-// characters String.prototype.trim removes, which numbers Number.isInteger accepts, how
-// Number#toString spells a number, and how JSON.stringify quotes a string. One copy, used wherever a model-facing text or check follows them.
-//
-//	if jstext.IsBlank(args.FilePath) {
-//		return errors.New("file_path must be a non-empty string")
-//	}
-package jstext
+package texts
 
 import (
 	"math"

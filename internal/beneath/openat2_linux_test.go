@@ -1,4 +1,4 @@
-package openat2_test
+package beneath_test
 
 import (
 	"os"
@@ -7,7 +7,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/cordon-dev/cordon/internal/openat2"
+	"github.com/cordon-dev/cordon/internal/beneath"
 )
 
 // TestOpenBeneathAndDisable: a file beneath the directory opens; a symlink and ".." are the call's
@@ -25,7 +25,7 @@ func TestOpenBeneathAndDisable(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer unix.Close(dirfd)
-	fd, ok, err := openat2.Open(dirfd, "f.txt", unix.O_RDONLY|unix.O_CLOEXEC, openat2.Beneath)
+	fd, ok, err := beneath.Open(dirfd, "f.txt", unix.O_RDONLY|unix.O_CLOEXEC, beneath.Confined)
 	if !ok {
 		t.Skip("openat2 is not usable here (kernel before 5.6, or filtered): the callers walk")
 	}
@@ -34,16 +34,16 @@ func TestOpenBeneathAndDisable(t *testing.T) {
 	}
 	unix.Close(fd)
 	for path, want := range map[string]error{"link": unix.ELOOP, "../x": unix.EXDEV} {
-		if _, ok, err := openat2.Open(dirfd, path, unix.O_RDONLY|unix.O_CLOEXEC, openat2.Beneath); !ok || err != want {
+		if _, ok, err := beneath.Open(dirfd, path, unix.O_RDONLY|unix.O_CLOEXEC, beneath.Confined); !ok || err != want {
 			t.Errorf("Open(%s) = %v, %v; want %v", path, ok, err, want)
 		}
 	}
-	restore := openat2.Disable()
-	if _, ok, _ := openat2.Open(dirfd, "f.txt", unix.O_RDONLY|unix.O_CLOEXEC, openat2.Beneath); ok {
+	restore := beneath.Disable()
+	if _, ok, _ := beneath.Open(dirfd, "f.txt", unix.O_RDONLY|unix.O_CLOEXEC, beneath.Confined); ok {
 		t.Error("Open after Disable: ok, want the walk")
 	}
 	restore()
-	if fd, ok, err := openat2.Open(dirfd, "f.txt", unix.O_RDONLY|unix.O_CLOEXEC, openat2.Beneath); !ok || err != nil {
+	if fd, ok, err := beneath.Open(dirfd, "f.txt", unix.O_RDONLY|unix.O_CLOEXEC, beneath.Confined); !ok || err != nil {
 		t.Errorf("Open after restore = %v, %v", ok, err)
 	} else {
 		unix.Close(fd)
@@ -68,8 +68,8 @@ func TestLinkless(t *testing.T) {
 		}
 	}
 	var st unix.Stat_t
-	if !openat2.Linkless(filepath.Join(dir, "d", "f.txt"), &st) {
-		if _, ok, _ := openat2.Open(unix.AT_FDCWD, dir, unix.O_PATH, openat2.NoLinks); !ok {
+	if !beneath.Linkless(filepath.Join(dir, "d", "f.txt"), &st) {
+		if _, ok, _ := beneath.Open(unix.AT_FDCWD, dir, unix.O_PATH, beneath.NoLinks); !ok {
 			t.Skip("openat2 is not usable here: the callers walk")
 		}
 		t.Fatal("Linkless(d/f.txt) = false")
@@ -77,16 +77,16 @@ func TestLinkless(t *testing.T) {
 	if st.Size != 3 || st.Mode&unix.S_IFMT != unix.S_IFREG {
 		t.Errorf("Linkless(d/f.txt) stat: size %d, mode %o", st.Size, st.Mode)
 	}
-	if !openat2.Linkless(filepath.Join(dir, "d"), &st) || st.Mode&unix.S_IFMT != unix.S_IFDIR {
+	if !beneath.Linkless(filepath.Join(dir, "d"), &st) || st.Mode&unix.S_IFMT != unix.S_IFDIR {
 		t.Errorf("Linkless(d) = false or not a directory (mode %o)", st.Mode)
 	}
 	for _, p := range []string{"alias/f.txt", "d/link", "d/missing", "alias"} {
-		if openat2.Linkless(filepath.Join(dir, p), nil) {
+		if beneath.Linkless(filepath.Join(dir, p), nil) {
 			t.Errorf("Linkless(%s) = true", p)
 		}
 	}
-	restore := openat2.Disable()
-	if openat2.Linkless(filepath.Join(dir, "d", "f.txt"), nil) {
+	restore := beneath.Disable()
+	if beneath.Linkless(filepath.Join(dir, "d", "f.txt"), nil) {
 		t.Error("Linkless after Disable = true, want the walk")
 	}
 	restore()

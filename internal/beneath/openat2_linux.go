@@ -1,4 +1,4 @@
-package openat2
+package beneath
 
 import "golang.org/x/sys/unix"
 
@@ -6,8 +6,8 @@ import "golang.org/x/sys/unix"
 const (
 	// NoLinks resolves through no symlink and no /proc magic link.
 	NoLinks = unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS
-	// Beneath is NoLinks never above the starting directory.
-	Beneath = unix.RESOLVE_BENEATH | NoLinks
+	// Confined is NoLinks never above the starting directory.
+	Confined = unix.RESOLVE_BENEATH | NoLinks
 )
 
 // Open opens path relative to dirfd with flags in one openat2 call resolved as resolve. ok is

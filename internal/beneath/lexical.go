@@ -1,10 +1,4 @@
-// Package lexpath decides by spelling alone whether an absolute, clean path is a directory or lies
-// beneath it: "/ws/x" is beneath "/ws", "/ws2/x" is not, and nothing is resolved on disk (a caller
-// that must follow links resolves first, or opens beneath a descriptor).
-//
-//	lexpath.Within("/ws", "/ws/a/b") // true
-//	lexpath.Rel("/ws", "/ws/a/b")    // "a/b", true
-package lexpath
+package beneath
 
 import "strings"
 

@@ -1,10 +1,10 @@
-package lexpath_test
+package beneath_test
 
 import (
 	"path/filepath"
 	"testing"
 
-	"github.com/cordon-dev/cordon/internal/lexpath"
+	"github.com/cordon-dev/cordon/internal/beneath"
 )
 
 func TestWithinAndRel(t *testing.T) {
@@ -22,10 +22,10 @@ func TestWithinAndRel(t *testing.T) {
 		{"/", "/etc/x", true, "etc/x"},
 		{"/ws/a", "/ws", false, ""},
 	} {
-		if got := lexpath.Within(c.root, c.path); got != c.within {
+		if got := beneath.Within(c.root, c.path); got != c.within {
 			t.Errorf("Within(%q, %q) = %v", c.root, c.path, got)
 		}
-		rel, ok := lexpath.Rel(c.root, c.path)
+		rel, ok := beneath.Rel(c.root, c.path)
 		if rel != c.rel || ok != (c.rel != "") {
 			t.Errorf("Rel(%q, %q) = %q, %v", c.root, c.path, rel, ok)
 		}
@@ -39,11 +39,11 @@ func FuzzWithinAgreesWithRel(f *testing.F) {
 		if !filepath.IsAbs(root) || !filepath.IsAbs(path) || filepath.Clean(root) != root || filepath.Clean(path) != path {
 			return // the package's inputs are absolute and clean
 		}
-		_, ok := lexpath.Rel(root, path)
-		if ok && !lexpath.Within(root, path) {
+		_, ok := beneath.Rel(root, path)
+		if ok && !beneath.Within(root, path) {
 			t.Fatalf("Rel(%q, %q) beneath but not Within", root, path)
 		}
-		if lexpath.Within(root, path) && !ok && path != root {
+		if beneath.Within(root, path) && !ok && path != root {
 			t.Fatalf("Within(%q, %q) but Rel refuses", root, path)
 		}
 	})
