@@ -2,6 +2,7 @@ package tools
 
 import (
 	"encoding/json"
+	"slices"
 	"sync"
 )
 
@@ -138,4 +139,65 @@ func (e *Exec) Header() Header {
 		return Header{}
 	}
 	return e.Session.Header()
+}
+
+// SetRoots makes the session's workspace the roots its client named (MCP roots; docs/host.md
+// "Roots from the client"): cwd, the first, becomes the header's working directory and the others
+// are kept as Roots, both at once. A host calls it when the client's roots arrive or change; the
+// session's next call runs under them.
+func (s *Session) SetRoots(cwd string, roots []string) {
+	s.mu.Lock()
+	s.header.Cwd = cwd
+	s.roots = slices.Clone(roots)
+	s.mu.Unlock()
+}
+
+// Roots returns the workspace roots besides the cwd that SetRoots set (nil without any). The
+// slice is the session's: callers do not change it.
+func (s *Session) Roots() []string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.roots
+}
+
+// SetDurableOwner names the owner the session's observations are kept under across restarts (an
+// authenticated principal; docs/history.md "Observations across restarts"). A host sets it once,
+// before the session's first call; "" (the default) keeps them per session.
+func (s *Session) SetDurableOwner(name string) {
+	s.mu.Lock()
+	s.durable = name
+	s.mu.Unlock()
+}
+
+// DurableOwner returns what SetDurableOwner set.
+func (s *Session) DurableOwner() string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.durable
+}
+
+// DurableOwner returns the durable owner of the call's session ("" without one); it makes an Exec
+// an fs.DurableOwner actor.
+func (e *Exec) DurableOwner() string {
+	if e == nil || e.Session == nil {
+		return ""
+	}
+	return e.Session.DurableOwner()
+}
+
+// ValueBlind is the kernel.Tag of a listener on tools/execute, tools/execute-change,
+// tools/post-execute or tools/result that never reads a Result's Value (it may read and replace
+// the content, block, or pass the result on):
+//
+//	tools.PostExecute.On(kc, fn, kernel.Tag(tools.ValueBlind))
+//
+// A call whose host drops the value is built for its content alone (Exec.ContentOnly) only while
+// every live listener on those keys carries the tag; any other listener sees every value whole.
+const ValueBlind = "tools/value-blind"
+
+// valueUnread reports whether no live listener that may read a result's value listens on the keys
+// that see one (each carries ValueBlind).
+func (r *Runtime) valueUnread() bool {
+	return ExecuteStep.ListenersExcept(r.kc, ValueBlind) == 0 && ChangeStep.ListenersExcept(r.kc, ValueBlind) == 0 &&
+		PostExecute.ListenersExcept(r.kc, ValueBlind) == 0 && ResultEvent.ListenersExcept(r.kc, ValueBlind) == 0
 }

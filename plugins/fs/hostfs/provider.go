@@ -1,6 +1,7 @@
 package hostfs
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -87,3 +88,11 @@ var _ fs.DiffBasisBounder = (*Provider)(nil)
 
 // DiffBasisMaxBytes is Config.DiffBasisMaxBytes.
 func (p *Provider) DiffBasisMaxBytes() int64 { return p.diffBasisMaxBytes }
+
+// checkAbort returns FS_ABORTED "<verb> aborted" when ctx is done.
+func checkAbort(ctx context.Context, verb string) error {
+	if err := ctx.Err(); err != nil {
+		return fs.Aborted(verb, context.Cause(ctx))
+	}
+	return nil
+}
