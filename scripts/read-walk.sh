@@ -14,7 +14,6 @@ tool=${WALK_TOOL:-read}
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
 (cd "$tree" && go build -cover -covermode=count -coverpkg="$pkgs",./cmd/harness -o "$w/h" ./cmd/harness)
-seq 1 200 | sed 's/^/line /' > "$w/f.txt"
 # args i: the arguments of call i (for an edit, call 0 is the read before it).
 args() {
   if [ "$tool" = edit ] && [ "$1" -gt 0 ]; then
@@ -39,6 +38,9 @@ calls() {
   fi
 }
 for n in 1 2; do
+  # Each run starts from the same file too: the first run's edit would otherwise leave the
+  # second's first edit nothing to match (a failure path counted as the edit's walk).
+  seq 1 200 | sed 's/^/line /' > "$w/f.txt"
   mkdir "$w/c$n"
   # Each run starts from a fresh state directory of its own: with a shared one, the first run
   # creates what the second only reads (the journal key), and that would count as per call.
