@@ -115,7 +115,7 @@ func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (Read
 		shown := 0
 		if exec.ContentOnly() {
 			// Only the text is used: the window renders it as it goes, no []Line is built.
-			r := newReadRenderer(target.DisplayPath, cs, note, min(len(text), req.MaxBytes))
+			r := newReadRenderer(target.DisplayPath, cs, note, min(len(text), req.MaxBytes), req.Budget)
 			if res, shown, span, err = windowInto(text, req, target.DisplayPath, r); err == nil {
 				rendered = r.finish(in.offset, shown, res.TotalLines, in.limit)
 			}

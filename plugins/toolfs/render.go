@@ -166,18 +166,23 @@ type readRenderer struct {
 	num       counter
 	last      int // n before the last line kept
 	textBytes int // what the lines can hold: the text's bytes or the window's byte cap, the least
+	budget    int // the window's budget (WindowRequest.Budget), which bounds the whole text; 0: none
 }
 
-func newReadRenderer(path, charset, note string, textBytes int) *readRenderer {
+func newReadRenderer(path, charset, note string, textBytes, budget int) *readRenderer {
 	b := appendReadHead(nil, path, charset, note)
-	return &readRenderer{b: b, n: len(b), textBytes: textBytes}
+	return &readRenderer{b: b, n: len(b), textBytes: textBytes, budget: budget}
 }
 
 func (r *readRenderer) grow(n, last int) {
 	if n <= 0 {
 		return
 	}
-	b := make([]byte, r.n, r.n+r.textBytes+n*(len(": ")+digits(last))+128)
+	c := r.n + r.textBytes + n*(len(": ")+digits(last)) + 128
+	if r.budget > 0 { // the window keeps the whole text within it (room)
+		c = max(min(c, r.budget), r.n)
+	}
+	b := make([]byte, r.n, c)
 	copy(b, r.b[:r.n])
 	r.b = b
 }

@@ -41,7 +41,7 @@ func FuzzReadRenderer(f *testing.F) {
 			req.Budget = int(budget%4000) + 1
 		}
 		want, wantSpan, wantErr := windowString(text, req, path)
-		r := newReadRenderer(path, cs, note, min(len(text), req.MaxBytes))
+		r := newReadRenderer(path, cs, note, min(len(text), req.MaxBytes), req.Budget)
 		got, shown, span, err := windowInto(text, req, path, r)
 		if !reflect.DeepEqual(err, wantErr) || span != wantSpan || shown != len(want.Lines) || got.TotalLines != want.TotalLines ||
 			got.TruncatedByBytes != want.TruncatedByBytes || got.TruncatedByBudget != want.TruncatedByBudget {
@@ -61,7 +61,7 @@ func FuzzReadRenderer(f *testing.F) {
 // was admitted with, room.over; a total of 10^12 lines and more) leaves the text as RenderRead's
 // of the lines before it.
 func TestReadRendererDropsTheLastLine(t *testing.T) {
-	r := newReadRenderer("/w/f.txt", "", "", 64)
+	r := newReadRenderer("/w/f.txt", "", "", 64, 0)
 	r.grow(3, 3)
 	r.keep(1, "one")
 	r.keep(2, "two")
