@@ -216,12 +216,3 @@ func removeAllAt(dirfd int, name string) error {
 	}
 	return err
 }
-
-// ignoringEINTR retries fn while it fails with EINTR.
-func ignoringEINTR(fn func() error) error {
-	for {
-		if err := fn(); !errors.Is(err, unix.EINTR) {
-			return err
-		}
-	}
-}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"go.uber.org/zap"
+	"golang.org/x/sys/unix"
 
 	"github.com/cordon-dev/cordon/internal/charset"
 	"github.com/cordon-dev/cordon/plugins/fs"
@@ -95,4 +96,13 @@ func checkAbort(ctx context.Context, verb string) error {
 		return fs.Aborted(verb, context.Cause(ctx))
 	}
 	return nil
+}
+
+// ignoringEINTR retries fn while it fails with EINTR.
+func ignoringEINTR(fn func() error) error {
+	for {
+		if err := fn(); !errors.Is(err, unix.EINTR) {
+			return err
+		}
+	}
 }
