@@ -122,6 +122,7 @@ func (s *boltStore) run(noSync, absorb bool, fn func(db *bolt.DB) error) (err er
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.gen++
+	h.store = s
 	path := filepath.Join(s.dir, "history.db")
 	defer func() {
 		if v := recover(); v != nil {
@@ -154,11 +155,24 @@ func (s *boltStore) run(noSync, absorb bool, fn func(db *bolt.DB) error) (err er
 			return fmt.Errorf("history: %w", err)
 		}
 		h.db = db
-	}
-	if !absorb && len(h.done) > 0 {
-		if err := h.flush(); damage(err) {
+		h.openJournal()
+		if err := s.replay(db); err != nil {
 			h.release()
-			return s.quarantine(path, err)
+			if damage(err) {
+				return s.quarantine(path, err)
+			}
+			return fmt.Errorf("history: %w", err)
+		}
+	}
+	if !absorb && (len(h.done) > 0 || len(h.pending) > 0) {
+		if err := h.flush(); err != nil {
+			h.release()
+			if damage(err) {
+				return s.quarantine(path, err)
+			}
+			if len(h.pending) > 0 {
+				return fmt.Errorf("history: %w", err)
+			}
 		}
 	}
 	db.NoSync = noSync
@@ -205,10 +219,16 @@ func (s *boltStore) Add(r Record, content io.Reader) (Record, error) {
 			defer blob.discard()
 			r.Digest, r.Size, r.Kept = blob.digest, blob.size, blob.path != "" || blob.data != nil
 		}
+		if s.h.journalable(s, &r, blob) {
+			return s.h.journalAdd(&r, blob)
+		}
 		var drop []string
 		err := db.Update(func(tx *bolt.Tx) error {
 			recs, blobs, meta, err := buckets(tx)
 			if err != nil {
+				return err
+			}
+			if _, err := s.applyJournal(tx, recs, blobs, meta); err != nil {
 				return err
 			}
 			if err := s.h.applyCompletions(recs); err != nil {
@@ -234,12 +254,21 @@ func (s *boltStore) Add(r Record, content io.Reader) (Record, error) {
 			}
 			s.h.last = lastRecord{seq: seq, data: bytes.Clone(recs.Get(seqKey(seq))), rec: r}
 			drop, err = s.prune(recs, blobs, meta, seq)
+			if err != nil {
+				return err
+			}
+			s.h.seq, s.h.usage = seq, total(meta)+counter(meta, recordBytesKey)
+			if s.h.journal != nil && s.h.journalID == "" {
+				s.h.journalID, err = journalIDOf(meta)
+			}
 			return err
 		})
 		if err != nil {
 			return err
 		}
 		s.h.done = s.h.done[:0]
+		s.h.committed = true
+		s.h.emptyJournal()
 		for _, d := range drop {
 			os.Remove(s.blobPath(d))
 		}

@@ -39,8 +39,19 @@ type hold struct {
 	gen     uint64       // operations so far: the idle close of a stale timer does nothing
 	waiters *os.File     // waitersFile, opened once ("nil": not yet, or it cannot be)
 	done    []completion // completions not yet committed (Complete while db is held)
-	last    lastRecord   // the record this process added last, decoded (for its completion)
-	oldest  lastRecord   // the oldest record as prune decoded it last (every Add checks its age)
+	store   *boltStore   // the store of the last operation (its limits prune a fold)
+
+	// The journal (journal.go), open while db is.
+	journal      *os.File
+	journalEnd   int64       // where the next frame goes
+	journalID    string      // the database's journal name (journalIDKey), read by the hold's first Add
+	pending      []journaled // the journaled records not yet folded, in order
+	pendingBytes int64       // their inline content
+	seq          uint64      // the last sequence given, folded or journaled
+	usage        int64       // the content and record bytes counted against MaxBytes, as last committed
+	committed    bool        // an Add committed its own transaction in this hold
+	last         lastRecord  // the record this process added last, decoded (for its completion)
+	oldest       lastRecord  // the oldest record as prune decoded it last (every Add checks its age)
 }
 
 // lastRecord is a record as Add stored it: its completion decodes it no more when the stored bytes
@@ -88,6 +99,26 @@ type completion struct {
 	interrupted  bool
 }
 
+// MarshalJSON and UnmarshalJSON carry a completion in a journal frame.
+func (c completion) MarshalJSON() ([]byte, error) {
+	return json.Marshal(journalDone{Seq: c.seq, VersionAfter: c.versionAfter, Interrupted: c.interrupted})
+}
+
+func (c *completion) UnmarshalJSON(b []byte) error {
+	var d journalDone
+	if err := json.Unmarshal(b, &d); err != nil {
+		return err
+	}
+	*c = completion{seq: d.Seq, versionAfter: d.VersionAfter, interrupted: d.Interrupted}
+	return nil
+}
+
+type journalDone struct {
+	Seq          uint64 `json:"seq"`
+	VersionAfter string `json:"versionAfter"`
+	Interrupted  bool   `json:"interrupted,omitempty"`
+}
+
 // postpone queues c when the database is held (the next operation or the release commits it) and
 // reports whether it did.
 func (h *hold) postpone(c completion) bool {
@@ -102,8 +133,12 @@ func (h *hold) postpone(c completion) bool {
 
 // applyCompletions writes the deferred completions in the transaction of recs (a record pruned
 // meanwhile is skipped); the caller clears h.done once that transaction commits.
-func (h *hold) applyCompletions(recs *bolt.Bucket) error {
-	for _, c := range h.done {
+func (h *hold) applyCompletions(recs *bolt.Bucket) error { return h.complete(recs, h.done) }
+
+// complete writes the completions cs in the transaction of recs (a record pruned meanwhile is
+// skipped).
+func (h *hold) complete(recs *bolt.Bucket, cs []completion) error {
+	for _, c := range cs {
 		data := recs.Get(seqKey(c.seq))
 		if data == nil {
 			continue
@@ -120,10 +155,15 @@ func (h *hold) applyCompletions(recs *bolt.Bucket) error {
 	return nil
 }
 
-// flush commits the deferred completions (without fsync, as Complete's own commit).
+// flush folds the journaled records with the deferred completions (a flushed commit), or commits
+// the completions alone (without fsync, as Complete's own commit).
 func (h *hold) flush() error {
-	if h.db == nil || len(h.done) == 0 {
+	if h.db == nil || (len(h.done) == 0 && len(h.pending) == 0) {
 		return nil
+	}
+	if len(h.pending) > 0 && h.store != nil {
+		h.db.NoSync = false
+		return h.store.fold(h.db)
 	}
 	h.db.NoSync = true
 	err := h.db.Update(func(tx *bolt.Tx) error {
@@ -231,6 +271,8 @@ func (h *hold) release() {
 		h.db, h.file = nil, nil
 	}
 	h.done = h.done[:0]
+	h.closeJournal()
+	h.committed = false
 }
 
 // contended reports whether another process waits for the database (it holds the waiters file's

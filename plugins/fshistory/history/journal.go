@@ -1,0 +1,306 @@
+package history
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"hash/crc32"
+	"io"
+	"os"
+	"path/filepath"
+
+	bolt "go.etcd.io/bbolt"
+	"golang.org/x/sys/unix"
+
+	"github.com/cordon-dev/cordon/internal/statedir"
+)
+
+// The journal (docs/history.md "The store"): while this process holds the database, an Add after
+// the hold's first is appended to history.journal as one checksummed frame and flushed with one
+// fdatasync, instead of a database transaction (which flushes twice and rewrites a page per
+// bucket it touches). The journaled records are folded into the database in one transaction
+// before any other operation reads or changes it, before the hold lets go (idle, contended,
+// Close), and once the journal holds journalMaxRecords records or journalMaxBytes bytes; a
+// process that opens the database replays what a killed holder left. A record is in the
+// database once its sequence is at most the records bucket's: replaying a frame twice changes
+// nothing, so the journal is emptied without a flush of its own.
+const (
+	journalFile       = "history.journal"
+	journalMaxRecords = 64
+	journalMaxBytes   = 1 << 20
+	// journalMaxRead bounds what a replay reads of a journal (a file grown past what this
+	// process ever writes was not written by it: the rest counts as torn).
+	journalMaxRead = 4 * journalMaxBytes
+)
+
+// journaled is one record written to the journal and not yet folded: its sequence, the record
+// (with its ID) and its inline content (nil without one).
+type journaled struct {
+	DB     string       `json:"db"`             // the database it was written for (journalIDKey)
+	Done   []completion `json:"done,omitempty"` // completions deferred before it, committed with it
+	Seq    uint64       `json:"seq"`
+	Record Record       `json:"record"`
+	data   []byte
+}
+
+// journalIDKey (metaBucket) is a random name the database gets for its journal frames: a frame
+// written for a database since moved, replaced or set aside is not replayed into another one.
+var journalIDKey = []byte("journalID")
+
+// journalIDOf returns the database's journal name, giving it one when it has none.
+func journalIDOf(meta *bolt.Bucket) (string, error) {
+	if v := meta.Get(journalIDKey); len(v) > 0 {
+		return string(v), nil
+	}
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", err
+	}
+	id := hex.EncodeToString(b[:])
+	return id, meta.Put(journalIDKey, []byte(id))
+}
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// appendFrame appends the frame of e: the lengths of its JSON and its content (little-endian
+// uint32 each), the JSON, the content, and the CRC-32C of both.
+func appendFrame(b []byte, e *journaled) ([]byte, error) {
+	js, err := json.Marshal(e)
+	if err != nil {
+		return nil, err
+	}
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(js)))
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(e.data)))
+	start := len(b)
+	b = append(append(b, js...), e.data...)
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b[start:], castagnoli)), nil
+}
+
+// parseFrames returns the whole frames at the start of b, in order; it stops at the first frame
+// that is cut short or fails its checksum (what a write a kill interrupted leaves).
+func parseFrames(b []byte) []journaled {
+	var out []journaled
+	for len(b) >= 8 {
+		jl, dl := int(binary.LittleEndian.Uint32(b)), int(binary.LittleEndian.Uint32(b[4:]))
+		if jl > journalMaxBytes || dl > InlineMaxBytes || len(b) < 8+jl+dl+4 {
+			break
+		}
+		body := b[8 : 8+jl+dl]
+		if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(b[8+jl+dl:]) {
+			break
+		}
+		var e journaled
+		if json.Unmarshal(body[:jl], &e) != nil || e.Seq == 0 {
+			break
+		}
+		if dl > 0 {
+			e.data = body[jl:]
+		}
+		out = append(out, e)
+		b = b[8+jl+dl+4:]
+	}
+	return out
+}
+
+// openJournal opens the journal beside the database (refused as the database is when it is not
+// a private regular file); without it every Add commits its own transaction.
+func (h *hold) openJournal() {
+	f, err := statedir.OpenFile(filepath.Join(h.dir, journalFile), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return
+	}
+	h.journal, h.journalEnd = f, 0
+}
+
+// closeJournal closes the journal; what it holds stays for the next hold to replay.
+func (h *hold) closeJournal() {
+	if h.journal != nil {
+		_ = h.journal.Close()
+		h.journal = nil
+	}
+	h.pending, h.pendingBytes, h.journalEnd, h.journalID = nil, 0, 0, ""
+}
+
+// replay folds what the journal holds (a killed holder's records) into db, flushed, then empties
+// it; it also reads the records bucket's sequence and the bytes counted against MaxBytes.
+func (s *boltStore) replay(db *bolt.DB) error {
+	h := s.h
+	if h.journal == nil {
+		return nil
+	}
+	b, err := io.ReadAll(io.LimitReader(h.journal, journalMaxRead))
+	if err != nil {
+		h.closeJournal()
+		return nil
+	}
+	var id string
+	if err := db.View(func(tx *bolt.Tx) error {
+		if meta := tx.Bucket(metaBucket); meta != nil {
+			id = string(meta.Get(journalIDKey))
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	for _, e := range parseFrames(b) {
+		if e.DB == id && id != "" {
+			h.pending = append(h.pending, e)
+		}
+	}
+	if len(h.pending) > 0 {
+		db.NoSync = false
+		if err := s.fold(db); err != nil {
+			h.pending = nil
+			return err
+		}
+	} else if len(b) > 0 {
+		h.emptyJournal()
+	}
+	return db.View(func(tx *bolt.Tx) error {
+		if recs := tx.Bucket(recordsBucket); recs != nil {
+			h.seq = recs.Sequence()
+		}
+		if meta := tx.Bucket(metaBucket); meta != nil {
+			h.usage = total(meta) + counter(meta, recordBytesKey)
+		}
+		return nil
+	})
+}
+
+// emptyJournal truncates the journal once what it held is in the database. The truncation need
+// not be durable: a frame replayed again is skipped by its sequence.
+func (h *hold) emptyJournal() {
+	if h.journal != nil && h.journal.Truncate(0) != nil {
+		h.closeJournal() // a journal that cannot be emptied is not written again in this hold
+	}
+	h.pending, h.pendingBytes, h.journalEnd = nil, 0, 0
+}
+
+// journalable reports whether an Add of r with blob may be journaled: the journal is open, the
+// hold committed once already, the content (if kept) is inline, the journal has room, and the
+// store stays within MaxBytes counting what the journal holds.
+func (h *hold) journalable(s *boltStore, r *Record, blob *pendingBlob) bool {
+	if h.journal == nil || !h.committed || h.journalID == "" || r.Undoes != "" || len(h.pending) >= journalMaxRecords {
+		return false
+	}
+	if blob != nil && (blob.path != "" || (r.Kept && blob.data == nil)) {
+		return false
+	}
+	n := int64(0)
+	if blob != nil {
+		n = int64(len(blob.data))
+	}
+	if h.pendingBytes+n > journalMaxBytes {
+		return false
+	}
+	const recordBytes = 1 << 10 // more than a record's JSON takes
+	return s.limits.MaxBytes <= 0 || h.usage+h.pendingBytes+n+int64(len(h.pending)+1)*recordBytes <= s.limits.MaxBytes
+}
+
+// journalAdd assigns r its ID and appends it (and its inline content) to the journal, flushed.
+func (h *hold) journalAdd(r *Record, blob *pendingBlob) error {
+	e := journaled{DB: h.journalID, Done: h.done, Seq: h.seq + 1, Record: *r}
+	e.Record.ID = changeID(e.Seq)
+	if blob != nil && r.Kept {
+		e.data = blob.data
+	}
+	frame, err := appendFrame(nil, &e)
+	if err != nil {
+		return err
+	}
+	if _, err := h.journal.WriteAt(frame, h.journalEnd); err != nil {
+		return err
+	}
+	for {
+		err = unix.Fdatasync(int(h.journal.Fd()))
+		if !errors.Is(err, unix.EINTR) {
+			break
+		}
+	}
+	if err != nil {
+		return err
+	}
+	// The frame owns a copy of the content: the caller's bytes may change once Add returns.
+	if e.data != nil {
+		e.data = frame[len(frame)-4-len(e.data) : len(frame)-4]
+	}
+	h.journalEnd += int64(len(frame))
+	h.done = nil // carried by the frame: committed with its record
+	h.seq = e.Seq
+	h.pending = append(h.pending, e)
+	h.pendingBytes += int64(len(e.data))
+	*r = e.Record
+	return nil
+}
+
+// fold commits the journaled records and the deferred completions in one flushed transaction,
+// prunes, and empties the journal.
+func (s *boltStore) fold(db *bolt.DB) error {
+	h := s.h
+	var drop []string
+	err := db.Update(func(tx *bolt.Tx) error {
+		recs, blobs, meta, err := buckets(tx)
+		if err != nil {
+			return err
+		}
+		newest, err := s.applyJournal(tx, recs, blobs, meta)
+		if err != nil {
+			return err
+		}
+		if err := h.applyCompletions(recs); err != nil {
+			return err
+		}
+		if newest > 0 {
+			if drop, err = s.prune(recs, blobs, meta, newest); err != nil {
+				return err
+			}
+		}
+		h.usage = total(meta) + counter(meta, recordBytesKey)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	h.done = h.done[:0]
+	h.emptyJournal()
+	for _, d := range drop {
+		os.Remove(s.blobPath(d))
+	}
+	return nil
+}
+
+// applyJournal writes the journaled records in the transaction of recs, in order (a record
+// already in the database, its sequence at most the bucket's, is skipped), and returns the
+// sequence of the last one written (0: none).
+func (s *boltStore) applyJournal(tx *bolt.Tx, recs, blobs, meta *bolt.Bucket) (uint64, error) {
+	h := s.h
+	var last uint64
+	for i := range h.pending {
+		e := &h.pending[i]
+		if e.Seq <= recs.Sequence() {
+			continue
+		}
+		if err := h.complete(recs, e.Done); err != nil {
+			return 0, err
+		}
+		r := e.Record
+		if r.Kept {
+			if e.data == nil || int64(len(e.data)) != r.Size {
+				r.Kept = false // content that did not reach the journal: the digest only
+			} else if err := addRef(tx, blobs, meta, &pendingBlob{s: s, digest: r.Digest, size: r.Size, data: e.data}); err != nil {
+				return 0, err
+			}
+		}
+		if err := putRecord(recs, e.Seq, &r); err != nil {
+			return 0, err
+		}
+		if err := recs.SetSequence(e.Seq); err != nil {
+			return 0, err
+		}
+		last = e.Seq
+		h.last = lastRecord{seq: e.Seq, data: append([]byte(nil), recs.Get(seqKey(e.Seq))...), rec: r}
+	}
+	return last, nil
+}
