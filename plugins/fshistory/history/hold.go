@@ -128,6 +128,14 @@ func (h *hold) postpone(c completion) bool {
 		return false
 	}
 	h.done = append(h.done, c)
+	// A journaled record is completed where it waits for its fold too, so the fold writes it once
+	// (the completion still goes into the next frame, for a replay).
+	for i := range h.pending {
+		if e := &h.pending[i]; e.Seq == c.seq {
+			e.Record.Pending, e.Record.VersionAfter, e.Record.Interrupted, e.Record.PID = false, c.versionAfter, c.interrupted, 0
+			e.completed = true
+		}
+	}
 	return true
 }
 
@@ -136,9 +144,12 @@ func (h *hold) postpone(c completion) bool {
 func (h *hold) applyCompletions(recs *bolt.Bucket) error { return h.complete(recs, h.done) }
 
 // complete writes the completions cs in the transaction of recs (a record pruned meanwhile is
-// skipped).
+// skipped, and so is one of a journaled record that already carries it).
 func (h *hold) complete(recs *bolt.Bucket, cs []completion) error {
 	for _, c := range cs {
+		if h.carried(c.seq) {
+			continue
+		}
 		data := recs.Get(seqKey(c.seq))
 		if data == nil {
 			continue

@@ -5,14 +5,12 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
 
 	bolt "go.etcd.io/bbolt"
-	"golang.org/x/sys/unix"
 
 	"github.com/cordon-dev/cordon/internal/statedir"
 )
@@ -43,6 +41,21 @@ type journaled struct {
 	Seq    uint64       `json:"seq"`
 	Record Record       `json:"record"`
 	data   []byte
+	// completed says Record carries its completion already (postpone): the fold skips it.
+	completed bool
+}
+
+// carried reports whether the journaled record of seq carries its completion.
+func (h *hold) carried(seq uint64) bool {
+	if len(h.pending) == 0 || seq < h.pending[0].Seq {
+		return false
+	}
+	for i := range h.pending {
+		if h.pending[i].Seq == seq {
+			return h.pending[i].completed
+		}
+	}
+	return false
 }
 
 // journalIDKey (metaBucket) is a random name the database gets for its journal frames: a frame
@@ -213,13 +226,7 @@ func (h *hold) journalAdd(r *Record, blob *pendingBlob) error {
 	if _, err := h.journal.WriteAt(frame, h.journalEnd); err != nil {
 		return err
 	}
-	for {
-		err = unix.Fdatasync(int(h.journal.Fd()))
-		if !errors.Is(err, unix.EINTR) {
-			break
-		}
-	}
-	if err != nil {
+	if err := datasync(h.journal); err != nil {
 		return err
 	}
 	// The frame owns a copy of the content: the caller's bytes may change once Add returns.

@@ -170,3 +170,29 @@ func TestTheJournalKeepsTheStoreWithinMaxBytes(t *testing.T) {
 		assert.LessOrEqual(t, u.ContentBytes, limits.MaxBytes, "after add %d", i)
 	}
 }
+
+// TestAJournaledRecordIsFoldedWithItsCompletion: a completion of a record still in the journal is
+// folded with it, in this process, and in the next one when the process is killed first.
+func TestAJournaledRecordIsFoldedWithItsCompletion(t *testing.T) {
+	st := open(t, t.TempDir(), roomy)
+	var ids []string
+	for i := range 6 {
+		r, err := st.Add(history.Record{Time: time.Now(), Path: "/w/f", Key: "/w/f", Verb: "write", Pending: true}, nil)
+		require.NoError(t, err)
+		if i != 3 {
+			require.NoError(t, st.Complete(r.ID, "v"+strconv.Itoa(i), i == 4))
+		}
+		ids = append(ids, r.ID)
+	}
+	for i, id := range ids {
+		r, err := st.Get(id)
+		require.NoError(t, err)
+		if i == 3 {
+			assert.True(t, r.Pending, id)
+			continue
+		}
+		assert.False(t, r.Pending, id)
+		assert.Equal(t, "v"+strconv.Itoa(i), r.VersionAfter, id)
+		assert.Equal(t, i == 4, r.Interrupted, id)
+	}
+}
