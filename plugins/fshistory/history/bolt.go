@@ -165,15 +165,16 @@ func (s *boltStore) run(noSync, absorb bool, fn func(db *bolt.DB) error) (err er
 		}
 	}
 	if !absorb && (len(h.done) > 0 || len(h.pending) > 0) {
-		if err := h.flush(); err != nil {
+		folding := len(h.pending) > 0
+		if err := h.flush(); damage(err) {
 			h.release()
-			if damage(err) {
-				return s.quarantine(path, err)
-			}
-			if len(h.pending) > 0 {
-				return fmt.Errorf("history: %w", err)
-			}
+			return s.quarantine(path, err)
+		} else if err != nil && folding {
+			// The journaled records stay in the journal: the next open replays them.
+			h.release()
+			return fmt.Errorf("history: %w", err)
 		}
+		// A completion that failed to commit stays pending: the next start settles it.
 	}
 	db.NoSync = noSync
 	err = fn(db)

@@ -148,6 +148,7 @@ func (s *boltStore) replay(db *bolt.DB) error {
 		h.closeJournal()
 		return nil
 	}
+	h.journalEnd = int64(len(b)) // what emptyJournal truncates
 	var id string
 	if err := db.View(func(tx *bolt.Tx) error {
 		if meta := tx.Bucket(metaBucket); meta != nil {
@@ -185,7 +186,7 @@ func (s *boltStore) replay(db *bolt.DB) error {
 // emptyJournal truncates the journal once what it held is in the database. The truncation need
 // not be durable: a frame replayed again is skipped by its sequence.
 func (h *hold) emptyJournal() {
-	if h.journal != nil && h.journal.Truncate(0) != nil {
+	if h.journal != nil && h.journalEnd > 0 && h.journal.Truncate(0) != nil {
 		h.closeJournal() // a journal that cannot be emptied is not written again in this hold
 	}
 	h.pending, h.pendingBytes, h.journalEnd = nil, 0, 0
