@@ -269,7 +269,7 @@ func (s *boltStore) Add(r Record, content io.Reader) (Record, error) {
 		}
 		s.h.done = s.h.done[:0]
 		s.h.committed = true
-		s.h.emptyJournal()
+		s.h.emptyJournal(false)
 		for _, d := range drop {
 			os.Remove(s.blobPath(d))
 		}

@@ -23,7 +23,7 @@ import (
 // Close), and once the journal holds journalMaxRecords records or journalMaxBytes bytes; a
 // process that opens the database replays what a killed holder left. A record is in the
 // database once its sequence is at most the records bucket's: replaying a frame twice changes
-// nothing, so the journal is emptied without a flush of its own.
+// nothing, so the journal starts over (emptyJournal) without a flush of its own.
 const (
 	journalFile       = "history.journal"
 	journalMaxRecords = 64
@@ -148,7 +148,6 @@ func (s *boltStore) replay(db *bolt.DB) error {
 		h.closeJournal()
 		return nil
 	}
-	h.journalEnd = int64(len(b)) // what emptyJournal truncates
 	var id string
 	if err := db.View(func(tx *bolt.Tx) error {
 		if meta := tx.Bucket(metaBucket); meta != nil {
@@ -169,9 +168,8 @@ func (s *boltStore) replay(db *bolt.DB) error {
 			h.pending = nil
 			return err
 		}
-	} else if len(b) > 0 {
-		h.emptyJournal()
 	}
+	h.emptyJournal(len(b) > 0)
 	return db.View(func(tx *bolt.Tx) error {
 		if recs := tx.Bucket(recordsBucket); recs != nil {
 			h.seq = recs.Sequence()
@@ -183,10 +181,14 @@ func (s *boltStore) replay(db *bolt.DB) error {
 	})
 }
 
-// emptyJournal truncates the journal once what it held is in the database. The truncation need
-// not be durable: a frame replayed again is skipped by its sequence.
-func (h *hold) emptyJournal() {
-	if h.journal != nil && h.journalEnd > 0 && h.journal.Truncate(0) != nil {
+// emptyJournal starts the journal over once what it held is in the database: the next frame goes
+// at its start, over the folded ones, so the file keeps its size and a frame's fdatasync flushes
+// its data alone (a file grown again after each truncation would flush its size and new blocks
+// too). Frames left after the last one written are folded ones, skipped by a replay by their
+// sequence, or cut by it (a frame written over part of one fails its checksum). A replay truncates
+// (truncate): nothing written since needs its blocks.
+func (h *hold) emptyJournal(truncate bool) {
+	if truncate && h.journal != nil && h.journal.Truncate(0) != nil {
 		h.closeJournal() // a journal that cannot be emptied is not written again in this hold
 	}
 	h.pending, h.pendingBytes, h.journalEnd = nil, 0, 0
@@ -272,7 +274,7 @@ func (s *boltStore) fold(db *bolt.DB) error {
 		return err
 	}
 	h.done = h.done[:0]
-	h.emptyJournal()
+	h.emptyJournal(false)
 	for _, d := range drop {
 		os.Remove(s.blobPath(d))
 	}
