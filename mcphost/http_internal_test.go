@@ -28,14 +28,15 @@ import (
 // httpFixture is `serve --http` in process on a loopback port over the default (or sandboxed)
 // composition, with a count of the sessions it ended (tools/session-ended).
 type httpFixture struct {
-	t      *testing.T
-	ws     string
-	url    string
-	ended  atomic.Int32
-	stop   context.CancelFunc
-	done   chan error
-	tokens *Tokens
-	srv    *httpServer
+	t       *testing.T
+	ws      string
+	url     string
+	ended   atomic.Int32
+	slowEnd atomic.Int64 // how long its tools/session-ended listener takes (ns)
+	stop    context.CancelFunc
+	done    chan error
+	tokens  *Tokens
+	srv     *httpServer
 }
 
 // httpFlags are what a test of the HTTP transport sets: its options and a token file.
@@ -61,6 +62,7 @@ func startHTTP(t *testing.T, profile string, tweak func(*httpFlags)) *httpFixtur
 	require.NoError(t, err)
 	fx := &httpFixture{t: t, ws: ws, done: make(chan error, 1)}
 	_, err = tools.SessionEnded.On(h.k.Root(), func(context.Context, *tools.Session) error {
+		time.Sleep(time.Duration(fx.slowEnd.Load()))
 		fx.ended.Add(1)
 		return nil
 	})
@@ -344,6 +346,19 @@ func TestHTTPShutdownLetsCallsFinish(t *testing.T) {
 	wg.Wait()
 	<-stopped
 	assert.Equal(t, `Error: the user rejected escalating this operation to "danger-full-access"`, text)
+	assert.Equal(t, int32(1), fx.ended.Load())
+}
+
+// TestHTTPShutdownReturnsAfterEverySessionEnded: serve returns once every session it served has
+// ended (tools/session-ended has run), not once the connection is forgotten: a slow listener on
+// the end is waited for.
+func TestHTTPShutdownReturnsAfterEverySessionEnded(t *testing.T) {
+	fx := startHTTP(t, "", nil)
+	fx.slowEnd.Store(int64(200 * time.Millisecond))
+	cs := fx.connect("2025-11-25", "", nil)
+	text, _ := httpCall(t, cs, "glob", map[string]any{"pattern": "*"})
+	require.NotEmpty(t, text)
+	fx.shutdown()
 	assert.Equal(t, int32(1), fx.ended.Load())
 }
 

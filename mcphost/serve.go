@@ -288,6 +288,7 @@ type connection struct {
 	cancel  map[uint64]context.CancelFunc // the calls in flight
 	closing bool                          // the connection is ending: calls are cancelled as they start
 	watched bool                          // an HTTP session whose end is watched (watchConnections)
+	ended   bool                          // endSession is ending it
 }
 
 // conn returns the host's record of a connection, made on first use; h.mu is held.
@@ -381,16 +382,27 @@ func (h *Host) open(id string) engine.Session {
 	return s
 }
 
-// endSession forgets a connection that ended and ends its agent session.
+// endSession ends the agent session of a connection that ended, then forgets the connection: it
+// is counted live (waitConnections) until its session has ended, so a serve that waits for its
+// connections returns after every session's end.
 func (h *Host) endSession(ss *mcp.ServerSession) {
 	h.mu.Lock()
 	c := h.conns[ss]
-	delete(h.conns, ss)
+	if c != nil {
+		if c.ended {
+			h.mu.Unlock()
+			return
+		}
+		c.ended = true
+	}
 	h.mu.Unlock()
 	h.roots.forget(ss)
 	if c != nil && c.session != nil {
 		c.session.End()
 	}
+	h.mu.Lock()
+	delete(h.conns, ss)
+	h.mu.Unlock()
 }
 
 // call is the tools/call handler: every outcome, failure included, is a CallToolResult.
