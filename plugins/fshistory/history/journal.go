@@ -137,7 +137,8 @@ func (h *hold) closeJournal() {
 }
 
 // replay folds what the journal holds (a killed holder's records) into db, flushed, then empties
-// it; it also reads the records bucket's sequence and the bytes counted against MaxBytes.
+// it. It leaves the hold's sequence and usage alone: nothing is journaled before the hold's first
+// Add has committed, and that commit sets them.
 func (s *boltStore) replay(db *bolt.DB) error {
 	h := s.h
 	if h.journal == nil {
@@ -146,6 +147,9 @@ func (s *boltStore) replay(db *bolt.DB) error {
 	b, err := io.ReadAll(io.LimitReader(h.journal, journalMaxRead))
 	if err != nil {
 		h.closeJournal()
+		return nil
+	}
+	if len(b) == 0 {
 		return nil
 	}
 	var id string
@@ -169,16 +173,8 @@ func (s *boltStore) replay(db *bolt.DB) error {
 			return err
 		}
 	}
-	h.emptyJournal(len(b) > 0)
-	return db.View(func(tx *bolt.Tx) error {
-		if recs := tx.Bucket(recordsBucket); recs != nil {
-			h.seq = recs.Sequence()
-		}
-		if meta := tx.Bucket(metaBucket); meta != nil {
-			h.usage = total(meta) + counter(meta, recordBytesKey)
-		}
-		return nil
-	})
+	h.emptyJournal(true)
+	return nil
 }
 
 // emptyJournal starts the journal over once what it held is in the database: the next frame goes
@@ -201,7 +197,7 @@ func (h *hold) journalable(s *boltStore, r *Record, blob *pendingBlob) bool {
 	if h.journal == nil || !h.committed || h.journalID == "" || r.Undoes != "" || len(h.pending) >= journalMaxRecords {
 		return false
 	}
-	if blob != nil && (blob.path != "" || (r.Kept && blob.data == nil)) {
+	if blob != nil && blob.path != "" { // content in a file: published by a transaction of its own
 		return false
 	}
 	n := int64(0)
