@@ -115,8 +115,8 @@ func (s *boltStore) open(noSync bool, fn func(db *bolt.DB) error) error {
 	return s.run(noSync, false, fn)
 }
 
-// run is open; absorb says fn commits the deferred completions itself (in its own transaction,
-// applyCompletions), otherwise they are committed before fn runs.
+// run is open; absorb says fn commits what the hold deferred (journaled records, completions)
+// itself, in its own transaction (applyPending), otherwise that is committed before fn runs.
 func (s *boltStore) run(noSync, absorb bool, fn func(db *bolt.DB) error) (err error) {
 	h := s.h
 	h.mu.Lock()
@@ -229,10 +229,7 @@ func (s *boltStore) Add(r Record, content io.Reader) (Record, error) {
 			if err != nil {
 				return err
 			}
-			if _, err := s.applyJournal(tx, recs, blobs, meta); err != nil {
-				return err
-			}
-			if err := s.h.applyCompletions(recs); err != nil {
+			if _, err := s.applyPending(tx, recs, blobs, meta); err != nil {
 				return err
 			}
 			seq, err := recs.NextSequence()
@@ -267,12 +264,8 @@ func (s *boltStore) Add(r Record, content io.Reader) (Record, error) {
 		if err != nil {
 			return err
 		}
-		s.h.done = s.h.done[:0]
 		s.h.committed = true
-		s.h.emptyJournal(false)
-		for _, d := range drop {
-			os.Remove(s.blobPath(d))
-		}
+		s.settled(drop)
 		return nil
 	})
 	return r, err

@@ -1,6 +1,7 @@
 package history
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/binary"
 	"encoding/hex"
@@ -251,11 +252,8 @@ func (s *boltStore) fold(db *bolt.DB) error {
 		if err != nil {
 			return err
 		}
-		newest, err := s.applyJournal(tx, recs, blobs, meta)
+		newest, err := s.applyPending(tx, recs, blobs, meta)
 		if err != nil {
-			return err
-		}
-		if err := h.applyCompletions(recs); err != nil {
 			return err
 		}
 		if newest > 0 {
@@ -269,12 +267,29 @@ func (s *boltStore) fold(db *bolt.DB) error {
 	if err != nil {
 		return err
 	}
-	h.done = h.done[:0]
-	h.emptyJournal(false)
+	s.settled(drop)
+	return nil
+}
+
+// applyPending writes what the hold deferred in the transaction of recs: the journaled records,
+// then the completions since the last frame. It returns the sequence of the last record written
+// (0: none).
+func (s *boltStore) applyPending(tx *bolt.Tx, recs, blobs, meta *bolt.Bucket) (uint64, error) {
+	newest, err := s.applyJournal(tx, recs, blobs, meta)
+	if err != nil {
+		return 0, err
+	}
+	return newest, s.h.applyCompletions(recs)
+}
+
+// settled forgets what a commit of applyPending made durable and removes the contents that commit
+// left without a reference.
+func (s *boltStore) settled(drop []string) {
+	s.h.done = s.h.done[:0]
+	s.h.emptyJournal(false)
 	for _, d := range drop {
 		os.Remove(s.blobPath(d))
 	}
-	return nil
 }
 
 // applyJournal writes the journaled records in the transaction of recs, in order (a record
@@ -283,6 +298,7 @@ func (s *boltStore) fold(db *bolt.DB) error {
 func (s *boltStore) applyJournal(tx *bolt.Tx, recs, blobs, meta *bolt.Bucket) (uint64, error) {
 	h := s.h
 	var last uint64
+	var lastRec Record
 	for i := range h.pending {
 		e := &h.pending[i]
 		if e.Seq <= recs.Sequence() {
@@ -305,8 +321,10 @@ func (s *boltStore) applyJournal(tx *bolt.Tx, recs, blobs, meta *bolt.Bucket) (u
 		if err := recs.SetSequence(e.Seq); err != nil {
 			return 0, err
 		}
-		last = e.Seq
-		h.last = lastRecord{seq: e.Seq, data: append([]byte(nil), recs.Get(seqKey(e.Seq))...), rec: r}
+		last, lastRec = e.Seq, r
+	}
+	if last > 0 {
+		h.last = lastRecord{seq: last, data: bytes.Clone(recs.Get(seqKey(last))), rec: lastRec}
 	}
 	return last, nil
 }
