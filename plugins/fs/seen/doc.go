@@ -74,12 +74,13 @@ func (d Doc) Window(first, count int) fs.SeenWindow {
 	return w
 }
 
-// Whole returns the record of text seen whole.
+// Whole returns the record of text seen whole. It keeps text itself (a file's whole text, so
+// keeping it holds no larger buffer), where Window copies the part it keeps.
 func Whole(text string) *fs.Seen {
 	n := countLines(text)
 	w := fs.SeenWindow{First: 1, Count: n, Sum: Sum(text)}
 	if len(text) <= TextCap {
-		w.Text, w.Kept = strings.Clone(text), true
+		w.Text, w.Kept = text, true
 	}
 	return &fs.Seen{Lines: n, Windows: []fs.SeenWindow{w}}
 }
