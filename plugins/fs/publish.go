@@ -60,7 +60,8 @@ type PriorFile struct {
 	// nil when the provider could not open them.
 	Content io.ReaderAt
 	// Bytes is the same content when the provider already holds it in memory (an edit read it
-	// whole), so that a listener need not read or copy it again; nil otherwise. Read only.
+	// whole), so that a listener need not read or copy it again; nil otherwise. Read only, and
+	// never written again by the provider: a listener may keep it.
 	Bytes []byte
 }
 

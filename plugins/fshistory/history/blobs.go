@@ -37,7 +37,7 @@ type inMemory struct {
 
 // Known returns data as content for Add, digest (sha256, hex) being its digest when the caller
 // already computed it over these very bytes ("": unknown, Add hashes them). data must not change
-// until Add returns.
+// afterwards: the store keeps it without a copy (a journaled record's content until its fold).
 func Known(data []byte, digest string) io.Reader {
 	return &inMemory{Reader: bytes.NewReader(data), data: data, digest: digest}
 }

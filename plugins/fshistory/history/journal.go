@@ -81,15 +81,27 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // appendFrame appends the frame of e: the lengths of its JSON and its content (little-endian
 // uint32 each), the JSON, the content, and the CRC-32C of both.
 func appendFrame(b []byte, e *journaled) ([]byte, error) {
-	js, err := json.Marshal(e)
+	head, sum, err := frameParts(e)
 	if err != nil {
 		return nil, err
 	}
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(js)))
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(e.data)))
-	start := len(b)
-	b = append(append(b, js...), e.data...)
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b[start:], castagnoli)), nil
+	return append(append(append(b, head...), e.data...), sum[:]...), nil
+}
+
+// frameParts returns the frame of e but its content: the head (the lengths and the JSON) and
+// the checksum that follows the content.
+func frameParts(e *journaled) (head []byte, sum [4]byte, err error) {
+	js, err := json.Marshal(e)
+	if err != nil {
+		return nil, sum, err
+	}
+	head = make([]byte, 8, 8+len(js))
+	binary.LittleEndian.PutUint32(head, uint32(len(js)))
+	binary.LittleEndian.PutUint32(head[4:], uint32(len(e.data)))
+	head = append(head, js...)
+	crc := crc32.Update(crc32.Checksum(js, castagnoli), castagnoli, e.data)
+	binary.LittleEndian.PutUint32(sum[:], crc)
+	return head, sum, nil
 }
 
 // parseFrames returns the whole frames at the start of b, in order; it stops at the first frame
@@ -213,27 +225,26 @@ func (h *hold) journalable(s *boltStore, r *Record, blob *pendingBlob) bool {
 }
 
 // journalAdd assigns r its ID and appends it (and its inline content) to the journal, flushed.
+// The content is written from the caller's bytes and kept until the fold without a copy: stage
+// hands over bytes it read itself or a Known content, which does not change.
 func (h *hold) journalAdd(r *Record, blob *pendingBlob) error {
 	e := journaled{DB: h.journalID, Done: h.done, Seq: h.seq + 1, Record: *r}
 	e.Record.ID = changeID(e.Seq)
 	if blob != nil && r.Kept {
 		e.data = blob.data
 	}
-	frame, err := appendFrame(nil, &e)
+	head, sum, err := frameParts(&e)
 	if err != nil {
 		return err
 	}
-	if _, err := h.journal.WriteAt(frame, h.journalEnd); err != nil {
+	n, err := writeFrame(h.journal, h.journalEnd, head, e.data, sum[:])
+	if err != nil {
 		return err
 	}
 	if err := datasync(h.journal); err != nil {
 		return err
 	}
-	// The frame owns a copy of the content: the caller's bytes may change once Add returns.
-	if e.data != nil {
-		e.data = frame[len(frame)-4-len(e.data) : len(frame)-4]
-	}
-	h.journalEnd += int64(len(frame))
+	h.journalEnd += n
 	h.done = nil // carried by the frame: committed with its record
 	h.seq = e.Seq
 	h.pending = append(h.pending, e)

@@ -2,6 +2,7 @@ package history
 
 import (
 	"bytes"
+	"os"
 	"testing"
 	"time"
 )
@@ -49,4 +50,37 @@ func FuzzParseFrames(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestWriteFrameWritesTheFrameAppendFrameBuilds: the frame journalAdd writes from its parts (the
+// content not copied) is byte for byte appendFrame's, at the offset given.
+func TestWriteFrameWritesTheFrameAppendFrameBuilds(t *testing.T) {
+	e := journaled{DB: "id", Seq: 7, Record: Record{ID: "c7", Path: "/w/f", Verb: "edit", Kept: true, Size: 5}, data: []byte("hello")}
+	want, err := appendFrame([]byte("prefix"), &e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, sum, err := frameParts(&e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.CreateTemp(t.TempDir(), "journal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString("prefix"); err != nil {
+		t.Fatal(err)
+	}
+	n, err := writeFrame(f, 6, head, e.data, sum[:])
+	if err != nil || n != int64(len(want)-6) {
+		t.Fatalf("writeFrame: %d bytes, %v; want %d", n, err, len(want)-6)
+	}
+	got, err := os.ReadFile(f.Name())
+	if err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("the journal holds %q (%v), want %q", got, err, want)
+	}
+	if frames := parseFrames(got[6:]); len(frames) != 1 || frames[0].Seq != 7 || string(frames[0].data) != "hello" {
+		t.Fatalf("parsed back as %+v", frames)
+	}
 }
