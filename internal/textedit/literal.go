@@ -45,6 +45,7 @@ type Edit struct {
 	doc      Doc
 	old, new string // LF-normalized
 	count    int
+	at       int // the byte offset of the first match in doc.Content
 	size     int64
 }
 
@@ -68,7 +69,14 @@ func (d Doc) Plan(oldString, newString string, replaceAll bool) (Edit, Failure) 
 		return Edit{}, EmptyOld
 	}
 	newString = NormalizeLF(newString)
-	e := Edit{doc: d, old: oldString, new: newString, count: strings.Count(d.Content, oldString)}
+	e := Edit{doc: d, old: oldString, new: newString, at: strings.Index(d.Content, oldString)}
+	// One pass over the text in the common case: the first match, then none after it.
+	if e.at >= 0 {
+		e.count = 1
+		if rest := d.Content[e.at+len(oldString):]; strings.Contains(rest, oldString) {
+			e.count += strings.Count(rest, oldString)
+		}
+	}
 	switch {
 	case e.count == 0:
 		return Edit{}, NotFound
@@ -97,6 +105,14 @@ func (e Edit) Body() string {
 	if len(e.doc.Raw) == len(e.doc.Content) {
 		// No CRLF pair: the raw text is the matched text, and every line break
 		// next to a span is LF.
+		if e.count == 1 { // the match is known: no second search
+			var b strings.Builder
+			b.Grow(int(e.size))
+			b.WriteString(e.doc.Raw[:e.at])
+			b.WriteString(e.new)
+			b.WriteString(e.doc.Raw[e.at+len(e.old):])
+			return b.String()
+		}
 		return strings.Replace(e.doc.Raw, e.old, e.new, e.count)
 	}
 	return e.doc.splice(e.old, e.new, e.count, e.size)
