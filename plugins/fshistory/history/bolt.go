@@ -286,7 +286,7 @@ func buckets(tx *bolt.Tx) (recs, blobs, meta *bolt.Bucket, err error) {
 }
 
 func putRecord(recs *bolt.Bucket, seq uint64, r *Record) error {
-	data, err := json.Marshal(r)
+	data, err := marshalRecord(r)
 	if err != nil {
 		return err
 	}

@@ -91,7 +91,7 @@ func appendFrame(b []byte, e *journaled) ([]byte, error) {
 // frameParts returns the frame of e but its content: the head (the lengths and the JSON) and
 // the checksum that follows the content.
 func frameParts(e *journaled) (head []byte, sum [4]byte, err error) {
-	js, err := json.Marshal(e)
+	js, err := marshalJournaled(e)
 	if err != nil {
 		return nil, sum, err
 	}
