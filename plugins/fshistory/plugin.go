@@ -50,6 +50,10 @@ type recorder struct {
 	// the next change of the file finds its prior bytes hashed already when they are the same
 	// (compared byte for byte, never assumed). At most publishedKeys entries.
 	published map[fs.TargetKey]publishedBytes
+	// workspaces is the canonical path of each session working directory met (at most
+	// publishedKeys): a record names its session's, which costs a resolution (three system
+	// calls) per change otherwise.
+	workspaces map[string]string
 }
 
 // publishedBytes are the bytes a change published (a UTF-8 mark, then after) and their sha256.
@@ -85,7 +89,7 @@ func apply(kc *kernel.Context, cfg Config) error {
 	if err := kc.OnDispose(func(context.Context) error { st.Close(); return nil }); err != nil {
 		return err
 	}
-	r := &recorder{kc: kc, fs: fs.Service.Must(kc), tools: tools.Service.Must(kc), store: st, log: kc.Logger(), now: time.Now, pending: map[fs.TargetKey]string{}, published: map[fs.TargetKey]publishedBytes{},
+	r := &recorder{kc: kc, fs: fs.Service.Must(kc), tools: tools.Service.Must(kc), store: st, log: kc.Logger(), now: time.Now, pending: map[fs.TargetKey]string{}, published: map[fs.TargetKey]publishedBytes{}, workspaces: map[string]string{},
 		timeout: time.Duration(cfg.LockTimeout)}
 	// The start waits for another process's hold once at most: the sweep and the settling share
 	// one lock timeout. A damaged store is set aside and the start goes on with an empty one.
@@ -177,6 +181,35 @@ func (r *recorder) take(key fs.TargetKey) string {
 	return id
 }
 
+// processID is this process's id, which a pending record carries (os.Getpid is a system call).
+var processID = os.Getpid()
+
+// workspace returns the canonical path of the session working directory cwd ("" when it does not
+// resolve), resolved the first time a change of a session in it is recorded. A directory
+// renamed or a link retargeted afterwards leaves the path first resolved: a record's workspace
+// only bounds which folders an undo may prune, and a change's folders lie beneath the directory
+// it was made in.
+func (r *recorder) workspace(ctx context.Context, cwd string) string {
+	r.mu.Lock()
+	w, ok := r.workspaces[cwd]
+	r.mu.Unlock()
+	if ok {
+		return w
+	}
+	ws, err := r.fs.Resolve(ctx, ".", fs.ResolveOptions{Cwd: cwd})
+	if err != nil {
+		return "" // not kept: it may resolve at the next change
+	}
+	w = r.fs.ProcessPath(ws)
+	r.mu.Lock()
+	if len(r.workspaces) >= publishedKeys {
+		clear(r.workspaces)
+	}
+	r.workspaces[cwd] = w
+	r.mu.Unlock()
+	return w
+}
+
 func (r *recorder) before(ctx context.Context, a fs.PublishArgs) error {
 	actor := history.ActorOf(ctx)
 	rec := history.Record{
@@ -189,7 +222,7 @@ func (r *recorder) before(ctx context.Context, a fs.PublishArgs) error {
 		Verb:    a.Verb,
 		Undoes:  history.UndoingOf(ctx),
 		Pending: true,
-		PID:     os.Getpid(),
+		PID:     processID,
 		Group:   actor.Group,
 	}
 	if a.Prior == nil && !a.Removed {
@@ -203,9 +236,7 @@ func (r *recorder) before(ctx context.Context, a fs.PublishArgs) error {
 		h.Write(unsafe.Slice(unsafe.StringData(a.After), len(a.After))) // read only: no copy of the text
 		rec.AfterDigest = hex.EncodeToString(h.Sum(nil))
 	}
-	if ws, err := r.fs.Resolve(ctx, ".", fs.ResolveOptions{Cwd: actor.Cwd}); err == nil {
-		rec.Workspace = r.fs.ProcessPath(ws)
-	}
+	rec.Workspace = r.workspace(ctx, actor.Cwd)
 	var content io.Reader
 	if p := a.Prior; p != nil {
 		rec.Existed, rec.Mode, rec.Size, rec.VersionBefore = true, history.PosixMode(os.FileMode(p.Mode)), p.Size, string(p.Version)

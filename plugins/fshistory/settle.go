@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"os"
 
 	"go.uber.org/zap"
 
@@ -21,7 +20,7 @@ const settleMaxBytes = 1 << 30
 // the file's version); the bytes before, so it was not (discarded); neither, so it changed since
 // (kept, marked interrupted). A live process's pending record is left to it.
 func (r *recorder) settle(st history.Store) {
-	recs, err := st.List(history.Match{Pending: true}, func(x *history.Record) bool { return x.PID != os.Getpid() && !proc.Alive(x.PID) })
+	recs, err := st.List(history.Match{Pending: true}, func(x *history.Record) bool { return x.PID != processID && !proc.Alive(x.PID) })
 	if err != nil {
 		r.warn("history: cannot list the pending changes", err)
 		return
