@@ -131,6 +131,10 @@ func (s *boltStore) run(noSync, absorb bool, fn func(db *bolt.DB) error) (err er
 		}
 	}()
 	db := h.current(path)
+	held, writes := db != nil, int64(0)
+	if held {
+		writes = fileWrites(db)
+	}
 	if db == nil {
 		timeout := s.timeout
 		if s.budget != nil {
@@ -182,8 +186,15 @@ func (s *boltStore) run(noSync, absorb bool, fn func(db *bolt.DB) error) (err er
 		h.release()
 		return s.quarantine(path, err)
 	}
-	h.kept()
+	// An operation that wrote nothing to the file (a journaled Add, a read) leaves it as stamped.
+	h.kept(held && h.db == db && fileWrites(db) == writes)
 	return err
+}
+
+// fileWrites is how many page writes the commits of db have made so far.
+func fileWrites(db *bolt.DB) int64 {
+	st := db.Stats()
+	return st.TxStats.GetWrite()
 }
 
 // damage reports whether err says the database file cannot be used as it is.

@@ -225,15 +225,18 @@ func (h *hold) current(path string) *bolt.DB {
 	return h.db
 }
 
-// kept records the file as the operation left it and keeps the database open unless another
-// process waits for it (or the file cannot be stamped), arming the idle close.
-func (h *hold) kept() {
+// kept records the file as the operation left it (unless unchanged: the operation committed
+// nothing to it, so the stamp holds) and keeps the database open unless another process waits
+// for it (or the file cannot be stamped), arming the idle close.
+func (h *hold) kept(unchanged bool) {
 	var st unix.Stat_t
-	if h.db == nil || unix.Fstat(int(h.file.Fd()), &st) != nil || h.contended() {
+	if h.db == nil || (!unchanged && unix.Fstat(int(h.file.Fd()), &st) != nil) || h.contended() {
 		h.letGo()
 		return
 	}
-	h.stamp = stampOf(&st)
+	if !unchanged {
+		h.stamp = stampOf(&st)
+	}
 	gen := h.gen
 	if h.idle == nil {
 		h.idle = time.AfterFunc(HoldIdle, func() { h.idleClose(gen) })
