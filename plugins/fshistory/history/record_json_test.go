@@ -2,6 +2,8 @@ package history
 
 import (
 	"encoding/json"
+	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -70,4 +72,52 @@ func BenchmarkRecordJSON(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestMarshalRecordCoversEveryField: with every field of Record set (found by reflection, so a
+// field added later is set too), marshalRecord still writes what json.Marshal writes; a field
+// marshalRecord does not know would be missing from its output.
+func TestMarshalRecordCoversEveryField(t *testing.T) {
+	var r Record
+	v := reflect.ValueOf(&r).Elem()
+	for i := range v.NumField() {
+		f := v.Field(i)
+		switch f.Kind() {
+		case reflect.String:
+			f.SetString("v" + strconv.Itoa(i))
+		case reflect.Bool:
+			f.SetBool(true)
+		case reflect.Int, reflect.Int64:
+			f.SetInt(int64(i + 1))
+		case reflect.Uint32:
+			f.SetUint(uint64(i + 1))
+		case reflect.Slice:
+			f.Set(reflect.ValueOf([]string{"d" + strconv.Itoa(i)}))
+		case reflect.Struct:
+			f.Set(reflect.ValueOf(time.Unix(int64(i), 5).UTC()))
+		default:
+			t.Fatalf("field %s (%s): set it here and write it in appendRecord", v.Type().Field(i).Name, f.Type())
+		}
+	}
+	same(t, "record", func() ([]byte, error) { return json.Marshal(&r) }, func() ([]byte, error) { return marshalRecord(&r) })
+}
+
+// TestMarshalJournaledKnowsEveryField: the frame's JSON fields (and a completion's) are those
+// marshalJournaled writes; one added to journaled or journalDone fails here until it is written
+// there too.
+func TestMarshalJournaledKnowsEveryField(t *testing.T) {
+	for typ, want := range map[reflect.Type]string{reflect.TypeFor[journaled](): "DB,Done,Seq,Record",
+		reflect.TypeFor[journalDone](): "Seq,VersionAfter,Interrupted"} {
+		var names []string
+		for f := range typ.Fields() {
+			if f.IsExported() {
+				names = append(names, f.Name)
+			}
+		}
+		if got := strings.Join(names, ","); got != want {
+			t.Fatalf("%s's fields are %s: write the new ones in marshalJournaled", typ.Name(), got)
+		}
+	}
+	e := journaled{DB: "d", Done: []completion{{seq: 1, versionAfter: "v", interrupted: true}}, Seq: 2, Record: Record{ID: "c2"}}
+	same(t, "frame", func() ([]byte, error) { return json.Marshal(&e) }, func() ([]byte, error) { return marshalJournaled(&e) })
 }
