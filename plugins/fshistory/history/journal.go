@@ -310,9 +310,10 @@ func (s *boltStore) applyJournal(tx *bolt.Tx, recs, blobs, meta *bolt.Bucket) (u
 	h := s.h
 	var last uint64
 	var lastRec Record
+	var added int64 // the bytes of the records written: new keys, counted once at the end
 	for i := range h.pending {
 		e := &h.pending[i]
-		if e.Seq <= recs.Sequence() {
+		if e.Seq <= recs.Sequence() { // the sequence is the bucket's before this fold
 			continue
 		}
 		if err := h.complete(recs, e.Done); err != nil {
@@ -326,15 +327,21 @@ func (s *boltStore) applyJournal(tx *bolt.Tx, recs, blobs, meta *bolt.Bucket) (u
 				return 0, err
 			}
 		}
-		if err := putRecord(recs, e.Seq, &r); err != nil {
+		data, err := marshalRecord(&r)
+		if err != nil {
 			return 0, err
 		}
-		if err := recs.SetSequence(e.Seq); err != nil {
+		if err := recs.Put(seqKey(e.Seq), data); err != nil {
 			return 0, err
 		}
+		added += int64(len(data))
 		last, lastRec = e.Seq, r
 	}
 	if last > 0 {
+		countRecords(recs, added)
+		if err := recs.SetSequence(last); err != nil {
+			return 0, err
+		}
 		h.last = lastRecord{seq: last, data: bytes.Clone(recs.Get(seqKey(last))), rec: lastRec}
 	}
 	return last, nil
