@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/cordon-dev/cordon/kernel"
 	"github.com/cordon-dev/cordon/kernel/kerneltest"
 	"github.com/cordon-dev/cordon/plugins/fshistory"
+	"github.com/cordon-dev/cordon/plugins/fshistory/history"
 	"github.com/cordon-dev/cordon/plugins/fslocal"
 	"github.com/cordon-dev/cordon/plugins/toolfs"
 	"github.com/cordon-dev/cordon/plugins/tools"
@@ -39,6 +41,12 @@ func benchRuntime(b *testing.B, with bool) (*tools.Runtime, string) {
 }
 
 func benchCalls(b *testing.B, tool string, args func(i int) map[string]any) {
+	benchSpaced(b, 0, tool, args)
+}
+
+// benchSpaced is benchCalls with a pause before each call; its CPU per call counts what the
+// process did during the pause too (the store let go in the background).
+func benchSpaced(b *testing.B, pause time.Duration, tool string, args func(i int) map[string]any) {
 	for _, with := range []bool{false, true} {
 		name := "without-history"
 		if with {
@@ -53,6 +61,7 @@ func benchCalls(b *testing.B, tool string, args func(i int) map[string]any) {
 			b.ResetTimer()
 			cpu := proc.CPUTime()
 			for i := 0; b.Loop(); i++ {
+				time.Sleep(pause)
 				a := args(i)
 				a["file_path"] = p
 				if r := rt.Execute(ctx, tools.Call{CallID: "c", Name: tool, Args: a, Session: s}); r.IsError {
@@ -75,6 +84,22 @@ func BenchmarkWrite(b *testing.B) {
 // BenchmarkEdit is the cost of one edit of a 4 KiB file, with and without fs-history.
 func BenchmarkEdit(b *testing.B) {
 	benchCalls(b, "edit", func(i int) map[string]any {
+		from, to := "a\n", "b\n"
+		if i%2 == 1 {
+			from, to = to, from
+		}
+		return map[string]any{"old_string": from, "new_string": to}
+	})
+}
+
+// BenchmarkEditAfterIdle is BenchmarkEdit with the store let go between edits, as between an
+// agent's edits seconds apart: HoldIdle is cut to 1 ms and each edit follows a 5 ms pause, so each
+// opens the database again and commits its record in a transaction of its own (the journal
+// serves only the edits of one hold). Its cpu-ns/op include the pause's idle CPU and the let-go.
+func BenchmarkEditAfterIdle(b *testing.B) {
+	defer func(d time.Duration) { history.HoldIdle = d }(history.HoldIdle)
+	history.HoldIdle = time.Millisecond
+	benchSpaced(b, 5*time.Millisecond, "edit", func(i int) map[string]any {
 		from, to := "a\n", "b\n"
 		if i%2 == 1 {
 			from, to = to, from
