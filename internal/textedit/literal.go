@@ -70,12 +70,9 @@ func (d Doc) Plan(oldString, newString string, replaceAll bool) (Edit, Failure) 
 	}
 	newString = NormalizeLF(newString)
 	e := Edit{doc: d, old: oldString, new: newString, at: strings.Index(d.Content, oldString)}
-	// One pass over the text in the common case: the first match, then none after it.
+	// One pass over the text: the first match, then the count of those after it.
 	if e.at >= 0 {
-		e.count = 1
-		if rest := d.Content[e.at+len(oldString):]; strings.Contains(rest, oldString) {
-			e.count += strings.Count(rest, oldString)
-		}
+		e.count = 1 + strings.Count(d.Content[e.at+len(oldString):], oldString)
 	}
 	switch {
 	case e.count == 0:
