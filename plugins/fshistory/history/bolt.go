@@ -297,17 +297,23 @@ func buckets(tx *bolt.Tx) (recs, blobs, meta *bolt.Bucket, err error) {
 }
 
 func putRecord(recs *bolt.Bucket, seq uint64, r *Record) error {
-	data, err := marshalRecord(r)
+	old := len(recs.Get(seqKey(seq)))
+	n, err := writeRecord(recs, seq, r)
 	if err != nil {
 		return err
 	}
-	key := seqKey(seq)
-	delta := int64(len(data)) - int64(len(recs.Get(key)))
-	if err := recs.Put(key, data); err != nil {
-		return err
-	}
-	countRecords(recs, delta)
+	countRecords(recs, int64(n-old))
 	return nil
+}
+
+// writeRecord puts r at seq and returns the size stored; counting it (countRecords) is the
+// caller's: a fold counts its new records once.
+func writeRecord(recs *bolt.Bucket, seq uint64, r *Record) (int, error) {
+	data, err := marshalRecord(r)
+	if err != nil {
+		return 0, err
+	}
+	return len(data), recs.Put(seqKey(seq), data)
 }
 
 // deleteRecord deletes the record of seq, uncounting its bytes.

@@ -229,12 +229,16 @@ func (h *hold) current(path string) *bolt.DB {
 // nothing to it, so the stamp holds) and keeps the database open unless another process waits
 // for it (or the file cannot be stamped), arming the idle close.
 func (h *hold) kept(unchanged bool) {
-	var st unix.Stat_t
-	if h.db == nil || (!unchanged && unix.Fstat(int(h.file.Fd()), &st) != nil) || h.contended() {
+	if h.db == nil || h.contended() {
 		h.letGo()
 		return
 	}
 	if !unchanged {
+		var st unix.Stat_t
+		if unix.Fstat(int(h.file.Fd()), &st) != nil {
+			h.letGo()
+			return
+		}
 		h.stamp = stampOf(&st)
 	}
 	gen := h.gen

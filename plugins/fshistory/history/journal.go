@@ -327,14 +327,11 @@ func (s *boltStore) applyJournal(tx *bolt.Tx, recs, blobs, meta *bolt.Bucket) (u
 				return 0, err
 			}
 		}
-		data, err := marshalRecord(&r)
+		n, err := writeRecord(recs, e.Seq, &r)
 		if err != nil {
 			return 0, err
 		}
-		if err := recs.Put(seqKey(e.Seq), data); err != nil {
-			return 0, err
-		}
-		added += int64(len(data))
+		added += int64(n)
 		last, lastRec = e.Seq, r
 	}
 	if last > 0 {
