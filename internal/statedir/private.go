@@ -74,8 +74,11 @@ func checkOwn(path string, st *unix.Stat_t, kind, deny uint32) error {
 	switch {
 	case mode&unix.S_IFMT != kind:
 		what := "not a regular file"
-		if kind == unix.S_IFDIR {
+		switch kind {
+		case unix.S_IFDIR:
 			what = "not a directory"
+		case unix.S_IFIFO:
+			what = "not a FIFO"
 		}
 		return fmt.Errorf("%s: %w: %s", path, ErrRefused, what)
 	case int(st.Uid) != os.Geteuid():

@@ -159,6 +159,7 @@ func (s *boltStore) run(noSync, absorb bool, fn func(db *bolt.DB) error) (err er
 			return fmt.Errorf("history: %w", err)
 		}
 		h.db = db
+		h.listen()
 		h.openJournal()
 		if err := s.replay(db); err != nil {
 			h.release()

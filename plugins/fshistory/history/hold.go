@@ -17,14 +17,27 @@ import (
 )
 
 // HoldIdle is how long the database stays open after an operation when no other process waits for
-// it (docs/history.md "The store"): a burst of changes opens it once, and another process waits at
-// most this long for an idle holder.
-var HoldIdle = 100 * time.Millisecond
+// it and one that comes to wait can ring for it (bellFile; docs/history.md "The store"): an agent's
+// changes, seconds apart, open it once.
+var HoldIdle = 10 * time.Minute
+
+// HoldIdleWithoutBell is HoldIdle when the bell cannot be listened to: a burst of changes opens the
+// database once, and another process waits at most this long for an idle holder.
+var HoldIdleWithoutBell = 100 * time.Millisecond
 
 // waitersFile is where a process waiting for history.db says so: it holds a shared flock on it
 // while it waits, and the holder, which tests for that lock after each operation, closes the
 // database at once instead of keeping it.
 const waitersFile = "history.db.waiters"
+
+// bellFile is the FIFO a waiting process rings (writes a byte to) while it waits: the holder
+// listens to it while it holds the database and lets go when it rings, so an idle holder answers
+// at once at no cost while nobody rings.
+const bellFile = "history.db.bell"
+
+// ringEvery is how often a waiter rings again: a ring the holder missed (one that came between
+// two holds) costs this much of the wait.
+const ringEvery = 100 * time.Millisecond
 
 // hold is this process's hold on one directory's history.db, shared by every store opened on the
 // directory (two opens in one process conflict on flock as two processes do). Its mutex serializes
@@ -38,6 +51,7 @@ type hold struct {
 	idle    *time.Timer  // closes db once HoldIdle passes without an operation
 	gen     uint64       // operations so far: the idle close of a stale timer does nothing
 	waiters *os.File     // waitersFile, opened once ("nil": not yet, or it cannot be)
+	bell    *os.File     // bellFile, listened to while db is held ("nil": it cannot be)
 	done    []completion // completions not yet committed (Complete while db is held)
 	store   *boltStore   // the store of the last operation (its limits prune a fold)
 
@@ -241,14 +255,44 @@ func (h *hold) kept(unchanged bool) {
 		}
 		h.stamp = stampOf(&st)
 	}
-	gen := h.gen
-	if h.idle == nil {
-		h.idle = time.AfterFunc(HoldIdle, func() { h.idleClose(gen) })
+	gen, idle := h.gen, HoldIdle
+	if h.bell == nil {
+		idle = HoldIdleWithoutBell
+	}
+	if h.idle != nil {
+		h.idle.Stop()
+	}
+	h.idle = time.AfterFunc(idle, func() { h.idleClose(gen) })
+}
+
+// listen opens the bell (when it can) and answers its rings while db is held.
+func (h *hold) listen() {
+	f, err := statedir.ListenFIFO(filepath.Join(h.dir, bellFile))
+	if err != nil {
 		return
 	}
-	h.idle.Stop()
-	h.idle = time.AfterFunc(HoldIdle, func() { h.idleClose(gen) })
+	h.bell = f
+	go h.answer(f)
 }
+
+// answer lets go of the database when the bell f rings; it ends when f is closed (release).
+func (h *hold) answer(f *os.File) {
+	var b [64]byte
+	for {
+		if _, err := f.Read(b[:]); err != nil {
+			return
+		}
+		h.mu.Lock()
+		if h.bell == f {
+			h.gen++
+			h.letGo()
+		}
+		h.mu.Unlock()
+	}
+}
+
+// ring rings the bell of the holder, if one listens.
+func (h *hold) ring() { statedir.RingFIFO(filepath.Join(h.dir, bellFile)) }
 
 func (h *hold) idleClose(gen uint64) {
 	h.mu.Lock()
@@ -283,6 +327,10 @@ func (h *hold) release() {
 	if h.idle != nil {
 		h.idle.Stop()
 		h.idle = nil
+	}
+	if h.bell != nil {
+		_ = h.bell.Close() // ends answer
+		h.bell = nil
 	}
 	if h.db != nil {
 		_ = closeQuietly(h.db)
@@ -355,7 +403,8 @@ func (h *hold) announce() func() {
 }
 
 // openDB opens history.db, trying once first; when another process holds it, this process
-// announces itself (so a busy holder lets go after its operation) and waits up to timeout.
+// announces itself (so a busy holder lets go after its operation), rings the bell (so an idle one
+// lets go at once) every ringEvery, and waits up to timeout.
 func (h *hold) openDB(path string, timeout time.Duration) (db *bolt.DB, err error) {
 	var file *os.File
 	openFile := func(name string, flag int, perm os.FileMode) (*os.File, error) {
@@ -375,6 +424,13 @@ func (h *hold) openDB(path string, timeout time.Duration) (db *bolt.DB, err erro
 	}
 	done := h.announce()
 	defer done()
-	opts.Timeout = timeout
-	return bolt.Open(path, 0o600, opts)
+	deadline := time.Now().Add(timeout)
+	for {
+		h.ring()
+		opts.Timeout = max(min(time.Until(deadline), ringEvery), time.Nanosecond)
+		db, err = bolt.Open(path, 0o600, opts)
+		if err == nil || !errors.Is(err, bolterrors.ErrTimeout) || time.Until(deadline) <= 0 {
+			return db, err
+		}
+	}
 }

@@ -63,11 +63,52 @@ func TestABusyHolderLetsAnotherProcessIn(t *testing.T) {
 }
 
 // TestAnIdleHolderLetsGo: after HoldIdle without an operation the database is closed, so an open
-// that does not announce itself (another program, an older Cordon) gets it.
+// that neither announces itself nor rings (another program, an older Cordon) gets it.
 func TestAnIdleHolderLetsGo(t *testing.T) {
+	defer func(d time.Duration) { history.HoldIdle = d }(history.HoldIdle)
+	history.HoldIdle = 50 * time.Millisecond
 	dir := t.TempDir()
 	add(t, open(t, dir, roomy), "/w/a", []byte("a"), time.Now())
 	db, err := bolt.Open(filepath.Join(dir, "history.db"), 0o600, &bolt.Options{Timeout: history.HoldIdle + 5*time.Second})
+	require.NoError(t, err)
+	require.NoError(t, db.Close())
+}
+
+// TestAnIdleHolderAnswersTheBell: a process that waits for the database rings the holder's bell,
+// and the holder, idle for far longer than the waiter's lock timeout, lets go at once with what it
+// deferred committed (docs/history.md "The store").
+func TestAnIdleHolderAnswersTheBell(t *testing.T) {
+	dir := t.TempDir()
+	st := open(t, dir, roomy)
+	r, err := st.Add(history.Record{Time: time.Now(), Path: "/w/a", Key: "/w/a", Verb: "write", Pending: true, PID: os.Getpid()}, nil)
+	require.NoError(t, err)
+	require.NoError(t, st.Complete(r.ID, "v2", false))
+	add(t, st, "/w/b", []byte("b"), time.Now()) // journaled: the hold's second
+	start := time.Now()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHoldChild$", "-test.count=1")
+	cmd.Env = append(os.Environ(), holdChildEnv+"="+dir)
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	t.Logf("the child recorded its change in %s", time.Since(start).Round(time.Millisecond))
+	recs, err := st.List(history.Match{}, nil)
+	require.NoError(t, err)
+	var paths []string
+	for _, r := range recs {
+		paths = append(paths, r.Path)
+		if r.Path == "/w/a" {
+			assert.False(t, r.Pending, "the completion deferred before the let-go")
+		}
+	}
+	assert.Equal(t, []string{"/w/child", "/w/b", "/w/a"}, paths)
+}
+
+// TestAHolderWithoutItsBellLetsGoSoon: where the bell cannot be listened to (here a regular file
+// in its place, refused), the holder keeps the database HoldIdleWithoutBell, not HoldIdle.
+func TestAHolderWithoutItsBellLetsGoSoon(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "history.db.bell"), nil, 0o600))
+	add(t, open(t, dir, roomy), "/w/a", []byte("a"), time.Now())
+	db, err := bolt.Open(filepath.Join(dir, "history.db"), 0o600, &bolt.Options{Timeout: history.HoldIdleWithoutBell + 5*time.Second})
 	require.NoError(t, err)
 	require.NoError(t, db.Close())
 }
