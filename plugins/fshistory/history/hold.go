@@ -427,6 +427,15 @@ func (h *hold) openDB(path string, timeout time.Duration) (db *bolt.DB, err erro
 	deadline := time.Now().Add(timeout)
 	for {
 		h.ring()
+		// An idle holder answers within a millisecond or so: try again soon, before bbolt's 50 ms
+		// polls.
+		for wait := time.Millisecond; wait <= 16*time.Millisecond && time.Until(deadline) > wait; wait *= 2 {
+			time.Sleep(wait)
+			opts.Timeout = time.Nanosecond
+			if db, err = bolt.Open(path, 0o600, opts); err == nil || !errors.Is(err, bolterrors.ErrTimeout) {
+				return db, err
+			}
+		}
 		opts.Timeout = max(min(time.Until(deadline), ringEvery), time.Nanosecond)
 		db, err = bolt.Open(path, 0o600, opts)
 		if err == nil || !errors.Is(err, bolterrors.ErrTimeout) || time.Until(deadline) <= 0 {
