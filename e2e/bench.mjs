@@ -5,7 +5,9 @@
 // then the client-side ceilings (a no-work server replaying each server's recorded responses,
 // e2e/replay.mjs) and the start-up time of `harness serve` (spawn to `initialize` + `tools/list` answered).
 //
-// Usage: node e2e/bench.mjs [--calls 500] [--startups 20]
+// Usage: node e2e/bench.mjs [--calls 500] [--startups 20] [--pause 0]
+//        (--pause MS: a pause before each measured call, as between an agent's calls; the server
+//        CPU per call then counts what the server does while idle, and calls/s the pauses)
 //        HARNESS=/path/to/harness node e2e/bench.mjs
 //        CLAUDE=/path/to/claude node e2e/bench.mjs   (default: the pinned client under
 //        ~/.cache/cordon-e2e-clients/*/node_modules; CLAUDE=none leaves it out)
@@ -30,6 +32,7 @@ const opt = (name, dflt) => {
 };
 const CALLS = opt("calls", 500);
 const STARTUPS = opt("startups", 20);
+const PAUSE = opt("pause", 0);
 const WARMUP = 20;
 const LINES = 2000;
 
@@ -67,7 +70,10 @@ async function measure(pid, n, fn) {
   const c0 = cpuMs(pid);
   const u0 = process.cpuUsage();
   const t0 = performance.now();
-  for (let i = 0; i < n; i++) await fn(WARMUP + i);
+  for (let i = 0; i < n; i++) {
+    if (PAUSE > 0) await new Promise((r) => setTimeout(r, PAUSE));
+    await fn(WARMUP + i);
+  }
   const u = process.cpuUsage(u0);
   return { rate: n / ((performance.now() - t0) / 1000), cpu: (cpuMs(pid) - c0) / n, client: (u.user + u.system) / 1000 / n };
 }
