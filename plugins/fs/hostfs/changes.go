@@ -240,10 +240,11 @@ func (p *Provider) checkWrite(ctx context.Context, c *planned) error {
 	c.dstInfo, c.dstExists, c.op = existing, exists, fs.OperationCreate
 	if exists {
 		c.op = fs.OperationUpdate
-		if err := checkReplaceable(key, existing, c.dst.DisplayPath, fs.VerbWrite); err != nil {
+		cr := currentCreds()
+		if err := checkReplaceable(cr, key, existing, c.dst.DisplayPath, fs.VerbWrite); err != nil {
 			return err
 		}
-		if c.keep, err = metaOf(key, existing); err != nil {
+		if c.keep, err = metaOf(cr, key, existing); err != nil {
 			return err
 		}
 	}
@@ -335,7 +336,8 @@ func (p *Provider) checkUpdate(ctx context.Context, c *planned) error {
 	if err != nil {
 		return err
 	}
-	if err := checkReplaceable(key, existing, display, fs.VerbEdit); err != nil {
+	cr := currentCreds()
+	if err := checkReplaceable(cr, key, existing, display, fs.VerbEdit); err != nil {
 		return err
 	}
 	if existing.Size > p.maxFileBytes {
@@ -365,7 +367,7 @@ func (p *Provider) checkUpdate(ctx context.Context, c *planned) error {
 	if size := int64(len(c.body)) + bomBytes(c.bom); size > p.maxFileBytes {
 		return fs.EditResultTooLarge(display, size, p.maxFileBytes)
 	}
-	if c.keep, err = metaOf(key, existing); err != nil {
+	if c.keep, err = metaOf(cr, key, existing); err != nil {
 		return err
 	}
 	before, after := doc.Content, textedit.NormalizeLF(text)
@@ -391,7 +393,7 @@ func (p *Provider) checkUpdate(ctx context.Context, c *planned) error {
 	}
 	c.dstInfo, c.dstExists = dest, dexists
 	if dexists {
-		if err := checkReplaceable(dkey, dest, c.dst.DisplayPath, fs.VerbWrite); err != nil {
+		if err := checkReplaceable(currentCreds(), dkey, dest, c.dst.DisplayPath, fs.VerbWrite); err != nil {
 			return err
 		}
 	}

@@ -64,7 +64,8 @@ func (p *Provider) editText(ctx context.Context, t fs.Target, req fs.EditRequest
 	case guard != nil && guard.Version != existing.Version && guard.Recheck == nil:
 		return fs.EditOutcome{}, fs.EditChanged(t.DisplayPath)
 	}
-	if err := checkReplaceable(key, existing, t.DisplayPath, fs.VerbEdit); err != nil {
+	cr := currentCreds()
+	if err := checkReplaceable(cr, key, existing, t.DisplayPath, fs.VerbEdit); err != nil {
 		return fs.EditOutcome{}, err
 	}
 
@@ -97,7 +98,7 @@ func (p *Provider) editText(ctx context.Context, t fs.Target, req fs.EditRequest
 	if err != nil {
 		return fs.EditOutcome{}, err
 	}
-	keep, err := metaOf(key, existing)
+	keep, err := metaOf(cr, key, existing)
 	if err != nil {
 		return fs.EditOutcome{}, err
 	}

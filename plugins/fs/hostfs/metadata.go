@@ -38,8 +38,9 @@ type xattr struct {
 // could not keep the file's owner or group (FS_PERMISSION_DENIED, see
 // checkOwnerKept); and when it has more than one hard link, which a
 // replacement would split. Only EACCES and EPERM from the access check
-// refuse; other failures are left to the write itself.
-func checkReplaceable(key string, info probeInfo, display, verb string) error {
+// refuse; other failures are left to the write itself. c is the process's
+// credentials as the mutation read them (once: currentCreds), and so for metaOf.
+func checkReplaceable(c creds, key string, info probeInfo, display, verb string) error {
 	if info.Mode&0o222 == 0 {
 		return fs.FromOS(verb, display, &os.PathError{Op: "access", Path: key, Err: unix.EACCES})
 	}
@@ -47,7 +48,7 @@ func checkReplaceable(key string, info probeInfo, display, verb string) error {
 	if isPermissionErr(err) {
 		return fs.FromOS(verb, display, &os.PathError{Op: "access", Path: key, Err: err})
 	}
-	if err := checkOwnerKept(currentCreds(), info, display, verb); err != nil {
+	if err := checkOwnerKept(c, info, display, verb); err != nil {
 		return err
 	}
 	if info.Nlink > 1 {
@@ -80,8 +81,8 @@ func checkOwnerKept(c creds, info probeInfo, display, verb string) error {
 // write(2) by this process would clear, creds.writeKeepsMode) and extended
 // attributes (read without following a final symlink; none where the file
 // system has none).
-func metaOf(key string, info probeInfo) (*keptMeta, error) {
-	m := &keptMeta{uid: info.Uid, gid: info.Gid, mode: currentCreds().writeKeepsMode(info.Mode, info.Gid)}
+func metaOf(c creds, key string, info probeInfo) (*keptMeta, error) {
+	m := &keptMeta{uid: info.Uid, gid: info.Gid, mode: c.writeKeepsMode(info.Mode, info.Gid)}
 	names, err := xattrData(func(b []byte) (int, error) { return unix.Llistxattr(key, b) })
 	if err != nil {
 		if isAbsentErr(err) || isNotSupported(err) {

@@ -73,10 +73,11 @@ func (p *Provider) restore(ctx context.Context, t fs.Target, r fs.Restoration, b
 	}
 	opts := atomicOptions{display: t.DisplayPath, log: p.log, beneath: b, registry: p.registry, hooks: p.hooks}
 	if exists {
-		if err := checkReplaceable(key, existing, t.DisplayPath, fs.VerbWrite); err != nil {
+		cr := currentCreds()
+		if err := checkReplaceable(cr, key, existing, t.DisplayPath, fs.VerbWrite); err != nil {
 			return "", err
 		}
-		if opts.keep, err = metaOf(key, existing); err != nil {
+		if opts.keep, err = metaOf(cr, key, existing); err != nil {
 			return "", err
 		}
 	} else {

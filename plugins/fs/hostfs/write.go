@@ -78,10 +78,11 @@ func (p *Provider) writeText(ctx context.Context, t fs.Target, content string, i
 
 	var keep *keptMeta
 	if exists {
-		if err := checkReplaceable(key, existing, t.DisplayPath, fs.VerbWrite); err != nil {
+		cr := currentCreds()
+		if err := checkReplaceable(cr, key, existing, t.DisplayPath, fs.VerbWrite); err != nil {
 			return fs.WriteOutcome{}, err
 		}
-		if keep, err = metaOf(key, existing); err != nil {
+		if keep, err = metaOf(cr, key, existing); err != nil {
 			return fs.WriteOutcome{}, err
 		}
 	}
