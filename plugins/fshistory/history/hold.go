@@ -21,8 +21,9 @@ import (
 // changes, seconds apart, open it once.
 var HoldIdle = 10 * time.Minute
 
-// HoldIdleWithoutBell is HoldIdle when the bell cannot be listened to: a burst of changes opens the
-// database once, and another process waits at most this long for an idle holder.
+// HoldIdleWithoutBell is HoldIdle when the bell cannot be listened to, or when another process asked
+// for the database within the last HoldIdle (two agents at work on one state directory): a burst of
+// changes opens the database once, and another process waits at most this long for an idle holder.
 var HoldIdleWithoutBell = 100 * time.Millisecond
 
 // waitersFile is where a process waiting for history.db says so: it holds a shared flock on it
@@ -52,6 +53,7 @@ type hold struct {
 	gen     uint64       // operations so far: the idle close of a stale timer does nothing
 	waiters *os.File     // waitersFile, opened once ("nil": not yet, or it cannot be)
 	bell    *os.File     // bellFile, listened to while db is held ("nil": it cannot be)
+	asked   time.Time    // when another process last asked for the database (rang, or waited)
 	done    []completion // completions not yet committed (Complete while db is held)
 	store   *boltStore   // the store of the last operation (its limits prune a fold)
 
@@ -241,9 +243,17 @@ func (h *hold) current(path string) *bolt.DB {
 
 // kept records the file as the operation left it (unless unchanged: the operation committed
 // nothing to it, so the stamp holds) and keeps the database open unless another process waits
-// for it (or the file cannot be stamped), arming the idle close.
+// for it (or the file cannot be stamped, or the waiters file cannot be opened: then the database
+// is opened for each operation, as before holds), arming the idle close: HoldIdle, or
+// HoldIdleWithoutBell without the bell or when another process asked for the database within the
+// last HoldIdle.
 func (h *hold) kept(unchanged bool) {
-	if h.db == nil || h.contended() {
+	if h.db == nil || h.waitersFile() == nil { // without the file, every operation lets go
+		h.letGo()
+		return
+	}
+	if h.waiting() {
+		h.asked = time.Now()
 		h.letGo()
 		return
 	}
@@ -256,7 +266,7 @@ func (h *hold) kept(unchanged bool) {
 		h.stamp = stampOf(&st)
 	}
 	gen, idle := h.gen, HoldIdle
-	if h.bell == nil {
+	if h.bell == nil || time.Since(h.asked) < HoldIdle {
 		idle = HoldIdleWithoutBell
 	}
 	if h.idle != nil {
@@ -285,6 +295,7 @@ func (h *hold) answer(f *os.File) {
 		h.mu.Lock()
 		if h.bell == f {
 			h.gen++
+			h.asked = time.Now()
 			h.letGo()
 		}
 		h.mu.Unlock()
@@ -339,13 +350,6 @@ func (h *hold) release() {
 	h.done = h.done[:0]
 	h.closeJournal()
 	h.committed = false
-}
-
-// contended reports whether another process waits for the database (it holds the waiters file's
-// shared lock). Without the file, every operation counts as contended: the database is opened
-// for each one, as it was before holds.
-func (h *hold) contended() bool {
-	return h.waitersFile() == nil || h.waiting()
 }
 
 // waiting reports whether another process has announced that it waits.

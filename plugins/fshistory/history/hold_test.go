@@ -102,6 +102,26 @@ func TestAnIdleHolderAnswersTheBell(t *testing.T) {
 	assert.Equal(t, []string{"/w/child", "/w/b", "/w/a"}, paths)
 }
 
+// TestAHolderAskedForTheStoreHoldsItBriefly: once another process asked for the database (two
+// agents at work on one state directory), the holder's next holds last HoldIdleWithoutBell, so
+// the two take turns as they did before the bell, without ringing for each change.
+func TestAHolderAskedForTheStoreHoldsItBriefly(t *testing.T) {
+	dir := t.TempDir()
+	st := open(t, dir, roomy)
+	add(t, st, "/w/a", []byte("a"), time.Now())
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHoldChild$", "-test.count=1")
+	cmd.Env = append(os.Environ(), holdChildEnv+"="+dir)
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	add(t, st, "/w/b", []byte("b"), time.Now())
+	// An open that does not ring: it gets the database once the brief hold ends.
+	start := time.Now()
+	db, err := bolt.Open(filepath.Join(dir, "history.db"), 0o600, &bolt.Options{Timeout: history.HoldIdleWithoutBell + 5*time.Second})
+	require.NoError(t, err)
+	require.NoError(t, db.Close())
+	t.Logf("the database was free after %s", time.Since(start).Round(time.Millisecond))
+}
+
 // TestAHolderWithoutItsBellLetsGoSoon: where the bell cannot be listened to (here a regular file
 // in its place, refused), the holder keeps the database HoldIdleWithoutBell, not HoldIdle.
 func TestAHolderWithoutItsBellLetsGoSoon(t *testing.T) {
