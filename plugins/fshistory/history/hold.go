@@ -275,8 +275,13 @@ func (h *hold) kept(unchanged bool) {
 	h.idle = time.AfterFunc(idle, func() { h.idleClose(gen) })
 }
 
-// listen opens the bell (when it can) and answers its rings while db is held.
+// listen opens the bell (when it can) and answers its rings while db is held; not while holds are
+// brief (another process asked for the database within the last HoldIdle), when a waiter waits at
+// most HoldIdleWithoutBell without it.
 func (h *hold) listen() {
+	if time.Since(h.asked) < HoldIdle {
+		return
+	}
 	f, err := statedir.ListenFIFO(filepath.Join(h.dir, bellFile))
 	if err != nil {
 		return
