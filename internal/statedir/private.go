@@ -36,31 +36,45 @@ func CheckPrivateDir(dir string) error {
 // the open (O_NOFOLLOW|O_NONBLOCK), and refuses (closing it) anything but a regular file owned by
 // this user that no other user can write; the file returned is back in blocking mode.
 func OpenFile(path string, flag int, perm os.FileMode) (*os.File, error) {
-	f, err := os.OpenFile(path, flag|unix.O_NOFOLLOW|unix.O_NONBLOCK, perm)
+	fd, err := openOwn(path, flag, perm, unix.S_IFREG)
 	if err != nil {
-		if errors.Is(err, unix.ELOOP) {
-			return nil, fmt.Errorf("%s: %w: a symbolic link", path, ErrRefused)
-		}
 		return nil, err
 	}
-	var st unix.Stat_t
-	if err := unix.Fstat(int(f.Fd()), &st); err != nil {
-		f.Close()
-		return nil, &os.PathError{Op: "fstat", Path: path, Err: err}
-	}
-	if err := checkOwn(path, &st, unix.S_IFREG, 0o022); err != nil {
-		f.Close()
-		return nil, err
-	}
-	flags, err := unix.FcntlInt(f.Fd(), unix.F_GETFL, 0)
-	if err == nil {
-		_, err = unix.FcntlInt(f.Fd(), unix.F_SETFL, flags&^unix.O_NONBLOCK)
-	}
-	if err != nil {
-		f.Close()
+	if err := unix.SetNonblock(fd, false); err != nil {
+		unix.Close(fd)
 		return nil, &os.PathError{Op: "fcntl", Path: path, Err: err}
 	}
-	return f, nil
+	return os.NewFile(uintptr(fd), path), nil
+}
+
+// openOwn opens path (close-on-exec) never following a final symlink and never blocking in the
+// open (O_NOFOLLOW|O_NONBLOCK), and refuses (closing it) anything but a file of kind owned by this
+// user that no other user can write. The descriptor stays non-blocking.
+func openOwn(path string, flag int, perm os.FileMode, kind uint32) (int, error) {
+	var fd int
+	var err error
+	for {
+		fd, err = unix.Open(path, flag|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, uint32(perm.Perm()))
+		if !errors.Is(err, unix.EINTR) {
+			break
+		}
+	}
+	if err != nil {
+		if errors.Is(err, unix.ELOOP) {
+			return -1, fmt.Errorf("%s: %w: a symbolic link", path, ErrRefused)
+		}
+		return -1, &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		unix.Close(fd)
+		return -1, &os.PathError{Op: "fstat", Path: path, Err: err}
+	}
+	if err := checkOwn(path, &st, kind, 0o022); err != nil {
+		unix.Close(fd)
+		return -1, err
+	}
+	return fd, nil
 }
 
 // CheckOwnFile refuses st (of path) unless it is a regular file owned by this user whose mode has
