@@ -421,18 +421,24 @@ func (h *hold) openDB(path string, timeout time.Duration) (db *bolt.DB, err erro
 		file = f
 		return f, err
 	}
-	opts := &bolt.Options{Timeout: time.Nanosecond, OpenFile: openFile}
+	opts := &bolt.Options{OpenFile: openFile}
 	defer func() {
 		if err == nil {
 			h.file = file
 		}
 	}()
-	db, err = bolt.Open(path, 0o600, opts)
-	if err == nil || timeout <= time.Nanosecond || !errors.Is(err, bolterrors.ErrTimeout) {
+	// try opens the database, bbolt waiting up to wait for the lock; it reports whether that is
+	// the end of it (opened, or failed otherwise than by the wait).
+	try := func(wait time.Duration) bool {
+		opts.Timeout = max(wait, time.Nanosecond)
+		db, err = bolt.Open(path, 0o600, opts)
+		return err == nil || !errors.Is(err, bolterrors.ErrTimeout)
+	}
+	if try(time.Nanosecond) || timeout <= time.Nanosecond {
 		return db, err
 	}
-	done := h.announce()
-	defer done()
+	unannounce := h.announce()
+	defer unannounce()
 	deadline := time.Now().Add(timeout)
 	for {
 		h.ring()
@@ -440,14 +446,11 @@ func (h *hold) openDB(path string, timeout time.Duration) (db *bolt.DB, err erro
 		// polls.
 		for wait := time.Millisecond; wait <= 16*time.Millisecond && time.Until(deadline) > wait; wait *= 2 {
 			time.Sleep(wait)
-			opts.Timeout = time.Nanosecond
-			if db, err = bolt.Open(path, 0o600, opts); err == nil || !errors.Is(err, bolterrors.ErrTimeout) {
+			if try(time.Nanosecond) {
 				return db, err
 			}
 		}
-		opts.Timeout = max(min(time.Until(deadline), ringEvery), time.Nanosecond)
-		db, err = bolt.Open(path, 0o600, opts)
-		if err == nil || !errors.Is(err, bolterrors.ErrTimeout) || time.Until(deadline) <= 0 {
+		if try(min(time.Until(deadline), ringEvery)) || time.Until(deadline) <= 0 {
 			return db, err
 		}
 	}
