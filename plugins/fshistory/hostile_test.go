@@ -15,6 +15,7 @@ import (
 	"github.com/cordon-dev/cordon/kernel/kerneltest"
 	"github.com/cordon-dev/cordon/plugins/fshistory"
 	"github.com/cordon-dev/cordon/plugins/fshistory/history"
+	"github.com/cordon-dev/cordon/plugins/fshistory/history/historytest"
 	"github.com/cordon-dev/cordon/plugins/toolapplypatch"
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
@@ -31,21 +32,8 @@ func damagedStore(t *testing.T) string {
 		_, err := st.Add(history.Record{Time: time.Now(), Path: p, Key: p, Verb: "write", Existed: true, Size: 9}, strings.NewReader(fmt.Sprintf("content %d", i)))
 		require.NoError(t, err)
 	}
-	// The page is the records bucket's root, which every operation reads, of the closed store: a
-	// fixed page was free in some runs, and the open hold, which the plugin shares, may not see a
-	// write made in the clock tick of its own last commit.
 	st.Close()
-	db, err := bolt.Open(filepath.Join(dir, "history.db"), 0o600, &bolt.Options{Timeout: time.Second, ReadOnly: true})
-	require.NoError(t, err)
-	var root int64
-	require.NoError(t, db.View(func(tx *bolt.Tx) error { root = int64(tx.Bucket([]byte("records")).Root()); return nil }))
-	require.NoError(t, db.Close())
-	require.Positive(t, root)
-	f, err := os.OpenFile(filepath.Join(dir, "history.db"), os.O_RDWR, 0)
-	require.NoError(t, err)
-	_, err = f.WriteAt([]byte(strings.Repeat("\xA5", 4096-16)), root*4096+16)
-	require.NoError(t, err)
-	require.NoError(t, f.Close())
+	historytest.CorruptRecordsRoot(t, dir)
 	return dir
 }
 

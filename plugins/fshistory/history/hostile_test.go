@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -17,35 +16,10 @@ import (
 
 	"github.com/cordon-dev/cordon/internal/statedir"
 	"github.com/cordon-dev/cordon/plugins/fshistory/history"
+	"github.com/cordon-dev/cordon/plugins/fshistory/history/historytest"
 )
 
 var roomy = history.Limits{MaxBytes: 1 << 30, MaxAge: time.Hour, MaxContentBytes: 1 << 20}
-
-// corruptPage fills one page (after its header) of dir's history.db with garbage.
-func corruptPage(t *testing.T, dir string, page int64) {
-	t.Helper()
-	f, err := os.OpenFile(filepath.Join(dir, "history.db"), os.O_RDWR, 0)
-	require.NoError(t, err)
-	defer f.Close()
-	junk := []byte(strings.Repeat("\xA5", 4096-16))
-	_, err = f.WriteAt(junk, page*4096+16)
-	require.NoError(t, err)
-}
-
-// recordsRoot returns the page of the records bucket's root in dir's closed store.
-func recordsRoot(t *testing.T, dir string) int64 {
-	t.Helper()
-	db, err := bolt.Open(filepath.Join(dir, "history.db"), 0o600, &bolt.Options{Timeout: time.Second, ReadOnly: true})
-	require.NoError(t, err)
-	defer db.Close()
-	var root int64
-	require.NoError(t, db.View(func(tx *bolt.Tx) error {
-		root = int64(tx.Bucket([]byte("records")).Root())
-		return nil
-	}))
-	require.Positive(t, root)
-	return root
-}
 
 // damagedAside lists what the store set aside in dir.
 func damagedAside(t *testing.T, dir string) []string {
@@ -64,11 +38,8 @@ func TestADamagedDatabaseIsSetAside(t *testing.T) {
 	for i := range 300 {
 		add(t, st, fmt.Sprintf("/w/f%03d", i), []byte(fmt.Sprintf("content %d", i)), time.Now())
 	}
-	// The page corrupted is the records bucket's root, which every operation reads. (A fixed page
-	// number was free in some runs, and a write by another program in the clock tick of the
-	// store's own last commit leaves the file's stamp as the holder left it.)
 	st.Close()
-	corruptPage(t, dir, recordsRoot(t, dir))
+	historytest.CorruptRecordsRoot(t, dir)
 	var err error
 	require.NotPanics(t, func() { _, err = st.List(history.Match{}, nil) })
 	require.ErrorIs(t, err, history.ErrDamaged)
