@@ -245,8 +245,8 @@ func (h *hold) current(path string) *bolt.DB {
 // nothing to it, so the stamp holds) and keeps the database open unless another process waits
 // for it (or the file cannot be stamped, or the waiters file cannot be opened: then the database
 // is opened for each operation, as before holds), arming the idle close: HoldIdle, or
-// HoldIdleWithoutBell without the bell or when another process asked for the database within the
-// last HoldIdle.
+// HoldIdleWithoutBell without the bell (which listen does not open either when another process
+// asked for the database within the last HoldIdle).
 func (h *hold) kept(unchanged bool) {
 	if h.db == nil || h.waitersFile() == nil { // without the file, every operation lets go
 		h.letGo()
@@ -266,7 +266,7 @@ func (h *hold) kept(unchanged bool) {
 		h.stamp = stampOf(&st)
 	}
 	gen, idle := h.gen, HoldIdle
-	if h.bell == nil || time.Since(h.asked) < HoldIdle {
+	if h.bell == nil { // none, or a brief hold (listen)
 		idle = HoldIdleWithoutBell
 	}
 	if h.idle != nil {
