@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
-	bolt "go.etcd.io/bbolt"
 
 	"github.com/cordon-dev/cordon/kernel/kerneltest"
 	"github.com/cordon-dev/cordon/plugins/fshistory"
@@ -87,25 +86,12 @@ func TestAFIFOStoreDoesNotHang(t *testing.T) {
 	}
 }
 
-// holdStore holds dir's history.db as another process would, until the test ends.
-func holdStore(t *testing.T, dir string) {
-	t.Helper()
-	// This process's own hold, idle, answers the bell as it would another process's.
-	if f, err := os.OpenFile(filepath.Join(dir, "history.db.bell"), os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
-		_, _ = f.Write([]byte{1})
-		f.Close()
-	}
-	db, err := bolt.Open(filepath.Join(dir, "history.db"), 0o600, &bolt.Options{Timeout: 5 * time.Second})
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = db.Close() })
-}
-
 // TestAPatchWaitsOneLockTimeoutForAHeldStore: with history.db held by another process, a
 // 10-file patch waits one lock timeout in all, not one per file (docs/history.md "The store").
 func TestAPatchWaitsOneLockTimeoutForAHeldStore(t *testing.T) {
 	e := newEnv(t, false, func(c *fshistory.Config) { c.LockTimeout = fshistory.Duration(time.Second) })
 	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, e.root, toolapplypatch.Plugin, nil))
-	holdStore(t, e.store)
+	historytest.HoldStore(t, e.store)
 	s := tools.NewSession("s1")
 	s.SetHeader(tools.Header{Cwd: e.dir})
 	var patch strings.Builder
@@ -128,7 +114,7 @@ func TestStartWaitsOnceForAHeldStore(t *testing.T) {
 	store := filepath.Join(t.TempDir(), "history")
 	_, err := history.Open(store, history.Limits{MaxBytes: 1 << 20, MaxAge: time.Hour, MaxContentBytes: 1 << 20}, 0)
 	require.NoError(t, err)
-	holdStore(t, store)
+	historytest.HoldStore(t, store)
 	start := time.Now()
 	newEnv(t, false, func(c *fshistory.Config) { c.Dir = store; c.LockTimeout = fshistory.Duration(time.Second) })
 	took := time.Since(start)

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
-	bolt "go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
 
 	"github.com/cordon-dev/cordon/internal/statedir"
@@ -118,20 +117,6 @@ func TestRecordsWithoutContentCountAgainstMaxBytes(t *testing.T) {
 	require.Equal(t, "c400", recs[0].ID, "the newest stays")
 }
 
-// holdStore opens dir's history.db as another process would, holding its lock until the test
-// ends.
-func holdStore(t *testing.T, dir string) {
-	t.Helper()
-	// This process's own hold, idle, answers the bell as it would another process's.
-	if f, err := os.OpenFile(filepath.Join(dir, "history.db.bell"), os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
-		_, _ = f.Write([]byte{1})
-		f.Close()
-	}
-	db, err := bolt.Open(filepath.Join(dir, "history.db"), 0o600, &bolt.Options{Timeout: 5 * time.Second})
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = db.Close() })
-}
-
 // TestWaitsOfOneCallShareOneBudget: under a budget, the operations of one call wait for a held
 // store at most the budget together (N files of a patch do not wait N lock timeouts).
 func TestWaitsOfOneCallShareOneBudget(t *testing.T) {
@@ -139,7 +124,7 @@ func TestWaitsOfOneCallShareOneBudget(t *testing.T) {
 	base, err := history.Open(dir, roomy, time.Second)
 	require.NoError(t, err)
 	add(t, base, "/w/seed", []byte("seed"), time.Now())
-	holdStore(t, dir)
+	historytest.HoldStore(t, dir)
 	b := history.NewLockBudget(time.Second)
 	st := history.Within(base, b)
 	start := time.Now()

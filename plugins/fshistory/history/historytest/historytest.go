@@ -6,6 +6,8 @@
 //	st.Close()
 //	historytest.CorruptRecordsRoot(t, dir)
 //
+// HoldStore holds a store's database as another process would, until the test ends.
+//
 // The helpers take a testing.TB and fail the test through it; none of them is safe to use outside a
 // test.
 package historytest
@@ -19,6 +21,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/cordon-dev/cordon/internal/statedir"
 )
 
 // CorruptRecordsRoot fills the page of the records bucket's root in dir's history.db (after the
@@ -38,4 +42,15 @@ func CorruptRecordsRoot(t testing.TB, dir string) {
 	defer f.Close()
 	_, err = f.WriteAt([]byte(strings.Repeat("\xA5", 4096-16)), root*4096+16)
 	require.NoError(t, err)
+}
+
+// HoldStore opens dir's history.db and holds its lock until the test ends, as another program
+// would; it rings the bell first, as another Cordon process would, so that this process's own
+// idle hold lets go.
+func HoldStore(t testing.TB, dir string) {
+	t.Helper()
+	statedir.RingFIFO(filepath.Join(dir, "history.db.bell"))
+	db, err := bolt.Open(filepath.Join(dir, "history.db"), 0o600, &bolt.Options{Timeout: 5 * time.Second})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = db.Close() })
 }
