@@ -82,6 +82,23 @@ type TextByteStreamer interface {
 	StreamTextBytes(ctx context.Context, t Target) (iter.Seq2[[]byte, error], error)
 }
 
+// StatReader is optionally implemented by a FileSystem that describes a file and reads a small one
+// in one look: a reader that would call Stat and then ReadText calls StatText. StatText describes t
+// as Stat does ((nil, nil, nil) when absent, Stat's errors with a nil Info). When t is a regular file
+// of fewer than below bytes it also reads it as ReadText does (the same text, charset and errors,
+// then with the Info), and the Info describes the file the text was read from: its Version is the
+// version of the bytes read, not of an earlier look at the path. Otherwise the outcome is nil.
+//
+//	info, read, err := sr.StatText(ctx, target, 1<<20)
+//	switch {
+//	case info == nil: // absent, or err is Stat's
+//	case err != nil: // ReadText's failure
+//	case read == nil: // not a regular file, or too large to read whole
+//	}
+type StatReader interface {
+	StatText(ctx context.Context, t Target, below int64) (*Info, *ReadOutcome, error)
+}
+
 // DiffBasisBounder is an optional FileSystem capability: the exclusive bound, in bytes, on the texts
 // a provider keeps as a diff basis (WriteOutcome.Before is nil at or above it). Consumers bound what
 // they carry of a mutation's texts by it too: the tools' values drop before and after beyond it.

@@ -13,7 +13,8 @@
 //   - read: resolve (session cwd: docs/tool-fs.md "Paths and the session's working directory"),
 //     exactly one Stat, then ReadText for files below
 //     readStreamMinSize or StreamText otherwise (or when the size is unknown), the window, and
-//     fs/observed present at the Stat's version. A missing file emits fs/observed absent, then fails
+//     fs/observed present at the Stat's version; a provider that implements fs.StatReader answers
+//     the Stat and the ReadText in one StatText, whose version is the bytes read. A missing file emits fs/observed absent, then fails
 //     FS_NOT_FOUND; a non-regular file fails FS_NOT_REGULAR_FILE without an observation; an offset
 //     past the end fails FS_NOT_FOUND `offset N is out of range for "<p>" (T lines)` without one.
 //     read is concurrency-safe. Read errors are never remediated.

@@ -89,6 +89,14 @@ func (r *recordingFS) Grep(ctx context.Context, root fs.Target, q fs.GrepQuery, 
 	return r.FileSystem.(fs.Searcher).Grep(ctx, root, q, emit)
 }
 
+// statTextFS is recordingFS with fs.StatReader, as a provider that reads a small file in its look.
+type statTextFS struct{ *recordingFS }
+
+func (s statTextFS) StatText(ctx context.Context, t fs.Target, below int64) (*fs.Info, *fs.ReadOutcome, error) {
+	s.record("statText(" + strconv.FormatInt(below, 10) + ")")
+	return s.FileSystem.(fs.StatReader).StatText(ctx, t, below)
+}
+
 func (r *recordingFS) ReadText(ctx context.Context, t fs.Target) (fs.ReadOutcome, error) {
 	r.record("readText")
 	return r.FileSystem.ReadText(ctx, t)
@@ -136,11 +144,12 @@ type envOptions struct {
 	bare      bool               // no fs-observation-policy
 	config    *toolfs.Config     // nil: defaults
 	staleness fspolicy.Staleness // "": the policy's default
+	statText  bool               // the provider reads in its look (fs.StatReader: statTextFS)
 }
 
 func newEnv(t *testing.T, opt envOptions) *env {
 	t.Helper()
-	root, rec, dir := newBaseWith(t, opt.bare, opt.staleness)
+	root, rec, dir := newBaseWith(t, opt)
 	var cfg any
 	if opt.config != nil {
 		cfg = *opt.config
@@ -157,11 +166,11 @@ func newEnv(t *testing.T, opt envOptions) *env {
 // tools runtime.
 func newBase(t *testing.T, bare bool) (*kernel.Context, *recordingFS, string) {
 	t.Helper()
-	return newBaseWith(t, bare, "")
+	return newBaseWith(t, envOptions{bare: bare})
 }
 
-// newBaseWith is newBase with the policy under a staleness rule ("": its default).
-func newBaseWith(t *testing.T, bare bool, staleness fspolicy.Staleness) (*kernel.Context, *recordingFS, string) {
+// newBaseWith is newBase with the options' policy (bare, staleness) and provider (statText).
+func newBaseWith(t *testing.T, opt envOptions) (*kernel.Context, *recordingFS, string) {
 	t.Helper()
 	dir, err := filepath.EvalSymlinks(t.TempDir())
 	require.NoError(t, err)
@@ -173,14 +182,18 @@ func newBaseWith(t *testing.T, bare bool, staleness fspolicy.Staleness) (*kernel
 			return err
 		}
 		rec.FileSystem = p
-		_, err = fs.Service.Provide(kc, rec)
+		var provided fs.FileSystem = rec
+		if opt.statText {
+			provided = statTextFS{rec}
+		}
+		_, err = fs.Service.Provide(kc, provided)
 		return err
 	}}
 	kerneltest.RequireActive(t, kerneltest.RequireLoad(t, root, provider, nil))
-	if !bare {
+	if !opt.bare {
 		var cfg any
-		if staleness != "" {
-			cfg = fspolicy.Config{Staleness: staleness}
+		if opt.staleness != "" {
+			cfg = fspolicy.Config{Staleness: opt.staleness}
 		}
 		kerneltest.RequireActive(t, kerneltest.RequireLoad(t, root, fspolicy.Plugin, cfg))
 	}

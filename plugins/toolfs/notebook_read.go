@@ -107,14 +107,14 @@ func (s *suite) renderNotebookContent(v ReadValue) []tools.Content {
 
 // readNotebook is read of a .ipynb file (docs/notebooks.md "read"): the whole text, parsed; a
 // page of cells from the offset, within the limit (in cells), the result budget and the image
-// limits; then the present observation at the Stat's version. A text that is not an nbformat-4
+// limits; then the present observation at the look's version. A text that is not an nbformat-4
 // notebook returns why ("" otherwise) and the text it read, for read to show as text.
-func (s *suite) readNotebook(ctx context.Context, in readInput, target fs.Target, info *fs.Info, exec *tools.Exec) (ReadValue, string, *fs.ReadOutcome, error) {
+func (s *suite) readNotebook(ctx context.Context, in readInput, target fs.Target, info *fs.Info, pre *fs.ReadOutcome, rerr error, exec *tools.Exec) (ReadValue, string, *fs.ReadOutcome, error) {
 	dp := target.DisplayPath
 	if !info.HasSize || info.Size > notebookMaxBytes {
 		return ReadValue{}, "it is larger than " + strconv.Itoa(notebookMaxBytes) + " bytes", nil, nil
 	}
-	read, err := s.fs.ReadText(ctx, target)
+	read, err := s.readText(ctx, target, pre, rerr)
 	if err != nil {
 		return ReadValue{}, "", nil, filetool.WithCharsetGuidance(err)
 	}

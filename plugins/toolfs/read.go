@@ -37,9 +37,10 @@ func (s *suite) readDefinition() tools.Definition {
 	}.Definition()
 }
 
-// read is the body of the read tool: resolve, one Stat, then the whole text (with the charset it
-// was decoded from: one look at the file) or a stream into the window, then the present
-// observation at the Stat's version with the lines the window showed (docs/tool-fs.md "read",
+// read is the body of the read tool: resolve, one look at the file (statText: a Stat, or a
+// provider's StatText that reads a small file in it), then the whole text (with the charset it was
+// decoded from) or a stream into the window, then the present observation at the look's version
+// with the lines the window showed (docs/tool-fs.md "read",
 // "What it does"; docs/fs.md "Staleness").
 func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (ReadValue, error) {
 	in, err := parseReadArgs(args, s.caps.limit)
@@ -52,11 +53,17 @@ func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (Read
 	if err != nil {
 		return ReadValue{}, err
 	}
-	info, err := s.fs.Stat(ctx, target)
-	if err != nil {
-		return ReadValue{}, err
+	// One look at the file, which reads it too when it is small (fs.StatReader): a notebook up to
+	// its own cap, any other file below the size that streams.
+	below := s.caps.streamMinSize
+	if notebook.IsPath(target.DisplayPath) {
+		below = notebookMaxBytes + 1
 	}
+	info, pre, rerr := statText(ctx, s.fs, target, below)
 	if info == nil {
+		if rerr != nil {
+			return ReadValue{}, rerr
+		}
 		if err := s.ft.Observe(ctx, target, fs.Absent(), exec); err != nil {
 			return ReadValue{}, err
 		}
@@ -71,10 +78,9 @@ func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (Read
 
 	// A notebook reads as cells (docs/notebooks.md); one that is not reads as text with a note.
 	var note string
-	var pre *fs.ReadOutcome
 	if notebook.IsPath(target.DisplayPath) {
 		var v ReadValue
-		v, note, pre, err = s.readNotebook(ctx, in, target, info, exec)
+		v, note, pre, err = s.readNotebook(ctx, in, target, info, pre, rerr, exec)
 		if err != nil || note == "" {
 			return v, err
 		}
@@ -86,7 +92,7 @@ func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (Read
 	var cs string           // the charset the text was decoded from, "" for UTF-8
 	var saw func() *fs.Seen // what the window showed, as fs/observed records it
 	var rendered string     // the read's text, when the window rendered it (ContentOnly)
-	if pre == nil && (!info.HasSize || info.Size >= s.caps.streamMinSize) {
+	if pre == nil && rerr == nil && (!info.HasSize || info.Size >= s.caps.streamMinSize) {
 		// A stream's window needs the envelope's length before the first chunk.
 		cs = textCharset(ctx, s.fs, target)
 		req.PathBytes = len(target.DisplayPath) + charsetLineLen(cs) + len(noteLine(note))
@@ -99,12 +105,7 @@ func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (Read
 		res, err = w.Finish(target.DisplayPath)
 		saw = func() *fs.Seen { return rec.Seen(len(res.Lines), res.TotalLines) }
 	} else {
-		read, rerr := fs.ReadOutcome{}, error(nil)
-		if pre != nil {
-			read = *pre
-		} else {
-			read, rerr = s.fs.ReadText(ctx, target)
-		}
+		read, rerr := s.readText(ctx, target, pre, rerr)
 		if rerr != nil {
 			return ReadValue{}, s.notTextNext(ctx, target, info, rerr)
 		}
@@ -144,6 +145,27 @@ func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (Read
 		return ReadValue{}, err
 	}
 	return ReadValue{Path: target.DisplayPath, Offset: in.offset, Lines: res.Lines, TotalLines: res.TotalLines, Charset: cs, Note: note, text: rendered}, nil
+}
+
+// statText is one look at target: the provider's StatText when it has one (fs.StatReader), else
+// Stat alone (no outcome: the caller reads).
+func statText(ctx context.Context, fsys fs.FileSystem, target fs.Target, below int64) (*fs.Info, *fs.ReadOutcome, error) {
+	if sr, ok := fsys.(fs.StatReader); ok {
+		return sr.StatText(ctx, target, below)
+	}
+	info, err := fsys.Stat(ctx, target)
+	return info, nil, err
+}
+
+// readText is the text statText read (pre), or its failure (rerr), or else ReadText's.
+func (s *suite) readText(ctx context.Context, target fs.Target, pre *fs.ReadOutcome, rerr error) (fs.ReadOutcome, error) {
+	switch {
+	case rerr != nil:
+		return fs.ReadOutcome{}, rerr
+	case pre != nil:
+		return *pre, nil
+	}
+	return s.fs.ReadText(ctx, target)
 }
 
 // TextByteStreamer is fs.TextByteStreamer, kept as an alias for callers of this package.

@@ -258,3 +258,19 @@ func (s sloppy) ListDir(ctx context.Context, t fs.Target) ([]fs.DirEntry, error)
 	slices.Reverse(entries)
 	return entries, err
 }
+
+// statTextAtBound implements fs.StatReader over fs-local's Stat and ReadText, with the bound off
+// by one: a file of exactly `below` bytes is read whole.
+type statTextAtBound struct{ fs.FileSystem }
+
+func (s statTextAtBound) StatText(ctx context.Context, t fs.Target, below int64) (*fs.Info, *fs.ReadOutcome, error) {
+	info, err := s.Stat(ctx, t)
+	if err != nil || info == nil || info.Type != fs.TypeFile || info.Size > below {
+		return info, nil, err
+	}
+	read, err := s.ReadText(ctx, t)
+	if err != nil {
+		return info, nil, err
+	}
+	return info, &read, nil
+}

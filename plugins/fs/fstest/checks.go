@@ -24,6 +24,7 @@ var checks = []check{
 	{"ReadText", "not-text", checkReadNotText},
 	{"ReadText", "not-a-regular-file", checkReadNotRegular},
 	{"ReadText", "long-stream", checkStreamLong},
+	{"ReadText", "stat-text", checkStatText},
 	{"ReadBytes", "bytes", checkReadBytes},
 
 	{"ListDir", "entries", checkListDir},

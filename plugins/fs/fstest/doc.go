@@ -32,6 +32,7 @@
 //   - Text reads: bytes as they are but for a leading BOM, NUL in the first 8192 bytes and invalid
 //     UTF-8 as FS_NOT_TEXT, directories and FIFOs as FS_NOT_REGULAR_FILE (without blocking);
 //     ReadText, StreamText and, when implemented, fs.TextByteStreamer agree, also on long texts;
+//     fs.StatReader, when implemented, gives Stat's Info and ReadText's text and errors below its bound;
 //     ReadBytes and its limit.
 //   - ListDir order, entries and errors.
 //   - WriteText: creates, updates, CreateIfAbsent (FS_NOT_OBSERVED), ReplaceIfVersion

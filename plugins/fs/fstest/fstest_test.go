@@ -156,3 +156,9 @@ func TestReportError(t *testing.T) {
 	r := &fstest.Report{Violations: []fstest.Violation{{Check: "WriteText/bom", Message: "m1"}, {Check: "EditText/bom", Message: "m2"}}}
 	assert.Equal(t, "fstest: 2 violation(s) of the fs seam's contract:\n\tWriteText/bom: m1\n\tEditText/bom: m2", r.Error())
 }
+
+func TestCatchesAStatTextThatReadsAtItsBound(t *testing.T) {
+	got := violations(t, func(p fs.FileSystem) fs.FileSystem { return statTextAtBound{p} })
+	assert.Equal(t, []string{"ReadText/stat-text"}, checkNames(got))
+	assert.True(t, anyContains(got["ReadText/stat-text"], "StatText(crlf, below 6) read a 6-byte file; want no text at the bound"), got["ReadText/stat-text"])
+}

@@ -115,11 +115,11 @@ func (p *Provider) decodeRead(ctx context.Context, key string, buf []byte, displ
 // streamOther streams a file in a charset other than UTF-8: it is read whole (at most
 // maxFileBytes: FS_TOO_LARGE beyond), round-trip checked and handed out as one chunk.
 func (p *Provider) streamOther(ctx context.Context, f *regularFile, ft fileText, display string, yield func([]byte, error) bool) {
-	if f.size > p.maxFileBytes {
-		yield(nil, fs.ReadTooLarge(display, f.size, p.maxFileBytes))
+	if f.st.Size > p.maxFileBytes {
+		yield(nil, fs.ReadTooLarge(display, f.st.Size, p.maxFileBytes))
 		return
 	}
-	buf, err := readAll(ctx, io.LimitReader(f, p.maxFileBytes+1), f.size)
+	buf, err := readAll(ctx, io.LimitReader(f, p.maxFileBytes+1), f.st.Size)
 	if err == nil && int64(len(buf)) > p.maxFileBytes {
 		err = fs.ReadContentTooLarge(display, p.maxFileBytes)
 	}

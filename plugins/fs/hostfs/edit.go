@@ -135,7 +135,7 @@ func readForEdit(ctx context.Context, t fs.Target, maxBytes int64) ([]byte, erro
 	if !regular {
 		return nil, fs.EditNotRegular(t.DisplayPath) // replaced since the probe
 	}
-	size := f.size
+	size := f.st.Size
 	if size > maxBytes {
 		return nil, fs.EditTooLarge(t.DisplayPath, size, maxBytes)
 	}

@@ -87,6 +87,8 @@ var _ fs.FileSystem = (*Provider)(nil)
 
 var _ fs.DiffBasisBounder = (*Provider)(nil)
 
+var _ fs.StatReader = (*Provider)(nil)
+
 // DiffBasisMaxBytes is Config.DiffBasisMaxBytes.
 func (p *Provider) DiffBasisMaxBytes() int64 { return p.diffBasisMaxBytes }
 

@@ -74,7 +74,7 @@ func openFile(ctx context.Context, key string) (*regularFile, bool, error) {
 		_ = unix.Close(fd)
 		return nil, false, &os.PathError{Op: "stat", Path: key, Err: err}
 	}
-	return &regularFile{fd: fd, size: st.Size}, st.Mode&unix.S_IFMT == unix.S_IFREG, nil
+	return &regularFile{fd: fd, st: st}, st.Mode&unix.S_IFMT == unix.S_IFREG, nil
 }
 
 // ReadText implements fs.FileSystem: the whole file, NUL-sniffed in its first
@@ -88,24 +88,47 @@ func (p *Provider) ReadText(ctx context.Context, t fs.Target) (_ fs.ReadOutcome,
 	if err != nil {
 		return fs.ReadOutcome{}, err
 	}
+	read, _, err := p.readText(ctx, t, info.Size)
+	return read, err
+}
+
+// StatText implements fs.StatReader: Stat's look at the key, then, for a regular file of fewer
+// than below bytes, ReadText's read from the descriptor it opens, whose fstat the Info then
+// describes (the version of the bytes read).
+func (p *Provider) StatText(ctx context.Context, t fs.Target, below int64) (*fs.Info, *fs.ReadOutcome, error) {
+	info, err := p.Stat(ctx, t)
+	if err != nil || info == nil || info.Type != fs.TypeFile || info.Size >= below {
+		return info, nil, err
+	}
+	read, st, err := p.readText(ctx, t, info.Size)
+	if err != nil {
+		return info, nil, fs.FromOS(fs.VerbRead, t.DisplayPath, err)
+	}
+	info.Version, info.Size = versionOf(&st), st.Size
+	return info, &read, nil
+}
+
+// readText opens t read-only (openRegular), reads it whole and decodes it (decodeRead); st is the
+// descriptor's fstat. Errors are raw.
+func (p *Provider) readText(ctx context.Context, t fs.Target, sizeHint int64) (_ fs.ReadOutcome, st unix.Stat_t, err error) {
 	f, err := openRegular(ctx, t)
 	if err != nil {
-		return fs.ReadOutcome{}, err
+		return fs.ReadOutcome{}, st, err
 	}
 	defer f.Close()
-	buf, err := readAll(ctx, f, info.Size)
+	buf, err := readAll(ctx, f, sizeHint)
 	if err != nil {
-		return fs.ReadOutcome{}, err
+		return fs.ReadOutcome{}, st, err
 	}
 	if err := checkAbort(ctx, fs.VerbRead); err != nil {
-		return fs.ReadOutcome{}, err
+		return fs.ReadOutcome{}, st, err
 	}
 	text, cs, err := p.decodeRead(ctx, string(t.Key), buf, t.DisplayPath)
 	if err != nil || len(text) == 0 {
-		return fs.ReadOutcome{Charset: cs}, err
+		return fs.ReadOutcome{Charset: cs}, f.st, err
 	}
 	// buf is never touched again: share its memory with the string.
-	return fs.ReadOutcome{Text: unsafe.String(&text[0], len(text)), Charset: cs}, nil
+	return fs.ReadOutcome{Text: unsafe.String(&text[0], len(text)), Charset: cs}, f.st, nil
 }
 
 // decodeWhole applies the text rules of ReadText to a whole file's bytes and
@@ -181,8 +204,8 @@ func (p *Provider) ReadBytes(ctx context.Context, t fs.Target, maxBytes int64) (
 // no *os.File (whose descriptor check and poller registration are two system calls a read of a
 // regular file does not need, and whose cleanup the runtime would run).
 type regularFile struct {
-	fd   int
-	size int64 // the size fstat gave when it was opened
+	fd int
+	st unix.Stat_t // fstat's when it was opened
 }
 
 func (f *regularFile) Read(b []byte) (int, error) {

@@ -119,6 +119,7 @@ func (p *Provider) EditText(ctx context.Context, t fs.Target, req fs.EditRequest
 var (
 	_ fs.FileSystem       = (*Provider)(nil)
 	_ fs.TextByteStreamer = (*Provider)(nil)
+	_ fs.StatReader       = (*Provider)(nil)
 	_ fs.Searcher         = (*Provider)(nil)
 )
 

@@ -127,6 +127,15 @@ func (p *Provider) Stat(ctx context.Context, t fs.Target) (*fs.Info, error) {
 	return p.local.Stat(ctx, t)
 }
 
+// StatText implements fs.StatReader, fenced once for the look and the read.
+func (p *Provider) StatText(ctx context.Context, t fs.Target, below int64) (*fs.Info, *fs.ReadOutcome, error) {
+	ctx, err := p.readFence(ctx, t)
+	if err != nil {
+		return nil, nil, err
+	}
+	return p.local.StatText(ctx, t, below)
+}
+
 // Lstat implements fs.FileSystem (metadata of one path, never its bytes).
 func (p *Provider) Lstat(ctx context.Context, path string, opts fs.LstatOptions) (*fs.PathInfo, error) {
 	return p.local.Lstat(ctx, path, opts)
