@@ -55,8 +55,8 @@ func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (Read
 	}
 	// One look at the file, which reads it too when it is small (fs.StatReader): a notebook up to
 	// its own cap, any other file below the size that streams.
-	below := s.caps.streamMinSize
-	if notebook.IsPath(target.DisplayPath) {
+	below, isNotebook := s.caps.streamMinSize, notebook.IsPath(target.DisplayPath)
+	if isNotebook {
 		below = notebookMaxBytes + 1
 	}
 	info, pre, rerr := statText(ctx, s.fs, target, below)
@@ -78,7 +78,7 @@ func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (Read
 
 	// A notebook reads as cells (docs/notebooks.md); one that is not reads as text with a note.
 	var note string
-	if notebook.IsPath(target.DisplayPath) {
+	if isNotebook {
 		var v ReadValue
 		v, note, pre, err = s.readNotebook(ctx, in, target, info, pre, rerr, exec)
 		if err != nil || note == "" {
