@@ -64,6 +64,28 @@ func TestUTF16WithBOMReadsAsText(t *testing.T) {
 	requireFsError(t, err, fs.CodeNotText, `cannot read "`+path+`": binary file`)
 }
 
+// A BOM'd UTF-16 file is edited in UTF-16: its BOM and line breaks kept, the new text encoded;
+// one that holds only its BOM is an empty text, where nothing is found (FuzzEditText's find: the
+// file untouched, not refused as invalid UTF-8).
+func TestUTF16EditKeepsItsEncoding(t *testing.T) {
+	p, dir := newCharsetProvider(t)
+	path := filepath.Join(dir, "u.txt")
+	writeFile(t, path, utf16LE(t, "a\r\nold ü\r\n"))
+	tg := resolve(t, p, path)
+	out, err := p.EditText(context.Background(), tg, fs.EditRequest{OldString: "old", NewString: "new 😀\nline"}, nil)
+	require.NoError(t, err)
+	require.Equal(t, utf16LE(t, "a\r\nnew 😀\r\nline ü\r\n"), readDisk(t, path))
+	require.Equal(t, "a\nold ü\n", out.Before)
+	require.Equal(t, "a\nnew 😀\nline ü\n", out.After)
+
+	for _, bom := range []string{"\xFE\xFF", "\xFF\xFE"} {
+		writeFile(t, path, bom)
+		_, err = p.EditText(context.Background(), tg, fs.EditRequest{OldString: "0", NewString: "1"}, nil)
+		requireFsError(t, err, fs.CodeEditNotFound, `old_string was not found in "`+path+`"`)
+		require.Equal(t, bom, readDisk(t, path))
+	}
+}
+
 func TestCharsetEditKeepsEveryOtherByte(t *testing.T) {
 	p, dir := newCharsetProvider(t, charset.Rule{Glob: "*.sjis", Charset: "shift_jis"})
 	path := filepath.Join(dir, "a.sjis")

@@ -58,12 +58,21 @@ func FuzzEditText(f *testing.F) {
 		if err := os.WriteFile(path, []byte(file), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		want := editmodel.Edit(file, old, new, replaceAll)
 		out, err := p.EditText(context.Background(), tg, fs.EditRequest{OldString: old, NewString: new, ReplaceAll: replaceAll}, nil)
 		got, rerr := os.ReadFile(path)
 		if rerr != nil {
 			t.Fatal(rerr)
 		}
+		if strings.HasPrefix(file, "\xFE\xFF") || strings.HasPrefix(file, "\xFF\xFE") {
+			// A UTF-16 BOM: the file is edited in UTF-16 (docs/encodings.md), which the model,
+			// a UTF-8 one, does not know; TestUTF16EditKeepsItsEncoding holds that.
+			// Here only what holds for every edit: a failure leaves the file as it was.
+			if err != nil && string(got) != file {
+				t.Fatalf("a failed edit (%v) changed the file: disk %q, was %q", err, got, file)
+			}
+			return
+		}
+		want := editmodel.Edit(file, old, new, replaceAll)
 		if want.Failure != "" {
 			if fs.CodeOf(err) != modelCodes[want.Failure] || string(got) != file {
 				t.Fatalf("got %v (disk %q), want %s and the file untouched", err, got, want.Failure)
