@@ -26,12 +26,14 @@ func checkStatText(c *checker) {
 			continue
 		}
 		stat, err := c.fsys.Stat(c.ctx, t)
-		if !c.noErr("Stat("+rel+")", err) {
+		if !c.noErr("Stat("+rel+")", err) || !c.wantInfo("Stat("+rel+")", stat, fs.TypeFile, int64(len(data))) {
 			continue
 		}
 		info, read, err := sr.StatText(c.ctx, t, int64(len(data))+1)
 		switch {
 		case !c.noErr("StatText("+rel+")", err):
+		case info == nil:
+			c.errorf("StatText(%s) described nothing; want Stat's %+v", rel, *stat)
 		case read == nil:
 			c.errorf("StatText(%s, below %d) read nothing; want the text of a %d-byte file", rel, len(data)+1, len(data))
 		case read.Text != want.Text || read.Charset != want.Charset:
