@@ -4,7 +4,6 @@
 package elision
 
 import (
-	"path"
 	"regexp"
 	"strings"
 )
@@ -60,24 +59,7 @@ func placeholderBody(b string) bool {
 // syntax of the file named name (any common one for a name of unknown kind) and that old does not
 // hold (a comment the file already had is not an elision), and its 1-based number.
 func Placeholder(name, content, old string) (line string, number int, ok bool) {
-	ms, known := markers[strings.ToLower(path.Ext(name))]
-	if !known {
-		ms = allMarkers
-	}
-	var had map[string]bool
-	for i, l := range strings.Split(content, "\n") {
-		body, ok := commentBody(strings.TrimSpace(strings.TrimSuffix(l, "\r")), ms)
-		if !ok || !placeholderBody(body) {
-			continue
-		}
-		if had == nil {
-			had = lineSet(old)
-		}
-		if !had[strings.TrimSpace(l)] {
-			return strings.TrimSuffix(l, "\r"), i + 1, true
-		}
-	}
-	return "", 0, false
+	return NewReplacement(name, content, nil).whole(old).Placeholder()
 }
 
 // Candidate reports, cheaply, whether content may hold a placeholder (an ellipsis or a word of
@@ -111,15 +93,6 @@ func commentBody(t string, ms []string) (string, bool) {
 	return "", false
 }
 
-// lineSet is the set of text's lines, trimmed.
-func lineSet(text string) map[string]bool {
-	m := map[string]bool{}
-	for _, l := range strings.Split(text, "\n") {
-		m[strings.TrimSpace(l)] = true
-	}
-	return m
-}
-
 // Dropped counts the lines of old that content does not keep: each line of old (trimmed) is kept
 // by one line of content with the same trimmed text, each line of content keeping at most one.
 // gone is every dropped line, solid the dropped lines that are not blank; when keep is not nil only
@@ -127,36 +100,7 @@ func lineSet(text string) map[string]bool {
 // read) are matched with content first, so a line of content that repeats a read line (a "}" or a
 // blank) does not count as keeping an unread line that looks the same.
 func Dropped(old, content string, keep func(line int) bool) (gone, solid int) {
-	have := map[string]int{}
-	for _, l := range strings.Split(strings.TrimSuffix(content, "\n"), "\n") {
-		have[strings.TrimSpace(l)]++
-	}
-	if old == "" {
-		return 0, 0
-	}
-	lines := strings.Split(strings.TrimSuffix(old, "\n"), "\n")
-	if keep != nil {
-		for i, l := range lines {
-			if t := strings.TrimSpace(l); !keep(i+1) && have[t] > 0 {
-				have[t]--
-			}
-		}
-	}
-	for i, l := range lines {
-		if keep != nil && !keep(i+1) {
-			continue
-		}
-		t := strings.TrimSpace(l)
-		if have[t] > 0 {
-			have[t]--
-			continue
-		}
-		gone++
-		if t != "" {
-			solid++
-		}
-	}
-	return gone, solid
+	return NewReplacement("", content, keep).whole(old).Dropped()
 }
 
 // Lines is the number of lines of text (a last line without '\n' counts; "" has none).
@@ -175,14 +119,5 @@ const MostPercent = 50
 // content holds one (Placeholder) and drops more than MostPercent of old's non-blank lines. It
 // returns the placeholder line and its number.
 func Refuses(name, old, content string) (line string, number int, ok bool) {
-	line, number, ok = Placeholder(name, content, old)
-	if !ok {
-		return "", 0, false
-	}
-	_, solid := Dropped(old, content, nil)
-	_, all := Dropped(old, "", nil)
-	if all == 0 || solid*100 <= all*MostPercent {
-		return "", 0, false
-	}
-	return line, number, true
+	return NewReplacement(name, content, nil).whole(old).Refuses()
 }

@@ -1,6 +1,7 @@
 package elision_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/cordon-dev/cordon/internal/elision"
@@ -65,6 +66,27 @@ func TestDroppedCountsLinesContentDoesNotKeep(t *testing.T) {
 	}
 	if g, s := elision.Dropped("", "x\n", nil); g != 0 || s != 0 {
 		t.Fatalf("Dropped of an empty file = %d, %d", g, s)
+	}
+}
+
+// A line longer than MaxLine that reaches a Replacement in pieces is not held: it counts as a
+// non-blank line the content does not keep, blank or not; a line of any length in one piece is
+// compared whole.
+func TestReplacementCountsAnOverlongLineAsDropped(t *testing.T) {
+	blank := strings.Repeat(" ", elision.MaxLine+1)
+	old := "a\n" + blank + "\nb\n"
+	r := elision.NewReplacement("f.txt", "a\n\nb\n", nil)
+	for i := 0; i < len(old); i += 4096 {
+		_, _ = r.WriteString(old[i:min(i+4096, len(old))])
+	}
+	if n := r.Lines(); n != 3 {
+		t.Fatalf("Lines = %d; want 3", n)
+	}
+	if g, s := r.DroppedAll(); g != 1 || s != 1 {
+		t.Fatalf("DroppedAll = %d, %d; want 1, 1 (the long line)", g, s)
+	}
+	if g, s := elision.Dropped(old, "a\n\nb\n", nil); g != 0 || s != 0 {
+		t.Fatalf("Dropped (whole) = %d, %d; want 0, 0: a blank line kept by the content's", g, s)
 	}
 }
 
