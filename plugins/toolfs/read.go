@@ -3,6 +3,7 @@ package toolfs
 import (
 	"context"
 	"errors"
+	"io"
 	"strconv"
 	"strings"
 
@@ -171,9 +172,35 @@ func (s *suite) readText(ctx context.Context, target fs.Target, pre *fs.ReadOutc
 // TextByteStreamer is fs.TextByteStreamer, kept as an alias for callers of this package.
 type TextByteStreamer = fs.TextByteStreamer
 
-// streamInto feeds the provider's text stream into w and rec, through lent byte chunks when the
-// provider offers them.
+// streamInto feeds the provider's text stream into w and rec.
 func (s *suite) streamInto(ctx context.Context, target fs.Target, w *Window, rec *seen.Recorder) error {
+	return s.streamTo(ctx, target, windowFeed{w, rec})
+}
+
+// windowFeed writes a text stream to a read window and its seen-text recorder.
+type windowFeed struct {
+	w   *Window
+	rec *seen.Recorder
+}
+
+func (f windowFeed) Write(b []byte) (int, error) {
+	_, _ = f.w.Write(b)
+	f.rec.WriteCounted(b, f.w.linesDone())
+	return len(b), nil
+}
+
+func (f windowFeed) WriteString(s string) (int, error) {
+	_, _ = f.w.WriteString(s)
+	_, _ = f.rec.WriteString(s)
+	return len(s), nil
+}
+
+// streamTo writes the provider's text stream of target to w, through lent byte chunks when the
+// provider offers them (w must not keep a chunk), and returns the stream's error.
+func (s *suite) streamTo(ctx context.Context, target fs.Target, w interface {
+	io.Writer
+	io.StringWriter
+}) error {
 	if bs, ok := s.fs.(TextByteStreamer); ok {
 		seq, err := bs.StreamTextBytes(ctx, target)
 		if err != nil {
@@ -184,7 +211,6 @@ func (s *suite) streamInto(ctx context.Context, target fs.Target, w *Window, rec
 				return err
 			}
 			_, _ = w.Write(chunk)
-			rec.WriteCounted(chunk, w.linesDone())
 		}
 		return nil
 	}
@@ -197,7 +223,6 @@ func (s *suite) streamInto(ctx context.Context, target fs.Target, w *Window, rec
 			return err
 		}
 		_, _ = w.WriteString(chunk)
-		_, _ = rec.WriteString(chunk)
 	}
 	return nil
 }

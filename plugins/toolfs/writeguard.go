@@ -72,12 +72,16 @@ func (s *suite) guardDrop(ctx context.Context, target fs.Target, content string,
 	if partial && info.Version != intent.Version {
 		partial = false // the staleness rule decides a moved file
 	}
-	got, err := s.fs.ReadText(ctx, target)
-	if err != nil {
+	var unseen func(line int) bool
+	if partial {
+		unseen = func(line int) bool { return !seen.Saw(intent.Seen, line) }
+	}
+	// The old text streams through the rules: a file too large to hold is judged all the same.
+	old := elision.NewReplacement(target.DisplayPath, content, unseen)
+	if err := s.streamTo(ctx, target, old); err != nil {
 		return nil
 	}
-	old := got.Text
-	refusal := dropRefusal(target.DisplayPath, old, content, partial, intent)
+	refusal := dropRefusal(target.DisplayPath, old, partial, intent)
 	if refusal == nil {
 		return nil
 	}
@@ -92,26 +96,23 @@ func (s *suite) guardDrop(ctx context.Context, target fs.Target, content string,
 
 // dropRefusal is the refusal of a write of content over old, or nil when it drops nothing unseen
 // and holds no placeholder standing for most of old.
-func dropRefusal(p, old, content string, partial bool, intent *fs.WriteIntent) error {
-	total := elision.Lines(old)
+func dropRefusal(p string, old *elision.Replacement, partial bool, intent *fs.WriteIntent) error {
+	total := old.Lines()
 	var why string
 	gone := 0
 	if partial {
-		d := seen.Split(old)
-		unseen := func(line int) bool { return !seen.Saw(intent.Seen, line) }
-		n, solid := elision.Dropped(old, content, unseen)
-		if solid > 0 && d.Lines() == intent.Seen.Lines {
+		n, solid := old.Dropped()
+		if solid > 0 && total == intent.Seen.Lines {
 			gone = n
 			why = dropUnseenText(seen.ReadLines(intent.Seen), n)
 		}
 	}
 	if why == "" {
-		line, at, ok := elision.Refuses(p, old, content)
+		line, at, ok := old.Refuses()
 		if !ok {
 			return nil
 		}
-		n, _ := elision.Dropped(old, content, nil)
-		gone = n
+		gone, _ = old.DroppedAll()
 		why = dropPlaceholderText(at, line)
 	}
 	return fs.NewError(fs.CodeWouldDrop, wouldDropHead(p, gone, total)+"\n"+why+"\n"+dropNextText, nil)

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cordon-dev/cordon/plugins/toolfs"
 	"github.com/cordon-dev/cordon/plugins/tools"
 )
 
@@ -85,4 +86,34 @@ func TestWriteSaysHowManyLines(t *testing.T) {
 	r := e.call("write", args{"file_path": e.path("n.txt"), "content": "x\ny\n"})
 	requireOK(t, r)
 	assert.Equal(t, "<path>"+e.path("n.txt")+"</path>\n<type>file</type>\n<content>\nCreated file\n</content>\nWrote 2 lines to a new file.", r.Text())
+}
+
+// The guard judges the old text as it streams from the provider, never holding the whole file:
+// over a file read as a stream (at or above readStreamMinSize) its refusal is the one a file read
+// whole gets, and neither the read nor the guard asks the provider for the whole text.
+func TestWriteGuardStreamsTheOldText(t *testing.T) {
+	cfg := toolfs.Config{}
+	cfg.Defaults()
+	cfg.ReadStreamMinSize = 64
+	e := newEnv(t, envOptions{config: &cfg})
+	e.writeFile(t, "big.txt", numbered(212))
+	requireOK(t, e.call("read", args{"file_path": e.path("big.txt"), "offset": 21, "limit": 5}))
+	e.fsys.take()
+	write := args{"file_path": e.path("big.txt"), "content": "a\nb\nc\nd\ne\nf\n"}
+	requireFailure(t, e.call("write", write), "Error: "+golden("write.drop.head", "path", e.path("big.txt"), "gone", "207", "total", "212")+"\n"+
+		golden("write.drop.unseen", "read", "lines 21-25", "n", "207")+"\n"+golden("write.drop.next"), "FS_WOULD_DROP_LINES")
+	ops := e.fsys.take()
+	assert.Contains(t, ops, "streamText")
+	assert.NotContains(t, ops, "readText")
+	assert.Equal(t, numbered(212), e.readFile(t, "big.txt"), "nothing is written")
+
+	// The placeholder rule too.
+	old := "package a\n\nfunc A() int {\n\treturn 1\n}\n\nfunc B() int {\n\treturn 2\n}\n\nfunc C() int {\n\treturn 3\n}\n"
+	e.writeFile(t, "a.go", old)
+	requireOK(t, e.call("read", args{"file_path": e.path("a.go")}))
+	e.fsys.take()
+	requireFailure(t, e.call("write", args{"file_path": e.path("a.go"), "content": "package a\n\nfunc A() int {\n\treturn 10\n}\n\n// ... rest of file unchanged ...\n"}),
+		"Error: "+golden("write.drop.head", "path", e.path("a.go"), "gone", "8", "total", "13")+"\n"+
+			golden("write.drop.placeholder", "line", "7", "quoted_text", `"// ... rest of file unchanged ..."`)+"\n"+golden("write.drop.next"), "FS_WOULD_DROP_LINES")
+	assert.NotContains(t, e.fsys.take(), "readText")
 }
