@@ -87,7 +87,9 @@ type TextByteStreamer interface {
 // as Stat does ((nil, nil, nil) when absent, Stat's errors with a nil Info). When t is a regular file
 // of fewer than below bytes it also reads it as ReadText does (the same text, charset and errors,
 // then with the Info), and the Info describes the file the text was read from: its Version is the
-// version of the bytes read, not of an earlier look at the path. Otherwise the outcome is nil.
+// version of the bytes read, not of an earlier look at the path. Otherwise the outcome is nil. It
+// never reads below bytes: a file that has them once opened (replaced or grown since the look) is
+// described, with a Size of at least below, and not read.
 //
 //	info, read, err := sr.StatText(ctx, target, 1<<20)
 //	switch {

@@ -2,8 +2,9 @@ package hostfs
 
 import "github.com/cordon-dev/cordon/plugins/fs"
 
-// SetAfterBytesStat installs the ReadBytes post-stat hook (tests only).
-func SetAfterBytesStat(p *Provider, fn func(fs.Target)) { p.afterBytesStat = fn }
+// SetAfterPreflight installs the hook that runs after the stat preflight of ReadBytes and
+// StatText (tests only).
+func SetAfterPreflight(p *Provider, fn func(fs.Target)) { p.afterPreflight = fn }
 
 // SetInspectTemp installs a hook that runs in every mutation of p after the
 // temp file is written and fsynced, before publication (tests only).

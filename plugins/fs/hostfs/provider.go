@@ -31,7 +31,7 @@ type Provider struct {
 	txnDir            *txn.Dir          // where change sets keep their journals (nil = none)
 	publish           *PublishHook      // SetPublishHook; nil: nothing reported
 
-	afterBytesStat func(fs.Target) // test hook: runs after the ReadBytes stat preflight
+	afterPreflight func(fs.Target) // test hook: runs after the stat preflight of ReadBytes and StatText
 	hooks          *atomicHooks    // test hooks of the mutations' atomic publication
 }
 

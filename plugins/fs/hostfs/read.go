@@ -3,6 +3,7 @@ package hostfs
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"math"
 	"os"
@@ -88,19 +89,28 @@ func (p *Provider) ReadText(ctx context.Context, t fs.Target) (_ fs.ReadOutcome,
 	if err != nil {
 		return fs.ReadOutcome{}, err
 	}
-	read, _, err := p.readText(ctx, t, info.Size)
+	read, _, err := p.readText(ctx, t, info.Size, math.MaxInt64)
 	return read, err
 }
 
 // StatText implements fs.StatReader: Stat's look at the key, then, for a regular file of fewer
 // than below bytes, ReadText's read from the descriptor it opens, whose fstat the Info then
-// describes (the version of the bytes read).
+// describes (the version of the bytes read). The read never takes below bytes: a file that has
+// them once opened (one replaced or grown since the look) is described, not read, its Size at
+// least below, so the caller takes it as it takes a large file.
 func (p *Provider) StatText(ctx context.Context, t fs.Target, below int64) (*fs.Info, *fs.ReadOutcome, error) {
 	info, err := p.Stat(ctx, t)
 	if err != nil || info == nil || info.Type != fs.TypeFile || info.Size >= below {
 		return info, nil, err
 	}
-	read, st, err := p.readText(ctx, t, info.Size)
+	if p.afterPreflight != nil {
+		p.afterPreflight(t)
+	}
+	read, st, err := p.readText(ctx, t, info.Size, below)
+	if errors.Is(err, errAtBound) {
+		info.Version, info.Size = versionOf(&st), max(st.Size, below)
+		return info, nil, nil
+	}
 	if err != nil {
 		return info, nil, fs.FromOS(fs.VerbRead, t.DisplayPath, err)
 	}
@@ -108,17 +118,35 @@ func (p *Provider) StatText(ctx context.Context, t fs.Target, below int64) (*fs.
 	return info, &read, nil
 }
 
+// errAtBound is readText's answer for a file of at least its limit.
+var errAtBound = errors.New("hostfs: the file reached the read's bound")
+
 // readText opens t read-only (openRegular), reads it whole and decodes it (decodeRead); st is the
-// descriptor's fstat. Errors are raw.
-func (p *Provider) readText(ctx context.Context, t fs.Target, sizeHint int64) (_ fs.ReadOutcome, st unix.Stat_t, err error) {
+// descriptor's fstat. A file of limit bytes or more (by that fstat, or by what the read took) is
+// errAtBound, with st the descriptor's fstat after the read. Other errors are raw.
+func (p *Provider) readText(ctx context.Context, t fs.Target, sizeHint, limit int64) (_ fs.ReadOutcome, st unix.Stat_t, err error) {
 	f, err := openRegular(ctx, t)
 	if err != nil {
 		return fs.ReadOutcome{}, st, err
 	}
 	defer f.Close()
-	buf, err := readAll(ctx, f, sizeHint)
+	if f.st.Size >= limit {
+		return fs.ReadOutcome{}, f.st, errAtBound
+	}
+	var r io.Reader = f
+	if limit < math.MaxInt64 {
+		r = io.LimitReader(f, limit)
+	}
+	buf, err := readAll(ctx, r, sizeHint)
 	if err != nil {
 		return fs.ReadOutcome{}, st, err
+	}
+	if int64(len(buf)) >= limit {
+		err = ignoringEINTR(func() error { return unix.Fstat(f.fd, &st) })
+		if err != nil {
+			return fs.ReadOutcome{}, st, &os.PathError{Op: "stat", Path: string(t.Key), Err: err}
+		}
+		return fs.ReadOutcome{}, st, errAtBound
 	}
 	if err := checkAbort(ctx, fs.VerbRead); err != nil {
 		return fs.ReadOutcome{}, st, err
@@ -178,8 +206,8 @@ func (p *Provider) ReadBytes(ctx context.Context, t fs.Target, maxBytes int64) (
 	if info.Size > maxBytes {
 		return nil, fs.ReadTooLarge(t.DisplayPath, info.Size, maxBytes)
 	}
-	if p.afterBytesStat != nil {
-		p.afterBytesStat(t)
+	if p.afterPreflight != nil {
+		p.afterPreflight(t)
 	}
 	f, err := openRegular(ctx, t)
 	if err != nil {

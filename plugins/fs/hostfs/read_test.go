@@ -204,7 +204,7 @@ func TestReadBytesGrowthAfterStat(t *testing.T) {
 	p, dir := newProvider(t)
 	writeFile(t, dir+"/g.bin", "12345")
 	tg := resolve(t, p, "g.bin")
-	hostfs.SetAfterBytesStat(p, func(fs.Target) {
+	hostfs.SetAfterPreflight(p, func(fs.Target) {
 		f, err := os.OpenFile(dir+"/g.bin", os.O_APPEND|os.O_WRONLY, 0)
 		require.NoError(t, err)
 		_, err = io.WriteString(f, strings.Repeat("z", 1<<20))

@@ -35,10 +35,10 @@ func TestReadTargetSwappedAfterPreflight(t *testing.T) {
 			within(t, func() {
 				writeFile(t, path, "text")
 				tg := resolve(t, p, "f.txt")
-				hostfs.SetAfterBytesStat(p, func(fs.Target) { replace() })
+				hostfs.SetAfterPreflight(p, func(fs.Target) { replace() })
 				_, err := p.ReadBytes(context.Background(), tg, 100)
 				requireFsError(t, err, fs.CodeNotRegularFile, msg)
-				hostfs.SetAfterBytesStat(p, nil)
+				hostfs.SetAfterPreflight(p, nil)
 
 				for _, lend := range []bool{false, true} {
 					require.NoError(t, os.RemoveAll(path))
