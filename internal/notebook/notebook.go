@@ -208,6 +208,10 @@ func (nb *Notebook) Span(i int) (start, end int) {
 	return v.Start, v.End
 }
 
+// MaxBytes is the largest notebook file the tools parse (docs/notebooks.md): read shows a larger
+// one as text, notebook_edit refuses it before reading it.
+const MaxBytes = 64 << 20
+
 // IsPath reports whether a path names a Jupyter notebook: its last segment ends in ".ipynb" (any
 // case) after at least one other character ("/a/.ipynb" is a dotfile, not a notebook).
 func IsPath(p string) bool {

@@ -25,12 +25,8 @@ func (s *suite) editGuidance(ctx context.Context, target fs.Target, in editInput
 	if !ok || fe.Kind != fs.CodeEditNotFound && fe.Kind != fs.CodeAmbiguousEdit || fe.Message == fs.OldStringEmpty().Message {
 		return err
 	}
-	info, serr := s.fs.Stat(ctx, target)
-	if serr != nil || info == nil || info.HasSize && info.Size > nearmiss.MaxBytes {
-		return err
-	}
-	read, rerr := s.fs.ReadText(ctx, target)
-	if rerr != nil {
+	_, read, rerr := fs.StatText(ctx, s.fs, target, nearmiss.MaxBytes+1)
+	if rerr != nil || read == nil {
 		return err
 	}
 	text := read.Text

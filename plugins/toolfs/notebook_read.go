@@ -13,10 +13,6 @@ import (
 	"github.com/cordon-dev/cordon/plugins/tools/filetool"
 )
 
-// notebookMaxBytes is the largest .ipynb file read shows as cells (docs/notebooks.md); a larger
-// one is read as text.
-const notebookMaxBytes = 64 << 20
-
 // NotebookPage is the notebook part of a read's value (docs/notebooks.md "Value"): the format,
 // the cells of the page and how many the notebook has.
 type NotebookPage struct {
@@ -111,8 +107,8 @@ func (s *suite) renderNotebookContent(v ReadValue) []tools.Content {
 // notebook returns why ("" otherwise) and the text it read, for read to show as text.
 func (s *suite) readNotebook(ctx context.Context, in readInput, target fs.Target, info *fs.Info, pre *fs.ReadOutcome, rerr error, exec *tools.Exec) (ReadValue, string, *fs.ReadOutcome, error) {
 	dp := target.DisplayPath
-	if !info.HasSize || info.Size > notebookMaxBytes {
-		return ReadValue{}, "it is larger than " + strconv.Itoa(notebookMaxBytes) + " bytes", nil, nil
+	if !info.HasSize || info.Size > notebook.MaxBytes {
+		return ReadValue{}, "it is larger than " + strconv.Itoa(notebook.MaxBytes) + " bytes", nil, nil
 	}
 	read, err := s.readText(ctx, target, pre, rerr)
 	if err != nil {

@@ -38,8 +38,8 @@ func (s *suite) readDefinition() tools.Definition {
 	}.Definition()
 }
 
-// read is the body of the read tool: resolve, one look at the file (statText: a Stat, or a
-// provider's StatText that reads a small file in it), then the whole text (with the charset it was
+// read is the body of the read tool: resolve, one look at the file (fs.StatText: a provider's
+// StatText, or a Stat and then a ReadText of a small file), then the whole text (with the charset it was
 // decoded from) or a stream into the window, then the present observation at the look's version
 // with the lines the window showed (docs/tool-fs.md "read",
 // "What it does"; docs/fs.md "Staleness").
@@ -54,13 +54,13 @@ func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (Read
 	if err != nil {
 		return ReadValue{}, err
 	}
-	// One look at the file, which reads it too when it is small (fs.StatReader): a notebook up to
-	// its own cap, any other file below the size that streams.
+	// One look at the file, which reads it too when it is small: a notebook up to its own cap, any
+	// other file below the size that streams.
 	below, isNotebook := s.caps.streamMinSize, notebook.IsPath(target.DisplayPath)
 	if isNotebook {
-		below = notebookMaxBytes + 1
+		below = notebook.MaxBytes + 1
 	}
-	info, pre, rerr := statText(ctx, s.fs, target, below)
+	info, pre, rerr := fs.StatText(ctx, s.fs, target, below)
 	if info == nil {
 		if rerr != nil {
 			return ReadValue{}, rerr
@@ -148,17 +148,7 @@ func (s *suite) read(ctx context.Context, args readArgs, exec *tools.Exec) (Read
 	return ReadValue{Path: target.DisplayPath, Offset: in.offset, Lines: res.Lines, TotalLines: res.TotalLines, Charset: cs, Note: note, text: rendered}, nil
 }
 
-// statText is one look at target: the provider's StatText when it has one (fs.StatReader), else
-// Stat alone (no outcome: the caller reads).
-func statText(ctx context.Context, fsys fs.FileSystem, target fs.Target, below int64) (*fs.Info, *fs.ReadOutcome, error) {
-	if sr, ok := fsys.(fs.StatReader); ok {
-		return sr.StatText(ctx, target, below)
-	}
-	info, err := fsys.Stat(ctx, target)
-	return info, nil, err
-}
-
-// readText is the text statText read (pre), or its failure (rerr), or else ReadText's.
+// readText is the text fs.StatText read (pre), or its failure (rerr), or else ReadText's.
 func (s *suite) readText(ctx context.Context, target fs.Target, pre *fs.ReadOutcome, rerr error) (fs.ReadOutcome, error) {
 	switch {
 	case rerr != nil:

@@ -158,11 +158,11 @@ func (s *suite) notebookEdit(ctx context.Context, args notebookEditArgs, exec *t
 		return NotebookEditValue{}, err
 	}
 	policy, target, guard := start.Policy, start.Target, start.Guard
-	read, err := s.FS.ReadText(sandbox.WithPolicy(ctx, policy), target) // read under the call's policy, as the edit
+	dp := target.DisplayPath
+	read, err := readNotebook(sandbox.WithPolicy(ctx, policy), s.FS, target) // under the call's policy, as the edit
 	if err != nil {
 		return NotebookEditValue{}, s.MutationFailure(ctx, fs.VerbEdit, target, policy, exec, err)
 	}
-	dp := target.DisplayPath
 	// The provider matches an edit on the text with each CRLF read as LF (docs/fs.md); JSON
 	// holds line breaks only between its tokens, so the notebook parses the same.
 	text := strings.ReplaceAll(read.Text, "\r\n", "\n")
@@ -194,6 +194,25 @@ func (s *suite) notebookEdit(ctx context.Context, args notebookEditArgs, exec *t
 		v.Before, v.After = &out.Before, &out.After
 	}
 	return v, nil
+}
+
+// readNotebook reads the notebook an edit changes, refusing one over notebook.MaxBytes before
+// reading it: the file is never held whole past the cap, even when it grows while it is read.
+func readNotebook(ctx context.Context, fsys fs.FileSystem, target fs.Target) (fs.ReadOutcome, error) {
+	info, read, err := fs.StatText(ctx, fsys, target, notebook.MaxBytes+1)
+	switch {
+	case err != nil:
+		return fs.ReadOutcome{}, err
+	case info == nil:
+		return fs.ReadOutcome{}, fs.ReadNotFound(target.DisplayPath, nil)
+	case info.Type != fs.TypeFile:
+		return fs.ReadOutcome{}, fs.ReadNotRegular(target.DisplayPath)
+	case read == nil && !info.HasSize: // a provider without sizes: its read decides
+		return fsys.ReadText(ctx, target)
+	case read == nil:
+		return fs.ReadOutcome{}, fs.EditTooLarge(target.DisplayPath, info.Size, notebook.MaxBytes)
+	}
+	return *read, nil
 }
 
 // applyNotebookEdit computes the edit on nb: the value (without the file texts) and the new text;

@@ -1,6 +1,7 @@
 package toolnotebook_test
 
 import (
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -207,4 +208,20 @@ func TestNotebookEditUnderTheSandbox(t *testing.T) {
 	assert.Equal(t, notebookText(t), e.file(t, "a.ipynb"))
 	requireFailure(t, e.edit(args{"notebook_path": "a.ipynb", "cell_id": "intro001", "new_source": "x", "justification": "why"}),
 		"Error: invalid escalation: justification is only valid together with sandbox_permissions", "")
+}
+
+// A notebook over notebook.MaxBytes is refused before it is read (the read shows it as text): the
+// edit never holds it whole, and says how large it is.
+func TestEditRefusesANotebookOverTheCapBeforeReadingIt(t *testing.T) {
+	e := newEnv(t)
+	e.file(t, "big.ipynb", notebookText(t)+strings.Repeat(" ", 9000))
+	p := e.path("big.ipynb")
+	size := int64(notebook.MaxBytes + 4096)
+	require.NoError(t, os.Truncate(p, size)) // a hole: NUL bytes past the first 8 KiB
+	e.ok(t, "read", args{"file_path": p, "limit": 1})
+	r := e.edit(args{"notebook_path": p, "cell_id": "code0002", "new_source": "x"})
+	requireFailure(t, r, `Error: cannot edit "`+p+`": `+strconv.FormatInt(size, 10)+` bytes exceeds the 67108864-byte limit`, "FS_TOO_LARGE")
+	st, err := os.Stat(p)
+	require.NoError(t, err)
+	require.Equal(t, size, st.Size(), "nothing is written")
 }
