@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -415,12 +417,16 @@ func (p *plugin) dependents(c *lsp.Client, self *file, seq uint64) []item {
 // textOf returns the text of a file the server has open (it is the file on disk: Cordon sends a
 // file's text when it publishes it), or "" when it is larger than maxFileBytes or unreadable.
 func (p *plugin) textOf(path string) string {
-	fi, err := os.Stat(path)
-	if err != nil || fi.Size() > int64(p.cfg.MaxFileBytes) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0) // a FIFO swapped in does not block
+	if err != nil {
 		return ""
 	}
-	b, err := os.ReadFile(path)
-	if err != nil {
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() || fi.Size() > int64(p.cfg.MaxFileBytes) {
+		return ""
+	}
+	b, err := io.ReadAll(io.LimitReader(f, int64(p.cfg.MaxFileBytes)+1)) // nor one grown since
+	if err != nil || int64(len(b)) > int64(p.cfg.MaxFileBytes) {
 		return ""
 	}
 	return stripBOM(string(b))
