@@ -16,6 +16,7 @@ import (
 	"github.com/cordon-dev/cordon/plugins/tools"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
 )
 
 // Rejects a non-JSON numeric offset before tool-specific validation.
@@ -269,21 +270,26 @@ func TestObservationsAreOwnedBySession(t *testing.T) {
 	assert.Equal(t, "bye", e.readFile(t, "a.txt"))
 }
 
-// A directory target reports FS_NOT_REGULAR_FILE whatever the guard (docs/tool-fs.md "Errors of
-// `write` and `edit`"), unremediated; under the policy an unread edit is refused before the
-// provider looks at the target.
+// A directory or a FIFO reports FS_NOT_REGULAR_FILE whatever the guard (docs/tool-fs.md "Errors
+// of `write` and `edit`"), unremediated. Under the policy an unread edit is refused before the
+// provider looks at the target, but read refuses such a file, so "read the file, then retry" could
+// never succeed: the refusal is the provider's own, as for a file that is not text (docs/fs.md "A
+// file no tool can read"), and the FIFO is never opened for writing.
 func TestMutationOfADirectory(t *testing.T) {
 	for _, bare := range []bool{false, true} {
 		e := newEnv(t, envOptions{bare: bare})
 		require.NoError(t, os.Mkdir(e.path("d"), 0o755))
-		requireFailure(t, e.call("write", args{"file_path": "d", "content": "x"}),
-			`Error: cannot write "`+e.path("d")+`": not a regular file`, "FS_NOT_REGULAR_FILE")
-		edit := e.call("edit", args{"file_path": "d", "old_string": "x", "new_string": "y"})
-		if bare {
-			requireFailure(t, edit, `Error: cannot edit "`+e.path("d")+`": not a regular file`, "FS_NOT_REGULAR_FILE")
-		} else {
-			requireFailure(t, edit, notRead(e.path("d")), "FS_NOT_OBSERVED")
+		require.NoError(t, unix.Mkfifo(e.path("fifo"), 0o644))
+		for _, name := range []string{"d", "fifo"} {
+			p := e.path(name)
+			requireFailure(t, e.call("write", args{"file_path": name, "content": "x"}),
+				`Error: cannot write "`+p+`": not a regular file`, "FS_NOT_REGULAR_FILE")
+			requireFailure(t, e.call("edit", args{"file_path": name, "old_string": "x", "new_string": "y"}),
+				`Error: cannot edit "`+p+`": not a regular file`, "FS_NOT_REGULAR_FILE")
 		}
+		st, err := os.Lstat(e.path("fifo"))
+		require.NoError(t, err)
+		assert.Equal(t, os.ModeNamedPipe, st.Mode().Type(), "the FIFO is left as it was")
 	}
 }
 

@@ -11,9 +11,9 @@ import (
 
 // MutationFailure is what the model sees of a failure of write or edit (verb) on target: a
 // sandbox denial becomes its marker text (MapError); an FS_NOT_OBSERVED over a file that no tool
-// can read becomes FS_NOT_TEXT (unreadable), since "read the file, then retry" could never
-// succeed; anything else is remediated (Remediate). verb (fs.VerbWrite, fs.VerbEdit) is the word
-// of the refusals.
+// can read becomes FS_NOT_TEXT, or FS_NOT_REGULAR_FILE for a directory, a FIFO or a device
+// (unreadable), since "read the file, then retry" could never succeed; anything else is
+// remediated (Remediate). verb (fs.VerbWrite, fs.VerbEdit) is the word of the refusals.
 //
 //	out, err := env.FS.WriteText(sandbox.WithPolicy(ctx, policy), target, text, intent)
 //	if err != nil {
@@ -31,7 +31,8 @@ func (e *Env) MutationFailure(ctx context.Context, verb string, target fs.Target
 
 // unreadable returns FS_NOT_TEXT `cannot <verb> "<p>": binary file` (or `invalid UTF-8 text`, or
 // `not <charset> text (byte <n> does not round-trip)`: notInCharset) when read refuses target for that reason and read_image could not read it either (see
-// imageObservable); nil otherwise (text, missing, any other failure). The file is streamed as
+// imageObservable), and FS_NOT_REGULAR_FILE `cannot <verb> "<p>": not a regular file` when read
+// refuses it as not a regular file; nil otherwise (text, missing, any other failure). The file is streamed as
 // read would stream it, up to its first failure: this costs no more than the read the model would
 // otherwise be sent to make, and only on this failure path.
 func (e *Env) unreadable(ctx context.Context, verb string, target fs.Target, exec *tools.Exec) error {
@@ -47,6 +48,12 @@ func (e *Env) unreadable(ctx context.Context, verb string, target fs.Target, exe
 	p := target.DisplayPath
 	if nt := notInCharset(err, verb, p); nt != nil {
 		return nt
+	}
+	if errors.Is(err, fs.ReadNotRegular(p)) {
+		if verb == fs.VerbEdit {
+			return fs.EditNotRegular(p)
+		}
+		return fs.WriteNotRegular(p, err)
 	}
 	binary, invalid := errors.Is(err, fs.ReadBinary(p)), errors.Is(err, fs.ReadInvalidUTF8(p))
 	if !binary && !invalid || e.imageObservable(ctx, target, exec) {
