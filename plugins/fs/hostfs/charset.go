@@ -119,7 +119,7 @@ func (p *Provider) streamOther(ctx context.Context, f *regularFile, ft fileText,
 		yield(nil, fs.ReadTooLarge(display, f.st.Size, p.maxFileBytes))
 		return
 	}
-	buf, err := readAll(ctx, io.LimitReader(f, p.maxFileBytes+1), f.st.Size)
+	buf, err := readAll(ctx, f, f.st.Size, p.maxFileBytes+1)
 	if err == nil && int64(len(buf)) > p.maxFileBytes {
 		err = fs.ReadContentTooLarge(display, p.maxFileBytes)
 	}
@@ -212,7 +212,7 @@ func (p *Provider) textForWrite(ctx context.Context, key string, wantBasis bool,
 	if fi.Size() > p.maxFileBytes {
 		return ft, nil, fs.WriteTooLarge(display, fi.Size(), p.maxFileBytes)
 	}
-	raw, err := readAll(ctx, io.LimitReader(f, p.maxFileBytes+1), fi.Size())
+	raw, err := readAll(ctx, f, fi.Size(), p.maxFileBytes+1)
 	if err != nil {
 		return ft, nil, err
 	}

@@ -133,11 +133,7 @@ func (p *Provider) readText(ctx context.Context, t fs.Target, sizeHint, limit in
 	if f.st.Size >= limit {
 		return fs.ReadOutcome{}, f.st, errAtBound
 	}
-	var r io.Reader = f
-	if limit < math.MaxInt64 {
-		r = io.LimitReader(f, limit)
-	}
-	buf, err := readAll(ctx, r, sizeHint)
+	buf, err := readAll(ctx, f, sizeHint, limit)
 	if err != nil {
 		return fs.ReadOutcome{}, st, err
 	}
@@ -171,18 +167,18 @@ func decodeWhole(buf []byte, display string) ([]byte, error) {
 	return bytes.TrimPrefix(buf, utf8BOM), nil
 }
 
-// readAll reads r to EOF in bounded chunks, checking ctx between chunks.
+// readAll reads r to EOF, or to limit bytes, in bounded chunks, checking ctx between chunks.
 // sizeHint pre-sizes the buffer.
-func readAll(ctx context.Context, r io.Reader, sizeHint int64) ([]byte, error) {
-	buf := make([]byte, 0, max(sizeHint, 0)+1)
-	for {
+func readAll(ctx context.Context, r io.Reader, sizeHint, limit int64) ([]byte, error) {
+	buf := make([]byte, 0, min(max(sizeHint, 0)+1, limit))
+	for int64(len(buf)) < limit {
 		if err := checkAbort(ctx, fs.VerbRead); err != nil {
 			return nil, err
 		}
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
 		}
-		end := min(cap(buf), len(buf)+readChunkBytes)
+		end := int(min(int64(cap(buf)), int64(len(buf)+readChunkBytes), limit))
 		n, err := r.Read(buf[len(buf):end])
 		buf = buf[:len(buf)+n]
 		if err == io.EOF {
@@ -192,6 +188,7 @@ func readAll(ctx context.Context, r io.Reader, sizeHint int64) ([]byte, error) {
 			return nil, err
 		}
 	}
+	return buf, nil
 }
 
 // ReadBytes implements fs.FileSystem: at most maxBytes raw bytes. A stat size
@@ -218,7 +215,7 @@ func (p *Provider) ReadBytes(ctx context.Context, t fs.Target, maxBytes int64) (
 	if limit < 0 {
 		limit = math.MaxInt64
 	}
-	buf, err := readAll(ctx, io.LimitReader(f, limit), min(info.Size, maxBytes))
+	buf, err := readAll(ctx, f, min(info.Size, maxBytes), limit)
 	if err != nil {
 		return nil, err
 	}
