@@ -94,6 +94,15 @@ func TestUndoRefusedOverALaterExternalChange(t *testing.T) {
 	assert.Contains(t, firstLine(r.Text()), "— it was removed outside Cordon after the edit at")
 	assert.NoFileExists(t, p)
 	assert.Len(t, e.records(t), 1)
+
+	// A directory in the file's place is a change outside Cordon too, said as one (not the
+	// provider's "cannot write ...: not a regular file"), and it is left as it is.
+	require.NoError(t, os.Mkdir(p, 0o755))
+	r = e.call(s, "undo", args{"file_path": p})
+	assert.Equal(t, "FS_STALE_VERSION", r.Code())
+	assert.Regexp(t, "^Error: "+undoPattern("undo.error.outside", "path", p, "what", undoText("undo.outside.replaced"), "tool", "edit", "time", anyTime, "change", "c1")+"$", r.Text())
+	assert.DirExists(t, p)
+	assert.Len(t, e.records(t), 1)
 }
 
 // Session s1's undo is refused over a later change by session s2; s2's own undo works.

@@ -128,7 +128,7 @@ func Undo(ctx context.Context, fsys fs.FileSystem, st Store, sel Selector) (Undo
 		r.Expect = fs.Version(latest.VersionAfter)
 	}
 	if _, err := rs.Restore(withUndoing(ctx, ch.ID), t, r); err != nil {
-		if errors.Is(err, fs.ErrStaleVersion) {
+		if errors.Is(err, fs.ErrStaleVersion) || fs.HasCode(err, fs.CodeNotRegularFile) {
 			return Undone{}, changedOutside(ctx, fsys, t, display, ch, err)
 		}
 		return Undone{}, err
@@ -270,7 +270,9 @@ func changedOutside(ctx context.Context, fsys fs.FileSystem, t fs.Target, displa
 	what := msg("undo.outside.changed")
 	if info, err := fsys.Stat(ctx, t); err == nil && info == nil {
 		what = msg("undo.outside.removed")
-	} else if err == nil && info != nil && !ch.Existed && ch.VersionAfter == "" {
+	} else if err == nil && info.Type != fs.TypeFile {
+		what = msg("undo.outside.replaced")
+	} else if err == nil && !ch.Existed && ch.VersionAfter == "" {
 		what = msg("undo.outside.created")
 	}
 	return fs.NewError(fs.CodeStaleVersion, msg("undo.error.outside", "path", display, "what", what, "tool", ch.By(),
