@@ -21,16 +21,18 @@ const MaxLine = 1 << 20
 //	io.Copy(r, file)
 //	line, at, ok := r.Refuses()
 type Replacement struct {
-	keep   func(line int) bool
-	texts  map[string]*tally // the trimmed lines of content and its placeholders
-	marks  []mark            // content's placeholder lines, in order
-	line   []byte            // the start of a line cut by the end of a piece
-	long   bool              // that line has more than MaxLine bytes
-	n      int               // the old text's lines so far
-	solidN int               // its non-blank lines
-	gone   [2]int            // its lines no text of content has: counted by keep, all
-	solid  [2]int            // the non-blank ones of those
-	ended  bool
+	content string // tallied (texts) when the first line of old comes, or at the end
+	tallied bool
+	keep    func(line int) bool
+	texts   map[string]*tally // the trimmed lines of content and its placeholders
+	marks   []mark            // content's placeholder lines, in order
+	line    []byte            // the start of a line cut by the end of a piece
+	long    bool              // that line has more than MaxLine bytes
+	n       int               // the old text's lines so far
+	solidN  int               // its non-blank lines
+	gone    [2]int            // its lines no text of content has: counted by keep, all
+	solid   [2]int            // the non-blank ones of those
+	ended   bool
 }
 
 // tally is a trimmed text: how many lines of content have it, how many lines of old do (read
@@ -52,10 +54,7 @@ type mark struct {
 // NewReplacement returns the judge of content replacing a file named name (its extension names
 // the comment syntax); keep is Dropped's (nil: every line counts).
 func NewReplacement(name, content string, keep func(line int) bool) *Replacement {
-	r := &Replacement{keep: keep, texts: map[string]*tally{}}
-	for _, l := range strings.Split(strings.TrimSuffix(content, "\n"), "\n") {
-		r.text(strings.TrimSpace(l)).have++
-	}
+	r := &Replacement{content: content, keep: keep, texts: map[string]*tally{}}
 	ms, known := markers[strings.ToLower(path.Ext(name))]
 	if !known {
 		ms = allMarkers
@@ -68,6 +67,17 @@ func NewReplacement(name, content string, keep func(line int) bool) *Replacement
 		}
 	}
 	return r
+}
+
+// tallyContent counts content's lines (texts), once: a judge asked only HasPlaceholder never does.
+func (r *Replacement) tallyContent() {
+	if r.tallied {
+		return
+	}
+	r.tallied = true
+	for _, l := range strings.Split(strings.TrimSuffix(r.content, "\n"), "\n") {
+		r.text(strings.TrimSpace(l)).have++
+	}
 }
 
 func (r *Replacement) text(t string) *tally {
@@ -128,6 +138,7 @@ func (r *Replacement) gather(b []byte) {
 
 // add counts one line of the old text.
 func (r *Replacement) add(b []byte) {
+	r.tallyContent()
 	r.n++
 	counted := r.keep == nil || r.keep(r.n)
 	t := bytes.TrimSpace(b)
@@ -173,6 +184,7 @@ func (r *Replacement) end() {
 		return
 	}
 	r.ended = true
+	r.tallyContent()
 	if len(r.line) > 0 || r.long {
 		r.add(r.line)
 	}
@@ -193,6 +205,10 @@ func (r *Replacement) end() {
 		}
 	}
 }
+
+// HasPlaceholder reports whether content holds a placeholder line, whatever the old text: without
+// one, Placeholder and Refuses find nothing, and a caller that needs only them need not read it.
+func (r *Replacement) HasPlaceholder() bool { return len(r.marks) > 0 }
 
 // Lines is the number of lines of the old text, as Lines counts them.
 func (r *Replacement) Lines() int { r.end(); return r.n }

@@ -59,18 +59,11 @@ func (ws *warned) forget(session any) {
 // the session never saw (it read only part of the file at the version the intent replaces) or whose
 // content stands for most of the file with an elision placeholder. The identical write sent again
 // right after the refusal lands. It costs a read of the file only when the session saw part of it or
-// the content may hold a placeholder.
+// the content holds a placeholder line.
 func (s *suite) guardDrop(ctx context.Context, target fs.Target, content string, intent *fs.WriteIntent, exec *tools.Exec) error {
 	partial := intent != nil && intent.Kind == fs.IntentReplaceIfVersion && intent.Seen != nil && !seen.Covers(intent.Seen)
 	if !partial && !elision.Candidate(content) {
 		return nil
-	}
-	info, err := s.fs.Stat(ctx, target)
-	if err != nil || info == nil || info.Type != fs.TypeFile {
-		return nil // the provider's own checks decide
-	}
-	if partial && info.Version != intent.Version {
-		partial = false // the staleness rule decides a moved file
 	}
 	var unseen func(line int) bool
 	if partial {
@@ -78,6 +71,19 @@ func (s *suite) guardDrop(ctx context.Context, target fs.Target, content string,
 	}
 	// The old text streams through the rules: a file too large to hold is judged all the same.
 	old := elision.NewReplacement(target.DisplayPath, content, unseen)
+	if !partial && !old.HasPlaceholder() {
+		return nil // a word of elision, but no placeholder: nothing to refuse, nothing to read
+	}
+	info, err := s.fs.Stat(ctx, target)
+	if err != nil || info == nil || info.Type != fs.TypeFile {
+		return nil // the provider's own checks decide
+	}
+	if partial && info.Version != intent.Version {
+		partial = false // the staleness rule decides a moved file
+		if !old.HasPlaceholder() {
+			return nil
+		}
+	}
 	if err := s.streamTo(ctx, target, old); err != nil {
 		return nil
 	}

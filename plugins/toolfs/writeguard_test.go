@@ -116,4 +116,13 @@ func TestWriteGuardStreamsTheOldText(t *testing.T) {
 		"Error: "+golden("write.drop.head", "path", e.path("a.go"), "gone", "8", "total", "13")+"\n"+
 			golden("write.drop.placeholder", "line", "7", "quoted_text", `"// ... rest of file unchanged ..."`)+"\n"+golden("write.drop.next"), "FS_WOULD_DROP_LINES")
 	assert.NotContains(t, e.fsys.take(), "readText")
+
+	// A word an elision uses ("other") without a placeholder, over a file read whole: nothing to
+	// refuse, and the file is not read for it.
+	requireOK(t, e.call("read", args{"file_path": e.path("a.go")}))
+	e.fsys.take()
+	requireOK(t, e.call("write", args{"file_path": e.path("a.go"), "content": "package a\n\n// A returns 1; the other functions are gone.\nfunc A() int { return 1 }\n"}))
+	ops = e.fsys.take()
+	assert.NotContains(t, ops, "streamText")
+	assert.NotContains(t, ops, "readText")
 }
