@@ -272,9 +272,9 @@ func TestObservationsAreOwnedBySession(t *testing.T) {
 
 // A directory or a FIFO reports FS_NOT_REGULAR_FILE whatever the guard (docs/tool-fs.md "Errors
 // of `write` and `edit`"), unremediated. Under the policy an unread edit is refused before the
-// provider looks at the target, but read refuses such a file, so "read the file, then retry" could
-// never succeed: the refusal is the provider's own, as for a file that is not text (docs/fs.md "A
-// file no tool can read"), and the FIFO is never opened for writing.
+// provider looks at the target (the contract's FS_NOT_OBSERVED), and since read refuses such a
+// file, the line after it says so instead of leaving "read the file, then retry" alone; the FIFO
+// is never opened for writing.
 func TestMutationOfADirectory(t *testing.T) {
 	for _, bare := range []bool{false, true} {
 		e := newEnv(t, envOptions{bare: bare})
@@ -284,8 +284,12 @@ func TestMutationOfADirectory(t *testing.T) {
 			p := e.path(name)
 			requireFailure(t, e.call("write", args{"file_path": name, "content": "x"}),
 				`Error: cannot write "`+p+`": not a regular file`, "FS_NOT_REGULAR_FILE")
-			requireFailure(t, e.call("edit", args{"file_path": name, "old_string": "x", "new_string": "y"}),
-				`Error: cannot edit "`+p+`": not a regular file`, "FS_NOT_REGULAR_FILE")
+			edit := e.call("edit", args{"file_path": name, "old_string": "x", "new_string": "y"})
+			if bare {
+				requireFailure(t, edit, `Error: cannot edit "`+p+`": not a regular file`, "FS_NOT_REGULAR_FILE")
+			} else {
+				requireFailure(t, edit, notRead(p)+"\n"+notRegularGuidance, "FS_NOT_OBSERVED")
+			}
 		}
 		st, err := os.Lstat(e.path("fifo"))
 		require.NoError(t, err)

@@ -282,6 +282,10 @@ func valueJSON(t *testing.T, r tools.Result) string {
 	return string(b)
 }
 
+// notRegularGuidance is the second line of an FS_NOT_OBSERVED over a directory, a FIFO or a device
+// (docs/fs.md "A file no tool can read").
+const notRegularGuidance = "It is not a regular file (a directory, a FIFO or a device): read cannot show it and edit cannot change it."
+
 // charsetGuidance is the second line of an `invalid UTF-8 text` refusal (docs/encodings.md).
 const charsetGuidance = "If it is text in another charset, declare it: an `encodings` entry {glob, charset} in the provider config, or `charset` in .editorconfig."
 

@@ -11,9 +11,10 @@ import (
 
 // MutationFailure is what the model sees of a failure of write or edit (verb) on target: a
 // sandbox denial becomes its marker text (MapError); an FS_NOT_OBSERVED over a file that no tool
-// can read becomes FS_NOT_TEXT, or FS_NOT_REGULAR_FILE for a directory, a FIFO or a device
-// (unreadable), since "read the file, then retry" could never succeed; anything else is
-// remediated (Remediate). verb (fs.VerbWrite, fs.VerbEdit) is the word of the refusals.
+// can read becomes FS_NOT_TEXT (unreadable), since "read the file, then retry" could never
+// succeed, and over a directory, a FIFO or a device it keeps its first line and says on the next
+// one that such a file is neither read nor edited; anything else is remediated (Remediate). verb
+// (fs.VerbWrite, fs.VerbEdit) is the word of the refusals.
 //
 //	out, err := env.FS.WriteText(sandbox.WithPolicy(ctx, policy), target, text, intent)
 //	if err != nil {
@@ -22,8 +23,12 @@ import (
 func (e *Env) MutationFailure(ctx context.Context, verb string, target fs.Target, policy *sandbox.CallPolicy, exec *tools.Exec, err error) error {
 	err = e.Sandbox.MapError(ctx, err, target.DisplayPath, policy)
 	if fs.HasCode(err, fs.CodeNotObserved) {
-		if nt := e.unreadable(ctx, verb, target, exec); nt != nil {
+		nt, notRegular := e.unreadable(ctx, verb, target, exec)
+		if nt != nil {
 			return WithCharsetGuidance(nt)
+		}
+		if notRegular {
+			return fs.NewError(fs.CodeNotObserved, notObserved(target.DisplayPath)+"\n"+notRegularGuidance, err)
 		}
 	}
 	return Remediate(err, target.DisplayPath)
@@ -31,11 +36,11 @@ func (e *Env) MutationFailure(ctx context.Context, verb string, target fs.Target
 
 // unreadable returns FS_NOT_TEXT `cannot <verb> "<p>": binary file` (or `invalid UTF-8 text`, or
 // `not <charset> text (byte <n> does not round-trip)`: notInCharset) when read refuses target for that reason and read_image could not read it either (see
-// imageObservable), and FS_NOT_REGULAR_FILE `cannot <verb> "<p>": not a regular file` when read
-// refuses it as not a regular file; nil otherwise (text, missing, any other failure). The file is streamed as
+// imageObservable); nil otherwise (text, missing, any other failure), with notRegular when read
+// refuses target as not a regular file. The file is streamed as
 // read would stream it, up to its first failure: this costs no more than the read the model would
 // otherwise be sent to make, and only on this failure path.
-func (e *Env) unreadable(ctx context.Context, verb string, target fs.Target, exec *tools.Exec) error {
+func (e *Env) unreadable(ctx context.Context, verb string, target fs.Target, exec *tools.Exec) (_ error, notRegular bool) {
 	seq, err := e.FS.StreamText(ctx, target)
 	if err == nil {
 		for _, chunkErr := range seq {
@@ -47,27 +52,24 @@ func (e *Env) unreadable(ctx context.Context, verb string, target fs.Target, exe
 	}
 	p := target.DisplayPath
 	if nt := notInCharset(err, verb, p); nt != nil {
-		return nt
+		return nt, false
 	}
 	if errors.Is(err, fs.ReadNotRegular(p)) {
-		if verb == fs.VerbEdit {
-			return fs.EditNotRegular(p)
-		}
-		return fs.WriteNotRegular(p, err)
+		return nil, true
 	}
 	binary, invalid := errors.Is(err, fs.ReadBinary(p)), errors.Is(err, fs.ReadInvalidUTF8(p))
 	if !binary && !invalid || e.imageObservable(ctx, target, exec) {
-		return nil
+		return nil, false
 	}
 	switch {
 	case binary && verb == fs.VerbEdit:
-		return fs.NewError(fs.CodeNotText, fs.EditBinary(p).Message, err)
+		return fs.NewError(fs.CodeNotText, fs.EditBinary(p).Message, err), false
 	case binary:
-		return fs.WriteBinary(p, err)
+		return fs.WriteBinary(p, err), false
 	case verb == fs.VerbEdit:
-		return fs.NewError(fs.CodeNotText, fs.EditInvalidUTF8(p).Message, err)
+		return fs.NewError(fs.CodeNotText, fs.EditInvalidUTF8(p).Message, err), false
 	}
-	return fs.WriteInvalidUTF8(p, err)
+	return fs.WriteInvalidUTF8(p, err), false
 }
 
 // imageObservable reports whether read_image would accept target in this call, and so Observe

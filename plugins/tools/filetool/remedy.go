@@ -10,7 +10,15 @@ import (
 const (
 	staleRemedy       = " — re-read the file, then retry"
 	notObservedSuffix = ": file has not been read — read the file, then retry"
+	// notRegularGuidance is the line after an FS_NOT_OBSERVED over a directory, a FIFO or a
+	// device, which read refuses: the remedy alone would send the model back to read.
+	notRegularGuidance = "It is not a regular file (a directory, a FIFO or a device): read cannot show it and edit cannot change it."
 )
+
+// notObserved is the text every FS_NOT_OBSERVED becomes.
+func notObserved(displayPath string) string {
+	return `cannot modify "` + displayPath + `"` + notObservedSuffix
+}
 
 // Remediate rewrites a failure of the mutation step of write or edit for the model:
 //
@@ -36,7 +44,7 @@ func Remediate(err error, displayPath string) error {
 		}
 		return fs.NewError(fs.CodeStaleVersion, msg, err)
 	case fs.CodeNotObserved:
-		return fs.NewError(fs.CodeNotObserved, `cannot modify "`+displayPath+`"`+notObservedSuffix, err)
+		return fs.NewError(fs.CodeNotObserved, notObserved(displayPath), err)
 	case fs.CodeNotText:
 		return WithCharsetGuidance(err)
 	}
