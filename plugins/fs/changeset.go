@@ -1,6 +1,9 @@
 package fs
 
-import "context"
+import (
+	"context"
+	"strconv"
+)
 
 // ChangeKind is what one Change of a change set does.
 type ChangeKind string
@@ -82,6 +85,13 @@ func DeleteNotRegular(p string) *Error {
 // DeleteChanged is FS_STALE_VERSION `cannot delete "<p>": file changed since it was read`.
 func DeleteChanged(p string) *Error {
 	return NewError(CodeStaleVersion, "cannot delete "+q(p)+": file changed since it was read", nil)
+}
+
+// PatchTooLarge is FS_TOO_LARGE `cannot patch "<p>": with it the patch holds <size> bytes of files, over
+// the <maxBytes>-byte limit of one patch; split the patch` (p: the file that crossed the limit).
+func PatchTooLarge(p string, size, maxBytes int64) *Error {
+	return NewError(CodeTooLarge, "cannot patch "+q(p)+": with it the patch holds "+strconv.FormatInt(size, 10)+
+		" bytes of files, over the "+strconv.FormatInt(maxBytes, 10)+"-byte limit of one patch; split the patch", nil)
 }
 
 // PatchTwice is FS_NOT_FOUND `cannot patch "<p>": the patch changes it more than once`.

@@ -3,6 +3,7 @@ package hostfs
 import (
 	"context"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -43,9 +44,13 @@ func (p *Provider) ApplyChangesConfined(ctx context.Context, changes []fs.Change
 		return nil, err
 	}
 	defer release()
+	var held int64 // the bytes of files the set holds once checked: each old text read and new text
 	for _, c := range set {
 		if err := p.check(ctx, c); err != nil {
 			return nil, err
+		}
+		if held += int64(len(c.raw) + len(c.body)); held > p.maxSetBytes() {
+			return nil, fs.PatchTooLarge(c.display(), held, p.maxSetBytes())
 		}
 	}
 	if err := p.publishSet(ctx, set); err != nil {
@@ -56,6 +61,27 @@ func (p *Provider) ApplyChangesConfined(ctx context.Context, changes []fs.Change
 		out[i] = c.outcome(p)
 	}
 	return out, nil
+}
+
+// setFiles is how many files of maxFileBytes one change set may hold in memory at most
+// (maxSetBytes): each file is bounded, and without this a set naming many large files is not.
+const setFiles = 16
+
+// maxSetBytes bounds the bytes of files one change set holds once checked (docs/apply_patch.md
+// "Limits"): setFiles times the provider's maxFileBytes.
+func (p *Provider) maxSetBytes() int64 {
+	if p.maxFileBytes > math.MaxInt64/setFiles {
+		return math.MaxInt64
+	}
+	return setFiles * p.maxFileBytes
+}
+
+// display is the path a failure of c names: its source, else its destination.
+func (c *planned) display() string {
+	if c.src.Key != "" {
+		return c.src.DisplayPath
+	}
+	return c.dst.DisplayPath
 }
 
 // planned is one change once resolved and checked.

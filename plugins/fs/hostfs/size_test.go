@@ -2,6 +2,7 @@ package hostfs_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -149,4 +150,32 @@ func TestMaxFileBytesConfig(t *testing.T) {
 	}
 	c.MaxFileBytes = 0
 	require.NoError(t, c.Validate(), "zero is the default")
+}
+
+// A change set holds at most 16 times maxFileBytes of files (each old text it reads and each new
+// text it makes): each file is bounded by maxFileBytes, and a set that names many large files is
+// refused once the files it has checked pass the bound, before it reads more and with nothing
+// written; one within the bound publishes.
+func TestChangeSetIsBoundedInTotal(t *testing.T) {
+	p, dir := providerWithMax(t, 64)
+	var changes []fs.Change
+	for i := range 12 {
+		name := fmt.Sprintf("f%02d.txt", i)
+		writeFile(t, filepath.Join(dir, name), strings.Repeat("x", 59)+"\n")
+		changes = append(changes, fs.Change{Kind: fs.ChangeUpdate, Target: resolve(t, p, name), Update: upper})
+	}
+	_, err := p.ApplyChanges(context.Background(), changes)
+	requireFsError(t, err, fs.CodeTooLarge, `cannot patch "`+filepath.Join(dir, "f08.txt")+`": with it the patch holds 1080 bytes of files, over the 1024-byte limit of one patch; split the patch`)
+	for i := range 12 {
+		b, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("f%02d.txt", i)))
+		require.NoError(t, err)
+		assert.Equal(t, strings.Repeat("x", 59)+"\n", string(b), "nothing is written")
+	}
+	requireClean(t, p, dir)
+
+	_, err = p.ApplyChanges(context.Background(), changes[:8]) // 960 bytes
+	require.NoError(t, err)
+	b, err := os.ReadFile(filepath.Join(dir, "f07.txt"))
+	require.NoError(t, err)
+	assert.Equal(t, strings.Repeat("X", 59)+"\n", string(b))
 }
