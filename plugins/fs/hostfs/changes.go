@@ -44,12 +44,12 @@ func (p *Provider) ApplyChangesConfined(ctx context.Context, changes []fs.Change
 		return nil, err
 	}
 	defer release()
-	var held int64 // the bytes of files the set holds once checked: each old text read and new text
+	var held int64 // the bytes of file text the set holds once checked (planned.held)
 	for _, c := range set {
 		if err := p.check(ctx, c); err != nil {
 			return nil, err
 		}
-		if held += int64(len(c.raw) + len(c.body)); held > p.maxSetBytes() {
+		if held += c.held(); held > p.maxSetBytes() {
 			return nil, fs.PatchTooLarge(c.display(), held, p.maxSetBytes())
 		}
 	}
@@ -74,6 +74,17 @@ func (p *Provider) maxSetBytes() int64 {
 		return math.MaxInt64
 	}
 	return setFiles * p.maxFileBytes
+}
+
+// held is the bytes of file text c holds once checked: the old bytes an update read and the new
+// ones it makes, or the old text a delete or an overwrite keeps for its diff (an update's diff
+// texts are those bytes, decoded).
+func (c *planned) held() int64 {
+	n := int64(len(c.raw) + len(c.body))
+	if c.raw == nil && c.before != nil {
+		n += int64(len(*c.before))
+	}
+	return n
 }
 
 // display is the path a failure of c names: its source, else its destination.

@@ -178,4 +178,16 @@ func TestChangeSetIsBoundedInTotal(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join(dir, "f07.txt"))
 	require.NoError(t, err)
 	assert.Equal(t, strings.Repeat("X", 59)+"\n", string(b))
+
+	// A delete holds the text it removes (for its diff): deletes count too.
+	var deletes []fs.Change
+	for i := range 20 {
+		name := fmt.Sprintf("d%02d.txt", i)
+		writeFile(t, filepath.Join(dir, name), strings.Repeat("y", 59)+"\n")
+		deletes = append(deletes, fs.Change{Kind: fs.ChangeDelete, Target: resolve(t, p, name)})
+	}
+	_, err = p.ApplyChanges(context.Background(), deletes)
+	requireFsError(t, err, fs.CodeTooLarge, `cannot patch "`+filepath.Join(dir, "d17.txt")+`": with it the patch holds 1080 bytes of files, over the 1024-byte limit of one patch; split the patch`)
+	assert.FileExists(t, filepath.Join(dir, "d00.txt"), "nothing is removed")
+	requireClean(t, p, dir)
 }
